@@ -1,0 +1,99 @@
+# warpsim build.
+#   make            release build: build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1
+#   make test       build and run the test suite (release build)
+#   make asan       the test suite under AddressSanitizer + UBSan (build-asan/)
+#   make bench-speed  functional-only speed on matmul 256 (not a test)
+#   make ptx        regenerate bundled workloads' PTX + ptxas info (needs nvcc)
+
+BUILD   ?= build
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN    := -Wall -Wextra -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+CPPFLAGS := -Iinclude -Isrc -Ibench -D_GNU_SOURCE
+ALLCFLAGS = -std=c11 $(WARN) -fPIC $(CPPFLAGS) $(CFLAGS)
+LDLIBS  := -lzstd -lm -lpthread -ldl
+
+SHIM_SRC := src/runtime/cudart.c src/runtime/cuda.c
+LIB_SRC  := $(filter-out $(SHIM_SRC) src/cli/%,$(shell find src -name '*.c' | sort))
+CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
+BENCH_C  := $(shell find bench -name '*.c' | sort)
+BENCH_PTX := $(shell find bench -name 'kernel.ptx' | sort)
+TEST_SRC := tests/main.c $(shell find tests/unit tests/func -name '*.c' 2>/dev/null | sort)
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_OBJ := $(BENCH_C:%.c=$(BUILD)/obj/%.o)
+EMBED_OBJ := $(BENCH_PTX:%.ptx=$(BUILD)/obj/embed/%.o)
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+
+LIBWS    := $(BUILD)/libwarpsim.a
+WARPSIM  := $(BUILD)/warpsim
+CUDART   := $(BUILD)/lib/libcudart.so.13
+CUDADRV  := $(BUILD)/lib/libcuda.so.1
+TESTBIN  := $(BUILD)/run_tests
+
+.PHONY: all test asan clean bench-speed ptx check-ptx
+all: $(WARPSIM) $(CUDART) $(CUDADRV) $(TESTBIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -MMD -MP -c $< -o $@
+
+# Bundled PTX and ptxas info are compiled into the binary so that workloads
+# run from any directory and without CUDA.
+$(BUILD)/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -o $@ $<
+$(BUILD)/obj/embed/%.c: %.ptx $(BUILD)/embed
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed $(notdir $(patsubst %/,%,$(dir $*))) $< $(wildcard $(dir $<)kernel.ptxinfo) > $@
+$(BUILD)/obj/embed/%.o: $(BUILD)/obj/embed/%.c
+	$(CC) -c $< -o $@
+
+$(LIBWS): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(WARPSIM): $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
+
+$(CUDART): $(BUILD)/obj/src/runtime/cudart.o $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/runtime/cudart.map \
+	    -o $@ $^ $(LDLIBS)
+	ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
+
+$(CUDADRV): $(BUILD)/obj/src/runtime/cuda.o $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libcuda.so.1 -o $@ $^ $(LDLIBS)
+	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
+
+$(TESTBIN): $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
+
+test: all
+	WARPSIM_ROOT=$(CURDIR) WARPSIM_BUILD=$(CURDIR)/$(BUILD) $(TESTBIN) $(T)
+
+asan:
+	$(MAKE) BUILD=build-asan OPT=-O1 \
+	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    LDFLAGS="-fsanitize=address,undefined" test
+
+bench-speed: $(WARPSIM)
+	./tools/bench_speed.sh
+
+ptx:
+	./tools/gen_ptx.sh
+
+check-ptx:
+	./tools/gen_ptx.sh --check
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

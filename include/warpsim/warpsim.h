@@ -1,0 +1,152 @@
+/* warpsim embedding API.
+ *
+ * A narrow C interface to a simulated GPU: open a device, allocate and copy
+ * memory, load PTX modules, launch kernels, read statistics. The CUDA runtime
+ * and driver shims (libcudart.so.13, libcuda.so.1) and the bundled workloads
+ * are written on top of it; so can any other host program.
+ *
+ * Every call that can fail returns a ws_status; ws_device_last_error() gives
+ * the human-readable reason of the last failure on that device. */
+#ifndef WARPSIM_WARPSIM_H
+#define WARPSIM_WARPSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ws_status {
+    WS_OK = 0,
+    WS_ERR_INVALID_VALUE,     /* bad argument (null pointer, zero-sized grid, ...) */
+    WS_ERR_OUT_OF_MEMORY,     /* device memory exhausted */
+    WS_ERR_INVALID_PTX,       /* the PTX did not parse or validate */
+    WS_ERR_UNSUPPORTED,       /* PTX feature or instruction warpsim does not implement */
+    WS_ERR_NOT_FOUND,         /* no such kernel / symbol */
+    WS_ERR_INVALID_CONFIG,    /* launch configuration exceeds device limits */
+    WS_ERR_ILLEGAL_ADDRESS,   /* kernel touched unallocated/freed/out-of-range memory */
+    WS_ERR_MISALIGNED,        /* kernel made a misaligned access */
+    WS_ERR_TRAP,              /* kernel executed trap / failed assertion */
+    WS_ERR_DEADLOCK,          /* a barrier that can never complete, or a stalled pipeline */
+    WS_ERR_LAUNCH_FAILURE,    /* other failure during a kernel */
+    WS_ERR_CONFIG,            /* bad simulator configuration value */
+    WS_ERR_IO,                /* file could not be read or written */
+    WS_STATUS_COUNT
+} ws_status;
+
+const char *ws_status_name(ws_status s);  /* "WS_ERR_ILLEGAL_ADDRESS" */
+
+typedef uint64_t ws_devptr;               /* a device (global, generic) address */
+
+typedef struct ws_device ws_device;
+typedef struct ws_module_handle ws_module_handle;
+typedef struct ws_kernel ws_kernel;
+
+/* Device options. Zero-initialise and set what you need; ws_device_options_init
+ * fills the defaults. */
+typedef struct ws_device_options {
+    int functional_only;        /* 1: no timing model (fast); 0: cycle-level timing */
+    const char *config_file;    /* GPGPU-Sim style config file, or NULL */
+    const char *preset;         /* named preset (e.g. "gtx480"), or NULL for the default */
+    const char *const *config_overrides; /* NULL-terminated "-option value" strings, or NULL */
+    FILE *report;               /* where per-kernel reports go (NULL: stdout) */
+    int quiet;                  /* 1: no per-kernel report */
+    const char *stats_dir;      /* if set, JSON stats are written there */
+    uint64_t max_insn;          /* stop a kernel after this many warp instructions (0: no cap) */
+} ws_device_options;
+
+void ws_device_options_init(ws_device_options *o);
+
+ws_status ws_device_create(const ws_device_options *o, ws_device **out);
+void ws_device_destroy(ws_device *d);
+/* Reason of the most recent failure on this device ("" if none). */
+const char *ws_device_last_error(const ws_device *d);
+
+/* Device properties (what cudaGetDeviceProperties reports). */
+typedef struct ws_device_props {
+    char name[64];
+    int cc_major, cc_minor;
+    int num_sms;
+    int warp_size;
+    int max_threads_per_block, max_threads_per_sm;
+    int max_block_dim[3], max_grid_dim[3];
+    int regs_per_block, regs_per_sm;
+    size_t shared_per_block, shared_per_sm, const_mem, total_global_mem;
+    int clock_khz, mem_clock_khz, mem_bus_width;
+    int l2_size;
+    int max_blocks_per_sm;
+} ws_device_props;
+void ws_device_get_props(const ws_device *d, ws_device_props *p);
+
+/* ---- memory ---- */
+ws_status ws_malloc(ws_device *d, size_t size, ws_devptr *out);
+ws_status ws_free(ws_device *d, ws_devptr p);
+ws_status ws_memcpy_htod(ws_device *d, ws_devptr dst, const void *src, size_t n);
+ws_status ws_memcpy_dtoh(ws_device *d, void *dst, ws_devptr src, size_t n);
+ws_status ws_memcpy_dtod(ws_device *d, ws_devptr dst, ws_devptr src, size_t n);
+ws_status ws_memset(ws_device *d, ws_devptr dst, int value, size_t n);
+/* Is [p, p+n) inside one live allocation? (n = 0: is p inside one?) */
+int ws_is_device_ptr(const ws_device *d, ws_devptr p, size_t n);
+
+/* ---- modules and kernels ---- */
+/* Load PTX text (NUL-terminated or len bytes). `name` is used in messages.
+ * `ptxas_info` (may be NULL) is the text of `ptxas -v` for this PTX: it gives
+ * per-kernel register counts used for occupancy. */
+ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *name,
+                         const char *ptxas_info, ws_module_handle **out);
+ws_status ws_module_load_file(ws_device *d, const char *path, ws_module_handle **out);
+void ws_module_unload(ws_device *d, ws_module_handle *m);
+ws_status ws_module_get_kernel(ws_module_handle *m, const char *name, ws_kernel **out);
+/* Address and size of a module-scope .global/.const variable. Const variables
+ * are readable/writable through ws_memcpy_* at the returned address too. */
+ws_status ws_module_get_global(ws_module_handle *m, const char *name, ws_devptr *addr,
+                               size_t *size);
+
+typedef struct ws_kernel_attrs {
+    int num_regs;            /* ptxas registers per thread (or an estimate) */
+    size_t shared_bytes;     /* static shared memory */
+    size_t local_bytes;      /* per-thread local memory */
+    size_t const_bytes;
+    size_t param_bytes;
+    int max_threads_per_block;
+    int num_params;
+} ws_kernel_attrs;
+void ws_kernel_get_attrs(const ws_kernel *k, ws_kernel_attrs *a);
+const char *ws_kernel_name(const ws_kernel *k);
+/* Parameter layout, so a host can build a param buffer from void *args[]. */
+int ws_kernel_num_params(const ws_kernel *k);
+void ws_kernel_param_layout(const ws_kernel *k, int i, size_t *offset, size_t *size);
+
+/* ---- launching ---- */
+typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
+
+/* Launch a kernel and run it to completion. `args` follows cudaLaunchKernel:
+ * args[i] points to the value of parameter i. On failure (illegal address,
+ * barrier deadlock, trap, ...) the status says which and the message names
+ * the kernel, CTA, thread, PC and address where that applies. */
+ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                    size_t dyn_shared, void **args);
+/* Same with a ready-made parameter buffer of the kernel's param size. */
+ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                           size_t dyn_shared, const void *params, size_t params_size);
+
+/* ---- time and statistics ---- */
+/* Simulated time so far in core cycles (functional mode: 0 cycles, counts only). */
+uint64_t ws_device_cycles(const ws_device *d);
+/* Simulated time in nanoseconds at the modelled core clock. */
+double ws_device_time_ns(const ws_device *d);
+
+typedef struct ws_run_totals {
+    uint64_t kernels;
+    uint64_t warp_insts;     /* warp instructions executed (GPGPU-Sim's gpu_sim_insn counts threads) */
+    uint64_t thread_insts;   /* thread instructions (active lanes) */
+    uint64_t cycles;         /* simulated core cycles (timing mode) */
+} ws_run_totals;
+void ws_device_totals(const ws_device *d, ws_run_totals *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

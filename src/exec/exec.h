@@ -1,0 +1,127 @@
+/* warpsim functional engine: device memory, loaded module images, CTAs and
+ * warps, and warp-wide execution of the IR (see src/ptx/ir.h).
+ *
+ * The engine executes one warp instruction at a time for the warp's active
+ * lanes (ws_warp_step) and reports what it did (ws_step) so that the timing
+ * model can carry those facts through the pipeline without re-deriving them.
+ * ws_exec_grid runs a whole grid functionally (no timing). */
+#ifndef WARPSIM_EXEC_EXEC_H
+#define WARPSIM_EXEC_EXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ptx/ir.h"
+#include "warpsim/warpsim.h"
+
+#define WS_WARP_SIZE 32
+
+/* Address map. Global (device) memory is a bump-allocated heap starting
+ * where GPGPU-Sim starts it, with allocations 256-byte aligned, so that DRAM
+ * partition mapping sees the same addresses. The shared, local, const and
+ * param state spaces appear in the 64-bit generic space through windows
+ * (cvta adds/subtracts the window base). */
+#define WS_GLOBAL_HEAP_BASE   0xC0000000ull
+#define WS_ALLOC_ALIGN        256ull
+#define WS_GENERIC_SHARED_BASE 0x00007E0000000000ull
+#define WS_GENERIC_LOCAL_BASE  0x00007F0000000000ull
+#define WS_GENERIC_CONST_BASE  0x00007D0000000000ull
+#define WS_GENERIC_PARAM_BASE  0x00007C0000000000ull
+#define WS_GENERIC_WINDOW_SIZE 0x0000000100000000ull /* 4 GiB each */
+
+/* ---- global memory ---------------------------------------------------- */
+typedef struct ws_gmem ws_gmem;
+ws_gmem *ws_gmem_create(uint64_t capacity /* bytes, e.g. 1.5 GiB for GTX480 */);
+void ws_gmem_destroy(ws_gmem *g);
+/* Allocate (256-byte aligned bump allocation, never reused, like GPGPU-Sim).
+ * Returns WS_OK or WS_ERR_OUT_OF_MEMORY. */
+ws_status ws_gmem_alloc(ws_gmem *g, uint64_t size, uint64_t *addr);
+/* Free an allocation by its base address; WS_ERR_INVALID_VALUE if p is not one. */
+ws_status ws_gmem_free(ws_gmem *g, uint64_t p);
+/* True when [addr, addr+size) lies inside one live allocation. */
+bool ws_gmem_valid(const ws_gmem *g, uint64_t addr, uint64_t size);
+/* Host-side copies (checked: WS_ERR_ILLEGAL_ADDRESS when not valid). */
+ws_status ws_gmem_write(ws_gmem *g, uint64_t addr, const void *src, uint64_t size);
+ws_status ws_gmem_read(const ws_gmem *g, uint64_t addr, void *dst, uint64_t size);
+ws_status ws_gmem_fill(ws_gmem *g, uint64_t addr, int byte, uint64_t size);
+
+/* ---- a module placed on a device -------------------------------------- */
+typedef struct ws_image {
+    const ws_module *mod;
+    uint64_t global_base;   /* device address of the module's .global image (0 if none) */
+    uint64_t const_base;    /* device address holding the module's .const image, so
+                               cudaMemcpyToSymbol works on constants too */
+    uint8_t *const_mem;     /* host copy read by ld.const (refreshed from const_base
+                               at each launch) */
+    uint64_t *sym_addr;     /* per symbol: its address in its own state space
+                               (global: device address; const: offset in const bank;
+                               shared: offset in CTA shared memory; frame symbols:
+                               offset in the function frame; kernel params: offset
+                               in the param buffer) */
+} ws_image;
+
+ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out,
+                          char *err, size_t errlen);
+void ws_image_destroy(ws_image *img, ws_gmem *g);
+
+/* ---- launches ---------------------------------------------------------- */
+typedef struct ws_launch {
+    ws_image *img;
+    uint32_t func;           /* kernel index in img->mod->funcs */
+    uint32_t grid[3], block[3];
+    uint32_t dyn_shared;     /* bytes of dynamic shared memory */
+    const uint8_t *params;   /* param buffer, func->param_size bytes */
+    ws_gmem *gmem;
+    uint32_t num_sms;        /* for %nsmid; CTAs get %smid from the dispatcher */
+    uint64_t max_warp_insts; /* 0 = no cap */
+} ws_launch;
+
+/* Where and why a kernel failed. */
+typedef struct ws_fault {
+    ws_status code;
+    char msg[640];  /* "kernel K: illegal address 0x... (global load of 4 bytes)
+                       at CTA (x,y,z) thread (x,y,z) pc N (file:line)" */
+} ws_fault;
+
+typedef struct ws_exec_counts {
+    uint64_t warp_insts;
+    uint64_t thread_insts;
+} ws_exec_counts;
+
+/* Run the whole grid functionally, CTA after CTA. Returns WS_OK or the fault. */
+ws_status ws_exec_grid(const ws_launch *l, ws_exec_counts *counts, ws_fault *fault);
+
+/* ---- per-CTA, per-warp stepping (used by the timing model) -------------- */
+typedef struct ws_cta ws_cta;
+
+ws_cta *ws_cta_create(const ws_launch *l, const uint32_t ctaid[3], uint32_t smid);
+void ws_cta_destroy(ws_cta *c);
+unsigned ws_cta_num_warps(const ws_cta *c);
+
+/* What one executed warp instruction did. */
+typedef struct ws_step {
+    const ws_inst *inst;    /* the instruction */
+    uint32_t pc;            /* its index */
+    uint32_t active;        /* lanes that executed it (after guard predicate) */
+    uint32_t issued_mask;   /* lanes active in the warp before the guard */
+    /* Memory instructions: per-lane addresses (in the instruction's resolved
+       state space) and access size in bytes per lane (vector width included). */
+    uint8_t mem_space;      /* ws_space actually accessed (generic resolved) */
+    uint8_t is_store, is_atomic;
+    uint32_t access_size;
+    uint64_t addr[WS_WARP_SIZE];
+} ws_step;
+
+typedef enum {
+    WS_STEP_OK = 0,       /* executed one instruction */
+    WS_STEP_BARRIER,      /* the warp is waiting at a barrier (nothing executed) */
+    WS_STEP_DONE,         /* the warp has exited (nothing executed) */
+    WS_STEP_FAULT         /* *fault filled */
+} ws_step_result;
+
+ws_step_result ws_warp_step(ws_cta *c, unsigned warp, ws_step *out, ws_fault *fault);
+/* Next pc of a warp (for fetch), or -1 when done. */
+int32_t ws_warp_pc(const ws_cta *c, unsigned warp);
+bool ws_cta_done(const ws_cta *c);
+
+#endif

@@ -1,0 +1,321 @@
+/* warpsim PTX intermediate representation.
+ *
+ * The parser (src/ptx/parser.c) turns PTX text into one ws_module. Every
+ * operand is resolved once: registers become slot numbers, labels become
+ * instruction indices, symbols become indices into the module's symbol
+ * table, immediates are stored as the bit pattern of the instruction type.
+ * The functional engine (src/exec/) never looks at a string.
+ *
+ * Ownership: a ws_module owns everything reachable from it and is freed
+ * with ws_module_free(). */
+#ifndef WARPSIM_PTX_IR_H
+#define WARPSIM_PTX_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- types ------------------------------------------------------------ */
+typedef enum {
+    WS_T_NONE = 0,
+    WS_T_PRED,
+    WS_T_B8, WS_T_B16, WS_T_B32, WS_T_B64, WS_T_B128,
+    WS_T_U8, WS_T_U16, WS_T_U32, WS_T_U64,
+    WS_T_S8, WS_T_S16, WS_T_S32, WS_T_S64,
+    WS_T_F16, WS_T_F16X2, WS_T_BF16, WS_T_BF16X2,
+    WS_T_F32, WS_T_F64,
+    WS_T_COUNT
+} ws_type;
+
+/* Size in bytes of a scalar of type t (pred: 1). */
+unsigned ws_type_size(ws_type t);
+bool ws_type_is_signed(ws_type t);  /* sN */
+bool ws_type_is_float(ws_type t);   /* f16 f16x2 bf16 bf16x2 f32 f64 */
+const char *ws_type_name(ws_type t); /* "u32", ... */
+
+/* ---- state spaces ---------------------------------------------------- */
+typedef enum {
+    WS_SPACE_NONE = 0, /* no space given: generic addressing */
+    WS_SPACE_REG,
+    WS_SPACE_GLOBAL,
+    WS_SPACE_SHARED,   /* .shared / .shared::cta */
+    WS_SPACE_CONST,
+    WS_SPACE_LOCAL,
+    WS_SPACE_PARAM,    /* kernel params (read-only, per launch) or frame params, see ws_symbol */
+    WS_SPACE_TEX,
+    WS_SPACE_COUNT
+} ws_space;
+const char *ws_space_name(ws_space s);
+
+/* ---- opcodes ---------------------------------------------------------- */
+#define WS_OPCODES(X)                                                        \
+    /* integer / float arithmetic */                                         \
+    X(ABS) X(ADD) X(ADDC) X(SUB) X(SUBC) X(MUL) X(MAD) X(MADC) X(MUL24)      \
+    X(MAD24) X(SAD) X(FMA) X(DIV) X(REM) X(NEG) X(MIN) X(MAX) X(COPYSIGN)    \
+    X(TESTP)                                                                 \
+    /* SFU-class */                                                          \
+    X(RCP) X(SQRT) X(RSQRT) X(SIN) X(COS) X(LG2) X(EX2) X(TANH)              \
+    /* bit manipulation */                                                   \
+    X(AND) X(OR) X(XOR) X(NOT) X(CNOT) X(LOP3) X(SHL) X(SHR) X(SHF) X(BFE)   \
+    X(BFI) X(BREV) X(POPC) X(CLZ) X(BFIND) X(PRMT) X(DP4A) X(DP2A)           \
+    /* compare / select */                                                   \
+    X(SETP) X(SET) X(SELP) X(SLCT)                                           \
+    /* data movement / conversion */                                         \
+    X(MOV) X(CVT) X(CVTA) X(LD) X(LDU) X(ST) X(PREFETCH) X(ISSPACEP)         \
+    /* atomics */                                                            \
+    X(ATOM) X(RED)                                                           \
+    /* synchronisation */                                                    \
+    X(BAR) X(MEMBAR) X(FENCE)                                                \
+    /* control */                                                            \
+    X(BRA) X(CALL) X(RET) X(EXIT) X(TRAP) X(NANOSLEEP)                       \
+    /* warp-level */                                                         \
+    X(VOTE) X(SHFL) X(ACTIVEMASK) X(MATCH) X(REDUX)
+
+typedef enum {
+#define WS_OP_ENUM(n) WS_OP_##n,
+    WS_OPCODES(WS_OP_ENUM)
+#undef WS_OP_ENUM
+    WS_OP_COUNT
+} ws_opcode;
+const char *ws_opcode_name(ws_opcode op); /* lower-case PTX name */
+
+/* Rounding modifier (.rn .rz .rm .rp for floats, .rni .rzi .rmi .rpi for
+ * float->int / float round-to-integral in cvt). */
+typedef enum {
+    WS_RND_NONE = 0, WS_RND_RN, WS_RND_RZ, WS_RND_RM, WS_RND_RP,
+    WS_RND_RNI, WS_RND_RZI, WS_RND_RMI, WS_RND_RPI, WS_RND_RNA
+} ws_rnd;
+
+/* Comparison for setp/set/slct-like ops. */
+typedef enum {
+    WS_CMP_NONE = 0,
+    WS_CMP_EQ, WS_CMP_NE, WS_CMP_LT, WS_CMP_LE, WS_CMP_GT, WS_CMP_GE,
+    WS_CMP_LO, WS_CMP_LS, WS_CMP_HI, WS_CMP_HS,             /* unsigned */
+    WS_CMP_EQU, WS_CMP_NEU, WS_CMP_LTU, WS_CMP_LEU, WS_CMP_GTU, WS_CMP_GEU,
+    WS_CMP_NUM, WS_CMP_NAN                                   /* float only */
+} ws_cmp;
+
+/* Boolean combine of setp/set (".and", ".or", ".xor" with a third pred). */
+typedef enum { WS_BOOL_NONE = 0, WS_BOOL_AND, WS_BOOL_OR, WS_BOOL_XOR } ws_boolop;
+
+/* ws_inst.sub: an op-specific sub-operation. The meaning depends on op. */
+enum {
+    /* MUL, MAD, MUL24, MAD24: which part of the product */
+    WS_MUL_DEFAULT = 0, WS_MUL_LO, WS_MUL_HI, WS_MUL_WIDE,
+};
+enum { /* ATOM, RED, REDUX */
+    WS_ATOM_NONE = 0, WS_ATOM_ADD, WS_ATOM_MIN, WS_ATOM_MAX, WS_ATOM_INC,
+    WS_ATOM_DEC, WS_ATOM_CAS, WS_ATOM_EXCH, WS_ATOM_AND, WS_ATOM_OR,
+    WS_ATOM_XOR
+};
+enum { /* SHFL */ WS_SHFL_UP = 1, WS_SHFL_DOWN, WS_SHFL_BFLY, WS_SHFL_IDX };
+enum { /* VOTE */ WS_VOTE_ALL = 1, WS_VOTE_ANY, WS_VOTE_UNI, WS_VOTE_BALLOT };
+enum { /* MATCH */ WS_MATCH_ANY = 1, WS_MATCH_ALL };
+enum { /* SHF */ WS_SHF_L = 1, WS_SHF_R };
+enum { /* PRMT modes: .f4e .b4e .rc8 .ecl .ecr .rc16; 0 = default */
+    WS_PRMT_DEFAULT = 0, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRMT_ECL,
+    WS_PRMT_ECR, WS_PRMT_RC16
+};
+enum { /* BAR: bar.sync / barrier.sync (aligned or not), bar.arrive, bar.red */
+    WS_BAR_SYNC = 1, WS_BAR_ARRIVE, WS_BAR_RED_POPC, WS_BAR_RED_AND, WS_BAR_RED_OR
+};
+enum { /* TESTP */
+    WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
+    WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL
+};
+enum { /* MEMBAR / FENCE scope */ WS_SCOPE_CTA = 1, WS_SCOPE_GPU, WS_SCOPE_SYS };
+
+/* ws_inst.flags bits */
+enum {
+    WS_F_SAT      = 1u << 0,  /* .sat */
+    WS_F_FTZ      = 1u << 1,  /* .ftz */
+    WS_F_APPROX   = 1u << 2,  /* .approx */
+    WS_F_FULL     = 1u << 3,  /* .full (div.full.f32) */
+    WS_F_UNI      = 1u << 4,  /* .uni on bra/call/ret */
+    WS_F_VOLATILE = 1u << 5,  /* ld/st .volatile (or .relaxed/.acquire/...) */
+    WS_F_CC       = 1u << 6,  /* .cc: writes the carry flag (add.cc, sub.cc, mad.cc) */
+    WS_F_WRAP     = 1u << 7,  /* shf.wrap (otherwise clamp) */
+    WS_F_SHIFTAMT = 1u << 8,  /* bfind.shiftamt */
+    WS_F_NC       = 1u << 9,  /* ld.global.nc */
+    WS_F_SYNC     = 1u << 10, /* .sync forms of vote/shfl/bar (membermask operand present) */
+    WS_F_ALIGNED  = 1u << 11, /* bar.sync / barrier.sync.aligned */
+    WS_F_RELU     = 1u << 12, /* .relu on f16 ops / cvt */
+    WS_F_NAN      = 1u << 13, /* min/max .NaN */
+    WS_F_ABS      = 1u << 14, /* .abs variants */
+    WS_F_CACHEOP  = 1u << 15, /* a cache operator (.ca .cg .cs .lu .cv .wb .wt) was given; see inst.cacheop */
+};
+
+/* Cache operators on ld/st (recorded for the timing model). */
+typedef enum {
+    WS_CACHE_DEFAULT = 0, WS_CACHE_CA, WS_CACHE_CG, WS_CACHE_CS, WS_CACHE_LU,
+    WS_CACHE_CV, WS_CACHE_WB, WS_CACHE_WT
+} ws_cacheop;
+
+/* Special registers (%tid.x etc.). */
+typedef enum {
+    WS_SREG_NONE = 0,
+    WS_SREG_TID_X, WS_SREG_TID_Y, WS_SREG_TID_Z,
+    WS_SREG_NTID_X, WS_SREG_NTID_Y, WS_SREG_NTID_Z,
+    WS_SREG_CTAID_X, WS_SREG_CTAID_Y, WS_SREG_CTAID_Z,
+    WS_SREG_NCTAID_X, WS_SREG_NCTAID_Y, WS_SREG_NCTAID_Z,
+    WS_SREG_LANEID, WS_SREG_WARPID, WS_SREG_NWARPID, WS_SREG_SMID,
+    WS_SREG_NSMID, WS_SREG_GRIDID, WS_SREG_CLOCK, WS_SREG_CLOCK_HI,
+    WS_SREG_CLOCK64, WS_SREG_GLOBALTIMER, WS_SREG_GLOBALTIMER_LO,
+    WS_SREG_GLOBALTIMER_HI,
+    WS_SREG_LANEMASK_EQ, WS_SREG_LANEMASK_LT, WS_SREG_LANEMASK_LE,
+    WS_SREG_LANEMASK_GT, WS_SREG_LANEMASK_GE,
+    WS_SREG_DYNAMIC_SMEM_SIZE, WS_SREG_TOTAL_SMEM_SIZE,
+    WS_SREG_ENVREG0, /* %envreg0..31 follow */
+    WS_SREG_COUNT = WS_SREG_ENVREG0 + 32
+} ws_sreg;
+
+/* ---- operands ---------------------------------------------------------- */
+typedef enum {
+    WS_OPND_NONE = 0,
+    WS_OPND_REG,    /* value register: reg = slot */
+    WS_OPND_PRED,   /* predicate register: reg = predicate slot; neg = '!' prefix */
+    WS_OPND_IMM,    /* immediate: imm = bit pattern in the instruction's type */
+    WS_OPND_SREG,   /* special register: reg = ws_sreg */
+    WS_OPND_MEM,    /* [base + imm]: base is a register (reg != WS_NOREG), a symbol
+                       (sym != WS_NOSYM) or neither (absolute address); imm = offset */
+    WS_OPND_VEC,    /* {a, b, c, d}: vecn slots in vreg[] (WS_NOREG for '_') */
+    WS_OPND_SYM,    /* address of a variable as a value (mov r, var; or var+imm) */
+    WS_OPND_LABEL,  /* branch target: imm = instruction index */
+    WS_OPND_FUNC,   /* call target / function address: imm = function index */
+} ws_opnd_kind;
+
+#define WS_NOREG 0xFFFFu
+#define WS_NOSYM 0xFFFFFFFFu
+
+typedef struct ws_operand {
+    uint8_t kind;     /* ws_opnd_kind */
+    uint8_t neg;      /* PRED source: logical not. */
+    uint8_t vecn;     /* VEC: element count (2 or 4; 8 for some b128 forms) */
+    uint8_t vec_is_pred; /* VEC of predicates (rare) */
+    uint16_t reg;     /* REG/PRED slot; MEM base register or WS_NOREG; SREG id */
+    uint16_t vreg[4]; /* VEC element slots */
+    uint32_t sym;     /* MEM/SYM: symbol index in ws_module.syms or WS_NOSYM */
+    int64_t imm;      /* IMM bits; MEM/SYM byte offset; LABEL target pc; FUNC index */
+} ws_operand;
+
+/* ---- instructions ------------------------------------------------------ */
+#define WS_MAX_DST 2
+#define WS_MAX_SRC 4
+
+typedef struct ws_inst {
+    uint16_t op;       /* ws_opcode */
+    uint8_t type;      /* main type: destination / operation type (ws_type) */
+    uint8_t stype;     /* second type: cvt source type, setp/set/slct compare type,
+                          atom/red value type = type, prmt/shfl = b32 */
+    uint8_t rnd;       /* ws_rnd */
+    uint8_t space;     /* ws_space for ld/st/ldu/atom/red/cvta/prefetch/isspacep;
+                          cvta: the named space (and flags WS_F_... via to_generic) */
+    uint8_t cmp;       /* ws_cmp (setp, set, slct: not used) */
+    uint8_t boolop;    /* ws_boolop */
+    uint8_t sub;       /* op-specific sub-operation, see the enums above */
+    uint8_t vec;       /* vector width of ld/st (1, 2, 4) */
+    uint8_t cacheop;   /* ws_cacheop */
+    uint8_t scope;     /* membar/fence/atom scope (WS_SCOPE_*; 0 = default) */
+    uint8_t to_generic;/* cvta: 1 = space->generic (cvta.global), 0 = generic->space (cvta.to.global) */
+    uint8_t ndst, nsrc;
+    uint16_t flags;    /* WS_F_* */
+    uint16_t guard;    /* guard predicate slot, WS_NOREG if unguarded */
+    uint8_t guard_neg; /* @!p */
+    uint8_t pad_;
+    ws_operand dst[WS_MAX_DST]; /* dst[1] is the second destination (setp p|q, shfl r|p) */
+    ws_operand src[WS_MAX_SRC];
+    int32_t reconv;    /* BRA: reconvergence pc = first instruction of the immediate
+                          post-dominator of the branch's block; -1 = function exit */
+    uint32_t line;     /* source line in the PTX file (1-based) */
+    /* CALL only: argument and return symbols (call-site .param variables). */
+    uint32_t *call_args; uint8_t ncall_args;
+    uint32_t *call_rets; uint8_t ncall_rets;
+} ws_inst;
+
+/* ---- variables / symbols ----------------------------------------------- */
+typedef struct ws_symbol {
+    char *name;
+    uint8_t space;      /* ws_space */
+    uint8_t type;       /* element type as declared (b8 for byte arrays) */
+    bool is_extern;     /* .extern (e.g. dynamic .extern .shared) */
+    bool is_frame;      /* per-thread storage in the owning function's frame:
+                           .local variables, a .func's own params/return values and
+                           call-site .param declarations. offset is within the frame. */
+    bool is_kernel_param; /* a .entry parameter: offset is within the param buffer */
+    int32_t func;       /* owning function index, or -1 for module scope */
+    uint32_t align;     /* bytes */
+    uint64_t size;      /* bytes (0 for an unsized extern array) */
+    uint64_t offset;    /* SHARED: byte offset in the CTA's shared memory (static part);
+                           GLOBAL/CONST: byte offset in the module's global/const image;
+                           frame symbols: offset in the function frame;
+                           kernel params: offset in the param buffer */
+    uint8_t *init;      /* initial bytes (size bytes) or NULL = zero */
+    /* Symbols whose initialisers hold addresses of other variables (generic
+       addresses of globals, function pointers) are listed here to be patched
+       once addresses are known. */
+    struct ws_reloc { uint64_t at; uint32_t sym; int64_t addend; } *relocs;
+    uint32_t nrelocs;
+} ws_symbol;
+
+/* ---- functions --------------------------------------------------------- */
+typedef struct ws_param {
+    uint32_t sym;       /* index into ws_module.syms */
+} ws_param;
+
+typedef struct ws_func {
+    char *name;
+    bool is_entry;      /* .entry (kernel) vs .func */
+    bool is_extern;     /* declaration only (.extern .func, e.g. vprintf) */
+    bool has_body;
+    uint32_t line;
+
+    ws_inst *insts;
+    uint32_t ninsts;
+
+    uint32_t nregs;     /* value register slots (each 64 bits per lane) */
+    uint32_t npreds;    /* predicate slots */
+    uint8_t *reg_type;  /* declared ws_type per value slot */
+    char **reg_name;    /* name per value slot (for messages) */
+    char **pred_name;   /* name per predicate slot */
+
+    uint32_t *params; uint32_t nparams; /* symbol indices, in declaration order */
+    uint32_t *rets;   uint32_t nrets;   /* .func return values */
+    uint32_t param_size;    /* kernel: bytes of the param buffer (aligned layout) */
+    uint32_t frame_size;    /* bytes of per-thread frame (locals + func params + call-site params) */
+    uint32_t static_shared; /* bytes of static shared memory the kernel uses
+                               (module-scope shared + its own), before the dynamic part */
+    uint32_t dyn_shared_align; /* alignment of the extern shared array (0 = none used) */
+
+    /* Performance tuning directives (0 = not given). */
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+
+    /* Control flow: basic blocks in instruction order. */
+    uint32_t nblocks;
+    uint32_t *block_start;  /* first instruction index of each block */
+    uint32_t *inst_block;   /* block index of each instruction */
+    int32_t *ipdom;         /* immediate post-dominator block of each block, -1 = exit */
+
+    /* Resources from ptxas (filled from the .ptxinfo sidecar; -1 = unknown). */
+    int ptxas_regs, ptxas_smem, ptxas_lmem, ptxas_cmem;
+} ws_func;
+
+typedef struct ws_module {
+    char *filename;
+    uint32_t version_major, version_minor; /* .version */
+    char target[32];                       /* .target (e.g. "sm_75") */
+    uint32_t address_size;                 /* 32 or 64 */
+
+    ws_func *funcs; uint32_t nfuncs;
+    ws_symbol *syms; uint32_t nsyms;
+
+    uint64_t global_size;   /* bytes of the module's .global image */
+    uint64_t const_size;    /* bytes of the module's .const image */
+    uint64_t shared_size;   /* bytes of module-scope .shared variables */
+} ws_module;
+
+/* Lookup helpers (linear; for load time, not the hot path). */
+int ws_module_find_func(const ws_module *m, const char *name);   /* -1 if none */
+int ws_module_find_symbol(const ws_module *m, const char *name); /* module scope; -1 if none */
+void ws_module_free(ws_module *m);
+
+#endif
