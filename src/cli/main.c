@@ -1,0 +1,341 @@
+/* The `warpsim` command.
+ *
+ *   warpsim run [--config FILE | --preset NAME] [--functional] [-o DIR] WORKLOAD [--input small|paper]
+ *   warpsim run [options] -- PROGRAM ARGS...     run a CUDA program under the libcudart shim
+ *   warpsim list                                 list bundled workloads
+ *   warpsim ptx-check [-v] FILE.ptx...           parse and validate PTX
+ *
+ * Exit status: the workload's or program's (0 = pass), or 2 when the
+ * simulator itself could not run it. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptx/ptx.h"
+#include "warpsim/warpsim.h"
+#include "workload.h"
+
+#define WARPSIM_VERSION "0.1.0"
+
+static void usage(FILE *f) {
+    fprintf(f,
+        "warpsim " WARPSIM_VERSION " - a cycle-level GPGPU simulator\n"
+        "\n"
+        "usage:\n"
+        "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"
+        "  warpsim run [options] -- PROGRAM [ARGS...]              run a CUDA program (built with\n"
+        "                                                           nvcc -cudart shared) on the simulator\n"
+        "  warpsim list                                            list the bundled workloads\n"
+        "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
+        "  warpsim version                                         print the version\n"
+        "\n"
+        "run options:\n"
+        "  --config FILE     GPGPU-Sim style configuration file\n"
+        "  --preset NAME     named configuration preset (e.g. gtx480)\n"
+        "  --functional      functional simulation only (no timing model)\n"
+        "  -o DIR            also write statistics as JSON into DIR\n"
+        "  -q, --quiet       no per-kernel report\n"
+        "  --max-insn N      stop each kernel after N warp instructions\n"
+        "  --input SIZE      workload input: small (default) or paper\n");
+}
+
+typedef struct run_opts {
+    const char *config, *preset, *outdir;
+    int functional, quiet;
+    unsigned long long max_insn;
+    ws_input_size input;
+} run_opts;
+
+/* Directory of the running executable (for the shim libraries in <dir>/lib). */
+static int exe_dir(char *buf, size_t n) {
+    ssize_t len = readlink("/proc/self/exe", buf, n - 1);
+    if (len <= 0) return -1;
+    buf[len] = 0;
+    char *slash = strrchr(buf, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    return 0;
+}
+
+static int mkdir_p(const char *dir) {
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0777) && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    }
+    if (mkdir(tmp, 0777) && errno != EEXIST) return -1;
+    return 0;
+}
+
+static int run_workload(const run_opts *o, const char *name) {
+    const ws_workload *w = ws_workload_find(name);
+    if (!w) {
+        fprintf(stderr, "warpsim: no bundled workload named '%s' (see `warpsim list`)\n", name);
+        return 2;
+    }
+    if (o->outdir && mkdir_p(o->outdir)) {
+        fprintf(stderr, "warpsim: cannot create output directory '%s': %s\n", o->outdir,
+                strerror(errno));
+        return 2;
+    }
+    ws_device_options opt;
+    ws_device_options_init(&opt);
+    opt.functional_only = o->functional;
+    opt.config_file = o->config;
+    opt.preset = o->preset;
+    opt.stats_dir = o->outdir;
+    opt.quiet = o->quiet;
+    opt.max_insn = o->max_insn;
+    ws_device *d = NULL;
+    ws_status st = ws_device_create(&opt, &d);
+    if (st != WS_OK) {
+        fprintf(stderr, "warpsim: cannot create the device: %s%s%s\n", ws_status_name(st),
+                d ? ": " : "", d ? ws_device_last_error(d) : "");
+        ws_device_destroy(d);
+        return 2;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ws_wl_result r = ws_workload_run(w, d, o->input, stdout);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    ws_run_totals tot;
+    ws_device_totals(d, &tot);
+    printf("warpsim: %s (%s input): %s; %llu kernels, %llu warp insts, %llu thread insts, "
+           "%.3f s, %.1f M thread-insts/s\n",
+           w->name, o->input == WS_INPUT_PAPER ? "paper" : "small",
+           r == WS_WL_PASS ? "PASS" : r == WS_WL_MISMATCH ? "FAIL (output mismatch)" : "ERROR",
+           (unsigned long long)tot.kernels, (unsigned long long)tot.warp_insts,
+           (unsigned long long)tot.thread_insts, secs,
+           secs > 0 ? (double)tot.thread_insts / secs / 1e6 : 0.0);
+    if (r == WS_WL_ERROR) fprintf(stderr, "warpsim: %s\n", ws_device_last_error(d));
+    ws_device_destroy(d);
+    return r == WS_WL_PASS ? 0 : r == WS_WL_MISMATCH ? 1 : 2;
+}
+
+/* Run PROGRAM with the shim libraries first on the library path; options
+ * reach the shim through WARPSIM_* environment variables. */
+static int run_program(const run_opts *o, char **argv) {
+    char dir[PATH_MAX], lib[PATH_MAX + 8];
+    if (exe_dir(dir, sizeof dir)) {
+        fprintf(stderr, "warpsim: cannot locate the warpsim executable\n");
+        return 2;
+    }
+    snprintf(lib, sizeof lib, "%s/lib", dir);
+    char probe[PATH_MAX + 32];
+    snprintf(probe, sizeof probe, "%s/libcudart.so.13", lib);
+    if (access(probe, R_OK)) {
+        fprintf(stderr, "warpsim: the CUDA runtime shim %s is missing (run `make`)\n", probe);
+        return 2;
+    }
+    const char *old = getenv("LD_LIBRARY_PATH");
+    size_t n = strlen(lib) + (old ? strlen(old) : 0) + 2;
+    char *path = malloc(n);
+    if (!path) return 2;
+    snprintf(path, n, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+    setenv("LD_LIBRARY_PATH", path, 1);
+    free(path);
+    if (o->config) setenv("WARPSIM_CONFIG", o->config, 1);
+    if (o->preset) setenv("WARPSIM_PRESET", o->preset, 1);
+    if (o->functional) setenv("WARPSIM_FUNCTIONAL", "1", 1);
+    if (o->quiet) setenv("WARPSIM_QUIET", "1", 1);
+    if (o->outdir) {
+        if (mkdir_p(o->outdir)) {
+            fprintf(stderr, "warpsim: cannot create output directory '%s': %s\n", o->outdir,
+                    strerror(errno));
+            return 2;
+        }
+        setenv("WARPSIM_STATS_DIR", o->outdir, 1);
+    }
+    if (o->max_insn) {
+        char b[32];
+        snprintf(b, sizeof b, "%llu", o->max_insn);
+        setenv("WARPSIM_MAX_INSN", b, 1);
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("warpsim: fork");
+        return 2;
+    }
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "warpsim: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0) {
+        perror("warpsim: waitpid");
+        return 2;
+    }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr, "warpsim: '%s' was killed by signal %d\n", argv[0], WTERMSIG(status));
+        return 128 + WTERMSIG(status);
+    }
+    return 2;
+}
+
+static int parse_u64(const char *s, unsigned long long *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+    run_opts o = {0};
+    const char *workload = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has_next = i + 1 < argc;
+        if (!strcmp(a, "--")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "warpsim run: '--' must be followed by a program\n");
+                return 2;
+            }
+            if (workload) {
+                fprintf(stderr, "warpsim run: give either a workload or -- PROGRAM, not both\n");
+                return 2;
+            }
+            return run_program(&o, argv + i + 1);
+        } else if (!strcmp(a, "--config") && has_next) {
+            o.config = argv[++i];
+        } else if (!strcmp(a, "--preset") && has_next) {
+            o.preset = argv[++i];
+        } else if (!strcmp(a, "--functional")) {
+            o.functional = 1;
+        } else if (!strcmp(a, "-o") && has_next) {
+            o.outdir = argv[++i];
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o.quiet = 1;
+        } else if (!strcmp(a, "--max-insn") && has_next) {
+            if (parse_u64(argv[++i], &o.max_insn)) {
+                fprintf(stderr, "warpsim run: --max-insn wants a count, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--input") && has_next) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "small")) o.input = WS_INPUT_SMALL;
+            else if (!strcmp(v, "paper")) o.input = WS_INPUT_PAPER;
+            else {
+                fprintf(stderr, "warpsim run: --input must be 'small' or 'paper', got '%s'\n", v);
+                return 2;
+            }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "warpsim run: unknown option or missing value: '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else if (!workload) {
+            workload = a;
+        } else {
+            fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (o.config && o.preset) {
+        fprintf(stderr, "warpsim run: give --config or --preset, not both\n");
+        return 2;
+    }
+    if (!workload) {
+        fprintf(stderr, "warpsim run: no workload given (see `warpsim list`)\n");
+        return 2;
+    }
+    return run_workload(&o, workload);
+}
+
+static int cmd_list(void) {
+    const ws_workload *const *all = ws_workload_all();
+    printf("%-16s %-10s %s\n", "NAME", "SUITE", "DESCRIPTION");
+    for (; *all; all++) printf("%-16s %-10s %s\n", (*all)->name, (*all)->suite, (*all)->description);
+    return 0;
+}
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf) buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static int cmd_ptx_check(int argc, char **argv) {
+    int verbose = 0, bad = 0, files = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-v")) { verbose = 1; continue; }
+        files++;
+        size_t len;
+        char *text = read_file(argv[i], &len);
+        if (!text) {
+            fprintf(stderr, "%s: cannot read: %s\n", argv[i], strerror(errno));
+            bad = 1;
+            continue;
+        }
+        ws_diag diag = {0};
+        ws_module *m = ws_ptx_parse(text, len, argv[i], &diag);
+        if (!m) {
+            fprintf(stderr, "%s\n", diag.msg);
+            bad = 1;
+        } else {
+            unsigned kernels = 0, insts = 0;
+            for (uint32_t f = 0; f < m->nfuncs; f++) {
+                kernels += m->funcs[f].is_entry;
+                insts += m->funcs[f].ninsts;
+            }
+            printf("%s: ok: PTX %u.%u, target %s, %u functions (%u kernels), %u instructions\n",
+                   argv[i], m->version_major, m->version_minor, m->target, m->nfuncs, kernels, insts);
+            if (verbose)
+                for (uint32_t f = 0; f < m->nfuncs; f++) ws_ptx_dump_func(stdout, m, &m->funcs[f]);
+            ws_module_free(m);
+        }
+        free(text);
+    }
+    if (!files) {
+        fprintf(stderr, "warpsim ptx-check: no files given\n");
+        return 2;
+    }
+    return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "list")) return cmd_list();
+    if (!strcmp(cmd, "ptx-check")) return cmd_ptx_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        printf("warpsim " WARPSIM_VERSION "\n");
+        return 0;
+    }
+    fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}
