@@ -13,7 +13,7 @@ WARN    := -Wall -Wextra -Wno-unused-parameter
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
-CPPFLAGS := -Iinclude -Isrc -Ibench -D_GNU_SOURCE
+CPPFLAGS := -Iinclude -Isrc -Ibench -Itests -D_GNU_SOURCE
 ALLCFLAGS = -std=c11 $(WARN) -fPIC $(CPPFLAGS) $(CFLAGS)
 LDLIBS  := -lzstd -lm -lpthread -ldl
 
