@@ -1,0 +1,499 @@
+/* Option table, config files, presets. See config.h. */
+#include "config/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { T_INT, T_BOOL, T_DOUBLE, T_STR } opt_type;
+
+typedef struct opt_def {
+    const char *name;
+    opt_type type;
+    const char *def;
+    double lo, hi;
+    const char *doc;
+    size_t offset;
+    bool icnt; /* a key of the .icnt file */
+} opt_def;
+
+#define OPT_T_INT T_INT
+#define OPT_T_BOOL T_BOOL
+#define OPT_T_DOUBLE T_DOUBLE
+#define OPT_T_STR T_STR
+
+static const opt_def g_opts[] = {
+#define X(field, name, type, def, lo, hi, doc) \
+    {name, OPT_T_##type, def, (double)(lo), (double)(hi), doc, offsetof(ws_config, field), false},
+#define ICNT_X(field, name, type, def, lo, hi, doc) \
+    {name, OPT_T_##type, def, (double)(lo), (double)(hi), doc, offsetof(ws_config, field), true},
+#include "config/options.def"
+#undef X
+#undef ICNT_X
+};
+#define NOPTS (sizeof g_opts / sizeof g_opts[0])
+
+static const opt_def *find_opt(const char *name, bool icnt) {
+    for (size_t i = 0; i < NOPTS; i++)
+        if (g_opts[i].icnt == icnt && !strcmp(g_opts[i].name, name)) return &g_opts[i];
+    return NULL;
+}
+
+static const char *type_name(opt_type t) {
+    switch (t) {
+    case T_INT: return "int";
+    case T_BOOL: return "bool";
+    case T_DOUBLE: return "float";
+    default: return "string";
+    }
+}
+
+/* Parse and store one value; the option is known. */
+static int set_value(ws_config *c, const opt_def *o, const char *value, char *err, size_t errlen) {
+    char *field = (char *)c + o->offset;
+    char *end;
+    while (isspace((unsigned char)*value)) value++;
+    size_t vlen = strlen(value);
+    while (vlen && isspace((unsigned char)value[vlen - 1])) vlen--;
+    char buf[1024];
+    if (vlen >= sizeof buf) {
+        snprintf(err, errlen, "option -%s: value too long", o->name);
+        return -1;
+    }
+    memcpy(buf, value, vlen);
+    buf[vlen] = 0;
+    switch (o->type) {
+    case T_INT: {
+        errno = 0;
+        long long v = strtoll(buf, &end, 0);
+        if (errno || end == buf || *end) {
+            snprintf(err, errlen, "option -%s: '%s' is not an integer (allowed: %.0f..%.0f)",
+                     o->name, buf, o->lo, o->hi);
+            return -1;
+        }
+        if ((double)v < o->lo || (double)v > o->hi) {
+            snprintf(err, errlen, "option -%s: %lld is out of range (allowed: %.0f..%.0f)", o->name,
+                     v, o->lo, o->hi);
+            return -1;
+        }
+        *(int64_t *)field = v;
+        return 0;
+    }
+    case T_BOOL: {
+        if (!strcmp(buf, "1") || !strcmp(buf, "true")) *(bool *)field = true;
+        else if (!strcmp(buf, "0") || !strcmp(buf, "false")) *(bool *)field = false;
+        else {
+            snprintf(err, errlen, "option -%s: '%s' is not a boolean (allowed: 0, 1)", o->name, buf);
+            return -1;
+        }
+        return 0;
+    }
+    case T_DOUBLE: {
+        errno = 0;
+        double v = strtod(buf, &end);
+        if (errno || end == buf || *end || isnan(v)) {
+            snprintf(err, errlen, "option -%s: '%s' is not a number (allowed: %g..%g)", o->name,
+                     buf, o->lo, o->hi);
+            return -1;
+        }
+        if (v < o->lo || v > o->hi) {
+            snprintf(err, errlen, "option -%s: %g is out of range (allowed: %g..%g)", o->name, v,
+                     o->lo, o->hi);
+            return -1;
+        }
+        *(double *)field = v;
+        return 0;
+    }
+    case T_STR: {
+        char *s = strdup(buf);
+        if (!s) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        free(*(char **)field);
+        *(char **)field = s;
+        return 0;
+    }
+    }
+    return -1;
+}
+
+void ws_config_init(ws_config *c) {
+    memset(c, 0, sizeof *c);
+    char err[256];
+    for (size_t i = 0; i < NOPTS; i++)
+        if (set_value(c, &g_opts[i], g_opts[i].def, err, sizeof err)) {
+            /* A default that does not parse is a bug in options.def. */
+            fprintf(stderr, "warpsim: internal error: %s\n", err);
+            abort();
+        }
+}
+
+void ws_config_free(ws_config *c) {
+    if (!c) return;
+    for (size_t i = 0; i < NOPTS; i++)
+        if (g_opts[i].type == T_STR) {
+            char **p = (char **)((char *)c + g_opts[i].offset);
+            free(*p);
+            *p = NULL;
+        }
+}
+
+int ws_config_copy(ws_config *dst, const ws_config *src) {
+    memcpy(dst, src, sizeof *dst);
+    for (size_t i = 0; i < NOPTS; i++)
+        if (g_opts[i].type == T_STR) {
+            char **p = (char **)((char *)dst + g_opts[i].offset);
+            if (*p && !(*p = strdup(*p))) return -1;
+        }
+    return 0;
+}
+
+int ws_config_set(ws_config *c, const char *name, const char *value, char *err, size_t errlen) {
+    if (name[0] == '-') name++;
+    const opt_def *o = find_opt(name, false);
+    if (!o) o = find_opt(name, true);
+    if (!o) {
+        snprintf(err, errlen, "unknown option -%s (see `warpsim options`)", name);
+        return -1;
+    }
+    return set_value(c, o, value, err, errlen);
+}
+
+static void warnf(ws_config_warn_fn warn, void *ctx, const char *fmt, const char *a, int line,
+                  const char *b) {
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a, line, b);
+    if (warn) warn(ctx, msg);
+    else fprintf(stderr, "warpsim: warning: %s\n", msg);
+}
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf) {
+        size_t got = fread(buf, 1, (size_t)n, f);
+        buf[got] = 0;
+    }
+    fclose(f);
+    return buf;
+}
+
+int ws_config_load_text(ws_config *c, const char *text, const char *name, const char *dir,
+                        ws_config_warn_fn warn, void *ctx, char *err, size_t errlen) {
+    const char *p = text;
+    int line = 1;
+    while (*p) {
+        /* skip whitespace and comments */
+        if (*p == '\n') { line++; p++; continue; }
+        if (isspace((unsigned char)*p)) { p++; continue; }
+        if (*p == '#') {
+            while (*p && *p != '\n') p++;
+            continue;
+        }
+        if (*p != '-') {
+            const char *e = p;
+            while (*e && *e != '\n') e++;
+            snprintf(err, errlen, "%s:%d: expected an option starting with '-', found '%.*s'", name,
+                     line, (int)(e - p > 40 ? 40 : e - p), p);
+            return -1;
+        }
+        int opt_line = line;
+        p++;
+        const char *ns = p;
+        while (*p && !isspace((unsigned char)*p)) p++;
+        char oname[256];
+        size_t nl = (size_t)(p - ns);
+        if (nl == 0 || nl >= sizeof oname) {
+            snprintf(err, errlen, "%s:%d: bad option name", name, line);
+            return -1;
+        }
+        memcpy(oname, ns, nl);
+        oname[nl] = 0;
+        while (*p == ' ' || *p == '\t') p++;
+        /* the value: quoted (may span lines) or up to a comment/end of line */
+        char value[1024];
+        size_t vl = 0;
+        if (*p == '"') {
+            p++;
+            while (*p && *p != '"') {
+                if (*p == '\n') line++;
+                if (!isspace((unsigned char)*p) && vl + 1 < sizeof value) value[vl++] = *p;
+                p++;
+            }
+            if (*p != '"') {
+                snprintf(err, errlen, "%s:%d: unterminated quoted value of -%s", name, opt_line,
+                         oname);
+                return -1;
+            }
+            p++;
+        } else {
+            while (*p && *p != '\n' && *p != '#') {
+                if (vl + 1 < sizeof value) value[vl++] = *p;
+                p++;
+            }
+        }
+        value[vl] = 0;
+        const opt_def *o = find_opt(oname, false);
+        if (!o) {
+            warnf(warn, ctx, "%s:%d: unknown option -%s ignored", name, opt_line, oname);
+            continue;
+        }
+        char e2[512];
+        if (set_value(c, o, value, e2, sizeof e2)) {
+            snprintf(err, errlen, "%s:%d: %s", name, opt_line, e2);
+            return -1;
+        }
+        if (!strcmp(o->name, "inter_config_file") && c->inter_config_file[0]) {
+            char path[4096];
+            if (c->inter_config_file[0] == '/' || !dir)
+                snprintf(path, sizeof path, "%s", c->inter_config_file);
+            else
+                snprintf(path, sizeof path, "%s/%s", dir, c->inter_config_file);
+            if (ws_config_load_icnt(c, path, warn, ctx, err, errlen)) return -1;
+        }
+    }
+    return 0;
+}
+
+int ws_config_load_file(ws_config *c, const char *path, ws_config_warn_fn warn, void *ctx,
+                        char *err, size_t errlen) {
+    char *text = slurp(path);
+    if (!text) {
+        snprintf(err, errlen, "cannot read config file '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    else snprintf(dir, sizeof dir, ".");
+    int r = ws_config_load_text(c, text, path, dir, warn, ctx, err, errlen);
+    free(text);
+    return r;
+}
+
+int ws_config_load_icnt(ws_config *c, const char *path, ws_config_warn_fn warn, void *ctx,
+                        char *err, size_t errlen) {
+    char *text = slurp(path);
+    if (!text) {
+        snprintf(err, errlen, "cannot read interconnect file '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    int line = 1, rc = 0;
+    char *p = text;
+    while (*p) {
+        if (*p == '\n') { line++; p++; continue; }
+        if (isspace((unsigned char)*p)) { p++; continue; }
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n') p++;
+            continue;
+        }
+        char *ks = p;
+        while (*p && (isalnum((unsigned char)*p) || *p == '_')) p++;
+        char key[128];
+        size_t kl = (size_t)(p - ks);
+        if (!kl || kl >= sizeof key) {
+            snprintf(err, errlen, "%s:%d: expected 'key = value;'", path, line);
+            rc = -1;
+            break;
+        }
+        memcpy(key, ks, kl);
+        key[kl] = 0;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p != '=') {
+            snprintf(err, errlen, "%s:%d: expected '=' after '%s'", path, line, key);
+            rc = -1;
+            break;
+        }
+        p++;
+        char value[512];
+        size_t vl = 0;
+        int depth = 0;
+        while (*p && (depth > 0 || *p != ';')) {
+            if (*p == '{') depth++;
+            if (*p == '}') depth--;
+            if (*p == '\n') line++;
+            if (!isspace((unsigned char)*p) && vl + 1 < sizeof value) value[vl++] = *p;
+            p++;
+        }
+        value[vl] = 0;
+        if (*p != ';') {
+            snprintf(err, errlen, "%s:%d: missing ';' after '%s'", path, line, key);
+            rc = -1;
+            break;
+        }
+        p++;
+        const opt_def *o = find_opt(key, true);
+        if (!o) {
+            warnf(warn, ctx, "%s:%d: unknown interconnect option '%s' ignored", path, line, key);
+            continue;
+        }
+        char e2[512];
+        if (set_value(c, o, value, e2, sizeof e2)) {
+            snprintf(err, errlen, "%s:%d: %s", path, line, e2);
+            rc = -1;
+            break;
+        }
+    }
+    free(text);
+    return rc;
+}
+
+/* ---- presets ---- */
+typedef struct preset {
+    const char *name, *doc;
+    const char *const *settings; /* name, value pairs, NULL-terminated */
+} preset;
+
+/* GPGPU-Sim 3.2.1's GTX480 configuration: the defaults. */
+static const char *const p_gtx480[] = {NULL};
+
+/* GPGPU-Sim 4.x's SM2_GTX480 configuration (reference/gpgpusim-gtx480/). */
+static const char *const p_gtx480_v4[] = {
+    "gpgpu_n_sub_partition_per_mchannel", "2",
+    "gpgpu_clock_domains", "700.0:700.0:700.0:924.0",
+    "gpgpu_pipeline_widths", "2,0,0,1,1,2,0,0,1,1,2",
+    "ptx_opcode_latency_int", "4,13,4,5,145,32",
+    "ptx_opcode_initiation_int", "1,2,2,1,8,4",
+    "gpgpu_cache:dl1", "N:32:128:4,L:L:m:N:H,S:64:8,8",
+    "gpgpu_cache:dl2", "S:64:128:8,L:B:m:L:L,A:256:4,4:0,32",
+    "gpgpu_cache:il1", "N:4:128:4,L:R:f:N:L,S:2:32,4",
+    "gpgpu_tex_cache:l1", "N:4:128:24,L:R:m:N:L,T:128:4,128:2",
+    "gpgpu_const_cache:l1", "N:64:64:2,L:R:f:N:L,S:2:32,4",
+    "icnt_flit_size", "40",
+    "gpgpu_n_cluster_ejection_buffer_size", "32",
+    "gpgpu_l1_latency", "35",
+    "gpgpu_smem_latency", "26",
+    "gpgpu_flush_l1_cache", "1",
+    "gpgpu_dram_partition_queues", "64:64:64:64",
+    "gpgpu_operand_collector_num_in_ports_sp", "2",
+    "gpgpu_operand_collector_num_out_ports_sp", "2",
+    "gpgpu_coalesce_arch", "20",
+    "gpgpu_max_insn_issue_per_warp", "1",
+    "gpgpu_frfcfs_dram_sched_queue_size", "64",
+    "gpgpu_dram_return_queue_size", "116",
+    "dram_bnkgrp_indexing_policy", "1",
+    "flit_size", "40",
+    "vc_buf_size", "64",
+    "input_speedup", "1",
+    "internal_speedup", "2.0",
+    NULL};
+
+static const preset g_presets[] = {
+    {"gtx480", "GPGPU-Sim 3.2.1 GTX480 (the seed studies' baseline; the defaults)", p_gtx480},
+    {"gtx480-v4", "GPGPU-Sim 4.x SM2_GTX480 (the config of reference/gpgpusim-gtx480)", p_gtx480_v4},
+};
+
+const char *const *ws_config_preset_names(void) {
+    static const char *const names[] = {"gtx480", "gtx480-v4", NULL};
+    return names;
+}
+
+int ws_config_apply_preset(ws_config *c, const char *name, char *err, size_t errlen) {
+    for (size_t i = 0; i < sizeof g_presets / sizeof g_presets[0]; i++) {
+        if (strcmp(g_presets[i].name, name)) continue;
+        for (const char *const *s = g_presets[i].settings; *s; s += 2)
+            if (ws_config_set(c, s[0], s[1], err, errlen)) return -1;
+        return 0;
+    }
+    size_t n = (size_t)snprintf(err, errlen, "unknown preset '%s' (known:", name);
+    for (size_t i = 0; i < sizeof g_presets / sizeof g_presets[0] && n < errlen; i++)
+        n += (size_t)snprintf(err + n, errlen - n, " %s", g_presets[i].name);
+    if (n < errlen) snprintf(err + n, errlen - n, ")");
+    return -1;
+}
+
+/* Options kept only so that GPGPU-Sim files load: not part of the effective
+ * configuration. */
+static bool no_effect(const opt_def *o) { return !strncmp(o->doc, "(accepted;", 10); }
+
+static void print_value(FILE *out, const ws_config *c, const opt_def *o) {
+    const char *field = (const char *)c + o->offset;
+    switch (o->type) {
+    case T_INT: fprintf(out, "%" PRId64, *(const int64_t *)field); break;
+    case T_BOOL: fprintf(out, "%d", *(const bool *)field ? 1 : 0); break;
+    case T_DOUBLE: fprintf(out, "%g", *(const double *)field); break;
+    case T_STR: {
+        const char *s = *(char *const *)field;
+        fprintf(out, strchr(s, ' ') || !*s ? "\"%s\"" : "%s", s);
+        break;
+    }
+    }
+}
+
+void ws_config_print_options(FILE *out) {
+    fprintf(out, "Options (GPGPU-Sim names; config files use '-name value'):\n\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        const opt_def *o = &g_opts[i];
+        if (i == 0 || g_opts[i - 1].icnt != o->icnt)
+            if (o->icnt) fprintf(out, "\nInterconnect file keys ('key = value;'):\n\n");
+        fprintf(out, "  %s%-42s %-6s default %-12s %s\n", o->icnt ? "" : "-", o->name,
+                type_name(o->type), *o->def ? o->def : "\"\"", o->doc);
+    }
+    fprintf(out, "\nPresets:\n");
+    for (size_t i = 0; i < sizeof g_presets / sizeof g_presets[0]; i++)
+        fprintf(out, "  %-12s %s\n", g_presets[i].name, g_presets[i].doc);
+}
+
+void ws_config_write(const ws_config *c, FILE *out) {
+    fprintf(out, "# warpsim effective configuration\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        const opt_def *o = &g_opts[i];
+        if (o->icnt || no_effect(o) || !strcmp(o->name, "inter_config_file")) continue;
+        fprintf(out, "-%s ", o->name);
+        print_value(out, c, o);
+        fputc('\n', out);
+    }
+    fprintf(out, "# interconnect\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        const opt_def *o = &g_opts[i];
+        if (!o->icnt || no_effect(o)) continue;
+        /* informational: these keys belong in the .icnt file */
+        fprintf(out, "# %s = ", o->name);
+        print_value(out, c, o);
+        fprintf(out, ";\n");
+    }
+}
+
+int ws_config_int_list(const char *s, int64_t *out, int max) {
+    int n = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || errno) return -1;
+        if (n == max) return -1;
+        out[n++] = v;
+        p = end;
+        while (*p == ' ') p++;
+        if (*p == ',') p++;
+        else if (*p) return -1;
+    }
+    return n;
+}
+
+int ws_config_clocks(const char *s, double mhz[4]) {
+    const char *p = s;
+    for (int i = 0; i < 4; i++) {
+        char *end;
+        mhz[i] = strtod(p, &end);
+        if (end == p || !(mhz[i] > 0)) return -1;
+        p = end;
+        if (i < 3) {
+            if (*p != ':') return -1;
+            p++;
+        }
+    }
+    return *p ? -1 : 0;
+}

@@ -1,0 +1,70 @@
+/* Simulator configuration: one option table (options.def), read from
+ * GPGPU-Sim gpgpusim.config and .icnt files, presets and command-line
+ * overrides. Each option is a typed field of ws_config, so the timing model
+ * reads cfg->n_clusters directly, with no lookups on the hot path. */
+#ifndef WARPSIM_CONFIG_CONFIG_H
+#define WARPSIM_CONFIG_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define WS_CFG_CTYPE_INT int64_t
+#define WS_CFG_CTYPE_BOOL bool
+#define WS_CFG_CTYPE_DOUBLE double
+#define WS_CFG_CTYPE_STR char *
+
+typedef struct ws_config {
+#define X(field, name, type, def, lo, hi, doc) WS_CFG_CTYPE_##type field;
+#define ICNT_X X
+#include "config/options.def"
+#undef X
+#undef ICNT_X
+} ws_config;
+
+/* Reports problems: warnings (unknown options) and errors (bad values).
+ * Messages are complete lines without the newline. */
+typedef void (*ws_config_warn_fn)(void *ctx, const char *msg);
+
+/* Defaults (the gtx480 preset). Strings are owned by the config. */
+void ws_config_init(ws_config *c);
+void ws_config_free(ws_config *c);
+int ws_config_copy(ws_config *dst, const ws_config *src);
+
+/* Set one option by its name from text. Returns 0, or -1 with err filled:
+ * unknown option, or a bad value naming the option, the value and what is
+ * allowed. */
+int ws_config_set(ws_config *c, const char *name, const char *value, char *err, size_t errlen);
+
+/* Load a GPGPU-Sim style file: "-option value" lines, '#' comments, values
+ * in double quotes may span lines. Unknown options are reported through
+ * warn (and skipped); bad values are errors. The interconnect file named by
+ * -inter_config_file is loaded too (relative to this file's directory).
+ * Returns 0 or -1 with err filled. */
+int ws_config_load_file(ws_config *c, const char *path, ws_config_warn_fn warn, void *ctx,
+                        char *err, size_t errlen);
+/* Same for text in memory (name used in messages). */
+int ws_config_load_text(ws_config *c, const char *text, const char *name, const char *dir,
+                        ws_config_warn_fn warn, void *ctx, char *err, size_t errlen);
+/* Load a BookSim-style .icnt file: "key = value;" lines, // comments. */
+int ws_config_load_icnt(ws_config *c, const char *path, ws_config_warn_fn warn, void *ctx,
+                        char *err, size_t errlen);
+
+/* Apply a named preset on top of the defaults. -1 with err listing the
+ * known presets if there is no such preset. */
+int ws_config_apply_preset(ws_config *c, const char *name, char *err, size_t errlen);
+/* Names of the presets, NULL-terminated. */
+const char *const *ws_config_preset_names(void);
+
+/* `warpsim options`: every option with its type, default and doc. */
+void ws_config_print_options(FILE *out);
+/* The effective configuration in gpgpusim.config syntax (reloadable). */
+void ws_config_write(const ws_config *c, FILE *out);
+
+/* Helpers for the units that parse structured option strings. */
+/* "4,13,4,5,145" -> up to max integers; returns the count or -1. */
+int ws_config_int_list(const char *s, int64_t *out, int max);
+/* "700.0:1400.0:700.0:924.0" -> four clocks in MHz; 0 or -1. */
+int ws_config_clocks(const char *s, double mhz[4]);
+
+#endif
