@@ -4,6 +4,7 @@
  *   warpsim run [options] -- PROGRAM ARGS...     run a CUDA program under the libcudart shim
  *   warpsim list                                 list bundled workloads
  *   warpsim ptx-check [-v] FILE.ptx...           parse and validate PTX
+ *   warpsim options                              every option, its default and doc
  *
  * Exit status: the workload's or program's (0 = pass), or 2 when the
  * simulator itself could not run it. */
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config/config.h"
 #include "ptx/ptx.h"
 #include "warpsim/warpsim.h"
 #include "workload.h"
@@ -33,6 +35,7 @@ static void usage(FILE *f) {
         "                                                           nvcc -cudart shared) on the simulator\n"
         "  warpsim list                                            list the bundled workloads\n"
         "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
+        "  warpsim options                                         list every configuration option\n"
         "  warpsim version                                         print the version\n"
         "\n"
         "run options:\n"
@@ -331,6 +334,10 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "list")) return cmd_list();
     if (!strcmp(cmd, "ptx-check")) return cmd_ptx_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "options")) {
+        ws_config_print_options(stdout);
+        return 0;
+    }
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("warpsim " WARPSIM_VERSION "\n");
         return 0;
