@@ -1,0 +1,651 @@
+/* The embedding API (include/warpsim/warpsim.h) on top of the PTX front end
+ * (src/ptx) and the functional engine (src/exec).
+ *
+ * Execution mode: today every launch runs functionally (ws_exec_grid): the
+ * whole grid executes CTA after CTA, instruction and CTA counts are exact,
+ * and no cycles are simulated (ws_device_cycles stays 0). The timing model
+ * (a later milestone) plugs in at run_grid() below, selected by
+ * options.functional_only == 0 and configured by options.config_file /
+ * preset / config_overrides, which are accepted and kept for it now.
+ *
+ * Simulated device: a GTX480-class part (15 SMs, 1.5 GiB, 48 KiB shared per
+ * block, 1536 threads per SM) as in GPGPU-Sim's GTX480 config, but it reports
+ * compute capability 7.5: programs built by CUDA 13 (whose oldest target is
+ * sm_75) and programs that check for >= 7.x would otherwise refuse to run.
+ * The PTX they carry is compute_75 PTX, which is what warpsim executes. */
+#include "warpsim/warpsim.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exec/exec.h"
+#include "ptx/ptx.h"
+#include "stats/report.h"
+
+/* exec.h's launch descriptor (its typedef name collides with ws_launch()). */
+#ifndef WS_EXEC_LAUNCH_T
+#define WS_EXEC_LAUNCH_T struct ws_launch
+#endif
+
+#define GTX480_GLOBAL_BYTES (1536ull << 20)
+#define MAX_SHARED_PER_BLOCK (48u * 1024u)
+
+struct ws_kernel {
+    ws_module_handle *mh;
+    uint32_t func;          /* index in mh->mod->funcs */
+};
+
+struct ws_module_handle {
+    ws_device *dev;
+    ws_module *mod;
+    ws_image *img;
+    char *name;
+    ws_kernel *kernels;     /* one per .entry with a body */
+    uint32_t nkernels;
+    ws_module_handle *next;
+};
+
+struct ws_device {
+    ws_device_options opt;       /* strings below are owned copies */
+    char *config_file, *preset, *stats_dir;
+    char **overrides;            /* NULL-terminated copy */
+    char *config_text;           /* contents of config_file (timing model input) */
+    ws_device_props props;
+    ws_gmem *gmem;
+    ws_module_handle *modules;
+    char err[1024];
+    ws_run_totals totals;
+    uint64_t tot_ctas;
+    double tot_wall_s;
+    uint64_t launch_uid;
+    char *json;                  /* comma-separated kernel objects for stats.json */
+    size_t json_len, json_cap;
+};
+
+const char *ws_status_name(ws_status s) {
+    static const char *const names[WS_STATUS_COUNT] = {
+        [WS_OK] = "WS_OK",
+        [WS_ERR_INVALID_VALUE] = "WS_ERR_INVALID_VALUE",
+        [WS_ERR_OUT_OF_MEMORY] = "WS_ERR_OUT_OF_MEMORY",
+        [WS_ERR_INVALID_PTX] = "WS_ERR_INVALID_PTX",
+        [WS_ERR_UNSUPPORTED] = "WS_ERR_UNSUPPORTED",
+        [WS_ERR_NOT_FOUND] = "WS_ERR_NOT_FOUND",
+        [WS_ERR_INVALID_CONFIG] = "WS_ERR_INVALID_CONFIG",
+        [WS_ERR_ILLEGAL_ADDRESS] = "WS_ERR_ILLEGAL_ADDRESS",
+        [WS_ERR_MISALIGNED] = "WS_ERR_MISALIGNED",
+        [WS_ERR_TRAP] = "WS_ERR_TRAP",
+        [WS_ERR_DEADLOCK] = "WS_ERR_DEADLOCK",
+        [WS_ERR_LAUNCH_FAILURE] = "WS_ERR_LAUNCH_FAILURE",
+        [WS_ERR_CONFIG] = "WS_ERR_CONFIG",
+        [WS_ERR_IO] = "WS_ERR_IO",
+    };
+    if ((unsigned)s >= WS_STATUS_COUNT || !names[s]) return "WS_ERR_UNKNOWN";
+    return names[s];
+}
+
+/* Record the reason of a failure and return its status. */
+static ws_status fail(ws_device *d, ws_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static ws_status fail(ws_device *d, ws_status s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->err, sizeof d->err, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+static char *dup_str(const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *r = malloc(n);
+    if (r) memcpy(r, s, n);
+    return r;
+}
+
+/* Read a whole file into a NUL-terminated buffer. */
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (cap - n < 4096) {
+            cap = cap ? 2 * cap : 65536;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) { free(buf); fclose(f); errno = ENOMEM; return NULL; }
+            buf = nb;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) { free(buf); errno = EIO; return NULL; }
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+void ws_device_options_init(ws_device_options *o) {
+    memset(o, 0, sizeof *o);
+    o->functional_only = 1;  /* the only mode implemented today */
+}
+
+static void fill_props(ws_device_props *p) {
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "warpsim GTX480 (simulated)");
+    p->cc_major = 7;  /* see the comment at the top of this file */
+    p->cc_minor = 5;
+    p->num_sms = 15;
+    p->warp_size = 32;
+    p->max_threads_per_block = 1024;
+    p->max_threads_per_sm = 1536;
+    p->max_block_dim[0] = 1024; p->max_block_dim[1] = 1024; p->max_block_dim[2] = 64;
+    p->max_grid_dim[0] = 0x7fffffff; p->max_grid_dim[1] = 65535; p->max_grid_dim[2] = 65535;
+    p->regs_per_block = 32768;
+    p->regs_per_sm = 32768;
+    p->shared_per_block = MAX_SHARED_PER_BLOCK;
+    p->shared_per_sm = 48 * 1024;
+    p->const_mem = 64 * 1024;
+    p->total_global_mem = (size_t)GTX480_GLOBAL_BYTES;
+    p->clock_khz = 700000;      /* GPGPU-Sim GTX480 core clock */
+    p->mem_clock_khz = 924000;
+    p->mem_bus_width = 384;
+    p->l2_size = 768 * 1024;
+    p->max_blocks_per_sm = 8;
+}
+
+static void free_overrides(char **ov) {
+    if (!ov) return;
+    for (char **p = ov; *p; p++) free(*p);
+    free(ov);
+}
+
+ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
+    if (!out) return WS_ERR_INVALID_VALUE;
+    *out = NULL;
+    ws_device *d = calloc(1, sizeof *d);
+    if (!d) return WS_ERR_OUT_OF_MEMORY;
+    if (o) d->opt = *o;
+    else ws_device_options_init(&d->opt);
+    fill_props(&d->props);
+    ws_status st = WS_OK;
+    d->config_file = dup_str(d->opt.config_file);
+    d->preset = dup_str(d->opt.preset);
+    d->stats_dir = dup_str(d->opt.stats_dir);
+    if ((d->opt.config_file && !d->config_file) || (d->opt.preset && !d->preset) ||
+        (d->opt.stats_dir && !d->stats_dir))
+        st = WS_ERR_OUT_OF_MEMORY;
+    if (st == WS_OK && d->opt.config_overrides) {
+        size_t n = 0;
+        while (d->opt.config_overrides[n]) n++;
+        d->overrides = calloc(n + 1, sizeof *d->overrides);
+        if (!d->overrides) st = WS_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; st == WS_OK && i < n; i++)
+            if (!(d->overrides[i] = dup_str(d->opt.config_overrides[i]))) st = WS_ERR_OUT_OF_MEMORY;
+    }
+    d->opt.config_file = d->config_file;
+    d->opt.preset = d->preset;
+    d->opt.stats_dir = d->stats_dir;
+    d->opt.config_overrides = (const char *const *)d->overrides;
+    if (st == WS_OK && d->config_file) {
+        /* Kept for the timing model; reading it now reports a bad path early. */
+        d->config_text = read_file(d->config_file, NULL);
+        if (!d->config_text) {
+            fprintf(stderr, "warpsim: cannot read config file %s: %s\n", d->config_file,
+                    strerror(errno));
+            st = WS_ERR_IO;
+        }
+    }
+    if (st == WS_OK && !(d->gmem = ws_gmem_create(GTX480_GLOBAL_BYTES))) st = WS_ERR_OUT_OF_MEMORY;
+    if (st != WS_OK) {
+        ws_device_destroy(d);
+        return st;
+    }
+    *out = d;
+    return WS_OK;
+}
+
+static void module_free(ws_device *d, ws_module_handle *m) {
+    if (m->img) ws_image_destroy(m->img, d->gmem);
+    if (m->mod) ws_module_free(m->mod);
+    free(m->kernels);
+    free(m->name);
+    free(m);
+}
+
+void ws_device_destroy(ws_device *d) {
+    if (!d) return;
+    while (d->modules) {
+        ws_module_handle *m = d->modules;
+        d->modules = m->next;
+        module_free(d, m);
+    }
+    if (d->gmem) ws_gmem_destroy(d->gmem);
+    free(d->config_file);
+    free(d->preset);
+    free(d->stats_dir);
+    free_overrides(d->overrides);
+    free(d->config_text);
+    free(d->json);
+    free(d);
+}
+
+const char *ws_device_last_error(const ws_device *d) { return d ? d->err : "no device"; }
+
+void ws_device_get_props(const ws_device *d, ws_device_props *p) { *p = d->props; }
+
+/* ---- memory ------------------------------------------------------------ */
+ws_status ws_malloc(ws_device *d, size_t size, ws_devptr *out) {
+    if (!out) return fail(d, WS_ERR_INVALID_VALUE, "ws_malloc: null result pointer");
+    *out = 0;
+    ws_status s = ws_gmem_alloc(d->gmem, size ? size : 1, out);
+    if (s != WS_OK)
+        return fail(d, s, "device memory exhausted: cannot allocate %zu bytes (device has %llu MiB)",
+                    size, (unsigned long long)(GTX480_GLOBAL_BYTES >> 20));
+    return WS_OK;
+}
+
+ws_status ws_free(ws_device *d, ws_devptr p) {
+    if (p == 0) return WS_OK;  /* like cudaFree(NULL) */
+    ws_status s = ws_gmem_free(d->gmem, p);
+    if (s != WS_OK)
+        return fail(d, WS_ERR_INVALID_VALUE,
+                    "free of 0x%llx: not the start of a live device allocation (double free?)",
+                    (unsigned long long)p);
+    return WS_OK;
+}
+
+static ws_status bad_range(ws_device *d, const char *what, ws_devptr p, size_t n) {
+    return fail(d, WS_ERR_ILLEGAL_ADDRESS,
+                "%s: device range [0x%llx, 0x%llx) is not inside one live allocation", what,
+                (unsigned long long)p, (unsigned long long)(p + n));
+}
+
+ws_status ws_memcpy_htod(ws_device *d, ws_devptr dst, const void *src, size_t n) {
+    if (n == 0) return WS_OK;
+    if (!src) return fail(d, WS_ERR_INVALID_VALUE, "memcpy host-to-device: null host pointer");
+    if (ws_gmem_write(d->gmem, dst, src, n) != WS_OK)
+        return bad_range(d, "memcpy host-to-device", dst, n);
+    return WS_OK;
+}
+
+ws_status ws_memcpy_dtoh(ws_device *d, void *dst, ws_devptr src, size_t n) {
+    if (n == 0) return WS_OK;
+    if (!dst) return fail(d, WS_ERR_INVALID_VALUE, "memcpy device-to-host: null host pointer");
+    if (ws_gmem_read(d->gmem, src, dst, n) != WS_OK)
+        return bad_range(d, "memcpy device-to-host", src, n);
+    return WS_OK;
+}
+
+ws_status ws_memcpy_dtod(ws_device *d, ws_devptr dst, ws_devptr src, size_t n) {
+    if (n == 0) return WS_OK;
+    if (!ws_gmem_valid(d->gmem, src, n)) return bad_range(d, "memcpy device-to-device (source)", src, n);
+    if (!ws_gmem_valid(d->gmem, dst, n))
+        return bad_range(d, "memcpy device-to-device (destination)", dst, n);
+    /* Bounce through the host; fine for functional simulation. memmove
+       semantics for overlapping ranges come for free. */
+    void *tmp = malloc(n);
+    if (!tmp) return fail(d, WS_ERR_OUT_OF_MEMORY, "memcpy device-to-device: host out of memory");
+    ws_status s = ws_gmem_read(d->gmem, src, tmp, n);
+    if (s == WS_OK) s = ws_gmem_write(d->gmem, dst, tmp, n);
+    free(tmp);
+    if (s != WS_OK) return bad_range(d, "memcpy device-to-device", dst, n);
+    return WS_OK;
+}
+
+ws_status ws_memset(ws_device *d, ws_devptr dst, int value, size_t n) {
+    if (n == 0) return WS_OK;
+    if (ws_gmem_fill(d->gmem, dst, value & 0xff, n) != WS_OK) return bad_range(d, "memset", dst, n);
+    return WS_OK;
+}
+
+int ws_is_device_ptr(const ws_device *d, ws_devptr p, size_t n) {
+    return ws_gmem_valid(d->gmem, p, n ? n : 1);
+}
+
+/* ---- modules ------------------------------------------------------------ */
+ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *name,
+                         const char *ptxas_info, ws_module_handle **out) {
+    if (!out) return fail(d, WS_ERR_INVALID_VALUE, "ws_module_load: null result pointer");
+    *out = NULL;
+    if (!ptx) return fail(d, WS_ERR_INVALID_VALUE, "ws_module_load: null PTX text");
+    if (!name) name = "<ptx>";
+    if (len == 0) len = strlen(ptx);
+    ws_module_handle *m = calloc(1, sizeof *m);
+    if (!m || !(m->name = dup_str(name))) {
+        free(m);
+        return fail(d, WS_ERR_OUT_OF_MEMORY, "out of host memory loading %s", name);
+    }
+    m->dev = d;
+    ws_diag diag;
+    memset(&diag, 0, sizeof diag);
+    m->mod = ws_ptx_parse(ptx, len, name, &diag);
+    if (!m->mod) {
+        module_free(d, m);
+        /* The parser names unsupported features; tell them apart from bad syntax. */
+        ws_status s = strstr(diag.msg, "unsupported") ? WS_ERR_UNSUPPORTED : WS_ERR_INVALID_PTX;
+        return fail(d, s, "%s", diag.msg[0] ? diag.msg : "PTX did not parse");
+    }
+    if (ptxas_info && ws_ptx_apply_ptxas_info(m->mod, ptxas_info, &diag) != 0) {
+        module_free(d, m);
+        return fail(d, WS_ERR_INVALID_PTX, "%s: ptxas info: %s", name, diag.msg);
+    }
+    char err[512] = "";
+    ws_status s = ws_image_create(d->gmem, m->mod, &m->img, err, sizeof err);
+    if (s != WS_OK) {
+        m->img = NULL;
+        module_free(d, m);
+        return fail(d, s, "%s: cannot place module on the device: %s", name, err);
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->mod->nfuncs; i++)
+        if (m->mod->funcs[i].is_entry && m->mod->funcs[i].has_body) n++;
+    m->kernels = calloc(n ? n : 1, sizeof *m->kernels);
+    if (!m->kernels) {
+        module_free(d, m);
+        return fail(d, WS_ERR_OUT_OF_MEMORY, "out of host memory loading %s", name);
+    }
+    for (uint32_t i = 0; i < m->mod->nfuncs; i++)
+        if (m->mod->funcs[i].is_entry && m->mod->funcs[i].has_body)
+            m->kernels[m->nkernels++] = (ws_kernel){m, i};
+    m->next = d->modules;
+    d->modules = m;
+    *out = m;
+    return WS_OK;
+}
+
+ws_status ws_module_load_file(ws_device *d, const char *path, ws_module_handle **out) {
+    if (!out || !path) return fail(d, WS_ERR_INVALID_VALUE, "ws_module_load_file: null argument");
+    *out = NULL;
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) return fail(d, WS_ERR_IO, "cannot read PTX file %s: %s", path, strerror(errno));
+    /* Optional ptxas sidecar: foo.ptx -> foo.ptxinfo (see bench/README). */
+    char *info = NULL;
+    size_t pl = strlen(path);
+    char *ipath = malloc(pl + 16);
+    if (ipath) {
+        memcpy(ipath, path, pl + 1);
+        if (pl > 4 && strcmp(ipath + pl - 4, ".ptx") == 0) ipath[pl - 4] = '\0';
+        strcat(ipath, ".ptxinfo");
+        info = read_file(ipath, NULL);
+        free(ipath);
+    }
+    ws_status s = ws_module_load(d, text, len, path, info, out);
+    free(text);
+    free(info);
+    return s;
+}
+
+void ws_module_unload(ws_device *d, ws_module_handle *m) {
+    if (!d || !m) return;
+    for (ws_module_handle **p = &d->modules; *p; p = &(*p)->next)
+        if (*p == m) {
+            *p = m->next;
+            module_free(d, m);
+            return;
+        }
+}
+
+ws_status ws_module_get_kernel(ws_module_handle *m, const char *name, ws_kernel **out) {
+    if (!m || !name || !out) return WS_ERR_INVALID_VALUE;
+    *out = NULL;
+    for (uint32_t i = 0; i < m->nkernels; i++)
+        if (strcmp(m->mod->funcs[m->kernels[i].func].name, name) == 0) {
+            *out = &m->kernels[i];
+            return WS_OK;
+        }
+    return fail(m->dev, WS_ERR_NOT_FOUND, "module %s has no kernel (.entry) named %s", m->name, name);
+}
+
+ws_status ws_module_get_global(ws_module_handle *m, const char *name, ws_devptr *addr,
+                               size_t *size) {
+    if (!m || !name) return WS_ERR_INVALID_VALUE;
+    int i = ws_module_find_symbol(m->mod, name);
+    const ws_symbol *s = i >= 0 ? &m->mod->syms[i] : NULL;
+    if (!s || (s->space != WS_SPACE_GLOBAL && s->space != WS_SPACE_CONST))
+        return fail(m->dev, WS_ERR_NOT_FOUND, "module %s has no .global or .const variable named %s",
+                    m->name, name);
+    ws_devptr a = m->img->sym_addr[i];
+    if (s->space == WS_SPACE_CONST) a += m->img->const_base;  /* sym_addr: offset in the bank */
+    if (addr) *addr = a;
+    if (size) *size = (size_t)s->size;
+    return WS_OK;
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+static const ws_func *kfunc(const ws_kernel *k) { return &k->mh->mod->funcs[k->func]; }
+
+const char *ws_kernel_name(const ws_kernel *k) { return kfunc(k)->name; }
+
+int ws_kernel_num_params(const ws_kernel *k) { return (int)kfunc(k)->nparams; }
+
+void ws_kernel_param_layout(const ws_kernel *k, int i, size_t *offset, size_t *size) {
+    const ws_func *f = kfunc(k);
+    if (i < 0 || (uint32_t)i >= f->nparams) {
+        if (offset) *offset = 0;
+        if (size) *size = 0;
+        return;
+    }
+    const ws_symbol *s = &k->mh->mod->syms[f->params[i]];
+    if (offset) *offset = (size_t)s->offset;
+    if (size) *size = (size_t)s->size;
+}
+
+void ws_kernel_get_attrs(const ws_kernel *k, ws_kernel_attrs *a) {
+    const ws_func *f = kfunc(k);
+    memset(a, 0, sizeof *a);
+    /* ptxas numbers when the sidecar gave them; otherwise what the PTX shows. */
+    a->num_regs = f->ptxas_regs >= 0 ? f->ptxas_regs : (int)(f->nregs < 255 ? f->nregs : 255);
+    a->shared_bytes = f->ptxas_smem >= 0 ? (size_t)f->ptxas_smem : f->static_shared;
+    a->local_bytes = f->ptxas_lmem >= 0 ? (size_t)f->ptxas_lmem : f->frame_size;
+    a->const_bytes = f->ptxas_cmem >= 0 ? (size_t)f->ptxas_cmem : (size_t)k->mh->mod->const_size;
+    a->param_bytes = f->param_size;
+    a->num_params = (int)f->nparams;
+    int maxt = 1024;
+    if (f->maxntid[0]) {
+        uint64_t t = (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
+                     (f->maxntid[2] ? f->maxntid[2] : 1);
+        if (t < (uint64_t)maxt) maxt = (int)t;
+    }
+    if (a->num_regs > 0) {
+        int byregs = 32768 / a->num_regs / 32 * 32;  /* whole warps within the register file */
+        if (byregs < maxt) maxt = byregs;
+    }
+    a->max_threads_per_block = maxt;
+}
+
+/* ---- launching --------------------------------------------------------- */
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static ws_status check_config(ws_device *d, const ws_func *f, ws_dim3 g, ws_dim3 b, size_t dyn) {
+    const ws_device_props *p = &d->props;
+    const char *kn = f->name;
+    if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z)
+        return fail(d, WS_ERR_INVALID_CONFIG,
+                    "launch of %s: grid (%u,%u,%u) / block (%u,%u,%u) has a zero dimension", kn, g.x,
+                    g.y, g.z, b.x, b.y, b.z);
+    uint32_t gd[3] = {g.x, g.y, g.z}, bd[3] = {b.x, b.y, b.z};
+    for (int i = 0; i < 3; i++) {
+        if (gd[i] > (uint32_t)p->max_grid_dim[i])
+            return fail(d, WS_ERR_INVALID_CONFIG,
+                        "launch of %s: grid dimension %c = %u exceeds the device limit %d", kn,
+                        "xyz"[i], gd[i], p->max_grid_dim[i]);
+        if (bd[i] > (uint32_t)p->max_block_dim[i])
+            return fail(d, WS_ERR_INVALID_CONFIG,
+                        "launch of %s: block dimension %c = %u exceeds the device limit %d", kn,
+                        "xyz"[i], bd[i], p->max_block_dim[i]);
+    }
+    uint64_t threads = (uint64_t)b.x * b.y * b.z;
+    if (threads > (uint64_t)p->max_threads_per_block)
+        return fail(d, WS_ERR_INVALID_CONFIG,
+                    "launch of %s: block (%u,%u,%u) has %llu threads; at most %d are allowed", kn,
+                    b.x, b.y, b.z, (unsigned long long)threads, p->max_threads_per_block);
+    if (f->reqntid[0] &&
+        (b.x != f->reqntid[0] || b.y != (f->reqntid[1] ? f->reqntid[1] : 1) ||
+         b.z != (f->reqntid[2] ? f->reqntid[2] : 1)))
+        return fail(d, WS_ERR_INVALID_CONFIG,
+                    "launch of %s: block (%u,%u,%u) differs from the kernel's .reqntid %u,%u,%u", kn,
+                    b.x, b.y, b.z, f->reqntid[0], f->reqntid[1] ? f->reqntid[1] : 1,
+                    f->reqntid[2] ? f->reqntid[2] : 1);
+    if (f->maxntid[0]) {
+        uint64_t m = (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
+                     (f->maxntid[2] ? f->maxntid[2] : 1);
+        if (threads > m)
+            return fail(d, WS_ERR_INVALID_CONFIG,
+                        "launch of %s: block has %llu threads, more than the kernel's .maxntid (%llu)",
+                        kn, (unsigned long long)threads, (unsigned long long)m);
+    }
+    uint64_t smem = (uint64_t)f->static_shared + dyn;
+    if (smem > p->shared_per_block)
+        return fail(d, WS_ERR_INVALID_CONFIG,
+                    "launch of %s: %u bytes of static + %zu bytes of dynamic shared memory exceed "
+                    "the %zu bytes allowed per block",
+                    kn, f->static_shared, dyn, p->shared_per_block);
+    return WS_OK;
+}
+
+/* Map an engine status to one the API documents. */
+static ws_status fault_status(ws_status s) {
+    return (s > WS_OK && s < WS_STATUS_COUNT) ? s : WS_ERR_LAUNCH_FAILURE;
+}
+
+/* Run one grid. Functional execution is the only mode today; the timing model
+ * will take over here when d->opt.functional_only == 0 and fill in cycles. */
+static ws_status run_grid(ws_device *d, const WS_EXEC_LAUNCH_T *l, ws_exec_counts *c,
+                          ws_fault *fault, uint64_t *cycles) {
+    *cycles = 0;
+    return ws_exec_grid(l, c, fault);
+}
+
+static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3],
+                          const uint32_t block[3], const ws_exec_counts *c, uint64_t cycles,
+                          double wall) {
+    ws_kernel_stats ks;
+    ws_kstats_init(&ks);
+    snprintf(ks.kernel_name, sizeof ks.kernel_name, "%s", f->name);
+    ks.launch_uid = d->launch_uid;
+    memcpy(ks.grid, grid, sizeof ks.grid);
+    memcpy(ks.block, block, sizeof ks.block);
+    ks.functional_only = 1;
+    ks.sim_insn = c->thread_insts;
+    ks.sim_warp_insn = c->warp_insts;
+    ks.sim_cycle = cycles;
+    ks.issued_cta = (uint64_t)grid[0] * grid[1] * grid[2];
+    ks.wall_s = wall;
+    ks.tot_sim_insn = d->totals.thread_insts;
+    ks.tot_warp_insn = d->totals.warp_insts;
+    ks.tot_sim_cycle = d->totals.cycles;
+    ks.tot_issued_cta = d->tot_ctas;
+    ks.tot_wall_s = d->tot_wall_s;
+    if (!d->opt.quiet) ws_report_text(d->opt.report ? d->opt.report : stdout, &ks);
+    if (d->stats_dir) {
+        char err[512];
+        size_t before = d->json_len;
+        int bad = ws_report_json(&ks, &d->json, &d->json_len, &d->json_cap) != 0;
+        if (bad) {
+            fprintf(stderr, "warpsim: out of memory building JSON stats\n");
+            d->json_len = before;
+            if (d->json) d->json[before] = '\0';
+        } else if (ws_report_write_json_file(d->stats_dir, d->json, err, sizeof err) != 0) {
+            fprintf(stderr, "warpsim: %s\n", err);
+        }
+    }
+    ws_kstats_free(&ks);
+}
+
+ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                           size_t dyn_shared, const void *params, size_t params_size) {
+    if (!d || !k) return d ? fail(d, WS_ERR_INVALID_VALUE, "launch: null kernel") : WS_ERR_INVALID_VALUE;
+    const ws_func *f = kfunc(k);
+    if (params_size != f->param_size)
+        return fail(d, WS_ERR_INVALID_VALUE,
+                    "launch of %s: parameter buffer has %zu bytes, the kernel takes %u", f->name,
+                    params_size, f->param_size);
+    if (f->param_size && !params)
+        return fail(d, WS_ERR_INVALID_VALUE, "launch of %s: null parameter buffer", f->name);
+    ws_status s = check_config(d, f, grid, block, dyn_shared);
+    if (s != WS_OK) return s;
+
+    WS_EXEC_LAUNCH_T l;
+    memset(&l, 0, sizeof l);
+    l.img = k->mh->img;
+    l.func = k->func;
+    l.grid[0] = grid.x; l.grid[1] = grid.y; l.grid[2] = grid.z;
+    l.block[0] = block.x; l.block[1] = block.y; l.block[2] = block.z;
+    l.dyn_shared = (uint32_t)dyn_shared;
+    l.params = params;
+    l.gmem = d->gmem;
+    l.num_sms = (uint32_t)d->props.num_sms;
+    l.max_warp_insts = d->opt.max_insn;
+
+    ws_exec_counts c = {0, 0};
+    ws_fault fault;
+    memset(&fault, 0, sizeof fault);
+    uint64_t cycles = 0;
+    double t0 = now_s();
+    s = run_grid(d, &l, &c, &fault, &cycles);
+    double wall = now_s() - t0;
+    d->launch_uid++;
+    d->totals.kernels++;
+    d->totals.warp_insts += c.warp_insts;
+    d->totals.thread_insts += c.thread_insts;
+    d->totals.cycles += cycles;
+    d->tot_wall_s += wall;
+    if (s != WS_OK) {
+        s = fault_status(fault.code != WS_OK ? fault.code : s);
+        return fail(d, s, "%s", fault.msg[0] ? fault.msg : ws_status_name(s));
+    }
+    d->tot_ctas += (uint64_t)grid.x * grid.y * grid.z;
+    report_kernel(d, f, l.grid, l.block, &c, cycles, wall);
+    return WS_OK;
+}
+
+ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t dyn_shared,
+                    void **args) {
+    if (!d || !k) return d ? fail(d, WS_ERR_INVALID_VALUE, "launch: null kernel") : WS_ERR_INVALID_VALUE;
+    const ws_func *f = kfunc(k);
+    if (f->nparams && !args)
+        return fail(d, WS_ERR_INVALID_VALUE, "launch of %s: kernel takes %u parameters but args is NULL",
+                    f->name, f->nparams);
+    uint8_t small[256];
+    uint8_t *buf = f->param_size <= sizeof small ? small : calloc(1, f->param_size);
+    if (!buf) return fail(d, WS_ERR_OUT_OF_MEMORY, "launch of %s: host out of memory", f->name);
+    memset(buf, 0, f->param_size <= sizeof small ? sizeof small : 0);
+    ws_status s = WS_OK;
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        size_t off, sz;
+        ws_kernel_param_layout(k, (int)i, &off, &sz);
+        if (!args[i]) {
+            s = fail(d, WS_ERR_INVALID_VALUE, "launch of %s: args[%u] is NULL", f->name, i);
+            break;
+        }
+        if (off + sz > f->param_size) {
+            s = fail(d, WS_ERR_LAUNCH_FAILURE, "launch of %s: parameter %u lies outside the %u-byte "
+                     "parameter buffer", f->name, i, f->param_size);
+            break;
+        }
+        memcpy(buf + off, args[i], sz);
+    }
+    if (s == WS_OK) s = ws_launch_packed(d, k, grid, block, dyn_shared, buf, f->param_size);
+    if (buf != small) free(buf);
+    return s;
+}
+
+/* ---- time and statistics ------------------------------------------------ */
+uint64_t ws_device_cycles(const ws_device *d) { return d->totals.cycles; }
+
+double ws_device_time_ns(const ws_device *d) {
+    return (double)d->totals.cycles * 1e6 / (double)d->props.clock_khz;
+}
+
+void ws_device_totals(const ws_device *d, ws_run_totals *t) { *t = d->totals; }

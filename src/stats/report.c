@@ -1,0 +1,185 @@
+/* End-of-kernel report: GPGPU-Sim style text and JSON. */
+#include "stats/report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ws_kstats_init(ws_kernel_stats *s) { memset(s, 0, sizeof *s); }
+
+void ws_kstats_free(ws_kernel_stats *s) {
+    free(s->extra);
+    s->extra = NULL;
+    s->nextra = s->cap_extra = 0;
+}
+
+static ws_stat *add_stat(ws_kernel_stats *s, const char *name) {
+    if (s->nextra == s->cap_extra) {
+        size_t cap = s->cap_extra ? 2 * s->cap_extra : 16;
+        ws_stat *n = realloc(s->extra, cap * sizeof *n);
+        if (!n) return NULL;
+        s->extra = n;
+        s->cap_extra = cap;
+    }
+    ws_stat *st = &s->extra[s->nextra++];
+    memset(st, 0, sizeof *st);
+    snprintf(st->name, sizeof st->name, "%s", name);
+    return st;
+}
+
+int ws_kstats_add_u64(ws_kernel_stats *s, const char *name, uint64_t v) {
+    ws_stat *st = add_stat(s, name);
+    if (!st) return -1;
+    st->u = v;
+    return 0;
+}
+
+int ws_kstats_add_f64(ws_kernel_stats *s, const char *name, double v) {
+    ws_stat *st = add_stat(s, name);
+    if (!st) return -1;
+    st->is_float = 1;
+    st->f = v;
+    return 0;
+}
+
+/* Instructions per wall second; GPGPU-Sim prints it as an integer. */
+static uint64_t sim_rate(uint64_t insn, double wall_s) {
+    if (wall_s <= 0) wall_s = 1e-9;
+    return (uint64_t)((double)insn / wall_s);
+}
+
+void ws_report_text(FILE *out, const ws_kernel_stats *s) {
+    fprintf(out, "kernel_name = %s \n", s->kernel_name);
+    fprintf(out, "kernel_launch_uid = %" PRIu64 " \n", s->launch_uid);
+    fprintf(out, "kernel_grid_dim = (%u,%u,%u)\n", s->grid[0], s->grid[1], s->grid[2]);
+    fprintf(out, "kernel_block_dim = (%u,%u,%u)\n", s->block[0], s->block[1], s->block[2]);
+    fprintf(out, "warpsim_mode = %s\n", s->functional_only ? "functional" : "performance");
+    /* Cycles (and IPC) exist only when the timing model ran: no fake zeros. */
+    if (!s->functional_only) fprintf(out, "gpu_sim_cycle = %" PRIu64 "\n", s->sim_cycle);
+    fprintf(out, "gpu_sim_insn = %" PRIu64 "\n", s->sim_insn);
+    if (!s->functional_only && s->sim_cycle)
+        fprintf(out, "gpu_ipc = %12.4f\n", (double)s->sim_insn / (double)s->sim_cycle);
+    if (!s->functional_only) fprintf(out, "gpu_tot_sim_cycle = %" PRIu64 "\n", s->tot_sim_cycle);
+    fprintf(out, "gpu_tot_sim_insn = %" PRIu64 "\n", s->tot_sim_insn);
+    if (!s->functional_only && s->tot_sim_cycle)
+        fprintf(out, "gpu_tot_ipc = %12.4f\n", (double)s->tot_sim_insn / (double)s->tot_sim_cycle);
+    fprintf(out, "gpu_tot_issued_cta = %" PRIu64 "\n", s->tot_issued_cta);
+    fprintf(out, "gpu_sim_warp_insn = %" PRIu64 "\n", s->sim_warp_insn);
+    fprintf(out, "gpgpu_n_tot_w_icount = %" PRIu64 "\n", s->tot_warp_insn);
+    for (size_t i = 0; i < s->nextra; i++) {
+        const ws_stat *st = &s->extra[i];
+        if (st->is_float)
+            fprintf(out, "%s = %.4f\n", st->name, st->f);
+        else
+            fprintf(out, "%s = %" PRIu64 "\n", st->name, st->u);
+    }
+    fprintf(out, "gpu_sim_wall_time = %.6f sec\n", s->wall_s);
+    fprintf(out, "gpu_total_sim_rate=%" PRIu64 "\n", sim_rate(s->tot_sim_insn, s->tot_wall_s));
+    fflush(out);
+}
+
+/* ---- a tiny JSON writer ------------------------------------------------ */
+typedef struct jbuf {
+    char **buf;
+    size_t *len, *cap;
+    int oom;
+} jbuf;
+
+static void jput(jbuf *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jput(jbuf *j, const char *fmt, ...) {
+    if (j->oom) return;
+    for (;;) {
+        size_t room = *j->cap - *j->len;
+        va_list ap;
+        va_start(ap, fmt);
+        int n = *j->buf ? vsnprintf(*j->buf + *j->len, room, fmt, ap) : -2;
+        va_end(ap);
+        if (n >= 0 && (size_t)n < room) {
+            *j->len += (size_t)n;
+            return;
+        }
+        if (n == -1) { j->oom = 1; return; }
+        size_t cap = *j->cap ? 2 * *j->cap : 1024;
+        while (n > 0 && cap < *j->len + (size_t)n + 1) cap *= 2;
+        char *nb = realloc(*j->buf, cap);
+        if (!nb) { j->oom = 1; return; }
+        *j->buf = nb;
+        *j->cap = cap;
+    }
+}
+
+static void jstr(jbuf *j, const char *s) {
+    jput(j, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') jput(j, "\\%c", *p);
+        else if (*p < 0x20) jput(j, "\\u%04x", *p);
+        else jput(j, "%c", *p);
+    }
+    jput(j, "\"");
+}
+
+static void jkey_u64(jbuf *j, const char *k, uint64_t v) {
+    jput(j, ", ");
+    jstr(j, k);
+    jput(j, ": %" PRIu64, v);
+}
+
+static void jkey_f64(jbuf *j, const char *k, double v) {
+    jput(j, ", ");
+    jstr(j, k);
+    if (isfinite(v)) jput(j, ": %.17g", v);
+    else jput(j, ": null");  /* JSON has no NaN/Inf */
+}
+
+int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *cap) {
+    jbuf j = {buf, len, cap, 0};
+    jput(&j, "%s{\"kernel_name\": ", *len ? "," : "");
+    jstr(&j, s->kernel_name);
+    jkey_u64(&j, "kernel_launch_uid", s->launch_uid);
+    jput(&j, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]", s->grid[0], s->grid[1],
+         s->grid[2], s->block[0], s->block[1], s->block[2]);
+    jput(&j, ", \"mode\": ");
+    jstr(&j, s->functional_only ? "functional" : "performance");
+    if (!s->functional_only) jkey_u64(&j, "gpu_sim_cycle", s->sim_cycle);
+    jkey_u64(&j, "gpu_sim_insn", s->sim_insn);
+    if (!s->functional_only) jkey_u64(&j, "gpu_tot_sim_cycle", s->tot_sim_cycle);
+    jkey_u64(&j, "gpu_tot_sim_insn", s->tot_sim_insn);
+    jkey_u64(&j, "gpu_sim_issued_cta", s->issued_cta);
+    jkey_u64(&j, "gpu_tot_issued_cta", s->tot_issued_cta);
+    jkey_u64(&j, "gpu_sim_warp_insn", s->sim_warp_insn);
+    jkey_u64(&j, "gpgpu_n_tot_w_icount", s->tot_warp_insn);
+    for (size_t i = 0; i < s->nextra; i++) {
+        if (s->extra[i].is_float) jkey_f64(&j, s->extra[i].name, s->extra[i].f);
+        else jkey_u64(&j, s->extra[i].name, s->extra[i].u);
+    }
+    jkey_f64(&j, "wall_time_s", s->wall_s);
+    jkey_f64(&j, "tot_wall_time_s", s->tot_wall_s);
+    jkey_u64(&j, "gpu_total_sim_rate", sim_rate(s->tot_sim_insn, s->tot_wall_s));
+    jput(&j, "}");
+    return j.oom ? -1 : 0;
+}
+
+int ws_report_write_json_file(const char *dir, const char *objs, char *err, size_t errlen) {
+    size_t n = strlen(dir) + sizeof "/stats.json";
+    char *path = malloc(n);
+    if (!path) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    snprintf(path, n, "%s/stats.json", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        free(path);
+        return -1;
+    }
+    fprintf(f, "[%s]\n", objs ? objs : "");
+    int bad = ferror(f);
+    if (fclose(f) != 0) bad = 1;
+    if (bad) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    free(path);
+    return bad ? -1 : 0;
+}
