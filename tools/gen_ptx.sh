@@ -18,14 +18,17 @@ case "${1:-}" in
     *) echo "usage: $0 [--check]" >&2; exit 2 ;;
 esac
 
-NVCC=${NVCC:-}
-if [ -z "$NVCC" ]; then
-    if command -v nvcc >/dev/null 2>&1; then NVCC=nvcc
-    elif [ -x /usr/local/cuda/bin/nvcc ]; then NVCC=/usr/local/cuda/bin/nvcc
-    else
-        echo "nvcc not found; PTX not regenerated/checked"
-        exit 0
-    fi
+# NVCC may name the compiler; otherwise PATH, then the usual install place.
+if [ -n "${NVCC:-}" ]; then
+    command -v "$NVCC" >/dev/null 2>&1 || NVCC=""
+elif command -v nvcc >/dev/null 2>&1; then
+    NVCC=nvcc
+elif [ -x /usr/local/cuda/bin/nvcc ]; then
+    NVCC=/usr/local/cuda/bin/nvcc
+fi
+if [ -z "${NVCC:-}" ]; then
+    echo "nvcc not found; PTX not regenerated/checked"
+    exit 0
 fi
 PTXAS=${PTXAS:-$(dirname "$(command -v "$NVCC")")/ptxas}
 [ -x "$PTXAS" ] || PTXAS=ptxas
