@@ -1,0 +1,61 @@
+/* The index-policy registry: one line per policy. */
+#include <stdio.h>
+#include <string.h>
+
+#include "policy/index/index.h"
+
+extern const ws_index_policy ws_index_linear;
+extern const ws_index_policy ws_index_fermi;
+
+static const ws_index_policy *const g_index_policies[] = {
+    &ws_index_linear,
+    &ws_index_fermi,
+    NULL,
+};
+
+const ws_index_policy *const *ws_index_all(void) { return g_index_policies; }
+
+const ws_index_policy *ws_index_find(const char *name) {
+    for (const ws_index_policy *const *p = g_index_policies; *p; p++) {
+        if (!strcmp((*p)->name, name)) return *p;
+        if ((*p)->code && name[0] == (*p)->code && name[1] == 0) return *p;
+    }
+    return NULL;
+}
+
+int ws_log2_exact(uint64_t x) {
+    if (!x || (x & (x - 1))) return -1;
+    int n = 0;
+    while (x > 1) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+int ws_index_create(ws_index *ix, const char *spec, const ws_cache_geom *g, char *err,
+                    size_t errlen) {
+    char name[64];
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (n >= sizeof name) n = sizeof name - 1;
+    memcpy(name, spec, n);
+    name[n] = 0;
+    const ws_index_policy *p = ws_index_find(name);
+    if (!p) {
+        size_t k = (size_t)snprintf(err, errlen, "unknown set-index function '%s' (known:", name);
+        for (const ws_index_policy *const *q = g_index_policies; *q && k < errlen; q++)
+            k += (size_t)snprintf(err + k, errlen - k, " %s", (*q)->name);
+        if (k < errlen) snprintf(err + k, errlen - k, ")");
+        return -1;
+    }
+    ix->policy = p;
+    ix->state = p->create(g, colon ? colon + 1 : NULL, err, errlen);
+    return ix->state ? 0 : -1;
+}
+
+void ws_index_destroy(ws_index *ix) {
+    if (ix->policy && ix->state) ix->policy->destroy(ix->state);
+    ix->policy = NULL;
+    ix->state = NULL;
+}

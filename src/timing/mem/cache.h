@@ -1,0 +1,133 @@
+/* A data cache with GPGPU-Sim's miss-handling semantics: lines are
+ * allocated on a miss and held RESERVED until the fill (or allocated on the
+ * fill), misses to the same block merge in an MSHR up to a limit, outgoing
+ * requests wait in a bounded miss queue, and an access that cannot get a
+ * line, an MSHR entry, an MSHR merge slot or a miss-queue slot fails with a
+ * reservation failure of that kind and must be retried.
+ *
+ * The cache does not move requests itself: its owner drains the miss queue
+ * (ws_cache_pop_miss) towards the next level, calls ws_cache_fill when a
+ * line comes back, and collects the merged requests that the fill made
+ * ready (ws_cache_pop_ready). Requests are the owner's opaque pointers. */
+#ifndef WARPSIM_TIMING_MEM_CACHE_H
+#define WARPSIM_TIMING_MEM_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "policy/index/index.h"
+
+/* ---- configuration (GPGPU-Sim cache strings) ---- */
+typedef enum { WS_REPL_LRU = 'L', WS_REPL_FIFO = 'F' } ws_repl;
+typedef enum {
+    WS_WP_READ_ONLY = 'R',
+    WS_WP_WRITE_BACK = 'B',
+    WS_WP_WRITE_THROUGH = 'T',
+    WS_WP_WRITE_EVICT = 'E',
+    WS_WP_LOCAL_WB_GLOBAL_WT = 'L', /* global: write-evict on hit; local: write-back */
+} ws_write_policy;
+typedef enum { WS_ALLOC_ON_MISS = 'm', WS_ALLOC_ON_FILL = 'f', WS_ALLOC_STREAMING = 's' } ws_alloc_policy;
+typedef enum {
+    WS_WA_NONE = 'N',        /* no write allocate */
+    WS_WA_ALLOCATE = 'W',    /* write allocate: write goes down, and the line is read in */
+    WS_WA_FETCH_ON_WRITE = 'F',
+    WS_WA_LAZY_FETCH = 'L',
+} ws_write_alloc;
+
+typedef struct ws_cache_cfg {
+    bool sectored;          /* 'S:' prefix (32 B sectors); not modelled yet: rejected */
+    uint32_t nsets, line_size, assoc;
+    char repl, write_policy, alloc, write_alloc;
+    char index_code;        /* 'L' linear, 'H' fermi, ... (policy/index) */
+    char mshr_type;         /* 'A' associative, 'F'/'T' texture FIFO, 'S' sector */
+    uint32_t mshr_entries, mshr_max_merge;
+    uint32_t miss_queue_size;
+    uint32_t result_fifo;   /* texture caches; parsed, unused */
+    uint32_t data_port_width;
+} ws_cache_cfg;
+
+/* Parse "[N:|S:]32:128:4,L:L:m:N[:H],A:32:8,8[:0][,32]". 0, or -1 with err
+ * naming the bad field and what is allowed. */
+int ws_cache_cfg_parse(const char *s, ws_cache_cfg *cfg, char *err, size_t errlen);
+
+/* ---- access interface ---- */
+typedef enum {
+    WS_CACHE_HIT = 0,
+    WS_CACHE_HIT_RESERVED,   /* pending hit: merged into an outstanding miss */
+    WS_CACHE_MISS,
+    WS_CACHE_RESERVATION_FAIL,
+    WS_CACHE_NSTATUS
+} ws_cache_status;
+
+typedef enum {
+    WS_FAIL_LINE_ALLOC = 0,  /* every way of the set is reserved */
+    WS_FAIL_MSHR_ENTRY,      /* no free MSHR entry */
+    WS_FAIL_MSHR_MERGE,      /* the block's MSHR entry is at its merge limit */
+    WS_FAIL_MISS_QUEUE,      /* the miss queue is full */
+    WS_FAIL_NKINDS
+} ws_fail_kind;
+const char *ws_fail_kind_name(ws_fail_kind k);
+
+typedef enum { WS_ACC_READ = 0, WS_ACC_WRITE } ws_acc_dir;
+
+/* What the owner must send to the next level. */
+typedef enum {
+    WS_OUT_READ_LINE = 0, /* fetch a whole line (req = the request that missed) */
+    WS_OUT_WRITE,         /* pass a write through (req = the write) */
+    WS_OUT_WRITEBACK,     /* write back an evicted dirty line (req = NULL) */
+} ws_out_kind;
+
+typedef struct ws_cache_out {
+    uint8_t kind;         /* ws_out_kind */
+    uint64_t addr;        /* block address for lines, byte address for writes */
+    uint32_t size;        /* line size for READ_LINE/WRITEBACK; 0 for WRITE (the request's size) */
+    void *req;
+} ws_cache_out;
+
+typedef struct ws_cache_stats {
+    uint64_t status[2][WS_CACHE_NSTATUS]; /* [read/write][status] */
+    uint64_t fail[2][WS_FAIL_NKINDS];
+    uint64_t evictions, writebacks, fills;
+} ws_cache_stats;
+
+typedef struct ws_cache ws_cache;
+
+/* Create with an index function spec ("linear", "fermi", ... or NULL for the
+ * config's letter). NULL and err on a bad configuration. */
+ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg, const char *index_spec,
+                          char *err, size_t errlen);
+void ws_cache_destroy(ws_cache *c);
+
+/* One access. `local` selects the local-memory write policy of 'L'.
+ * On WS_CACHE_RESERVATION_FAIL *fail says which resource was missing and
+ * nothing changed (stats aside). On MISS of a read, req is held in the MSHR
+ * until the fill; on HIT_RESERVED it is merged. Writes are never held: a
+ * write miss or write-through goes to the miss queue as WS_OUT_WRITE. */
+ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
+                                uint64_t now, ws_fail_kind *fail);
+
+/* Miss queue towards the next level. */
+bool ws_cache_has_miss(const ws_cache *c);
+const ws_cache_out *ws_cache_peek_miss(const ws_cache *c);
+void ws_cache_pop_miss(ws_cache *c);
+
+/* A line came back from the next level: fill it and make the requests
+ * merged on it ready. */
+void ws_cache_fill(ws_cache *c, uint64_t block_addr, uint64_t now);
+/* Requests whose data is now available, one per call (NULL when none). */
+void *ws_cache_pop_ready(ws_cache *c);
+
+/* Invalidate everything (kernel boundaries with -gpgpu_flush_l1_cache). Lines
+ * with fills outstanding stay reserved. */
+void ws_cache_invalidate(ws_cache *c);
+
+const ws_cache_stats *ws_cache_get_stats(const ws_cache *c);
+const ws_cache_cfg *ws_cache_get_cfg(const ws_cache *c);
+uint64_t ws_cache_block_addr(const ws_cache *c, uint64_t addr);
+uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr);
+/* Number of lines of set `set` in the RESERVED state (tests, watchdog). */
+unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set);
+unsigned ws_cache_mshr_used(const ws_cache *c);
+unsigned ws_cache_miss_queue_len(const ws_cache *c);
+
+#endif

@@ -1,0 +1,275 @@
+/* Cache rules: config strings, set-index functions, hits, misses, MSHR
+ * merging, each reservation failure, replacement and write policies. */
+#include <stdlib.h>
+
+#include "policy/index/index.h"
+#include "test.h"
+#include "timing/mem/cache.h"
+
+static ws_cache *make(const char *cfgs, char *err) {
+    ws_cache_cfg cfg;
+    if (ws_cache_cfg_parse(cfgs, &cfg, err, 256)) return NULL;
+    return ws_cache_create("t", &cfg, NULL, err, 256);
+}
+
+/* Address of block k of set s in a linear 32-set, 128 B cache. */
+static uint64_t lin(uint32_t s, uint32_t k) { return 0xC0000000ull + ((uint64_t)k * 32 + s) * 128; }
+
+TEST(cache_cfg_parse_321_and_v4_strings) {
+    ws_cache_cfg c;
+    char err[256];
+    CHECK(ws_cache_cfg_parse("32:128:4,L:L:m:N,A:32:8,8", &c, err, sizeof err) == 0);
+    CHECK(c.nsets == 32 && c.line_size == 128 && c.assoc == 4);
+    CHECK(c.repl == 'L' && c.write_policy == 'L' && c.alloc == 'm' && c.write_alloc == 'N');
+    CHECK(c.index_code == 'L' && c.mshr_type == 'A');
+    CHECK(c.mshr_entries == 32 && c.mshr_max_merge == 8 && c.miss_queue_size == 8);
+    CHECK(ws_cache_cfg_parse("N:32:128:4,L:L:m:N:H,S:64:8,8", &c, err, sizeof err) == 0);
+    CHECK(!c.sectored && c.index_code == 'H' && c.mshr_type == 'S' && c.mshr_entries == 64);
+    CHECK(ws_cache_cfg_parse("S:64:128:8,L:B:m:L:L,A:256:4,4:0,32", &c, err, sizeof err) == 0);
+    CHECK(c.sectored && c.write_alloc == 'L' && c.data_port_width == 32);
+    CHECK(ws_cache_cfg_parse("32:100:4,L:L:m:N,A:32:8,8", &c, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "power of two");
+    CHECK(ws_cache_cfg_parse("32:128:4,Q:L:m:N,A:32:8,8", &c, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "replacement 'Q'");
+    CHECK(ws_cache_cfg_parse("32:128:4,L:L:m:N,A:32", &c, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "MSHR_TYPE");
+}
+
+TEST(index_linear_and_fermi_sets) {
+    ws_index lin_ix, fer, fer64;
+    char err[256];
+    ws_cache_geom g = {32, 128, 4}, g64 = {64, 128, 6};
+    CHECK(ws_index_create(&lin_ix, "linear", &g, err, sizeof err) == 0);
+    CHECK(ws_index_create(&fer, "H", &g, err, sizeof err) == 0);
+    CHECK(ws_index_create(&fer64, "fermi", &g64, err, sizeof err) == 0);
+    CHECK_EQ_U64(ws_index_set(&lin_ix, 0x1F80), 31);          /* A11..A7 all set */
+    CHECK_EQ_U64(ws_index_set(&lin_ix, 0x2000), 0);           /* A13 ignored */
+    /* RXI: I0=A13^A7 I1=A14^A8 I2=A15^A9 I3=A17^A10 I4=A19^A11 */
+    CHECK_EQ_U64(ws_index_set(&fer, 1ull << 13), 1);
+    CHECK_EQ_U64(ws_index_set(&fer, 1ull << 17), 8);
+    CHECK_EQ_U64(ws_index_set(&fer, 1ull << 19), 16);
+    CHECK_EQ_U64(ws_index_set(&fer, (1ull << 7) | (1ull << 13)), 0);
+    CHECK_EQ_U64(ws_index_set(&fer, (1ull << 11) | (1ull << 16)), 16); /* A16 unused */
+    CHECK_EQ_U64(ws_index_set(&fer64, 1ull << 12), 32);
+    /* a stride of 16 KB (ATAX rows) hits one linear set but spreads under RXI */
+    unsigned seen_lin = 0, seen_fer = 0;
+    for (int t = 0; t < 32; t++) {
+        seen_lin |= 1u << ws_index_set(&lin_ix, (uint64_t)t * 16384);
+        seen_fer |= 1u << ws_index_set(&fer, (uint64_t)t * 16384);
+    }
+    CHECK_EQ_U64(__builtin_popcount(seen_lin), 1);
+    CHECK(__builtin_popcount(seen_fer) >= 8);
+    ws_index_destroy(&fer);
+    CHECK(ws_index_create(&fer, "fermi", &(ws_cache_geom){16, 128, 4}, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "32 or 64 sets");
+    CHECK(ws_index_create(&fer, "nosuch", &g, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "unknown set-index function 'nosuch'");
+    ws_index_destroy(&lin_ix);
+    ws_index_destroy(&fer64);
+}
+
+TEST(cache_read_miss_pending_hit_fill_hit) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:32:8,8", err);
+    CHECK_MSG(c, "%s", err);
+    int r1, r2;
+    ws_fail_kind f;
+    uint64_t a = lin(3, 0);
+    CHECK_EQ_I64(ws_cache_access(c, a, WS_ACC_READ, false, &r1, 1, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_reserved_in_set(c, 3), 1);
+    CHECK_EQ_I64(ws_cache_access(c, a + 4, WS_ACC_READ, false, &r2, 2, &f), WS_CACHE_HIT_RESERVED);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 1); /* one line fetch for both */
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    CHECK(o && o->kind == WS_OUT_READ_LINE && o->addr == a && o->size == 128 && o->req == &r1);
+    ws_cache_pop_miss(c);
+    CHECK(ws_cache_pop_ready(c) == NULL);
+    ws_cache_fill(c, a, 10);
+    CHECK(ws_cache_pop_ready(c) == &r1);
+    CHECK(ws_cache_pop_ready(c) == &r2);
+    CHECK(ws_cache_pop_ready(c) == NULL);
+    CHECK_EQ_I64(ws_cache_mshr_used(c), 0);
+    CHECK_EQ_I64(ws_cache_access(c, a + 64, WS_ACC_READ, false, &r1, 11, &f), WS_CACHE_HIT);
+    const ws_cache_stats *s = ws_cache_get_stats(c);
+    CHECK_EQ_U64(s->status[0][WS_CACHE_MISS], 1);
+    CHECK_EQ_U64(s->status[0][WS_CACHE_HIT_RESERVED], 1);
+    CHECK_EQ_U64(s->status[0][WS_CACHE_HIT], 1);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_line_alloc_fail_when_set_all_reserved) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:32:8,8", err);
+    int r;
+    ws_fail_kind f = WS_FAIL_NKINDS;
+    for (uint32_t k = 0; k < 4; k++) {
+        CHECK_EQ_I64(ws_cache_access(c, lin(5, k), WS_ACC_READ, false, &r, k, &f), WS_CACHE_MISS);
+        ws_cache_pop_miss(c);
+    }
+    CHECK_EQ_I64(ws_cache_access(c, lin(5, 4), WS_ACC_READ, false, &r, 9, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    CHECK_EQ_I64(f, WS_FAIL_LINE_ALLOC);
+    /* other sets are unaffected */
+    CHECK_EQ_I64(ws_cache_access(c, lin(6, 4), WS_ACC_READ, false, &r, 9, &f), WS_CACHE_MISS);
+    /* a fill frees the way for the retry */
+    ws_cache_fill(c, lin(5, 0), 20);
+    CHECK_EQ_I64(ws_cache_access(c, lin(5, 4), WS_ACC_READ, false, &r, 21, &f), WS_CACHE_MISS);
+    CHECK_EQ_U64(ws_cache_get_stats(c)->fail[0][WS_FAIL_LINE_ALLOC], 1);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_mshr_merge_limit) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:32:8,64", err);
+    int r[10];
+    ws_fail_kind f;
+    CHECK_EQ_I64(ws_cache_access(c, lin(1, 0), WS_ACC_READ, false, &r[0], 0, &f), WS_CACHE_MISS);
+    for (int i = 1; i < 8; i++)
+        CHECK_EQ_I64(ws_cache_access(c, lin(1, 0), WS_ACC_READ, false, &r[i], 1, &f),
+                     WS_CACHE_HIT_RESERVED);
+    CHECK_EQ_I64(ws_cache_access(c, lin(1, 0), WS_ACC_READ, false, &r[8], 2, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    CHECK_EQ_I64(f, WS_FAIL_MSHR_MERGE);
+    ws_cache_fill(c, lin(1, 0), 3);
+    for (int i = 0; i < 8; i++) CHECK(ws_cache_pop_ready(c) == &r[i]);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_mshr_entry_fail) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:2:8,64", err);
+    int r;
+    ws_fail_kind f;
+    CHECK_EQ_I64(ws_cache_access(c, lin(1, 0), WS_ACC_READ, false, &r, 0, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(2, 0), WS_ACC_READ, false, &r, 0, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(3, 0), WS_ACC_READ, false, &r, 0, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    CHECK_EQ_I64(f, WS_FAIL_MSHR_ENTRY);
+    CHECK_EQ_I64(ws_cache_reserved_in_set(c, 3), 0); /* a failed access changes nothing */
+    ws_cache_destroy(c);
+}
+
+TEST(cache_miss_queue_full_keeps_writeback_slot) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:32:8,8", err);
+    int r;
+    ws_fail_kind f;
+    /* len + 1 >= 8 fails: seven line fetches fit, the eighth does not */
+    for (uint32_t s = 0; s < 7; s++)
+        CHECK_EQ_I64(ws_cache_access(c, lin(s, 0), WS_ACC_READ, false, &r, 0, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(7, 0), WS_ACC_READ, false, &r, 0, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    CHECK_EQ_I64(f, WS_FAIL_MISS_QUEUE);
+    /* a non-allocating write needs only one slot: len + 0 >= 8 fails */
+    CHECK_EQ_I64(ws_cache_access(c, lin(9, 0), WS_ACC_WRITE, false, &r, 0, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(10, 0), WS_ACC_WRITE, false, &r, 0, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    CHECK_EQ_I64(f, WS_FAIL_MISS_QUEUE);
+    ws_cache_pop_miss(c);
+    CHECK_EQ_I64(ws_cache_access(c, lin(10, 0), WS_ACC_WRITE, false, &r, 0, &f), WS_CACHE_MISS);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_lru_eviction_order) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:32:8,8", err);
+    int r;
+    ws_fail_kind f;
+    for (uint32_t k = 0; k < 4; k++) {
+        ws_cache_access(c, lin(0, k), WS_ACC_READ, false, &r, 1 + k, &f);
+        ws_cache_pop_miss(c);
+        ws_cache_fill(c, lin(0, k), 1 + k);
+        while (ws_cache_pop_ready(c)) {}
+    }
+    /* touch 0, 2, 3: block 1 becomes least recently used */
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 0), WS_ACC_READ, false, &r, 10, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 2), WS_ACC_READ, false, &r, 11, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 3), WS_ACC_READ, false, &r, 12, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 4), WS_ACC_READ, false, &r, 13, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 0), WS_ACC_READ, false, &r, 14, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 2), WS_ACC_READ, false, &r, 15, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 3), WS_ACC_READ, false, &r, 16, &f), WS_CACHE_HIT);
+    /* block 1 was the victim; bringing it back evicts the LRU of 0, 2, 3 (the
+       reserved block 4 cannot be chosen) */
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 1), WS_ACC_READ, false, &r, 17, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 2), WS_ACC_READ, false, &r, 18, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 3), WS_ACC_READ, false, &r, 19, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access(c, lin(0, 0), WS_ACC_READ, false, &r, 20, &f), WS_CACHE_MISS);
+    CHECK_EQ_U64(ws_cache_get_stats(c)->evictions, 3);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_l1_write_policies_global_evict_local_writeback) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:32:8,8", err);
+    int r;
+    ws_fail_kind f;
+    uint64_t a = lin(2, 0), b = lin(2, 1);
+    ws_cache_access(c, a, WS_ACC_READ, false, &r, 1, &f);
+    ws_cache_access(c, b, WS_ACC_READ, true, &r, 1, &f);
+    ws_cache_pop_miss(c);
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, a, 2);
+    ws_cache_fill(c, b, 2);
+    /* global write hit: write-evict: the line goes, the write goes down */
+    CHECK_EQ_I64(ws_cache_access(c, a + 8, WS_ACC_WRITE, false, &r, 3, &f), WS_CACHE_HIT);
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    CHECK(o && o->kind == WS_OUT_WRITE && o->addr == a + 8);
+    ws_cache_pop_miss(c);
+    CHECK_EQ_I64(ws_cache_access(c, a, WS_ACC_READ, false, &r, 4, &f), WS_CACHE_MISS);
+    ws_cache_pop_miss(c);
+    /* local write hit: write-back, nothing goes down now */
+    CHECK_EQ_I64(ws_cache_access(c, b, WS_ACC_WRITE, true, &r, 5, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 0);
+    /* write miss, no write allocate: goes down, no line */
+    CHECK_EQ_I64(ws_cache_access(c, lin(2, 7), WS_ACC_WRITE, false, &r, 6, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_reserved_in_set(c, 2), 1); /* only a's refetch */
+    ws_cache_pop_miss(c);
+    /* evicting the dirty local line writes it back */
+    ws_cache_fill(c, a, 7);
+    /* two invalid ways, then a (least recently used), then the dirty b */
+    for (uint32_t k = 0; k < 4; k++) {
+        ws_cache_access(c, lin(2, k + 10), WS_ACC_READ, false, &r, 8 + k, &f);
+    }
+    int wb = 0;
+    while (ws_cache_has_miss(c)) {
+        const ws_cache_out *m = ws_cache_peek_miss(c);
+        if (m->kind == WS_OUT_WRITEBACK) {
+            wb++;
+            CHECK_EQ_U64(m->addr, b);
+        }
+        ws_cache_pop_miss(c);
+    }
+    CHECK_EQ_I64(wb, 1);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_l2_write_back_write_allocate) {
+    char err[256];
+    ws_cache *c = make("64:128:16,L:B:m:W,A:32:4,4", err);
+    CHECK_MSG(c, "%s", err);
+    int w;
+    ws_fail_kind f;
+    uint64_t a = 0xC0001000ull;
+    CHECK_EQ_I64(ws_cache_access(c, a, WS_ACC_WRITE, false, &w, 1, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 2);
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    CHECK(o->kind == WS_OUT_WRITE);
+    ws_cache_pop_miss(c);
+    o = ws_cache_peek_miss(c);
+    CHECK(o->kind == WS_OUT_READ_LINE && o->addr == a && o->req == NULL);
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, a, 5);
+    CHECK(ws_cache_pop_ready(c) == NULL); /* the write waited for nothing */
+    CHECK_EQ_I64(ws_cache_access(c, a + 4, WS_ACC_WRITE, false, &w, 6, &f), WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 0); /* write-back: kept dirty */
+    CHECK_EQ_I64(ws_cache_access(c, a, WS_ACC_READ, false, &w, 7, &f), WS_CACHE_HIT);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_rejects_unmodelled_options) {
+    char err[256];
+    CHECK(make("S:64:128:8,L:B:m:L:L,A:256:4,4:0,32", err) == NULL);
+    CHECK_STR_CONTAINS(err, "sectored");
+    CHECK(make("64:128:8,L:B:m:L,A:256:4,4", err) == NULL);
+    CHECK_STR_CONTAINS(err, "not modelled yet");
+}
