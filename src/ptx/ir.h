@@ -117,7 +117,8 @@ enum { /* PRMT modes: .f4e .b4e .rc8 .ecl .ecr .rc16; 0 = default */
     WS_PRMT_ECR, WS_PRMT_RC16
 };
 enum { /* BAR: bar.sync / barrier.sync (aligned or not), bar.arrive, bar.red */
-    WS_BAR_SYNC = 1, WS_BAR_ARRIVE, WS_BAR_RED_POPC, WS_BAR_RED_AND, WS_BAR_RED_OR
+    WS_BAR_SYNC = 1, WS_BAR_ARRIVE, WS_BAR_RED_POPC, WS_BAR_RED_AND, WS_BAR_RED_OR,
+    WS_BAR_WARP_SYNC /* bar.warp.sync membermask (__syncwarp) */
 };
 enum { /* TESTP */
     WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
@@ -186,6 +187,7 @@ typedef enum {
 
 #define WS_NOREG 0xFFFFu
 #define WS_NOSYM 0xFFFFFFFFu
+#define WS_RELOC_FUNC 0x80000000u
 
 typedef struct ws_operand {
     uint8_t kind;     /* ws_opnd_kind */
@@ -254,6 +256,9 @@ typedef struct ws_symbol {
        addresses of globals, function pointers) are listed here to be patched
        once addresses are known. */
     struct ws_reloc { uint64_t at; uint32_t sym; int64_t addend; } *relocs;
+    /* reloc.sym with WS_RELOC_FUNC set: the low bits are a function index
+       (function-pointer tables), not a symbol index. Each reloc writes an
+       8-byte generic address (4 bytes when address_size is 32) at `at`. */
     uint32_t nrelocs;
 } ws_symbol;
 
@@ -312,6 +317,40 @@ typedef struct ws_module {
     uint64_t const_size;    /* bytes of the module's .const image */
     uint64_t shared_size;   /* bytes of module-scope .shared variables */
 } ws_module;
+
+/* Layout rules the parser applies (the engine relies on them):
+ * - Kernel params: packed in declaration order, each at its alignment
+ *   (.align N, else its type size); func->param_size = end of the last one.
+ * - .global / .const variables (module or function scope): each at its
+ *   alignment in the module's global / const image (global_size, const_size).
+ * - .shared: module-scope variables (and those declared inside a .func)
+ *   occupy [0, module->shared_size). A kernel's own .shared variables follow,
+ *   from shared_size upwards; func->static_shared = end of them (every kernel
+ *   sees all module-scope shared variables).
+ * - Dynamic shared memory: every .extern .shared symbol has size 0 and
+ *   offset 0; its real offset depends on the running kernel:
+ *       align_up(kernel->static_shared, kernel->dyn_shared_align)
+ *   where dyn_shared_align = the largest alignment of any .extern .shared
+ *   declaration in the module (0 if there is none). All extern shared
+ *   arrays alias the same address, as in CUDA.
+ * - Frame symbols (is_frame): a .func's return values then params, then its
+ *   .local variables and call-site .param declarations in order of
+ *   appearance, each at its alignment; a `{ }` scope's call-site params are
+ *   released at the closing brace (later scopes reuse the bytes).
+ *   func->frame_size = high-water mark. Kernels have no param frame symbols.
+ * - Registers: every declaration gets its own slot, also inside `{ }`
+ *   scopes (%r<5> declares %r0..%r4). A '_' sink operand is WS_OPND_NONE.
+ * - Immediates: integers are stored sign-extended; for a float operand type
+ *   (f32/f64) the bits of that type (0f/0d literals converted if needed).
+ * - Types: the first type modifier goes to inst.type, the second to
+ *   inst.stype (cvt.f32.s32: type f32, stype s32; set.u32.f32; slct.f32.s32;
+ *   dp4a.u32.s32); with one type, stype = type. mul/mad.wide: type is the
+ *   source type. setp: type = stype = compare type.
+ * - CALL: src[0] is WS_OPND_FUNC (direct) or WS_OPND_REG (indirect through a
+ *   function pointer); call_args / call_rets list the caller's call-site
+ *   .param symbols; the callee's params/rets are its f->params / f->rets.
+ * - A function whose body does not end in ret/exit/bra gets an implicit
+ *   trailing RET. */
 
 /* Lookup helpers (linear; for load time, not the hot path). */
 int ws_module_find_func(const ws_module *m, const char *name);   /* -1 if none */

@@ -1,0 +1,253 @@
+/* IR -> PTX-like text. The output of a self-contained function (one that
+ * uses no module-scope variables) parses back to the same IR. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+
+static const char *const rnd_s[] = {"", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi", ".rna"};
+static const char *const cmp_s[] = {"", ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs",
+                                    ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan"};
+static const char *const bool_s[] = {"", ".and", ".or", ".xor"};
+static const char *const atom_s[] = {"", ".add", ".min", ".max", ".inc", ".dec", ".cas", ".exch", ".and", ".or", ".xor"};
+static const char *const cache_s[] = {"", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt"};
+static const char *const testp_s[] = {"", ".finite", ".infinite", ".number", ".notanumber", ".normal", ".subnormal"};
+static const char *const prmt_s[] = {"", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"};
+static const char *const scope_s[] = {"", ".cta", ".gpu", ".sys"};
+
+static const char *sreg_name(unsigned id, char *buf, size_t n)
+{
+    static const char *const names[] = {
+        "", "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z", "%ctaid.x",
+        "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid",
+        "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock_hi", "%clock64",
+        "%globaltimer", "%globaltimer_lo", "%globaltimer_hi", "%lanemask_eq", "%lanemask_lt",
+        "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%dynamic_smem_size", "%total_smem_size",
+    };
+    if (id < sizeof names / sizeof names[0]) return names[id];
+    snprintf(buf, n, "%%envreg%u", id - WS_SREG_ENVREG0);
+    return buf;
+}
+
+static void put_reg(FILE *o, const ws_func *f, unsigned r, bool pred)
+{
+    if (r == WS_NOREG) fputs("_", o);
+    else if (pred) fputs(r < f->npreds ? f->pred_name[r] : "%p?", o);
+    else fputs(r < f->nregs ? f->reg_name[r] : "%r?", o);
+}
+
+static void put_opnd(FILE *o, const ws_module *m, const ws_func *f, const ws_inst *in,
+                     const ws_operand *op)
+{
+    char buf[32];
+    switch (op->kind) {
+    case WS_OPND_NONE: fputs("_", o); break;
+    case WS_OPND_REG: put_reg(o, f, op->reg, false); break;
+    case WS_OPND_PRED:
+        if (op->neg) fputc('!', o);
+        put_reg(o, f, op->reg, true);
+        break;
+    case WS_OPND_IMM: {
+        int t = in->type;
+        if (in->op == WS_OP_CVT || ((in->op == WS_OP_SETP || in->op == WS_OP_SET) && op != &in->src[2]))
+            t = in->stype;
+        if (t == WS_T_F32) fprintf(o, "0f%08" PRIX32, (uint32_t)op->imm);
+        else if (t == WS_T_F64) fprintf(o, "0d%016" PRIX64, (uint64_t)op->imm);
+        else fprintf(o, "%" PRId64, op->imm);
+        break;
+    }
+    case WS_OPND_SREG: fputs(sreg_name(op->reg, buf, sizeof buf), o); break;
+    case WS_OPND_MEM:
+        fputc('[', o);
+        if (op->reg != WS_NOREG) put_reg(o, f, op->reg, false);
+        else if (op->sym != WS_NOSYM) fputs(m->syms[op->sym].name, o);
+        else {
+            fprintf(o, "%" PRId64 "]", op->imm);
+            break;
+        }
+        if (op->imm) fprintf(o, "+%" PRId64, op->imm);
+        fputc(']', o);
+        break;
+    case WS_OPND_VEC:
+        fputc('{', o);
+        for (unsigned i = 0; i < op->vecn; i++) {
+            if (i) fputs(", ", o);
+            put_reg(o, f, op->vreg[i], op->vec_is_pred);
+        }
+        fputc('}', o);
+        break;
+    case WS_OPND_SYM:
+        fputs(m->syms[op->sym].name, o);
+        if (op->imm) fprintf(o, "+%" PRId64, op->imm);
+        break;
+    case WS_OPND_LABEL: fprintf(o, "$L_%" PRId64, op->imm); break;
+    case WS_OPND_FUNC: fputs(m->funcs[op->imm].name, o); break;
+    default: fputs("?", o); break;
+    }
+}
+
+static void put_opcode(FILE *o, const ws_inst *in)
+{
+    int op = in->op;
+    fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
+              ? "barrier" : ws_opcode_name((ws_opcode)op), o);
+    switch (op) {
+    case WS_OP_MUL: case WS_OP_MAD: case WS_OP_MUL24: case WS_OP_MAD24: case WS_OP_MADC:
+        fputs(in->sub == WS_MUL_LO ? ".lo" : in->sub == WS_MUL_HI ? ".hi" : in->sub == WS_MUL_WIDE ? ".wide" : "", o);
+        break;
+    case WS_OP_SHFL:
+        if (in->flags & WS_F_SYNC) fputs(".sync", o);
+        fputs(in->sub == WS_SHFL_UP ? ".up" : in->sub == WS_SHFL_DOWN ? ".down" : in->sub == WS_SHFL_BFLY ? ".bfly" : ".idx", o);
+        break;
+    case WS_OP_VOTE:
+        if (in->flags & WS_F_SYNC) fputs(".sync", o);
+        fputs(in->sub == WS_VOTE_ALL ? ".all" : in->sub == WS_VOTE_ANY ? ".any" : in->sub == WS_VOTE_UNI ? ".uni" : ".ballot", o);
+        break;
+    case WS_OP_MATCH:
+        fputs(in->sub == WS_MATCH_ALL ? ".all" : ".any", o);
+        if (in->flags & WS_F_SYNC) fputs(".sync", o);
+        break;
+    case WS_OP_REDUX:
+        if (in->flags & WS_F_SYNC) fputs(".sync", o);
+        if (in->sub < 11) fputs(atom_s[in->sub], o);
+        break;
+    case WS_OP_SHF:
+        fputs(in->sub == WS_SHF_L ? ".l" : ".r", o);
+        fputs(in->flags & WS_F_WRAP ? ".wrap" : ".clamp", o);
+        break;
+    case WS_OP_TESTP: if (in->sub < 7) fputs(testp_s[in->sub], o); break;
+    case WS_OP_BAR:
+        switch (in->sub) {
+        case WS_BAR_ARRIVE: fputs(".arrive", o); break;
+        case WS_BAR_RED_POPC: fputs(".red.popc", o); break;
+        case WS_BAR_RED_AND: fputs(".red.and", o); break;
+        case WS_BAR_RED_OR: fputs(".red.or", o); break;
+        case WS_BAR_WARP_SYNC: fputs(".warp.sync", o); break;
+        default: fputs(".sync", o); break;
+        }
+        if (!strcmp(ws_opcode_name((ws_opcode)op), "bar") && !(in->flags & WS_F_ALIGNED)) {}
+        break;
+    case WS_OP_MEMBAR: fputs(in->scope == WS_SCOPE_GPU ? ".gl" : scope_s[in->scope % 4], o); break;
+    case WS_OP_FENCE: fputs(".acq_rel", o); if (in->scope) fputs(scope_s[in->scope % 4], o); break;
+    case WS_OP_CVTA: if (!in->to_generic) fputs(".to", o); break;
+    default: break;
+    }
+    if (in->flags & WS_F_NC) {}
+    if ((in->flags & WS_F_VOLATILE) && op != WS_OP_ATOM && op != WS_OP_RED) fputs(".volatile", o);
+    if (op == WS_OP_ATOM || op == WS_OP_RED) {
+        if (in->space) fprintf(o, ".%s", ws_space_name((ws_space)in->space));
+        if (in->scope) fputs(scope_s[in->scope % 4], o);
+        if (in->sub < 11) fputs(atom_s[in->sub], o);
+    } else if (op == WS_OP_LD || op == WS_OP_LDU || op == WS_OP_ST || op == WS_OP_CVTA ||
+               op == WS_OP_PREFETCH || op == WS_OP_ISSPACEP) {
+        if (in->space) fprintf(o, ".%s", ws_space_name((ws_space)in->space));
+        if (in->flags & WS_F_NC) fputs(".nc", o);
+        if (in->cacheop && in->cacheop < 8) fputs(cache_s[in->cacheop], o);
+        if (in->vec > 1) fprintf(o, ".v%u", in->vec);
+    }
+    if (op == WS_OP_PRMT && in->sub < 7) {} /* mode after the type */
+    if (in->flags & WS_F_CC) fputs(".cc", o);
+    if (in->cmp && in->cmp < 19) fputs(cmp_s[in->cmp], o);
+    if (in->boolop && in->boolop < 4) fputs(bool_s[in->boolop], o);
+    if (in->rnd && in->rnd < 10) fputs(rnd_s[in->rnd], o);
+    if (in->flags & WS_F_APPROX) fputs(".approx", o);
+    if (in->flags & WS_F_FULL) fputs(".full", o);
+    if (in->flags & WS_F_FTZ) fputs(".ftz", o);
+    if (in->flags & WS_F_SAT) fputs(".sat", o);
+    if (in->flags & WS_F_RELU) fputs(".relu", o);
+    if (in->flags & WS_F_NAN) fputs(".NaN", o);
+    if (in->flags & WS_F_SHIFTAMT) fputs(".shiftamt", o);
+    if ((in->flags & WS_F_ALIGNED) && op == WS_OP_BAR && 0) fputs(".aligned", o);
+    if (in->flags & WS_F_UNI) fputs(".uni", o);
+    if (in->type) fprintf(o, ".%s", ws_type_name((ws_type)in->type));
+    if (in->stype && in->stype != in->type) fprintf(o, ".%s", ws_type_name((ws_type)in->stype));
+    if (op == WS_OP_PRMT && in->sub && in->sub < 7) fputs(prmt_s[in->sub], o);
+}
+
+static void put_decl(FILE *o, const ws_symbol *s)
+{
+    fprintf(o, ".param .align %u .b8 %s[%" PRIu64 "]", s->align, s->name, s->size);
+}
+
+void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
+{
+    fprintf(out, "%s%s ", f->is_extern ? ".extern " : f->is_entry ? ".visible " : "",
+            f->is_entry ? ".entry" : ".func");
+    if (f->nrets) {
+        fputc('(', out);
+        for (uint32_t i = 0; i < f->nrets; i++) {
+            if (i) fputs(", ", out);
+            put_decl(out, &m->syms[f->rets[i]]);
+        }
+        fputs(") ", out);
+    }
+    fprintf(out, "%s(", f->name);
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        fputs(i ? ",\n\t" : "\n\t", out);
+        put_decl(out, &m->syms[f->params[i]]);
+    }
+    fputs(f->nparams ? "\n)" : ")", out);
+    if (!f->has_body) {
+        fputs(";\n", out);
+        return;
+    }
+    fputs("\n{\n", out);
+    for (uint32_t i = 0; i < f->nregs; i++)
+        fprintf(out, "\t.reg .%s %s;\n", ws_type_name((ws_type)f->reg_type[i]), f->reg_name[i]);
+    for (uint32_t i = 0; i < f->npreds; i++) fprintf(out, "\t.reg .pred %s;\n", f->pred_name[i]);
+    /* Function-scope variables other than params (locals, shared, call-site params). */
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ws_symbol *s = &m->syms[i];
+        if (s->func != (int32_t)(f - m->funcs) || s->is_kernel_param) continue;
+        bool is_param = false;
+        for (uint32_t k = 0; k < f->nparams; k++) is_param |= f->params[k] == i;
+        for (uint32_t k = 0; k < f->nrets; k++) is_param |= f->rets[k] == i;
+        if (is_param) continue;
+        fprintf(out, "\t.%s .align %u .b8 %s[%" PRIu64 "]; // offset %" PRIu64 "\n",
+                ws_space_name((ws_space)s->space), s->align, s->name, s->size, s->offset);
+    }
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        const ws_inst *in = &f->insts[pc];
+        bool target = pc < f->ninsts && f->inst_block && f->block_start[f->inst_block[pc]] == pc;
+        if (target) fprintf(out, "$L_%u:\n", pc);
+        fputc('\t', out);
+        if (in->guard != WS_NOREG) {
+            fputc('@', out);
+            if (in->guard_neg) fputc('!', out);
+            put_reg(out, f, in->guard, true);
+            fputc(' ', out);
+        }
+        put_opcode(out, in);
+        fputc(' ', out);
+        if (in->op == WS_OP_CALL) {
+            if (in->ncall_rets) {
+                fputc('(', out);
+                for (unsigned k = 0; k < in->ncall_rets; k++)
+                    fprintf(out, "%s%s", k ? ", " : "", m->syms[in->call_rets[k]].name);
+                fputs("), ", out);
+            }
+            put_opnd(out, m, f, in, &in->src[0]);
+            fputs(", (", out);
+            for (unsigned k = 0; k < in->ncall_args; k++)
+                fprintf(out, "%s%s", k ? ", " : "", m->syms[in->call_args[k]].name);
+            fputc(')', out);
+        } else {
+            bool first = true;
+            for (unsigned k = 0; k < in->ndst; k++) {
+                if (k) fputc('|', out);
+                put_opnd(out, m, f, in, &in->dst[k]);
+                first = false;
+            }
+            for (unsigned k = 0; k < in->nsrc; k++) {
+                if (!first) fputs(", ", out);
+                put_opnd(out, m, f, in, &in->src[k]);
+                first = false;
+            }
+        }
+        fputs(";", out);
+        if (in->op == WS_OP_BRA) fprintf(out, " // reconv %d", in->reconv);
+        fputc('\n', out);
+    }
+    fputs("}\n", out);
+}

@@ -1,0 +1,118 @@
+/* IR helpers: type/space/opcode names, lookups, module destruction. */
+#include "ptx/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct { const char *name; uint8_t size; } type_info[WS_T_COUNT] = {
+    [WS_T_NONE] = {"none", 0},   [WS_T_PRED] = {"pred", 1},
+    [WS_T_B8] = {"b8", 1},       [WS_T_B16] = {"b16", 2},     [WS_T_B32] = {"b32", 4},
+    [WS_T_B64] = {"b64", 8},     [WS_T_B128] = {"b128", 16},
+    [WS_T_U8] = {"u8", 1},       [WS_T_U16] = {"u16", 2},     [WS_T_U32] = {"u32", 4},
+    [WS_T_U64] = {"u64", 8},
+    [WS_T_S8] = {"s8", 1},       [WS_T_S16] = {"s16", 2},     [WS_T_S32] = {"s32", 4},
+    [WS_T_S64] = {"s64", 8},
+    [WS_T_F16] = {"f16", 2},     [WS_T_F16X2] = {"f16x2", 4},
+    [WS_T_BF16] = {"bf16", 2},   [WS_T_BF16X2] = {"bf16x2", 4},
+    [WS_T_F32] = {"f32", 4},     [WS_T_F64] = {"f64", 8},
+};
+
+unsigned ws_type_size(ws_type t) { return (unsigned)t < WS_T_COUNT ? type_info[t].size : 0; }
+
+bool ws_type_is_signed(ws_type t)
+{
+    return t == WS_T_S8 || t == WS_T_S16 || t == WS_T_S32 || t == WS_T_S64;
+}
+
+bool ws_type_is_float(ws_type t)
+{
+    return t == WS_T_F16 || t == WS_T_F16X2 || t == WS_T_BF16 || t == WS_T_BF16X2 ||
+           t == WS_T_F32 || t == WS_T_F64;
+}
+
+const char *ws_type_name(ws_type t) { return (unsigned)t < WS_T_COUNT ? type_info[t].name : "?"; }
+
+const char *ws_space_name(ws_space s)
+{
+    static const char *const names[WS_SPACE_COUNT] = {
+        "generic", "reg", "global", "shared", "const", "local", "param", "tex",
+    };
+    return (unsigned)s < WS_SPACE_COUNT ? names[s] : "?";
+}
+
+const char *ws_opcode_name(ws_opcode op)
+{
+    static const char *const names[WS_OP_COUNT] = {
+#define WS_OP_NAME(n) #n,
+        WS_OPCODES(WS_OP_NAME)
+#undef WS_OP_NAME
+    };
+    /* The X-macro names are upper case; keep a lower-case copy per opcode. */
+    static const char *const lower[WS_OP_COUNT] = {
+        "abs", "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24",
+        "mad24", "sad", "fma", "div", "rem", "neg", "min", "max", "copysign",
+        "testp",
+        "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh",
+        "and", "or", "xor", "not", "cnot", "lop3", "shl", "shr", "shf", "bfe",
+        "bfi", "brev", "popc", "clz", "bfind", "prmt", "dp4a", "dp2a",
+        "setp", "set", "selp", "slct",
+        "mov", "cvt", "cvta", "ld", "ldu", "st", "prefetch", "isspacep",
+        "atom", "red",
+        "bar", "membar", "fence",
+        "bra", "call", "ret", "exit", "trap", "nanosleep",
+        "vote", "shfl", "activemask", "match", "redux",
+    };
+    _Static_assert(sizeof lower / sizeof lower[0] == WS_OP_COUNT, "opcode name table out of date");
+    (void)names;
+    return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";
+}
+
+int ws_module_find_func(const ws_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (strcmp(m->funcs[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+int ws_module_find_symbol(const ws_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nsyms; i++)
+        if (m->syms[i].func < 0 && m->syms[i].name && strcmp(m->syms[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+void ws_module_free(ws_module *m)
+{
+    if (!m) return;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        ws_func *f = &m->funcs[i];
+        free(f->name);
+        for (uint32_t j = 0; j < f->ninsts; j++) {
+            free(f->insts[j].call_args);
+            free(f->insts[j].call_rets);
+        }
+        free(f->insts);
+        free(f->reg_type);
+        if (f->reg_name)
+            for (uint32_t j = 0; j < f->nregs; j++) free(f->reg_name[j]);
+        free(f->reg_name);
+        if (f->pred_name)
+            for (uint32_t j = 0; j < f->npreds; j++) free(f->pred_name[j]);
+        free(f->pred_name);
+        free(f->params);
+        free(f->rets);
+        free(f->block_start);
+        free(f->inst_block);
+        free(f->ipdom);
+    }
+    free(m->funcs);
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        free(m->syms[i].name);
+        free(m->syms[i].init);
+        free(m->syms[i].relocs);
+    }
+    free(m->syms);
+    free(m->filename);
+    free(m);
+}

@@ -1,0 +1,1599 @@
+/* Recursive-descent parser for the PTX that nvcc emits (ISA up to 9.x).
+ *
+ * One pass over a token array (lexer.c). Names are resolved through a
+ * scoped table: module scope, function scope, and one level per `{ }`
+ * block (nvcc reuses call-site names such as param0 in every block).
+ * Labels live in a per-function table and are patched at the end of the
+ * body. Layout rules are documented in ir.h. Errors longjmp out of the
+ * parser; everything allocated so far hangs off the module or the parser
+ * state and is freed on the way out. */
+#include "ptx/ptx.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/internal.h"
+#include "ptx/lexer.h"
+
+/* ---- scoped name table ---------------------------------------------- */
+enum { B_REG, B_PRED, B_SYM, B_FUNC, B_LABEL, B_PROTO };
+
+typedef struct {
+    const char *name; /* owned elsewhere (symbol, function, register names) */
+    uint32_t hash;
+    uint8_t kind;
+    uint32_t depth;
+    uint32_t idx;
+    int32_t next; /* next binding in the same bucket (older) */
+} binding;
+
+#define NBUCKETS 16384u
+
+typedef struct {
+    int32_t heads[NBUCKETS];
+    binding *b;
+    uint32_t n, cap;
+} nametab;
+
+static uint32_t hash_name(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+static void tab_init(nametab *t)
+{
+    for (uint32_t i = 0; i < NBUCKETS; i++) t->heads[i] = -1;
+    t->b = NULL;
+    t->n = t->cap = 0;
+}
+
+static binding *tab_find(const nametab *t, const char *s, size_t len)
+{
+    uint32_t h = hash_name(s, len);
+    for (int32_t i = t->heads[h & (NBUCKETS - 1)]; i >= 0; i = t->b[i].next) {
+        const binding *b = &t->b[i];
+        if (b->hash == h && strncmp(b->name, s, len) == 0 && b->name[len] == 0)
+            return &t->b[i];
+    }
+    return NULL;
+}
+
+/* Bindings are pushed and popped LIFO, so a popped binding is always the
+ * head of its bucket. */
+static void tab_pop_to(nametab *t, uint32_t n)
+{
+    while (t->n > n) {
+        binding *b = &t->b[--t->n];
+        t->heads[b->hash & (NBUCKETS - 1)] = b->next;
+    }
+}
+
+/* ---- parser state ------------------------------------------------------ */
+typedef struct {
+    uint32_t inst;
+    uint8_t src;
+    uint32_t tok; /* token of the label reference (for messages) */
+} label_fix;
+
+typedef struct {
+    uint32_t nbind;
+    uint64_t frame_cur;
+} scope_save;
+
+typedef struct {
+    const ws_token *t;
+    size_t pos, n;
+    const char *file;
+    ws_diag *diag;
+    jmp_buf jb;
+    ws_module *m;
+    uint32_t cap_funcs, cap_syms;
+    nametab *names, *labels;
+    uint32_t depth;
+    scope_save *scopes;
+    uint32_t nscopes, cap_scopes;
+    /* function being parsed */
+    int32_t cf;
+    uint32_t cap_insts, cap_regs, cap_preds;
+    label_fix *fix;
+    uint32_t nfix, cap_fix;
+    uint64_t frame_cur, frame_max;
+    uint32_t max_extern_shared_align;
+    /* allocations in flight, freed if an error unwinds the parse */
+    void *pend[2];
+    uint32_t *pend_args, *pend_rets;
+} P;
+
+#define CUR(p) (&(p)->t[(p)->pos])
+#define FN(p) (&(p)->m->funcs[(p)->cf])
+
+static _Noreturn void fail_at(P *p, const ws_token *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static _Noreturn void fail_at(P *p, const ws_token *t, const char *fmt, ...)
+{
+    char body[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    snprintf(p->diag->msg, sizeof p->diag->msg, "%s:%u:%u: error: %s", p->file, t->line, t->col,
+             body);
+    p->diag->line = t->line;
+    p->diag->col = t->col;
+    longjmp(p->jb, 1);
+}
+
+static _Noreturn void fail_expected(P *p, const char *what)
+{
+    char found[64];
+    ws_tok_describe(CUR(p), found, sizeof found);
+    fail_at(p, CUR(p), "expected %s, found %s", what, found);
+}
+
+static void *xrealloc(P *p, void *ptr, size_t n)
+{
+    void *r = realloc(ptr, n ? n : 1);
+    if (!r) fail_at(p, CUR(p), "out of memory");
+    return r;
+}
+
+static char *xstrndup(P *p, const char *s, size_t n)
+{
+    char *r = xrealloc(p, NULL, n + 1);
+    memcpy(r, s, n);
+    r[n] = 0;
+    return r;
+}
+
+#define GROW(p, arr, n, cap)                                                   \
+    do {                                                                       \
+        if ((n) >= (cap)) {                                                    \
+            (cap) = (cap) ? (cap) * 2 : 16;                                    \
+            (arr) = xrealloc((p), (arr), (size_t)(cap) * sizeof *(arr));       \
+        }                                                                      \
+    } while (0)
+
+/* ---- token helpers ----------------------------------------------------- */
+static bool tok_is(const ws_token *t, int kind, const char *s)
+{
+    return t->kind == kind && strlen(s) == t->len && memcmp(t->text, s, t->len) == 0;
+}
+static bool is_punct(P *p, char c) { return CUR(p)->kind == TK_PUNCT && CUR(p)->text[0] == c; }
+static bool is_dir(P *p, const char *s) { return tok_is(CUR(p), TK_DIR, s); }
+static const ws_token *advance(P *p)
+{
+    const ws_token *t = CUR(p);
+    if (t->kind != TK_EOF) p->pos++;
+    return t;
+}
+static bool accept_punct(P *p, char c)
+{
+    if (is_punct(p, c)) {
+        p->pos++;
+        return true;
+    }
+    return false;
+}
+static void expect_punct(P *p, char c)
+{
+    if (!accept_punct(p, c)) {
+        char what[8];
+        snprintf(what, sizeof what, "'%c'", c);
+        fail_expected(p, what);
+    }
+}
+static const ws_token *expect_ident(P *p, const char *what)
+{
+    if (CUR(p)->kind != TK_IDENT) fail_expected(p, what);
+    return advance(p);
+}
+static uint64_t expect_uint(P *p, const char *what)
+{
+    if (CUR(p)->kind != TK_INT) fail_expected(p, what);
+    return advance(p)->ival;
+}
+/* Signed integer: optional '-' then an integer literal. */
+static int64_t expect_int(P *p, const char *what)
+{
+    bool neg = accept_punct(p, '-');
+    if (CUR(p)->kind != TK_INT) fail_expected(p, what);
+    uint64_t v = advance(p)->ival;
+    return neg ? -(int64_t)v : (int64_t)v;
+}
+
+/* ---- names ------------------------------------------------------------- */
+static void bind(P *p, const ws_token *at, const char *name, int kind, uint32_t idx)
+{
+    size_t len = strlen(name);
+    binding *old = tab_find(p->names, name, len);
+    if (old && old->depth == p->depth && kind != B_FUNC)
+        fail_at(p, at, "redeclaration of '%s'", name);
+    nametab *t = p->names;
+    GROW(p, t->b, t->n, t->cap);
+    uint32_t h = hash_name(name, len);
+    binding *b = &t->b[t->n];
+    b->name = name;
+    b->hash = h;
+    b->kind = (uint8_t)kind;
+    b->depth = p->depth;
+    b->idx = idx;
+    b->next = t->heads[h & (NBUCKETS - 1)];
+    t->heads[h & (NBUCKETS - 1)] = (int32_t)t->n;
+    t->n++;
+}
+
+static void push_scope(P *p)
+{
+    GROW(p, p->scopes, p->nscopes, p->cap_scopes);
+    p->scopes[p->nscopes].nbind = p->names->n;
+    p->scopes[p->nscopes].frame_cur = p->frame_cur;
+    p->nscopes++;
+    p->depth++;
+}
+
+static void pop_scope(P *p)
+{
+    p->nscopes--;
+    tab_pop_to(p->names, p->scopes[p->nscopes].nbind);
+    p->frame_cur = p->scopes[p->nscopes].frame_cur;
+    p->depth--;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+static uint32_t new_sym(P *p, const ws_token *at, const char *name, size_t len, int space,
+                        int type, uint32_t align, uint64_t size, int32_t func)
+{
+    ws_module *m = p->m;
+    GROW(p, m->syms, m->nsyms, p->cap_syms);
+    ws_symbol *s = &m->syms[m->nsyms];
+    memset(s, 0, sizeof *s);
+    s->name = xstrndup(p, name, len);
+    m->nsyms++;
+    s->space = (uint8_t)space;
+    s->type = (uint8_t)type;
+    s->align = align ? align : 1;
+    s->size = size;
+    s->func = func;
+    bind(p, at, s->name, B_SYM, m->nsyms - 1);
+    return m->nsyms - 1;
+}
+
+static void frame_place(P *p, ws_symbol *s)
+{
+    s->is_frame = true;
+    s->offset = align_up(p->frame_cur, s->align);
+    p->frame_cur = s->offset + s->size;
+    if (p->frame_cur > p->frame_max) p->frame_max = p->frame_cur;
+}
+
+/* ---- types and modifiers --------------------------------------------- */
+static const char *const type_names[WS_T_COUNT] = {
+    [WS_T_PRED] = "pred", [WS_T_B8] = "b8",     [WS_T_B16] = "b16",     [WS_T_B32] = "b32",
+    [WS_T_B64] = "b64",   [WS_T_B128] = "b128", [WS_T_U8] = "u8",       [WS_T_U16] = "u16",
+    [WS_T_U32] = "u32",   [WS_T_U64] = "u64",   [WS_T_S8] = "s8",       [WS_T_S16] = "s16",
+    [WS_T_S32] = "s32",   [WS_T_S64] = "s64",   [WS_T_F16] = "f16",     [WS_T_F16X2] = "f16x2",
+    [WS_T_BF16] = "bf16", [WS_T_BF16X2] = "bf16x2", [WS_T_F32] = "f32", [WS_T_F64] = "f64",
+};
+
+static int type_from(const char *s, size_t len)
+{
+    for (int i = 1; i < WS_T_COUNT; i++)
+        if (type_names[i] && strlen(type_names[i]) == len && memcmp(type_names[i], s, len) == 0)
+            return i;
+    return WS_T_NONE;
+}
+
+/* Type from a directive token ".u32". */
+static int dir_type(const ws_token *t)
+{
+    return t->kind == TK_DIR ? type_from(t->text + 1, t->len - 1) : WS_T_NONE;
+}
+
+static int space_from(const char *s, size_t len)
+{
+#define S(str, v) if (len == strlen(str) && memcmp(s, str, len) == 0) return v
+    S("global", WS_SPACE_GLOBAL);
+    S("shared", WS_SPACE_SHARED);
+    S("shared::cta", WS_SPACE_SHARED);
+    S("const", WS_SPACE_CONST);
+    S("local", WS_SPACE_LOCAL);
+    S("param", WS_SPACE_PARAM);
+    S("param::entry", WS_SPACE_PARAM);
+    S("param::func", WS_SPACE_PARAM);
+    S("tex", WS_SPACE_TEX);
+#undef S
+    return -1;
+}
+
+/* ---- special registers -------------------------------------------------- */
+static const struct { const char *name; int id; } sregs[] = {
+    {"%tid.x", WS_SREG_TID_X},       {"%tid.y", WS_SREG_TID_Y},
+    {"%tid.z", WS_SREG_TID_Z},       {"%ntid.x", WS_SREG_NTID_X},
+    {"%ntid.y", WS_SREG_NTID_Y},     {"%ntid.z", WS_SREG_NTID_Z},
+    {"%ctaid.x", WS_SREG_CTAID_X},   {"%ctaid.y", WS_SREG_CTAID_Y},
+    {"%ctaid.z", WS_SREG_CTAID_Z},   {"%nctaid.x", WS_SREG_NCTAID_X},
+    {"%nctaid.y", WS_SREG_NCTAID_Y}, {"%nctaid.z", WS_SREG_NCTAID_Z},
+    {"%laneid", WS_SREG_LANEID},     {"%warpid", WS_SREG_WARPID},
+    {"%nwarpid", WS_SREG_NWARPID},   {"%smid", WS_SREG_SMID},
+    {"%nsmid", WS_SREG_NSMID},       {"%gridid", WS_SREG_GRIDID},
+    {"%clock", WS_SREG_CLOCK},       {"%clock_hi", WS_SREG_CLOCK_HI},
+    {"%clock64", WS_SREG_CLOCK64},   {"%globaltimer", WS_SREG_GLOBALTIMER},
+    {"%globaltimer_lo", WS_SREG_GLOBALTIMER_LO}, {"%globaltimer_hi", WS_SREG_GLOBALTIMER_HI},
+    {"%lanemask_eq", WS_SREG_LANEMASK_EQ}, {"%lanemask_lt", WS_SREG_LANEMASK_LT},
+    {"%lanemask_le", WS_SREG_LANEMASK_LE}, {"%lanemask_gt", WS_SREG_LANEMASK_GT},
+    {"%lanemask_ge", WS_SREG_LANEMASK_GE},
+    {"%dynamic_smem_size", WS_SREG_DYNAMIC_SMEM_SIZE},
+    {"%total_smem_size", WS_SREG_TOTAL_SMEM_SIZE},
+};
+
+static int sreg_from(const char *s, size_t len)
+{
+    for (size_t i = 0; i < sizeof sregs / sizeof sregs[0]; i++)
+        if (strlen(sregs[i].name) == len && memcmp(sregs[i].name, s, len) == 0) return sregs[i].id;
+    if (len > 7 && memcmp(s, "%envreg", 7) == 0) {
+        int n = 0;
+        for (size_t i = 7; i < len; i++) {
+            if (s[i] < '0' || s[i] > '9') return 0;
+            n = n * 10 + (s[i] - '0');
+            if (n > 31) return 0;
+        }
+        return WS_SREG_ENVREG0 + n;
+    }
+    return 0;
+}
+
+/* ---- literal values ------------------------------------------------------ */
+enum { LIT_NONE, LIT_INT, LIT_F32, LIT_F64, LIT_DEC };
+
+static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static uint64_t f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static float bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static double bits_f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+
+/* The bit pattern of a literal as a value of type `type` (see ir.h). */
+static int64_t lit_value(int kind, int64_t raw, bool neg, int type)
+{
+    double d = 0;
+    bool isf = kind != LIT_INT;
+    if (kind == LIT_F32) d = bits_f32((uint32_t)raw);
+    else if (kind == LIT_F64) d = bits_f64((uint64_t)raw);
+    else if (kind == LIT_DEC) d = bits_f64((uint64_t)raw);
+    if (type == WS_T_F32) {
+        if (!isf) d = (double)raw;
+        if (neg) d = -d;
+        if (kind == LIT_F32 && !neg) return (int64_t)(uint32_t)raw;
+        return (int64_t)f32_bits((float)d);
+    }
+    if (type == WS_T_F64) {
+        if (!isf) d = (double)raw;
+        if (neg) d = -d;
+        return (int64_t)f64_bits(d);
+    }
+    /* Integer (or bit/f16) context: hex float literals keep their bits. */
+    if (kind == LIT_F32 || kind == LIT_F64) return neg ? -raw : raw;
+    if (kind == LIT_DEC) return neg ? -(int64_t)d : (int64_t)d;
+    return neg ? -raw : raw;
+}
+
+/* Read a numeric literal (with optional leading '-') as kind + raw bits. */
+static bool read_literal(P *p, int *kind, int64_t *raw, bool *neg)
+{
+    size_t save = p->pos;
+    *neg = accept_punct(p, '-');
+    const ws_token *t = CUR(p);
+    switch (t->kind) {
+    case TK_INT: *kind = LIT_INT; *raw = (int64_t)t->ival; break;
+    case TK_F32: *kind = LIT_F32; *raw = (int64_t)t->ival; break;
+    case TK_F64: *kind = LIT_F64; *raw = (int64_t)t->ival; break;
+    case TK_FLOAT: *kind = LIT_DEC; *raw = (int64_t)f64_bits(t->fval); break;
+    default: p->pos = save; return false;
+    }
+    p->pos++;
+    return true;
+}
+
+/* ---- declarations ------------------------------------------------------ */
+typedef struct {
+    int type;
+    uint32_t align; /* 0 = not given */
+    uint32_t vec;   /* 1, 2, 4 */
+} decl_head;
+
+/* Attributes between the state space and the name:
+ * [.align N] [.ptr [.space] [.align N]] [.v2|.v4] .type */
+static decl_head parse_decl_head(P *p)
+{
+    decl_head h = {WS_T_NONE, 0, 1};
+    for (;;) {
+        const ws_token *t = CUR(p);
+        if (t->kind != TK_DIR) break;
+        if (is_dir(p, ".align")) {
+            p->pos++;
+            const ws_token *at = CUR(p);
+            uint64_t a = expect_uint(p, "alignment");
+            if (a == 0 || (a & (a - 1)) || a > 4096) fail_at(p, at, "bad alignment %llu", (unsigned long long)a);
+            h.align = (uint32_t)a;
+        } else if (is_dir(p, ".ptr") || is_dir(p, ".global") || is_dir(p, ".shared") ||
+                   is_dir(p, ".const") || is_dir(p, ".local")) {
+            p->pos++; /* .ptr .global .align N on kernel params: a hint only */
+        } else if (is_dir(p, ".v2") || is_dir(p, ".v4") || is_dir(p, ".v8")) {
+            h.vec = (uint32_t)(t->text[2] - '0');
+            p->pos++;
+        } else if (dir_type(t)) {
+            h.type = dir_type(t);
+            p->pos++;
+            break;
+        } else {
+            break;
+        }
+    }
+    if (h.type == WS_T_NONE) fail_expected(p, "a type (.b8, .u32, .f32, ...)");
+    return h;
+}
+
+/* Array dimensions after the name. Returns the element count; *unsized
+ * is set for a trailing `[]`. */
+static uint64_t parse_dims(P *p, bool *unsized)
+{
+    uint64_t n = 1;
+    *unsized = false;
+    while (accept_punct(p, '[')) {
+        if (accept_punct(p, ']')) {
+            *unsized = true;
+            continue;
+        }
+        const ws_token *at = CUR(p);
+        uint64_t d = expect_uint(p, "array size");
+        if (d > (1ull << 40) || n * d > (1ull << 40)) fail_at(p, at, "array too large");
+        n *= d;
+        expect_punct(p, ']');
+    }
+    return n;
+}
+
+typedef struct {
+    uint8_t *buf;
+    uint64_t cap, n; /* bytes */
+    uint32_t esize;
+    int etype;
+} initbuf;
+
+static void init_put(P *p, initbuf *ib, ws_symbol *s, const ws_token *at, uint64_t bits)
+{
+    uint64_t need = ib->n + ib->esize;
+    if (s->size && need > s->size) fail_at(p, at, "too many initialisers for '%s'", s->name);
+    if (need > ib->cap) {
+        uint64_t nc = ib->cap ? ib->cap * 2 : 64;
+        while (nc < need) nc *= 2;
+        ib->buf = xrealloc(p, ib->buf, nc);
+        memset(ib->buf + ib->cap, 0, nc - ib->cap);
+        ib->cap = nc;
+    }
+    for (uint32_t i = 0; i < ib->esize; i++) ib->buf[ib->n + i] = (uint8_t)(bits >> (8 * i));
+    ib->n = need;
+}
+
+static void parse_init_elem(P *p, initbuf *ib, uint32_t si)
+{
+    if (accept_punct(p, '{')) {
+        if (!is_punct(p, '}')) {
+            do parse_init_elem(p, ib, si);
+            while (accept_punct(p, ','));
+        }
+        expect_punct(p, '}');
+        return;
+    }
+    const ws_token *at = CUR(p);
+    int kind;
+    int64_t raw;
+    bool neg;
+    if (read_literal(p, &kind, &raw, &neg)) {
+        init_put(p, ib, &p->m->syms[si], at, (uint64_t)lit_value(kind, raw, neg, ib->etype));
+        return;
+    }
+    if (CUR(p)->kind != TK_IDENT) fail_expected(p, "an initialiser value");
+    bool generic = false;
+    if (tok_is(CUR(p), TK_IDENT, "generic")) {
+        p->pos++;
+        expect_punct(p, '(');
+        generic = true;
+    }
+    const ws_token *nt = expect_ident(p, "a variable or function name");
+    binding *b = tab_find(p->names, nt->text, nt->len);
+    if (!b || (b->kind != B_SYM && b->kind != B_FUNC))
+        fail_at(p, nt, "undefined symbol '%.*s' in initialiser", (int)nt->len, nt->text);
+    if (generic) expect_punct(p, ')');
+    int64_t addend = 0;
+    if (accept_punct(p, '+')) addend = expect_int(p, "an offset");
+    else if (is_punct(p, '-')) addend = expect_int(p, "an offset");
+    uint32_t asz = p->m->address_size == 32 ? 4 : 8;
+    if (ib->esize != asz)
+        fail_at(p, nt, "address initialiser needs a %u-byte element type", asz);
+    ws_symbol *s = &p->m->syms[si];
+    s->relocs = xrealloc(p, s->relocs, (s->nrelocs + 1) * sizeof *s->relocs);
+    s->relocs[s->nrelocs].at = ib->n;
+    s->relocs[s->nrelocs].sym = b->kind == B_FUNC ? (b->idx | WS_RELOC_FUNC) : b->idx;
+    s->relocs[s->nrelocs].addend = addend;
+    s->nrelocs++;
+    init_put(p, ib, s, nt, 0);
+}
+
+static void parse_initialiser(P *p, uint32_t si, bool unsized)
+{
+    ws_symbol *s = &p->m->syms[si];
+    initbuf ib = {NULL, 0, 0, ws_type_size((ws_type)s->type), s->type};
+    if (ib.esize == 0) fail_at(p, CUR(p), "cannot initialise a .pred variable");
+    if (s->type == WS_T_B8 || s->type == WS_T_U8 || s->type == WS_T_S8) ib.etype = WS_T_U8;
+    parse_init_elem(p, &ib, si);
+    s = &p->m->syms[si];
+    if (unsized) s->size = ib.n;
+    s->init = xrealloc(p, ib.buf, s->size ? s->size : 1);
+    if (s->size > ib.n) memset(s->init + ib.n, 0, s->size - ib.n);
+}
+
+/* A variable declaration after its state-space directive: module scope
+ * (func = -1) or inside a function body. */
+static void parse_var_decl(P *p, const ws_token *spacetok, int space, int32_t func, bool is_extern)
+{
+    decl_head h = parse_decl_head(p);
+    for (;;) {
+        const ws_token *nt = expect_ident(p, "a variable name");
+        bool unsized;
+        uint64_t n = parse_dims(p, &unsized);
+        uint32_t esz = ws_type_size((ws_type)h.type) * h.vec;
+        uint32_t align = h.align ? h.align : esz;
+        uint32_t si = new_sym(p, nt, nt->text, nt->len, space, h.type, align,
+                              unsized ? 0 : n * esz, func);
+        ws_symbol *s = &p->m->syms[si];
+        s->is_extern = is_extern;
+        if (accept_punct(p, '=')) {
+            if (space != WS_SPACE_GLOBAL && space != WS_SPACE_CONST)
+                fail_at(p, spacetok, "initialiser on a %s variable", ws_space_name((ws_space)space));
+            parse_initialiser(p, si, unsized);
+            s = &p->m->syms[si];
+        }
+        switch (space) {
+        case WS_SPACE_GLOBAL:
+            s->offset = align_up(p->m->global_size, s->align);
+            p->m->global_size = s->offset + s->size;
+            break;
+        case WS_SPACE_CONST:
+            s->offset = align_up(p->m->const_size, s->align);
+            p->m->const_size = s->offset + s->size;
+            break;
+        case WS_SPACE_SHARED:
+            if (is_extern || unsized) {
+                s->size = 0;
+                s->offset = 0;
+                s->is_extern = true;
+                if (s->align > p->max_extern_shared_align) p->max_extern_shared_align = s->align;
+            } else if (func < 0 || !p->m->funcs[func].is_entry) {
+                s->offset = align_up(p->m->shared_size, s->align);
+                p->m->shared_size = s->offset + s->size;
+            } /* a kernel's own: laid out at the end of the module */
+            break;
+        case WS_SPACE_LOCAL:
+        case WS_SPACE_PARAM:
+            if (func < 0)
+                fail_at(p, spacetok, "module-scope %.*s variables are not supported",
+                        (int)spacetok->len, spacetok->text);
+            frame_place(p, s);
+            break;
+        default:
+            fail_at(p, spacetok, "unsupported state space %.*s", (int)spacetok->len, spacetok->text);
+        }
+        if (!accept_punct(p, ',')) break;
+    }
+    expect_punct(p, ';');
+}
+
+/* .reg .T %r<N>; | .reg .T a, b; */
+static void parse_reg_decl(P *p)
+{
+    ws_func *f = FN(p);
+    decl_head h = parse_decl_head(p);
+    for (;;) {
+        const ws_token *nt = expect_ident(p, "a register name");
+        uint64_t count = 1;
+        bool range = false;
+        if (accept_punct(p, '<')) {
+            const ws_token *at = CUR(p);
+            count = expect_uint(p, "a register count");
+            if (count > 65534) fail_at(p, at, "too many registers");
+            expect_punct(p, '>');
+            range = true;
+        }
+        for (uint64_t i = 0; i < count; i++) {
+            char *name;
+            if (range) {
+                char buf[32];
+                int l = snprintf(buf, sizeof buf, "%llu", (unsigned long long)i);
+                name = xrealloc(p, NULL, nt->len + (size_t)l + 1);
+                memcpy(name, nt->text, nt->len);
+                memcpy(name + nt->len, buf, (size_t)l + 1);
+            } else {
+                name = xstrndup(p, nt->text, nt->len);
+            }
+            f = FN(p);
+            if (h.type == WS_T_PRED) {
+                if (f->npreds >= WS_NOREG) { free(name); fail_at(p, nt, "too many predicate registers"); }
+                GROW(p, f->pred_name, f->npreds, p->cap_preds);
+                f->pred_name[f->npreds++] = name;
+                bind(p, nt, name, B_PRED, f->npreds - 1);
+            } else {
+                if (f->nregs >= WS_NOREG) { free(name); fail_at(p, nt, "too many registers"); }
+                if (f->nregs >= p->cap_regs) {
+                    p->cap_regs = p->cap_regs ? p->cap_regs * 2 : 64;
+                    f->reg_name = xrealloc(p, f->reg_name, p->cap_regs * sizeof *f->reg_name);
+                    f->reg_type = xrealloc(p, f->reg_type, p->cap_regs);
+                }
+                f->reg_name[f->nregs] = name;
+                f->reg_type[f->nregs] = (uint8_t)h.type;
+                f->nregs++;
+                bind(p, nt, name, B_REG, f->nregs - 1);
+            }
+        }
+        if (!accept_punct(p, ',')) break;
+    }
+    expect_punct(p, ';');
+}
+
+/* ---- instructions --------------------------------------------------------- */
+static const struct { const char *name; int op; } opnames[] = {
+    {"abs", WS_OP_ABS}, {"add", WS_OP_ADD}, {"addc", WS_OP_ADDC}, {"sub", WS_OP_SUB},
+    {"subc", WS_OP_SUBC}, {"mul", WS_OP_MUL}, {"mad", WS_OP_MAD}, {"madc", WS_OP_MADC},
+    {"mul24", WS_OP_MUL24}, {"mad24", WS_OP_MAD24}, {"sad", WS_OP_SAD}, {"fma", WS_OP_FMA},
+    {"div", WS_OP_DIV}, {"rem", WS_OP_REM}, {"neg", WS_OP_NEG}, {"min", WS_OP_MIN},
+    {"max", WS_OP_MAX}, {"copysign", WS_OP_COPYSIGN}, {"testp", WS_OP_TESTP},
+    {"rcp", WS_OP_RCP}, {"sqrt", WS_OP_SQRT}, {"rsqrt", WS_OP_RSQRT}, {"sin", WS_OP_SIN},
+    {"cos", WS_OP_COS}, {"lg2", WS_OP_LG2}, {"ex2", WS_OP_EX2}, {"tanh", WS_OP_TANH},
+    {"and", WS_OP_AND}, {"or", WS_OP_OR}, {"xor", WS_OP_XOR}, {"not", WS_OP_NOT},
+    {"cnot", WS_OP_CNOT}, {"lop3", WS_OP_LOP3}, {"shl", WS_OP_SHL}, {"shr", WS_OP_SHR},
+    {"shf", WS_OP_SHF}, {"bfe", WS_OP_BFE}, {"bfi", WS_OP_BFI}, {"brev", WS_OP_BREV},
+    {"popc", WS_OP_POPC}, {"clz", WS_OP_CLZ}, {"bfind", WS_OP_BFIND}, {"prmt", WS_OP_PRMT},
+    {"dp4a", WS_OP_DP4A}, {"dp2a", WS_OP_DP2A}, {"setp", WS_OP_SETP}, {"set", WS_OP_SET},
+    {"selp", WS_OP_SELP}, {"slct", WS_OP_SLCT}, {"mov", WS_OP_MOV}, {"cvt", WS_OP_CVT},
+    {"cvta", WS_OP_CVTA}, {"ld", WS_OP_LD}, {"ldu", WS_OP_LDU}, {"st", WS_OP_ST},
+    {"prefetch", WS_OP_PREFETCH}, {"isspacep", WS_OP_ISSPACEP}, {"atom", WS_OP_ATOM},
+    {"red", WS_OP_RED}, {"bar", WS_OP_BAR}, {"barrier", WS_OP_BAR}, {"membar", WS_OP_MEMBAR},
+    {"fence", WS_OP_FENCE}, {"bra", WS_OP_BRA}, {"call", WS_OP_CALL}, {"ret", WS_OP_RET},
+    {"exit", WS_OP_EXIT}, {"trap", WS_OP_TRAP}, {"nanosleep", WS_OP_NANOSLEEP},
+    {"vote", WS_OP_VOTE}, {"shfl", WS_OP_SHFL}, {"activemask", WS_OP_ACTIVEMASK},
+    {"match", WS_OP_MATCH}, {"redux", WS_OP_REDUX},
+};
+
+static bool meq(const char *s, size_t n, const char *lit)
+{
+    return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+static int lookup_in(const char *s, size_t n, const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (names[i] && meq(s, n, names[i])) return i;
+    return -1;
+}
+
+static const char *const cmp_names[] = {
+    NULL, "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
+    "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+};
+static const char *const rnd_names[] = {NULL, "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna"};
+static const char *const atom_names[] = {NULL, "add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor"};
+static const char *const cache_names[] = {NULL, "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
+static const char *const testp_names[] = {NULL, "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+static const char *const prmt_names[] = {NULL, "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+
+/* Apply one dotted modifier `s` (without the dot) to inst. Returns false
+ * if it is not a modifier of this instruction. */
+static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
+{
+    int op = in->op, v;
+    int t = type_from(s, n);
+    if (t) {
+        if (*ntypes == 0) in->type = (uint8_t)t;
+        else if (*ntypes == 1) in->stype = (uint8_t)t;
+        else return false;
+        (*ntypes)++;
+        return true;
+    }
+    if ((op == WS_OP_SETP || op == WS_OP_SET) && (v = lookup_in(s, n, cmp_names, 19)) > 0) {
+        if (in->cmp) {
+            if (v == WS_CMP_LO || v == WS_CMP_HI) return false;
+        }
+        in->cmp = (uint8_t)v;
+        return true;
+    }
+    if (op == WS_OP_SETP || op == WS_OP_SET) {
+        if (meq(s, n, "and")) { in->boolop = WS_BOOL_AND; return true; }
+        if (meq(s, n, "or")) { in->boolop = WS_BOOL_OR; return true; }
+        if (meq(s, n, "xor")) { in->boolop = WS_BOOL_XOR; return true; }
+    }
+    if ((v = lookup_in(s, n, rnd_names, 10)) > 0) { in->rnd = (uint8_t)v; return true; }
+    switch (op) {
+    case WS_OP_MUL: case WS_OP_MAD: case WS_OP_MUL24: case WS_OP_MAD24: case WS_OP_MADC:
+        if (meq(s, n, "lo")) { in->sub = WS_MUL_LO; return true; }
+        if (meq(s, n, "hi")) { in->sub = WS_MUL_HI; return true; }
+        if (meq(s, n, "wide")) { in->sub = WS_MUL_WIDE; return true; }
+        break;
+    case WS_OP_ATOM: case WS_OP_RED: case WS_OP_REDUX:
+        if ((v = lookup_in(s, n, atom_names, 11)) > 0) { in->sub = (uint8_t)v; return true; }
+        if (meq(s, n, "noftz")) return true;
+        break;
+    case WS_OP_SHFL:
+        if (meq(s, n, "up")) { in->sub = WS_SHFL_UP; return true; }
+        if (meq(s, n, "down")) { in->sub = WS_SHFL_DOWN; return true; }
+        if (meq(s, n, "bfly")) { in->sub = WS_SHFL_BFLY; return true; }
+        if (meq(s, n, "idx")) { in->sub = WS_SHFL_IDX; return true; }
+        break;
+    case WS_OP_VOTE:
+        if (meq(s, n, "all")) { in->sub = WS_VOTE_ALL; return true; }
+        if (meq(s, n, "any")) { in->sub = WS_VOTE_ANY; return true; }
+        if (meq(s, n, "uni")) { in->sub = WS_VOTE_UNI; return true; }
+        if (meq(s, n, "ballot")) { in->sub = WS_VOTE_BALLOT; return true; }
+        break;
+    case WS_OP_MATCH:
+        if (meq(s, n, "any")) { in->sub = WS_MATCH_ANY; return true; }
+        if (meq(s, n, "all")) { in->sub = WS_MATCH_ALL; return true; }
+        break;
+    case WS_OP_SHF:
+        if (meq(s, n, "l")) { in->sub = WS_SHF_L; return true; }
+        if (meq(s, n, "r")) { in->sub = WS_SHF_R; return true; }
+        if (meq(s, n, "clamp")) return true;
+        break;
+    case WS_OP_PRMT:
+        if ((v = lookup_in(s, n, prmt_names, 7)) > 0) { in->sub = (uint8_t)v; return true; }
+        break;
+    case WS_OP_TESTP:
+        if ((v = lookup_in(s, n, testp_names, 7)) > 0) { in->sub = (uint8_t)v; return true; }
+        break;
+    case WS_OP_BAR:
+        if (meq(s, n, "sync")) { if (!in->sub) in->sub = WS_BAR_SYNC; return true; }
+        if (meq(s, n, "arrive")) { in->sub = WS_BAR_ARRIVE; return true; }
+        if (meq(s, n, "red")) { in->sub = WS_BAR_RED_POPC; return true; }
+        if (meq(s, n, "popc")) { in->sub = WS_BAR_RED_POPC; return true; }
+        if (meq(s, n, "and")) { in->sub = WS_BAR_RED_AND; return true; }
+        if (meq(s, n, "or")) { in->sub = WS_BAR_RED_OR; return true; }
+        if (meq(s, n, "warp")) { in->sub = WS_BAR_WARP_SYNC; return true; }
+        if (meq(s, n, "aligned")) { in->flags |= WS_F_ALIGNED; return true; }
+        break;
+    case WS_OP_MEMBAR: case WS_OP_FENCE:
+        if (meq(s, n, "gl")) { in->scope = WS_SCOPE_GPU; return true; }
+        if (meq(s, n, "sc") || meq(s, n, "acq_rel")) return true;
+        break;
+    case WS_OP_CVTA:
+        if (meq(s, n, "to")) { in->to_generic = 0; return true; }
+        break;
+    case WS_OP_PREFETCH:
+        if (meq(s, n, "L1") || meq(s, n, "L2")) return true;
+        break;
+    default:
+        break;
+    }
+    if (op == WS_OP_LD || op == WS_OP_LDU || op == WS_OP_ST || op == WS_OP_ATOM ||
+        op == WS_OP_RED || op == WS_OP_CVTA || op == WS_OP_PREFETCH || op == WS_OP_ISSPACEP) {
+        if ((v = space_from(s, n)) >= 0) {
+            in->space = (uint8_t)v;
+            if (op == WS_OP_CVTA && in->to_generic == 1 && in->space && !in->rnd) {}
+            return true;
+        }
+        if (meq(s, n, "v2") || meq(s, n, "v4") || meq(s, n, "v8")) {
+            in->vec = (uint8_t)(s[1] - '0');
+            return true;
+        }
+        if ((v = lookup_in(s, n, cache_names, 8)) > 0) {
+            in->cacheop = (uint8_t)v;
+            in->flags |= WS_F_CACHEOP;
+            return true;
+        }
+        if (meq(s, n, "nc")) { in->flags |= WS_F_NC; return true; }
+        if (meq(s, n, "volatile") || meq(s, n, "relaxed") || meq(s, n, "acquire") ||
+            meq(s, n, "release") || meq(s, n, "acq_rel") || meq(s, n, "mmio")) {
+            in->flags |= WS_F_VOLATILE;
+            return true;
+        }
+        if (meq(s, n, "weak")) return true;
+        /* Eviction / prefetch-size hints (L1::no_allocate, L2::128B): timing
+           hints without operands. L2::cache_hint takes an operand: refused. */
+        if (n > 4 && (s[0] == 'L') && s[2] == ':' && !meq(s, n, "L2::cache_hint")) return true;
+    }
+    if (meq(s, n, "cta")) { in->scope = WS_SCOPE_CTA; return true; }
+    if (meq(s, n, "gpu") || meq(s, n, "cluster")) { in->scope = WS_SCOPE_GPU; return true; }
+    if (meq(s, n, "sys")) { in->scope = WS_SCOPE_SYS; return true; }
+    if (meq(s, n, "sat")) { in->flags |= WS_F_SAT; return true; }
+    if (meq(s, n, "ftz")) { in->flags |= WS_F_FTZ; return true; }
+    if (meq(s, n, "approx")) { in->flags |= WS_F_APPROX; return true; }
+    if (meq(s, n, "full")) { in->flags |= WS_F_FULL; return true; }
+    if (meq(s, n, "uni") && (op == WS_OP_BRA || op == WS_OP_CALL || op == WS_OP_RET)) {
+        in->flags |= WS_F_UNI;
+        return true;
+    }
+    if (meq(s, n, "cc") && (op == WS_OP_ADD || op == WS_OP_SUB || op == WS_OP_MAD ||
+                            op == WS_OP_ADDC || op == WS_OP_SUBC || op == WS_OP_MADC)) {
+        in->flags |= WS_F_CC;
+        return true;
+    }
+    if (meq(s, n, "wrap") && op == WS_OP_SHF) { in->flags |= WS_F_WRAP; return true; }
+    if (meq(s, n, "shiftamt") && op == WS_OP_BFIND) { in->flags |= WS_F_SHIFTAMT; return true; }
+    if (meq(s, n, "sync") && (op == WS_OP_VOTE || op == WS_OP_SHFL || op == WS_OP_MATCH ||
+                              op == WS_OP_REDUX)) {
+        in->flags |= WS_F_SYNC;
+        return true;
+    }
+    if (meq(s, n, "aligned")) { in->flags |= WS_F_ALIGNED; return true; }
+    if (meq(s, n, "relu")) { in->flags |= WS_F_RELU; return true; }
+    if (meq(s, n, "NaN")) { in->flags |= WS_F_NAN; return true; }
+    if (meq(s, n, "abs")) { in->flags |= WS_F_ABS; return true; }
+    return false;
+}
+
+typedef struct {
+    int kind;
+    int64_t raw;
+    bool neg;
+} litinfo;
+
+static ws_operand reg_operand(P *p, const ws_token *t, bool want_value)
+{
+    ws_operand o;
+    memset(&o, 0, sizeof o);
+    o.reg = WS_NOREG;
+    o.sym = WS_NOSYM;
+    binding *b = tab_find(p->names, t->text, t->len);
+    if (b && b->kind == B_REG) {
+        o.kind = WS_OPND_REG;
+        o.reg = (uint16_t)b->idx;
+        return o;
+    }
+    if (b && b->kind == B_PRED && !want_value) {
+        o.kind = WS_OPND_PRED;
+        o.reg = (uint16_t)b->idx;
+        return o;
+    }
+    fail_at(p, t, "%s '%.*s'", b ? "expected a register, found" : "undefined register",
+            (int)t->len, t->text);
+}
+
+/* One operand. `label_ok`: an unknown identifier is a branch label. */
+static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, bool label_ok)
+{
+    ws_operand o;
+    memset(&o, 0, sizeof o);
+    o.reg = WS_NOREG;
+    o.sym = WS_NOSYM;
+    lit->kind = LIT_NONE;
+    const ws_token *t = CUR(p);
+    if (accept_punct(p, '[')) {
+        o.kind = WS_OPND_MEM;
+        const ws_token *bt = CUR(p);
+        if (bt->kind == TK_IDENT) {
+            p->pos++;
+            binding *b = tab_find(p->names, bt->text, bt->len);
+            if (!b) fail_at(p, bt, "undefined identifier '%.*s'", (int)bt->len, bt->text);
+            if (b->kind == B_REG) o.reg = (uint16_t)b->idx;
+            else if (b->kind == B_SYM) o.sym = b->idx;
+            else fail_at(p, bt, "expected a register or variable in address, found '%.*s'", (int)bt->len, bt->text);
+            if (accept_punct(p, '+')) o.imm = expect_int(p, "an address offset");
+            else if (is_punct(p, '-')) o.imm = expect_int(p, "an address offset");
+        } else if (bt->kind == TK_INT) {
+            o.imm = (int64_t)advance(p)->ival;
+            if (accept_punct(p, '+')) o.imm += expect_int(p, "an address offset");
+        } else {
+            fail_expected(p, "a register, variable or address in '[ ]'");
+        }
+        expect_punct(p, ']');
+        return o;
+    }
+    if (accept_punct(p, '{')) {
+        o.kind = WS_OPND_VEC;
+        int n = 0;
+        do {
+            const ws_token *et = CUR(p);
+            if (n >= 4) fail_at(p, et, "vector operand with more than 4 elements is not supported");
+            if (tok_is(et, TK_IDENT, "_")) {
+                p->pos++;
+                o.vreg[n++] = WS_NOREG;
+                continue;
+            }
+            if (et->kind != TK_IDENT) fail_expected(p, "a register in vector operand");
+            p->pos++;
+            ws_operand r = reg_operand(p, et, false);
+            if (r.kind == WS_OPND_PRED) o.vec_is_pred = 1;
+            o.vreg[n++] = r.reg;
+        } while (accept_punct(p, ','));
+        expect_punct(p, '}');
+        o.vecn = (uint8_t)n;
+        return o;
+    }
+    if (accept_punct(p, '!')) {
+        const ws_token *rt = expect_ident(p, "a predicate register after '!'");
+        binding *b = tab_find(p->names, rt->text, rt->len);
+        if (!b || b->kind != B_PRED)
+            fail_at(p, rt, "expected a predicate register after '!', found '%.*s'", (int)rt->len, rt->text);
+        o.kind = WS_OPND_PRED;
+        o.reg = (uint16_t)b->idx;
+        o.neg = 1;
+        return o;
+    }
+    if (read_literal(p, &lit->kind, &lit->raw, &lit->neg)) {
+        o.kind = WS_OPND_IMM;
+        return o;
+    }
+    if (t->kind != TK_IDENT) fail_expected(p, "an operand");
+    p->pos++;
+    if (tok_is(t, TK_IDENT, "_")) {
+        o.kind = WS_OPND_NONE;
+        return o;
+    }
+    binding *b = tab_find(p->names, t->text, t->len);
+    if (b) {
+        switch (b->kind) {
+        case B_REG: o.kind = WS_OPND_REG; o.reg = (uint16_t)b->idx; return o;
+        case B_PRED: o.kind = WS_OPND_PRED; o.reg = (uint16_t)b->idx; return o;
+        case B_SYM:
+            o.kind = WS_OPND_SYM;
+            o.sym = b->idx;
+            if (accept_punct(p, '+')) o.imm = expect_int(p, "an offset");
+            else if (is_punct(p, '-')) o.imm = expect_int(p, "an offset");
+            return o;
+        case B_FUNC: o.kind = WS_OPND_FUNC; o.imm = b->idx; return o;
+        default: break;
+        }
+    }
+    if (t->text[0] == '%') {
+        int sr = sreg_from(t->text, t->len);
+        if (sr) {
+            o.kind = WS_OPND_SREG;
+            o.reg = (uint16_t)sr;
+            return o;
+        }
+    }
+    if (label_ok) {
+        o.kind = WS_OPND_LABEL;
+        GROW(p, p->fix, p->nfix, p->cap_fix);
+        p->fix[p->nfix].inst = FN(p)->ninsts;
+        p->fix[p->nfix].src = (uint8_t)srcidx;
+        p->fix[p->nfix].tok = (uint32_t)(t - p->t);
+        p->nfix++;
+        return o;
+    }
+    fail_at(p, t, "undefined %s '%.*s'", t->text[0] == '%' ? "register" : "identifier", (int)t->len,
+            t->text);
+}
+
+static uint32_t param_sym(P *p)
+{
+    const ws_token *t = expect_ident(p, "a .param variable");
+    binding *b = tab_find(p->names, t->text, t->len);
+    if (!b || b->kind != B_SYM || p->m->syms[b->idx].space != WS_SPACE_PARAM)
+        fail_at(p, t, "expected a .param variable, found '%.*s'", (int)t->len, t->text);
+    return b->idx;
+}
+
+/* call[.uni] [(rets),] target [, (args)] [, prototype]; */
+static void parse_call(P *p, ws_inst *in)
+{
+    uint32_t rets[32], args[256];
+    uint32_t nr = 0, na = 0;
+    if (accept_punct(p, '(')) {
+        if (!is_punct(p, ')')) {
+            do {
+                if (nr >= 32) fail_at(p, CUR(p), "too many return values");
+                rets[nr++] = param_sym(p);
+            } while (accept_punct(p, ','));
+        }
+        expect_punct(p, ')');
+        expect_punct(p, ',');
+    }
+    const ws_token *tt = expect_ident(p, "a function name");
+    binding *b = tab_find(p->names, tt->text, tt->len);
+    ws_operand o;
+    memset(&o, 0, sizeof o);
+    o.reg = WS_NOREG;
+    o.sym = WS_NOSYM;
+    if (b && b->kind == B_FUNC) {
+        o.kind = WS_OPND_FUNC;
+        o.imm = b->idx;
+    } else if (b && b->kind == B_REG) {
+        o.kind = WS_OPND_REG; /* indirect call through a function pointer */
+        o.reg = (uint16_t)b->idx;
+    } else {
+        fail_at(p, tt, "undefined function '%.*s'", (int)tt->len, tt->text);
+    }
+    if (accept_punct(p, ',')) {
+        if (accept_punct(p, '(')) {
+            if (!is_punct(p, ')')) {
+                do {
+                    if (na >= 256) fail_at(p, CUR(p), "too many call arguments");
+                    args[na++] = param_sym(p);
+                } while (accept_punct(p, ','));
+            }
+            expect_punct(p, ')');
+            if (accept_punct(p, ',')) expect_ident(p, "a call prototype");
+        } else {
+            expect_ident(p, "'(' or a call prototype");
+        }
+    }
+    in->src[0] = o;
+    in->nsrc = 1;
+    if (nr) {
+        in->call_rets = p->pend_rets = xrealloc(p, NULL, nr * sizeof *rets);
+        memcpy(in->call_rets, rets, nr * sizeof *rets);
+        in->ncall_rets = (uint8_t)nr;
+    }
+    if (na) {
+        in->call_args = p->pend_args = xrealloc(p, NULL, na * sizeof *args);
+        memcpy(in->call_args, args, na * sizeof *args);
+        in->ncall_args = (uint8_t)(na > 255 ? 255 : na);
+    }
+}
+
+static bool op_has_dst(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_ST: case WS_OP_RED: case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET:
+    case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH:
+    case WS_OP_MEMBAR: case WS_OP_FENCE:
+        return false;
+    case WS_OP_BAR:
+        return in->sub == WS_BAR_RED_POPC || in->sub == WS_BAR_RED_AND || in->sub == WS_BAR_RED_OR;
+    default:
+        return true;
+    }
+}
+
+/* Type against which an immediate source operand is interpreted. */
+static int src_imm_type(const ws_inst *in, int i)
+{
+    switch (in->op) {
+    case WS_OP_CVT: return in->stype;
+    case WS_OP_SETP: case WS_OP_SET: return i < 2 ? in->stype : WS_T_PRED;
+    case WS_OP_SLCT: return i < 2 ? in->type : in->stype;
+    case WS_OP_SHL: case WS_OP_SHR: return i == 1 ? WS_T_U32 : in->type;
+    case WS_OP_SHF: case WS_OP_BFE: case WS_OP_BFI: case WS_OP_LOP3: case WS_OP_PRMT:
+    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_BAR:
+    case WS_OP_NANOSLEEP:
+        return in->op == WS_OP_BFI && i < 2 ? in->type : WS_T_U32;
+    case WS_OP_SELP: return i < 2 ? in->type : WS_T_PRED;
+    case WS_OP_TESTP: case WS_OP_COPYSIGN: return in->type;
+    default: return in->type;
+    }
+}
+
+static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
+{
+    const ws_token *ot = advance(p);
+    const char *s = ot->text, *end = ot->text + ot->len;
+    const char *dot = memchr(s, '.', ot->len);
+    size_t blen = dot ? (size_t)(dot - s) : ot->len;
+    int op = -1;
+    for (size_t i = 0; i < sizeof opnames / sizeof opnames[0]; i++)
+        if (meq(s, blen, opnames[i].name)) { op = opnames[i].op; break; }
+    if (op < 0)
+        fail_at(p, ot, "unsupported instruction '%.*s' (line %u)", (int)ot->len, ot->text, ot->line);
+
+    ws_func *f = FN(p);
+    GROW(p, f->insts, f->ninsts, p->cap_insts);
+    ws_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = (uint16_t)op;
+    in.guard = guard;
+    in.guard_neg = guard_neg;
+    in.line = ot->line;
+    in.reconv = -1;
+    in.vec = 1;
+    if (op == WS_OP_CVTA) in.to_generic = 1;
+    if (op == WS_OP_BAR && meq(s, blen, "bar")) in.flags |= WS_F_ALIGNED;
+    int ntypes = 0;
+    for (const char *q = dot; q && q < end;) {
+        const char *ms = q + 1;
+        const char *me = memchr(ms, '.', (size_t)(end - ms));
+        if (!me) me = end;
+        /* "shared::cta" contains no dot, so splitting on dots is enough. */
+        if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes))
+            fail_at(p, ot, "unsupported instruction '%.*s' (line %u): unknown modifier '.%.*s'",
+                    (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
+        q = me < end ? me : NULL;
+    }
+    if (ntypes == 1) in.stype = in.type;
+    if (op == WS_OP_BAR && !in.sub) in.sub = WS_BAR_SYNC;
+    if (op == WS_OP_BAR && in.sub == WS_BAR_WARP_SYNC) in.flags &= (uint16_t)~WS_F_ALIGNED;
+    if (op == WS_OP_MEMBAR && !in.scope)
+        fail_at(p, ot, "expected a scope (.cta, .gl, .sys) on '%.*s'", (int)ot->len, ot->text);
+    if ((op == WS_OP_SETP || op == WS_OP_SET) && !in.cmp)
+        fail_at(p, ot, "expected a comparison (.eq, .lt, ...) on '%.*s'", (int)ot->len, ot->text);
+    if ((op == WS_OP_ATOM || op == WS_OP_RED) && !in.sub)
+        fail_at(p, ot, "expected an atomic operation (.add, .cas, ...) on '%.*s'", (int)ot->len, ot->text);
+
+    litinfo lits[WS_MAX_DST + WS_MAX_SRC];
+    int nlit = 0;
+    if (op == WS_OP_CALL) {
+        parse_call(p, &in);
+    } else if (!is_punct(p, ';')) {
+        bool hasdst = op_has_dst(&in);
+        int idx = 0;
+        do {
+            const ws_token *at = CUR(p);
+            litinfo li;
+            bool isdst = hasdst && idx == 0;
+            int si = isdst ? -1 : in.nsrc;
+            if (!isdst && in.nsrc >= WS_MAX_SRC) fail_at(p, at, "too many operands");
+            ws_operand o = parse_operand(p, &in, si, &li, op == WS_OP_BRA && !isdst);
+            if (isdst) {
+                if (o.kind == WS_OPND_IMM || o.kind == WS_OPND_SYM || o.kind == WS_OPND_SREG)
+                    fail_at(p, at, "expected a destination register");
+                in.dst[0] = o;
+                in.ndst = 1;
+                if (accept_punct(p, '|')) {
+                    const ws_token *t2 = expect_ident(p, "a second destination register");
+                    in.dst[1] = reg_operand(p, t2, false);
+                    in.ndst = 2;
+                }
+            } else {
+                lits[nlit] = li;
+                lits[nlit].kind = li.kind;
+                in.src[in.nsrc] = o;
+                if (li.kind != LIT_NONE)
+                    in.src[in.nsrc].imm = lit_value(li.kind, li.raw, li.neg, src_imm_type(&in, in.nsrc));
+                nlit++;
+                in.nsrc++;
+            }
+            idx++;
+        } while (accept_punct(p, ','));
+    }
+    (void)lits;
+    expect_punct(p, ';');
+    if (op == WS_OP_BRA && (in.nsrc != 1 || in.src[0].kind != WS_OPND_LABEL))
+        fail_at(p, ot, "bra needs one label operand (indirect branches are not supported)");
+    f = FN(p);
+    f->insts[f->ninsts++] = in;
+    p->pend_args = p->pend_rets = NULL; /* now owned by the module */
+}
+
+/* ---- functions -------------------------------------------------------- */
+typedef struct {
+    const ws_token *name;
+    decl_head h;
+    uint64_t size;
+} pdecl;
+
+/* ( .param .T name [N], ... ) — also .reg params of old-style .func. */
+static pdecl *parse_param_list(P *p, int slot, uint32_t *count)
+{
+    pdecl *v = NULL;
+    uint32_t n = 0, cap = 0;
+    expect_punct(p, '(');
+    if (!is_punct(p, ')')) {
+        do {
+            if (!is_dir(p, ".param") && !is_dir(p, ".reg")) fail_expected(p, "'.param'");
+            p->pos++;
+            if (n >= cap) {
+                cap = cap ? cap * 2 : 8;
+                v = xrealloc(p, v, cap * sizeof *v);
+                p->pend[slot] = v; /* freed by ws_ptx_parse if an error unwinds */
+            }
+            pdecl d;
+            d.h = parse_decl_head(p);
+            d.name = expect_ident(p, "a parameter name");
+            bool unsized;
+            d.size = parse_dims(p, &unsized) * ws_type_size((ws_type)d.h.type) * d.h.vec;
+            v[n++] = d;
+        } while (accept_punct(p, ','));
+    }
+    expect_punct(p, ')');
+    *count = n;
+    return v;
+}
+
+/* Create (or, for a re-declared function, reuse) the param symbols. */
+static uint32_t *instantiate_params(P *p, pdecl *d, uint32_t n, uint32_t *old, uint32_t oldn,
+                                    bool kernel, uint32_t *param_size)
+{
+    uint32_t *idx = n ? xrealloc(p, NULL, n * sizeof *idx) : NULL;
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t esz = ws_type_size((ws_type)d[i].h.type) * d[i].h.vec;
+        uint32_t align = d[i].h.align ? d[i].h.align : esz;
+        uint32_t si;
+        if (old && oldn == n) {
+            si = old[i];
+            ws_symbol *s = &p->m->syms[si];
+            free(s->name);
+            s->name = xstrndup(p, d[i].name->text, d[i].name->len);
+            s->type = (uint8_t)d[i].h.type;
+            s->align = align ? align : 1;
+            s->size = d[i].size;
+            bind(p, d[i].name, s->name, B_SYM, si);
+        } else {
+            si = new_sym(p, d[i].name, d[i].name->text, d[i].name->len, WS_SPACE_PARAM,
+                         d[i].h.type, align, d[i].size, p->cf);
+        }
+        idx[i] = si;
+        ws_symbol *s = &p->m->syms[si];
+        if (kernel) {
+            s->is_kernel_param = true;
+            s->offset = align_up(off, s->align);
+            off = s->offset + s->size;
+        } else {
+            frame_place(p, s);
+        }
+    }
+    if (param_size) *param_size = (uint32_t)off;
+    return idx;
+}
+
+static void skip_line(P *p, uint32_t line)
+{
+    while (CUR(p)->kind != TK_EOF && CUR(p)->line == line) p->pos++;
+}
+
+static void parse_body(P *p)
+{
+    uint32_t base_depth = p->depth;
+    for (;;) {
+        const ws_token *t = CUR(p);
+        if (t->kind == TK_EOF) fail_expected(p, "'}'");
+        if (accept_punct(p, '{')) {
+            push_scope(p);
+            continue;
+        }
+        if (accept_punct(p, '}')) {
+            if (p->depth == base_depth) return;
+            pop_scope(p);
+            continue;
+        }
+        if (t->kind == TK_DIR) {
+            p->pos++;
+            if (tok_is(t, TK_DIR, ".reg")) {
+                parse_reg_decl(p);
+            } else if (tok_is(t, TK_DIR, ".local") || tok_is(t, TK_DIR, ".shared") ||
+                       tok_is(t, TK_DIR, ".param") || tok_is(t, TK_DIR, ".global") ||
+                       tok_is(t, TK_DIR, ".const")) {
+                parse_var_decl(p, t, space_from(t->text + 1, t->len - 1), p->cf, false);
+            } else if (tok_is(t, TK_DIR, ".pragma")) {
+                while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;
+                expect_punct(p, ';');
+            } else if (tok_is(t, TK_DIR, ".loc") || tok_is(t, TK_DIR, ".file")) {
+                skip_line(p, t->line);
+            } else {
+                fail_at(p, t, "unsupported directive '%.*s' in function body (line %u)", (int)t->len,
+                        t->text, t->line);
+            }
+            continue;
+        }
+        if (t->kind == TK_IDENT && p->t[p->pos + 1].kind == TK_PUNCT && p->t[p->pos + 1].text[0] == ':') {
+            p->pos += 2;
+            if (is_dir(p, ".callprototype")) {
+                /* Indirect-call prototype: only its name matters. */
+                while (!is_punct(p, ';') && CUR(p)->kind != TK_EOF) p->pos++;
+                expect_punct(p, ';');
+                continue;
+            }
+            binding *old = tab_find(p->labels, t->text, t->len);
+            if (old) fail_at(p, t, "label '%.*s' defined twice", (int)t->len, t->text);
+            nametab *lt = p->labels;
+            GROW(p, lt->b, lt->n, lt->cap);
+            uint32_t h = hash_name(t->text, t->len);
+            binding *b = &lt->b[lt->n];
+            /* Label names point into the source text, which outlives the parse;
+               they are compared by length, so store a NUL-terminated copy. */
+            b->name = xstrndup(p, t->text, t->len);
+            b->hash = h;
+            b->kind = B_LABEL;
+            b->depth = 0;
+            b->idx = FN(p)->ninsts;
+            b->next = lt->heads[h & (NBUCKETS - 1)];
+            lt->heads[h & (NBUCKETS - 1)] = (int32_t)lt->n;
+            lt->n++;
+            continue;
+        }
+        uint16_t guard = WS_NOREG;
+        bool gneg = false;
+        if (accept_punct(p, '@')) {
+            gneg = accept_punct(p, '!');
+            const ws_token *gt = expect_ident(p, "a guard predicate");
+            binding *b = tab_find(p->names, gt->text, gt->len);
+            if (!b || b->kind != B_PRED)
+                fail_at(p, gt, "expected a predicate register as guard, found '%.*s'", (int)gt->len, gt->text);
+            guard = (uint16_t)b->idx;
+        }
+        if (CUR(p)->kind != TK_IDENT) fail_expected(p, "an instruction");
+        parse_instruction(p, guard, gneg);
+    }
+}
+
+static void free_labels(P *p)
+{
+    for (uint32_t i = 0; i < p->labels->n; i++) free((char *)p->labels->b[i].name);
+    tab_pop_to(p->labels, 0);
+}
+
+static bool is_terminator(const ws_inst *in)
+{
+    return (in->op == WS_OP_BRA && in->guard == WS_NOREG) || in->op == WS_OP_RET ||
+           in->op == WS_OP_EXIT;
+}
+
+static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_extern)
+{
+    pdecl *rets = NULL, *params = NULL;
+    uint32_t nrets = 0, nparams = 0;
+    if (!is_entry && is_punct(p, '(')) rets = parse_param_list(p, 0, &nrets);
+    const ws_token *nt = CUR(p);
+    if (nt->kind != TK_IDENT) fail_expected(p, "a function name");
+    p->pos++;
+    if (is_punct(p, '(')) params = parse_param_list(p, 1, &nparams);
+
+    ws_module *m = p->m;
+    binding *fb = tab_find(p->names, nt->text, nt->len);
+    int32_t fi;
+    if (fb && fb->kind == B_FUNC) {
+        fi = (int32_t)fb->idx;
+        if (m->funcs[fi].has_body) {
+            fail_at(p, nt, "function '%.*s' defined twice", (int)nt->len, nt->text);
+        }
+    } else {
+        if (fb) {
+            fail_at(p, nt, "'%.*s' is already declared as a variable", (int)nt->len, nt->text);
+        }
+        GROW(p, m->funcs, m->nfuncs, p->cap_funcs);
+        fi = (int32_t)m->nfuncs++;
+        ws_func *f = &m->funcs[fi];
+        memset(f, 0, sizeof *f);
+        f->name = xstrndup(p, nt->text, nt->len);
+        f->ptxas_regs = f->ptxas_smem = f->ptxas_lmem = f->ptxas_cmem = -1;
+        bind(p, nt, f->name, B_FUNC, (uint32_t)fi);
+    }
+    ws_func *f = &m->funcs[fi];
+    f->is_entry = is_entry;
+    f->is_extern = is_extern;
+    f->line = kw->line;
+    p->cf = fi;
+    p->cap_insts = 0;
+    p->cap_regs = 0;
+    p->cap_preds = 0;
+    p->frame_cur = p->frame_max = 0;
+    push_scope(p);
+    uint32_t *ri = instantiate_params(p, rets, nrets, f->rets, f->nrets, false, NULL);
+    f = &m->funcs[fi];
+    free(f->rets);
+    f->rets = ri;
+    f->nrets = nrets;
+    uint32_t psize = 0;
+    uint32_t *pi = instantiate_params(p, params, nparams, f->params, f->nparams, is_entry, &psize);
+    f = &m->funcs[fi];
+    free(f->params);
+    f->params = pi;
+    f->nparams = nparams;
+    f->param_size = psize;
+    free(rets);
+    free(params);
+    p->pend[0] = p->pend[1] = NULL;
+
+    /* Performance directives. */
+    for (;;) {
+        const ws_token *t = CUR(p);
+        if (is_dir(p, ".maxntid") || is_dir(p, ".reqntid")) {
+            p->pos++;
+            uint32_t *dst = tok_is(t, TK_DIR, ".maxntid") ? f->maxntid : f->reqntid;
+            dst[0] = dst[1] = dst[2] = 1;
+            int k = 0;
+            do {
+                if (k >= 3) fail_at(p, CUR(p), "too many dimensions");
+                dst[k++] = (uint32_t)expect_uint(p, "a thread count");
+            } while (accept_punct(p, ','));
+        } else if (is_dir(p, ".minnctapersm")) {
+            p->pos++;
+            f->minnctapersm = (uint32_t)expect_uint(p, "a CTA count");
+        } else if (is_dir(p, ".maxnreg")) {
+            p->pos++;
+            f->maxnreg = (uint32_t)expect_uint(p, "a register count");
+        } else if (is_dir(p, ".maxnctapersm")) {
+            p->pos++;
+            expect_uint(p, "a CTA count");
+        } else if (is_dir(p, ".noreturn")) {
+            p->pos++;
+        } else if (is_dir(p, ".pragma")) {
+            p->pos++;
+            while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;
+            expect_punct(p, ';');
+        } else {
+            break;
+        }
+    }
+    if (accept_punct(p, ';')) {
+        pop_scope(p);
+        f->frame_size = (uint32_t)p->frame_max;
+        return;
+    }
+    if (!is_punct(p, '{')) fail_expected(p, "'{' or ';'");
+    const ws_token *open = advance(p);
+    if (is_extern) fail_at(p, open, ".extern function '%s' has a body", f->name);
+    push_scope(p);
+    parse_body(p);
+    pop_scope(p);
+    pop_scope(p);
+    f = &m->funcs[fi];
+    f->has_body = true;
+    /* Falling off the end of a body returns. Also covers labels at the end. */
+    bool need_ret = f->ninsts == 0 || !is_terminator(&f->insts[f->ninsts - 1]);
+    for (uint32_t i = 0; i < p->labels->n && !need_ret; i++)
+        if (p->labels->b[i].idx == f->ninsts) need_ret = true;
+    if (need_ret) {
+        GROW(p, f->insts, f->ninsts, p->cap_insts);
+        ws_inst *in = &f->insts[f->ninsts++];
+        memset(in, 0, sizeof *in);
+        in->op = WS_OP_RET;
+        in->guard = WS_NOREG;
+        in->reconv = -1;
+        in->vec = 1;
+        in->line = p->t[p->pos - 1].line;
+    }
+    for (uint32_t i = 0; i < p->nfix; i++) {
+        const ws_token *lt = &p->t[p->fix[i].tok];
+        binding *b = tab_find(p->labels, lt->text, lt->len);
+        if (!b) fail_at(p, lt, "undefined label '%.*s'", (int)lt->len, lt->text);
+        f->insts[p->fix[i].inst].src[p->fix[i].src].imm = b->idx;
+    }
+    p->nfix = 0;
+    free_labels(p);
+    f->frame_size = (uint32_t)p->frame_max;
+    char err[256];
+    if (ws_cfg_build(f, err, sizeof err)) fail_at(p, open, "%s", err);
+}
+
+/* ---- module ---------------------------------------------------------------- */
+static void skip_section(P *p)
+{
+    /* .section name { ... } with nested braces */
+    while (!is_punct(p, '{') && CUR(p)->kind != TK_EOF) p->pos++;
+    int depth = 0;
+    do {
+        if (CUR(p)->kind == TK_EOF) fail_expected(p, "'}' closing .section");
+        if (is_punct(p, '{')) depth++;
+        else if (is_punct(p, '}')) depth--;
+        p->pos++;
+    } while (depth > 0);
+}
+
+static void parse_module(P *p)
+{
+    ws_module *m = p->m;
+    while (CUR(p)->kind != TK_EOF) {
+        const ws_token *t = CUR(p);
+        if (t->kind != TK_DIR) fail_expected(p, "a directive");
+        p->pos++;
+        if (tok_is(t, TK_DIR, ".version")) {
+            const ws_token *v = CUR(p);
+            if (v->kind != TK_FLOAT && v->kind != TK_INT) fail_expected(p, "a version number");
+            p->pos++;
+            unsigned a = 0, b = 0;
+            if (sscanf(v->text, "%u.%u", &a, &b) < 1) fail_at(p, v, "malformed version");
+            m->version_major = a;
+            m->version_minor = b;
+            if (a > 9) fail_at(p, v, "unsupported PTX version %u.%u (warpsim reads up to 9.x)", a, b);
+        } else if (tok_is(t, TK_DIR, ".target")) {
+            const ws_token *tt = expect_ident(p, "a target name");
+            snprintf(m->target, sizeof m->target, "%.*s", (int)tt->len, tt->text);
+            while (accept_punct(p, ',')) expect_ident(p, "a target option");
+        } else if (tok_is(t, TK_DIR, ".address_size")) {
+            const ws_token *at = CUR(p);
+            uint64_t a = expect_uint(p, "32 or 64");
+            if (a != 32 && a != 64) fail_at(p, at, "expected 32 or 64, found %llu", (unsigned long long)a);
+            m->address_size = (uint32_t)a;
+        } else if (tok_is(t, TK_DIR, ".file")) {
+            expect_uint(p, "a file number");
+            if (CUR(p)->kind != TK_STRING) fail_expected(p, "a file name string");
+            p->pos++;
+            while (accept_punct(p, ',')) expect_uint(p, "a number");
+        } else if (tok_is(t, TK_DIR, ".loc")) {
+            skip_line(p, t->line);
+        } else if (tok_is(t, TK_DIR, ".section")) {
+            skip_section(p);
+        } else if (tok_is(t, TK_DIR, ".pragma")) {
+            while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;
+            expect_punct(p, ';');
+        } else {
+            /* [linkage] (.entry | .func | state-space variable) */
+            bool is_extern = false;
+            const ws_token *k = t;
+            while (tok_is(k, TK_DIR, ".visible") || tok_is(k, TK_DIR, ".weak") ||
+                   tok_is(k, TK_DIR, ".extern") || tok_is(k, TK_DIR, ".common")) {
+                if (tok_is(k, TK_DIR, ".extern")) is_extern = true;
+                k = CUR(p);
+                if (k->kind != TK_DIR) fail_expected(p, "'.entry', '.func' or a state space");
+                p->pos++;
+            }
+            if (tok_is(k, TK_DIR, ".entry") || tok_is(k, TK_DIR, ".func")) {
+                parse_function(p, k, tok_is(k, TK_DIR, ".entry"), is_extern);
+            } else if (tok_is(k, TK_DIR, ".global") || tok_is(k, TK_DIR, ".const") ||
+                       tok_is(k, TK_DIR, ".shared")) {
+                parse_var_decl(p, k, space_from(k->text + 1, k->len - 1), -1, is_extern);
+            } else {
+                fail_at(p, k, "unsupported directive '%.*s' (line %u)", (int)k->len, k->text, k->line);
+            }
+        }
+    }
+    /* Kernel-own shared variables follow the module-scope ones (see ir.h). */
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        ws_func *f = &m->funcs[fi];
+        if (!f->is_entry) continue;
+        uint64_t off = m->shared_size;
+        for (uint32_t i = 0; i < m->nsyms; i++) {
+            ws_symbol *s = &m->syms[i];
+            if (s->space != WS_SPACE_SHARED || s->func != (int32_t)fi || s->is_extern) continue;
+            s->offset = align_up(off, s->align);
+            off = s->offset + s->size;
+        }
+        f->static_shared = (uint32_t)off;
+        f->dyn_shared_align = p->max_extern_shared_align;
+    }
+}
+
+ws_module *ws_ptx_parse(const char *text, size_t len, const char *filename, ws_diag *diag)
+{
+    ws_diag dummy;
+    if (!diag) diag = &dummy;
+    memset(diag, 0, sizeof *diag);
+    if (!filename) filename = "<ptx>";
+    ws_lexed lx;
+    char msg[300];
+    uint32_t line = 0, col = 0;
+    if (ws_lex(text, len, &lx, msg, sizeof msg, &line, &col)) {
+        snprintf(diag->msg, sizeof diag->msg, "%s:%u:%u: error: %s", filename, line, col, msg);
+        diag->line = line;
+        diag->col = col;
+        return NULL;
+    }
+    P *p = calloc(1, sizeof *p);
+    ws_module *m = calloc(1, sizeof *m);
+    nametab *names = malloc(sizeof *names), *labels = malloc(sizeof *labels);
+    if (!p || !m || !names || !labels) {
+        free(p); free(m); free(names); free(labels);
+        ws_lexed_free(&lx);
+        snprintf(diag->msg, sizeof diag->msg, "%s: error: out of memory", filename);
+        return NULL;
+    }
+    tab_init(names);
+    tab_init(labels);
+    p->t = lx.toks;
+    p->n = lx.ntoks;
+    p->file = filename;
+    p->diag = diag;
+    p->m = m;
+    p->names = names;
+    p->labels = labels;
+    p->cf = -1;
+    m->address_size = 64;
+    m->filename = strdup(filename);
+    ws_module *result = NULL;
+    if (setjmp(p->jb) == 0) {
+        parse_module(p);
+        result = m;
+    } else {
+        /* Keep function bodies consistent for ws_module_free: the register
+           name arrays may be partially filled but counts match. */
+        ws_module_free(m);
+    }
+    free_labels(p);
+    free(p->pend[0]);
+    free(p->pend[1]);
+    free(p->pend_args);
+    free(p->pend_rets);
+    free(names->b);
+    free(labels->b);
+    free(names);
+    free(labels);
+    free(p->scopes);
+    free(p->fix);
+    free(p);
+    ws_lexed_free(&lx);
+    return result;
+}
