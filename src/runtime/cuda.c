@@ -1,0 +1,436 @@
+/* libcuda.so.1 replacement: the driver API subset a plain C host program
+ * needs (init, device queries, one context, PTX modules, memory, launches).
+ * Exports the versioned names cuda.h maps to (cuMemAlloc -> cuMemAlloc_v2,
+ * cuCtxCreate -> cuCtxCreate_v4, ...) as well as the plain ones.
+ *
+ * One simulated device; launches run at call time. Kernel faults are sticky
+ * as in CUDA: later calls return CUDA_ERROR_ILLEGAL_ADDRESS & co., and the
+ * simulator's message goes to stderr. Options come from the WARPSIM_*
+ * environment variables (see shim.h). The shim is process-global; host
+ * threads must not call it concurrently. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/fatbin.h"
+#include "runtime/shim.h"
+#include "warpsim/warpsim.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef void *CUcontext;
+typedef ws_module_handle *CUmodule;
+typedef ws_kernel *CUfunction;
+typedef unsigned long long CUdeviceptr;
+typedef void *CUstream;
+
+enum {
+    CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2,
+    CUDA_ERROR_NOT_INITIALIZED = 3, CUDA_ERROR_NO_DEVICE = 100, CUDA_ERROR_INVALID_DEVICE = 101,
+    CUDA_ERROR_INVALID_IMAGE = 200, CUDA_ERROR_INVALID_CONTEXT = 201,
+    CUDA_ERROR_NO_BINARY_FOR_GPU = 209, CUDA_ERROR_INVALID_PTX = 218,
+    CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222, CUDA_ERROR_FILE_NOT_FOUND = 301,
+    CUDA_ERROR_INVALID_HANDLE = 400, CUDA_ERROR_NOT_FOUND = 500,
+    CUDA_ERROR_ILLEGAL_ADDRESS = 700, CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_ASSERT = 710, CUDA_ERROR_MISALIGNED_ADDRESS = 716, CUDA_ERROR_LAUNCH_FAILED = 719,
+    CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_UNKNOWN = 999,
+};
+
+static struct {
+    int initialised;
+    ws_device *dev;
+    int nctx;
+    CUresult sticky;
+} g;
+
+/* A context handle: any non-null token; there is one device-wide state. */
+static char ctx_token;
+
+static void say(const char *m) { fprintf(stderr, "warpsim: %s\n", m); }
+
+#define ENTER()                                                 \
+    do {                                                        \
+        if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;  \
+        if (g.sticky) return g.sticky;                          \
+        if (!g.dev) return CUDA_ERROR_INVALID_CONTEXT;          \
+    } while (0)
+
+static CUresult from_ws(ws_status s) {
+    switch (s) {
+    case WS_OK: return CUDA_SUCCESS;
+    case WS_ERR_INVALID_VALUE: case WS_ERR_INVALID_CONFIG: return CUDA_ERROR_INVALID_VALUE;
+    case WS_ERR_OUT_OF_MEMORY: return CUDA_ERROR_OUT_OF_MEMORY;
+    case WS_ERR_INVALID_PTX: case WS_ERR_UNSUPPORTED: return CUDA_ERROR_INVALID_PTX;
+    case WS_ERR_NOT_FOUND: return CUDA_ERROR_NOT_FOUND;
+    case WS_ERR_ILLEGAL_ADDRESS: return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case WS_ERR_MISALIGNED: return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case WS_ERR_TRAP: return CUDA_ERROR_ASSERT;
+    case WS_ERR_DEADLOCK: case WS_ERR_LAUNCH_FAILURE: return CUDA_ERROR_LAUNCH_FAILED;
+    case WS_ERR_IO: return CUDA_ERROR_FILE_NOT_FOUND;
+    default: return CUDA_ERROR_UNKNOWN;
+    }
+}
+
+/* A failed call: print the simulator's reason, return the driver code. */
+static CUresult fail(ws_status s) {
+    say(ws_device_last_error(g.dev));
+    return from_ws(s);
+}
+
+EXPORT CUresult cuInit(unsigned flags) {
+    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    g.initialised = 1;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDriverGetVersion(int *v) {
+    if (!v) return CUDA_ERROR_INVALID_VALUE;
+    *v = 13000;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetCount(int *n) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!n) return CUDA_ERROR_INVALID_VALUE;
+    *n = 1;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!d) return CUDA_ERROR_INVALID_VALUE;
+    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *d = 0;
+    return CUDA_SUCCESS;
+}
+
+/* Device properties without needing a context (they are fixed). */
+static void props(ws_device_props *p) {
+    ws_device *tmp = NULL;
+    if (g.dev) {
+        ws_device_get_props(g.dev, p);
+        return;
+    }
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.quiet = 1;
+    if (ws_device_create(&o, &tmp) == WS_OK) {
+        ws_device_get_props(tmp, p);
+        ws_device_destroy(tmp);
+    } else {
+        memset(p, 0, sizeof *p);
+    }
+}
+
+EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+    if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+    ws_device_props p;
+    props(&p);
+    snprintf(name, (size_t)len, "%s", p.name);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!v) return CUDA_ERROR_INVALID_VALUE;
+    if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+    ws_device_props p;
+    props(&p);
+    if (ws_shim_device_attr(&p, attr, v) != 0) *v = 0;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice d) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!major || !minor) return CUDA_ERROR_INVALID_VALUE;
+    ws_device_props p;
+    props(&p);
+    *major = p.cc_major;
+    *minor = p.cc_minor;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!bytes) return CUDA_ERROR_INVALID_VALUE;
+    if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+    ws_device_props p;
+    props(&p);
+    *bytes = p.total_global_mem;
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuDeviceTotalMem(size_t *bytes, CUdevice d) { return cuDeviceTotalMem_v2(bytes, d); }
+
+static CUresult ctx_create(CUcontext *ctx, CUdevice d) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!ctx) return CUDA_ERROR_INVALID_VALUE;
+    if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+    if (!g.dev && ws_shim_open_device(&g.dev) != WS_OK) {
+        g.dev = NULL;
+        return CUDA_ERROR_NOT_INITIALIZED;
+    }
+    g.nctx++;
+    *ctx = &ctx_token;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxCreate_v4(CUcontext *ctx, void *params, unsigned flags, CUdevice d) {
+    return ctx_create(ctx, d);
+}
+EXPORT CUresult cuCtxCreate_v2(CUcontext *ctx, unsigned flags, CUdevice d) { return ctx_create(ctx, d); }
+EXPORT CUresult cuCtxCreate(CUcontext *ctx, unsigned flags, CUdevice d) { return ctx_create(ctx, d); }
+
+EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) { return ctx_create(ctx, d); }
+
+static CUresult ctx_destroy(CUcontext ctx) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (ctx != &ctx_token || g.nctx == 0) return CUDA_ERROR_INVALID_CONTEXT;
+    if (--g.nctx == 0) {  /* last context: all device state goes */
+        ws_device_destroy(g.dev);
+        g.dev = NULL;
+        g.sticky = CUDA_SUCCESS;
+    }
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) { return ctx_destroy(ctx); }
+EXPORT CUresult cuCtxDestroy(CUcontext ctx) { return ctx_destroy(ctx); }
+EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return ctx_destroy(&ctx_token); }
+
+EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) { return CUDA_SUCCESS; }
+EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx) {
+    if (!ctx) return CUDA_ERROR_INVALID_VALUE;
+    *ctx = g.dev ? &ctx_token : NULL;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxSynchronize(void) {
+    ENTER();
+    return CUDA_SUCCESS;  /* launches run at call time */
+}
+
+/* ---- modules ------------------------------------------------------------------- */
+EXPORT CUresult cuModuleLoad(CUmodule *m, const char *path) {
+    ENTER();
+    if (!m || !path) return CUDA_ERROR_INVALID_VALUE;
+    ws_status s = ws_module_load_file(g.dev, path, m);
+    return s == WS_OK ? CUDA_SUCCESS : fail(s);
+}
+
+EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+    ENTER();
+    if (!m || !image) return CUDA_ERROR_INVALID_VALUE;
+    uint32_t magic;
+    memcpy(&magic, image, 4);
+    if (magic == WS_FATBIN_MAGIC || magic == WS_FATBIN_WRAPPER_MAGIC) {
+        char err[1024];
+        unsigned arch;
+        char *ptx = ws_fatbin_extract_ptx(image, &arch, err, sizeof err);
+        if (!ptx) {
+            say(err);
+            return CUDA_ERROR_NO_BINARY_FOR_GPU;
+        }
+        ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), "fatbin", NULL, m);
+        free(ptx);
+        return s == WS_OK ? CUDA_SUCCESS : fail(s);
+    }
+    if (memcmp(image, "\177ELF", 4) == 0) {
+        say("cuModuleLoadData: a cubin (ELF) image has no PTX; warpsim needs PTX text");
+        return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    }
+    const char *ptx = image;
+    ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), "ptx-image", NULL, m);
+    return s == WS_OK ? CUDA_SUCCESS : fail(s);
+}
+
+EXPORT CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, void *opts,
+                                   void **vals) {
+    return cuModuleLoadData(m, image);  /* JIT options do not apply */
+}
+
+EXPORT CUresult cuModuleLoadFatBinary(CUmodule *m, const void *fatbin) {
+    return cuModuleLoadData(m, fatbin);
+}
+
+EXPORT CUresult cuModuleUnload(CUmodule m) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!m) return CUDA_ERROR_INVALID_HANDLE;
+    if (g.dev) ws_module_unload(g.dev, m);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+    ENTER();
+    if (!f || !m || !name) return CUDA_ERROR_INVALID_VALUE;
+    ws_status s = ws_module_get_kernel(m, name, f);
+    return s == WS_OK ? CUDA_SUCCESS : fail(s);
+}
+
+EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dp, size_t *bytes, CUmodule m, const char *name) {
+    ENTER();
+    if (!m || !name) return CUDA_ERROR_INVALID_VALUE;
+    ws_devptr a = 0;
+    size_t sz = 0;
+    ws_status s = ws_module_get_global(m, name, &a, &sz);
+    if (s != WS_OK) return fail(s);
+    if (dp) *dp = a;
+    if (bytes) *bytes = sz;
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dp, size_t *bytes, CUmodule m, const char *name) {
+    return cuModuleGetGlobal_v2(dp, bytes, m, name);
+}
+
+/* ---- memory ------------------------------------------------------------------------ */
+EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dp, size_t n) {
+    ENTER();
+    if (!dp || n == 0) return CUDA_ERROR_INVALID_VALUE;
+    ws_devptr a;
+    ws_status s = ws_malloc(g.dev, n, &a);
+    if (s != WS_OK) return fail(s);
+    *dp = a;
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuMemAlloc(CUdeviceptr *dp, size_t n) { return cuMemAlloc_v2(dp, n); }
+
+EXPORT CUresult cuMemFree_v2(CUdeviceptr p) {
+    ENTER();
+    ws_status s = ws_free(g.dev, p);
+    return s == WS_OK ? CUDA_SUCCESS : fail(s);
+}
+EXPORT CUresult cuMemFree(CUdeviceptr p) { return cuMemFree_v2(p); }
+
+/* Copy failures are argument errors in the driver API. */
+static CUresult copy_result(ws_status s) {
+    if (s == WS_OK) return CUDA_SUCCESS;
+    say(ws_device_last_error(g.dev));
+    return s == WS_ERR_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+    ENTER();
+    return copy_result(ws_memcpy_htod(g.dev, dst, src, n));
+}
+EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+    ENTER();
+    return copy_result(ws_memcpy_dtoh(g.dev, dst, src, n));
+}
+EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+    ENTER();
+    return copy_result(ws_memcpy_dtod(g.dev, dst, src, n));
+}
+EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n) { return cuMemcpyHtoD_v2(dst, src, n); }
+EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n) { return cuMemcpyDtoH_v2(dst, src, n); }
+EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n) { return cuMemcpyDtoD_v2(dst, src, n); }
+
+EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
+    ENTER();
+    return copy_result(ws_memset(g.dev, dst, v, n));
+}
+EXPORT CUresult cuMemsetD8(CUdeviceptr dst, unsigned char v, size_t n) { return cuMemsetD8_v2(dst, v, n); }
+
+EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n) {
+    ENTER();
+    if (n == 0) return CUDA_SUCCESS;
+    if (dst % 4) return CUDA_ERROR_INVALID_VALUE;
+    if (n > SIZE_MAX / 4) return CUDA_ERROR_INVALID_VALUE;
+    uint32_t *buf = malloc(n * 4);
+    if (!buf) return CUDA_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++) buf[i] = v;
+    CUresult r = copy_result(ws_memcpy_htod(g.dev, dst, buf, n * 4));
+    free(buf);
+    return r;
+}
+EXPORT CUresult cuMemsetD32(CUdeviceptr dst, unsigned v, size_t n) { return cuMemsetD32_v2(dst, v, n); }
+
+EXPORT CUresult cuMemGetInfo_v2(size_t *free_b, size_t *total) {
+    ENTER();
+    ws_device_props p;
+    ws_device_get_props(g.dev, &p);
+    if (free_b) *free_b = p.total_global_mem;
+    if (total) *total = p.total_global_mem;
+    return CUDA_SUCCESS;
+}
+
+/* ---- launches ------------------------------------------------------------------------ */
+#define LAUNCH_PARAM_END ((void *)0)
+#define LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
+#define LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+
+EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                               unsigned by, unsigned bz, unsigned shmem, CUstream stream,
+                               void **params, void **extra) {
+    ENTER();
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    ws_dim3 grid = {gx, gy, gz}, block = {bx, by, bz};
+    ws_status s;
+    if (params) {
+        s = ws_launch(g.dev, f, grid, block, shmem, params);
+    } else if (extra) {
+        const void *buf = NULL;
+        size_t size = 0;
+        for (void **e = extra; *e != LAUNCH_PARAM_END; e += 2) {
+            if (e[0] == LAUNCH_PARAM_BUFFER_POINTER) buf = e[1];
+            else if (e[0] == LAUNCH_PARAM_BUFFER_SIZE) size = *(const size_t *)e[1];
+            else return CUDA_ERROR_INVALID_VALUE;
+        }
+        s = ws_launch_packed(g.dev, f, grid, block, shmem, buf, size);
+    } else {
+        s = ws_launch_packed(g.dev, f, grid, block, shmem, NULL, 0);
+    }
+    if (s == WS_OK) return CUDA_SUCCESS;
+    CUresult r = fail(s);
+    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE) return r;
+    g.sticky = r;  /* a fault inside the kernel: sticky, reported from here on */
+    return r;
+}
+
+/* ---- errors ----------------------------------------------------------------------------- */
+static const struct { int code; const char *name, *text; } errs[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of (simulated) device memory"},
+    {CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "cuInit has not been called"},
+    {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no simulated device"},
+    {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "invalid module image"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "no current context (call cuCtxCreate)"},
+    {CUDA_ERROR_NO_BINARY_FOR_GPU, "CUDA_ERROR_NO_BINARY_FOR_GPU", "the image holds no PTX warpsim can run"},
+    {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "the PTX could not be loaded"},
+    {CUDA_ERROR_FILE_NOT_FOUND, "CUDA_ERROR_FILE_NOT_FOUND", "file not found"},
+    {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid handle"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "a kernel accessed an illegal memory address"},
+    {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
+    {CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "a kernel trapped (device-side assert or trap)"},
+    {CUDA_ERROR_MISALIGNED_ADDRESS, "CUDA_ERROR_MISALIGNED_ADDRESS", "a kernel made a misaligned memory access"},
+    {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported by warpsim"},
+    {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+EXPORT CUresult cuGetErrorName(CUresult e, const char **s) {
+    if (!s) return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++)
+        if (errs[i].code == e) {
+            *s = errs[i].name;
+            return CUDA_SUCCESS;
+        }
+    *s = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuGetErrorString(CUresult e, const char **s) {
+    if (!s) return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++)
+        if (errs[i].code == e) {
+            *s = errs[i].text;
+            return CUDA_SUCCESS;
+        }
+    *s = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+}

@@ -1,0 +1,943 @@
+/* libcudart.so.13 replacement: runs unmodified programs built with
+ * `nvcc -cudart shared` on the simulator (LD_LIBRARY_PATH=build/lib).
+ *
+ * What nvcc's host code calls: __cudaRegisterFatBinary/Function/Var at load
+ * time, then per launch __cudaPushCallConfiguration (the <<<...>>>),
+ * __cudaPopCallConfiguration, __cudaGetKernel and __cudaLaunchKernel. The
+ * fat binary's PTX (see fatbin.c) is loaded on first use.
+ *
+ * Semantics:
+ * - One simulated device (device 0). Work runs at call time, in call order,
+ *   so every stream is trivially ordered and async calls are synchronous.
+ * - Kernel faults (illegal address, misaligned access, trap) are sticky, as
+ *   in CUDA: the launch itself returns cudaSuccess (it is asynchronous in
+ *   CUDA), and every later call returns the fault (700, 716, 710, 719).
+ *   The simulator's message (kernel, CTA, thread, pc, address) goes to stderr.
+ * - Managed memory (cudaMallocManaged): a device allocation whose address is
+ *   also mapped in the host (mmap at the same virtual address), so the one
+ *   pointer works on both sides. The host copy is authoritative between
+ *   launches; it is copied to the device before each launch and back after.
+ *   __managed__ variables get a host buffer synchronised the same way.
+ * - Events record simulated time (ws_device_time_ns): functional mode has no
+ *   cycles, so elapsed times are 0 ms until the timing model lands.
+ * - Options come from WARPSIM_* environment variables (see shim.h).
+ * - The shim is process-global by nature (CUDA's API is); host threads must
+ *   not call it concurrently. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "runtime/cudart_types.h"
+#include "runtime/fatbin.h"
+#include "runtime/shim.h"
+#include "warpsim/warpsim.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+typedef int cudaError_t;
+typedef struct { unsigned x, y, z; } dim3;
+typedef void *cudaStream_t;
+typedef void *cudaEvent_t;
+
+enum {
+    cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3, cudaErrorMissingConfiguration = 52,
+    cudaErrorInvalidConfiguration = 9, cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidDevicePointer = 17, cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInvalidDeviceFunction = 98, cudaErrorNoDevice = 100, cudaErrorInvalidDevice = 101,
+    cudaErrorNoKernelImageForDevice = 209, cudaErrorInvalidPtx = 218,
+    cudaErrorInvalidResourceHandle = 400, cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700, cudaErrorLaunchOutOfResources = 701,
+    cudaErrorAssert = 710, cudaErrorMisalignedAddress = 716, cudaErrorLaunchFailure = 719,
+    cudaErrorNotSupported = 801, cudaErrorUnknown = 999,
+};
+
+/* ---- process state ------------------------------------------------------- */
+typedef struct fatbin_rec {
+    const void *wrapper;
+    ws_module_handle *mod;      /* loaded on first use */
+    cudaError_t load_err;       /* sticky load failure */
+    struct fatbin_rec *next;
+} fatbin_rec;
+
+typedef struct func_rec {
+    const void *host_fun;
+    char *name;
+    fatbin_rec *fb;
+    ws_kernel *k;
+    struct func_rec *next;
+} func_rec;
+
+typedef struct var_rec {
+    const void *host_var;
+    char *name;
+    fatbin_rec *fb;
+    size_t size;
+    void *managed_host;         /* __managed__: host buffer, NULL otherwise */
+    ws_devptr dev;              /* resolved address (0 until resolved) */
+    struct var_rec *next;
+} var_rec;
+
+typedef struct managed_rec {    /* cudaMallocManaged */
+    ws_devptr base, user;
+    size_t size, map_size;
+    struct managed_rec *next;
+} managed_rec;
+
+typedef struct host_rec { void *p; struct host_rec *next; } host_rec;
+
+typedef struct launch_cfg { dim3 grid, block; size_t shmem; cudaStream_t stream; } launch_cfg;
+
+typedef struct stream_rec { unsigned flags; } stream_rec;
+typedef struct event_rec { double t_ns; int recorded; } event_rec;
+
+static struct {
+    ws_device *dev;
+    int dev_failed;
+    cudaError_t last_error;     /* returned and cleared by cudaGetLastError */
+    cudaError_t sticky;         /* kernel fault: returned by every later call */
+    fatbin_rec *fatbins;
+    func_rec *funcs;
+    var_rec *vars;
+    managed_rec *managed;
+    launch_cfg cfg[16];
+    int ncfg;
+} g;
+
+static cudaError_t set_err(cudaError_t e) {
+    if (e != cudaSuccess) g.last_error = e;
+    return e;
+}
+
+static ws_device *dev(void) {
+    if (!g.dev && !g.dev_failed && ws_shim_open_device(&g.dev) != WS_OK) {
+        g.dev = NULL;
+        g.dev_failed = 1;
+    }
+    return g.dev;
+}
+
+/* Common prologue: the device must exist and no sticky fault be pending. */
+#define ENTER()                                                          \
+    do {                                                                 \
+        if (g.sticky) return set_err(g.sticky);                          \
+        if (!dev()) return set_err(cudaErrorInitializationError);       \
+    } while (0)
+
+static void say(const char *what) { fprintf(stderr, "warpsim: %s\n", what); }
+
+static cudaError_t from_ws(ws_status s) {
+    switch (s) {
+    case WS_OK: return cudaSuccess;
+    case WS_ERR_INVALID_VALUE: return cudaErrorInvalidValue;
+    case WS_ERR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
+    case WS_ERR_INVALID_PTX: case WS_ERR_UNSUPPORTED: return cudaErrorInvalidPtx;
+    case WS_ERR_NOT_FOUND: return cudaErrorInvalidDeviceFunction;
+    case WS_ERR_INVALID_CONFIG: return cudaErrorInvalidConfiguration;
+    case WS_ERR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case WS_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
+    case WS_ERR_TRAP: return cudaErrorAssert;
+    case WS_ERR_DEADLOCK: case WS_ERR_LAUNCH_FAILURE: return cudaErrorLaunchFailure;
+    case WS_ERR_CONFIG: case WS_ERR_IO: return cudaErrorInitializationError;
+    default: return cudaErrorUnknown;
+    }
+}
+
+/* Memory-API failure: the simulator's reason to stderr, CUDA's code back. */
+static cudaError_t mem_fail(ws_status s) {
+    say(ws_device_last_error(g.dev));
+    if (s == WS_ERR_OUT_OF_MEMORY) return set_err(cudaErrorMemoryAllocation);
+    return set_err(cudaErrorInvalidValue);
+}
+
+/* ---- managed memory --------------------------------------------------------- */
+static const managed_rec *find_managed(const void *p) {
+    uintptr_t a = (uintptr_t)p;
+    for (managed_rec *m = g.managed; m; m = m->next)
+        if (a >= m->user && a < m->user + (m->size ? m->size : 1)) return m;
+    return NULL;
+}
+
+static int load_fatbin(fatbin_rec *fb);
+
+static void managed_to_device(void) {
+    for (managed_rec *m = g.managed; m; m = m->next)
+        ws_memcpy_htod(g.dev, m->user, (const void *)(uintptr_t)m->user, m->size);
+    for (var_rec *v = g.vars; v; v = v->next)
+        if (v->managed_host && v->dev) ws_memcpy_htod(g.dev, v->dev, v->managed_host, v->size);
+}
+
+static void managed_to_host(void) {
+    for (managed_rec *m = g.managed; m; m = m->next)
+        ws_memcpy_dtoh(g.dev, (void *)(uintptr_t)m->user, m->user, m->size);
+    for (var_rec *v = g.vars; v; v = v->next)
+        if (v->managed_host && v->dev) ws_memcpy_dtoh(g.dev, v->managed_host, v->dev, v->size);
+}
+
+/* ---- registration ---------------------------------------------------------- */
+EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
+    fatbin_rec *fb = calloc(1, sizeof *fb);
+    if (!fb) {
+        say("out of memory registering a fat binary");
+        abort();
+    }
+    fb->wrapper = fatCubin;
+    fb->next = g.fatbins;
+    g.fatbins = fb;
+    return (void **)fb;
+}
+
+static int resolve_var(var_rec *v) {
+    if (v->dev) return 0;
+    if (load_fatbin(v->fb) != 0) return -1;
+    size_t sz = 0;
+    if (ws_module_get_global(v->fb->mod, v->name, &v->dev, &sz) != WS_OK) {
+        say(ws_device_last_error(g.dev));
+        return -1;
+    }
+    return 0;
+}
+
+EXPORT void __cudaRegisterFatBinaryEnd(void **handle) {
+    /* __managed__ variables need their host copies before main() runs. */
+    for (var_rec *v = g.vars; v; v = v->next)
+        if (v->managed_host && v->fb == (fatbin_rec *)handle && dev() && resolve_var(v) == 0)
+            ws_memcpy_dtoh(g.dev, v->managed_host, v->dev, v->size);
+}
+
+EXPORT void __cudaUnregisterFatBinary(void **handle) {
+    /* Called from atexit handlers: keep modules alive, the process is ending
+       and other translation units may still be in use. */
+    (void)handle;
+}
+
+EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+                                   const char *deviceName, int thread_limit, void *tid, void *bid,
+                                   void *bDim, void *gDim, int *wSize) {
+    func_rec *f = calloc(1, sizeof *f);
+    if (!f || !(f->name = strdup(deviceName ? deviceName : deviceFun))) {
+        say("out of memory registering a kernel");
+        abort();
+    }
+    f->host_fun = hostFun;
+    f->fb = (fatbin_rec *)handle;
+    f->next = g.funcs;
+    g.funcs = f;
+}
+
+static var_rec *add_var(void **handle, const void *host_var, const char *name, size_t size) {
+    var_rec *v = calloc(1, sizeof *v);
+    if (!v || !(v->name = strdup(name))) {
+        say("out of memory registering a variable");
+        abort();
+    }
+    v->host_var = host_var;
+    v->fb = (fatbin_rec *)handle;
+    v->size = size;
+    v->next = g.vars;
+    g.vars = v;
+    return v;
+}
+
+EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant,
+                              int global) {
+    add_var(handle, hostVar, deviceName, size);
+}
+
+EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+                                     const char *deviceName, int ext, size_t size, int constant,
+                                     int global) {
+    var_rec *v = add_var(handle, hostVarPtrAddress, deviceName, size);
+    v->managed_host = calloc(1, size ? size : 1);
+    if (!v->managed_host) {
+        say("out of memory registering a __managed__ variable");
+        abort();
+    }
+    *hostVarPtrAddress = v->managed_host;
+}
+
+EXPORT char __cudaInitModule(void **handle) { return 1; }
+
+EXPORT void __cudaRegisterTexture(void **h, const void *hv, const void **da, const char *dn, int dim,
+                                  int norm, int ext) {}
+EXPORT void __cudaRegisterSurface(void **h, const void *hv, const void **da, const char *dn, int dim,
+                                  int ext) {}
+
+static int load_fatbin(fatbin_rec *fb) {
+    if (fb->mod) return 0;
+    if (fb->load_err) return -1;
+    if (!dev()) {
+        fb->load_err = cudaErrorInitializationError;
+        return -1;
+    }
+    char err[1024];
+    unsigned arch = 0;
+    char *ptx = ws_fatbin_extract_ptx(fb->wrapper, &arch, err, sizeof err);
+    if (!ptx) {
+        say(err);
+        fb->load_err = cudaErrorNoKernelImageForDevice;
+        return -1;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "embedded.compute_%u.ptx", arch);
+    ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), name, NULL, &fb->mod);
+    free(ptx);
+    if (s != WS_OK) {
+        say(ws_device_last_error(g.dev));
+        fb->load_err = from_ws(s);
+        fb->mod = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static func_rec *find_func(const void *host_fun) {
+    for (func_rec *f = g.funcs; f; f = f->next)
+        if (f->host_fun == host_fun) return f;
+    return NULL;
+}
+
+/* The kernel behind a registered host stub; loads its module on first use. */
+static cudaError_t get_kernel(func_rec *f, ws_kernel **out) {
+    if (!f) return cudaErrorInvalidDeviceFunction;
+    if (!f->k) {
+        if (load_fatbin(f->fb) != 0) return f->fb->load_err;
+        if (ws_module_get_kernel(f->fb->mod, f->name, &f->k) != WS_OK) {
+            say(ws_device_last_error(g.dev));
+            return cudaErrorInvalidDeviceFunction;
+        }
+    }
+    *out = f->k;
+    return cudaSuccess;
+}
+
+/* ---- launches ---------------------------------------------------------------- */
+EXPORT unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem, void *stream) {
+    if (g.ncfg == (int)(sizeof g.cfg / sizeof g.cfg[0])) return 1;
+    g.cfg[g.ncfg++] = (launch_cfg){grid, block, shmem, stream};
+    return 0;
+}
+
+EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shmem, void *stream) {
+    if (g.ncfg == 0) return set_err(cudaErrorMissingConfiguration);
+    launch_cfg c = g.cfg[--g.ncfg];
+    *grid = c.grid;
+    *block = c.block;
+    *shmem = c.shmem;
+    if (stream) *(cudaStream_t *)stream = c.stream;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t __cudaGetKernel(void **out, const void *hostFun) {
+    func_rec *f = find_func(hostFun);
+    if (!f) return set_err(cudaErrorInvalidDeviceFunction);
+    if (out) *out = f;  /* the handle is our record; the module loads at launch */
+    return cudaSuccess;
+}
+
+static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem) {
+    ENTER();
+    ws_kernel *k = NULL;
+    cudaError_t e = get_kernel(f, &k);
+    if (e != cudaSuccess) return set_err(e);
+    managed_to_device();
+    ws_status s = ws_launch(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
+                            (ws_dim3){block.x, block.y, block.z}, shmem, args);
+    managed_to_host();
+    if (s == WS_OK) return cudaSuccess;
+    fprintf(stderr, "warpsim: %s\n", ws_device_last_error(g.dev));
+    e = from_ws(s);
+    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE || s == WS_ERR_OUT_OF_MEMORY) {
+        if (s == WS_ERR_OUT_OF_MEMORY) e = cudaErrorLaunchOutOfResources;
+        return set_err(e);  /* caught before running: not sticky */
+    }
+    /* A fault inside the kernel: asynchronous in CUDA, so the launch succeeds
+       and the error surfaces from the next call (and stays). */
+    g.sticky = e;
+    set_err(e);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t __cudaLaunchKernel(void *kernel, dim3 grid, dim3 block, void **args,
+                                      size_t shmem, cudaStream_t stream) {
+    return launch((func_rec *)kernel, grid, block, args, shmem);
+}
+
+EXPORT cudaError_t __cudaLaunchKernel_ptsz(void *kernel, dim3 grid, dim3 block, void **args,
+                                           size_t shmem, cudaStream_t stream) {
+    return launch((func_rec *)kernel, grid, block, args, shmem);
+}
+
+EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                    size_t shmem, cudaStream_t stream) {
+    func_rec *f = find_func(func);
+    if (!f) return set_err(cudaErrorInvalidDeviceFunction);
+    return launch(f, grid, block, args, shmem);
+}
+
+EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args,
+                                         size_t shmem, cudaStream_t stream) {
+    return cudaLaunchKernel(func, grid, block, args, shmem, stream);
+}
+
+typedef struct {
+    dim3 gridDim, blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    void *attrs;
+    unsigned numAttrs;
+} launch_config_t;
+
+EXPORT cudaError_t cudaLaunchKernelExC(const launch_config_t *cfg, const void *func, void **args) {
+    if (!cfg) return set_err(cudaErrorInvalidValue);
+    return cudaLaunchKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes,
+                            cfg->stream);
+}
+
+EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const launch_config_t *cfg, const void *func,
+                                            void **args) {
+    return cudaLaunchKernelExC(cfg, func, args);
+}
+
+EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                               size_t shmem, cudaStream_t stream) {
+    return cudaLaunchKernel(func, grid, block, args, shmem, stream);
+}
+
+/* ---- memory ------------------------------------------------------------------ */
+EXPORT cudaError_t cudaMalloc(void **p, size_t size) {
+    ENTER();
+    if (!p) return set_err(cudaErrorInvalidValue);
+    ws_devptr a = 0;
+    ws_status s = ws_malloc(g.dev, size, &a);
+    if (s != WS_OK) return mem_fail(s);
+    *p = (void *)(uintptr_t)a;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags) {
+    ENTER();
+    if (!p) return set_err(cudaErrorInvalidValue);
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t map_size = (size ? size + pg - 1 : pg) / pg * pg;
+    managed_rec *m = calloc(1, sizeof *m);
+    if (!m) return set_err(cudaErrorMemoryAllocation);
+    ws_status s = ws_malloc(g.dev, map_size + pg, &m->base);
+    if (s != WS_OK) {
+        free(m);
+        return mem_fail(s);
+    }
+    /* Page-aligned inside the allocation so that the host mapping at the same
+       address never overlaps another managed block. */
+    m->user = (m->base + pg - 1) / pg * pg;
+    m->size = size;
+    m->map_size = map_size;
+    void *h = mmap((void *)(uintptr_t)m->user, map_size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (h == MAP_FAILED || h != (void *)(uintptr_t)m->user) {
+        if (h != MAP_FAILED) munmap(h, map_size);
+        fprintf(stderr, "warpsim: cudaMallocManaged: cannot map host memory at device address "
+                        "0x%llx: %s\n", (unsigned long long)m->user, strerror(errno));
+        ws_free(g.dev, m->base);
+        free(m);
+        return set_err(cudaErrorMemoryAllocation);
+    }
+    m->next = g.managed;
+    g.managed = m;
+    *p = h;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaFree(void *p) {
+    ENTER();
+    if (!p) return cudaSuccess;
+    for (managed_rec **pm = &g.managed; *pm; pm = &(*pm)->next)
+        if ((*pm)->user == (uintptr_t)p) {
+            managed_rec *m = *pm;
+            *pm = m->next;
+            munmap(p, m->map_size);
+            ws_free(g.dev, m->base);
+            free(m);
+            return cudaSuccess;
+        }
+    ws_status s = ws_free(g.dev, (ws_devptr)(uintptr_t)p);
+    if (s != WS_OK) {
+        say(ws_device_last_error(g.dev));
+        return set_err(cudaErrorInvalidDevicePointer);
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMallocHost(void **p, size_t size) {
+    if (!p) return set_err(cudaErrorInvalidValue);
+    if (posix_memalign(p, 4096, size ? size : 1) != 0) return set_err(cudaErrorMemoryAllocation);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaHostAlloc(void **p, size_t size, unsigned flags) { return cudaMallocHost(p, size); }
+
+EXPORT cudaError_t cudaFreeHost(void *p) {
+    free(p);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaHostGetDevicePointer(void **pdev, void *host, unsigned flags) {
+    return set_err(cudaErrorNotSupported);  /* zero-copy host memory is not simulated */
+}
+
+enum { H2H = 0, H2D = 1, D2H = 2, D2D = 3, DEFAULT = 4 };
+
+/* Is p a plain device pointer (not managed, whose host copy is authoritative)? */
+static int is_dev(const void *p, size_t n) {
+    return !find_managed(p) && ws_is_device_ptr(g.dev, (ws_devptr)(uintptr_t)p, n);
+}
+
+static cudaError_t do_memcpy(void *dst, const void *src, size_t n, int kind) {
+    ENTER();
+    if (n == 0) return cudaSuccess;
+    if (!dst || !src) return set_err(cudaErrorInvalidValue);
+    if (kind < H2H || kind > DEFAULT) return set_err(cudaErrorInvalidMemcpyDirection);
+    int ddev = is_dev(dst, n), sdev = is_dev(src, n);
+    /* Trust the pointers (unified addressing) but refuse a direction that
+       names a device side the pointer is not on, or a host side that is one. */
+    int want_ddev = kind == H2D || kind == D2D, want_sdev = kind == D2H || kind == D2D;
+    if (kind != DEFAULT) {
+        int dman = find_managed(dst) != NULL, sman = find_managed(src) != NULL;
+        if ((want_ddev && !ddev && !dman) || (want_sdev && !sdev && !sman) ||
+            (!want_ddev && ddev) || (!want_sdev && sdev)) {
+            fprintf(stderr, "warpsim: cudaMemcpy kind %d does not match the pointers (dst %p is %s, "
+                            "src %p is %s)\n", kind, dst, ddev ? "device" : "host", src,
+                    sdev ? "device" : "host");
+            return set_err(cudaErrorInvalidValue);
+        }
+    }
+    ws_status s = WS_OK;
+    if (ddev && sdev) s = ws_memcpy_dtod(g.dev, (uintptr_t)dst, (uintptr_t)src, n);
+    else if (ddev) s = ws_memcpy_htod(g.dev, (uintptr_t)dst, src, n);
+    else if (sdev) s = ws_memcpy_dtoh(g.dev, dst, (uintptr_t)src, n);
+    else memmove(dst, src, n);
+    return s == WS_OK ? cudaSuccess : mem_fail(s);
+}
+
+EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
+    return do_memcpy(dst, src, n, kind);
+}
+EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+    return do_memcpy(dst, src, n, kind);
+}
+EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n, int kind,
+                                        cudaStream_t s) {
+    return do_memcpy(dst, src, n, kind);
+}
+EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t n, int kind) {
+    return do_memcpy(dst, src, n, kind);
+}
+
+static cudaError_t do_memset(void *p, int v, size_t n) {
+    ENTER();
+    if (n == 0) return cudaSuccess;
+    if (find_managed(p)) {
+        memset(p, v, n);
+        return cudaSuccess;
+    }
+    ws_status s = ws_memset(g.dev, (uintptr_t)p, v, n);
+    return s == WS_OK ? cudaSuccess : mem_fail(s);
+}
+
+EXPORT cudaError_t cudaMemset(void *p, int v, size_t n) { return do_memset(p, v, n); }
+EXPORT cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { return do_memset(p, v, n); }
+
+static var_rec *find_var(const void *sym) {
+    for (var_rec *v = g.vars; v; v = v->next)
+        if (v->host_var == sym) return v;
+    return NULL;
+}
+
+/* Device address of [offset, offset+n) of a registered variable. */
+static cudaError_t symbol_addr(const void *sym, size_t n, size_t offset, var_rec **out) {
+    ENTER();
+    var_rec *v = find_var(sym);
+    if (!v) {
+        say("symbol is not a registered __device__/__constant__ variable");
+        return set_err(cudaErrorInvalidSymbol);
+    }
+    if (resolve_var(v) != 0) return set_err(cudaErrorInvalidSymbol);
+    if (offset > v->size || n > v->size - offset) {
+        fprintf(stderr, "warpsim: %zu bytes at offset %zu exceed symbol %s (%zu bytes)\n", n, offset,
+                v->name, v->size);
+        return set_err(cudaErrorInvalidValue);
+    }
+    *out = v;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t offset,
+                                      int kind) {
+    var_rec *v;
+    cudaError_t e = symbol_addr(sym, n, offset, &v);
+    if (e != cudaSuccess) return e;
+    if (v->managed_host) {
+        memcpy((char *)v->managed_host + offset, src, n);
+        return cudaSuccess;
+    }
+    return do_memcpy((void *)(uintptr_t)(v->dev + offset), src, n, kind == D2D ? D2D : DEFAULT);
+}
+
+EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t offset,
+                                        int kind) {
+    var_rec *v;
+    cudaError_t e = symbol_addr(sym, n, offset, &v);
+    if (e != cudaSuccess) return e;
+    if (v->managed_host) {
+        memcpy(dst, (char *)v->managed_host + offset, n);
+        return cudaSuccess;
+    }
+    return do_memcpy(dst, (const void *)(uintptr_t)(v->dev + offset), n, kind == D2D ? D2D : DEFAULT);
+}
+
+EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n,
+                                           size_t offset, int kind, cudaStream_t s) {
+    return cudaMemcpyToSymbol(sym, src, n, offset, kind);
+}
+
+EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t offset,
+                                             int kind, cudaStream_t s) {
+    return cudaMemcpyFromSymbol(dst, sym, n, offset, kind);
+}
+
+EXPORT cudaError_t cudaGetSymbolAddress(void **p, const void *sym) {
+    var_rec *v;
+    cudaError_t e = symbol_addr(sym, 0, 0, &v);
+    if (e != cudaSuccess) return e;
+    *p = v->managed_host ? v->managed_host : (void *)(uintptr_t)v->dev;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *sym) {
+    var_rec *v;
+    cudaError_t e = symbol_addr(sym, 0, 0, &v);
+    if (e != cudaSuccess) return e;
+    *size = v->size;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total) {
+    ENTER();
+    ws_device_props p;
+    ws_device_get_props(g.dev, &p);
+    if (free_b) *free_b = p.total_global_mem;  /* allocations are not tracked per byte here */
+    if (total) *total = p.total_global_mem;
+    return cudaSuccess;
+}
+
+/* ---- device ------------------------------------------------------------------- */
+EXPORT cudaError_t cudaGetDeviceCount(int *n) {
+    if (!n) return set_err(cudaErrorInvalidValue);
+    *n = dev() ? 1 : 0;
+    return *n ? cudaSuccess : set_err(cudaErrorNoDevice);
+}
+
+EXPORT cudaError_t cudaGetDevice(int *d) {
+    if (!d) return set_err(cudaErrorInvalidValue);
+    *d = 0;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaSetDevice(int d) {
+    if (d != 0) return set_err(cudaErrorInvalidDevice);
+    ENTER();
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaInitDevice(int d, unsigned df, unsigned f) { return cudaSetDevice(d); }
+EXPORT cudaError_t cudaSetDeviceFlags(unsigned flags) { return cudaSuccess; }
+EXPORT cudaError_t cudaGetDeviceFlags(unsigned *flags) {
+    if (flags) *flags = 0;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGetDeviceProperties(ws_cuda_device_prop *prop, int d) {
+    if (!prop) return set_err(cudaErrorInvalidValue);
+    if (d != 0) return set_err(cudaErrorInvalidDevice);
+    if (!dev()) return set_err(cudaErrorInitializationError);
+    ws_device_props p;
+    ws_device_get_props(g.dev, &p);
+    memset(prop, 0, sizeof *prop);
+    snprintf(prop->name, sizeof prop->name, "%s", p.name);
+    memcpy(prop->uuid, "warpsim-device-0", 16);
+    prop->totalGlobalMem = p.total_global_mem;
+    prop->sharedMemPerBlock = p.shared_per_block;
+    prop->regsPerBlock = p.regs_per_block;
+    prop->warpSize = p.warp_size;
+    prop->memPitch = 0x7fffffff;
+    prop->maxThreadsPerBlock = p.max_threads_per_block;
+    for (int i = 0; i < 3; i++) {
+        prop->maxThreadsDim[i] = p.max_block_dim[i];
+        prop->maxGridSize[i] = p.max_grid_dim[i];
+    }
+    prop->totalConstMem = p.const_mem;
+    prop->major = p.cc_major;
+    prop->minor = p.cc_minor;
+    prop->textureAlignment = 512;
+    prop->texturePitchAlignment = 32;
+    prop->multiProcessorCount = p.num_sms;
+    prop->canMapHostMemory = 1;
+    prop->surfaceAlignment = 512;
+    prop->asyncEngineCount = 1;
+    prop->unifiedAddressing = 1;
+    prop->memoryBusWidth = p.mem_bus_width;
+    prop->l2CacheSize = p.l2_size;
+    prop->maxThreadsPerMultiProcessor = p.max_threads_per_sm;
+    prop->globalL1CacheSupported = 1;
+    prop->localL1CacheSupported = 1;
+    prop->sharedMemPerMultiprocessor = p.shared_per_sm;
+    prop->regsPerMultiprocessor = p.regs_per_sm;
+    prop->managedMemory = 1;
+    prop->sharedMemPerBlockOptin = p.shared_per_block;
+    prop->maxBlocksPerMultiProcessor = p.max_blocks_per_sm;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceGetAttribute(int *v, int attr, int d) {
+    if (!v) return set_err(cudaErrorInvalidValue);
+    if (d != 0) return set_err(cudaErrorInvalidDevice);
+    if (!dev()) return set_err(cudaErrorInitializationError);
+    ws_device_props p;
+    ws_device_get_props(g.dev, &p);
+    if (ws_shim_device_attr(&p, attr, v) != 0) {
+        *v = 0;  /* unknown attribute: "not supported" is the safe answer */
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDriverGetVersion(int *v) {
+    if (!v) return set_err(cudaErrorInvalidValue);
+    *v = 13000;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaRuntimeGetVersion(int *v) {
+    if (!v) return set_err(cudaErrorInvalidValue);
+    *v = 13000;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceSynchronize(void) {
+    ENTER();
+    return cudaSuccess;  /* work already ran at call time */
+}
+EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+
+EXPORT cudaError_t cudaDeviceReset(void) {
+    /* Frees everything; the next call opens a fresh device. Registered
+       kernels and variables stay registered and reload on use. */
+    for (managed_rec *m = g.managed, *n; m; m = n) {
+        n = m->next;
+        munmap((void *)(uintptr_t)m->user, m->map_size);
+        free(m);
+    }
+    g.managed = NULL;
+    for (fatbin_rec *fb = g.fatbins; fb; fb = fb->next) {
+        fb->mod = NULL;
+        fb->load_err = cudaSuccess;
+    }
+    for (func_rec *f = g.funcs; f; f = f->next) f->k = NULL;
+    for (var_rec *v = g.vars; v; v = v->next) v->dev = 0;
+    ws_device_destroy(g.dev);
+    g.dev = NULL;
+    g.dev_failed = 0;
+    g.sticky = cudaSuccess;
+    g.last_error = cudaSuccess;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
+
+EXPORT cudaError_t cudaDeviceSetCacheConfig(int c) { return cudaSuccess; }
+EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) {
+    if (c) *c = 0;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) { return cudaSuccess; }
+EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
+    if (v) *v = 0;
+    return cudaSuccess;
+}
+
+/* ---- streams and events ---------------------------------------------------------- */
+EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
+    if (!s) return set_err(cudaErrorInvalidValue);
+    stream_rec *r = calloc(1, sizeof *r);
+    if (!r) return set_err(cudaErrorMemoryAllocation);
+    r->flags = flags;
+    *s = r;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
+EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int prio) {
+    return cudaStreamCreateWithFlags(s, flags);
+}
+EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) {
+    free(s);
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) { return cudaDeviceSynchronize(); }
+EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaDeviceSynchronize(); }
+EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) { return g.sticky ? set_err(g.sticky) : cudaSuccess; }
+EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) { return cudaSuccess; }
+
+EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
+    if (!e) return set_err(cudaErrorInvalidValue);
+    event_rec *r = calloc(1, sizeof *r);
+    if (!r) return set_err(cudaErrorMemoryAllocation);
+    *e = r;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
+EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
+    free(e);
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+    if (!e) return set_err(cudaErrorInvalidResourceHandle);
+    ENTER();
+    event_rec *r = e;
+    r->t_ns = ws_device_time_ns(g.dev);  /* simulated time, not host time */
+    r->recorded = 1;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) { return cudaEventRecord(e, s); }
+EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned f) {
+    return cudaEventRecord(e, s);
+}
+EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+    if (!e) return set_err(cudaErrorInvalidResourceHandle);
+    return cudaDeviceSynchronize();
+}
+EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) { return cudaSuccess; }
+EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+    if (!ms || !a || !b) return set_err(cudaErrorInvalidValue);
+    const event_rec *x = a, *y = b;
+    if (!x->recorded || !y->recorded) return set_err(cudaErrorInvalidResourceHandle);
+    *ms = (float)((y->t_ns - x->t_ns) / 1e6);
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t a, cudaEvent_t b) {
+    return cudaEventElapsedTime(ms, a, b);
+}
+
+/* ---- errors --------------------------------------------------------------------- */
+EXPORT cudaError_t cudaGetLastError(void) {
+    cudaError_t e = g.last_error;
+    g.last_error = g.sticky;  /* sticky faults cannot be cleared */
+    return e;
+}
+
+EXPORT cudaError_t cudaPeekAtLastError(void) { return g.last_error; }
+
+static const struct { int code; const char *name, *text; } errs[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of (simulated) device memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError",
+     "the simulated device could not be initialised"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+     "invalid launch configuration (grid/block size or shared memory beyond device limits)"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration",
+     "kernel launch without a launch configuration"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no simulated device is available"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+     "no PTX for the kernel in the program (build with -gencode arch=compute_XX,code=compute_XX)"},
+    {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "the embedded PTX could not be loaded"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+     "a kernel accessed an illegal memory address"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorAssert, "cudaErrorAssert", "a kernel trapped (device-side assert or trap)"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "a kernel made a misaligned memory access"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported by warpsim"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+EXPORT const char *cudaGetErrorName(cudaError_t e) {
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++)
+        if (errs[i].code == e) return errs[i].name;
+    return "cudaErrorUnknown";
+}
+
+EXPORT const char *cudaGetErrorString(cudaError_t e) {
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++)
+        if (errs[i].code == e) return errs[i].text;
+    return "unrecognized error code";
+}
+
+/* ---- functions and occupancy ---------------------------------------------------- */
+EXPORT cudaError_t cudaFuncGetAttributes(ws_cuda_func_attributes *a, const void *func) {
+    ENTER();
+    if (!a) return set_err(cudaErrorInvalidValue);
+    ws_kernel *k;
+    cudaError_t e = get_kernel(find_func(func), &k);
+    if (e != cudaSuccess) return set_err(e);
+    ws_kernel_attrs ka;
+    ws_kernel_get_attrs(k, &ka);
+    memset(a, 0, sizeof *a);
+    a->sharedSizeBytes = ka.shared_bytes;
+    a->constSizeBytes = ka.const_bytes;
+    a->localSizeBytes = ka.local_bytes;
+    a->maxThreadsPerBlock = ka.max_threads_per_block;
+    a->numRegs = ka.num_regs;
+    a->ptxVersion = 75;
+    a->binaryVersion = 75;
+    a->maxDynamicSharedSizeBytes = (int)(48 * 1024 - ka.shared_bytes);
+    a->preferredShmemCarveout = -1;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) { return cudaSuccess; }
+EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, int c) { return cudaSuccess; }
+EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, int c) { return cudaSuccess; }
+
+/* CTAs per SM, limited by threads, CTA slots, registers and shared memory. */
+EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func,
+                                                                          int block, size_t dyn,
+                                                                          unsigned flags) {
+    ENTER();
+    if (!n || block <= 0) return set_err(cudaErrorInvalidValue);
+    ws_kernel *k;
+    cudaError_t e = get_kernel(find_func(func), &k);
+    if (e != cudaSuccess) return set_err(e);
+    ws_kernel_attrs ka;
+    ws_device_props p;
+    ws_kernel_get_attrs(k, &ka);
+    ws_device_get_props(g.dev, &p);
+    int warps = (block + 31) / 32;
+    int by_threads = p.max_threads_per_sm / (warps * 32);
+    int r = by_threads < p.max_blocks_per_sm ? by_threads : p.max_blocks_per_sm;
+    if (ka.num_regs > 0) {
+        int by_regs = p.regs_per_sm / (ka.num_regs * warps * 32);
+        if (by_regs < r) r = by_regs;
+    }
+    size_t smem = ka.shared_bytes + dyn;
+    if (smem > 0) {
+        int by_smem = (int)(p.shared_per_sm / smem);
+        if (by_smem < r) r = by_smem;
+    }
+    *n = r > 0 ? r : 0;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int block,
+                                                                 size_t dyn) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block, dyn, 0);
+}

@@ -1,0 +1,72 @@
+/* Shared shim helpers: options from the environment, device attributes. */
+#include "runtime/shim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int env_flag(const char *name, int dflt) {
+    const char *v = getenv(name);
+    if (!v || !*v) return dflt;
+    return !(strcmp(v, "0") == 0 || strcmp(v, "no") == 0 || strcmp(v, "false") == 0);
+}
+
+ws_status ws_shim_open_device(ws_device **out) {
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.config_file = getenv("WARPSIM_CONFIG");
+    o.preset = getenv("WARPSIM_PRESET");
+    o.functional_only = env_flag("WARPSIM_FUNCTIONAL", 1);
+    o.stats_dir = getenv("WARPSIM_STATS_DIR");
+    o.quiet = env_flag("WARPSIM_QUIET", 0);
+    const char *mi = getenv("WARPSIM_MAX_INSN");
+    if (mi && *mi) o.max_insn = strtoull(mi, NULL, 0);
+    if (o.config_file && !*o.config_file) o.config_file = NULL;
+    if (o.preset && !*o.preset) o.preset = NULL;
+    if (o.stats_dir && !*o.stats_dir) o.stats_dir = NULL;
+    ws_status s = ws_device_create(&o, out);
+    if (s != WS_OK)
+        fprintf(stderr, "warpsim: cannot open the simulated device: %s%s%s%s\n", ws_status_name(s),
+                o.config_file ? " (WARPSIM_CONFIG=" : "", o.config_file ? o.config_file : "",
+                o.config_file ? ")" : "");
+    return s;
+}
+
+int ws_shim_device_attr(const ws_device_props *p, int attr, int *v) {
+    switch (attr) {
+    case 1: *v = p->max_threads_per_block; return 0;
+    case 2: case 3: case 4: *v = p->max_block_dim[attr - 2]; return 0;
+    case 5: case 6: case 7: *v = p->max_grid_dim[attr - 5]; return 0;
+    case 8: *v = (int)p->shared_per_block; return 0;
+    case 9: *v = (int)p->const_mem; return 0;
+    case 10: *v = p->warp_size; return 0;
+    case 11: *v = 0x7fffffff; return 0;              /* max pitch */
+    case 12: *v = p->regs_per_block; return 0;
+    case 13: *v = p->clock_khz; return 0;
+    case 14: *v = 512; return 0;                     /* texture alignment */
+    case 15: *v = 1; return 0;                       /* gpu overlap */
+    case 16: *v = p->num_sms; return 0;
+    case 17: case 18: *v = 0; return 0;              /* exec timeout, integrated */
+    case 19: *v = 1; return 0;                       /* can map host memory */
+    case 20: *v = 0; return 0;                       /* compute mode default */
+    case 31: *v = 0; return 0;                       /* concurrent kernels: launches run in order */
+    case 32: *v = 0; return 0;                       /* ECC */
+    case 33: case 34: case 50: *v = 0; return 0;     /* PCI bus/device/domain */
+    case 36: *v = p->mem_clock_khz; return 0;
+    case 37: *v = p->mem_bus_width; return 0;
+    case 38: *v = p->l2_size; return 0;
+    case 39: *v = p->max_threads_per_sm; return 0;
+    case 40: *v = 1; return 0;                       /* async engines */
+    case 41: *v = 1; return 0;                       /* unified addressing */
+    case 75: *v = p->cc_major; return 0;
+    case 76: *v = p->cc_minor; return 0;
+    case 81: *v = (int)p->shared_per_sm; return 0;
+    case 82: *v = p->regs_per_sm; return 0;
+    case 83: *v = 1; return 0;                       /* managed memory */
+    case 89: *v = 0; return 0;                       /* concurrent managed access */
+    case 95: *v = 0; return 0;                       /* cooperative launch */
+    case 97: *v = (int)p->shared_per_block; return 0;
+    case 106: *v = p->max_blocks_per_sm; return 0;
+    default: return -1;
+    }
+}

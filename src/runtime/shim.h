@@ -1,0 +1,26 @@
+/* Pieces shared by the CUDA runtime shim (cudart.c) and driver shim (cuda.c).
+ *
+ * Simulator options for programs run under the shims come from environment
+ * variables:
+ *   WARPSIM_CONFIG=FILE     GPGPU-Sim style config file (for the timing model)
+ *   WARPSIM_PRESET=NAME     named preset (e.g. gtx480)
+ *   WARPSIM_FUNCTIONAL=0|1  1 (default): functional simulation only. 0 asks
+ *                           for the timing model, which a later milestone adds;
+ *                           until then launches still run functionally.
+ *   WARPSIM_STATS_DIR=DIR   write DIR/stats.json (one object per kernel)
+ *   WARPSIM_QUIET=1         no per-kernel report on stdout
+ *   WARPSIM_MAX_INSN=N      stop a kernel after N warp instructions */
+#ifndef WARPSIM_RUNTIME_SHIM_H
+#define WARPSIM_RUNTIME_SHIM_H
+
+#include "warpsim/warpsim.h"
+
+/* Open the device with options from the environment; on failure prints the
+ * reason to stderr. */
+ws_status ws_shim_open_device(ws_device **out);
+
+/* Value of a CUDA device attribute (cudaDeviceAttr / CUdevice_attribute share
+ * numbers). Returns 0 and sets *v, or -1 for an attribute warpsim does not know. */
+int ws_shim_device_attr(const ws_device_props *p, int attr, int *v);
+
+#endif
