@@ -65,6 +65,8 @@ ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out,
 void ws_image_destroy(ws_image *img, ws_gmem *g);
 
 /* ---- launches ---------------------------------------------------------- */
+/* (The struct tag is ws_launch; the typedef is ws_launch_desc because the
+   public API already has a function named ws_launch.) */
 typedef struct ws_launch {
     ws_image *img;
     uint32_t func;           /* kernel index in img->mod->funcs */
@@ -74,7 +76,7 @@ typedef struct ws_launch {
     ws_gmem *gmem;
     uint32_t num_sms;        /* for %nsmid; CTAs get %smid from the dispatcher */
     uint64_t max_warp_insts; /* 0 = no cap */
-} ws_launch;
+} ws_launch_desc;
 
 /* Where and why a kernel failed. */
 typedef struct ws_fault {
@@ -89,12 +91,12 @@ typedef struct ws_exec_counts {
 } ws_exec_counts;
 
 /* Run the whole grid functionally, CTA after CTA. Returns WS_OK or the fault. */
-ws_status ws_exec_grid(const ws_launch *l, ws_exec_counts *counts, ws_fault *fault);
+ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault *fault);
 
 /* ---- per-CTA, per-warp stepping (used by the timing model) -------------- */
 typedef struct ws_cta ws_cta;
 
-ws_cta *ws_cta_create(const ws_launch *l, const uint32_t ctaid[3], uint32_t smid);
+ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t smid);
 void ws_cta_destroy(ws_cta *c);
 unsigned ws_cta_num_warps(const ws_cta *c);
 
