@@ -25,11 +25,6 @@
 #include "ptx/ptx.h"
 #include "stats/report.h"
 
-/* exec.h's launch descriptor (its typedef name collides with ws_launch()). */
-#ifndef WS_EXEC_LAUNCH_T
-#define WS_EXEC_LAUNCH_T struct ws_launch
-#endif
-
 #define GTX480_GLOBAL_BYTES (1536ull << 20)
 #define MAX_SHARED_PER_BLOCK (48u * 1024u)
 
@@ -521,7 +516,7 @@ static ws_status fault_status(ws_status s) {
 
 /* Run one grid. Functional execution is the only mode today; the timing model
  * will take over here when d->opt.functional_only == 0 and fill in cycles. */
-static ws_status run_grid(ws_device *d, const WS_EXEC_LAUNCH_T *l, ws_exec_counts *c,
+static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts *c,
                           ws_fault *fault, uint64_t *cycles) {
     *cycles = 0;
     return ws_exec_grid(l, c, fault);
@@ -576,7 +571,7 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     ws_status s = check_config(d, f, grid, block, dyn_shared);
     if (s != WS_OK) return s;
 
-    WS_EXEC_LAUNCH_T l;
+    ws_launch_desc l;
     memset(&l, 0, sizeof l);
     l.img = k->mh->img;
     l.func = k->func;

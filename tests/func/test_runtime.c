@@ -1,0 +1,337 @@
+/* Embedding API tests: module load, memory, launches, launch-config and
+ * kernel-fault errors, stats JSON, fat binary extraction. No nvcc needed. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "runtime/fatbin.h"
+#include "stats/report.h"
+#include "test.h"
+#include "warpsim/warpsim.h"
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
+    if (s) s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static ws_device *open_dev(const char *stats_dir) {
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.quiet = 1;
+    o.stats_dir = stats_dir;
+    ws_device *d = NULL;
+    if (ws_device_create(&o, &d) != WS_OK) return NULL;
+    return d;
+}
+
+static ws_module_handle *load_vecadd(ws_device *d) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/driver/vecadd.ptx", ws_test_root());
+    ws_module_handle *m = NULL;
+    ws_status s = ws_module_load_file(d, path, &m);
+    CHECK_MSG(s == WS_OK, "load %s: %s: %s", path, ws_status_name(s), ws_device_last_error(d));
+    return m;
+}
+
+TEST(runtime_status_names) {
+    CHECK(strcmp(ws_status_name(WS_OK), "WS_OK") == 0);
+    CHECK(strcmp(ws_status_name(WS_ERR_ILLEGAL_ADDRESS), "WS_ERR_ILLEGAL_ADDRESS") == 0);
+    CHECK(strcmp(ws_status_name(WS_ERR_IO), "WS_ERR_IO") == 0);
+    CHECK(strcmp(ws_status_name((ws_status)999), "WS_ERR_UNKNOWN") == 0);
+}
+
+TEST(runtime_props_gtx480) {
+    ws_device *d = open_dev(NULL);
+    CHECK(d != NULL);
+    if (!d) return;
+    ws_device_props p;
+    ws_device_get_props(d, &p);
+    CHECK_EQ_I64(p.num_sms, 15);
+    CHECK_EQ_U64(p.total_global_mem, 1536ull << 20);
+    CHECK_EQ_I64(p.cc_major, 7);
+    CHECK_EQ_I64(p.cc_minor, 5);
+    CHECK_EQ_U64(p.shared_per_block, 49152);
+    ws_device_destroy(d);
+}
+
+TEST(runtime_vecadd_launch) {
+    ws_device *d = open_dev(NULL);
+    if (!d) { CHECK(d != NULL); return; }
+    ws_module_handle *m = load_vecadd(d);
+    if (!m) { ws_device_destroy(d); return; }
+    ws_kernel *k = NULL;
+    CHECK(ws_module_get_kernel(m, "vecadd", &k) == WS_OK);
+    CHECK(ws_module_get_kernel(m, "nosuch", &k) == WS_ERR_NOT_FOUND);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "nosuch");
+    CHECK(ws_module_get_kernel(m, "vecadd", &k) == WS_OK);
+    CHECK_EQ_I64(ws_kernel_num_params(k), 4);
+    size_t off, sz;
+    ws_kernel_param_layout(k, 3, &off, &sz);
+    CHECK_EQ_U64(off, 24);
+    CHECK_EQ_U64(sz, 4);
+    enum { N = 1000 };
+    static float a[N], b[N], c[N];
+    for (int i = 0; i < N; i++) { a[i] = (float)i; b[i] = 2.0f * (float)i; }
+    ws_devptr da, db, dc;
+    CHECK(ws_malloc(d, sizeof a, &da) == WS_OK);
+    CHECK(ws_malloc(d, sizeof b, &db) == WS_OK);
+    CHECK(ws_malloc(d, sizeof c, &dc) == WS_OK);
+    CHECK(ws_is_device_ptr(d, da, sizeof a));
+    CHECK(!ws_is_device_ptr(d, da, sizeof a + 4096));
+    CHECK(ws_memcpy_htod(d, da, a, sizeof a) == WS_OK);
+    CHECK(ws_memcpy_htod(d, db, b, sizeof b) == WS_OK);
+    CHECK(ws_memset(d, dc, 0, sizeof c) == WS_OK);
+    int n = N;
+    void *args[] = {&da, &db, &dc, &n};
+    ws_status s = ws_launch(d, k, (ws_dim3){(N + 127) / 128, 1, 1}, (ws_dim3){128, 1, 1}, 0, args);
+    CHECK_MSG(s == WS_OK, "launch: %s: %s", ws_status_name(s), ws_device_last_error(d));
+    CHECK(ws_memcpy_dtoh(d, c, dc, sizeof c) == WS_OK);
+    int errs = 0;
+    for (int i = 0; i < N; i++) errs += c[i] != a[i] + b[i];
+    CHECK_EQ_I64(errs, 0);
+    ws_run_totals t;
+    ws_device_totals(d, &t);
+    CHECK_EQ_U64(t.kernels, 1);
+    CHECK(t.warp_insts > 0 && t.thread_insts > t.warp_insts);
+    CHECK_EQ_U64(ws_device_cycles(d), 0);  /* functional mode */
+
+    /* a module-scope .global, read and written through ws_module_get_global */
+    ws_devptr g;
+    size_t gsz;
+    CHECK(ws_module_get_global(m, "counter", &g, &gsz) == WS_OK);
+    CHECK_EQ_U64(gsz, 4);
+    uint32_t v = 0, out[32];
+    CHECK(ws_memcpy_dtoh(d, &v, g, 4) == WS_OK);
+    CHECK_EQ_U64(v, 7);
+    v = 40;
+    CHECK(ws_memcpy_htod(d, g, &v, 4) == WS_OK);
+    CHECK(ws_module_get_kernel(m, "readglobal", &k) == WS_OK);
+    void *args2[] = {&dc};
+    CHECK(ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){32, 1, 1}, 0, args2) == WS_OK);
+    CHECK(ws_memcpy_dtoh(d, out, dc, sizeof out) == WS_OK);
+    CHECK_EQ_U64(out[0], 40);
+    CHECK_EQ_U64(out[31], 71);
+    CHECK(ws_module_get_global(m, "nosuch", &g, &gsz) == WS_ERR_NOT_FOUND);
+    ws_device_destroy(d);
+}
+
+TEST(runtime_launch_config_errors) {
+    ws_device *d = open_dev(NULL);
+    if (!d) { CHECK(d != NULL); return; }
+    ws_module_handle *m = load_vecadd(d);
+    ws_kernel *k = NULL;
+    if (!m || ws_module_get_kernel(m, "vecadd", &k) != WS_OK) { ws_device_destroy(d); return; }
+    ws_devptr p;
+    CHECK(ws_malloc(d, 4096, &p) == WS_OK);
+    int n = 1;
+    void *args[] = {&p, &p, &p, &n};
+    ws_status s = ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){2048, 1, 1}, 0, args);
+    CHECK(s == WS_ERR_INVALID_CONFIG);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "2048 threads");
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "vecadd");
+    s = ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){1, 1, 65}, 0, args);
+    CHECK(s == WS_ERR_INVALID_CONFIG);
+    s = ws_launch(d, k, (ws_dim3){0, 1, 1}, (ws_dim3){32, 1, 1}, 0, args);
+    CHECK(s == WS_ERR_INVALID_CONFIG);
+    s = ws_launch(d, k, (ws_dim3){1, 70000, 1}, (ws_dim3){32, 1, 1}, 0, args);
+    CHECK(s == WS_ERR_INVALID_CONFIG);
+    s = ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){32, 1, 1}, 49153, args);
+    CHECK(s == WS_ERR_INVALID_CONFIG);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "shared memory");
+    uint8_t buf[8] = {0};
+    s = ws_launch_packed(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){32, 1, 1}, 0, buf, sizeof buf);
+    CHECK(s == WS_ERR_INVALID_VALUE);
+    ws_run_totals t;
+    ws_device_totals(d, &t);
+    CHECK_EQ_U64(t.kernels, 0);  /* nothing ran */
+    ws_device_destroy(d);
+}
+
+TEST(runtime_illegal_address_message) {
+    ws_device *d = open_dev(NULL);
+    if (!d) { CHECK(d != NULL); return; }
+    ws_module_handle *m = load_vecadd(d);
+    ws_kernel *k = NULL;
+    if (!m || ws_module_get_kernel(m, "vecadd", &k) != WS_OK) { ws_device_destroy(d); return; }
+    ws_devptr a, c;
+    CHECK(ws_malloc(d, 256, &a) == WS_OK);
+    CHECK(ws_malloc(d, 4096, &c) == WS_OK);
+    ws_devptr bad = 0x10;  /* never allocated */
+    int n = 64;
+    void *args[] = {&a, &bad, &c, &n};
+    ws_status s = ws_launch(d, k, (ws_dim3){2, 1, 1}, (ws_dim3){32, 1, 1}, 0, args);
+    CHECK_MSG(s == WS_ERR_ILLEGAL_ADDRESS, "got %s", ws_status_name(s));
+    const char *e = ws_device_last_error(d);
+    CHECK_STR_CONTAINS(e, "vecadd");
+    CHECK_STR_CONTAINS(e, "CTA");
+    CHECK_STR_CONTAINS(e, "thread");
+    CHECK_STR_CONTAINS(e, "pc");
+    CHECK_STR_CONTAINS(e, "0x10");
+
+    /* use after free: the freed buffer is no longer valid for kernels */
+    ws_devptr b;
+    CHECK(ws_malloc(d, 256, &b) == WS_OK);
+    CHECK(ws_free(d, b) == WS_OK);
+    CHECK(ws_free(d, b) == WS_ERR_INVALID_VALUE);  /* double free */
+    uint32_t x = 0;
+    CHECK(ws_memcpy_dtoh(d, &x, b, 4) == WS_ERR_ILLEGAL_ADDRESS);
+    void *args2[] = {&a, &b, &c, &n};
+    s = ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){32, 1, 1}, 0, args2);
+    CHECK_MSG(s == WS_ERR_ILLEGAL_ADDRESS, "got %s", ws_status_name(s));
+    ws_device_destroy(d);
+}
+
+TEST(runtime_bad_inputs) {
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.config_file = "/nonexistent/warpsim.config";
+    ws_device *d = NULL;
+    CHECK(ws_device_create(&o, &d) == WS_ERR_IO);
+    CHECK(d == NULL);
+    d = open_dev(NULL);
+    if (!d) return;
+    ws_module_handle *m = NULL;
+    const char *bad = ".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry k() {\n  bogus.op %r1;\n}\n";
+    ws_status s = ws_module_load(d, bad, 0, "bad.ptx", NULL, &m);
+    CHECK(s == WS_ERR_INVALID_PTX || s == WS_ERR_UNSUPPORTED);
+    CHECK(m == NULL);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "bad.ptx");
+    CHECK(ws_module_load_file(d, "/nonexistent.ptx", &m) == WS_ERR_IO);
+    ws_device_destroy(d);
+}
+
+TEST(runtime_stats_json) {
+    char dir[] = "/tmp/warpsim_stats_XXXXXX";
+    if (!mkdtemp(dir)) { CHECK(0); return; }
+    ws_device *d = open_dev(dir);
+    if (!d) { CHECK(d != NULL); return; }
+    ws_module_handle *m = load_vecadd(d);
+    ws_kernel *k = NULL;
+    if (m && ws_module_get_kernel(m, "readglobal", &k) == WS_OK) {
+        ws_devptr p;
+        CHECK(ws_malloc(d, 4096, &p) == WS_OK);
+        void *args[] = {&p};
+        CHECK(ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){32, 1, 1}, 0, args) == WS_OK);
+        CHECK(ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){32, 1, 1}, 0, args) == WS_OK);
+    }
+    ws_device_destroy(d);
+    char path[256];
+    snprintf(path, sizeof path, "%s/stats.json", dir);
+    char *j = slurp(path);
+    CHECK(j != NULL);
+    if (j) {
+        CHECK(j[0] == '[');
+        CHECK_STR_CONTAINS(j, "\"kernel_name\": \"readglobal\"");
+        CHECK_STR_CONTAINS(j, "\"kernel_launch_uid\": 2");
+        CHECK_STR_CONTAINS(j, "\"gpu_tot_issued_cta\": 2");
+        CHECK_STR_CONTAINS(j, "}, {" ) ;
+    }
+    free(j);
+    unlink(path);
+    rmdir(dir);
+}
+
+TEST(runtime_report_text) {
+    ws_kernel_stats s;
+    ws_kstats_init(&s);
+    snprintf(s.kernel_name, sizeof s.kernel_name, "_Z6vecAddPKfS0_Pfi");
+    s.launch_uid = 1;
+    s.functional_only = 1;
+    s.sim_insn = s.tot_sim_insn = 1376256;
+    s.tot_issued_cta = 256;
+    s.wall_s = s.tot_wall_s = 0.5;
+    CHECK(ws_kstats_add_u64(&s, "L1D_total_cache_accesses", 6144) == 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ws_report_text(f, &s);
+    fclose(f);
+    CHECK_STR_CONTAINS(buf, "kernel_name = _Z6vecAddPKfS0_Pfi \n");
+    CHECK_STR_CONTAINS(buf, "kernel_launch_uid = 1 \n");
+    CHECK_STR_CONTAINS(buf, "gpu_sim_insn = 1376256\n");
+    CHECK_STR_CONTAINS(buf, "gpu_tot_issued_cta = 256\n");
+    CHECK_STR_CONTAINS(buf, "L1D_total_cache_accesses = 6144\n");
+    CHECK_STR_CONTAINS(buf, "gpu_total_sim_rate=2752512\n");
+    CHECK(!strstr(buf, "gpu_sim_cycle"));  /* functional: no fake cycles */
+    free(buf);
+    ws_kstats_free(&s);
+}
+
+/* ---- fat binaries ---- */
+static size_t put_entry(uint8_t *p, uint16_t kind, unsigned arch, const void *payload, size_t n,
+                        uint64_t flags, size_t dsize) {
+    size_t padded = (n + 7) & ~(size_t)7;
+    memset(p, 0, 80 + padded);
+    memcpy(p, &kind, 2);
+    uint32_t hs = 80;
+    memcpy(p + 4, &hs, 4);
+    uint64_t ps = padded;
+    memcpy(p + 8, &ps, 8);
+    uint32_t cs = (flags & 0x8000) ? (uint32_t)n : 0;
+    memcpy(p + 16, &cs, 4);
+    uint32_t a = arch;
+    memcpy(p + 28, &a, 4);
+    memcpy(p + 40, &flags, 8);
+    uint64_t ds = dsize;
+    memcpy(p + 56, &ds, 8);
+    memcpy(p + 80, payload, n);
+    return 80 + padded;
+}
+
+static size_t put_header(uint8_t *p, size_t body) {
+    uint32_t magic = WS_FATBIN_MAGIC;
+    uint16_t ver = 1, hs = 16;
+    uint64_t fs = body;
+    memcpy(p, &magic, 4);
+    memcpy(p + 4, &ver, 2);
+    memcpy(p + 6, &hs, 2);
+    memcpy(p + 8, &fs, 8);
+    return 16;
+}
+
+TEST(runtime_fatbin_extract) {
+    static uint8_t fb[8192];
+    const char *ptx52 = ".version 7.0\n.target sm_52\n// old\n";
+    const char *ptx75 = ".version 7.5\n.target sm_75\n// new\n";
+    uint8_t z[1024];
+    size_t zn = ZSTD_compress(z, sizeof z, ptx75, strlen(ptx75), 3);
+    CHECK(!ZSTD_isError(zn));
+    size_t body = 0;
+    uint8_t *e = fb + 16;
+    body += put_entry(e + body, 2, 75, "\177ELF....", 8, 0x11, 0);
+    body += put_entry(e + body, 1, 52, ptx52, strlen(ptx52) + 1, 0x11, 0);
+    body += put_entry(e + body, 1, 75, z, zn, 0x8011, strlen(ptx75));
+    put_header(fb, body);
+    struct { uint32_t magic, version; const void *data; void *unused; } wrapper = {
+        WS_FATBIN_WRAPPER_MAGIC, 1, fb, NULL};
+    char err[512] = "";
+    unsigned arch = 0;
+    char *ptx = ws_fatbin_extract_ptx(&wrapper, &arch, err, sizeof err);
+    CHECK_MSG(ptx != NULL, "%s", err);
+    if (ptx) {
+        CHECK_EQ_U64(arch, 75);
+        CHECK(strcmp(ptx, ptx75) == 0);  /* highest arch, decompressed */
+    }
+    free(ptx);
+
+    /* cubin only: a clear message that says how to embed PTX */
+    body = put_entry(fb + 16, 2, 75, "\177ELF....", 8, 0x11, 0);
+    put_header(fb, body);
+    ptx = ws_fatbin_extract_ptx(&wrapper, &arch, err, sizeof err);
+    CHECK(ptx == NULL);
+    CHECK_STR_CONTAINS(err, "-gencode arch=compute_XX,code=compute_XX");
+    free(ptx);
+
+    wrapper.magic = 0x1234;
+    CHECK(ws_fatbin_extract_ptx(&wrapper, &arch, err, sizeof err) == NULL);
+    CHECK_STR_CONTAINS(err, "magic");
+}

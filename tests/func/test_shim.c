@@ -1,0 +1,159 @@
+/* Shim tests: the driver-API shim with a plain C host program (cc only), the
+ * cudaDeviceProp layout against CUDA's header (when installed), and the
+ * reference apps built with nvcc under the runtime shim (when nvcc exists). */
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/cudart_types.h"
+#include "test.h"
+
+/* Run a shell command; returns its exit status and its output (malloc'd). */
+static int run_cmd(const char *cmd, char **out) {
+    FILE *p = popen(cmd, "r");
+    if (!p) { *out = NULL; return -1; }
+    size_t n = 0, cap = 4096;
+    char *buf = malloc(cap);
+    size_t r;
+    while (buf && (r = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+        n += r;
+        if (cap - n < 1024) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) { free(buf); buf = NULL; }
+            buf = nb;
+        }
+    }
+    if (buf) buf[n] = '\0';
+    int st = pclose(p);
+    *out = buf;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *build_dir(void) {
+    const char *b = getenv("WARPSIM_BUILD");
+    return b ? b : "build";
+}
+
+static int exists(const char *p) { struct stat st; return stat(p, &st) == 0; }
+
+/* Environment for a program run under the shims (tolerant of an ASan-built
+   shim loaded into an uninstrumented program). */
+#define SHIM_ENV "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 WARPSIM_QUIET=1 "
+
+TEST(shim_driver_api_program) {
+    char lib[1024], cmd[4096], *out = NULL;
+    snprintf(lib, sizeof lib, "%s/lib/libcuda.so.1", build_dir());
+    if (!exists(lib)) {
+        CHECK_MSG(0, "%s is missing (run make)", lib);
+        return;
+    }
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -O1 -o %s/driver_host %s/tests/data/driver/driver_host.c %s 2>&1 && "
+             SHIM_ENV "LD_LIBRARY_PATH=%s/lib %s/driver_host %s/tests/data/driver/vecadd.ptx 2>&1",
+             build_dir(), ws_test_root(), lib, build_dir(), build_dir(), ws_test_root());
+    int rc = run_cmd(cmd, &out);
+    CHECK_MSG(rc == 0, "driver host exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "PASS");
+    free(out);
+}
+
+/* Our cudaDeviceProp / cudaFuncAttributes must match CUDA 13's layout. */
+#define PROP_FIELDS(X)                                                         \
+    X(name) X(uuid) X(luid) X(totalGlobalMem) X(sharedMemPerBlock) X(regsPerBlock) \
+    X(warpSize) X(maxThreadsPerBlock) X(maxThreadsDim) X(maxGridSize)          \
+    X(totalConstMem) X(major) X(minor) X(multiProcessorCount)                  \
+    X(maxTextureCubemapLayered) X(surfaceAlignment) X(memoryBusWidth)          \
+    X(l2CacheSize) X(maxThreadsPerMultiProcessor) X(sharedMemPerMultiprocessor) \
+    X(regsPerMultiprocessor) X(managedMemory) X(sharedMemPerBlockOptin)        \
+    X(maxBlocksPerMultiProcessor) X(reservedSharedMemPerBlock)                 \
+    X(hostNumaMultinodeIpcSupported) X(reserved)
+#define FUNC_FIELDS(X)                                                         \
+    X(sharedSizeBytes) X(localSizeBytes) X(maxThreadsPerBlock) X(numRegs)      \
+    X(maxDynamicSharedSizeBytes) X(nonPortableClusterSizeAllowed) X(reserved)
+
+TEST(shim_cuda_struct_layout) {
+    const char *hdr = "/usr/local/cuda/include/driver_types.h";
+    if (!exists(hdr)) {
+        printf("    skipped: %s not found\n", hdr);
+        return;
+    }
+    char src[1024], bin[1024], cmd[4096], *out = NULL;
+    snprintf(src, sizeof src, "%s/layout_probe.c", build_dir());
+    snprintf(bin, sizeof bin, "%s/layout_probe", build_dir());
+    FILE *f = fopen(src, "w");
+    if (!f) { CHECK(0); return; }
+    fprintf(f, "#include <stdio.h>\n#include <stddef.h>\n#include <driver_types.h>\nint main(void){\n");
+    fprintf(f, "printf(\"%%zu \", sizeof(struct cudaDeviceProp));\n");
+#define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaDeviceProp, " #fl "));\n");
+    PROP_FIELDS(P)
+#undef P
+    fprintf(f, "printf(\"%%zu \", sizeof(struct cudaFuncAttributes));\n");
+#define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaFuncAttributes, " #fl "));\n");
+    FUNC_FIELDS(P)
+#undef P
+    fprintf(f, "return 0;}\n");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cc -I/usr/local/cuda/include -o %s %s 2>&1 && %s", bin, src, bin);
+    int rc = run_cmd(cmd, &out);
+    CHECK_MSG(rc == 0, "layout probe failed: %s", out ? out : "");
+    char mine[4096];
+    size_t n = 0;
+    n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", sizeof(ws_cuda_device_prop));
+#define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cuda_device_prop, fl));
+    PROP_FIELDS(P)
+#undef P
+    n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", sizeof(ws_cuda_func_attributes));
+#define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cuda_func_attributes, fl));
+    FUNC_FIELDS(P)
+#undef P
+    if (rc == 0) CHECK_MSG(out && strcmp(out, mine) == 0, "CUDA: %s\nours: %s", out, mine);
+    free(out);
+}
+
+/* The reference apps, built by nvcc (compressed and --no-compress fat
+   binaries), run unmodified under libcudart.so.13 from the build. */
+TEST(shim_reference_apps_nvcc) {
+    char *out = NULL;
+    const char *nvcc = getenv("NVCC");
+    if (!nvcc || !*nvcc) nvcc = exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", nvcc);
+    if (run_cmd(cmd, &out) != 0) {
+        free(out);
+        printf("    skipped: nvcc is absent\n");
+        return;
+    }
+    free(out);
+    const char *apps[] = {"vectoradd", "matmul", "misc"};
+    const char *variants[][2] = {{"z", ""}, {"nc", "--no-compress"}};
+    char cache[1024];
+    snprintf(cache, sizeof cache, "%s/nvcc-apps", build_dir());
+    mkdir(cache, 0777);
+    for (size_t a = 0; a < 3; a++)
+        for (size_t v = 0; v < 2; v++) {
+            char src[1024], bin[2048];
+            snprintf(src, sizeof src, "%s/../shared/reference/gpgpusim-gtx480/apps/%s.cu",
+                     ws_test_root(), apps[a]);
+            snprintf(bin, sizeof bin, "%s/%s_%s", cache, apps[a], variants[v][0]);
+            struct stat ss, bs;
+            if (stat(src, &ss) != 0) {
+                CHECK_MSG(0, "reference app %s is missing", src);
+                continue;
+            }
+            if (stat(bin, &bs) != 0 || bs.st_mtime < ss.st_mtime) {  /* cached build */
+                snprintf(cmd, sizeof cmd,
+                         "%s -O2 -cudart shared -gencode arch=compute_75,code=compute_75 %s -o %s %s 2>&1",
+                         nvcc, variants[v][1], bin, src);
+                int rc = run_cmd(cmd, &out);
+                CHECK_MSG(rc == 0, "nvcc %s failed: %s", apps[a], out ? out : "");
+                free(out);
+                if (rc != 0) continue;
+            }
+            snprintf(cmd, sizeof cmd, SHIM_ENV "LD_LIBRARY_PATH=%s/lib %s 2>&1", build_dir(), bin);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0, "%s exited %d: %s", bin, rc, out ? out : "");
+            CHECK_MSG(out && strstr(out, "PASS"), "%s printed no PASS: %s", bin, out ? out : "");
+            free(out);
+        }
+}
