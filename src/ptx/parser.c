@@ -106,6 +106,9 @@ typedef struct {
     uint32_t max_extern_shared_align;
     /* allocations in flight, freed if an error unwinds the parse */
     void *pend[2];
+    /* initialiser addresses of names not yet declared: patched at the end */
+    struct { uint32_t sym, reloc, tok; } *rfix;
+    uint32_t nrfix, cap_rfix;
     uint32_t *pend_args, *pend_rets;
 } P;
 
@@ -507,8 +510,15 @@ static void parse_init_elem(P *p, initbuf *ib, uint32_t si)
     }
     const ws_token *nt = expect_ident(p, "a variable or function name");
     binding *b = tab_find(p->names, nt->text, nt->len);
-    if (!b || (b->kind != B_SYM && b->kind != B_FUNC))
-        fail_at(p, nt, "undefined symbol '%.*s' in initialiser", (int)nt->len, nt->text);
+    if (b && b->kind != B_SYM && b->kind != B_FUNC)
+        fail_at(p, nt, "'%.*s' cannot be used in an initialiser", (int)nt->len, nt->text);
+    if (!b) { /* forward reference (a function defined later): patched at the end */
+        GROW(p, p->rfix, p->nrfix, p->cap_rfix);
+        p->rfix[p->nrfix].sym = si;
+        p->rfix[p->nrfix].reloc = p->m->syms[si].nrelocs;
+        p->rfix[p->nrfix].tok = (uint32_t)(nt - p->t);
+        p->nrfix++;
+    }
     if (generic) expect_punct(p, ')');
     int64_t addend = 0;
     if (accept_punct(p, '+')) addend = expect_int(p, "an offset");
@@ -519,7 +529,7 @@ static void parse_init_elem(P *p, initbuf *ib, uint32_t si)
     ws_symbol *s = &p->m->syms[si];
     s->relocs = xrealloc(p, s->relocs, (s->nrelocs + 1) * sizeof *s->relocs);
     s->relocs[s->nrelocs].at = ib->n;
-    s->relocs[s->nrelocs].sym = b->kind == B_FUNC ? (b->idx | WS_RELOC_FUNC) : b->idx;
+    s->relocs[s->nrelocs].sym = !b ? WS_NOSYM : b->kind == B_FUNC ? (b->idx | WS_RELOC_FUNC) : b->idx;
     s->relocs[s->nrelocs].addend = addend;
     s->nrelocs++;
     init_put(p, ib, s, nt, 0);
@@ -1521,6 +1531,14 @@ static void parse_module(P *p)
             }
         }
     }
+    for (uint32_t i = 0; i < p->nrfix; i++) {
+        const ws_token *nt = &p->t[p->rfix[i].tok];
+        binding *b = tab_find(p->names, nt->text, nt->len);
+        if (!b || (b->kind != B_SYM && b->kind != B_FUNC))
+            fail_at(p, nt, "undefined symbol '%.*s' in initialiser", (int)nt->len, nt->text);
+        m->syms[p->rfix[i].sym].relocs[p->rfix[i].reloc].sym =
+            b->kind == B_FUNC ? (b->idx | WS_RELOC_FUNC) : b->idx;
+    }
     /* Kernel-own shared variables follow the module-scope ones (see ir.h). */
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         ws_func *f = &m->funcs[fi];
@@ -1587,6 +1605,7 @@ ws_module *ws_ptx_parse(const char *text, size_t len, const char *filename, ws_d
     free(p->pend[1]);
     free(p->pend_args);
     free(p->pend_rets);
+    free(p->rfix);
     free(names->b);
     free(labels->b);
     free(names);
