@@ -1,0 +1,614 @@
+/* CTAs and warps: state, operand access, the SIMT reconvergence stack, calls,
+ * barriers, and the per-instruction step shared by ws_warp_step and the fast
+ * grid loop in grid.c. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "exec/exec_internal.h"
+
+/* ---- faults ------------------------------------------------------------- */
+static void thread_of(const ws_cta *c, const ws_warp *w, uint32_t lane, uint32_t t[3]) {
+    uint32_t lin = w->id * WS_WARP_SIZE + lane;
+    t[0] = lin % c->l.block[0];
+    t[1] = (lin / c->l.block[0]) % c->l.block[1];
+    t[2] = lin / (c->l.block[0] * c->l.block[1]);
+}
+
+ws_status ws_fail(ws_xctx *x, ws_status code, uint32_t lane, const char *fmt, ...) {
+    if (!x->fault) return code;
+    char what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    const ws_module *m = x->c->mod;
+    char thr[64];
+    if (lane < WS_WARP_SIZE) {
+        uint32_t t[3];
+        thread_of(x->c, x->w, lane, t);
+        snprintf(thr, sizeof thr, "thread (%u,%u,%u)", t[0], t[1], t[2]);
+    } else {
+        snprintf(thr, sizeof thr, "warp %u", x->w->id);
+    }
+    x->fault->code = code;
+    snprintf(x->fault->msg, sizeof x->fault->msg, "kernel %s: %s at CTA (%u,%u,%u) %s pc %u in %s (%s:%u)",
+             x->c->kfunc->name, what, x->c->ctaid[0], x->c->ctaid[1], x->c->ctaid[2], thr, x->pc,
+             x->f->name, m->filename ? m->filename : "ptx", x->in ? x->in->line : 0);
+    return code;
+}
+
+ws_status ws_unsupported(ws_xctx *x, const char *why) {
+    const ws_inst *in = x->in;
+    return ws_fail(x, WS_ERR_UNSUPPORTED, UINT32_MAX, "unsupported instruction '%s%s%s'%s%s",
+                   ws_opcode_name((ws_opcode)in->op), in->type ? "." : "",
+                   in->type ? ws_type_name((ws_type)in->type) : "", why ? ": " : "", why ? why : "");
+}
+
+/* ---- operands ------------------------------------------------------------ */
+uint64_t ws_sym_addr(ws_xctx *x, uint32_t sym, bool generic) {
+    const ws_symbol *s = &x->c->mod->syms[sym];
+    uint64_t a = x->c->l.img->sym_addr[sym];
+    if (s->is_frame) {
+        a += x->w->local_base;
+        return generic ? WS_GENERIC_LOCAL_BASE + a : a;
+    }
+    if (!generic) return a;
+    switch (s->space) {
+    case WS_SPACE_SHARED: return WS_GENERIC_SHARED_BASE + a;
+    case WS_SPACE_CONST: return WS_GENERIC_CONST_BASE + a;
+    case WS_SPACE_LOCAL: return WS_GENERIC_LOCAL_BASE + a;
+    case WS_SPACE_PARAM: return WS_GENERIC_PARAM_BASE + a;
+    default: return a;
+    }
+}
+
+static uint64_t sreg_value(ws_xctx *x, unsigned id, uint32_t lane) {
+    ws_cta *c = x->c;
+    ws_warp *w = x->w;
+    switch (id) {
+    case WS_SREG_TID_X: return w->tid[0][lane];
+    case WS_SREG_TID_Y: return w->tid[1][lane];
+    case WS_SREG_TID_Z: return w->tid[2][lane];
+    case WS_SREG_NTID_X: return c->l.block[0];
+    case WS_SREG_NTID_Y: return c->l.block[1];
+    case WS_SREG_NTID_Z: return c->l.block[2];
+    case WS_SREG_CTAID_X: return c->ctaid[0];
+    case WS_SREG_CTAID_Y: return c->ctaid[1];
+    case WS_SREG_CTAID_Z: return c->ctaid[2];
+    case WS_SREG_NCTAID_X: return c->l.grid[0];
+    case WS_SREG_NCTAID_Y: return c->l.grid[1];
+    case WS_SREG_NCTAID_Z: return c->l.grid[2];
+    case WS_SREG_LANEID: return lane;
+    case WS_SREG_WARPID: return w->id;
+    case WS_SREG_NWARPID: return 64;
+    case WS_SREG_SMID: return c->smid;
+    case WS_SREG_NSMID: return c->l.num_sms ? c->l.num_sms : 1;
+    case WS_SREG_GRIDID: return 1;
+    case WS_SREG_CLOCK: return (uint32_t)c->clock;
+    case WS_SREG_CLOCK_HI: return (uint32_t)(c->clock >> 32);
+    case WS_SREG_CLOCK64: return c->clock;
+    case WS_SREG_GLOBALTIMER: return c->clock;
+    case WS_SREG_GLOBALTIMER_LO: return (uint32_t)c->clock;
+    case WS_SREG_GLOBALTIMER_HI: return (uint32_t)(c->clock >> 32);
+    case WS_SREG_LANEMASK_EQ: return 1u << lane;
+    case WS_SREG_LANEMASK_LT: return (1u << lane) - 1;
+    case WS_SREG_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
+    case WS_SREG_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
+    case WS_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
+    case WS_SREG_DYNAMIC_SMEM_SIZE: return c->l.dyn_shared;
+    case WS_SREG_TOTAL_SMEM_SIZE: return c->shared_size;
+    default: return 0; /* %envregN */
+    }
+}
+
+const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
+    uint64_t v;
+    switch (o->kind) {
+    case WS_OPND_REG: return ws_reg(x->w, o->reg);
+    case WS_OPND_IMM: v = (uint64_t)o->imm; break;
+    case WS_OPND_SYM: v = ws_sym_addr(x, o->sym, false) + (uint64_t)o->imm; break;
+    case WS_OPND_FUNC: v = WS_FUNC_ADDR_BASE + (uint64_t)o->imm; break;
+    case WS_OPND_PRED: {
+        uint32_t p = x->w->preds[o->reg] ^ (o->neg ? ~0u : 0u);
+        for (int l = 0; l < WS_WARP_SIZE; l++) tmp[l] = p >> l & 1;
+        return tmp;
+    }
+    case WS_OPND_SREG:
+        WS_FOR_LANES(l, x->mask) tmp[l] = sreg_value(x, o->reg, l);
+        return tmp;
+    default: return NULL;
+    }
+    for (int l = 0; l < WS_WARP_SIZE; l++) tmp[l] = v;
+    return tmp;
+}
+
+uint64_t *ws_dst(ws_xctx *x, const ws_operand *o) {
+    if (o->kind == WS_OPND_REG && o->reg != WS_NOREG) return ws_reg(x->w, o->reg);
+    return x->w->sink;
+}
+
+uint32_t ws_pred_src(ws_xctx *x, const ws_operand *o) {
+    if (o->kind == WS_OPND_PRED) return x->w->preds[o->reg] ^ (o->neg ? ~0u : 0u);
+    if (o->kind == WS_OPND_IMM) return o->imm ? ~0u : 0u;
+    if (o->kind == WS_OPND_REG) { /* a value register used as a boolean */
+        const uint64_t *r = ws_reg(x->w, o->reg);
+        uint32_t m = 0;
+        WS_FOR_LANES(l, x->mask) if (r[l]) m |= 1u << l;
+        return m;
+    }
+    return 0;
+}
+
+void ws_pred_write(ws_xctx *x, const ws_operand *o, uint32_t val) {
+    if (o->kind != WS_OPND_PRED || o->reg == WS_NOREG) return;
+    uint32_t *p = &x->w->preds[o->reg];
+    *p = (*p & ~x->mask) | (val & x->mask);
+}
+
+/* ---- CTA setup ------------------------------------------------------------ */
+static bool ensure_regs(ws_warp *w, uint32_t depth, const ws_func *f) {
+    if (depth >= w->nreg_frames) {
+        uint32_t n = depth + 4;
+        uint64_t **r = realloc(w->reg_frames, n * sizeof *r);
+        if (r) w->reg_frames = r;
+        uint32_t **p = realloc(w->pred_frames, n * sizeof *p);
+        if (p) w->pred_frames = p;
+        size_t *rc = realloc(w->reg_frame_cap, n * sizeof *rc);
+        if (rc) w->reg_frame_cap = rc;
+        size_t *pc = realloc(w->pred_frame_cap, n * sizeof *pc);
+        if (pc) w->pred_frame_cap = pc;
+        if (!r || !p || !rc || !pc) return false;
+        for (uint32_t i = w->nreg_frames; i < n; i++) {
+            w->reg_frames[i] = NULL; w->pred_frames[i] = NULL;
+            w->reg_frame_cap[i] = 0; w->pred_frame_cap[i] = 0;
+        }
+        w->nreg_frames = n;
+    }
+    size_t nr = (size_t)(f->nregs ? f->nregs : 1) * WS_WARP_SIZE, np = f->npreds ? f->npreds : 1;
+    if (w->reg_frame_cap[depth] < nr) {
+        free(w->reg_frames[depth]);
+        if (!(w->reg_frames[depth] = malloc(nr * sizeof(uint64_t)))) { w->reg_frame_cap[depth] = 0; return false; }
+        w->reg_frame_cap[depth] = nr;
+    }
+    if (w->pred_frame_cap[depth] < np) {
+        free(w->pred_frames[depth]);
+        if (!(w->pred_frames[depth] = malloc(np * sizeof(uint32_t)))) { w->pred_frame_cap[depth] = 0; return false; }
+        w->pred_frame_cap[depth] = np;
+    }
+    /* Registers start at zero so that runs are deterministic. */
+    memset(w->reg_frames[depth], 0, nr * sizeof(uint64_t));
+    memset(w->pred_frames[depth], 0, np * sizeof(uint32_t));
+    w->regs = w->reg_frames[depth];
+    w->preds = w->pred_frames[depth];
+    return true;
+}
+
+static bool simt_push(ws_warp *w, int32_t pc, int32_t rpc, uint32_t mask) {
+    if (w->sp == w->stack_cap) {
+        uint32_t n = w->stack_cap ? 2 * w->stack_cap : 16;
+        ws_simt_entry *s = realloc(w->stack, n * sizeof *s);
+        if (!s) return false;
+        w->stack = s;
+        w->stack_cap = n;
+    }
+    w->stack[w->sp++] = (ws_simt_entry){pc, rpc, mask};
+    return true;
+}
+
+static bool local_reserve(ws_warp *w, uint64_t need) {
+    if (need <= w->local_stride) return true;
+    if (need > (1u << 24)) return false; /* 16 MiB per thread: runaway recursion */
+    uint32_t ns = w->local_stride ? w->local_stride : 256;
+    while (ns < need) ns *= 2;
+    uint8_t *nl = calloc(WS_WARP_SIZE, ns);
+    if (!nl) return false;
+    for (int l = 0; l < WS_WARP_SIZE && w->local; l++)
+        memcpy(nl + (size_t)l * ns, w->local + (size_t)l * w->local_stride, w->local_stride);
+    free(w->local);
+    w->local = nl;
+    w->local_stride = ns;
+    return true;
+}
+
+static bool cta_init(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) {
+    memcpy(c->ctaid, ctaid, sizeof c->ctaid);
+    c->smid = smid;
+    c->clock = 0;
+    c->ndone = 0;
+    memset(c->bars, 0, sizeof c->bars);
+    memset(c->shared, 0, c->shared_size);
+    uint32_t bx = c->l.block[0], by = c->l.block[1];
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ws_warp *w = &c->warps[i];
+        w->id = i;
+        uint32_t n = c->nthreads - i * WS_WARP_SIZE;
+        w->lanes = n >= 32 ? ~0u : (1u << n) - 1;
+        w->exited = 0;
+        w->state = WS_WARP_RUN;
+        w->bar_inst = NULL;
+        w->sp = 0;
+        w->nframes = 0;
+        w->func = c->l.func;
+        w->local_base = 0;
+        w->cc = 0;
+        if (!ensure_regs(w, 0, c->kfunc)) return false;
+        if (w->local) memset(w->local, 0, (size_t)w->local_stride * WS_WARP_SIZE);
+        if (!simt_push(w, 0, -1, w->lanes)) return false;
+        for (uint32_t l = 0; l < WS_WARP_SIZE; l++) {
+            uint32_t lin = i * WS_WARP_SIZE + l;
+            w->tid[0][l] = lin % bx;
+            w->tid[1][l] = (lin / bx) % by;
+            w->tid[2][l] = lin / (bx * by);
+        }
+    }
+    return true;
+}
+
+ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t smid) {
+    if (!l || !l->img || !l->img->mod || l->func >= l->img->mod->nfuncs) return NULL;
+    uint64_t nt = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    if (nt == 0 || nt > 4096) return NULL;
+    ws_cta *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->l = *l;
+    c->mod = l->img->mod;
+    c->kfunc = &c->mod->funcs[l->func];
+    c->nthreads = (uint32_t)nt;
+    c->nwarps = (c->nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE;
+    c->shared_size = c->kfunc->static_shared + l->dyn_shared;
+    if (c->kfunc->dyn_shared_align > 1 && l->dyn_shared) /* room to align the dynamic part */
+        c->shared_size += c->kfunc->dyn_shared_align;
+    c->shared = calloc(c->shared_size ? c->shared_size : 1, 1);
+    c->warps = calloc(c->nwarps, sizeof *c->warps);
+    if (!c->shared || !c->warps) { ws_cta_destroy(c); return NULL; }
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (!local_reserve(&c->warps[i], (c->kfunc->frame_size + 15u) & ~15u)) { ws_cta_destroy(c); return NULL; }
+    if (!cta_init(c, ctaid, smid)) { ws_cta_destroy(c); return NULL; }
+    return c;
+}
+
+void ws_cta_destroy(ws_cta *c) {
+    if (!c) return;
+    for (uint32_t i = 0; c->warps && i < c->nwarps; i++) {
+        ws_warp *w = &c->warps[i];
+        for (uint32_t d = 0; d < w->nreg_frames; d++) { free(w->reg_frames[d]); free(w->pred_frames[d]); }
+        free(w->reg_frames); free(w->pred_frames);
+        free(w->reg_frame_cap); free(w->pred_frame_cap);
+        free(w->stack); free(w->frames); free(w->local);
+    }
+    free(c->warps);
+    free(c->shared);
+    free(c);
+}
+
+unsigned ws_cta_num_warps(const ws_cta *c) { return c ? c->nwarps : 0; }
+
+bool ws_cta_done(const ws_cta *c) { return c->ndone == c->nwarps; }
+
+/* ---- barriers ---------------------------------------------------------------- */
+static uint32_t live_threads(const ws_cta *c) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        n += (uint32_t)__builtin_popcount(c->warps[i].lanes & ~c->warps[i].exited);
+    return n;
+}
+
+/* Release barrier id if enough threads arrived. Returns 1 when released. */
+int ws_bar_check(ws_cta *c, unsigned id) {
+    ws_barrier *b = &c->bars[id];
+    if (b->arrived == 0) return 0;
+    uint32_t need = b->expected ? b->expected : live_threads(c);
+    if (b->arrived < need) return 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ws_warp *w = &c->warps[i];
+        if (w->state != WS_WARP_BAR || w->bar_id != id) continue;
+        w->state = WS_WARP_RUN;
+        const ws_inst *in = w->bar_inst;
+        if (in) { /* bar.red result */
+            uint32_t m = w->bar_mask;
+            if (in->sub == WS_BAR_RED_POPC) {
+                uint64_t *d = in->dst[0].kind == WS_OPND_REG ? ws_reg(w, in->dst[0].reg) : w->sink;
+                WS_FOR_LANES(l, m) d[l] = b->red_popc;
+            } else if (in->dst[0].kind == WS_OPND_PRED) {
+                bool v = in->sub == WS_BAR_RED_AND ? b->red_and : b->red_or;
+                uint32_t *p = &w->preds[in->dst[0].reg];
+                *p = (*p & ~m) | (v ? m : 0);
+            }
+            w->bar_inst = NULL;
+        }
+    }
+    memset(b, 0, sizeof *b);
+    return 1;
+}
+
+static void bar_check_all(ws_cta *c) {
+    for (unsigned id = 0; id < WS_NUM_BARRIERS; id++) ws_bar_check(c, id);
+}
+
+static ws_status exec_bar(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    if (in->nsrc < 1) return ws_unsupported(x, "barrier without an id");
+    uint64_t tmp[WS_WARP_SIZE], tmp2[WS_WARP_SIZE];
+    const uint64_t *a = ws_src(x, &in->src[0], tmp);
+    if (!a) return ws_unsupported(x, "bad barrier operand");
+    uint32_t first = (uint32_t)__builtin_ctz(x->mask);
+    uint32_t id = (uint32_t)a[first];
+    if (id >= WS_NUM_BARRIERS) return ws_fail(x, WS_ERR_LAUNCH_FAILURE, first, "barrier id %u out of range (0..15)", id);
+    bool is_red = in->sub >= WS_BAR_RED_POPC;
+    uint32_t nval = in->nsrc - (is_red ? 1 : 0); /* operands before the predicate */
+    uint32_t count = 0;
+    if (nval >= 2) {
+        const uint64_t *b = ws_src(x, &in->src[1], tmp2);
+        if (!b) return ws_unsupported(x, "bad barrier count operand");
+        count = (uint32_t)b[first];
+        if (count == 0 || count % WS_WARP_SIZE)
+            return ws_fail(x, WS_ERR_LAUNCH_FAILURE, first, "barrier %u thread count %u is not a positive multiple of 32",
+                           id, count);
+    }
+    ws_barrier *bar = &x->c->bars[id];
+    if (count) bar->expected = count;
+    bar->arrived += (uint32_t)__builtin_popcount(x->mask);
+    if (x->mask != (w->lanes & ~w->exited)) bar->partial = true;
+    if (in->sub == WS_BAR_ARRIVE) {
+        ws_bar_check(x->c, id);
+        return WS_OK;
+    }
+    if (is_red) {
+        uint32_t p = ws_pred_src(x, &in->src[in->nsrc - 1]) & x->mask;
+        if (bar->nwaiting == 0 && bar->arrived == (uint32_t)__builtin_popcount(x->mask)) {
+            bar->red_and = true;
+            bar->red_or = false;
+        }
+        bar->red_popc += (uint32_t)__builtin_popcount(p);
+        if (p != x->mask) bar->red_and = false;
+        if (p) bar->red_or = true;
+        w->bar_inst = in;
+        w->bar_mask = x->mask;
+    }
+    bar->nwaiting++;
+    w->state = WS_WARP_BAR;
+    w->bar_id = id;
+    w->bar_pc = x->pc;
+    ws_bar_check(x->c, id);
+    return WS_OK;
+}
+
+/* ---- SIMT stack, calls, exit ----------------------------------------------- */
+static void do_exit(ws_cta *c, ws_warp *w, uint32_t m) {
+    w->exited |= m;
+    for (uint32_t i = 0; i < w->sp; i++) w->stack[i].mask &= ~m;
+    for (uint32_t i = 0; i < w->nframes; i++) w->frames[i].ret_mask &= ~m;
+    bar_check_all(c);
+}
+
+static void do_ret(ws_cta *c, ws_warp *w, uint32_t m) {
+    if (w->nframes == 0) { do_exit(c, w, m); return; }
+    ws_callframe *fr = &w->frames[w->nframes - 1];
+    for (uint32_t i = fr->simt_base; i < w->sp; i++) w->stack[i].mask &= ~m;
+    fr->ret_mask |= m;
+}
+
+/* Pop the top SIMT entry; popping a callee's base entry returns from it. */
+static void simt_pop(ws_cta *c, ws_warp *w) {
+    w->sp--;
+    if (w->nframes && w->sp == w->frames[w->nframes - 1].simt_base) {
+        ws_callframe *fr = &w->frames[w->nframes - 1];
+        const ws_module *m = c->mod;
+        const ws_func *callee = &m->funcs[w->func];
+        const ws_inst *call = fr->call;
+        uint32_t rm = fr->ret_mask & ~w->exited;
+        const uint64_t *sa = c->l.img->sym_addr;
+        for (uint32_t i = 0; i < call->ncall_rets && i < callee->nrets; i++) {
+            uint64_t sz = m->syms[callee->rets[i]].size, dz = m->syms[call->call_rets[i]].size;
+            if (dz < sz) sz = dz;
+            uint64_t so = w->local_base + sa[callee->rets[i]], dof = fr->caller_local + sa[call->call_rets[i]];
+            WS_FOR_LANES(l, rm) {
+                uint8_t *base = w->local + (size_t)l * w->local_stride;
+                memmove(base + dof, base + so, sz);
+            }
+        }
+        w->func = fr->caller_func;
+        w->local_base = fr->caller_local;
+        w->nframes--;
+        w->regs = w->reg_frames[w->nframes];
+        w->preds = w->pred_frames[w->nframes];
+    }
+}
+
+static ws_status exec_call(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    const ws_module *m = x->c->mod;
+    int64_t fi = -1;
+    for (unsigned i = 0; i < in->nsrc && fi < 0; i++) {
+        const ws_operand *o = &in->src[i];
+        if (o->kind == WS_OPND_FUNC) fi = o->imm;
+        else if (o->kind == WS_OPND_REG) { /* indirect call through a function address */
+            uint64_t v = ws_reg(w, o->reg)[__builtin_ctz(x->mask)];
+            WS_FOR_LANES(l, x->mask)
+                if (ws_reg(w, o->reg)[l] != v) return ws_unsupported(x, "indirect call with divergent targets");
+            if (v < WS_FUNC_ADDR_BASE || v - WS_FUNC_ADDR_BASE >= m->nfuncs)
+                return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, (uint32_t)__builtin_ctz(x->mask),
+                               "indirect call to 0x%llx, which is not a function", (unsigned long long)v);
+            fi = (int64_t)(v - WS_FUNC_ADDR_BASE);
+        }
+    }
+    if (fi < 0 || (uint64_t)fi >= m->nfuncs) return ws_unsupported(x, "call without a target function");
+    const ws_func *callee = &m->funcs[fi];
+    if (!callee->has_body || callee->is_extern) {
+        char why[200];
+        snprintf(why, sizeof why, "call to external function '%s' (no body in this module)", callee->name);
+        return ws_unsupported(x, why);
+    }
+    if (w->nframes >= 4096) return ws_fail(x, WS_ERR_LAUNCH_FAILURE, UINT32_MAX, "call stack overflow (depth 4096)");
+    uint32_t caller_frame = m->funcs[w->func].frame_size;
+    uint32_t nl = (w->local_base + caller_frame + 15u) & ~15u;
+    if (!local_reserve(w, (uint64_t)nl + callee->frame_size))
+        return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "per-thread local memory exhausted by calls");
+    const uint64_t *sa = x->c->l.img->sym_addr;
+    for (uint32_t i = 0; i < in->ncall_args && i < callee->nparams; i++) {
+        uint64_t sz = m->syms[callee->params[i]].size, ssz = m->syms[in->call_args[i]].size;
+        if (ssz < sz) sz = ssz;
+        uint64_t so = w->local_base + sa[in->call_args[i]], dof = nl + sa[callee->params[i]];
+        WS_FOR_LANES(l, x->mask) {
+            uint8_t *base = w->local + (size_t)l * w->local_stride;
+            memmove(base + dof, base + so, sz);
+        }
+    }
+    if (w->nframes == w->frames_cap) {
+        uint32_t n = w->frames_cap ? 2 * w->frames_cap : 8;
+        ws_callframe *f = realloc(w->frames, n * sizeof *f);
+        if (!f) return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+        w->frames = f;
+        w->frames_cap = n;
+    }
+    if (!ensure_regs(w, w->nframes + 1, callee))
+        return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+    w->frames[w->nframes++] = (ws_callframe){w->func, w->sp, w->local_base, 0, in};
+    w->func = (uint32_t)fi;
+    w->local_base = nl;
+    if (!simt_push(w, 0, -1, x->mask)) return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+    return WS_OK;
+}
+
+static ws_status exec_bra(ws_xctx *x, uint32_t issued) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    int32_t target = -1;
+    for (unsigned i = 0; i < in->nsrc; i++)
+        if (in->src[i].kind == WS_OPND_LABEL) target = (int32_t)in->src[i].imm;
+    if (target < 0) return ws_unsupported(x, "branch without a label target");
+    uint32_t t = x->mask, n = issued & ~x->mask;
+    ws_simt_entry *top = &w->stack[w->sp - 1];
+    if (n == 0) { top->pc = target; return WS_OK; }
+    if (t == 0) return WS_OK;
+    int32_t r = in->reconv;
+    if (top->rpc == r) { /* same reconvergence point: reuse the entry (keeps loops bounded) */
+        top->pc = (int32_t)x->pc + 1;
+        top->mask = n;
+    } else {
+        top->pc = r;
+        if (r != (int32_t)x->pc + 1 && !simt_push(w, (int32_t)x->pc + 1, r, n))
+            return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+    }
+    if (!simt_push(w, target, r, t)) return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+    return WS_OK;
+}
+
+/* ---- one warp instruction --------------------------------------------------- */
+static ws_status dispatch(ws_xctx *x, uint32_t issued) {
+    const ws_inst *in = x->in;
+    switch ((ws_opcode)in->op) {
+    case WS_OP_BRA: return exec_bra(x, issued);
+    case WS_OP_CALL: return x->mask ? exec_call(x) : WS_OK;
+    case WS_OP_RET: if (x->mask) do_ret(x->c, x->w, x->mask); return WS_OK;
+    case WS_OP_EXIT: if (x->mask) do_exit(x->c, x->w, x->mask); return WS_OK;
+    case WS_OP_TRAP:
+        if (!x->mask) return WS_OK;
+        return ws_fail(x, WS_ERR_TRAP, (uint32_t)__builtin_ctz(x->mask), "trap executed");
+    case WS_OP_BAR: return x->mask ? exec_bar(x) : WS_OK;
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH:
+        return WS_OK; /* no functional effect: execution is sequentially consistent */
+    default: break;
+    }
+    if (!x->mask) return WS_OK;
+    switch ((ws_opcode)in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: return ws_exec_mem(x);
+    case WS_OP_ATOM: case WS_OP_RED: return ws_exec_atom(x);
+    case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_ACTIVEMASK: case WS_OP_MATCH: case WS_OP_REDUX:
+        return ws_exec_warp(x);
+    case WS_OP_CVT: case WS_OP_MOV: case WS_OP_SELP: case WS_OP_SLCT: case WS_OP_SETP: case WS_OP_SET:
+    case WS_OP_CVTA: case WS_OP_ISSPACEP:
+        return ws_exec_conv(x);
+    case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_SIN: case WS_OP_COS: case WS_OP_LG2:
+    case WS_OP_EX2: case WS_OP_TANH: case WS_OP_TESTP: case WS_OP_COPYSIGN: case WS_OP_FMA:
+        return ws_exec_float(x);
+    default:
+        return ws_type_is_float((ws_type)in->type) ? ws_exec_float(x) : ws_exec_int(x);
+    }
+}
+
+/* Execute the next instruction of warp w. */
+ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fault) {
+    if (w->state == WS_WARP_DONE) return WS_STEP_DONE;
+    if (w->state == WS_WARP_BAR) return WS_STEP_BARRIER;
+    const ws_module *m = c->mod;
+    const ws_func *f;
+    ws_simt_entry *e;
+    for (;;) {
+        if (w->sp == 0) {
+            w->state = WS_WARP_DONE;
+            c->ndone++;
+            bar_check_all(c);
+            return WS_STEP_DONE;
+        }
+        e = &w->stack[w->sp - 1];
+        if (e->mask == 0 || (e->rpc >= 0 && e->pc == e->rpc)) { simt_pop(c, w); continue; }
+        f = &m->funcs[w->func];
+        if (e->pc < 0 || (uint32_t)e->pc >= f->ninsts) { /* fell off the end: implicit ret */
+            do_ret(c, w, e->mask);
+            continue;
+        }
+        break;
+    }
+    uint32_t pc = (uint32_t)e->pc, issued = e->mask;
+    const ws_inst *in = &f->insts[pc];
+    uint32_t mask = issued;
+    if (in->guard != WS_NOREG) mask &= w->preds[in->guard] ^ (in->guard_neg ? ~0u : 0u);
+    e->pc = (int32_t)pc + 1;
+    c->clock++;
+    c->counts.warp_insts++;
+    c->counts.thread_insts += (uint64_t)__builtin_popcount(issued);
+    ws_xctx x = {c, w, f, in, pc, mask, st, fault};
+    if (st) {
+        st->inst = in;
+        st->pc = pc;
+        st->active = mask;
+        st->issued_mask = issued;
+        st->mem_space = WS_SPACE_NONE;
+        st->is_store = st->is_atomic = 0;
+        st->access_size = 0;
+    }
+    if (dispatch(&x, issued) != WS_OK) return WS_STEP_FAULT;
+    return WS_STEP_OK;
+}
+
+ws_step_result ws_warp_step(ws_cta *c, unsigned warp, ws_step *out, ws_fault *fault) {
+    if (!c || warp >= c->nwarps) return WS_STEP_DONE;
+    return ws_cta_step_warp(c, &c->warps[warp], out, fault);
+}
+
+int32_t ws_warp_pc(const ws_cta *c, unsigned warp) {
+    if (!c || warp >= c->nwarps) return -1;
+    const ws_warp *w = &c->warps[warp];
+    if (w->state == WS_WARP_DONE || w->sp == 0) return -1;
+    return w->stack[w->sp - 1].pc;
+}
+
+/* Reinitialise a CTA for the next ctaid of the same launch (grid.c). */
+bool ws_cta_reset(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) { return cta_init(c, ctaid, smid); }
+
+/* A message naming the waiting warps of a CTA that can make no progress. */
+void ws_cta_deadlock(ws_cta *c, ws_fault *fault) {
+    fault->code = WS_ERR_DEADLOCK;
+    int n = snprintf(fault->msg, sizeof fault->msg, "kernel %s: barrier deadlock in CTA (%u,%u,%u):",
+                     c->kfunc->name, c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+    const ws_func *f = c->kfunc;
+    for (uint32_t i = 0; i < c->nwarps && n < (int)sizeof fault->msg - 80; i++) {
+        ws_warp *w = &c->warps[i];
+        if (w->state != WS_WARP_BAR) continue;
+        const ws_barrier *b = &c->bars[w->bar_id];
+        const ws_func *wf = &c->mod->funcs[w->func];
+        (void)f;
+        n += snprintf(fault->msg + n, sizeof fault->msg - (size_t)n,
+                      " warp %u waits at barrier %u (pc %u, line %u; %u of %u threads arrived%s);", i, w->bar_id,
+                      w->bar_pc, w->bar_pc < wf->ninsts ? wf->insts[w->bar_pc].line : 0, b->arrived,
+                      b->expected ? b->expected : live_threads(c), b->partial ? ", divergent arrival" : "");
+    }
+    uint32_t ex = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) ex += c->warps[i].state == WS_WARP_DONE;
+    if (n < (int)sizeof fault->msg - 40)
+        snprintf(fault->msg + n, sizeof fault->msg - (size_t)n, " %u warp(s) exited", ex);
+}

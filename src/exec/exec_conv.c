@@ -1,0 +1,448 @@
+/* Data movement, conversion and comparison: mov (incl. vector pack/unpack),
+ * cvt between all integer/float/f16/bf16 types, setp/set/selp/slct, cvta,
+ * isspacep. Float->int cvt saturates as PTX defines (NaN -> 0, clamp to the
+ * destination range); f16/bf16 rounding is exact for every mode. */
+#include <fenv.h>
+#include <math.h>
+
+#include "exec/exec_internal.h"
+
+/* ---- small floats ------------------------------------------------------------ */
+double ws_f16_to_double(uint16_t h) {
+    int s = h >> 15, e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    double v;
+    if (e == 0) v = ldexp(m, -24);
+    else if (e == 31) v = m ? NAN : INFINITY;
+    else v = ldexp(1024 + m, e - 25);
+    return s ? -v : v;
+}
+
+double ws_bf16_to_double(uint16_t h) { return (double)ws_f32((uint64_t)h << 16); }
+
+uint32_t ws_round_small(double x, int ebits, int mbits, int rnd) {
+    uint32_t sign = signbit(x) ? 1u << (ebits + mbits) : 0;
+    uint32_t expmax = (1u << ebits) - 1;
+    if (isnan(x)) return (expmax << mbits) | ((1u << mbits) - 1); /* canonical NaN 0x7fff */
+    uint32_t maxfin = ((expmax - 1) << mbits) | ((1u << mbits) - 1), inf = expmax << mbits;
+    bool neg = sign != 0;
+    double a = fabs(x);
+    if (isinf(a)) return sign | inf;
+    if (a == 0) return sign;
+    int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias, e;
+    frexp(a, &e);
+    int ex = e - 1;
+    if (ex < emin) ex = emin;
+    if (ex > bias + 1) ex = bias + 1; /* far beyond range: overflow below */
+    double s = ldexp(a, mbits - ex), ip = floor(s), fr = s - ip;
+    uint64_t q = (uint64_t)ip;
+    bool up;
+    switch (rnd) {
+    case WS_RND_RZ: case WS_RND_RZI: up = false; break;
+    case WS_RND_RM: case WS_RND_RMI: up = neg && fr > 0; break;
+    case WS_RND_RP: case WS_RND_RPI: up = !neg && fr > 0; break;
+    case WS_RND_RNA: up = fr >= 0.5; break;
+    default: up = fr > 0.5 || (fr == 0.5 && (q & 1)); break;
+    }
+    q += up;
+    if (q >> (mbits + 1)) { q >>= 1; ex++; }
+    uint32_t biased = 0;
+    if (q >= (1ull << mbits)) { biased = (uint32_t)(ex + bias); q -= 1ull << mbits; }
+    if (biased >= expmax || q >> mbits) {
+        switch (rnd) {
+        case WS_RND_RZ: case WS_RND_RZI: return sign | maxfin;
+        case WS_RND_RM: case WS_RND_RMI: return sign | (neg ? inf : maxfin);
+        case WS_RND_RP: case WS_RND_RPI: return sign | (neg ? maxfin : inf);
+        default: return sign | inf;
+        }
+    }
+    return sign | biased << mbits | (uint32_t)q;
+}
+
+uint16_t ws_double_to_f16(double x, int rnd) { return (uint16_t)ws_round_small(x, 5, 10, rnd); }
+uint16_t ws_double_to_bf16(double x, int rnd) { return (uint16_t)ws_round_small(x, 8, 7, rnd); }
+
+static bool is_half(ws_type t) { return t == WS_T_F16 || t == WS_T_BF16; }
+static bool is_intlike(ws_type t) { return !ws_type_is_float(t) && t != WS_T_PRED && t != WS_T_NONE && t != WS_T_B128; }
+
+/* Value of a float-typed register as a double (exact). */
+static double fval(ws_type t, uint64_t v) {
+    switch (t) {
+    case WS_T_F16: return ws_f16_to_double((uint16_t)v);
+    case WS_T_BF16: return ws_bf16_to_double((uint16_t)v);
+    case WS_T_F32: return ws_f32(v);
+    default: return ws_f64(v);
+    }
+}
+
+static int fe_mode(unsigned rnd) {
+    switch (rnd) {
+    case WS_RND_RZ: return FE_TOWARDZERO;
+    case WS_RND_RM: return FE_DOWNWARD;
+    case WS_RND_RP: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+static double round_integral(double v, unsigned rnd) {
+    switch (rnd) {
+    case WS_RND_RNI: return nearbyint(v); /* ties to even in the default mode */
+    case WS_RND_RMI: return floor(v);
+    case WS_RND_RPI: return ceil(v);
+    default: return trunc(v);
+    }
+}
+
+/* Encode a double as float type t with rounding mode rnd (an exact double
+ * from an integer or wider float). */
+static uint64_t fenc(ws_type t, double v, unsigned rnd, bool ftz) {
+    switch (t) {
+    case WS_T_F16: {
+        uint16_t h = ws_double_to_f16(v, rnd ? (int)rnd : WS_RND_RN);
+        if (ftz && !((h >> 10) & 0x1F)) h &= 0x8000;
+        return h;
+    }
+    case WS_T_BF16: {
+        uint16_t h = ws_double_to_bf16(v, rnd ? (int)rnd : WS_RND_RN);
+        if (ftz && !((h >> 7) & 0xFF)) h &= 0x8000;
+        return h;
+    }
+    case WS_T_F32: {
+        int m = fe_mode(rnd);
+        if (m != FE_TONEAREST) fesetround(m);
+        volatile double vv = v;
+        volatile float f = (float)vv;
+        if (m != FE_TONEAREST) fesetround(FE_TONEAREST);
+        float r = f;
+        if (ftz && fpclassify(r) == FP_SUBNORMAL) r = copysignf(0.0f, r);
+        return r == r ? ws_f32b(r) : 0x7FFFFFFFu;
+    }
+    default: {
+        if (ftz && fpclassify(v) == FP_SUBNORMAL) v = copysign(0.0, v);
+        return ws_f64b(v);
+    }
+    }
+}
+
+static ws_status exec_cvt(ws_xctx *x, const uint64_t *A, const uint64_t *B, uint64_t *D) {
+    const ws_inst *in = x->in;
+    ws_type dt = (ws_type)in->type, st = (ws_type)in->stype;
+    if (!st) st = dt;
+    unsigned db = ws_type_size(dt) * 8, sb = ws_type_size(st) * 8;
+    bool dsg = ws_type_is_signed(dt), ssg = ws_type_is_signed(st);
+    bool sat = in->flags & WS_F_SAT, ftz = in->flags & WS_F_FTZ, relu = in->flags & WS_F_RELU;
+    unsigned rnd = in->rnd;
+    uint32_t M = x->mask;
+    if (dt == WS_T_F16X2 || dt == WS_T_BF16X2) { /* pack two converted floats: d = {a -> hi, b -> lo} */
+        if (!B || !ws_type_is_float(st)) return ws_unsupported(x, "cvt to a packed type needs two float sources");
+        ws_type et = dt == WS_T_F16X2 ? WS_T_F16 : WS_T_BF16;
+        WS_FOR_LANES(l, M) {
+            double a = fval(st, A[l]), b = fval(st, B[l]);
+            if (relu) { if (a < 0) a = 0; if (b < 0) b = 0; }
+            if (sat) { a = isnan(a) ? 0 : fmin(fmax(a, 0), 1); b = isnan(b) ? 0 : fmin(fmax(b, 0), 1); }
+            D[l] = fenc(et, a, rnd, ftz) << 16 | fenc(et, b, rnd, ftz);
+        }
+        return WS_OK;
+    }
+    if (db == 0 || sb == 0 || db > 64 || sb > 64 || dt == WS_T_F16X2 || st == WS_T_F16X2 || st == WS_T_BF16X2)
+        return ws_unsupported(x, "conversion between these types");
+    bool dfl = ws_type_is_float(dt), sfl = ws_type_is_float(st);
+    if (!dfl && !sfl) { /* integer -> integer */
+        int64_t lo = dsg ? (db == 64 ? INT64_MIN : -(1ll << (db - 1))) : 0;
+        uint64_t hi = dsg ? (db == 64 ? (uint64_t)INT64_MAX : (1ull << (db - 1)) - 1)
+                          : (db == 64 ? ~0ull : (1ull << db) - 1);
+        WS_FOR_LANES(l, M) {
+            uint64_t v = ws_ext(A[l], sb, ssg);
+            if (sat) {
+                if (ssg && (int64_t)v < lo) v = (uint64_t)lo;
+                else if (ssg ? ((int64_t)v >= 0 && (uint64_t)v > hi) : v > hi) v = hi;
+            }
+            D[l] = v;
+        }
+        return WS_OK;
+    }
+    if (!dfl) { /* float -> integer: round, NaN -> 0, saturate */
+        double lo = dsg ? -ldexp(1.0, (int)db - 1) : 0.0, hi = dsg ? ldexp(1.0, (int)db - 1) : ldexp(1.0, (int)db);
+        WS_FOR_LANES(l, M) {
+            double v = fval(st, A[l]);
+            if (ftz && st == WS_T_F32 && fpclassify((float)v) == FP_SUBNORMAL) v = 0;
+            v = round_integral(v, rnd);
+            uint64_t r;
+            if (isnan(v)) r = 0;
+            else if (dsg) r = v <= lo ? (uint64_t)(db == 64 ? INT64_MIN : -(1ll << (db - 1)))
+                            : v >= hi ? (db == 64 ? (uint64_t)INT64_MAX : (1ull << (db - 1)) - 1)
+                            : (uint64_t)(int64_t)v;
+            else r = v <= 0 ? 0 : v >= hi ? (db == 64 ? ~0ull : (1ull << db) - 1) : (uint64_t)v;
+            D[l] = r;
+        }
+        return WS_OK;
+    }
+    if (!sfl) { /* integer -> float */
+        int m = fe_mode(rnd);
+        WS_FOR_LANES(l, M) {
+            uint64_t v = ws_ext(A[l], sb, ssg);
+            uint64_t r;
+            if (dt == WS_T_F32 || dt == WS_T_F64) {
+                if (m != FE_TONEAREST) fesetround(m);
+                volatile uint64_t vu = v;
+                volatile int64_t vs = (int64_t)v;
+                if (dt == WS_T_F32) {
+                    volatile float f = ssg ? (float)vs : (float)vu;
+                    float ff = f;
+                    if (sat) ff = ff < 0 ? 0.0f : ff > 1 ? 1.0f : ff;
+                    r = ws_f32b(ff);
+                } else {
+                    volatile double d = ssg ? (double)vs : (double)vu;
+                    double dd = d;
+                    if (sat) dd = dd < 0 ? 0.0 : dd > 1 ? 1.0 : dd;
+                    r = ws_f64b(dd);
+                }
+                if (m != FE_TONEAREST) fesetround(FE_TONEAREST);
+            } else {
+                double d = ssg ? (double)(int64_t)v : (double)v; /* exact below 2^53 */
+                if (sat) d = d < 0 ? 0.0 : d > 1 ? 1.0 : d;
+                r = fenc(dt, d, rnd, false);
+            }
+            D[l] = r;
+        }
+        return WS_OK;
+    }
+    /* float -> float */
+    bool integral = rnd == WS_RND_RNI || rnd == WS_RND_RZI || rnd == WS_RND_RMI || rnd == WS_RND_RPI;
+    WS_FOR_LANES(l, M) {
+        double v = fval(st, A[l]);
+        if (ftz && (st == WS_T_F32 || st == WS_T_F64) && fpclassify(st == WS_T_F32 ? (float)v : v) == FP_SUBNORMAL)
+            v = copysign(0.0, v);
+        if (integral) v = round_integral(v, rnd);
+        if (relu && !isnan(v) && v < 0) v = 0;
+        if (sat) v = isnan(v) ? 0.0 : v < 0 ? 0.0 : v > 1 ? 1.0 : v;
+        if (isnan(v)) {
+            D[l] = dt == WS_T_F32 ? 0x7FFFFFFFu : dt == WS_T_F64 ? 0x7FFFFFFFFFFFFFFFull : 0x7FFF;
+            continue;
+        }
+        D[l] = fenc(dt, v, integral ? WS_RND_RN : rnd, ftz);
+    }
+    return WS_OK;
+}
+
+/* ---- comparisons ----------------------------------------------------------------- */
+static uint32_t compare(ws_xctx *x, ws_type t, unsigned cmp, const uint64_t *A, const uint64_t *B, bool *ok) {
+    uint32_t r = 0, M = x->mask;
+    *ok = true;
+    if (ws_type_is_float(t)) {
+        if (t == WS_T_F16X2 || t == WS_T_BF16X2) { *ok = false; return 0; }
+        bool ftz = x->in->flags & WS_F_FTZ;
+        WS_FOR_LANES(l, M) {
+            double a = fval(t, A[l]), b = fval(t, B[l]);
+            if (ftz && t == WS_T_F32) {
+                if (fpclassify((float)a) == FP_SUBNORMAL) a = copysign(0.0, a);
+                if (fpclassify((float)b) == FP_SUBNORMAL) b = copysign(0.0, b);
+            }
+            bool un = isnan(a) || isnan(b), v;
+            switch (cmp) {
+            case WS_CMP_EQ: v = !un && a == b; break;
+            case WS_CMP_NE: v = !un && a != b; break;
+            case WS_CMP_LT: case WS_CMP_LO: v = !un && a < b; break;
+            case WS_CMP_LE: case WS_CMP_LS: v = !un && a <= b; break;
+            case WS_CMP_GT: case WS_CMP_HI: v = !un && a > b; break;
+            case WS_CMP_GE: case WS_CMP_HS: v = !un && a >= b; break;
+            case WS_CMP_EQU: v = un || a == b; break;
+            case WS_CMP_NEU: v = un || a != b; break;
+            case WS_CMP_LTU: v = un || a < b; break;
+            case WS_CMP_LEU: v = un || a <= b; break;
+            case WS_CMP_GTU: v = un || a > b; break;
+            case WS_CMP_GEU: v = un || a >= b; break;
+            case WS_CMP_NUM: v = !un; break;
+            case WS_CMP_NAN: v = un; break;
+            default: *ok = false; return 0;
+            }
+            r |= (uint32_t)v << l;
+        }
+        return r;
+    }
+    unsigned bits = ws_type_size(t) * 8;
+    if (bits == 0 || bits > 64) { *ok = false; return 0; }
+    bool sg = ws_type_is_signed(t);
+    WS_FOR_LANES(l, M) {
+        uint64_t a = ws_ext(A[l], bits, sg), b = ws_ext(B[l], bits, sg);
+        bool lt = sg ? (int64_t)a < (int64_t)b : a < b, v;
+        switch (cmp) {
+        case WS_CMP_EQ: v = a == b; break;
+        case WS_CMP_NE: v = a != b; break;
+        case WS_CMP_LT: v = lt; break;
+        case WS_CMP_LE: v = lt || a == b; break;
+        case WS_CMP_GT: v = !lt && a != b; break;
+        case WS_CMP_GE: v = !lt; break;
+        case WS_CMP_LO: v = a < b; break;
+        case WS_CMP_LS: v = a <= b; break;
+        case WS_CMP_HI: v = a > b; break;
+        case WS_CMP_HS: v = a >= b; break;
+        default: *ok = false; return 0;
+        }
+        r |= (uint32_t)v << l;
+    }
+    return r;
+}
+
+static uint32_t boolop(unsigned op, uint32_t v, uint32_t c) {
+    switch (op) {
+    case WS_BOOL_AND: return v & c;
+    case WS_BOOL_OR: return v | c;
+    case WS_BOOL_XOR: return v ^ c;
+    default: return v;
+    }
+}
+
+/* Is a generic address inside the window of space s? */
+static bool in_space(uint64_t a, unsigned s) {
+    switch (s) {
+    case WS_SPACE_SHARED: return a - WS_GENERIC_SHARED_BASE < WS_GENERIC_WINDOW_SIZE;
+    case WS_SPACE_LOCAL: return a - WS_GENERIC_LOCAL_BASE < WS_GENERIC_WINDOW_SIZE;
+    case WS_SPACE_CONST: return a - WS_GENERIC_CONST_BASE < WS_GENERIC_WINDOW_SIZE;
+    case WS_SPACE_PARAM: return a - WS_GENERIC_PARAM_BASE < WS_GENERIC_WINDOW_SIZE;
+    case WS_SPACE_GLOBAL:
+        return !in_space(a, WS_SPACE_SHARED) && !in_space(a, WS_SPACE_LOCAL) && !in_space(a, WS_SPACE_CONST) &&
+               !in_space(a, WS_SPACE_PARAM);
+    default: return false;
+    }
+}
+
+static uint64_t window(unsigned s) {
+    switch (s) {
+    case WS_SPACE_SHARED: return WS_GENERIC_SHARED_BASE;
+    case WS_SPACE_LOCAL: return WS_GENERIC_LOCAL_BASE;
+    case WS_SPACE_CONST: return WS_GENERIC_CONST_BASE;
+    case WS_SPACE_PARAM: return WS_GENERIC_PARAM_BASE;
+    default: return 0;
+    }
+}
+
+ws_status ws_exec_conv(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    ws_type t = (ws_type)in->type;
+    uint32_t M = x->mask;
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE];
+    switch ((ws_opcode)in->op) {
+    case WS_OP_MOV: {
+        const ws_operand *s = &in->src[0], *d = &in->dst[0];
+        if (in->nsrc < 1) return ws_unsupported(x, "missing operand");
+        if (t == WS_T_PRED || d->kind == WS_OPND_PRED) {
+            ws_pred_write(x, d, ws_pred_src(x, s));
+            return WS_OK;
+        }
+        if (s->kind == WS_OPND_VEC) { /* pack {a, b, ...} into one register */
+            unsigned eb = ws_type_size(t) * 8 / (s->vecn ? s->vecn : 1);
+            if (eb == 0 || ws_type_size(t) > 8 || s->vecn > 4) return ws_unsupported(x, "vector pack");
+            uint64_t *D = ws_dst(x, d), em = eb >= 64 ? ~0ull : (1ull << eb) - 1;
+            WS_FOR_LANES(l, M) {
+                uint64_t v = 0;
+                for (unsigned k = 0; k < s->vecn; k++)
+                    if (s->vreg[k] != WS_NOREG) v |= (ws_reg(w, s->vreg[k])[l] & em) << (k * eb);
+                D[l] = v;
+            }
+            return WS_OK;
+        }
+        const uint64_t *A = ws_src(x, s, ta);
+        if (!A) return ws_unsupported(x, "operand kind");
+        if (d->kind == WS_OPND_VEC) { /* unpack */
+            unsigned eb = ws_type_size(t) * 8 / (d->vecn ? d->vecn : 1);
+            if (eb == 0 || ws_type_size(t) > 8 || d->vecn > 4) return ws_unsupported(x, "vector unpack");
+            uint64_t em = eb >= 64 ? ~0ull : (1ull << eb) - 1;
+            uint64_t src[WS_WARP_SIZE];
+            memcpy(src, A, sizeof src); /* a destination may alias the source */
+            for (unsigned k = 0; k < d->vecn; k++) {
+                if (d->vreg[k] == WS_NOREG) continue;
+                uint64_t *D = ws_reg(w, d->vreg[k]);
+                WS_FOR_LANES(l, M) D[l] = (src[l] >> (k * eb)) & em;
+            }
+            return WS_OK;
+        }
+        uint64_t *D = ws_dst(x, d);
+        if (D != A) WS_FOR_LANES(l, M) D[l] = A[l];
+        return WS_OK;
+    }
+    case WS_OP_CVT: {
+        if (in->nsrc < 1) return ws_unsupported(x, "missing operand");
+        const uint64_t *A = ws_src(x, &in->src[0], ta);
+        const uint64_t *B = in->nsrc > 1 ? ws_src(x, &in->src[1], tb) : NULL;
+        if (!A) return ws_unsupported(x, "operand kind");
+        return exec_cvt(x, A, B, ws_dst(x, &in->dst[0]));
+    }
+    case WS_OP_SETP: case WS_OP_SET: {
+        ws_type ct = in->stype ? (ws_type)in->stype : t;
+        if (in->op == WS_OP_SETP) ct = in->stype ? (ws_type)in->stype : t;
+        if (in->nsrc < 2) return ws_unsupported(x, "missing operand");
+        const uint64_t *A = ws_src(x, &in->src[0], ta), *B = ws_src(x, &in->src[1], tb);
+        if (!A || !B) return ws_unsupported(x, "operand kind");
+        bool ok;
+        uint32_t v = compare(x, ct, in->cmp, A, B, &ok);
+        if (!ok) return ws_unsupported(x, "comparison for this type");
+        uint32_t c = in->boolop && in->nsrc > 2 ? ws_pred_src(x, &in->src[2]) : ~0u;
+        if (in->op == WS_OP_SETP) {
+            ws_pred_write(x, &in->dst[0], boolop(in->boolop, v, c));
+            if (in->ndst > 1) ws_pred_write(x, &in->dst[1], boolop(in->boolop, ~v, c));
+            return WS_OK;
+        }
+        uint32_t r = boolop(in->boolop, v, c);
+        uint64_t *D = ws_dst(x, &in->dst[0]);
+        uint64_t one = t == WS_T_F32 ? 0x3F800000u : t == WS_T_F64 ? 0x3FF0000000000000ull
+                       : t == WS_T_F16 ? 0x3C00 : ~0ull;
+        if (in->dst[0].kind == WS_OPND_PRED) { ws_pred_write(x, &in->dst[0], r); return WS_OK; }
+        WS_FOR_LANES(l, M) D[l] = (r >> l & 1) ? one : 0;
+        return WS_OK;
+    }
+    case WS_OP_SELP: {
+        if (in->nsrc < 3) return ws_unsupported(x, "missing operand");
+        const uint64_t *A = ws_src(x, &in->src[0], ta), *B = ws_src(x, &in->src[1], tb);
+        if (!A || !B) return ws_unsupported(x, "operand kind");
+        uint32_t c = ws_pred_src(x, &in->src[2]);
+        uint64_t *D = ws_dst(x, &in->dst[0]);
+        WS_FOR_LANES(l, M) D[l] = (c >> l & 1) ? A[l] : B[l];
+        return WS_OK;
+    }
+    case WS_OP_SLCT: {
+        if (in->nsrc < 3) return ws_unsupported(x, "missing operand");
+        const uint64_t *A = ws_src(x, &in->src[0], ta), *B = ws_src(x, &in->src[1], tb),
+                       *C = ws_src(x, &in->src[2], tc);
+        if (!A || !B || !C) return ws_unsupported(x, "operand kind");
+        ws_type ct = in->stype ? (ws_type)in->stype : WS_T_S32;
+        uint64_t *D = ws_dst(x, &in->dst[0]);
+        WS_FOR_LANES(l, M) {
+            bool ge;
+            if (ct == WS_T_F32) {
+                float f = ws_f32(C[l]);
+                if ((in->flags & WS_F_FTZ) && fpclassify(f) == FP_SUBNORMAL) f = 0;
+                ge = f >= 0.0f;
+            } else {
+                ge = (int64_t)ws_ext(C[l], ws_type_size(ct) * 8, true) >= 0;
+            }
+            D[l] = ge ? A[l] : B[l];
+        }
+        return WS_OK;
+    }
+    case WS_OP_CVTA: {
+        if (in->nsrc < 1) return ws_unsupported(x, "missing operand");
+        const uint64_t *A = ws_src(x, &in->src[0], ta);
+        if (!A) return ws_unsupported(x, "operand kind");
+        uint64_t base = window(in->space), *D = ws_dst(x, &in->dst[0]);
+        bool narrow = ws_type_size(t) == 4;
+        WS_FOR_LANES(l, M) {
+            uint64_t v = in->to_generic ? A[l] + base : A[l] - base;
+            D[l] = narrow ? (uint32_t)v : v;
+        }
+        return WS_OK;
+    }
+    case WS_OP_ISSPACEP: {
+        if (in->nsrc < 1) return ws_unsupported(x, "missing operand");
+        const uint64_t *A = ws_src(x, &in->src[0], ta);
+        if (!A) return ws_unsupported(x, "operand kind");
+        uint32_t p = 0;
+        WS_FOR_LANES(l, M) if (in_space(A[l], in->space)) p |= 1u << l;
+        ws_pred_write(x, &in->dst[0], p);
+        return WS_OK;
+    }
+    default: break;
+    }
+    (void)is_half; (void)is_intlike;
+    return ws_unsupported(x, NULL);
+}

@@ -1,0 +1,328 @@
+/* Integer and bit-manipulation instructions (and logic on predicates).
+ *
+ * Values in registers are raw 64-bit patterns; each op reads its operands at
+ * its own width (ws_ext) where the upper bits matter (div, min, shifts, ...),
+ * and wrapping ops (add, mul.lo, and, ...) just compute in 64 bits.
+ * Division by zero (undefined in PTX) is defined here as: quotient = all
+ * ones, remainder = the dividend; INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0. */
+#include "exec/exec_internal.h"
+
+static inline uint64_t lowmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static uint64_t prmt(uint32_t a, uint32_t b, uint32_t c, unsigned mode) {
+    static const uint8_t tab[6][4][4] = {
+        /* f4e */ {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
+        /* b4e */ {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+        /* rc8 */ {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
+        /* ecl */ {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+        /* ecr */ {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
+        /* rc16 */ {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
+    }; /* [mode][c&3][result byte 0..3] = source byte */
+    uint64_t src = (uint64_t)b << 32 | a;
+    uint32_t d = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t byte;
+        if (mode == WS_PRMT_DEFAULT) {
+            uint32_t sel = (c >> (4 * i)) & 0xF;
+            byte = (uint32_t)(src >> (8 * (sel & 7))) & 0xFF;
+            if (sel & 8) byte = (byte & 0x80) ? 0xFF : 0;
+        } else {
+            byte = (uint32_t)(src >> (8 * tab[mode - 1][c & 3][i])) & 0xFF;
+        }
+        d |= byte << (8 * i);
+    }
+    return d;
+}
+
+static uint64_t brev64(uint64_t v) {
+    v = ((v >> 1) & 0x5555555555555555ull) | ((v & 0x5555555555555555ull) << 1);
+    v = ((v >> 2) & 0x3333333333333333ull) | ((v & 0x3333333333333333ull) << 2);
+    v = ((v >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((v & 0x0F0F0F0F0F0F0F0Full) << 4);
+    return __builtin_bswap64(v);
+}
+
+static ws_status exec_pred_logic(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    uint32_t a = in->nsrc > 0 ? ws_pred_src(x, &in->src[0]) : 0;
+    uint32_t b = in->nsrc > 1 ? ws_pred_src(x, &in->src[1]) : 0, d;
+    switch ((ws_opcode)in->op) {
+    case WS_OP_AND: d = a & b; break;
+    case WS_OP_OR: d = a | b; break;
+    case WS_OP_XOR: d = a ^ b; break;
+    case WS_OP_NOT: case WS_OP_CNOT: d = ~a; break;
+    default: return ws_unsupported(x, "not defined on predicates");
+    }
+    ws_pred_write(x, &in->dst[0], d);
+    return WS_OK;
+}
+
+ws_status ws_exec_int(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    ws_type t = (ws_type)in->type;
+    if (t == WS_T_PRED) return exec_pred_logic(x);
+    unsigned bits = ws_type_size(t) * 8;
+    bool sg = ws_type_is_signed(t);
+    if (bits == 0 || bits > 64) return ws_unsupported(x, "type not supported for this operation");
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], td[WS_WARP_SIZE];
+    const uint64_t *A = in->nsrc > 0 ? ws_src(x, &in->src[0], ta) : NULL;
+    const uint64_t *B = in->nsrc > 1 ? ws_src(x, &in->src[1], tb) : NULL;
+    const uint64_t *C = in->nsrc > 2 ? ws_src(x, &in->src[2], tc) : NULL;
+    const uint64_t *E = in->nsrc > 3 ? ws_src(x, &in->src[3], td) : NULL;
+    uint64_t *D = ws_dst(x, &in->dst[0]);
+    uint32_t M = x->mask;
+    uint64_t lm = lowmask(bits);
+    int64_t smax = (int64_t)(lm >> 1), smin = -smax - 1;
+    bool sat = in->flags & WS_F_SAT, cc = in->flags & WS_F_CC;
+    unsigned need;
+    switch ((ws_opcode)in->op) {
+    case WS_OP_ABS: case WS_OP_NEG: case WS_OP_NOT: case WS_OP_CNOT: case WS_OP_BREV: case WS_OP_POPC:
+    case WS_OP_CLZ: case WS_OP_BFIND: need = 1; break;
+    case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_BFE: case WS_OP_SHF:
+    case WS_OP_PRMT: case WS_OP_DP4A: case WS_OP_DP2A: need = 3; break;
+    case WS_OP_LOP3: case WS_OP_BFI: need = 4; break;
+    default: need = 2; break;
+    }
+    if ((need > 0 && !A) || (need > 1 && !B) || (need > 2 && !C) || (need > 3 && !E))
+        return ws_unsupported(x, "missing or unsupported operand");
+    if (in->op == WS_OP_PRMT) {
+        unsigned mode = in->sub;
+        if (mode > WS_PRMT_RC16) return ws_unsupported(x, "prmt mode");
+        WS_FOR_LANES(l, M) D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l], mode);
+        return WS_OK;
+    }
+    switch ((ws_opcode)in->op) {
+    case WS_OP_ADD: case WS_OP_ADDC:
+        if (in->op == WS_OP_ADD && !cc && !sat) { WS_FOR_LANES(l, M) D[l] = A[l] + B[l]; return WS_OK; }
+        if (sat) {
+            if (t != WS_T_S32) return ws_unsupported(x, ".sat needs .s32");
+            WS_FOR_LANES(l, M) {
+                int64_t s = (int64_t)(int32_t)A[l] + (int32_t)B[l];
+                D[l] = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+            }
+            return WS_OK;
+        } else {
+            uint32_t ncc = 0, cin = in->op == WS_OP_ADDC ? w->cc : 0;
+            WS_FOR_LANES(l, M) {
+                uint64_t a = A[l] & lm, b = B[l] & lm, ci = cin >> l & 1, s = a + b + ci;
+                bool co = bits == 64 ? (s < a || (ci && s == a)) : (s >> bits) & 1;
+                D[l] = s;
+                ncc |= (uint32_t)co << l;
+            }
+            if (cc) w->cc = (w->cc & ~M) | ncc;
+        }
+        return WS_OK;
+    case WS_OP_SUB: case WS_OP_SUBC:
+        if (in->op == WS_OP_SUB && !cc && !sat) { WS_FOR_LANES(l, M) D[l] = A[l] - B[l]; return WS_OK; }
+        if (sat) {
+            if (t != WS_T_S32) return ws_unsupported(x, ".sat needs .s32");
+            WS_FOR_LANES(l, M) {
+                int64_t s = (int64_t)(int32_t)A[l] - (int32_t)B[l];
+                D[l] = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+            }
+        } else { /* CC.CF holds the borrow in sub chains */
+            uint32_t ncc = 0, cin = in->op == WS_OP_SUBC ? w->cc : 0;
+            WS_FOR_LANES(l, M) {
+                uint64_t a = A[l] & lm, b = B[l] & lm, ci = cin >> l & 1;
+                bool bo = a < b || (ci && a == b);
+                D[l] = a - b - ci;
+                ncc |= (uint32_t)bo << l;
+            }
+            if (cc) w->cc = (w->cc & ~M) | ncc;
+        }
+        return WS_OK;
+    case WS_OP_MUL: case WS_OP_MAD: case WS_OP_MADC: {
+        bool mad = in->op != WS_OP_MUL;
+        unsigned part = in->sub == WS_MUL_DEFAULT ? WS_MUL_LO : in->sub;
+        if (part == WS_MUL_WIDE && bits > 32) return ws_unsupported(x, ".wide needs a 16- or 32-bit type");
+        uint32_t ncc = 0, cin = in->op == WS_OP_MADC ? w->cc : 0;
+        WS_FOR_LANES(l, M) {
+            uint64_t p, a = ws_ext(A[l], bits, sg), b = ws_ext(B[l], bits, sg);
+            if (part == WS_MUL_LO) p = a * b;
+            else if (part == WS_MUL_WIDE) p = a * b; /* sign-extended inputs: exact in 64 bits */
+            else if (bits == 64) p = sg ? (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64)
+                                        : (uint64_t)(((unsigned __int128)a * b) >> 64);
+            else if (sg) p = (uint64_t)(((int64_t)a * (int64_t)b) >> bits);
+            else p = (a * b) >> bits;
+            if (!mad) { D[l] = p; continue; }
+            if (sat && part == WS_MUL_HI && t == WS_T_S32) {
+                int64_t s = (int64_t)(int32_t)p + (int32_t)C[l];
+                D[l] = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+                continue;
+            }
+            unsigned rb = part == WS_MUL_WIDE ? 2 * bits : bits;
+            uint64_t rm = lowmask(rb), pa = p & rm, c = C[l] & rm, ci = cin >> l & 1, s = pa + c + ci;
+            D[l] = s;
+            if (cc) ncc |= (uint32_t)(rb == 64 ? (s < pa || (ci && s == pa)) : (s >> rb) & 1) << l;
+        }
+        if (cc) w->cc = (w->cc & ~M) | ncc;
+        return WS_OK;
+    }
+    case WS_OP_MUL24: case WS_OP_MAD24:
+        if (bits != 32) return ws_unsupported(x, "mul24 needs .u32/.s32");
+        WS_FOR_LANES(l, M) {
+            int64_t a = sg ? (int64_t)ws_ext(A[l], 24, true) : (int64_t)(A[l] & 0xFFFFFF);
+            int64_t b = sg ? (int64_t)ws_ext(B[l], 24, true) : (int64_t)(B[l] & 0xFFFFFF);
+            uint64_t p = (uint64_t)(a * b);
+            uint64_t r = in->sub == WS_MUL_HI ? (p >> 16) : p;
+            if (in->op == WS_OP_MAD24) r += C[l];
+            if (sat && sg && in->op == WS_OP_MAD24) {
+                int64_t s = (int64_t)(int32_t)(in->sub == WS_MUL_HI ? (p >> 16) : p) + (int32_t)C[l];
+                r = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+            }
+            D[l] = r;
+        }
+        return WS_OK;
+    case WS_OP_SAD:
+        WS_FOR_LANES(l, M) {
+            uint64_t a = ws_ext(A[l], bits, sg), b = ws_ext(B[l], bits, sg);
+            bool gt = sg ? (int64_t)a > (int64_t)b : a > b;
+            D[l] = C[l] + (gt ? a - b : b - a);
+        }
+        return WS_OK;
+    case WS_OP_DIV:
+        WS_FOR_LANES(l, M) {
+            uint64_t a = ws_ext(A[l], bits, sg), b = ws_ext(B[l], bits, sg);
+            if ((b & lm) == 0) D[l] = ~0ull;
+            else if (!sg) D[l] = a / b;
+            else if ((int64_t)b == -1) D[l] = 0 - a; /* INT_MIN / -1 wraps to INT_MIN */
+            else D[l] = (uint64_t)((int64_t)a / (int64_t)b);
+        }
+        return WS_OK;
+    case WS_OP_REM:
+        WS_FOR_LANES(l, M) {
+            uint64_t a = ws_ext(A[l], bits, sg), b = ws_ext(B[l], bits, sg);
+            if ((b & lm) == 0) D[l] = a;
+            else if (!sg) D[l] = a % b;
+            else if ((int64_t)b == -1) D[l] = 0;
+            else D[l] = (uint64_t)((int64_t)a % (int64_t)b);
+        }
+        return WS_OK;
+    case WS_OP_ABS:
+        WS_FOR_LANES(l, M) { uint64_t a = ws_ext(A[l], bits, true); D[l] = (int64_t)a < 0 ? 0 - a : a; }
+        return WS_OK;
+    case WS_OP_NEG: WS_FOR_LANES(l, M) D[l] = 0 - A[l]; return WS_OK;
+    case WS_OP_MIN: case WS_OP_MAX: {
+        bool mx = in->op == WS_OP_MAX, relu = in->flags & WS_F_RELU;
+        WS_FOR_LANES(l, M) {
+            uint64_t a = ws_ext(A[l], bits, sg), b = ws_ext(B[l], bits, sg);
+            bool lt = sg ? (int64_t)a < (int64_t)b : a < b;
+            uint64_t r = (lt != mx) ? a : b;
+            if (relu && sg && (int64_t)r < 0) r = 0;
+            D[l] = r;
+        }
+        return WS_OK;
+    }
+    case WS_OP_AND: WS_FOR_LANES(l, M) D[l] = A[l] & B[l]; return WS_OK;
+    case WS_OP_OR: WS_FOR_LANES(l, M) D[l] = A[l] | B[l]; return WS_OK;
+    case WS_OP_XOR: WS_FOR_LANES(l, M) D[l] = A[l] ^ B[l]; return WS_OK;
+    case WS_OP_NOT: WS_FOR_LANES(l, M) D[l] = ~A[l]; return WS_OK;
+    case WS_OP_CNOT: WS_FOR_LANES(l, M) D[l] = (A[l] & lm) == 0; return WS_OK;
+    case WS_OP_LOP3: {
+        uint32_t lut = (uint32_t)E[__builtin_ctz(M)] & 0xFF;
+        WS_FOR_LANES(l, M) {
+            uint64_t a = A[l], b = B[l], c = C[l], r = 0;
+            for (int i = 0; i < 8; i++)
+                if (lut >> i & 1) r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+            D[l] = r;
+        }
+        return WS_OK;
+    }
+    case WS_OP_SHL:
+        WS_FOR_LANES(l, M) { uint32_t s = (uint32_t)B[l]; D[l] = s >= bits ? 0 : A[l] << s; }
+        return WS_OK;
+    case WS_OP_SHR:
+        WS_FOR_LANES(l, M) {
+            uint32_t s = (uint32_t)B[l];
+            uint64_t a = ws_ext(A[l], bits, sg);
+            if (s >= bits) s = sg ? 63 : 64;
+            D[l] = s >= 64 ? 0 : sg ? (uint64_t)((int64_t)a >> s) : a >> s;
+        }
+        return WS_OK;
+    case WS_OP_SHF: {
+        bool left = in->sub == WS_SHF_L, wrap = in->flags & WS_F_WRAP;
+        if (bits != 32) return ws_unsupported(x, "shf needs .b32");
+        WS_FOR_LANES(l, M) {
+            uint32_t n = (uint32_t)C[l];
+            n = wrap ? (n & 31) : (n > 32 ? 32 : n);
+            uint64_t v = (B[l] & 0xFFFFFFFFull) << 32 | (A[l] & 0xFFFFFFFFull);
+            D[l] = left ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n);
+        }
+        return WS_OK;
+    }
+    case WS_OP_BFE:
+        WS_FOR_LANES(l, M) {
+            uint32_t pos = (uint32_t)B[l] & 0xFF, len = (uint32_t)C[l] & 0xFF;
+            uint64_t a = ws_ext(A[l], bits, sg), r;
+            if (len == 0) r = 0;
+            else if (sg) {
+                r = (uint64_t)((int64_t)a >> (pos > 63 ? 63 : pos));
+                if (len < 64) r = ws_ext(r, len, true);
+            } else {
+                r = pos > 63 ? 0 : a >> pos;
+                r &= lowmask(len);
+            }
+            D[l] = r;
+        }
+        return WS_OK;
+    case WS_OP_BFI:
+        WS_FOR_LANES(l, M) {
+            uint32_t pos = (uint32_t)C[l] & 0xFF, len = (uint32_t)E[l] & 0xFF;
+            uint64_t b = B[l];
+            if (len == 0 || pos >= bits) { D[l] = b; continue; }
+            uint64_t m = lowmask(len) << pos;
+            D[l] = (b & ~m) | ((A[l] << pos) & m);
+        }
+        return WS_OK;
+    case WS_OP_BREV:
+        WS_FOR_LANES(l, M) D[l] = brev64(A[l]) >> (64 - bits);
+        return WS_OK;
+    case WS_OP_POPC: WS_FOR_LANES(l, M) D[l] = (uint64_t)__builtin_popcountll(A[l] & lm); return WS_OK;
+    case WS_OP_CLZ:
+        WS_FOR_LANES(l, M) {
+            uint64_t a = A[l] & lm;
+            D[l] = a ? (uint64_t)(__builtin_clzll(a) - (64 - (int)bits)) : bits;
+        }
+        return WS_OK;
+    case WS_OP_BFIND:
+        WS_FOR_LANES(l, M) {
+            uint64_t a = ws_ext(A[l], bits, sg);
+            if (sg && (int64_t)a < 0) a = ~a;
+            a &= lm;
+            if (!a) { D[l] = 0xFFFFFFFFu; continue; }
+            uint32_t pos = 63u - (uint32_t)__builtin_clzll(a);
+            D[l] = (in->flags & WS_F_SHIFTAMT) ? bits - 1 - pos : pos;
+        }
+        return WS_OK;
+    case WS_OP_DP4A: {
+        bool as = ws_type_is_signed(t), bs = in->stype ? ws_type_is_signed((ws_type)in->stype) : as;
+        WS_FOR_LANES(l, M) {
+            int64_t s = (as || bs) ? (int64_t)(int32_t)C[l] : (int64_t)(uint32_t)C[l];
+            for (int i = 0; i < 4; i++) {
+                int64_t a = as ? (int8_t)(A[l] >> (8 * i)) : (uint8_t)(A[l] >> (8 * i));
+                int64_t b = bs ? (int8_t)(B[l] >> (8 * i)) : (uint8_t)(B[l] >> (8 * i));
+                s += a * b;
+            }
+            D[l] = (uint32_t)s;
+        }
+        return WS_OK;
+    }
+    case WS_OP_DP2A: {
+        bool as = ws_type_is_signed(t), bs = in->stype ? ws_type_is_signed((ws_type)in->stype) : as;
+        int hi = in->sub == WS_MUL_HI ? 2 : 0;
+        WS_FOR_LANES(l, M) {
+            int64_t s = (as || bs) ? (int64_t)(int32_t)C[l] : (int64_t)(uint32_t)C[l];
+            for (int i = 0; i < 2; i++) {
+                int64_t a = as ? (int16_t)(A[l] >> (16 * i)) : (uint16_t)(A[l] >> (16 * i));
+                int64_t b = bs ? (int8_t)(B[l] >> (8 * (i + hi))) : (uint8_t)(B[l] >> (8 * (i + hi)));
+                s += a * b;
+            }
+            D[l] = (uint32_t)s;
+        }
+        return WS_OK;
+    }
+    default: break;
+    }
+    (void)smin;
+    return ws_unsupported(x, NULL);
+}

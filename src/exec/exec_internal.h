@@ -1,0 +1,162 @@
+/* Private state of the functional engine (not part of the exec.h contract).
+ *
+ * Registers are struct-of-arrays: a warp's value registers are one block of
+ * nregs*32 uint64_t (slot-major, lanes contiguous) and predicates one
+ * uint32_t lane mask per slot. Values are stored as raw 64-bit patterns;
+ * every reader truncates / extends to its own instruction type, so writers
+ * never need to normalise upper bits. */
+#ifndef WARPSIM_EXEC_INTERNAL_H
+#define WARPSIM_EXEC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "exec/exec.h"
+
+#define WS_NUM_BARRIERS 16
+/* Function "addresses" (mov r, func; indirect call) live in their own range. */
+#define WS_FUNC_ADDR_BASE 0x00007B0000000000ull
+
+struct ws_gmem {
+    uint8_t *heap;        /* reserved (lazily committed) host mapping of the heap */
+    uint64_t capacity;    /* bytes reserved */
+    uint64_t top;         /* bump pointer, bytes from the heap base */
+    uint32_t *chunk_owner;/* per 256-byte chunk: allocation index + 1, 0 = not live */
+    uint64_t nchunks;
+    struct ws_alloc { uint64_t base, size; bool live; } *allocs;
+    uint32_t nallocs, cap_allocs;
+};
+
+/* Fast inline validity check + host pointer for global memory. */
+static inline uint8_t *ws_gmem_ptr(const ws_gmem *g, uint64_t addr, uint64_t size) {
+    uint64_t off = addr - WS_GLOBAL_HEAP_BASE;
+    if (addr < WS_GLOBAL_HEAP_BASE || off >= g->top) return NULL;
+    uint32_t o = g->chunk_owner[off >> 8];
+    if (!o) return NULL;
+    const struct ws_alloc *a = &g->allocs[o - 1];
+    if (addr + size > a->base + a->size || addr + size < addr) return NULL;
+    return g->heap + off;
+}
+
+typedef struct ws_simt_entry {
+    int32_t pc;     /* next instruction */
+    int32_t rpc;    /* reconvergence pc (pop when pc reaches it); -1 = function exit */
+    uint32_t mask;  /* lanes on this path */
+} ws_simt_entry;
+
+typedef struct ws_callframe {
+    uint32_t caller_func;
+    uint32_t simt_base;     /* index of the callee's base SIMT entry */
+    uint32_t caller_local;  /* caller's frame base in local memory */
+    uint32_t ret_mask;      /* lanes that executed ret */
+    const ws_inst *call;    /* the call instruction (for return values) */
+} ws_callframe;
+
+enum { WS_WARP_RUN = 0, WS_WARP_BAR, WS_WARP_DONE };
+
+typedef struct ws_warp {
+    uint32_t id;
+    uint32_t lanes;         /* lanes that exist (partial last warp) */
+    uint32_t exited;
+    int state;
+    /* barrier wait */
+    uint32_t bar_id, bar_pc, bar_mask;
+    const ws_inst *bar_inst; /* bar.red: destination written on release */
+    /* SIMT stack */
+    ws_simt_entry *stack; uint32_t sp, stack_cap;
+    /* call stack */
+    ws_callframe *frames; uint32_t nframes, frames_cap;
+    uint32_t func;          /* current function */
+    uint64_t *regs; uint32_t *preds;        /* current function's registers */
+    uint64_t **reg_frames; uint32_t **pred_frames; /* per call depth, reused */
+    size_t *reg_frame_cap, *pred_frame_cap; uint32_t nreg_frames;
+    uint32_t local_base;    /* current frame base in per-thread local memory */
+    uint8_t *local; uint32_t local_stride; /* lane l: local + l*local_stride */
+    uint32_t cc;            /* carry flag per lane (add.cc/addc chains) */
+    uint32_t tid[3][WS_WARP_SIZE];
+    uint64_t sink[WS_WARP_SIZE]; /* destination '_' */
+} ws_warp;
+
+typedef struct ws_barrier {
+    uint32_t arrived;       /* threads arrived */
+    uint32_t expected;      /* 0 = all live threads of the CTA */
+    uint32_t nwaiting;      /* warps waiting */
+    uint32_t red_popc;
+    bool red_and, red_or;
+    bool partial;           /* some warp arrived with only part of its live lanes */
+} ws_barrier;
+
+struct ws_cta {
+    ws_launch_desc l;
+    const ws_module *mod;
+    const ws_func *kfunc;
+    uint32_t ctaid[3], smid;
+    uint32_t nthreads, nwarps;
+    ws_warp *warps;
+    uint8_t *shared; uint32_t shared_size;
+    uint64_t clock;         /* per-CTA warp-instruction counter (%clock) */
+    ws_barrier bars[WS_NUM_BARRIERS];
+    uint32_t ndone;
+    ws_exec_counts counts;
+};
+
+/* Execution context of one warp instruction. */
+typedef struct ws_xctx {
+    ws_cta *c;
+    ws_warp *w;
+    const ws_func *f;
+    const ws_inst *in;
+    uint32_t pc;
+    uint32_t mask;          /* lanes executing (after the guard) */
+    ws_step *st;            /* non-NULL: record per-lane addresses */
+    ws_fault *fault;
+} ws_xctx;
+
+#define WS_FOR_LANES(l, m) \
+    for (uint32_t m_##l = (m), l; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
+
+/* Register access helpers. */
+static inline uint64_t *ws_reg(ws_warp *w, unsigned slot) { return w->regs + (size_t)slot * WS_WARP_SIZE; }
+
+/* cta.c */
+ws_status ws_fail(ws_xctx *x, ws_status code, uint32_t lane, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+ws_status ws_unsupported(ws_xctx *x, const char *why);
+const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp);
+uint64_t *ws_dst(ws_xctx *x, const ws_operand *o);
+uint32_t ws_pred_src(ws_xctx *x, const ws_operand *o); /* lane mask of a PRED / IMM operand */
+void ws_pred_write(ws_xctx *x, const ws_operand *o, uint32_t val);
+uint64_t ws_sym_addr(ws_xctx *x, uint32_t sym, bool generic);
+int ws_bar_check(ws_cta *c, unsigned id);
+ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fault);
+bool ws_cta_reset(ws_cta *c, const uint32_t ctaid[3], uint32_t smid);
+void ws_cta_deadlock(ws_cta *c, ws_fault *fault);
+
+/* exec_*.c: return WS_OK or a fault status (fault filled via ws_fail). */
+ws_status ws_exec_int(ws_xctx *x);
+ws_status ws_exec_float(ws_xctx *x);
+ws_status ws_exec_conv(ws_xctx *x);
+ws_status ws_exec_mem(ws_xctx *x);
+ws_status ws_exec_atom(ws_xctx *x);
+ws_status ws_exec_warp(ws_xctx *x);
+
+/* Helpers shared by the semantic files. */
+static inline uint64_t ws_ext(uint64_t v, unsigned bits, bool sgn) {
+    unsigned sh = 64 - bits;
+    return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
+}
+static inline float ws_f32(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+static inline uint64_t ws_f32b(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double ws_f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t ws_f64b(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+/* exec_conv.c: small floats */
+double ws_f16_to_double(uint16_t h);
+double ws_bf16_to_double(uint16_t h);
+/* Round x to a float with ebits/mbits (f16: 5/10, bf16: 8/7) in mode rnd. */
+uint32_t ws_round_small(double x, int ebits, int mbits, int rnd);
+uint16_t ws_double_to_f16(double x, int rnd);
+uint16_t ws_double_to_bf16(double x, int rnd);
+
+#endif

@@ -1,0 +1,321 @@
+/* Loads, stores and atomics in every state space.
+ *
+ * Each access is resolved per lane to a host pointer: global through the
+ * chunk map (checked against live allocations), shared/local/const/param
+ * against their sizes; generic addresses first through the windows of
+ * exec.h. Misaligned accesses (address not a multiple of the access size,
+ * vector width included) fault with WS_ERR_MISALIGNED. Atomics run lane by
+ * lane in lane order so results are deterministic. */
+#include <math.h>
+#include <stdio.h>
+
+#include "exec/exec_internal.h"
+
+enum { MS_GLOBAL = 1, MS_SHARED, MS_LOCAL, MS_CONST, MS_PARAMBUF, MS_GENERIC };
+
+static const char *ms_name(int ms) {
+    switch (ms) {
+    case MS_GLOBAL: return "global";
+    case MS_SHARED: return "shared";
+    case MS_LOCAL: return "local";
+    case MS_CONST: return "const";
+    case MS_PARAMBUF: return "param";
+    default: return "generic";
+    }
+}
+
+static unsigned ms_space(int ms) {
+    switch (ms) {
+    case MS_GLOBAL: return WS_SPACE_GLOBAL;
+    case MS_SHARED: return WS_SPACE_SHARED;
+    case MS_LOCAL: return WS_SPACE_LOCAL;
+    case MS_CONST: return WS_SPACE_CONST;
+    case MS_PARAMBUF: return WS_SPACE_PARAM;
+    default: return WS_SPACE_NONE;
+    }
+}
+
+/* Per-instruction address plan: lane address = base[lane] (masked) + off. */
+typedef struct {
+    int ms;
+    const uint64_t *base; /* NULL: no register */
+    uint64_t bmask;       /* 32-bit base registers are read zero-extended */
+    uint64_t off;
+} addr_plan;
+
+static ws_status plan(ws_xctx *x, const ws_operand *o, addr_plan *p) {
+    const ws_inst *in = x->in;
+    if (o->kind != WS_OPND_MEM) return ws_unsupported(x, "expected a memory operand");
+    const ws_module *m = x->c->mod;
+    const ws_symbol *s = o->sym != WS_NOSYM ? &m->syms[o->sym] : NULL;
+    switch (in->space) {
+    case WS_SPACE_GLOBAL: p->ms = MS_GLOBAL; break;
+    case WS_SPACE_SHARED: p->ms = MS_SHARED; break;
+    case WS_SPACE_LOCAL: p->ms = MS_LOCAL; break;
+    case WS_SPACE_CONST: p->ms = MS_CONST; break;
+    case WS_SPACE_PARAM:
+        p->ms = s ? (s->is_kernel_param ? MS_PARAMBUF : MS_LOCAL) : (x->f->is_entry ? MS_PARAMBUF : MS_LOCAL);
+        break;
+    case WS_SPACE_NONE: p->ms = MS_GENERIC; break;
+    default: return ws_unsupported(x, "state space");
+    }
+    p->off = (uint64_t)o->imm;
+    if (s) p->off += ws_sym_addr(x, o->sym, p->ms == MS_GENERIC);
+    p->base = NULL;
+    p->bmask = ~0ull;
+    if (o->reg != WS_NOREG) {
+        p->base = ws_reg(x->w, o->reg);
+        if (x->f->reg_type && o->reg < x->f->nregs && ws_type_size((ws_type)x->f->reg_type[o->reg]) <= 4)
+            p->bmask = 0xFFFFFFFFull;
+    }
+    return WS_OK;
+}
+
+static inline uint64_t lane_addr(const addr_plan *p, uint32_t l) {
+    return (p->base ? (p->base[l] & p->bmask) : 0) + p->off;
+}
+
+/* Host pointer for one lane's access, or NULL with the fault filled. */
+static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint32_t lane, bool write,
+                         const char *what, int *resolved, uint64_t *raddr) {
+    ws_cta *c = x->c;
+    uint64_t a = addr;
+    if (ms == MS_GENERIC) {
+        if (a - WS_GENERIC_SHARED_BASE < WS_GENERIC_WINDOW_SIZE) { ms = MS_SHARED; a -= WS_GENERIC_SHARED_BASE; }
+        else if (a - WS_GENERIC_LOCAL_BASE < WS_GENERIC_WINDOW_SIZE) { ms = MS_LOCAL; a -= WS_GENERIC_LOCAL_BASE; }
+        else if (a - WS_GENERIC_CONST_BASE < WS_GENERIC_WINDOW_SIZE) { ms = MS_CONST; a -= WS_GENERIC_CONST_BASE; }
+        else if (a - WS_GENERIC_PARAM_BASE < WS_GENERIC_WINDOW_SIZE) { ms = MS_PARAMBUF; a -= WS_GENERIC_PARAM_BASE; }
+        else ms = MS_GLOBAL;
+    }
+    if (resolved) *resolved = ms;
+    if (raddr) *raddr = a;
+    if (size && (addr & (size - 1))) {
+        ws_fail(x, WS_ERR_MISALIGNED, lane, "misaligned address 0x%llx (%s %s of %u bytes)",
+                (unsigned long long)addr, ms_name(ms), what, size);
+        return NULL;
+    }
+    uint8_t *p = NULL;
+    const char *ro = NULL;
+    switch (ms) {
+    case MS_GLOBAL: p = ws_gmem_ptr(c->l.gmem, a, size); break;
+    case MS_SHARED: if (a < c->shared_size && size <= c->shared_size - a) p = c->shared + a; break;
+    case MS_LOCAL:
+        if (a < x->w->local_stride && size <= x->w->local_stride - a)
+            p = x->w->local + (size_t)lane * x->w->local_stride + a;
+        break;
+    case MS_CONST:
+        if (write) { ro = "const"; break; }
+        if (a < c->mod->const_size && size <= c->mod->const_size - a) p = c->l.img->const_mem + a;
+        break;
+    case MS_PARAMBUF:
+        if (write) { ro = "kernel param"; break; }
+        if (c->l.params && a < c->kfunc->param_size && size <= c->kfunc->param_size - a)
+            p = (uint8_t *)(uintptr_t)c->l.params + a;
+        break;
+    default: break;
+    }
+    if (!p) {
+        if (ro)
+            ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane, "store to read-only %s space at 0x%llx", ro,
+                    (unsigned long long)addr);
+        else
+            ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane, "illegal address 0x%llx (%s %s of %u bytes)",
+                    (unsigned long long)addr, ms_name(ms), what, size);
+    }
+    return p;
+}
+
+static inline uint64_t load_n(const uint8_t *p, unsigned n) {
+    switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+static inline void store_n(uint8_t *p, uint64_t v, unsigned n) {
+    switch (n) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+static void record(ws_xctx *x, int ms, uint32_t size, bool store, bool atomic) {
+    if (!x->st) return;
+    x->st->mem_space = (uint8_t)ms_space(ms);
+    x->st->access_size = size;
+    x->st->is_store = store;
+    x->st->is_atomic = atomic;
+}
+
+ws_status ws_exec_mem(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    ws_type t = (ws_type)in->type;
+    unsigned esz = ws_type_size(t);
+    if (esz == 0 || esz > 8) return ws_unsupported(x, "access type");
+    bool is_st = in->op == WS_OP_ST;
+    const ws_operand *mo, *vo;
+    if (is_st) {
+        if (in->dst[0].kind == WS_OPND_MEM) { mo = &in->dst[0]; vo = &in->src[0]; }
+        else { mo = &in->src[0]; vo = &in->src[1]; }
+    } else {
+        mo = &in->src[0];
+        vo = &in->dst[0];
+    }
+    unsigned n = vo->kind == WS_OPND_VEC ? vo->vecn : 1;
+    if (n == 0 || n > 4) return ws_unsupported(x, "vector width");
+    uint32_t size = esz * n;
+    addr_plan p;
+    if (plan(x, mo, &p) != WS_OK) return WS_ERR_UNSUPPORTED;
+    bool sg = ws_type_is_signed(t);
+    const char *what = is_st ? "store" : "load";
+    int ms0 = p.ms;
+    uint32_t M = x->mask;
+    /* value operands */
+    uint64_t *dst[4] = {0};
+    const uint64_t *src[4] = {0};
+    uint64_t tmp[4][WS_WARP_SIZE];
+    for (unsigned k = 0; k < n; k++) {
+        const ws_operand el = vo->kind == WS_OPND_VEC
+                                  ? (ws_operand){.kind = vo->vreg[k] == WS_NOREG ? WS_OPND_NONE : WS_OPND_REG,
+                                                 .reg = vo->vreg[k]}
+                                  : *vo;
+        if (is_st) {
+            if (el.kind == WS_OPND_NONE) { memset(tmp[k], 0, sizeof tmp[k]); src[k] = tmp[k]; continue; }
+            src[k] = ws_src(x, &el, tmp[k]);
+            if (!src[k]) return ws_unsupported(x, "store operand");
+        } else {
+            dst[k] = el.kind == WS_OPND_REG ? ws_reg(w, el.reg) : NULL;
+        }
+    }
+    WS_FOR_LANES(l, M) {
+        uint64_t a = lane_addr(&p, l), ra;
+        int rs;
+        uint8_t *hp = lane_ptr(x, p.ms, a, size, l, is_st, what, &rs, &ra);
+        if (!hp) return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        if (x->st) x->st->addr[l] = ra;
+        ms0 = rs;
+        for (unsigned k = 0; k < n; k++) {
+            if (is_st) store_n(hp + k * esz, src[k][l], esz);
+            else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);
+        }
+    }
+    record(x, ms0, size, is_st, false);
+    return WS_OK;
+}
+
+/* ---- atomics -------------------------------------------------------------------- */
+static uint64_t atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
+    unsigned bits = ws_type_size(t) * 8;
+    bool sg = ws_type_is_signed(t);
+    *ok = true;
+    switch (t) {
+    case WS_T_F32: {
+        float o = ws_f32(old), v = ws_f32(b);
+        if (op == WS_ATOM_ADD) return ws_f32b(o + v);
+        if (op == WS_ATOM_MIN) return ws_f32b(isnan(o) ? v : isnan(v) ? o : fminf(o, v));
+        if (op == WS_ATOM_MAX) return ws_f32b(isnan(o) ? v : isnan(v) ? o : fmaxf(o, v));
+        if (op == WS_ATOM_EXCH) return b;
+        if (op == WS_ATOM_CAS) return old == (b & 0xFFFFFFFFu) ? c : old;
+        break;
+    }
+    case WS_T_F64: {
+        double o = ws_f64(old), v = ws_f64(b);
+        if (op == WS_ATOM_ADD) return ws_f64b(o + v);
+        if (op == WS_ATOM_MIN) return ws_f64b(isnan(o) ? v : isnan(v) ? o : fmin(o, v));
+        if (op == WS_ATOM_MAX) return ws_f64b(isnan(o) ? v : isnan(v) ? o : fmax(o, v));
+        if (op == WS_ATOM_EXCH) return b;
+        if (op == WS_ATOM_CAS) return old == b ? c : old;
+        break;
+    }
+    case WS_T_F16: case WS_T_BF16: {
+        bool bf = t == WS_T_BF16;
+        double o = bf ? ws_bf16_to_double((uint16_t)old) : ws_f16_to_double((uint16_t)old);
+        double v = bf ? ws_bf16_to_double((uint16_t)b) : ws_f16_to_double((uint16_t)b);
+        if (op == WS_ATOM_ADD) return bf ? ws_double_to_bf16(o + v, WS_RND_RN) : ws_double_to_f16(o + v, WS_RND_RN);
+        if (op == WS_ATOM_EXCH) return b;
+        if (op == WS_ATOM_CAS) return old == (b & 0xFFFF) ? c : old;
+        break;
+    }
+    case WS_T_F16X2: case WS_T_BF16X2: {
+        if (op != WS_ATOM_ADD) break;
+        bool bf = t == WS_T_BF16X2;
+        uint64_t r = 0;
+        for (int k = 0; k < 2; k++) {
+            uint16_t ho = (uint16_t)(old >> (16 * k)), hb = (uint16_t)(b >> (16 * k));
+            double s = bf ? ws_bf16_to_double(ho) + ws_bf16_to_double(hb) : ws_f16_to_double(ho) + ws_f16_to_double(hb);
+            r |= (uint64_t)(bf ? ws_double_to_bf16(s, WS_RND_RN) : ws_double_to_f16(s, WS_RND_RN)) << (16 * k);
+        }
+        return r;
+    }
+    default: {
+        if (bits == 0 || bits > 64) break;
+        uint64_t lm = bits == 64 ? ~0ull : (1ull << bits) - 1;
+        uint64_t o = ws_ext(old, bits, sg), v = ws_ext(b, bits, sg);
+        bool lt = sg ? (int64_t)o < (int64_t)v : o < v;
+        switch (op) {
+        case WS_ATOM_ADD: return o + v;
+        case WS_ATOM_MIN: return lt ? o : v;
+        case WS_ATOM_MAX: return lt ? v : o;
+        case WS_ATOM_INC: return (o & lm) >= (v & lm) ? 0 : o + 1;
+        case WS_ATOM_DEC: return ((o & lm) == 0 || (o & lm) > (v & lm)) ? v : o - 1;
+        case WS_ATOM_CAS: return (o & lm) == (v & lm) ? c : old;
+        case WS_ATOM_EXCH: return b;
+        case WS_ATOM_AND: return o & v;
+        case WS_ATOM_OR: return o | v;
+        case WS_ATOM_XOR: return o ^ v;
+        default: break;
+        }
+    }
+    }
+    *ok = false;
+    return 0;
+}
+
+ws_status ws_exec_atom(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_type t = (ws_type)in->type;
+    unsigned esz = ws_type_size(t);
+    if (esz == 0 || esz > 8 || in->vec > 1) return ws_unsupported(x, "atomic type or vector form");
+    const ws_operand *mo, *bo, *co = NULL;
+    uint64_t *D = NULL;
+    unsigned si;
+    if (in->dst[0].kind == WS_OPND_MEM) { mo = &in->dst[0]; si = 0; } /* red [a], b */
+    else if (in->src[0].kind == WS_OPND_MEM) {
+        mo = &in->src[0];
+        si = 1;
+        if (in->op == WS_OP_ATOM) D = ws_dst(x, &in->dst[0]);
+    } else return ws_unsupported(x, "expected a memory operand");
+    if (in->nsrc < si + 1) return ws_unsupported(x, "missing operand");
+    bo = &in->src[si];
+    if (in->sub == WS_ATOM_CAS) {
+        if (in->nsrc < si + 2) return ws_unsupported(x, "cas needs two values");
+        co = &in->src[si + 1];
+    }
+    uint64_t tb[WS_WARP_SIZE], tc[WS_WARP_SIZE];
+    const uint64_t *B = ws_src(x, bo, tb), *C = co ? ws_src(x, co, tc) : NULL;
+    if (!B || (co && !C)) return ws_unsupported(x, "atomic operand");
+    addr_plan p;
+    if (plan(x, mo, &p) != WS_OK) return WS_ERR_UNSUPPORTED;
+    if (p.ms == MS_CONST || p.ms == MS_PARAMBUF) return ws_unsupported(x, "atomic on a read-only space");
+    int ms0 = p.ms;
+    WS_FOR_LANES(l, x->mask) {
+        uint64_t a = lane_addr(&p, l), ra;
+        int rs;
+        uint8_t *hp = lane_ptr(x, p.ms, a, esz, l, true, "atomic", &rs, &ra);
+        if (!hp) return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        if (x->st) x->st->addr[l] = ra;
+        ms0 = rs;
+        uint64_t old = load_n(hp, esz);
+        bool ok;
+        uint64_t nv = atom_apply(in->sub, t, old, B[l], C ? C[l] : 0, &ok);
+        if (!ok) return ws_unsupported(x, "atomic operation for this type");
+        store_n(hp, nv, esz);
+        if (D) D[l] = ws_type_is_signed(t) ? ws_ext(old, esz * 8, true) : old;
+    }
+    record(x, ms0, esz, true, true);
+    return WS_OK;
+}
