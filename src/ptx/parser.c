@@ -110,6 +110,7 @@ typedef struct {
     struct { uint32_t sym, reloc, tok; } *rfix;
     uint32_t nrfix, cap_rfix;
     uint32_t *pend_args, *pend_rets;
+    uint8_t *pend_init; /* initialiser buffer being filled */
 } P;
 
 #define CUR(p) (&(p)->t[(p)->pos])
@@ -475,7 +476,7 @@ static void init_put(P *p, initbuf *ib, ws_symbol *s, const ws_token *at, uint64
     if (need > ib->cap) {
         uint64_t nc = ib->cap ? ib->cap * 2 : 64;
         while (nc < need) nc *= 2;
-        ib->buf = xrealloc(p, ib->buf, nc);
+        ib->buf = p->pend_init = xrealloc(p, ib->buf, nc);
         memset(ib->buf + ib->cap, 0, nc - ib->cap);
         ib->cap = nc;
     }
@@ -542,6 +543,7 @@ static void parse_initialiser(P *p, uint32_t si, bool unsized)
     if (ib.esize == 0) fail_at(p, CUR(p), "cannot initialise a .pred variable");
     if (s->type == WS_T_B8 || s->type == WS_T_U8 || s->type == WS_T_S8) ib.etype = WS_T_U8;
     parse_init_elem(p, &ib, si);
+    p->pend_init = NULL;
     s = &p->m->syms[si];
     if (unsized) s->size = ib.n;
     s->init = xrealloc(p, ib.buf, s->size ? s->size : 1);
@@ -1606,6 +1608,7 @@ ws_module *ws_ptx_parse(const char *text, size_t len, const char *filename, ws_d
     free(p->pend_args);
     free(p->pend_rets);
     free(p->rfix);
+    free(p->pend_init);
     free(names->b);
     free(labels->b);
     free(names);
