@@ -219,7 +219,7 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
             fputc(' ', out);
         }
         put_opcode(out, in);
-        fputc(' ', out);
+        if (in->op == WS_OP_CALL || in->ndst || in->nsrc) fputc(' ', out);
         if (in->op == WS_OP_CALL) {
             if (in->ncall_rets) {
                 fputc('(', out);

@@ -42,12 +42,8 @@ const char *ws_space_name(ws_space s)
 
 const char *ws_opcode_name(ws_opcode op)
 {
-    static const char *const names[WS_OP_COUNT] = {
-#define WS_OP_NAME(n) #n,
-        WS_OPCODES(WS_OP_NAME)
-#undef WS_OP_NAME
-    };
-    /* The X-macro names are upper case; keep a lower-case copy per opcode. */
+    /* The X-macro names are upper case; PTX spells them in lower case. The
+       static assert keeps this table in step with WS_OPCODES. */
     static const char *const lower[WS_OP_COUNT] = {
         "abs", "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24",
         "mad24", "sad", "fma", "div", "rem", "neg", "min", "max", "copysign",
@@ -63,7 +59,6 @@ const char *ws_opcode_name(ws_opcode op)
         "vote", "shfl", "activemask", "match", "redux",
     };
     _Static_assert(sizeof lower / sizeof lower[0] == WS_OP_COUNT, "opcode name table out of date");
-    (void)names;
     return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";
 }
 

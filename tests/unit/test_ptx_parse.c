@@ -557,3 +557,16 @@ TEST(ptx_large_file_is_fast)
     ws_module_free(m);
     free(s);
 }
+
+TEST(ptx_ir_names_and_sizes)
+{
+    CHECK(strcmp(ws_opcode_name(WS_OP_SHFL), "shfl") == 0);
+    CHECK(strcmp(ws_opcode_name(WS_OP_ACTIVEMASK), "activemask") == 0);
+    CHECK(strcmp(ws_opcode_name(WS_OP_REDUX), "redux") == 0);
+    CHECK(strcmp(ws_type_name(WS_T_F16X2), "f16x2") == 0);
+    CHECK_EQ_U64(ws_type_size(WS_T_B128), 16);
+    CHECK_EQ_U64(ws_type_size(WS_T_F64), 8);
+    CHECK(ws_type_is_signed(WS_T_S16) && !ws_type_is_signed(WS_T_U16));
+    CHECK(ws_type_is_float(WS_T_BF16) && !ws_type_is_float(WS_T_B32));
+    CHECK(strcmp(ws_space_name(WS_SPACE_SHARED), "shared") == 0);
+}
