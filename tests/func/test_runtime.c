@@ -134,7 +134,7 @@ TEST(runtime_launch_config_errors) {
     CHECK(ws_malloc(d, 4096, &p) == WS_OK);
     int n = 1;
     void *args[] = {&p, &p, &p, &n};
-    ws_status s = ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){2048, 1, 1}, 0, args);
+    ws_status s = ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){512, 4, 1}, 0, args);
     CHECK(s == WS_ERR_INVALID_CONFIG);
     CHECK_STR_CONTAINS(ws_device_last_error(d), "2048 threads");
     CHECK_STR_CONTAINS(ws_device_last_error(d), "vecadd");
@@ -233,7 +233,7 @@ TEST(runtime_stats_json) {
         CHECK_STR_CONTAINS(j, "\"kernel_name\": \"readglobal\"");
         CHECK_STR_CONTAINS(j, "\"kernel_launch_uid\": 2");
         CHECK_STR_CONTAINS(j, "\"gpu_tot_issued_cta\": 2");
-        CHECK_STR_CONTAINS(j, "}, {" ) ;
+        CHECK_STR_CONTAINS(j, "},{");
     }
     free(j);
     unlink(path);
