@@ -49,6 +49,8 @@ ws_status ws_unsupported(ws_xctx *x, const char *why) {
 uint64_t ws_sym_addr(ws_xctx *x, uint32_t sym, bool generic) {
     const ws_symbol *s = &x->c->mod->syms[sym];
     uint64_t a = x->c->l.img->sym_addr[sym];
+    if (s->space == WS_SPACE_SHARED && s->is_extern) /* dynamic shared: after the static part */
+        a = x->c->dyn_shared_base;
     if (s->is_frame) {
         a += x->w->local_base;
         return generic ? WS_GENERIC_LOCAL_BASE + a : a;
@@ -256,9 +258,9 @@ ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t
     c->kfunc = &c->mod->funcs[l->func];
     c->nthreads = (uint32_t)nt;
     c->nwarps = (c->nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE;
-    c->shared_size = c->kfunc->static_shared + l->dyn_shared;
-    if (c->kfunc->dyn_shared_align > 1 && l->dyn_shared) /* room to align the dynamic part */
-        c->shared_size += c->kfunc->dyn_shared_align;
+    uint32_t al = c->kfunc->dyn_shared_align > 1 ? c->kfunc->dyn_shared_align : 1;
+    c->dyn_shared_base = (c->kfunc->static_shared + al - 1) / al * al;
+    c->shared_size = c->dyn_shared_base + l->dyn_shared;
     c->shared = calloc(c->shared_size ? c->shared_size : 1, 1);
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     if (!c->shared || !c->warps) { ws_cta_destroy(c); return NULL; }
@@ -508,7 +510,10 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_TRAP:
         if (!x->mask) return WS_OK;
         return ws_fail(x, WS_ERR_TRAP, (uint32_t)__builtin_ctz(x->mask), "trap executed");
-    case WS_OP_BAR: return x->mask ? exec_bar(x) : WS_OK;
+    case WS_OP_BAR:
+        /* bar.warp.sync: lanes of one warp already execute together here. */
+        if (x->in->sub == WS_BAR_WARP_SYNC) return WS_OK;
+        return x->mask ? exec_bar(x) : WS_OK;
     case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH:
         return WS_OK; /* no functional effect: execution is sequentially consistent */
     default: break;

@@ -95,6 +95,7 @@ struct ws_cta {
     uint32_t nthreads, nwarps;
     ws_warp *warps;
     uint8_t *shared; uint32_t shared_size;
+    uint32_t dyn_shared_base; /* offset of extern (dynamic) shared arrays */
     uint64_t clock;         /* per-CTA warp-instruction counter (%clock) */
     ws_barrier bars[WS_NUM_BARRIERS];
     uint32_t ndone;

@@ -62,7 +62,19 @@ ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out, char *
         if (s->init) memcpy(dst, s->init, s->size);
         for (uint32_t r = 0; r < s->nrelocs; r++) {
             const struct ws_reloc *rl = &s->relocs[r];
-            if (rl->sym >= m->nsyms || rl->at + 8 > s->size) {
+            unsigned asz = m->address_size == 32 ? 4 : 8;
+            if (rl->sym != WS_NOSYM && (rl->sym & WS_RELOC_FUNC)) { /* function pointer */
+                uint32_t fi = rl->sym & ~WS_RELOC_FUNC;
+                uint64_t a = WS_FUNC_ADDR_BASE + fi + (uint64_t)rl->addend;
+                if (fi >= m->nfuncs || rl->at + asz > s->size) {
+                    if (err) snprintf(err, errlen, "symbol %s: bad function-pointer relocation", s->name);
+                    ws_image_destroy(img, g);
+                    return WS_ERR_INVALID_PTX;
+                }
+                memcpy(dst + rl->at, &a, asz);
+                continue;
+            }
+            if (rl->sym >= m->nsyms || rl->at + asz > s->size) {
                 if (err) snprintf(err, errlen, "symbol %s: bad relocation", s->name);
                 ws_image_destroy(img, g);
                 return WS_ERR_INVALID_PTX;
@@ -76,7 +88,7 @@ ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out, char *
                 return WS_ERR_UNSUPPORTED;
             }
             a += (uint64_t)rl->addend;
-            memcpy(dst + rl->at, &a, 8);
+            memcpy(dst + rl->at, &a, asz);
         }
     }
     if (m->const_size) ws_gmem_write(g, img->const_base, img->const_mem, m->const_size);
