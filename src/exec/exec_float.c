@@ -187,7 +187,13 @@ ws_status ws_exec_float(ws_xctx *x) {
     if (op == WS_OP_TESTP) {
         uint32_t p = 0;
         if (t != WS_T_F32 && t != WS_T_F64) return ws_unsupported(x, NULL);
-        WS_FOR_LANES(l, M) if (testp(in->sub, t == WS_T_F32 ? (double)ws_f32(A[l]) : ws_f64(A[l]))) p |= 1u << l;
+        WS_FOR_LANES(l, M) {
+            bool v = t == WS_T_F32 ? (in->sub == WS_TESTP_SUBNORMAL ? fpclassify(ws_f32(A[l])) == FP_SUBNORMAL
+                                      : in->sub == WS_TESTP_NORMAL ? fpclassify(ws_f32(A[l])) == FP_NORMAL
+                                                                   : testp(in->sub, ws_f32(A[l])))
+                                   : testp(in->sub, ws_f64(A[l]));
+            if (v) p |= 1u << l;
+        }
         ws_pred_write(x, &in->dst[0], p);
         return WS_OK;
     }
