@@ -735,6 +735,10 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "hi")) { in->sub = WS_MUL_HI; return true; }
         if (meq(s, n, "wide")) { in->sub = WS_MUL_WIDE; return true; }
         break;
+    case WS_OP_DP2A: /* which half of b's bytes pairs with a's halves */
+        if (meq(s, n, "lo")) { in->sub = WS_MUL_LO; return true; }
+        if (meq(s, n, "hi")) { in->sub = WS_MUL_HI; return true; }
+        break;
     case WS_OP_ATOM: case WS_OP_RED: case WS_OP_REDUX:
         if ((v = lookup_in(s, n, atom_names, 11)) > 0) { in->sub = (uint8_t)v; return true; }
         if (meq(s, n, "noftz")) return true;

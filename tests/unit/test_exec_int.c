@@ -121,6 +121,13 @@ TEST(exec_int_prmt_all_modes) {
 TEST(exec_int_dp4a) {
     CHECK_EQ_U64(E1("dp4a.u32.u32 %r9, %r1, %r2, %r3;" O32("%r9"), 0x01020304u, 0x01010101u, 10), 20);
     CHECK_EQ_U64(E1("dp4a.s32.s32 %r9, %r1, %r2, %r3;" O32("%r9"), 0xFFFFFFFFu, 0x02020202u, 0), (uint32_t)-8);
+    /* dp2a: a's 16-bit halves times bytes 0,1 (.lo) or 2,3 (.hi) of b */
+    CHECK_EQ_U64(E1("dp2a.lo.u32.u32 %r9, %r1, %r2, %r3;" O32("%r9"), 0x00030002u, 0x05040706u, 1),
+                 1 + 2 * 6 + 3 * 7);
+    CHECK_EQ_U64(E1("dp2a.hi.u32.u32 %r9, %r1, %r2, %r3;" O32("%r9"), 0x00030002u, 0x05040706u, 1),
+                 1 + 2 * 4 + 3 * 5);
+    CHECK_EQ_U64(E1("dp2a.lo.s32.s32 %r9, %r1, %r2, %r3;" O32("%r9"), 0xFFFF0001u, 0x0000FF02u, 0),
+                 (uint32_t)(1 * 2 + -1 * -1));
 }
 
 TEST(exec_int_setp_selp_slct) {
