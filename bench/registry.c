@@ -1,30 +1,39 @@
-/* The table of bundled workloads, and the helper that loads a workload's
- * embedded PTX and runs it. Adding a workload: one extern and one line in
- * the table (see bench/README.md). */
+/* The list of workload suites, lookup, and the helper that loads a
+ * workload's embedded PTX and runs it. Adding a workload: one line in its
+ * suite's table, bench/<suite>/suite.c (see bench/README.md). */
 #include <string.h>
 
 #include "workload.h"
 
-extern const ws_workload ws_workload_vectoradd, ws_workload_matmul, ws_workload_reduce,
-    ws_workload_histogram, ws_workload_bfs, ws_workload_funcs, ws_workload_dpsolve;
+extern const ws_suite ws_suite_micro;
 
-static const ws_workload *const workloads[] = {
-    &ws_workload_vectoradd,
-    &ws_workload_matmul,
-    &ws_workload_reduce,
-    &ws_workload_histogram,
-    &ws_workload_bfs,
-    &ws_workload_funcs,
-    &ws_workload_dpsolve,
+/* One line per suite. */
+static const ws_suite *const suites[] = {
+    &ws_suite_micro,
     NULL,
 };
 
-const ws_workload *const *ws_workload_all(void) { return workloads; }
+const ws_suite *const *ws_suites(void) { return suites; }
+
+size_t ws_workload_count(void) {
+    size_t n = 0;
+    for (const ws_suite *const *s = suites; *s; s++)
+        for (const ws_workload *const *w = (*s)->workloads; *w; w++) n++;
+    return n;
+}
+
+const ws_workload *ws_workload_at(size_t i) {
+    for (const ws_suite *const *s = suites; *s; s++)
+        for (const ws_workload *const *w = (*s)->workloads; *w; w++)
+            if (i-- == 0) return *w;
+    return NULL;
+}
 
 const ws_workload *ws_workload_find(const char *name) {
     if (!name) return NULL;
-    for (const ws_workload *const *w = workloads; *w; w++)
-        if (strcmp((*w)->name, name) == 0) return *w;
+    for (const ws_suite *const *s = suites; *s; s++)
+        for (const ws_workload *const *w = (*s)->workloads; *w; w++)
+            if (strcmp((*w)->name, name) == 0) return *w;
     return NULL;
 }
 

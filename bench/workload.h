@@ -31,9 +31,21 @@ typedef struct ws_workload {
     ws_wl_result (*run)(ws_device *d, ws_module_handle *m, ws_input_size in, FILE *log);
 } ws_workload;
 
+/* Workloads are grouped in suites; each suite's table lives in
+ * bench/<suite>/suite.c (adding a workload there is one line) and
+ * bench/registry.c lists the suites. */
+typedef struct ws_suite {
+    const char *name;                      /* "micro", "polybench", ... */
+    const char *description;
+    const ws_workload *const *workloads;   /* NULL-terminated */
+} ws_suite;
+
+/* All suites, NULL-terminated. */
+const ws_suite *const *ws_suites(void);
 const ws_workload *ws_workload_find(const char *name);
-/* All workloads, NULL-terminated. */
-const ws_workload *const *ws_workload_all(void);
+/* Number of workloads over all suites, and the i-th one (suite order). */
+size_t ws_workload_count(void);
+const ws_workload *ws_workload_at(size_t i);
 
 /* Load the workload's module and run it (helper used by the CLI and tests). */
 ws_wl_result ws_workload_run(const ws_workload *w, ws_device *d, ws_input_size in, FILE *log);

@@ -260,9 +260,11 @@ static int cmd_run(int argc, char **argv) {
 }
 
 static int cmd_list(void) {
-    const ws_workload *const *all = ws_workload_all();
     printf("%-16s %-10s %s\n", "NAME", "SUITE", "DESCRIPTION");
-    for (; *all; all++) printf("%-16s %-10s %s\n", (*all)->name, (*all)->suite, (*all)->description);
+    for (size_t i = 0; i < ws_workload_count(); i++) {
+        const ws_workload *w = ws_workload_at(i);
+        printf("%-16s %-10s %s\n", w->name, w->suite, w->description);
+    }
     return 0;
 }
 

@@ -1,0 +1,18 @@
+/* Suite "micro": small programs that exercise the simulator's features. */
+#include "workload.h"
+
+extern const ws_workload ws_workload_vectoradd, ws_workload_matmul, ws_workload_reduce,
+    ws_workload_histogram, ws_workload_bfs, ws_workload_funcs, ws_workload_dpsolve;
+
+static const ws_workload *const micro[] = {
+    &ws_workload_vectoradd,
+    &ws_workload_matmul,
+    &ws_workload_reduce,
+    &ws_workload_histogram,
+    &ws_workload_bfs,
+    &ws_workload_funcs,
+    &ws_workload_dpsolve,
+    NULL,
+};
+
+const ws_suite ws_suite_micro = {"micro", "feature programs (vectors, tiles, atomics, calls)", micro};
