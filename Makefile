@@ -50,7 +50,7 @@ $(BUILD)/embed: tools/embed.c
 	$(CC) -O1 -o $@ $<
 $(BUILD)/obj/embed/%.c: %.ptx $(BUILD)/embed
 	@mkdir -p $(dir $@)
-	$(BUILD)/embed $(notdir $(patsubst %/,%,$(dir $*))) $< $(wildcard $(dir $<)kernel.ptxinfo) > $@
+	$(BUILD)/embed $(subst /,_,$(patsubst bench/%/kernel,%,$*)) $< $(wildcard $(dir $<)kernel.ptxinfo) > $@
 $(BUILD)/obj/embed/%.o: $(BUILD)/obj/embed/%.c
 	$(CC) -c $< -o $@
 

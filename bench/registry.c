@@ -29,12 +29,22 @@ const ws_workload *ws_workload_at(size_t i) {
     return NULL;
 }
 
+/* "suite/name", or a bare name that only one suite uses. */
 const ws_workload *ws_workload_find(const char *name) {
     if (!name) return NULL;
-    for (const ws_suite *const *s = suites; *s; s++)
+    const char *slash = strchr(name, '/');
+    const ws_workload *found = NULL;
+    for (const ws_suite *const *s = suites; *s; s++) {
+        if (slash && (strlen((*s)->name) != (size_t)(slash - name) ||
+                      strncmp((*s)->name, name, (size_t)(slash - name))))
+            continue;
         for (const ws_workload *const *w = (*s)->workloads; *w; w++)
-            if (strcmp((*w)->name, name) == 0) return *w;
-    return NULL;
+            if (strcmp((*w)->name, slash ? slash + 1 : name) == 0) {
+                if (found) return NULL; /* ambiguous */
+                found = *w;
+            }
+    }
+    return found;
 }
 
 ws_wl_result ws_workload_run(const ws_workload *w, ws_device *d, ws_input_size in, FILE *log) {

@@ -1,7 +1,7 @@
 /* Bundled workloads: each lives in bench/<suite>/<name>/ with its kernel
  * source (kernel.cu), the committed PTX (kernel.ptx) and ptxas info
  * (kernel.ptxinfo), and a host program (host.c) written against the
- * embedding API. The PTX is compiled into the binary (ws_bench_<name>_ptx).
+ * embedding API. The PTX is compiled into the binary (ws_bench_<suite>_<name>_ptx).
  * A workload generates its input deterministically, runs its kernels, and
  * checks the output against a CPU reference. Registered in bench/registry.c. */
 #ifndef WARPSIM_BENCH_WORKLOAD_H
@@ -42,6 +42,7 @@ typedef struct ws_suite {
 
 /* All suites, NULL-terminated. */
 const ws_suite *const *ws_suites(void);
+/* By "suite/name", or by bare name when only one suite has it (else NULL). */
 const ws_workload *ws_workload_find(const char *name);
 /* Number of workloads over all suites, and the i-th one (suite order). */
 size_t ws_workload_count(void);

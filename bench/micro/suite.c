@@ -1,17 +1,17 @@
 /* Suite "micro": small programs that exercise the simulator's features. */
 #include "workload.h"
 
-extern const ws_workload ws_workload_vectoradd, ws_workload_matmul, ws_workload_reduce,
-    ws_workload_histogram, ws_workload_bfs, ws_workload_funcs, ws_workload_dpsolve;
+extern const ws_workload ws_workload_micro_vectoradd, ws_workload_micro_matmul, ws_workload_micro_reduce,
+    ws_workload_micro_histogram, ws_workload_micro_bfs, ws_workload_micro_funcs, ws_workload_micro_dpsolve;
 
 static const ws_workload *const micro[] = {
-    &ws_workload_vectoradd,
-    &ws_workload_matmul,
-    &ws_workload_reduce,
-    &ws_workload_histogram,
-    &ws_workload_bfs,
-    &ws_workload_funcs,
-    &ws_workload_dpsolve,
+    &ws_workload_micro_vectoradd,
+    &ws_workload_micro_matmul,
+    &ws_workload_micro_reduce,
+    &ws_workload_micro_histogram,
+    &ws_workload_micro_bfs,
+    &ws_workload_micro_funcs,
+    &ws_workload_micro_dpsolve,
     NULL,
 };
 

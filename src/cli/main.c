@@ -83,7 +83,14 @@ static int mkdir_p(const char *dir) {
 static int run_workload(const run_opts *o, const char *name) {
     const ws_workload *w = ws_workload_find(name);
     if (!w) {
-        fprintf(stderr, "warpsim: no bundled workload named '%s' (see `warpsim list`)\n", name);
+        int n = 0;
+        for (size_t i = 0; i < ws_workload_count(); i++)
+            if (!strcmp(ws_workload_at(i)->name, name)) {
+                if (!n++) fprintf(stderr, "warpsim: '%s' is ambiguous; name one of:", name);
+                fprintf(stderr, " %s/%s", ws_workload_at(i)->suite, name);
+            }
+        if (n) fputc('\n', stderr);
+        else fprintf(stderr, "warpsim: no bundled workload named '%s' (see `warpsim list`)\n", name);
         return 2;
     }
     if (o->outdir && mkdir_p(o->outdir)) {

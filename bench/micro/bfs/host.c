@@ -6,7 +6,7 @@
 
 #include "host_util.h"
 
-extern const char ws_bench_bfs_ptx[], ws_bench_bfs_ptxinfo[];
+extern const char ws_bench_micro_bfs_ptx[], ws_bench_micro_bfs_ptxinfo[];
 
 typedef struct {
     int n, m;
@@ -126,11 +126,11 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     return wl_finish(&c, summary);
 }
 
-const ws_workload ws_workload_bfs = {
+const ws_workload ws_workload_micro_bfs = {
     .name = "bfs",
     .suite = "micro",
     .description = "level-synchronous BFS over a random CSR graph with hub nodes",
-    .ptx = ws_bench_bfs_ptx,
-    .ptxinfo = ws_bench_bfs_ptxinfo,
+    .ptx = ws_bench_micro_bfs_ptx,
+    .ptxinfo = ws_bench_micro_bfs_ptxinfo,
     .run = run,
 };

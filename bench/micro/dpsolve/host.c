@@ -5,7 +5,7 @@
 
 #include "host_util.h"
 
-extern const char ws_bench_dpsolve_ptx[], ws_bench_dpsolve_ptxinfo[];
+extern const char ws_bench_micro_dpsolve_ptx[], ws_bench_micro_dpsolve_ptxinfo[];
 
 static void cpu_jacobi_step(const double *u, double *unew, const double *f, int n, double h2) {
     for (int y = 0; y < n; y++)
@@ -121,11 +121,11 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     return wl_finish(&c, summary);
 }
 
-const ws_workload ws_workload_dpsolve = {
+const ws_workload ws_workload_micro_dpsolve = {
     .name = "dpsolve",
     .suite = "micro",
     .description = "double precision: Jacobi sweeps (Poisson 2D) and per-thread Newton solves",
-    .ptx = ws_bench_dpsolve_ptx,
-    .ptxinfo = ws_bench_dpsolve_ptxinfo,
+    .ptx = ws_bench_micro_dpsolve_ptx,
+    .ptxinfo = ws_bench_micro_dpsolve_ptxinfo,
     .run = run,
 };

@@ -5,7 +5,7 @@
 
 #include "host_util.h"
 
-extern const char ws_bench_funcs_ptx[], ws_bench_funcs_ptxinfo[];
+extern const char ws_bench_micro_funcs_ptx[], ws_bench_micro_funcs_ptxinfo[];
 
 #define ROW 16       /* must match ROW in kernel.cu */
 #define MAX_ORDER 12 /* recursion depth stays small: fib(12) makes 465 calls */
@@ -111,11 +111,11 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     return wl_finish(&c, summary);
 }
 
-const ws_workload ws_workload_funcs = {
+const ws_workload ws_workload_micro_funcs = {
     .name = "funcs",
     .suite = "micro",
     .description = "__noinline__ and recursive device calls, local-memory insertion sort",
-    .ptx = ws_bench_funcs_ptx,
-    .ptxinfo = ws_bench_funcs_ptxinfo,
+    .ptx = ws_bench_micro_funcs_ptx,
+    .ptxinfo = ws_bench_micro_funcs_ptxinfo,
     .run = run,
 };

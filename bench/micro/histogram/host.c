@@ -5,7 +5,7 @@
 
 #include "host_util.h"
 
-extern const char ws_bench_histogram_ptx[], ws_bench_histogram_ptxinfo[];
+extern const char ws_bench_micro_histogram_ptx[], ws_bench_micro_histogram_ptxinfo[];
 
 #define BINS 256
 
@@ -49,11 +49,11 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     return wl_finish(&c, summary);
 }
 
-const ws_workload ws_workload_histogram = {
+const ws_workload ws_workload_micro_histogram = {
     .name = "histogram",
     .suite = "micro",
     .description = "256-bin histogram: shared-memory atomics merged with global atomics",
-    .ptx = ws_bench_histogram_ptx,
-    .ptxinfo = ws_bench_histogram_ptxinfo,
+    .ptx = ws_bench_micro_histogram_ptx,
+    .ptxinfo = ws_bench_micro_histogram_ptxinfo,
     .run = run,
 };

@@ -1,7 +1,7 @@
 /* matmul: C = A * B for n x n floats with 16x16 shared-memory tiles. */
 #include "host_util.h"
 
-extern const char ws_bench_matmul_ptx[], ws_bench_matmul_ptxinfo[];
+extern const char ws_bench_micro_matmul_ptx[], ws_bench_micro_matmul_ptxinfo[];
 
 #define TILE 16
 
@@ -49,11 +49,11 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     return wl_finish(&c, summary);
 }
 
-const ws_workload ws_workload_matmul = {
+const ws_workload ws_workload_micro_matmul = {
     .name = "matmul",
     .suite = "micro",
     .description = "tiled shared-memory float matrix multiply (128x128 / 256x256)",
-    .ptx = ws_bench_matmul_ptx,
-    .ptxinfo = ws_bench_matmul_ptxinfo,
+    .ptx = ws_bench_micro_matmul_ptx,
+    .ptxinfo = ws_bench_micro_matmul_ptxinfo,
     .run = run,
 };

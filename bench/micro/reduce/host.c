@@ -5,7 +5,7 @@
 
 #include "host_util.h"
 
-extern const char ws_bench_reduce_ptx[], ws_bench_reduce_ptxinfo[];
+extern const char ws_bench_micro_reduce_ptx[], ws_bench_micro_reduce_ptxinfo[];
 
 #define BLOCK 256     /* must match BLOCK in kernel.cu */
 #define MAX_BLOCKS 256
@@ -64,11 +64,11 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     return wl_finish(&c, summary);
 }
 
-const ws_workload ws_workload_reduce = {
+const ws_workload ws_workload_micro_reduce = {
     .name = "reduce",
     .suite = "micro",
     .description = "int and float sums: shared-memory tree, warp shuffles, atomicAdd",
-    .ptx = ws_bench_reduce_ptx,
-    .ptxinfo = ws_bench_reduce_ptxinfo,
+    .ptx = ws_bench_micro_reduce_ptx,
+    .ptxinfo = ws_bench_micro_reduce_ptxinfo,
     .run = run,
 };

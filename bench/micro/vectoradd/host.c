@@ -2,7 +2,7 @@
  * GPGPU-Sim reference program uses). */
 #include "host_util.h"
 
-extern const char ws_bench_vectoradd_ptx[], ws_bench_vectoradd_ptxinfo[];
+extern const char ws_bench_micro_vectoradd_ptx[], ws_bench_micro_vectoradd_ptxinfo[];
 
 static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FILE *log) {
     const int n = in == WS_INPUT_PAPER ? 1048576 : 65536;
@@ -42,11 +42,11 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     return wl_finish(&c, summary);
 }
 
-const ws_workload ws_workload_vectoradd = {
+const ws_workload ws_workload_micro_vectoradd = {
     .name = "vectoradd",
     .suite = "micro",
     .description = "c = a + b over float vectors (65536 / 1048576 elements)",
-    .ptx = ws_bench_vectoradd_ptx,
-    .ptxinfo = ws_bench_vectoradd_ptxinfo,
+    .ptx = ws_bench_micro_vectoradd_ptx,
+    .ptxinfo = ws_bench_micro_vectoradd_ptxinfo,
     .run = run,
 };
