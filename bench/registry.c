@@ -5,11 +5,17 @@
 
 #include "workload.h"
 
-extern const ws_suite ws_suite_micro;
+extern const ws_suite ws_suite_micro, ws_suite_polybench, ws_suite_rodinia, ws_suite_sdk,
+    ws_suite_shoc, ws_suite_mars;
 
 /* One line per suite. */
 static const ws_suite *const suites[] = {
     &ws_suite_micro,
+    &ws_suite_polybench,
+    &ws_suite_rodinia,
+    &ws_suite_sdk,
+    &ws_suite_shoc,
+    &ws_suite_mars,
     NULL,
 };
 

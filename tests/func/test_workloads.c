@@ -44,6 +44,11 @@ static void run_suite(const char *suite) {
 }
 
 TEST(workloads_micro_small) { run_suite("micro"); }
+TEST(workloads_polybench_small) { run_suite("polybench"); }
+TEST(workloads_rodinia_small) { run_suite("rodinia"); }
+TEST(workloads_sdk_small) { run_suite("sdk"); }
+TEST(workloads_shoc_small) { run_suite("shoc"); }
+TEST(workloads_mars_small) { run_suite("mars"); }
 
 /* The registry lists every workload once, each complete and findable. */
 TEST(workload_registry) {
