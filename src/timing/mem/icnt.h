@@ -1,0 +1,40 @@
+/* Interconnect: one crossbar per direction (requests SM -> memory,
+ * replies memory -> SM) with the flit size, input buffers and speedups of
+ * the .icnt file and an iSLIP-style separable allocator. Nodes 0..n_sms-1
+ * are SMs, n_sms..n_sms+n_subparts-1 are memory sub-partitions. Ticked at
+ * the interconnect clock. */
+#ifndef WARPSIM_TIMING_MEM_ICNT_H
+#define WARPSIM_TIMING_MEM_ICNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "timing/mem/mreq.h"
+
+typedef struct ws_icnt_stats {
+    uint64_t packets[2], flits[2];        /* [request net, reply net] */
+    uint64_t cycles, busy_cycles;
+    uint64_t total_latency[2];            /* injection to ejection, in icnt cycles */
+} ws_icnt_stats;
+
+typedef struct ws_icnt ws_icnt;
+
+ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subparts, char *err,
+                        size_t errlen);
+void ws_icnt_destroy(ws_icnt *n);
+/* Can node src inject a packet of `flits` flits now? */
+bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits);
+/* Inject (call only after has_buffer). The network is chosen by direction
+ * (src is an SM: request network; else reply network). */
+void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
+/* A packet that has fully arrived at node `node`, or NULL. */
+ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node);
+/* One interconnect cycle. */
+void ws_icnt_cycle(ws_icnt *n);
+bool ws_icnt_busy(const ws_icnt *n);
+void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len);
+const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n);
+
+#endif

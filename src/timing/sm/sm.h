@@ -1,0 +1,95 @@
+/* One streaming multiprocessor (a SIMT core): fetch with an L1 instruction
+ * cache, decode into per-warp instruction buffers, scoreboard, warp
+ * schedulers (policy family "sched"), operand collector with banked
+ * register file, pipelined SP/SFU/DP/INT units, the LD/ST unit with the
+ * coalescer, L1D, shared memory and constant cache, barriers, and CTA
+ * occupancy. Instructions are executed functionally at issue by the exec
+ * engine (ws_warp_step); the SM then carries the facts (active mask,
+ * addresses) through its pipeline.
+ *
+ * The SM talks to the rest of the GPU only through this interface: CTAs
+ * come in from the GPU's dispatcher, memory requests leave through the
+ * out queue towards the interconnect, replies come back through in. */
+#ifndef WARPSIM_TIMING_SM_SM_H
+#define WARPSIM_TIMING_SM_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "exec/exec.h"
+#include "timing/mem/addrdec.h"
+#include "timing/mem/mreq.h"
+
+/* What a kernel needs per CTA, for occupancy. */
+typedef struct ws_kernel_res {
+    uint32_t threads_per_cta;
+    uint32_t regs_per_thread;   /* ptxas count (or an estimate) */
+    uint32_t smem_per_cta;      /* static + dynamic shared bytes */
+} ws_kernel_res;
+
+/* What the GPU gives each SM. Pointers outlive the SM. */
+typedef struct ws_sm_env {
+    const ws_config *cfg;
+    ws_mreq_pool *pool;
+    const ws_addrdec *addrdec;
+    uint32_t sm_id;
+    uint32_t flit_size;         /* interconnect flit bytes */
+} ws_sm_env;
+
+/* Statistics kept by an SM (summed over SMs by the GPU for the report). */
+typedef struct ws_sm_stats {
+    uint64_t cycles_active;          /* cycles with at least one CTA */
+    uint64_t warp_insts, thread_insts;
+    /* caches (GPGPU-Sim names in the report) */
+    uint64_t l1d_access[2][4];       /* [read/write][hit, hit_reserved, miss, reservation_fail] */
+    uint64_t l1d_fail[4];            /* reservation fails by kind (ws_fail_kind) */
+    uint64_t l1i_access, l1i_miss, l1c_access, l1c_miss, l1t_access, l1t_miss;
+    uint64_t shmem_accesses, shmem_bank_conflict_cycles;
+    /* issue stalls, per scheduler-cycle */
+    uint64_t stall_idle, stall_scoreboard, stall_pipeline, stall_barrier, stall_ibuffer;
+    uint64_t mem_requests_out, mem_replies_in;
+    uint64_t ctas_done;
+} ws_sm_stats;
+
+typedef struct ws_sm ws_sm;
+
+ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen);
+void ws_sm_destroy(ws_sm *sm);
+
+/* A kernel begins: remember its launch (functional state is created per CTA
+ * from it) and resources; flush L1 caches when -gpgpu_flush_l1_cache. */
+void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res *res);
+/* Could one more CTA of the current kernel be resident (threads, warps,
+ * CTA slots, registers, shared memory)? */
+bool ws_sm_can_take_cta(const ws_sm *sm);
+/* Make CTA ctaid resident (creates its functional state). */
+void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now);
+unsigned ws_sm_active_ctas(const ws_sm *sm);
+/* Work left: resident CTAs, instructions in the pipeline or memory requests
+ * in flight. */
+bool ws_sm_busy(const ws_sm *sm);
+
+/* One core-clock cycle. */
+void ws_sm_cycle(ws_sm *sm, uint64_t now);
+
+/* Requests towards memory, oldest first (the GPU injects them into the
+ * interconnect when it has buffer space; ws_mreq_flits gives the size). */
+ws_mreq *ws_sm_out_peek(ws_sm *sm);
+void ws_sm_out_pop(ws_sm *sm);
+/* Replies from memory. */
+bool ws_sm_in_ready(const ws_sm *sm);
+void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now);
+
+/* A functional fault stops the kernel: true and *f filled if one happened. */
+bool ws_sm_fault(const ws_sm *sm, ws_fault *f);
+/* Describe what is stuck (for the watchdog): warps, their pcs and why they
+ * wait, queue contents. Writes at most n bytes. */
+void ws_sm_describe(const ws_sm *sm, char *buf, size_t n);
+/* Did anything move this cycle (an instruction issued or completed, a
+ * memory request sent or received)? For the watchdog. */
+bool ws_sm_progressed(const ws_sm *sm);
+
+const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm);
+
+#endif
