@@ -1,7 +1,10 @@
 /* Suite "sdk": CUDA-SDK-style programs (our own implementations). */
 #include "workload.h"
 
+extern const ws_workload ws_workload_sdk_blackscholes;
+
 static const ws_workload *const table[] = {
+    &ws_workload_sdk_blackscholes,
     NULL,
 };
 
