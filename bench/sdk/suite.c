@@ -1,10 +1,14 @@
 /* Suite "sdk": CUDA-SDK-style programs (our own implementations). */
 #include "workload.h"
 
+extern const ws_workload ws_workload_sdk_vectoradd;
+extern const ws_workload ws_workload_sdk_scalarprod;
 extern const ws_workload ws_workload_sdk_blackscholes;
 
 static const ws_workload *const table[] = {
     &ws_workload_sdk_blackscholes,
+    &ws_workload_sdk_scalarprod,
+    &ws_workload_sdk_vectoradd,
     NULL,
 };
 
