@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 bin=${WARPSIM:-build/warpsim}
 best=0
 for i in 1 2 3; do
-    line=$($bin run --functional -q matmul --input paper | grep '^warpsim: matmul')
+    line=$($bin run --functional -q micro/matmul --input paper | grep '^warpsim: matmul')
     echo "$line"
     rate=$(echo "$line" | sed -n 's/.* \([0-9.]*\) M thread-insts\/s.*/\1/p')
     best=$(echo "$rate $best" | awk '{print ($1 > $2) ? $1 : $2}')

@@ -140,9 +140,10 @@ double ws_device_time_ns(const ws_device *d);
 
 typedef struct ws_run_totals {
     uint64_t kernels;
-    uint64_t warp_insts;     /* warp instructions executed (GPGPU-Sim's gpu_sim_insn counts threads) */
-    uint64_t thread_insts;   /* thread instructions (active lanes) */
+    uint64_t warp_insts;     /* warp instructions executed */
+    uint64_t thread_insts;   /* thread instructions: lanes active at issue */
     uint64_t cycles;         /* simulated core cycles (timing mode) */
+    uint64_t thread_insts_exec; /* lanes whose guard predicate held (GPGPU-Sim's gpu_sim_insn) */
 } ws_run_totals;
 void ws_device_totals(const ws_device *d, ws_run_totals *t);
 

@@ -566,6 +566,7 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
     c->clock++;
     c->counts.warp_insts++;
     c->counts.thread_insts += (uint64_t)__builtin_popcount(issued);
+    c->counts.thread_insts_exec += (uint64_t)__builtin_popcount(mask);
     ws_xctx x = {c, w, f, in, pc, mask, st, fault};
     if (st) {
         st->inst = in;

@@ -87,7 +87,8 @@ typedef struct ws_fault {
 
 typedef struct ws_exec_counts {
     uint64_t warp_insts;
-    uint64_t thread_insts;
+    uint64_t thread_insts;      /* lanes active at issue (GPGPU-Sim's gpgpu_n_tot_thrd_icount) */
+    uint64_t thread_insts_exec; /* lanes whose guard predicate held (GPGPU-Sim's gpu_sim_insn) */
 } ws_exec_counts;
 
 /* Run the whole grid functionally, CTA after CTA. Returns WS_OK or the fault. */

@@ -10,7 +10,7 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
     if (!fault) fault = &dummy;
     fault->code = WS_OK;
     fault->msg[0] = 0;
-    if (counts) counts->warp_insts = counts->thread_insts = 0;
+    if (counts) counts->warp_insts = counts->thread_insts = counts->thread_insts_exec = 0;
     if (!l || !l->img || !l->img->mod || !l->gmem || l->func >= l->img->mod->nfuncs) {
         fault->code = WS_ERR_INVALID_VALUE;
         snprintf(fault->msg, sizeof fault->msg, "invalid launch (missing image, memory or kernel)");
@@ -37,7 +37,7 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
         snprintf(fault->msg, sizeof fault->msg, "kernel %s: cannot allocate CTA state", kf->name);
         return WS_ERR_OUT_OF_MEMORY;
     }
-    uint64_t cap = l->max_warp_insts, total_w = 0, total_t = 0;
+    uint64_t cap = l->max_warp_insts, total_w = 0, total_t = 0, total_x = 0;
     ws_status rc = WS_OK;
     uint32_t nsm = l->num_sms ? l->num_sms : 1;
     uint64_t linear = 0;
@@ -50,7 +50,7 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
                     snprintf(fault->msg, sizeof fault->msg, "kernel %s: out of host memory", kf->name);
                     break;
                 }
-                c->counts.warp_insts = c->counts.thread_insts = 0;
+                c->counts.warp_insts = c->counts.thread_insts = c->counts.thread_insts_exec = 0;
                 bool capped = false;
                 while (!ws_cta_done(c) && rc == WS_OK && !capped) {
                     bool progress = false;
@@ -70,12 +70,14 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
                 }
                 total_w += c->counts.warp_insts;
                 total_t += c->counts.thread_insts;
+                total_x += c->counts.thread_insts_exec;
                 if (capped) goto out;
             }
 out:
     if (counts) {
         counts->warp_insts = total_w;
         counts->thread_insts = total_t;
+        counts->thread_insts_exec = total_x;
     }
     ws_cta_destroy(c);
     return rc;

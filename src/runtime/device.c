@@ -532,12 +532,13 @@ static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3]
     memcpy(ks.grid, grid, sizeof ks.grid);
     memcpy(ks.block, block, sizeof ks.block);
     ks.functional_only = 1;
-    ks.sim_insn = c->thread_insts;
+    ks.sim_insn = c->thread_insts_exec;
     ks.sim_warp_insn = c->warp_insts;
     ks.sim_cycle = cycles;
     ks.issued_cta = (uint64_t)grid[0] * grid[1] * grid[2];
     ks.wall_s = wall;
-    ks.tot_sim_insn = d->totals.thread_insts;
+    ks.tot_sim_insn = d->totals.thread_insts_exec;
+    ks.tot_thrd_icount = d->totals.thread_insts;
     ks.tot_warp_insn = d->totals.warp_insts;
     ks.tot_sim_cycle = d->totals.cycles;
     ks.tot_issued_cta = d->tot_ctas;
@@ -583,7 +584,7 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     l.num_sms = (uint32_t)d->props.num_sms;
     l.max_warp_insts = d->opt.max_insn;
 
-    ws_exec_counts c = {0, 0};
+    ws_exec_counts c = {0, 0, 0};
     ws_fault fault;
     memset(&fault, 0, sizeof fault);
     uint64_t cycles = 0;
@@ -594,6 +595,7 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     d->totals.kernels++;
     d->totals.warp_insts += c.warp_insts;
     d->totals.thread_insts += c.thread_insts;
+    d->totals.thread_insts_exec += c.thread_insts_exec;
     d->totals.cycles += cycles;
     d->tot_wall_s += wall;
     if (s != WS_OK) {

@@ -68,6 +68,7 @@ void ws_report_text(FILE *out, const ws_kernel_stats *s) {
         fprintf(out, "gpu_tot_ipc = %12.4f\n", (double)s->tot_sim_insn / (double)s->tot_sim_cycle);
     fprintf(out, "gpu_tot_issued_cta = %" PRIu64 "\n", s->tot_issued_cta);
     fprintf(out, "gpu_sim_warp_insn = %" PRIu64 "\n", s->sim_warp_insn);
+    fprintf(out, "gpgpu_n_tot_thrd_icount = %" PRIu64 "\n", s->tot_thrd_icount);
     fprintf(out, "gpgpu_n_tot_w_icount = %" PRIu64 "\n", s->tot_warp_insn);
     for (size_t i = 0; i < s->nextra; i++) {
         const ws_stat *st = &s->extra[i];
@@ -150,6 +151,7 @@ int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *ca
     jkey_u64(&j, "gpu_sim_issued_cta", s->issued_cta);
     jkey_u64(&j, "gpu_tot_issued_cta", s->tot_issued_cta);
     jkey_u64(&j, "gpu_sim_warp_insn", s->sim_warp_insn);
+    jkey_u64(&j, "gpgpu_n_tot_thrd_icount", s->tot_thrd_icount);
     jkey_u64(&j, "gpgpu_n_tot_w_icount", s->tot_warp_insn);
     for (size_t i = 0; i < s->nextra; i++) {
         if (s->extra[i].is_float) jkey_f64(&j, s->extra[i].name, s->extra[i].f);

@@ -25,13 +25,16 @@ typedef struct ws_kernel_stats {
     uint32_t grid[3], block[3];
     int functional_only;         /* 1: no cycles were simulated */
     /* this kernel */
-    uint64_t sim_insn;           /* thread instructions (GPGPU-Sim gpu_sim_insn) */
+    uint64_t sim_insn;           /* thread instructions whose guard predicate held: GPGPU-Sim's
+                                    gpu_sim_insn (an instruction predicated off for a lane does
+                                    not count for it) */
     uint64_t sim_warp_insn;      /* warp instructions */
     uint64_t sim_cycle;          /* core cycles (timing mode only) */
     uint64_t issued_cta;
     double wall_s;               /* host wall time of the launch */
     /* all kernels so far, this one included */
     uint64_t tot_sim_insn, tot_warp_insn, tot_sim_cycle, tot_issued_cta;
+    uint64_t tot_thrd_icount;    /* lanes active at issue, guard ignored (gpgpu_n_tot_thrd_icount) */
     double tot_wall_s;
     /* further stats (timing model): printed in order after the fixed ones */
     ws_stat *extra;

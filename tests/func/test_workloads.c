@@ -58,7 +58,9 @@ TEST(workload_registry) {
         CHECK(w->name && w->suite && w->description && w->run);
         CHECK_MSG(w->ptx && strstr(w->ptx, ".entry"), "%s: no embedded PTX", w->name);
         CHECK_MSG(w->ptxinfo && strstr(w->ptxinfo, "registers"), "%s: no ptxas info", w->name);
-        CHECK_MSG(ws_workload_find(w->name) == w, "%s: registered twice?", w->name);
+        char qual[128];
+        snprintf(qual, sizeof qual, "%s/%s", w->suite, w->name);
+        CHECK_MSG(ws_workload_find(qual) == w, "%s: not found by its name, or registered twice", qual);
     }
     CHECK(count >= 7);
     CHECK(ws_workload_at(count) == NULL);
