@@ -1,7 +1,10 @@
 /* Suite "rodinia": Rodinia-style applications (our own implementations). */
 #include "workload.h"
 
+extern const ws_workload ws_workload_rodinia_backprop;
+
 static const ws_workload *const table[] = {
+    &ws_workload_rodinia_backprop,
     NULL,
 };
 
