@@ -2,9 +2,11 @@
 #include "workload.h"
 
 extern const ws_workload ws_workload_rodinia_backprop;
+extern const ws_workload ws_workload_rodinia_bfs;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
+    &ws_workload_rodinia_bfs,
     NULL,
 };
 
