@@ -1,6 +1,7 @@
 /* Suite "sdk": CUDA-SDK-style programs (our own implementations). */
 #include "workload.h"
 
+extern const ws_workload ws_workload_sdk_convsep;
 extern const ws_workload ws_workload_sdk_fastwalsh;
 extern const ws_workload ws_workload_sdk_vectoradd;
 extern const ws_workload ws_workload_sdk_scalarprod;
@@ -11,6 +12,7 @@ static const ws_workload *const table[] = {
     &ws_workload_sdk_scalarprod,
     &ws_workload_sdk_vectoradd,
     &ws_workload_sdk_fastwalsh,
+    &ws_workload_sdk_convsep,
     NULL,
 };
 
