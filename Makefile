@@ -62,16 +62,16 @@ $(LIBWS): $(LIB_OBJ)
 $(WARPSIM): $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
 
-$(CUDART): $(BUILD)/obj/src/runtime/cudart.o $(LIB_OBJ) src/runtime/cudart.map
+$(CUDART): $(BUILD)/obj/src/runtime/cudart.o $(LIBWS) src/runtime/cudart.map
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/runtime/cudart.map \
-	    -o $@ $(filter %.o,$^) $(LDLIBS)
+	    -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 	ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
 
-$(CUDADRV): $(BUILD)/obj/src/runtime/cuda.o $(LIB_OBJ) src/runtime/cuda.map
+$(CUDADRV): $(BUILD)/obj/src/runtime/cuda.o $(LIBWS) src/runtime/cuda.map
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/runtime/cuda.map \
-	    -o $@ $(filter %.o,$^) $(LDLIBS)
+	    -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
 $(TESTBIN): $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)

@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "timing/mem/mreq.h"
 
+/* Running totals, every field a uint64_t (the GPU subtracts snapshots). */
 typedef struct ws_mempart_stats {
     uint64_t l2_access[2][4];     /* [read/write][hit, hit_reserved, miss, reservation_fail] */
     uint64_t l2_fail[4];          /* by ws_fail_kind */

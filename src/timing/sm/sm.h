@@ -37,10 +37,14 @@ typedef struct ws_sm_env {
     uint32_t flit_size;         /* interconnect flit bytes */
 } ws_sm_env;
 
-/* Statistics kept by an SM (summed over SMs by the GPU for the report). */
+/* Statistics kept by an SM (summed over SMs by the GPU for the report).
+ * Running totals over the SM's life, every field a uint64_t: the GPU
+ * subtracts a snapshot taken at kernel start. */
 typedef struct ws_sm_stats {
     uint64_t cycles_active;          /* cycles with at least one CTA */
-    uint64_t warp_insts, thread_insts;
+    uint64_t warp_insts, thread_insts;  /* thread_insts: lanes active at issue */
+    uint64_t thread_insts_exec;      /* lanes whose guard predicate held (ws_step.active):
+                                        GPGPU-Sim's gpu_sim_insn */
     /* caches (GPGPU-Sim names in the report) */
     uint64_t l1d_access[2][4];       /* [read/write][hit, hit_reserved, miss, reservation_fail] */
     uint64_t l1d_fail[4];            /* reservation fails by kind (ws_fail_kind) */

@@ -1,0 +1,385 @@
+/* The timing model's top level: clock domains, the order in which units
+ * are ticked, CTA dispatch, completion, the watchdog and per-kernel stats.
+ *
+ * Clock domains follow GPGPU-Sim: each domain has a period (1 / MHz) and a
+ * next-tick time; every step ticks the domains whose time is the smallest.
+ * Within a step the order is: SMs take replies from the interconnect (core),
+ * sub-partitions send replies into the interconnect (icnt), DRAM channels
+ * (dram), sub-partitions take requests and run their L2 (L2), the
+ * interconnect moves flits (icnt), SMs run a cycle and inject requests, then
+ * the dispatcher gives at most one new CTA to each SM (core). */
+#include "timing/gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/mem/addrdec.h"
+#include "timing/mem/icnt.h"
+#include "timing/mem/partition.h"
+
+enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
+
+struct ws_gpu {
+    ws_config cfg;
+    uint32_t n_sms, n_chan, n_sub_per_chan, n_subparts, flit;
+    ws_mreq_pool pool;
+    ws_addrdec ad;
+    ws_sm **sm;
+    ws_icnt *icnt;
+    ws_mempart **part;
+    double mhz[4];            /* core, icnt, L2, DRAM */
+    double period[4], next[4];
+    uint32_t last_issue_sm;   /* round-robin CTA dispatch */
+    uint64_t tot_cycles;
+    /* per-kernel counters kept here */
+    uint64_t stall_icnt2sh, stall_dramfull;
+};
+
+static void gpu_free(ws_gpu *g) {
+    if (!g) return;
+    if (g->sm)
+        for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_destroy(g->sm[i]);
+    free(g->sm);
+    if (g->part)
+        for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_destroy(g->part[i]);
+    free(g->part);
+    ws_icnt_destroy(g->icnt);
+    ws_mreq_pool_destroy(&g->pool);
+    ws_config_free(&g->cfg);
+    free(g);
+}
+
+ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
+    ws_gpu *g = calloc(1, sizeof *g);
+    if (!g || ws_config_copy(&g->cfg, cfg)) {
+        snprintf(err, errlen, "out of memory");
+        free(g);
+        return NULL;
+    }
+    const ws_config *c = &g->cfg;
+    if (ws_config_clocks(c->clock_domains, g->mhz)) {
+        snprintf(err, errlen,
+                 "option -gpgpu_clock_domains: '%s' is not four clocks in MHz (core:icnt:L2:DRAM)",
+                 c->clock_domains);
+        gpu_free(g);
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) {
+        g->period[i] = 1.0 / (g->mhz[i] * 1e6);
+        g->next[i] = 0.0;
+    }
+    g->n_sms = (uint32_t)(c->n_clusters * c->n_cores_per_cluster);
+    g->n_chan = (uint32_t)c->n_mem;
+    g->n_sub_per_chan = (uint32_t)c->n_sub_partition_per_mchannel;
+    g->n_subparts = g->n_chan * g->n_sub_per_chan;
+    g->flit = (uint32_t)c->icnt_flit_size;
+    ws_mreq_pool_init(&g->pool);
+    if (ws_addrdec_init(&g->ad, c, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
+    g->sm = calloc(g->n_sms, sizeof *g->sm);
+    g->part = calloc(g->n_chan, sizeof *g->part);
+    if (!g->sm || !g->part) {
+        snprintf(err, errlen, "out of memory");
+        gpu_free(g);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit};
+        if (!(g->sm[i] = ws_sm_create(&env, err, errlen))) {
+            gpu_free(g);
+            return NULL;
+        }
+    }
+    for (uint32_t i = 0; i < g->n_chan; i++)
+        if (!(g->part[i] = ws_mempart_create(c, i, &g->pool, err, errlen))) {
+            gpu_free(g);
+            return NULL;
+        }
+    if (!(g->icnt = ws_icnt_create(c, g->n_sms, g->n_subparts, err, errlen))) {
+        gpu_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void ws_gpu_destroy(ws_gpu *g) { gpu_free(g); }
+uint32_t ws_gpu_num_sms(const ws_gpu *g) { return g->n_sms; }
+double ws_gpu_core_mhz(const ws_gpu *g) { return g->mhz[0]; }
+
+/* Which domains tick now (GPGPU-Sim's order of comparison). */
+static int next_domains(ws_gpu *g) {
+    double t = g->next[0];
+    for (int i = 1; i < 4; i++)
+        if (g->next[i] < t) t = g->next[i];
+    int mask = 0;
+    static const int bit[4] = {DOM_CORE, DOM_ICNT, DOM_L2, DOM_DRAM};
+    for (int i = 0; i < 4; i++)
+        if (g->next[i] <= t) {
+            mask |= bit[i];
+            g->next[i] += g->period[i];
+        }
+    return mask;
+}
+
+static ws_mempart *part_of(ws_gpu *g, uint32_t subpart, uint32_t *k) {
+    *k = subpart % g->n_sub_per_chan;
+    return g->part[subpart / g->n_sub_per_chan];
+}
+
+static bool memory_busy(const ws_gpu *g) {
+    if (ws_icnt_busy(g->icnt)) return true;
+    for (uint32_t i = 0; i < g->n_chan; i++)
+        if (ws_mempart_busy(g->part[i])) return true;
+    return false;
+}
+
+/* The watchdog's report: every unit that holds work. */
+static void describe_stuck(ws_gpu *g, const char *kernel, uint64_t cycle, uint64_t idle,
+                           ws_fault *f) {
+    size_t n = (size_t)snprintf(f->msg, sizeof f->msg,
+                                "kernel %s: no progress for %llu cycles at cycle %llu; ", kernel,
+                                (unsigned long long)idle, (unsigned long long)cycle);
+    char buf[256];
+    for (uint32_t i = 0; i < g->n_sms && n < sizeof f->msg; i++)
+        if (ws_sm_busy(g->sm[i])) {
+            ws_sm_describe(g->sm[i], buf, sizeof buf);
+            n += (size_t)snprintf(f->msg + n, sizeof f->msg - n, "SM %u: %s; ", i, buf);
+        }
+    if (n < sizeof f->msg && ws_icnt_busy(g->icnt)) {
+        ws_icnt_describe(g->icnt, buf, sizeof buf);
+        n += (size_t)snprintf(f->msg + n, sizeof f->msg - n, "icnt: %s; ", buf);
+    }
+    for (uint32_t i = 0; i < g->n_chan && n < sizeof f->msg; i++)
+        if (ws_mempart_busy(g->part[i])) {
+            ws_mempart_describe(g->part[i], buf, sizeof buf);
+            n += (size_t)snprintf(f->msg + n, sizeof f->msg - n, "partition %u: %s; ", i, buf);
+        }
+    f->code = WS_ERR_DEADLOCK;
+}
+
+static void add_stats(ws_gpu *g, const ws_gpu_result *r, ws_kernel_stats *ks);
+
+ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
+                            ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
+    const ws_func *kf = &l->img->mod->funcs[l->func];
+    memset(out, 0, sizeof *out);
+    fault->code = WS_OK;
+    fault->msg[0] = 0;
+    g->stall_icnt2sh = g->stall_dramfull = 0;
+    /* Per-kernel statistics are differences of the units' running totals. */
+    ws_sm_stats *sm0 = calloc(g->n_sms, sizeof *sm0);
+    ws_mempart_stats *mp0 = calloc(g->n_chan, sizeof *mp0);
+    if (!sm0 || !mp0) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_OUT_OF_MEMORY;
+        snprintf(fault->msg, sizeof fault->msg, "out of host memory");
+        return fault->code;
+    }
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        ws_sm_start_kernel(g->sm[i], l, res);
+        sm0[i] = *ws_sm_get_stats(g->sm[i]);
+    }
+    for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
+    if (!ws_sm_can_take_cta(g->sm[0])) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_INVALID_CONFIG;
+        snprintf(fault->msg, sizeof fault->msg,
+                 "kernel %s: one CTA (%u threads, %u registers/thread, %u B shared) does not fit "
+                 "on an SM of this configuration",
+                 kf->name, res->threads_per_cta, res->regs_per_thread, res->smem_per_cta);
+        return fault->code;
+    }
+    uint64_t total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t next_cta = 0, cycle = 0, idle = 0;
+    uint64_t max_cycle = (uint64_t)g->cfg.max_cycle, watchdog = (uint64_t)g->cfg.watchdog_cycles;
+    ws_status rc = WS_OK;
+    for (;;) {
+        int dom = next_domains(g);
+        if (dom & DOM_CORE) {
+            for (uint32_t i = 0; i < g->n_sms; i++)
+                if (ws_sm_in_ready(g->sm[i])) {
+                    ws_mreq *r = ws_icnt_pop(g->icnt, i);
+                    if (r) ws_sm_in_push(g->sm[i], r, cycle);
+                }
+        }
+        if (dom & DOM_ICNT) {
+            for (uint32_t s = 0; s < g->n_subparts; s++) {
+                uint32_t k;
+                ws_mempart *p = part_of(g, s, &k);
+                ws_mreq *r = ws_subpart_top(p, k);
+                if (!r) continue;
+                uint32_t flits = ws_mreq_flits(r, g->flit);
+                if (ws_icnt_has_buffer(g->icnt, g->n_sms + s, flits)) {
+                    ws_subpart_pop(p, k);
+                    ws_icnt_push(g->icnt, g->n_sms + s, r->sm, r, flits);
+                } else {
+                    g->stall_icnt2sh++;
+                }
+            }
+        }
+        if (dom & DOM_DRAM)
+            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_dram_cycle(g->part[i], cycle);
+        if (dom & DOM_L2) {
+            for (uint32_t s = 0; s < g->n_subparts; s++) {
+                uint32_t k;
+                ws_mempart *p = part_of(g, s, &k);
+                if (ws_subpart_full(p, k)) {
+                    g->stall_dramfull++;
+                    continue;
+                }
+                ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
+                if (r) ws_subpart_push(p, k, r, cycle);
+            }
+            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], cycle);
+        }
+        if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
+        if (!(dom & DOM_CORE)) continue;
+
+        bool progress = false;
+        for (uint32_t i = 0; i < g->n_sms; i++) {
+            ws_sm *sm = g->sm[i];
+            if (!ws_sm_busy(sm)) continue;
+            ws_sm_cycle(sm, cycle);
+            ws_mreq *r;
+            while ((r = ws_sm_out_peek(sm))) {
+                uint32_t flits = ws_mreq_flits(r, g->flit);
+                if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
+                ws_sm_out_pop(sm);
+                ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
+            }
+            progress |= ws_sm_progressed(sm);
+            if (ws_sm_fault(sm, fault)) rc = fault->code;
+        }
+        cycle++;
+        if (rc != WS_OK) break;
+        /* dispatch: at most one CTA per SM per cycle, round robin from the
+           SM after the last one that received a CTA */
+        for (uint32_t i = 0; i < g->n_sms && next_cta < total_ctas; i++) {
+            uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
+            if (!ws_sm_can_take_cta(g->sm[idx])) continue;
+            uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
+                              (uint32_t)(next_cta / l->grid[0] % l->grid[1]),
+                              (uint32_t)(next_cta / ((uint64_t)l->grid[0] * l->grid[1]))};
+            ws_sm_take_cta(g->sm[idx], id, cycle);
+            next_cta++;
+            g->last_issue_sm = idx;
+            progress = true;
+        }
+        bool sms_busy = false;
+        for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
+        if (next_cta == total_ctas && !sms_busy && !memory_busy(g)) break;
+        for (uint32_t i = 0; i < g->n_chan && !progress; i++)
+            progress = ws_mempart_progressed(g->part[i]);
+        if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
+        idle = progress ? 0 : idle + 1;
+        if (g->cfg.deadlock_detect && idle >= watchdog) {
+            describe_stuck(g, kf->name, cycle, idle, fault);
+            rc = fault->code;
+            break;
+        }
+        if (max_cycle && g->tot_cycles + cycle >= max_cycle) break;
+    }
+    out->cycles = cycle;
+    out->ctas = next_cta;
+    g->tot_cycles += cycle;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        const ws_sm_stats *s = ws_sm_get_stats(g->sm[i]);
+        out->warp_insts += s->warp_insts - sm0[i].warp_insts;
+        out->thread_insts += s->thread_insts - sm0[i].thread_insts;
+        out->thread_insts_exec += s->thread_insts_exec - sm0[i].thread_insts_exec;
+    }
+    if (rc == WS_OK && ks) {
+        /* turn running totals into this kernel's numbers */
+        for (uint32_t i = 0; i < g->n_sms; i++) {
+            const ws_sm_stats *s = ws_sm_get_stats(g->sm[i]);
+            uint64_t *a = (uint64_t *)&sm0[i];
+            const uint64_t *b = (const uint64_t *)s;
+            for (size_t k = 0; k < sizeof *s / sizeof(uint64_t); k++) a[k] = b[k] - a[k];
+        }
+        for (uint32_t i = 0; i < g->n_chan; i++) {
+            const ws_mempart_stats *s = ws_mempart_get_stats(g->part[i]);
+            uint64_t *a = (uint64_t *)&mp0[i];
+            const uint64_t *b = (const uint64_t *)s;
+            for (size_t k = 0; k < sizeof *s / sizeof(uint64_t); k++) a[k] = b[k] - a[k];
+        }
+        /* keep the differences for add_stats */
+        ws_sm_stats smt = {0};
+        ws_mempart_stats mpt = {0};
+        for (uint32_t i = 0; i < g->n_sms; i++) {
+            uint64_t *a = (uint64_t *)&smt;
+            const uint64_t *b = (const uint64_t *)&sm0[i];
+            for (size_t k = 0; k < sizeof smt / sizeof(uint64_t); k++) a[k] += b[k];
+        }
+        for (uint32_t i = 0; i < g->n_chan; i++) {
+            uint64_t *a = (uint64_t *)&mpt;
+            const uint64_t *b = (const uint64_t *)&mp0[i];
+            for (size_t k = 0; k < sizeof mpt / sizeof(uint64_t); k++) a[k] += b[k];
+        }
+        /* L1D */
+        uint64_t l1_acc = 0, l1_miss = 0, l1_pend = 0, l1_fail = 0;
+        for (int d = 0; d < 2; d++) {
+            l1_acc += smt.l1d_access[d][0] + smt.l1d_access[d][1] + smt.l1d_access[d][2];
+            l1_miss += smt.l1d_access[d][2];
+            l1_pend += smt.l1d_access[d][1];
+            l1_fail += smt.l1d_access[d][3];
+        }
+        ws_kstats_add_u64(ks, "L1D_total_cache_accesses", l1_acc);
+        ws_kstats_add_u64(ks, "L1D_total_cache_misses", l1_miss);
+        ws_kstats_add_f64(ks, "L1D_total_cache_miss_rate", l1_acc ? (double)l1_miss / (double)l1_acc : 0);
+        ws_kstats_add_u64(ks, "L1D_total_cache_pending_hits", l1_pend);
+        ws_kstats_add_u64(ks, "L1D_total_cache_reservation_fails", l1_fail);
+        ws_kstats_add_u64(ks, "L1D_fail_LINE_ALLOC_FAIL", smt.l1d_fail[0]);
+        ws_kstats_add_u64(ks, "L1D_fail_MSHR_ENTRY_FAIL", smt.l1d_fail[1]);
+        ws_kstats_add_u64(ks, "L1D_fail_MSHR_MERGE_FAIL", smt.l1d_fail[2]);
+        ws_kstats_add_u64(ks, "L1D_fail_MISS_QUEUE_FULL", smt.l1d_fail[3]);
+        ws_kstats_add_u64(ks, "L1I_total_cache_accesses", smt.l1i_access);
+        ws_kstats_add_u64(ks, "L1I_total_cache_misses", smt.l1i_miss);
+        ws_kstats_add_u64(ks, "L1C_total_cache_accesses", smt.l1c_access);
+        ws_kstats_add_u64(ks, "L1C_total_cache_misses", smt.l1c_miss);
+        ws_kstats_add_u64(ks, "gpgpu_n_shmem_bkconflict", smt.shmem_bank_conflict_cycles);
+        /* L2 */
+        uint64_t l2_acc = 0, l2_miss = 0, l2_pend = 0, l2_fail = 0;
+        for (int d = 0; d < 2; d++) {
+            l2_acc += mpt.l2_access[d][0] + mpt.l2_access[d][1] + mpt.l2_access[d][2];
+            l2_miss += mpt.l2_access[d][2];
+            l2_pend += mpt.l2_access[d][1];
+            l2_fail += mpt.l2_access[d][3];
+        }
+        ws_kstats_add_u64(ks, "L2_total_cache_accesses", l2_acc);
+        ws_kstats_add_u64(ks, "L2_total_cache_misses", l2_miss);
+        ws_kstats_add_f64(ks, "L2_total_cache_miss_rate", l2_acc ? (double)l2_miss / (double)l2_acc : 0);
+        ws_kstats_add_u64(ks, "L2_total_cache_pending_hits", l2_pend);
+        ws_kstats_add_u64(ks, "L2_total_cache_reservation_fails", l2_fail);
+        /* DRAM */
+        ws_kstats_add_u64(ks, "total_dram_reads", mpt.dram_reads);
+        ws_kstats_add_u64(ks, "total_dram_writes", mpt.dram_writes);
+        ws_kstats_add_u64(ks, "dram_row_hits", mpt.dram_row_hits);
+        ws_kstats_add_u64(ks, "dram_row_misses", mpt.dram_row_misses);
+        ws_kstats_add_f64(ks, "dram_bw_util",
+                          mpt.dram_cycles ? (double)mpt.dram_busy_data_cycles / (double)mpt.dram_cycles : 0);
+        ws_kstats_add_u64(ks, "gpu_stall_dramfull", g->stall_dramfull);
+        ws_kstats_add_u64(ks, "gpu_stall_icnt2sh", g->stall_icnt2sh);
+        /* issue stalls */
+        ws_kstats_add_u64(ks, "warpsim_stall_idle", smt.stall_idle);
+        ws_kstats_add_u64(ks, "warpsim_stall_scoreboard", smt.stall_scoreboard);
+        ws_kstats_add_u64(ks, "warpsim_stall_pipeline", smt.stall_pipeline);
+        ws_kstats_add_u64(ks, "warpsim_stall_barrier", smt.stall_barrier);
+        ws_kstats_add_u64(ks, "warpsim_stall_ibuffer", smt.stall_ibuffer);
+        add_stats(g, out, ks);
+    }
+    free(sm0);
+    free(mp0);
+    return rc;
+}
+
+static void add_stats(ws_gpu *g, const ws_gpu_result *r, ws_kernel_stats *ks) {
+    const ws_icnt_stats *is = ws_icnt_get_stats(g->icnt);
+    ws_kstats_add_u64(ks, "icnt_total_packets_req", is->packets[0]);
+    ws_kstats_add_u64(ks, "icnt_total_packets_reply", is->packets[1]);
+    ws_kstats_add_f64(ks, "gpu_sim_time_us", (double)r->cycles / g->mhz[0]);
+}

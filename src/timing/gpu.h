@@ -1,0 +1,40 @@
+/* The GPU of the timing model: SMs, interconnect, memory partitions, the
+ * four clock domains (core, interconnect, L2, DRAM) and the CTA dispatcher.
+ * One call runs one kernel launch to completion, cycle by cycle. */
+#ifndef WARPSIM_TIMING_GPU_H
+#define WARPSIM_TIMING_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "exec/exec.h"
+#include "stats/report.h"
+#include "timing/sm/sm.h"
+
+typedef struct ws_gpu ws_gpu;
+
+/* Build the GPU described by cfg (copied). NULL and err naming the bad
+ * option when the configuration cannot be modelled. */
+ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen);
+void ws_gpu_destroy(ws_gpu *g);
+uint32_t ws_gpu_num_sms(const ws_gpu *g);
+double ws_gpu_core_mhz(const ws_gpu *g);
+
+/* What one launch measured. */
+typedef struct ws_gpu_result {
+    uint64_t cycles;             /* core cycles of this kernel (gpu_sim_cycle) */
+    uint64_t warp_insts, thread_insts, thread_insts_exec;
+    uint64_t ctas;
+} ws_gpu_result;
+
+/* Run the launch l (functional state from exec) on the timing model. The
+ * per-kernel statistics (GPGPU-Sim names) are appended to ks's extra list.
+ * Returns WS_OK, the functional fault (illegal address, trap, ...),
+ * WS_ERR_INVALID_CONFIG when a CTA cannot fit on an SM, or WS_ERR_DEADLOCK
+ * when the watchdog stops a run that makes no progress (the message names
+ * the stuck units and their queues). */
+ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
+                            ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault);
+
+#endif
