@@ -3,10 +3,14 @@
 
 extern const ws_workload ws_workload_rodinia_backprop;
 extern const ws_workload ws_workload_rodinia_bfs;
+extern const ws_workload ws_workload_rodinia_gaussian;
+extern const ws_workload ws_workload_rodinia_nn;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
     &ws_workload_rodinia_bfs,
+    &ws_workload_rodinia_gaussian,
+    &ws_workload_rodinia_nn,
     NULL,
 };
 
