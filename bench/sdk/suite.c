@@ -1,6 +1,7 @@
 /* Suite "sdk": CUDA-SDK-style programs (our own implementations). */
 #include "workload.h"
 
+extern const ws_workload ws_workload_sdk_montecarlo;
 extern const ws_workload ws_workload_sdk_convsep;
 extern const ws_workload ws_workload_sdk_fastwalsh;
 extern const ws_workload ws_workload_sdk_vectoradd;
@@ -13,6 +14,7 @@ static const ws_workload *const table[] = {
     &ws_workload_sdk_vectoradd,
     &ws_workload_sdk_fastwalsh,
     &ws_workload_sdk_convsep,
+    &ws_workload_sdk_montecarlo,
     NULL,
 };
 
