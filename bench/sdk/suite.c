@@ -1,6 +1,7 @@
 /* Suite "sdk": CUDA-SDK-style programs (our own implementations). */
 #include "workload.h"
 
+extern const ws_workload ws_workload_sdk_scan;
 extern const ws_workload ws_workload_sdk_mcpi;
 extern const ws_workload ws_workload_sdk_montecarlo;
 extern const ws_workload ws_workload_sdk_convsep;
@@ -17,6 +18,7 @@ static const ws_workload *const table[] = {
     &ws_workload_sdk_convsep,
     &ws_workload_sdk_montecarlo,
     &ws_workload_sdk_mcpi,
+    &ws_workload_sdk_scan,
     NULL,
 };
 
