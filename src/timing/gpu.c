@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "timing/mem/addrdec.h"
 #include "timing/mem/icnt.h"
@@ -34,7 +36,68 @@ struct ws_gpu {
     uint64_t tot_cycles;
     /* per-kernel counters kept here */
     uint64_t stall_icnt2sh, stall_dramfull;
+    uint64_t kernel_uid;
+    FILE *ts;                 /* interval time series, or NULL */
+    bool ts_header, progress;
 };
+
+/* Running sums over all units, for interval deltas. */
+typedef struct sums {
+    uint64_t insn, l1a, l1m, l2a, l2m, dbusy, dcyc;
+} sums;
+
+static void take_sums(const ws_gpu *g, sums *o) {
+    memset(o, 0, sizeof *o);
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        const ws_sm_stats *s = ws_sm_get_stats(g->sm[i]);
+        o->insn += s->thread_insts_exec;
+        for (int d = 0; d < 2; d++) {
+            o->l1a += s->l1d_access[d][0] + s->l1d_access[d][1] + s->l1d_access[d][2];
+            o->l1m += s->l1d_access[d][2];
+        }
+    }
+    for (uint32_t i = 0; i < g->n_chan; i++) {
+        const ws_mempart_stats *s = ws_mempart_get_stats(g->part[i]);
+        for (int d = 0; d < 2; d++) {
+            o->l2a += s->l2_access[d][0] + s->l2_access[d][1] + s->l2_access[d][2];
+            o->l2m += s->l2_access[d][2];
+        }
+        o->dbusy += s->dram_busy_data_cycles;
+        o->dcyc += s->dram_cycles;
+    }
+}
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+static void sample(ws_gpu *g, uint64_t cycle, uint64_t interval, sums *prev) {
+    sums now;
+    take_sums(g, &now);
+    unsigned warps = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) warps += ws_sm_active_warps(g->sm[i]);
+    if (!g->ts_header) {
+        fprintf(g->ts, "kernel,cycle,ipc,l1d_miss_rate,l2_miss_rate,active_warps_per_sm,dram_bw_util\n");
+        g->ts_header = true;
+    }
+    fprintf(g->ts, "%llu,%llu,%.4f,%.4f,%.4f,%.2f,%.4f\n", (unsigned long long)g->kernel_uid,
+            (unsigned long long)cycle, ratio(now.insn - prev->insn, interval),
+            ratio(now.l1m - prev->l1m, now.l1a - prev->l1a),
+            ratio(now.l2m - prev->l2m, now.l2a - prev->l2a), (double)warps / g->n_sms,
+            ratio(now.dbusy - prev->dbusy, now.dcyc - prev->dcyc));
+    *prev = now;
+}
+
+static double wall_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void ws_gpu_set_timeseries(ws_gpu *g, FILE *f) {
+    g->ts = f;
+    g->ts_header = false;
+}
+
+void ws_gpu_set_progress(ws_gpu *g, bool on) { g->progress = on && isatty(2); }
 
 static void gpu_free(ws_gpu *g) {
     if (!g) return;
@@ -196,6 +259,12 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     }
     uint64_t total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t next_cta = 0, cycle = 0, idle = 0;
+    uint64_t interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
+    sums ts_prev;
+    take_sums(g, &ts_prev);
+    g->kernel_uid++;
+    double t_start = wall_now(), t_shown = t_start;
+    bool shown = false;
     uint64_t max_cycle = (uint64_t)g->cfg.max_cycle, watchdog = (uint64_t)g->cfg.watchdog_cycles;
     ws_status rc = WS_OK;
     for (;;) {
@@ -283,7 +352,20 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             break;
         }
         if (max_cycle && g->tot_cycles + cycle >= max_cycle) break;
+        if (interval && cycle % interval == 0) sample(g, cycle, interval, &ts_prev);
+        if (g->progress && (cycle & 4095) == 0) {
+            double t = wall_now();
+            if (t - t_shown > 0.5) {
+                fprintf(stderr, "\rwarpsim: %s: cycle %llu, CTAs %llu/%llu, %.1f K cycles/s   ",
+                        kf->name, (unsigned long long)cycle, (unsigned long long)next_cta,
+                        (unsigned long long)total_ctas, (double)cycle / (t - t_start) / 1e3);
+                t_shown = t;
+                shown = true;
+            }
+        }
     }
+    if (shown) fprintf(stderr, "\r%60s\r", "");
+    if (interval && cycle % interval) sample(g, cycle, cycle % interval, &ts_prev);
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;

@@ -4,8 +4,10 @@
 #ifndef WARPSIM_TIMING_GPU_H
 #define WARPSIM_TIMING_GPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config/config.h"
 #include "exec/exec.h"
@@ -20,6 +22,14 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen);
 void ws_gpu_destroy(ws_gpu *g);
 uint32_t ws_gpu_num_sms(const ws_gpu *g);
 double ws_gpu_core_mhz(const ws_gpu *g);
+
+/* Interval time series: every -warpsim_stat_interval core cycles one CSV
+ * line per kernel interval is written to f (header once): kernel launch id,
+ * cycle, IPC, L1D and L2 miss rates, active warps (mean over SMs), DRAM
+ * bandwidth use. f = NULL turns it off. */
+void ws_gpu_set_timeseries(ws_gpu *g, FILE *f);
+/* Progress on a terminal: a line on stderr every ~0.5 s of a long run. */
+void ws_gpu_set_progress(ws_gpu *g, bool on);
 
 /* What one launch measured. */
 typedef struct ws_gpu_result {

@@ -95,5 +95,7 @@ void ws_sm_describe(const ws_sm *sm, char *buf, size_t n);
 bool ws_sm_progressed(const ws_sm *sm);
 
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm);
+/* Warps resident and not finished (for the interval time series). */
+unsigned ws_sm_active_warps(const ws_sm *sm);
 
 #endif
