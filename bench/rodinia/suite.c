@@ -5,12 +5,16 @@ extern const ws_workload ws_workload_rodinia_backprop;
 extern const ws_workload ws_workload_rodinia_bfs;
 extern const ws_workload ws_workload_rodinia_gaussian;
 extern const ws_workload ws_workload_rodinia_nn;
+extern const ws_workload ws_workload_rodinia_hotspot;
+extern const ws_workload ws_workload_rodinia_hotspot3d;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
     &ws_workload_rodinia_bfs,
     &ws_workload_rodinia_gaussian,
     &ws_workload_rodinia_nn,
+    &ws_workload_rodinia_hotspot,
+    &ws_workload_rodinia_hotspot3d,
     NULL,
 };
 
