@@ -6,6 +6,7 @@
 #define WARPSIM_TIMING_MEM_MREQ_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum ws_mem_access {
