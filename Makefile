@@ -98,3 +98,16 @@ clean:
 	rm -rf build build-asan
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# Bundled workloads on a CUDA driver (not a test): `make hwcheck` links them
+# with warpsim's own libcuda.so.1; on a machine with a GPU,
+# `make hwcheck CUDA_LIBS=-lcuda` runs them on the hardware.
+ifeq ($(origin CUDA_LIBS),undefined)
+CUDA_LIBS := -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD))/lib -l:libcuda.so.1
+HWCHECK_SHIM := $(CUDADRV)
+endif
+HWCHECK_OBJ := $(BUILD)/obj/tools/hwcheck/main.o $(BUILD)/obj/tools/hwcheck/cuda_backend.o
+$(BUILD)/hwcheck: $(HWCHECK_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) | $(HWCHECK_SHIM)
+	$(CC) $(CFLAGS) -o $@ $^ $(CUDA_LIBS) -lm
+.PHONY: hwcheck
+hwcheck: $(BUILD)/hwcheck
