@@ -1,0 +1,221 @@
+/* GPGPU-Sim's linear-to-raw address translation, rewritten: a per-bit map
+ * of chip (D), bank (B), row (R), column (C) and burst (S) bits, written
+ * from bit 63 down. "dramid@N" puts the channel at bit N: with a power-of-
+ * two channel count the channel bits are inserted there (everything above
+ * moves up); otherwise the channel is (addr >> N) % n_chan and the rest of
+ * the address is (addr >> N) / n_chan stitched above the low N bits, so
+ * consecutive 2^N-byte chunks rotate over all channels. */
+#include "timing/mem/addrdec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "timing/mem/dram.h"
+
+enum { F_CHIP = 0, F_BK, F_ROW, F_COL, F_BURST, F_N };
+
+typedef struct priv {
+    uint64_t mask[F_N];
+    uint8_t lo[F_N], hi[F_N];
+    int32_t chip_s;            /* bit where the channel id sits, -1: none given */
+    uint32_t gap;              /* n_chan is not a power of two */
+    uint32_t log2chan;
+    uint64_t subpart_mask;     /* address bits that select the sub-partition */
+    uint32_t bnk_policy, nbk, nbkgrp, bnkgrp_low, part_indexing;
+} priv;
+
+_Static_assert(sizeof(priv) <= sizeof(((ws_addrdec *)0)->priv), "ws_addrdec.priv too small");
+
+static uint32_t log2_floor(uint64_t x) {
+    uint32_t n = 0;
+    while (x >>= 1) n++;
+    return n;
+}
+
+/* Gather the bits of val selected by mask (between lo and hi) into a
+ * contiguous value, lowest first. */
+static uint64_t packbits(uint64_t mask, uint64_t val, uint32_t hi, uint32_t lo) {
+    uint64_t r = 0;
+    uint32_t pos = 0;
+    for (uint32_t i = lo; i < hi; i++)
+        if ((mask >> i) & 1) r |= ((val >> i) & 1) << pos++;
+    return r;
+}
+
+static int parse_map(priv *p, const char *opt, char *err, size_t errlen) {
+    int start;
+    p->chip_s = sscanf(opt, "dramid@%d", &start) == 1 ? start : -1;
+    const char *m = strchr(opt, ';');
+    m = m ? m + 1 : opt;
+    memset(p->mask, 0, sizeof p->mask);
+    int ofs = 63;
+    for (; *m; m++) {
+        int f;
+        switch (*m) {
+        case 'D': case 'd': f = F_CHIP; break;
+        case 'B': case 'b': f = F_BK; break;
+        case 'R': case 'r': f = F_ROW; break;
+        case 'C': case 'c': f = F_COL; break;
+        case 'S': case 's': f = F_BURST; break;
+        case '0': f = -1; break;
+        case '.': case '|': case ' ': case '\n': case '\t': continue;
+        default:
+            snprintf(err, errlen,
+                     "option -gpgpu_mem_addr_mapping: character '%c' in '%s' is not one of "
+                     "D B R C S 0 . |",
+                     *m, opt);
+            return -1;
+        }
+        if (ofs < 0) break;
+        if (f >= 0) p->mask[f] |= 1ull << ofs;
+        ofs--;
+    }
+    if (ofs != -1) {
+        snprintf(err, errlen,
+                 "option -gpgpu_mem_addr_mapping: '%s' maps %d bits; 64 are needed", opt,
+                 63 - ofs);
+        return -1;
+    }
+    return 0;
+}
+
+int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errlen) {
+    memset(d, 0, sizeof *d);
+    priv *p = (priv *)d->priv;
+    d->n_chan = (uint32_t)cfg->n_mem;
+    d->n_sub_per_chan = (uint32_t)cfg->n_sub_partition_per_mchannel;
+    if (d->n_sub_per_chan & (d->n_sub_per_chan - 1)) {
+        snprintf(err, errlen,
+                 "option -gpgpu_n_sub_partition_per_mchannel: %u is not a power of two",
+                 d->n_sub_per_chan);
+        return -1;
+    }
+    uint32_t nchipbits = log2_floor(d->n_chan);
+    p->log2chan = nchipbits;
+    p->gap = d->n_chan != (1u << nchipbits);
+    if (p->gap) nchipbits++;
+    /* the built-in masks (used when no mapping string is given) */
+    switch (cfg->mem_address_mask) {
+    case 0:
+        p->chip_s = 10;
+        p->mask[F_BK] = 0x300; p->mask[F_ROW] = 0x7FFE000; p->mask[F_COL] = 0x1CFF;
+        p->mask[F_BURST] = 0xF;
+        break;
+    case 1:
+        p->chip_s = 13;
+        p->mask[F_BK] = 0x1300; p->mask[F_ROW] = 0xFFF0000; p->mask[F_COL] = 0xCFF;
+        p->mask[F_BURST] = 0xF;
+        break;
+    default:
+        if (!cfg->mem_addr_mapping || !*cfg->mem_addr_mapping) {
+            snprintf(err, errlen,
+                     "option -gpgpu_mem_address_mask: %lld is not modelled without "
+                     "-gpgpu_mem_addr_mapping (allowed: 0, 1)",
+                     (long long)cfg->mem_address_mask);
+            return -1;
+        }
+    }
+    if (cfg->mem_addr_mapping && *cfg->mem_addr_mapping &&
+        parse_map(p, cfg->mem_addr_mapping, err, errlen))
+        return -1;
+    if (p->chip_s >= 0) {
+        if (!p->gap) {
+            /* insert the channel bits at chip_s */
+            uint64_t low = (1ull << p->chip_s) - 1;
+            for (int f = F_BK; f < F_N; f++)
+                p->mask[f] = ((p->mask[f] & ~low) << nchipbits) | (p->mask[f] & low);
+            p->mask[F_CHIP] |= ((1ull << nchipbits) - 1) << p->chip_s;
+        }
+    } else if (d->n_chan > 1 && !p->mask[F_CHIP]) {
+        snprintf(err, errlen,
+                 "option -gpgpu_mem_addr_mapping: no channel bits (D) and no dramid@N for %u "
+                 "channels",
+                 d->n_chan);
+        return -1;
+    }
+    for (int f = 0; f < F_N; f++)
+        for (int g = f + 1; g < F_N; g++)
+            if (p->mask[f] & p->mask[g]) {
+                snprintf(err, errlen,
+                         "option -gpgpu_mem_addr_mapping: fields overlap after inserting the "
+                         "channel bits at bit %d",
+                         p->chip_s);
+                return -1;
+            }
+    for (int f = 0; f < F_N; f++) {
+        p->lo[f] = 64;
+        p->hi[f] = 0;
+        for (int i = 0; i < 64; i++)
+            if ((p->mask[f] >> i) & 1) {
+                if (p->lo[f] == 64) p->lo[f] = (uint8_t)i;
+                p->hi[f] = (uint8_t)(i + 1);
+            }
+        if (p->lo[f] == 64) p->lo[f] = 0;
+    }
+    /* the lowest log2(nsub) bank bits pick the sub-partition */
+    uint32_t nsub_log2 = log2_floor(d->n_sub_per_chan), pos = 0;
+    for (int i = p->lo[F_BK]; i < p->hi[F_BK] && pos < nsub_log2; i++)
+        if ((p->mask[F_BK] >> i) & 1) {
+            p->subpart_mask |= 1ull << i;
+            pos++;
+        }
+    if (pos < nsub_log2) {
+        snprintf(err, errlen,
+                 "option -gpgpu_n_sub_partition_per_mchannel: %u needs %u bank bits in "
+                 "-gpgpu_mem_addr_mapping, it has %u",
+                 d->n_sub_per_chan, nsub_log2, pos);
+        return -1;
+    }
+    p->bnk_policy = (uint32_t)cfg->dram_bnk_indexing_policy;
+    if (p->bnk_policy > 1) {
+        snprintf(err, errlen,
+                 "option -dram_bnk_indexing_policy: %u is not modelled (allowed: 0 = linear, "
+                 "1 = XOR with row bits)",
+                 p->bnk_policy);
+        return -1;
+    }
+    p->part_indexing = (uint32_t)cfg->memory_partition_indexing;
+    if (p->part_indexing > 1) {
+        snprintf(err, errlen,
+                 "option -gpgpu_memory_partition_indexing: %u is not modelled (allowed: 0 = "
+                 "consecutive, 1 = XOR with higher bits)",
+                 p->part_indexing);
+        return -1;
+    }
+    ws_dram_timing t = {0};
+    if (ws_dram_timing_parse(cfg->dram_timing_opt, &t, err, errlen)) return -1;
+    p->nbk = t.nbk;
+    p->nbkgrp = t.nbkgrp;
+    p->bnkgrp_low = cfg->dram_bnkgrp_indexing_policy != 0;
+    return 0;
+}
+
+void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) {
+    const priv *p = (const priv *)d->priv;
+    uint64_t a = r->addr, rest = a, high;
+    uint32_t chip;
+    if (!p->gap) {
+        chip = (uint32_t)packbits(p->mask[F_CHIP], a, p->hi[F_CHIP], p->lo[F_CHIP]);
+        high = p->chip_s >= 0 ? a >> (p->chip_s + p->log2chan) : 0;
+    } else {
+        uint64_t above = a >> p->chip_s;
+        chip = (uint32_t)(above % d->n_chan);
+        high = above / d->n_chan;
+        rest = (high << p->chip_s) | (a & ((1ull << p->chip_s) - 1));
+    }
+    uint32_t bk = (uint32_t)packbits(p->mask[F_BK], rest, p->hi[F_BK], p->lo[F_BK]);
+    r->row = (uint32_t)packbits(p->mask[F_ROW], rest, p->hi[F_ROW], p->lo[F_ROW]);
+    r->col = (uint32_t)packbits(p->mask[F_COL], rest, p->hi[F_COL], p->lo[F_COL]);
+    if (p->part_indexing == 1) chip = (chip ^ (uint32_t)(high & (d->n_chan - 1))) % d->n_chan;
+    r->chan = (uint16_t)chip;
+    r->subpart = (uint16_t)(chip * d->n_sub_per_chan + (bk & (d->n_sub_per_chan - 1)));
+    /* the DRAM bank (after -dram_bnk_indexing_policy) and its group */
+    uint32_t bank = bk;
+    if (p->bnk_policy == 1) bank = bk ^ (r->row & (p->nbk - 1));
+    r->bank = bank % p->nbk;
+    r->bankgrp = p->bnkgrp_low ? r->bank % p->nbkgrp : r->bank / (p->nbk / p->nbkgrp);
+    /* partition-local address: channel and sub-partition bits removed */
+    uint64_t pa = p->gap ? rest : packbits(~p->mask[F_CHIP], a, 64, 0);
+    if (p->subpart_mask) pa = packbits(~p->subpart_mask, pa, 64, 0);
+    r->part_addr = pa;
+}

@@ -1,0 +1,53 @@
+/* Memory-request pool: requests are carved from chunks that live until the
+ * pool is destroyed, so the hot path only moves pointers on a free list. */
+#include "timing/mem/mreq.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { CHUNK = 1024 };
+
+const char *ws_mem_access_name(ws_mem_access a) {
+    static const char *const names[WS_MA_COUNT] = {
+        "GLOBAL_ACC_R", "LOCAL_ACC_R", "CONST_ACC_R", "TEXTURE_ACC_R", "GLOBAL_ACC_W",  "LOCAL_ACC_W",
+        "L1_WRBK_ACC",  "L2_WRBK_ACC", "INST_ACC_R",  "L1_WR_ALLOC_R", "L2_WR_ALLOC_R",
+    };
+    return (unsigned)a < WS_MA_COUNT ? names[a] : "?";
+}
+
+void ws_mreq_pool_init(ws_mreq_pool *p) { memset(p, 0, sizeof *p); }
+
+void ws_mreq_pool_destroy(ws_mreq_pool *p) {
+    for (uint32_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
+    free(p->chunks);
+    memset(p, 0, sizeof *p);
+}
+
+static void grow(ws_mreq_pool *p) {
+    ws_mreq **nc = realloc(p->chunks, (p->nchunks + 1) * sizeof *nc);
+    ws_mreq *c = calloc(CHUNK, sizeof *c);
+    if (!nc || !c) abort(); /* the pool only grows to the peak number in flight */
+    p->chunks = nc;
+    p->chunks[p->nchunks++] = c;
+    for (int i = CHUNK - 1; i >= 0; i--) {
+        c[i].next = p->free;
+        p->free = &c[i];
+    }
+}
+
+ws_mreq *ws_mreq_alloc(ws_mreq_pool *p) {
+    if (!p->free) grow(p);
+    ws_mreq *r = p->free;
+    p->free = r->next;
+    memset(r, 0, sizeof *r);
+    r->uid = ++p->next_uid;
+    p->live++;
+    return r;
+}
+
+void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r) {
+    if (!r) return;
+    r->next = p->free;
+    p->free = r;
+    p->live--;
+}

@@ -1,0 +1,89 @@
+/* Address decoding of the GTX480 mapping (6 channels, 2 sub-partitions),
+ * checked against addresses decoded by hand. */
+#include "config/config.h"
+#include "test.h"
+#include "timing/mem/addrdec.h"
+
+static int init(ws_addrdec *d, const char *nmem, const char *nsub, const char *extra_name,
+                const char *extra_val, char *err) {
+    ws_config c;
+    ws_config_init(&c);
+    int rc = ws_config_set(&c, "gpgpu_n_mem", nmem, err, 256) ||
+             ws_config_set(&c, "gpgpu_n_sub_partition_per_mchannel", nsub, err, 256) ||
+             ws_config_set(&c, "dram_bnkgrp_indexing_policy", "1", err, 256);
+    if (!rc && extra_name) rc = ws_config_set(&c, extra_name, extra_val, err, 256);
+    if (!rc) rc = ws_addrdec_init(d, &c, err, 256);
+    ws_config_free(&c);
+    return rc;
+}
+
+static ws_mreq dec(const ws_addrdec *d, uint64_t a) {
+    ws_mreq r = {0};
+    r.addr = a;
+    ws_addrdec_decode(d, &r);
+    return r;
+}
+
+TEST(addrdec_gtx480_256B_chunks_rotate_over_6_channels) {
+    ws_addrdec d;
+    char err[256];
+    CHECK(init(&d, "6", "2", NULL, NULL, err) == 0);
+    /* chunk q of 256 B goes to channel q % 6 */
+    for (uint64_t q = 0; q < 24; q++) CHECK_EQ_U64(dec(&d, q * 256 + 17).chan, q % 6);
+    /* the rest of the address is (q / 6) above the low 8 bits: bit 8 of it is
+       the lowest bank bit, which also picks the sub-partition */
+    ws_mreq r = dec(&d, 0x600); /* q = 6: chan 0, rest 0x100 */
+    CHECK_EQ_U64(r.chan, 0);
+    CHECK_EQ_U64(r.bank, 1);
+    CHECK_EQ_U64(r.subpart, 1);
+    CHECK_EQ_U64(r.part_addr, 0);
+    r = dec(&d, 0x500); /* q = 5 */
+    CHECK_EQ_U64(r.chan, 5);
+    CHECK_EQ_U64(r.subpart, 10);
+    r = dec(&d, 0xC00 + 0x40); /* q = 12: chan 0, rest 0x240: col bits 6,7,9.. -> col 5 */
+    CHECK_EQ_U64(r.chan, 0);
+    CHECK_EQ_U64(r.bank, 0);
+    CHECK_EQ_U64(r.col, 5);
+    CHECK_EQ_U64(r.subpart, 0);
+    CHECK_EQ_U64(r.part_addr, 0x140); /* bit 8 removed: 0x240 -> 0x140 */
+    r = dec(&d, 0x6A0);
+    CHECK_EQ_U64(r.part_addr, 0xA0);
+    r = dec(&d, 192 * 256); /* rest 0x2000: bit 13 = bank bit 1 */
+    CHECK_EQ_U64(r.chan, 0);
+    CHECK_EQ_U64(r.bank, 2);
+    CHECK_EQ_U64(r.bankgrp, 2); /* lower bits: 2 % 4 */
+    CHECK_EQ_U64(r.row, 0);
+    r = dec(&d, 1536ull * 256 + 5 * 256); /* rest 0x10000: row 1, channel 5 */
+    CHECK_EQ_U64(r.chan, 5);
+    CHECK_EQ_U64(r.row, 1);
+    CHECK_EQ_U64(r.bank, 0);
+}
+
+TEST(addrdec_power_of_two_channels_insert_bits) {
+    ws_addrdec d;
+    char err[256];
+    CHECK(init(&d, "8", "1", NULL, NULL, err) == 0);
+    CHECK_EQ_U64(dec(&d, 0x100).chan, 1);
+    CHECK_EQ_U64(dec(&d, 0x700).chan, 7);
+    ws_mreq r = dec(&d, 0x800); /* bit 11 -> mapping bit 8 (bank bit 0) */
+    CHECK_EQ_U64(r.chan, 0);
+    CHECK_EQ_U64(r.bank, 1);
+    CHECK_EQ_U64(r.part_addr, 0x100);
+    CHECK_EQ_U64(dec(&d, 0x80).col, 2);
+}
+
+TEST(addrdec_bank_xor_and_errors) {
+    ws_addrdec d;
+    char err[256];
+    CHECK(init(&d, "6", "2", "dram_bnk_indexing_policy", "1", err) == 0);
+    ws_mreq r = dec(&d, 1536ull * 256 * 3); /* row 3, bank 0 -> 0 ^ 3 */
+    CHECK_EQ_U64(r.row, 3);
+    CHECK_EQ_U64(r.bank, 3);
+    CHECK_EQ_U64(r.subpart, 0); /* sub-partition uses the address bank bits */
+    CHECK(init(&d, "6", "2", "gpgpu_mem_addr_mapping", "dramid@8;0000RRRR.XX", err) == -1);
+    CHECK_STR_CONTAINS(err, "character 'X'");
+    CHECK(init(&d, "6", "2", "gpgpu_mem_addr_mapping", "dramid@8;RRRR", err) == -1);
+    CHECK_STR_CONTAINS(err, "64 are needed");
+    CHECK(init(&d, "6", "3", NULL, NULL, err) == -1);
+    CHECK_STR_CONTAINS(err, "power of two");
+}
