@@ -5,6 +5,7 @@
  *   warpsim list                                 list bundled workloads
  *   warpsim ptx-check [-v] FILE.ptx...           parse and validate PTX
  *   warpsim options                              every option, its default and doc
+ *   warpsim sweep|query|report ...               experiment tools (tools/warpsim-tools, Python)
  *
  * Exit status: the workload's or program's (0 = pass), or 2 when the
  * simulator itself could not run it. */
@@ -37,6 +38,9 @@ static void usage(FILE *f) {
         "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
         "  warpsim options                                         list every configuration option\n"
         "  warpsim version                                         print the version\n"
+        "  warpsim sweep SPEC [--engine local|slurm] [-j N]        run or resume a sweep (docs/sweeps.md)\n"
+        "  warpsim query SWEEP_DIR [--metric M]                    normalised table of a sweep\n"
+        "  warpsim report SWEEP_DIR                                HTML report and figures of a sweep\n"
         "\n"
         "run options:\n"
         "  --config FILE     GPGPU-Sim style configuration file\n"
@@ -334,6 +338,37 @@ static int cmd_ptx_check(int argc, char **argv) {
     return bad ? 1 : 0;
 }
 
+/* sweep, query, report: the Python tools in <repo>/tools, found from this
+ * executable (build/warpsim -> ..). They run this binary (WARPSIM_BIN) with
+ * Debian's python3 when present, which has python3-matplotlib. */
+static int run_tool(const char *cmd, int argc, char **argv) {
+    char dir[PATH_MAX], script[PATH_MAX + 32], self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0 || exe_dir(dir, sizeof dir)) {
+        fprintf(stderr, "warpsim: cannot locate the warpsim executable\n");
+        return 2;
+    }
+    self[len] = 0;
+    snprintf(script, sizeof script, "%s/../tools/warpsim-tools", dir);
+    if (access(script, R_OK)) {
+        fprintf(stderr, "warpsim %s: the tools are missing: %s\n", cmd, script);
+        return 2;
+    }
+    setenv("WARPSIM_BIN", self, 0);
+    const char *py = getenv("WARPSIM_PYTHON");
+    if (!py || !*py) py = access("/usr/bin/python3", X_OK) ? "python3" : "/usr/bin/python3";
+    char **args = calloc((size_t)argc + 4, sizeof *args);
+    if (!args) return 2;
+    args[0] = (char *)py;
+    args[1] = script;
+    args[2] = (char *)cmd;
+    for (int i = 0; i < argc; i++) args[3 + i] = argv[i];
+    execvp(py, args);
+    fprintf(stderr, "warpsim %s: cannot run %s: %s\n", cmd, py, strerror(errno));
+    free(args);
+    return 2;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(argc < 2 ? stderr : stdout);
@@ -343,6 +378,8 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "list")) return cmd_list();
     if (!strcmp(cmd, "ptx-check")) return cmd_ptx_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "sweep") || !strcmp(cmd, "query") || !strcmp(cmd, "report"))
+        return run_tool(cmd, argc - 2, argv + 2);
     if (!strcmp(cmd, "options")) {
         ws_config_print_options(stdout);
         return 0;

@@ -1,0 +1,298 @@
+"""Sweep descriptions: load a TOML (or JSON) file and expand it into runs.
+
+See docs/sweeps.md for the format. A sweep is workloads x configs; a config is
+the base (a preset or a config file) plus options, built from an explicit
+list (`[[configs]]`) and/or the cartesian product of `[vary]`.
+"""
+import itertools
+import json
+import os
+import re
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11: JSON specs still work
+    tomllib = None
+
+
+class SpecError(Exception):
+    pass
+
+
+# The defaults are preset gtx480 (src/config/options.def), so options on top
+# of it need no preset flag: a config file holding just the options is exact.
+DEFAULT_PRESET = "gtx480"
+
+_SAFE = re.compile(r"[^A-Za-z0-9._=+,-]+")
+
+
+def slug(s):
+    s = _SAFE.sub("_", str(s)).strip("_")
+    return s or "x"
+
+
+def _opt_name(k):
+    k = str(k).strip()
+    return k if k.startswith("-") else "-" + k
+
+
+def _opt_value(v):
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    return str(v)
+
+
+def load_file(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if path.endswith(".json"):
+        try:
+            return json.loads(data)
+        except json.JSONDecodeError as e:
+            raise SpecError(f"{path}: {e}")
+    if tomllib is None:
+        raise SpecError(f"{path}: TOML needs Python 3.11 (tomllib); use a .json spec")
+    try:
+        return tomllib.loads(data.decode())
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: {e}")
+
+
+class Config:
+    """One configuration: base + options, with a name for tables and folders."""
+
+    def __init__(self, name, preset=None, config_file=None, options=None, params=None):
+        self.name = name
+        self.preset = preset
+        self.config_file = config_file
+        self.options = options or {}  # "-name" -> "value", in order
+        self.params = params or {}  # what distinguishes it (for tables and the DB)
+
+    def config_text(self):
+        """The exact configuration file given to `warpsim run --config`, or None
+        when the run is the base preset alone."""
+        lines = []
+        if self.config_file:
+            lines.append(f"# base: {self.config_file}")
+            base_dir = os.path.dirname(self.config_file)
+            with open(self.config_file) as f:
+                for line in f.read().splitlines():
+                    # Keep a relative .icnt path valid from the run folder.
+                    m = re.match(r"\s*-inter_config_file\s+(\S+)(.*)$", line)
+                    if m and not os.path.isabs(m.group(1)):
+                        line = f"-inter_config_file {os.path.join(base_dir, m.group(1))}{m.group(2)}"
+                    lines.append(line)
+        elif not self.options:
+            return None
+        else:
+            lines.append(f"# base: preset {self.preset or DEFAULT_PRESET}")
+        if self.options:
+            lines.append(f"# sweep config '{self.name}'")
+            for k, v in self.options.items():
+                lines.append(f"{k} {v}")
+        return "\n".join(lines) + "\n"
+
+    def run_args(self, config_path):
+        """Arguments for `warpsim run` given where config_text() was written."""
+        if self.config_text() is None:
+            return ["--preset", self.preset] if self.preset else []
+        return ["--config", config_path]
+
+
+class Run:
+    def __init__(self, workload, input, wclass, config, functional, extra_args, timeout):
+        self.workload = workload
+        self.input = input
+        self.wclass = wclass
+        self.config = config
+        self.functional = functional
+        self.extra_args = list(extra_args)
+        self.timeout = timeout
+        self.id = f"{slug(config.name)}/{slug(workload.replace('/', '.'))}-{slug(input)}"
+
+    def args(self, config_path):
+        a = ["run", "-q", "-o", "."]
+        if self.functional:
+            a.append("--functional")
+        a += self.config.run_args(config_path)
+        a += self.extra_args
+        return a + [self.workload, "--input", self.input]
+
+
+class Sweep:
+    def __init__(self, name, path, raw, workloads, configs, baseline, runs, output, slurm, jobs):
+        self.name = name
+        self.path = path
+        self.raw = raw
+        self.workloads = workloads  # list of (name, input, class)
+        self.configs = configs
+        self.baseline = baseline
+        self.runs = runs
+        self.output = output
+        self.slurm = slurm
+        self.jobs = jobs
+
+    def classes(self):
+        out = []
+        for _, _, c in self.workloads:
+            if c not in out:
+                out.append(c)
+        return out
+
+    def plan(self):
+        """What the report and query need, stored beside the database."""
+        return {
+            "name": self.name,
+            "spec": os.path.abspath(self.path),
+            "baseline": self.baseline,
+            "configs": [{"name": c.name, "params": c.params} for c in self.configs],
+            "workloads": [{"name": w, "input": i, "class": c} for w, i, c in self.workloads],
+        }
+
+
+def _options_table(v, where):
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise SpecError(f"{where}: 'options' must be a table of option = value")
+    return {_opt_name(k): _opt_value(x) for k, x in v.items()}
+
+
+def _base(tbl, where, spec_dir):
+    preset = tbl.get("preset")
+    cfile = tbl.get("config")
+    if preset and cfile:
+        raise SpecError(f"{where}: give 'preset' or 'config', not both")
+    if cfile:
+        cfile = os.path.normpath(os.path.join(spec_dir, cfile))
+        if not os.path.isfile(cfile):
+            raise SpecError(f"{where}: config file '{cfile}' not found")
+    return preset, cfile
+
+
+def load(path, output=None):
+    raw = load_file(path)
+    if not isinstance(raw, dict):
+        raise SpecError(f"{path}: the top level must be a table")
+    spec_dir = os.path.dirname(os.path.abspath(path))
+    known = {"name", "input", "functional", "timeout", "args", "baseline", "output", "jobs",
+             "base", "workloads", "classes", "configs", "vary", "slurm"}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise SpecError(f"{path}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    name = raw.get("name") or os.path.splitext(os.path.basename(path))[0]
+    default_input = raw.get("input", "small")
+    functional = bool(raw.get("functional", False))
+    timeout = raw.get("timeout")
+    extra = raw.get("args", [])
+    if not isinstance(extra, list):
+        raise SpecError(f"{path}: 'args' must be a list of extra `warpsim run` arguments")
+
+    # Workloads: strings or tables {name, input, class}; [classes] maps class -> names.
+    workloads = []
+    seen = set()
+
+    def add(entry, cls=None):
+        if isinstance(entry, str):
+            w, inputs, c = entry, [default_input], cls
+        elif isinstance(entry, dict) and "name" in entry:
+            w, c = entry["name"], entry.get("class", cls)
+            inp = entry.get("input", entry.get("inputs", default_input))
+            inputs = inp if isinstance(inp, list) else [inp]
+        else:
+            raise SpecError(f"{path}: a workload is a name or a table with 'name' (got {entry!r})")
+        for i in inputs:
+            if i not in ("small", "paper"):
+                raise SpecError(f"{path}: workload {w}: input must be 'small' or 'paper', got {i!r}")
+            key = (w, i)
+            if key in seen:
+                raise SpecError(f"{path}: workload {w} ({i}) is listed twice")
+            seen.add(key)
+            workloads.append((w, i, c or "all"))
+
+    for e in raw.get("workloads", []):
+        add(e)
+    classes = raw.get("classes", {})
+    if not isinstance(classes, dict):
+        raise SpecError(f"{path}: 'classes' must be a table of class = [workloads]")
+    for cls, names in classes.items():
+        for e in names:
+            add(e, cls)
+    if not workloads:
+        raise SpecError(f"{path}: no workloads (give 'workloads = [...]' or a [classes] table)")
+
+    base = raw.get("base", {})
+    if not isinstance(base, dict):
+        raise SpecError(f"{path}: [base] must be a table")
+    bpreset, bfile = _base(base, f"{path}: [base]", spec_dir)
+    bopts = _options_table(base.get("options"), f"{path}: [base]")
+
+    # Explicit configs (default: one, the base), then x the cartesian product of [vary].
+    explicit = []
+    for i, c in enumerate(raw.get("configs", [])):
+        where = f"{path}: configs[{i}]"
+        if not isinstance(c, dict) or "name" not in c:
+            raise SpecError(f"{where}: each [[configs]] needs a 'name'")
+        p, f = _base(c, where, spec_dir)
+        if not p and not f:
+            p, f = bpreset, bfile
+        opts = dict(bopts)
+        own = _options_table(c.get("options"), where)
+        opts.update(own)
+        params = {"config": c["name"]}
+        params.update(own)
+        explicit.append((c["name"], p, f, opts, params))
+    if not explicit:
+        explicit.append((None, bpreset, bfile, dict(bopts), {}))
+
+    vary = raw.get("vary", {})
+    if not isinstance(vary, dict):
+        raise SpecError(f"{path}: [vary] must be a table of option = [values]")
+    axes = []
+    for k, vals in vary.items():
+        vals = vals if isinstance(vals, list) else [vals]
+        if not vals:
+            raise SpecError(f"{path}: [vary] {k} has no values")
+        axes.append((_opt_name(k), [_opt_value(v) for v in vals]))
+
+    configs = []
+    for cname, p, f, opts, params in explicit:
+        for combo in itertools.product(*[vals for _, vals in axes]) if axes else [()]:
+            o = dict(opts)
+            prm = dict(params)
+            parts = [cname] if cname else []
+            for (k, _), v in zip(axes, combo):
+                o[k] = v
+                prm[k] = v
+                # One varied option: its value names the config; more: option=value.
+                parts.append(v if len(axes) == 1 else f"{k.lstrip('-')}={v}")
+            cfg_name = ",".join(parts) if parts else "base"
+            if p and p != DEFAULT_PRESET and o:
+                raise SpecError(
+                    f"{path}: config '{cfg_name}': preset '{p}' with options needs `warpsim run` to take "
+                    f"--preset and --config together, which it does not yet; use a config file as the "
+                    f"base ([base] config = FILE) or preset '{DEFAULT_PRESET}'")
+            configs.append(Config(cfg_name, p, f, o, prm))
+    names = [c.name for c in configs]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise SpecError(f"{path}: config names repeat: {', '.join(dup)}")
+    slugs = [slug(n) for n in names]
+    if len(set(slugs)) != len(slugs):
+        raise SpecError(f"{path}: config names collide as folder names: {', '.join(names)}")
+
+    baseline = raw.get("baseline", configs[0].name)
+    if baseline not in names:
+        raise SpecError(f"{path}: baseline '{baseline}' is not a config (configs: {', '.join(names)})")
+
+    runs = [Run(w, i, c, cfg, functional, extra, timeout) for cfg in configs for (w, i, c) in workloads]
+    out = output or raw.get("output")
+    if out and not output:
+        out = os.path.join(spec_dir, out)
+    if not out:
+        out = os.path.join("sweeps", slug(name))
+    slurm = raw.get("slurm", {})
+    if not isinstance(slurm, dict):
+        raise SpecError(f"{path}: [slurm] must be a table")
+    return Sweep(name, path, raw, workloads, configs, baseline, runs, os.path.abspath(out), slurm,
+                 raw.get("jobs"))

@@ -1,0 +1,267 @@
+"""The results database of a sweep (SQLite, SWEEP_DIR/results.db).
+
+Tables:
+  meta(key, value)                          sweep name, spec, baseline, plan (JSON), versions
+  runs(id, workload, input, class, config, status, exit_code, message, wall_s,
+       started, finished, host, engine, warpsim_version, kernels)
+  params(run_id, name, value)               what the run's config sets (option -> value)
+  kernels(run_id, kernel, name, grid, block, mode)
+  kernel_stats(run_id, kernel, key, value)  every numeric stat of every kernel launch
+  stats(run_id, key, value)                 the same for the whole run (see aggregate())
+  view runs_wide                            one row per run, one column per stat
+Only the sweep process writes it; run folders are the source of truth, so the
+database can always be rebuilt from them (`warpsim sweep SPEC` does on resume).
+"""
+import csv
+import json
+import math
+import os
+import re
+import sqlite3
+
+DB_NAME = "results.db"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS runs(
+  id TEXT PRIMARY KEY, idx INTEGER, workload TEXT, input TEXT, class TEXT, config TEXT,
+  status TEXT, exit_code INTEGER, message TEXT, wall_s REAL, started REAL, finished REAL,
+  host TEXT, engine TEXT, warpsim_version TEXT, kernels INTEGER);
+CREATE TABLE IF NOT EXISTS params(run_id TEXT, name TEXT, value TEXT, PRIMARY KEY(run_id, name));
+CREATE TABLE IF NOT EXISTS kernels(run_id TEXT, kernel INTEGER, name TEXT, grid TEXT, block TEXT,
+  mode TEXT, PRIMARY KEY(run_id, kernel));
+CREATE TABLE IF NOT EXISTS kernel_stats(run_id TEXT, kernel INTEGER, key TEXT, value REAL,
+  PRIMARY KEY(run_id, kernel, key));
+CREATE TABLE IF NOT EXISTS stats(run_id TEXT, key TEXT, value REAL, PRIMARY KEY(run_id, key));
+CREATE INDEX IF NOT EXISTS stats_key ON stats(key);
+"""
+
+RUN_COLS = ["id", "idx", "workload", "input", "class", "config", "status", "exit_code", "message",
+            "wall_s", "started", "finished", "host", "engine", "warpsim_version", "kernels"]
+
+# Rates and averages are not summed over kernels; they are weighted by cycles.
+_RATIO = re.compile(r"(rate|ipc|ratio|avg|average|util|occupancy|_per_|efficiency|fraction|"
+                    r"percent|bw|bandwidth|mpki|latency)", re.I)
+
+
+def _num(v):
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, (int, float)) and math.isfinite(v):
+        return float(v)
+    return None
+
+
+def _cumulative_name(k):
+    if k.startswith("gpu_sim_"):
+        return "gpu_tot_sim_" + k[len("gpu_sim_"):]
+    if k.startswith("gpu_"):
+        return "gpu_tot_" + k[4:]
+    return "tot_" + k
+
+
+def aggregate(kernels):
+    """Whole-run value of every numeric stat from the per-kernel dicts.
+
+    1. GPGPU-Sim's cumulative counters (gpu_tot_*, tot_*): the last kernel's value.
+    2. A stat whose cumulative twin exists (gpu_sim_insn -> gpu_tot_sim_insn,
+       gpu_ipc -> gpu_tot_ipc): the twin's last value.
+    3. Rates and averages: the mean over kernels weighted by gpu_sim_cycle
+       (else gpu_sim_insn, else unweighted); gpu_ipc is sum(insn) / sum(cycle).
+    4. Everything else (counts): the sum over kernels.
+    """
+    out = {}
+    if not kernels:
+        return out
+    keys = []
+    for k in kernels:
+        for key in k:
+            if key not in keys:
+                keys.append(key)
+    last = {}
+    for k in kernels:
+        last.update(k)
+    for key in keys:
+        if key.endswith("_uid"):  # launch ids: not a quantity
+            continue
+        vals = [(k[key], k) for k in kernels if key in k]
+        twin = _cumulative_name(key)
+        if key.startswith("gpu_tot_") or key.startswith("tot_"):
+            out[key] = last[key]
+        elif twin in last:
+            out[key] = last[twin]
+        elif key == "gpu_ipc" and all("gpu_sim_cycle" in k and "gpu_sim_insn" in k for _, k in vals):
+            cyc = sum(k["gpu_sim_cycle"] for _, k in vals)
+            out[key] = sum(k["gpu_sim_insn"] for _, k in vals) / cyc if cyc else vals[-1][0]
+        elif _RATIO.search(key):
+            for wkey in ("gpu_sim_cycle", "gpu_sim_insn"):
+                if all(wkey in k for _, k in vals):
+                    tw = sum(k[wkey] for _, k in vals)
+                    if tw > 0:
+                        out[key] = sum(v * k[wkey] for v, k in vals) / tw
+                        break
+            else:
+                out[key] = sum(v for v, _ in vals) / len(vals)
+        else:
+            out[key] = sum(v for v, _ in vals)
+    return out
+
+
+class Store:
+    def __init__(self, sweep_dir, create=False):
+        self.path = os.path.join(sweep_dir, DB_NAME)
+        if not create and not os.path.exists(self.path):
+            raise FileNotFoundError(f"no results database {self.path} (run `warpsim sweep SPEC` first)")
+        self.db = sqlite3.connect(self.path, timeout=60)
+        self.db.executescript(SCHEMA)
+
+    def close(self):
+        self.db.commit()
+        self.db.close()
+
+    # ---- meta ----
+    def set_meta(self, key, value):
+        if not isinstance(value, str):
+            value = json.dumps(value)
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
+        self.db.commit()
+
+    def meta(self, key, default=None):
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def plan(self):
+        p = self.meta("plan")
+        return json.loads(p) if p else None
+
+    # ---- runs ----
+    def plan_runs(self, runs):
+        """Make sure every planned run has a row; forget rows no longer planned."""
+        ids = [r.id for r in runs]
+        with self.db:
+            for i, r in enumerate(runs):
+                self.db.execute(
+                    "INSERT INTO runs(id, idx, workload, input, class, config, status) "
+                    "VALUES(?,?,?,?,?,?, 'pending') ON CONFLICT(id) DO UPDATE SET idx = excluded.idx, "
+                    "class = excluded.class", (r.id, i, r.workload, r.input, r.wclass, r.config.name))
+                self.db.execute("DELETE FROM params WHERE run_id = ?", (r.id,))
+                self.db.executemany("INSERT INTO params VALUES(?,?,?)",
+                                    [(r.id, k, str(v)) for k, v in r.config.params.items()])
+            old = [row[0] for row in self.db.execute("SELECT id FROM runs")]
+            for rid in old:
+                if rid not in ids:
+                    self._delete(rid, runs_too=True)
+
+    def _delete(self, rid, runs_too=False):
+        for t in ("kernels", "kernel_stats", "stats") + (("params", "runs") if runs_too else ()):
+            col = "id" if t == "runs" else "run_id"
+            self.db.execute(f"DELETE FROM {t} WHERE {col} = ?", (rid,))
+
+    def set_status(self, rid, status, message=None):
+        with self.db:
+            self.db.execute("UPDATE runs SET status = ?, message = ? WHERE id = ?", (status, message, rid))
+            if status in ("pending", "running", "queued"):
+                self._delete(rid)
+
+    def record(self, rid, run_dir, result):
+        """Store a finished run: its result.json and every stat of its stats.json."""
+        kernels = []
+        stats_path = os.path.join(run_dir, "stats.json")
+        if os.path.exists(stats_path):
+            try:
+                with open(stats_path) as f:
+                    kernels = json.load(f)
+                if isinstance(kernels, dict):
+                    kernels = [kernels]
+            except (OSError, json.JSONDecodeError) as e:
+                kernels = []
+                if result.get("status") == "ok":
+                    result = dict(result, status="failed", message=f"unreadable stats.json: {e}")
+        numeric = [{k: _num(v) for k, v in kd.items() if _num(v) is not None} for kd in kernels]
+        agg = aggregate(numeric)
+        with self.db:
+            self._delete(rid)
+            self.db.execute(
+                "UPDATE runs SET status=?, exit_code=?, message=?, wall_s=?, started=?, finished=?, "
+                "host=?, engine=?, warpsim_version=?, kernels=? WHERE id=?",
+                (result.get("status"), result.get("exit_code"), result.get("message"),
+                 result.get("wall_s"), result.get("started"), result.get("finished"),
+                 result.get("host"), result.get("engine"), result.get("warpsim_version"),
+                 len(kernels), rid))
+            for i, (kd, num) in enumerate(zip(kernels, numeric)):
+                self.db.execute("INSERT INTO kernels VALUES(?,?,?,?,?,?)", (
+                    rid, i, kd.get("kernel_name"), json.dumps(kd.get("grid")),
+                    json.dumps(kd.get("block")), kd.get("mode")))
+                self.db.executemany("INSERT INTO kernel_stats VALUES(?,?,?,?)",
+                                    [(rid, i, k, v) for k, v in num.items()])
+            self.db.executemany("INSERT INTO stats VALUES(?,?,?)", [(rid, k, v) for k, v in agg.items()])
+
+    def runs(self, status=None):
+        q = f"SELECT {', '.join(RUN_COLS)} FROM runs"
+        args = ()
+        if status:
+            q += " WHERE status = ?"
+            args = (status,)
+        q += " ORDER BY idx"
+        return [dict(zip(RUN_COLS, row)) for row in self.db.execute(q, args)]
+
+    def counts(self):
+        return dict(self.db.execute("SELECT status, COUNT(*) FROM runs GROUP BY status").fetchall())
+
+    def stat_keys(self, only_ok=True):
+        q = "SELECT DISTINCT key FROM stats"
+        if only_ok:
+            q += " WHERE run_id IN (SELECT id FROM runs WHERE status = 'ok')"
+        return sorted(r[0] for r in self.db.execute(q))
+
+    def metric(self, key):
+        """{run_id: value} of one whole-run stat over the finished runs."""
+        return dict(self.db.execute(
+            "SELECT s.run_id, s.value FROM stats s JOIN runs r ON r.id = s.run_id "
+            "WHERE s.key = ? AND r.status = 'ok'", (key,)).fetchall())
+
+    def params(self):
+        out = {}
+        for rid, k, v in self.db.execute("SELECT run_id, name, value FROM params"):
+            out.setdefault(rid, {})[k] = v
+        return out
+
+    def refresh_wide_view(self):
+        keys = self.stat_keys(only_ok=False)
+        cols = ", ".join(
+            f"MAX(CASE WHEN s.key = '{k.replace(chr(39), chr(39) * 2)}' THEN s.value END) "
+            f"AS \"{k.replace(chr(34), chr(34) * 2)}\"" for k in keys)
+        with self.db:
+            self.db.execute("DROP VIEW IF EXISTS runs_wide")
+            self.db.execute("CREATE VIEW runs_wide AS SELECT r.*" + (", " + cols if cols else "") +
+                            " FROM runs r LEFT JOIN stats s ON s.run_id = r.id GROUP BY r.id")
+
+    def export_csv(self, path_or_file):
+        """One row per run: its columns, its params (param:NAME) and every stat."""
+        keys = self.stat_keys(only_ok=False)
+        params = self.params()
+        pkeys = sorted({k for p in params.values() for k in p})
+        values = {}
+        for rid, k, v in self.db.execute("SELECT run_id, key, value FROM stats"):
+            values.setdefault(rid, {})[k] = v
+        own = not hasattr(path_or_file, "write")
+        f = open(path_or_file, "w", newline="") if own else path_or_file
+        try:
+            w = csv.writer(f)
+            w.writerow(RUN_COLS + ["param:" + k for k in pkeys] + keys)
+            for r in self.runs():
+                w.writerow([r[c] for c in RUN_COLS] +
+                           [params.get(r["id"], {}).get(k, "") for k in pkeys] +
+                           [_fmt(values.get(r["id"], {}).get(k)) for k in keys])
+        finally:
+            if own:
+                f.close()
+        return len(keys)
+
+
+def _fmt(v):
+    if v is None:
+        return ""
+    if float(v).is_integer() and abs(v) < 2 ** 53:
+        return str(int(v))
+    return repr(v)
