@@ -7,6 +7,8 @@ extern const ws_workload ws_workload_rodinia_gaussian;
 extern const ws_workload ws_workload_rodinia_nn;
 extern const ws_workload ws_workload_rodinia_hotspot;
 extern const ws_workload ws_workload_rodinia_hotspot3d;
+extern const ws_workload ws_workload_rodinia_srad;
+extern const ws_workload ws_workload_rodinia_lud;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
@@ -15,6 +17,8 @@ static const ws_workload *const table[] = {
     &ws_workload_rodinia_nn,
     &ws_workload_rodinia_hotspot,
     &ws_workload_rodinia_hotspot3d,
+    &ws_workload_rodinia_srad,
+    &ws_workload_rodinia_lud,
     NULL,
 };
 
