@@ -9,6 +9,7 @@ extern const ws_workload ws_workload_rodinia_hotspot;
 extern const ws_workload ws_workload_rodinia_hotspot3d;
 extern const ws_workload ws_workload_rodinia_srad;
 extern const ws_workload ws_workload_rodinia_lud;
+extern const ws_workload ws_workload_rodinia_kmeans;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
@@ -19,6 +20,7 @@ static const ws_workload *const table[] = {
     &ws_workload_rodinia_hotspot3d,
     &ws_workload_rodinia_srad,
     &ws_workload_rodinia_lud,
+    &ws_workload_rodinia_kmeans,
     NULL,
 };
 
