@@ -266,10 +266,148 @@ TEST(cache_l2_write_back_write_allocate) {
     ws_cache_destroy(c);
 }
 
-TEST(cache_rejects_unmodelled_options) {
+/* ---- sectored caches and GPGPU-Sim 4 write-allocate policies ---- */
+#define L2V4 "S:64:128:8,L:B:m:L:L,A:256:4,4:0,32"
+
+static ws_cache_result acc(ws_cache *c, uint64_t a, ws_acc_dir d, bool full, void *req,
+                           uint64_t now) {
+    return ws_cache_access_ex(c, a, a, d, false, full, req, now);
+}
+
+TEST(cache_sector_misses_fetch_32B_and_fill_per_sector) {
     char err[256];
-    CHECK(make("S:64:128:8,L:B:m:L:L,A:256:4,4:0,32", err) == NULL);
-    CHECK_STR_CONTAINS(err, "sectored");
-    CHECK(make("64:128:8,L:B:m:L,A:256:4,4", err) == NULL);
-    CHECK_STR_CONTAINS(err, "not modelled yet");
+    ws_cache *c = make(L2V4, err);
+    CHECK(c != NULL);
+    if (!c) return;
+    CHECK_EQ_I64(ws_cache_atom(c), 32);
+    int r1, r2, r3, r4;
+    uint64_t a = 0x80000000ull; /* sector 0 of a line */
+    ws_cache_result r = acc(c, a, WS_ACC_READ, false, &r1, 1);
+    CHECK(r.status == WS_CACHE_MISS && r.held);
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    CHECK(o->kind == WS_OUT_READ_LINE && o->addr == a && o->size == 32 && o->sectors == 1);
+    ws_cache_pop_miss(c);
+    /* another sector of the same line: a sector miss with its own fetch */
+    r = acc(c, a + 0x40 + 4, WS_ACC_READ, false, &r2, 2);
+    CHECK_EQ_I64(r.status, WS_CACHE_SECTOR_MISS);
+    o = ws_cache_peek_miss(c);
+    CHECK(o->addr == a + 0x40 && o->sectors == 4);
+    ws_cache_pop_miss(c);
+    CHECK_EQ_I64(ws_cache_mshr_used(c), 2);
+    /* the first sector again: pending hit, merged */
+    r = acc(c, a + 8, WS_ACC_READ, false, &r3, 3);
+    CHECK(r.status == WS_CACHE_HIT_RESERVED && r.held);
+    CHECK_EQ_U64(ws_cache_get_stats(c)->mshr_hits, 1);
+    ws_cache_fill(c, a, 10);
+    CHECK(ws_cache_pop_ready(c) == &r1);
+    CHECK(ws_cache_pop_ready(c) == &r3);
+    CHECK(ws_cache_pop_ready(c) == NULL);
+    CHECK_EQ_I64(acc(c, a + 16, WS_ACC_READ, false, &r4, 11).status, WS_CACHE_HIT);
+    CHECK_EQ_I64(acc(c, a + 0x40, WS_ACC_READ, false, &r4, 12).status, WS_CACHE_HIT_RESERVED);
+    CHECK_EQ_I64(acc(c, a + 0x20, WS_ACC_READ, false, &r4, 13).status, WS_CACHE_SECTOR_MISS);
+    CHECK_EQ_U64(ws_cache_get_stats(c)->status[0][WS_CACHE_SECTOR_MISS], 2);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_lazy_fetch_write_allocates_without_fetch) {
+    char err[256];
+    ws_cache *c = make(L2V4, err);
+    if (!c) return;
+    int w, rd;
+    uint64_t a = 0x80000000ull;
+    /* partial write miss: line allocated, sector modified, nothing sent */
+    ws_cache_result r = acc(c, a, WS_ACC_WRITE, false, &w, 1);
+    CHECK(r.status == WS_CACHE_MISS && !r.held && !r.sent_write);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 0);
+    /* a read of the partially written sector fetches it */
+    r = acc(c, a + 4, WS_ACC_READ, false, &rd, 2);
+    CHECK(r.status == WS_CACHE_SECTOR_MISS && r.held);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 1);
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, a, 3);
+    CHECK(ws_cache_pop_ready(c) == &rd);
+    CHECK_EQ_I64(acc(c, a + 4, WS_ACC_READ, false, &rd, 4).status, WS_CACHE_HIT);
+    /* a whole-sector write is readable at once */
+    CHECK_EQ_I64(acc(c, a + 0x20, WS_ACC_WRITE, true, &w, 5).status, WS_CACHE_SECTOR_MISS);
+    CHECK_EQ_I64(acc(c, a + 0x24, WS_ACC_READ, false, &rd, 6).status, WS_CACHE_HIT);
+    /* evicting the line writes back its two modified sectors (64 B): fill the
+       set (8 ways, 64 sets: stride 64 * 128) with reads */
+    for (int k = 1; k <= 8; k++) {
+        uint64_t b = a + (uint64_t)k * 64 * 128;
+        CHECK(acc(c, b, WS_ACC_WRITE, true, &w, 10 + k).status == WS_CACHE_MISS);
+    }
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    CHECK(o && o->kind == WS_OUT_WRITEBACK && o->addr == a && o->size == 64 && o->sectors == 3);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_fetch_on_write_holds_partial_write_until_fill) {
+    char err[256];
+    ws_cache *c = make("S:64:128:8,L:B:m:F:L,A:256:4,4", err);
+    if (!c) return;
+    int w1, w2;
+    uint64_t a = 0x80000000ull;
+    ws_cache_result r = acc(c, a, WS_ACC_WRITE, false, &w1, 1);
+    CHECK(r.status == WS_CACHE_MISS && r.held && !r.sent_write);
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    CHECK(o->kind == WS_OUT_READ_LINE && o->addr == a && o->size == 32);
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, a, 2);
+    CHECK(ws_cache_pop_ready(c) == &w1);
+    /* the filled sector is dirty: evicting writes it back */
+    r = acc(c, a + 0x20, WS_ACC_WRITE, true, &w2, 3); /* whole sector: no fetch */
+    CHECK(r.status == WS_CACHE_SECTOR_MISS && !r.held);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 0);
+    for (int k = 1; k <= 8; k++) acc(c, a + (uint64_t)k * 64 * 128, WS_ACC_WRITE, true, &w2, 3 + k);
+    o = ws_cache_peek_miss(c);
+    CHECK(o && o->kind == WS_OUT_WRITEBACK && o->sectors == 3 && o->size == 64);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_streaming_allocates_on_fill) {
+    char err[256];
+    ws_cache *m = make("1:128:1,L:R:m:N,A:8:8,8", err), *s = make("1:128:1,L:R:s:N,A:8:8,8", err);
+    if (!m || !s) return;
+    int r;
+    CHECK_EQ_I64(acc(m, 0x1000, WS_ACC_READ, false, &r, 1).status, WS_CACHE_MISS);
+    ws_cache_result x = acc(m, 0x2000, WS_ACC_READ, false, &r, 2);
+    CHECK(x.status == WS_CACHE_RESERVATION_FAIL && x.fail == WS_FAIL_LINE_ALLOC);
+    /* streaming: no line is reserved; the MSHR (one per line) is the limit */
+    CHECK_EQ_I64(acc(s, 0x1000, WS_ACC_READ, false, &r, 1).status, WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_reserved_in_set(s, 0), 0);
+    x = acc(s, 0x2000, WS_ACC_READ, false, &r, 2);
+    CHECK(x.status == WS_CACHE_RESERVATION_FAIL && x.fail == WS_FAIL_MSHR_ENTRY);
+    ws_cache_fill(s, 0x1000, 3);
+    CHECK_EQ_I64(acc(s, 0x1004, WS_ACC_READ, false, &r, 4).status, WS_CACHE_HIT);
+    ws_cache_destroy(m);
+    ws_cache_destroy(s);
+}
+
+TEST(cache_index_address_and_force_fill) {
+    char err[256];
+    ws_cache *c = make(L2V4, err);
+    if (!c) return;
+    int r;
+    uint64_t a = 0x80000000ull, ix = 5 * 128; /* partition-local address: set 5 */
+    CHECK_EQ_I64(ws_cache_access_ex(c, a, ix, WS_ACC_READ, false, false, &r, 1).status,
+                 WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_reserved_in_set(c, 5), 1);
+    CHECK_EQ_I64(ws_cache_reserved_in_set(c, ws_cache_set_of(c, a)), 0);
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, a, 2); /* the MSHR remembers the index address */
+    CHECK_EQ_I64(ws_cache_reserved_in_set(c, 5), 0);
+    CHECK_EQ_I64(ws_cache_access_ex(c, a, ix, WS_ACC_READ, false, false, &r, 3).status,
+                 WS_CACHE_HIT);
+    /* memcpy fill: the sector becomes valid without traffic */
+    ws_cache_force_fill(c, a + 0x60, a + 0x60, 4);
+    CHECK_EQ_I64(acc(c, a + 0x64, WS_ACC_READ, false, &r, 5).status, WS_CACHE_HIT);
+    CHECK_EQ_I64(acc(c, a + 0x44, WS_ACC_READ, false, &r, 6).status, WS_CACHE_SECTOR_MISS);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 1);
+    ws_cache_destroy(c);
+}
+
+TEST(cache_sectored_line_size_checked) {
+    char err[256];
+    CHECK(make("S:64:16:8,L:B:m:L:L,A:256:4,4", err) == NULL);
+    CHECK_STR_CONTAINS(err, "32 B sectors");
 }

@@ -9,17 +9,27 @@
 
 enum { LINE_INVALID = 0, LINE_RESERVED, LINE_VALID, LINE_MODIFIED };
 
+enum { SECTOR = 32, MAX_SECTORS = 8 };
+
+/* A line of a sectored cache has one state per 32 B sector; a line of a
+ * plain cache is a line with one "sector" covering it (sec[0]). The line
+ * is present when any sector is not INVALID and pinned (not evictable)
+ * while any sector is RESERVED. */
 typedef struct line {
     uint64_t block;      /* block address (addr with the offset bits cleared) */
     uint64_t last_use;   /* LRU */
     uint64_t alloc_time; /* FIFO */
-    uint8_t state;
+    uint8_t sec[MAX_SECTORS];
+    uint8_t unreadable;  /* MODIFIED sectors holding only part of their bytes (lazy fetch) */
+    uint8_t mod_on_fill; /* RESERVED sectors to become MODIFIED when their fill arrives */
 } line;
 
 typedef struct mshr_entry {
-    uint64_t block;
+    uint64_t block;      /* MSHR address: the line, or the sector of a sectored cache */
+    uint64_t index_addr; /* address the set was computed from */
     uint32_t nreq;
     bool valid;
+    bool modify;         /* a fetch-on-write fill: the sector becomes MODIFIED */
     void **reqs;         /* max_merge slots */
 } mshr_entry;
 
@@ -28,6 +38,7 @@ struct ws_cache {
     ws_cache_cfg cfg;
     ws_index index;
     uint32_t line_log2;
+    uint32_t nsec, atom;  /* sectors per line (1 if not sectored), bytes per fetch */
     line *lines;         /* nsets * assoc */
     mshr_entry *mshr;
     uint32_t mshr_used;
@@ -151,25 +162,30 @@ bad_tail:
 }
 
 /* ---- create / destroy ---- */
-ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg, const char *index_spec,
+ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const char *index_spec,
                           char *err, size_t errlen) {
-    if (cfg->sectored) {
-        snprintf(err, errlen, "cache %s: sectored caches ('S:') are not modelled yet", name);
+    ws_cache_cfg cfg_s = *cfg_in;
+    const ws_cache_cfg *cfg = &cfg_s;
+    if (cfg->sectored &&
+        (cfg->line_size % SECTOR || cfg->line_size / SECTOR > MAX_SECTORS || cfg->line_size < SECTOR)) {
+        snprintf(err, errlen,
+                 "cache %s: a sectored cache needs a line of 32 to 256 bytes (32 B sectors), not %u",
+                 name, cfg->line_size);
         return NULL;
     }
-    if (cfg->alloc == WS_ALLOC_STREAMING || cfg->write_alloc == WS_WA_FETCH_ON_WRITE ||
-        cfg->write_alloc == WS_WA_LAZY_FETCH) {
-        snprintf(err, errlen,
-                 "cache %s: allocation '%c' / write allocation '%c' are not modelled yet "
-                 "(supported: m, f / N, W)",
-                 name, cfg->alloc, cfg->write_alloc);
-        return NULL;
+    if (cfg->alloc == WS_ALLOC_STREAMING) {
+        /* GPGPU-Sim 4's streaming cache: allocate on fill (no line-allocation
+           stalls) with an MSHR entry per line and a warp-sized merge limit */
+        cfg_s.mshr_entries = cfg->nsets * cfg->assoc * (cfg->sectored ? cfg->line_size / SECTOR : 1);
+        if (cfg_s.mshr_max_merge < 64) cfg_s.mshr_max_merge = 64;
     }
     ws_cache *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     snprintf(c->name, sizeof c->name, "%s", name);
     c->cfg = *cfg;
     c->line_log2 = (uint32_t)ws_log2_exact(cfg->line_size);
+    c->nsec = cfg->sectored ? cfg->line_size / SECTOR : 1;
+    c->atom = cfg->sectored ? SECTOR : cfg->line_size;
     ws_cache_geom g = {cfg->nsets, cfg->line_size, cfg->assoc};
     char spec[2] = {cfg->index_code, 0};
     if (ws_index_create(&c->index, index_spec ? index_spec : spec, &g, err, errlen)) {
@@ -210,22 +226,59 @@ uint64_t ws_cache_block_addr(const ws_cache *c, uint64_t addr) {
     return addr & ~(uint64_t)(c->cfg.line_size - 1);
 }
 uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr) { return ws_index_set(&c->index, addr); }
+uint32_t ws_cache_atom(const ws_cache *c) { return c->atom; }
 
-/* Find the block in its set (HIT / HIT_RESERVED, *way), or a victim way
- * (MISS, *way) — the last invalid way, else the least recently used (LRU) or
- * oldest (FIFO) non-reserved way — or RESERVATION_FAIL if all are reserved. */
-static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, uint32_t *way) {
+static inline uint32_t sector_of(const ws_cache *c, uint64_t addr) {
+    return c->nsec > 1 ? (uint32_t)((addr >> 5) & (c->nsec - 1)) : 0;
+}
+static inline uint64_t mshr_addr(const ws_cache *c, uint64_t addr) {
+    return addr & ~(uint64_t)(c->atom - 1);
+}
+static bool line_present(const ws_cache *c, const line *l) {
+    for (uint32_t i = 0; i < c->nsec; i++)
+        if (l->sec[i] != LINE_INVALID) return true;
+    return false;
+}
+static bool line_reserved(const ws_cache *c, const line *l) {
+    for (uint32_t i = 0; i < c->nsec; i++)
+        if (l->sec[i] == LINE_RESERVED) return true;
+    return false;
+}
+static uint8_t line_modified_mask(const ws_cache *c, const line *l) {
+    uint8_t m = 0;
+    for (uint32_t i = 0; i < c->nsec; i++)
+        if (l->sec[i] == LINE_MODIFIED) m |= (uint8_t)(1u << i);
+    return m;
+}
+static line *line_at(ws_cache *c, uint32_t set, uint32_t way) {
+    return &c->lines[(size_t)set * c->cfg.assoc + way];
+}
+
+/* Find the block in its set (HIT / HIT_RESERVED / SECTOR_MISS, *way), or a
+ * victim way (MISS, *way) — the last invalid way, else the least recently
+ * used (LRU) or oldest (FIFO) way with no reserved sector — or
+ * RESERVATION_FAIL if every way is pinned. A MODIFIED sector that holds only
+ * part of its bytes cannot serve a read (SECTOR_MISS). */
+static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
+                             bool write, uint32_t *way) {
     const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
     int invalid = -1, victim = -1;
     uint64_t best = UINT64_MAX;
     for (uint32_t w = 0; w < c->cfg.assoc; w++) {
         const line *l = &ls[w];
-        if (l->state != LINE_INVALID && l->block == block) {
+        bool present = line_present(c, l);
+        if (present && l->block == block) {
             *way = w;
-            return l->state == LINE_RESERVED ? WS_CACHE_HIT_RESERVED : WS_CACHE_HIT;
+            switch (l->sec[si]) {
+            case LINE_RESERVED: return WS_CACHE_HIT_RESERVED;
+            case LINE_VALID: return WS_CACHE_HIT;
+            case LINE_MODIFIED:
+                return write || !((l->unreadable >> si) & 1) ? WS_CACHE_HIT : WS_CACHE_SECTOR_MISS;
+            default: return WS_CACHE_SECTOR_MISS;
+            }
         }
-        if (l->state == LINE_RESERVED) continue;
-        if (l->state == LINE_INVALID) {
+        if (line_reserved(c, l)) continue;
+        if (!present) {
             invalid = (int)w;
         } else {
             uint64_t t = c->cfg.repl == WS_REPL_FIFO ? l->alloc_time : l->last_use;
@@ -241,19 +294,21 @@ static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, ui
     return WS_CACHE_MISS;
 }
 
-static mshr_entry *mshr_find(ws_cache *c, uint64_t block) {
+static mshr_entry *mshr_find(ws_cache *c, uint64_t maddr) {
     for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
-        if (c->mshr[i].valid && c->mshr[i].block == block) return &c->mshr[i];
+        if (c->mshr[i].valid && c->mshr[i].block == maddr) return &c->mshr[i];
     return NULL;
 }
 
-static mshr_entry *mshr_alloc(ws_cache *c, uint64_t block) {
+static mshr_entry *mshr_alloc(ws_cache *c, uint64_t maddr, uint64_t index_addr) {
     for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
         if (!c->mshr[i].valid) {
             mshr_entry *e = &c->mshr[i];
             e->valid = true;
-            e->block = block;
+            e->block = maddr;
+            e->index_addr = index_addr;
             e->nreq = 0;
+            e->modify = false;
             c->mshr_used++;
             return e;
         }
@@ -265,125 +320,204 @@ static mshr_entry *mshr_alloc(ws_cache *c, uint64_t block) {
  * writeback its eviction may cause). */
 static bool mq_full(const ws_cache *c, uint32_t n) { return c->mq_len + n >= c->cfg.miss_queue_size; }
 
-static void mq_push(ws_cache *c, ws_out_kind kind, uint64_t addr, uint32_t size, void *req) {
+static void mq_push(ws_cache *c, ws_out_kind kind, uint64_t addr, uint32_t size, uint8_t sectors,
+                    void *req) {
     /* capacity is miss_queue_size + 2 and every caller checked mq_full first */
     ws_cache_out *o = &c->mq[(c->mq_head + c->mq_len) % c->mq_cap];
     o->kind = (uint8_t)kind;
     o->addr = addr;
     o->size = size;
+    o->sectors = sectors;
     o->req = req;
     c->mq_len++;
 }
 
-/* Take way `way` of `set` for `block`: a dirty victim is written back. */
-static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t block, uint8_t state,
-                          uint64_t now) {
-    line *l = &c->lines[(size_t)set * c->cfg.assoc + way];
-    if (l->state == LINE_VALID || l->state == LINE_MODIFIED) {
+/* Take way `way` of `set` for `block` with sector si in `state` (the other
+ * sectors invalid); a victim with modified sectors is written back (only
+ * those sectors) unless `silent`. */
+static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t block, uint32_t si,
+                          uint8_t state, uint64_t now, bool silent) {
+    line *l = line_at(c, set, way);
+    if (line_present(c, l)) {
         c->stats.evictions++;
-        if (l->state == LINE_MODIFIED) {
+        uint8_t mod = line_modified_mask(c, l);
+        if (mod && !silent) {
             c->stats.writebacks++;
-            mq_push(c, WS_OUT_WRITEBACK, l->block, c->cfg.line_size, NULL);
+            uint32_t n = (uint32_t)__builtin_popcount(mod);
+            mq_push(c, WS_OUT_WRITEBACK, l->block, c->nsec > 1 ? n * SECTOR : c->cfg.line_size,
+                    mod, NULL);
         }
     }
+    memset(l, 0, sizeof *l);
     l->block = block;
-    l->state = state;
+    l->sec[si] = state;
     l->alloc_time = now;
     l->last_use = now;
 }
 
-static ws_cache_status fail(ws_cache *c, ws_acc_dir dir, ws_fail_kind k, ws_fail_kind *out) {
+/* A present line's sector starts a fetch: it is RESERVED until the fill;
+ * a sector that was MODIFIED (partially written) is MODIFIED again after. */
+static void allocate_sector(line *l, uint32_t si, uint64_t now) {
+    if (l->sec[si] == LINE_MODIFIED) l->mod_on_fill |= (uint8_t)(1u << si);
+    else l->mod_on_fill &= (uint8_t)~(1u << si);
+    l->unreadable &= (uint8_t)~(1u << si);
+    l->sec[si] = LINE_RESERVED;
+    l->last_use = now;
+}
+
+static ws_cache_result fail(ws_cache *c, ws_acc_dir dir, ws_fail_kind k) {
     c->stats.status[dir][WS_CACHE_RESERVATION_FAIL]++;
     c->stats.fail[dir][k]++;
-    if (out) *out = k;
-    return WS_CACHE_RESERVATION_FAIL;
+    return (ws_cache_result){WS_CACHE_RESERVATION_FAIL, k, false, false};
 }
 
-static ws_cache_status done(ws_cache *c, ws_acc_dir dir, ws_cache_status s) {
+static ws_cache_result done(ws_cache *c, ws_acc_dir dir, ws_cache_status s, bool held,
+                            bool sent_write) {
     c->stats.status[dir][s]++;
-    return s;
+    return (ws_cache_result){s, 0, held, sent_write};
 }
 
-/* A read that needs the line from below: merge into the block's MSHR entry
- * or open a new one and queue the line fetch. `probe_status` is MISS (way
- * is the victim) or HIT_RESERVED (way holds the reserved line). */
-static ws_cache_status read_miss(ws_cache *c, uint64_t block, uint32_t set, uint32_t way,
-                                 ws_cache_status probe_status, ws_acc_dir dir, void *req,
-                                 uint64_t now, ws_fail_kind *failk) {
-    if (mq_full(c, 1)) return fail(c, dir, WS_FAIL_MISS_QUEUE, failk);
-    mshr_entry *e = mshr_find(c, block);
-    if (e) {
-        if (e->nreq >= c->cfg.mshr_max_merge) return fail(c, dir, WS_FAIL_MSHR_MERGE, failk);
-        if (req) e->reqs[e->nreq++] = req;
-        else e->nreq++; /* a write-allocate fetch also occupies a merge slot */
-        if (probe_status == WS_CACHE_HIT_RESERVED)
-            c->lines[(size_t)set * c->cfg.assoc + way].last_use = now;
-        return done(c, dir, probe_status == WS_CACHE_HIT_RESERVED ? WS_CACHE_HIT_RESERVED
-                                                                    : WS_CACHE_MISS);
+/* Can a fetch of maddr be started or merged? (GPGPU-Sim's order: miss
+ * queue, then MSHR merge limit, then a free MSHR entry.) */
+static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k) {
+    if (mq_full(c, 1)) {
+        *k = WS_FAIL_MISS_QUEUE;
+        return false;
     }
-    if (c->mshr_used >= c->cfg.mshr_entries) return fail(c, dir, WS_FAIL_MSHR_ENTRY, failk);
-    /* probe_status is MISS here: a reserved line always has an MSHR entry */
-    e = mshr_alloc(c, block);
-    if (req) e->reqs[e->nreq++] = req;
-    else e->nreq++;
-    if (c->cfg.alloc == WS_ALLOC_ON_MISS) allocate_line(c, set, way, block, LINE_RESERVED, now);
-    mq_push(c, WS_OUT_READ_LINE, block, c->cfg.line_size, req);
-    return done(c, dir, WS_CACHE_MISS);
+    mshr_entry *e = mshr_find(c, maddr);
+    if (e ? e->nreq >= c->cfg.mshr_max_merge : c->mshr_used >= c->cfg.mshr_entries) {
+        *k = e ? WS_FAIL_MSHR_MERGE : WS_FAIL_MSHR_ENTRY;
+        return false;
+    }
+    return true;
 }
 
-ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
-                                uint64_t now, ws_fail_kind *failk) {
+/* Start or join the fetch of addr's line (sector), after fetch_possible.
+ * req (may be NULL for a write-allocate fetch) is held until the fill.
+ * Returns true if it merged into an outstanding fetch. */
+static bool fetch(ws_cache *c, uint64_t addr, uint64_t index_addr, uint32_t set, uint32_t way,
+                  ws_cache_status ps, void *req, bool modify, uint64_t now) {
+    uint64_t block = ws_cache_block_addr(c, addr), maddr = mshr_addr(c, addr);
+    uint32_t si = sector_of(c, addr);
+    mshr_entry *e = mshr_find(c, maddr);
+    bool merged = e != NULL;
+    if (e) {
+        c->stats.mshr_hits++;
+    } else {
+        e = mshr_alloc(c, maddr, index_addr);
+        mq_push(c, WS_OUT_READ_LINE, maddr, c->atom, (uint8_t)(1u << si), req);
+    }
+    e->reqs[e->nreq++] = req; /* a NULL (write-allocate) still takes a merge slot */
+    e->modify |= modify;
+    if (c->cfg.alloc == WS_ALLOC_ON_MISS) {
+        if (ps == WS_CACHE_MISS) allocate_line(c, set, way, block, si, LINE_RESERVED, now, false);
+        else if (ps == WS_CACHE_SECTOR_MISS) allocate_sector(line_at(c, set, way), si, now);
+        else if (ps == WS_CACHE_HIT_RESERVED) line_at(c, set, way)->last_use = now;
+        if (modify) line_at(c, set, way)->mod_on_fill |= (uint8_t)(1u << si);
+    }
+    return merged;
+}
+
+/* Write-allocate without fetching (lazy fetch, and fetch-on-write of a
+ * whole sector): the sector becomes MODIFIED now; a partial write leaves it
+ * unreadable until a read fetches the rest. */
+static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_t way,
+                               ws_cache_status ps, bool full, uint64_t now) {
     uint64_t block = ws_cache_block_addr(c, addr);
-    uint32_t set = ws_index_set(&c->index, addr);
+    uint32_t si = sector_of(c, addr);
+    uint8_t bit = (uint8_t)(1u << si);
+    line *l = line_at(c, set, way);
+    if (ps == WS_CACHE_MISS) {
+        allocate_line(c, set, way, block, si, LINE_MODIFIED, now, false);
+        if (!full) l->unreadable |= bit;
+    } else if (ps == WS_CACHE_HIT_RESERVED) {
+        /* the fill in flight merges with the written bytes */
+        l->mod_on_fill |= bit;
+        l->last_use = now;
+    } else { /* SECTOR_MISS: the sector is invalid, or modified but partial */
+        bool was_partial = l->sec[si] == LINE_MODIFIED && ((l->unreadable & bit) != 0);
+        if (l->sec[si] != LINE_MODIFIED || was_partial) {
+            if (full) l->unreadable &= (uint8_t)~bit;
+            else l->unreadable |= bit;
+        }
+        l->sec[si] = LINE_MODIFIED;
+        l->last_use = now;
+    }
+}
+
+ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
+                                   bool local, bool full_write, void *req, uint64_t now) {
+    uint64_t block = ws_cache_block_addr(c, addr);
+    uint32_t set = ws_index_set(&c->index, index_addr);
+    uint32_t si = sector_of(c, addr);
+    uint8_t bit = (uint8_t)(1u << si);
     uint32_t way = 0;
-    ws_cache_status ps = probe(c, block, set, &way);
-    line *l = ps == WS_CACHE_RESERVATION_FAIL ? NULL : &c->lines[(size_t)set * c->cfg.assoc + way];
+    ws_cache_status ps = probe(c, block, set, si, dir == WS_ACC_WRITE, &way);
+    line *l = ps == WS_CACHE_RESERVATION_FAIL ? NULL : line_at(c, set, way);
+    ws_fail_kind fk;
 
     if (dir == WS_ACC_READ) {
         if (ps == WS_CACHE_HIT) {
             l->last_use = now;
-            return done(c, dir, WS_CACHE_HIT);
+            return done(c, dir, WS_CACHE_HIT, false, false);
         }
-        if (ps == WS_CACHE_RESERVATION_FAIL) return fail(c, dir, WS_FAIL_LINE_ALLOC, failk);
-        return read_miss(c, block, set, way, ps, dir, req, now, failk);
+        if (ps == WS_CACHE_RESERVATION_FAIL) return fail(c, dir, WS_FAIL_LINE_ALLOC);
+        if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
+        fetch(c, addr, index_addr, set, way, ps, req, false, now);
+        return done(c, dir, ps, true, false);
     }
 
     /* writes */
-    char wp = c->cfg.write_policy;
+    char wp = c->cfg.write_policy, wa = c->cfg.write_alloc;
     bool write_back = wp == WS_WP_WRITE_BACK || (wp == WS_WP_LOCAL_WB_GLOBAL_WT && local);
     if (ps == WS_CACHE_HIT) {
         if (write_back) {
-            l->state = LINE_MODIFIED;
+            if (l->sec[si] == LINE_MODIFIED && full_write) l->unreadable &= (uint8_t)~bit;
+            l->sec[si] = LINE_MODIFIED;
             l->last_use = now;
-            return done(c, dir, WS_CACHE_HIT);
+            return done(c, dir, WS_CACHE_HIT, false, false);
         }
-        if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE, failk);
-        mq_push(c, WS_OUT_WRITE, addr, 0, req);
+        if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
+        mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
         if (wp == WS_WP_WRITE_THROUGH) l->last_use = now;
-        else l->state = LINE_INVALID; /* write-evict (E, and global writes under L) */
-        return done(c, dir, WS_CACHE_HIT);
+        else l->sec[si] = LINE_INVALID; /* write-evict (E, and global writes under L) */
+        return done(c, dir, WS_CACHE_HIT, false, true);
     }
-    /* write miss (including a write to a reserved line, and a set whose ways
+    /* write miss (including a write to a reserved sector, and a set whose ways
        are all reserved: a non-allocating write does not need a line) */
-    if (c->cfg.write_alloc == WS_WA_NONE || wp == WS_WP_READ_ONLY) {
-        if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE, failk);
-        mq_push(c, WS_OUT_WRITE, addr, 0, req);
-        return done(c, dir, WS_CACHE_MISS);
+    if (wa == WS_WA_NONE || wp == WS_WP_READ_ONLY) {
+        if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
+        mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
+        return done(c, dir, ps == WS_CACHE_RESERVATION_FAIL ? WS_CACHE_MISS : ps, false, true);
     }
-    /* write allocate: the write goes down and the line is fetched; worst case
-       three requests (write, line read, writeback) must fit. */
-    if (ps == WS_CACHE_RESERVATION_FAIL) return fail(c, dir, WS_FAIL_LINE_ALLOC, failk);
-    if (mq_full(c, 2)) return fail(c, dir, WS_FAIL_MISS_QUEUE, failk);
-    mshr_entry *e = mshr_find(c, block);
-    if (e ? e->nreq >= c->cfg.mshr_max_merge : c->mshr_used >= c->cfg.mshr_entries)
-        return fail(c, dir, e ? WS_FAIL_MSHR_MERGE : WS_FAIL_MSHR_ENTRY, failk);
-    mq_push(c, WS_OUT_WRITE, addr, 0, req);
-    ws_fail_kind dummy;
-    /* cannot fail now: resources were checked above */
-    ws_cache_status s = read_miss(c, block, set, way, ps, dir, NULL, now, &dummy);
-    /* read_miss counted the access under its own status; record it as a write miss */
-    c->stats.status[dir][s]--;
-    return done(c, dir, WS_CACHE_MISS);
+    if (ps == WS_CACHE_RESERVATION_FAIL) return fail(c, dir, WS_FAIL_LINE_ALLOC);
+    if (wa == WS_WA_LAZY_FETCH || (wa == WS_WA_FETCH_ON_WRITE && full_write)) {
+        if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
+        bool through = wp == WS_WP_WRITE_THROUGH;
+        if (through) mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
+        write_allocate_now(c, addr, set, way, ps, full_write, now);
+        return done(c, dir, ps, false, through);
+    }
+    if (wa == WS_WA_FETCH_ON_WRITE) {
+        /* partial write: fetch the sector, hold the write until it is filled */
+        if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
+        fetch(c, addr, index_addr, set, way, ps, req, true, now);
+        return done(c, dir, ps, true, false);
+    }
+    /* 'W' (naive write allocate): the write goes down and the line is read
+       in; worst case three requests (write, line read, writeback) must fit. */
+    if (mq_full(c, 2)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
+    if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
+    mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
+    fetch(c, addr, index_addr, set, way, ps, NULL, false, now);
+    return done(c, dir, ps == WS_CACHE_HIT_RESERVED ? WS_CACHE_MISS : ps, false, true);
+}
+
+ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
+                                uint64_t now, ws_fail_kind *failk) {
+    ws_cache_result r = ws_cache_access_ex(c, addr, addr, dir, local, false, req, now);
+    if (r.status == WS_CACHE_RESERVATION_FAIL && failk) *failk = r.fail;
+    return r.status;
 }
 
 bool ws_cache_has_miss(const ws_cache *c) { return c->mq_len > 0; }
@@ -396,24 +530,33 @@ void ws_cache_pop_miss(ws_cache *c) {
     c->mq_len--;
 }
 
-void ws_cache_fill(ws_cache *c, uint64_t block_addr, uint64_t now) {
-    uint64_t block = ws_cache_block_addr(c, block_addr);
-    uint32_t set = ws_index_set(&c->index, block);
+void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
+    uint64_t maddr = mshr_addr(c, fill_addr), block = ws_cache_block_addr(c, fill_addr);
+    uint32_t si = sector_of(c, fill_addr);
+    uint8_t bit = (uint8_t)(1u << si);
+    mshr_entry *e = mshr_find(c, maddr);
+    uint32_t set = ws_index_set(&c->index, e ? e->index_addr : maddr);
     c->stats.fills++;
     uint32_t way;
-    ws_cache_status ps = probe(c, block, set, &way);
+    ws_cache_status ps = probe(c, block, set, si, false, &way);
+    bool modify = e && e->modify;
     if (c->cfg.alloc == WS_ALLOC_ON_MISS) {
         if (ps == WS_CACHE_HIT_RESERVED) {
-            line *l = &c->lines[(size_t)set * c->cfg.assoc + way];
-            l->state = LINE_VALID;
+            line *l = line_at(c, set, way);
+            l->sec[si] = (modify || (l->mod_on_fill & bit)) ? LINE_MODIFIED : LINE_VALID;
+            l->mod_on_fill &= (uint8_t)~bit;
+            l->unreadable &= (uint8_t)~bit;
         }
         /* otherwise the reserved line was invalidated by a flush: no allocation */
     } else if (ps == WS_CACHE_MISS) {
         /* allocate-on-fill: the victim is chosen now; the writeback of a dirty
            victim may exceed the nominal miss-queue size by one entry */
-        allocate_line(c, set, way, block, LINE_VALID, now);
+        allocate_line(c, set, way, block, si, modify ? LINE_MODIFIED : LINE_VALID, now, false);
+    } else if (ps == WS_CACHE_SECTOR_MISS) {
+        line *l = line_at(c, set, way);
+        if (l->sec[si] != LINE_MODIFIED) l->sec[si] = modify ? LINE_MODIFIED : LINE_VALID;
+        l->unreadable &= (uint8_t)~bit;
     }
-    mshr_entry *e = mshr_find(c, block);
     if (!e) return;
     for (uint32_t i = 0; i < e->nreq; i++) {
         if (!e->reqs[i]) continue;
@@ -422,6 +565,22 @@ void ws_cache_fill(ws_cache *c, uint64_t block_addr, uint64_t now) {
     }
     e->valid = false;
     c->mshr_used--;
+}
+
+void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64_t now) {
+    uint64_t block = ws_cache_block_addr(c, addr);
+    uint32_t set = ws_index_set(&c->index, index_addr);
+    uint32_t si = sector_of(c, addr), way;
+    ws_cache_status ps = probe(c, block, set, si, true, &way);
+    if (ps == WS_CACHE_RESERVATION_FAIL) return;
+    line *l = line_at(c, set, way);
+    if (ps == WS_CACHE_MISS) {
+        allocate_line(c, set, way, block, si, LINE_VALID, now, true);
+    } else if (l->sec[si] != LINE_RESERVED) {
+        l->sec[si] = LINE_VALID;
+        l->unreadable &= (uint8_t)~(1u << si);
+        l->last_use = now;
+    }
 }
 
 void *ws_cache_pop_ready(ws_cache *c) {
@@ -435,7 +594,8 @@ void *ws_cache_pop_ready(ws_cache *c) {
 void ws_cache_invalidate(ws_cache *c) {
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
     for (size_t i = 0; i < n; i++)
-        if (c->lines[i].state != LINE_RESERVED) c->lines[i].state = LINE_INVALID;
+        for (uint32_t s = 0; s < c->nsec; s++)
+            if (c->lines[i].sec[s] != LINE_RESERVED) c->lines[i].sec[s] = LINE_INVALID;
 }
 
 const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; }
@@ -444,7 +604,7 @@ const ws_cache_cfg *ws_cache_get_cfg(const ws_cache *c) { return &c->cfg; }
 unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set) {
     unsigned n = 0;
     for (uint32_t w = 0; w < c->cfg.assoc; w++)
-        n += c->lines[(size_t)set * c->cfg.assoc + w].state == LINE_RESERVED;
+        n += line_reserved(c, &c->lines[(size_t)set * c->cfg.assoc + w]);
     return n;
 }
 unsigned ws_cache_mshr_used(const ws_cache *c) { return c->mshr_used; }

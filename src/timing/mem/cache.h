@@ -35,7 +35,7 @@ typedef enum {
 } ws_write_alloc;
 
 typedef struct ws_cache_cfg {
-    bool sectored;          /* 'S:' prefix (32 B sectors); not modelled yet: rejected */
+    bool sectored;          /* 'S:' prefix: 32 B sectors with their own valid/reserved state */
     uint32_t nsets, line_size, assoc;
     char repl, write_policy, alloc, write_alloc;
     char index_code;        /* 'L' linear, 'H' fermi, ... (policy/index) */
@@ -43,7 +43,8 @@ typedef struct ws_cache_cfg {
     uint32_t mshr_entries, mshr_max_merge;
     uint32_t miss_queue_size;
     uint32_t result_fifo;   /* texture caches; parsed, unused */
-    uint32_t data_port_width;
+    uint32_t data_port_width; /* bytes per cycle of the data array (0: unlimited); the owner
+                                 applies it (see ws_cache_port_cycles) */
 } ws_cache_cfg;
 
 /* Parse "[N:|S:]32:128:4,L:L:m:N[:H],A:32:8,8[:0][,32]". 0, or -1 with err
@@ -56,6 +57,7 @@ typedef enum {
     WS_CACHE_HIT_RESERVED,   /* pending hit: merged into an outstanding miss */
     WS_CACHE_MISS,
     WS_CACHE_RESERVATION_FAIL,
+    WS_CACHE_SECTOR_MISS,    /* sectored caches: the line is present, the sector is not */
     WS_CACHE_NSTATUS
 } ws_cache_status;
 
@@ -80,7 +82,9 @@ typedef enum {
 typedef struct ws_cache_out {
     uint8_t kind;         /* ws_out_kind */
     uint64_t addr;        /* block address for lines, byte address for writes */
-    uint32_t size;        /* line size for READ_LINE/WRITEBACK; 0 for WRITE (the request's size) */
+    uint32_t size;        /* line (sector) size for READ_LINE, modified bytes for WRITEBACK; 0 for
+                             WRITE (the request's size) */
+    uint8_t sectors;      /* READ_LINE/WRITEBACK of a sectored cache: sectors concerned */
     void *req;
 } ws_cache_out;
 
@@ -88,6 +92,7 @@ typedef struct ws_cache_stats {
     uint64_t status[2][WS_CACHE_NSTATUS]; /* [read/write][status] */
     uint64_t fail[2][WS_FAIL_NKINDS];
     uint64_t evictions, writebacks, fills;
+    uint64_t mshr_hits;   /* misses merged into an outstanding MSHR entry */
 } ws_cache_stats;
 
 typedef struct ws_cache ws_cache;
@@ -106,13 +111,35 @@ void ws_cache_destroy(ws_cache *c);
 ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
                                 uint64_t now, ws_fail_kind *fail);
 
+/* The general access. index_addr is the address the set index is computed
+ * from (the byte address, or GPGPU-Sim 4's partition-local address for
+ * L2). full_write: the write covers its whole sector (line, if not
+ * sectored); fetch-on-write ('F') and lazy-fetch ('L') use it. A sectored
+ * cache serves one 32 B sector per access: the sector of addr. */
+typedef struct ws_cache_result {
+    ws_cache_status status;   /* as counted in the stats (HIT_RESERVED, SECTOR_MISS, ...) */
+    ws_fail_kind fail;        /* on RESERVATION_FAIL */
+    bool held;                /* req waits in an MSHR; it comes out of ws_cache_pop_ready */
+    bool sent_write;          /* req itself was queued as WS_OUT_WRITE */
+} ws_cache_result;
+ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
+                                   bool local, bool full_write, void *req, uint64_t now);
+
+/* Make addr's sector (line) VALID without any traffic, evicting silently if
+ * needed (GPGPU-Sim's -gpgpu_perf_sim_memcpy L2 fill). */
+void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64_t now);
+
+/* Bytes moved per access unit: 32 for sectored caches, else the line size. */
+uint32_t ws_cache_atom(const ws_cache *c);
+
 /* Miss queue towards the next level. */
 bool ws_cache_has_miss(const ws_cache *c);
 const ws_cache_out *ws_cache_peek_miss(const ws_cache *c);
 void ws_cache_pop_miss(ws_cache *c);
 
 /* A line came back from the next level: fill it and make the requests
- * merged on it ready. */
+ * merged on it ready. block_addr is the READ_LINE's addr (for a sectored
+ * cache, the sector's address). */
 void ws_cache_fill(ws_cache *c, uint64_t block_addr, uint64_t now);
 /* Requests whose data is now available, one per call (NULL when none). */
 void *ws_cache_pop_ready(ws_cache *c);
