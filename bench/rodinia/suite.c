@@ -3,6 +3,7 @@
 
 extern const ws_workload ws_workload_rodinia_backprop;
 extern const ws_workload ws_workload_rodinia_bfs;
+extern const ws_workload ws_workload_rodinia_bptree;
 extern const ws_workload ws_workload_rodinia_gaussian;
 extern const ws_workload ws_workload_rodinia_nn;
 extern const ws_workload ws_workload_rodinia_hotspot;
@@ -14,6 +15,7 @@ extern const ws_workload ws_workload_rodinia_kmeans;
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
     &ws_workload_rodinia_bfs,
+    &ws_workload_rodinia_bptree,
     &ws_workload_rodinia_gaussian,
     &ws_workload_rodinia_nn,
     &ws_workload_rodinia_hotspot,
