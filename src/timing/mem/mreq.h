@@ -50,6 +50,12 @@ typedef struct ws_mreq {
     uint64_t t_created, t_icnt_in, t_l2_in, t_dram_in, t_returned;
     void *origin;           /* the SM side's context (e.g. a pending LD/ST entry) */
     struct ws_mreq *next;   /* intrusive link for queues and the free list */
+    /* memory-side bookkeeping (partition.c): a request broken into 32 B
+       sector requests at a sectored L2 is their parent and is replied to
+       once all of them are done */
+    struct ws_mreq *parent;
+    uint16_t pending;       /* sector requests not yet done (parents) */
+    uint8_t mflags;         /* partition-private flags */
     uint32_t uid;
 } ws_mreq;
 

@@ -13,15 +13,22 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "timing/mem/cache.h"
 #include "timing/mem/mreq.h"
 
-/* Running totals, every field a uint64_t (the GPU subtracts snapshots). */
+/* Running totals of the channel (all its sub-partitions). Every field is a
+ * uint64_t (the GPU subtracts snapshots field by field). With a sectored
+ * L2 the L2 counts are per 32 B sector access, as GPGPU-Sim's. */
 typedef struct ws_mempart_stats {
-    uint64_t l2_access[2][4];     /* [read/write][hit, hit_reserved, miss, reservation_fail] */
-    uint64_t l2_fail[4];          /* by ws_fail_kind */
+    uint64_t l2_access[2][WS_CACHE_NSTATUS]; /* [read/write][ws_cache_status] */
+    uint64_t l2_fail[WS_FAIL_NKINDS];        /* by ws_fail_kind */
     uint64_t dram_reads, dram_writes, dram_row_hits, dram_row_misses;
     uint64_t dram_cycles, dram_busy_data_cycles, dram_n_cmd, dram_n_nop, dram_n_act, dram_n_pre;
     uint64_t stall_dram_full;     /* L2 could not send to DRAM */
+    uint64_t l2_mshr_hits, l2_writebacks, l2_fills;
+    uint64_t reqs_in, replies_out;           /* icnt side, packets */
+    uint64_t dram_n_activity, dram_reqs;     /* DRAM cycles with work; requests served */
+    uint64_t l2_bypass;           /* requests sent straight to DRAM (texture-only L2) */
 } ws_mempart_stats;
 
 typedef struct ws_mempart ws_mempart;
@@ -38,12 +45,23 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now);
 ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k);
 void ws_subpart_pop(ws_mempart *p, uint32_t k);
 
+/* `now` is the core-cycle count for both: GPGPU-Sim times the ROP delay
+ * and -dram_latency in core cycles whatever clock ticks the unit (the DRAM
+ * model counts its own command cycles). */
 /* L2-clock work of every sub-partition (ROP queue, L2 access, fills). */
 void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now);
 /* DRAM-clock work (scheduler, commands, returns). */
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now);
 /* Kernel boundary: flush/invalidate L2 when -gpgpu_flush_l2_cache. */
 void ws_mempart_kernel_done(ws_mempart *p);
+
+/* -gpgpu_perf_sim_memcpy: a host-to-device copy leaves its data in L2.
+ * Marks the 32 B sector (line, if not sectored) of addr valid in the L2 of
+ * its sub-partition, without traffic; addr must belong to this channel
+ * (ws_addrdec_decode(...).chan). */
+void ws_mempart_memcpy_fill(ws_mempart *p, uint64_t addr, uint64_t now);
+/* The L2 slice of sub-partition k (per-bank stats: L2_cache_bank[i]). */
+const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k);
 
 bool ws_mempart_busy(const ws_mempart *p);
 bool ws_mempart_progressed(const ws_mempart *p);

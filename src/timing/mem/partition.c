@@ -1,0 +1,548 @@
+/* Memory partition: a DRAM channel and its L2 sub-partitions, following
+ * GPGPU-Sim's memory_partition_unit / memory_sub_partition.
+ *
+ * A request from the interconnect (at a sectored L2: one 32 B request per
+ * sector it covers, children of the original) waits the ROP latency, then
+ * enters the icnt->L2 queue and accesses the L2 slice. Hits are answered at
+ * once; misses go through the slice's MSHRs and miss queue to the L2->DRAM
+ * queue, wait -dram_latency, are served by the DRAM channel, come back
+ * through the DRAM->L2 queue and fill the slice, which releases every
+ * request merged on them. Replies (and write acknowledgements) wait in the
+ * L2->icnt queue; a parent is answered when its last sector is done, so
+ * the SM sees one reply per request it sent. */
+#include "timing/mem/partition.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/mem/addrdec.h"
+#include "timing/mem/dram.h"
+
+enum { MF_FILL = 1, MF_NOACK = 2 }; /* ws_mreq.mflags */
+
+/* An entry of the L2->DRAM and DRAM latency queues. Writebacks have no
+ * request object (r == NULL) and are completed silently by the DRAM. */
+typedef struct dram_item {
+    ws_mreq *r;
+    uint64_t ready;       /* latency queue: core cycle it may enter the DRAM */
+    ws_dram_req d;
+    uint8_t sub;          /* local sub-partition */
+} dram_item;
+
+typedef struct item_ring {
+    dram_item *v;
+    uint32_t cap, head, len;
+} item_ring;
+
+typedef struct subpart {
+    ws_cache *l2;
+    ws_mreq_fifo rop, icnt_l2, dram_l2, l2_icnt;
+    item_ring l2_dram;
+    ws_mreq *ready_hold;  /* released by a fill, waiting for L2->icnt room */
+    uint32_t data_port_busy, fill_port_busy;
+} subpart;
+
+struct ws_mempart {
+    ws_mreq_pool *pool;
+    ws_addrdec ad;
+    uint32_t chan, nsub;
+    subpart *sp;
+    ws_dram *dram;
+    item_ring lat;        /* DRAM latency queue */
+    uint64_t dram_now;    /* DRAM command cycles */
+    ws_mreq *ret_hold;    /* popped from the DRAM return queue, waiting for DRAM->L2 room */
+    uint32_t last_issued;
+    /* arbitration between sub-partitions for the DRAM (GPGPU-Sim's credits):
+       one private credit each, the rest shared */
+    uint32_t *priv_credit, shared_credit, shared_limit;
+    /* sizes */
+    uint32_t q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;
+    uint32_t rop_latency, dram_latency, port_width, atom;
+    bool sectored, texture_only, part_local_index, flush_l2;
+    uint64_t moves, moves_prev;
+    bool prog;
+    ws_mempart_stats stats;
+};
+
+/* ---- small helpers ---- */
+static bool ring_push(item_ring *q, const dram_item *it) {
+    if (q->len == q->cap) {
+        uint32_t ncap = q->cap ? 2 * q->cap : 64;
+        dram_item *n = malloc(ncap * sizeof *n);
+        if (!n) abort();
+        for (uint32_t i = 0; i < q->len; i++) n[i] = q->v[(q->head + i) % q->cap];
+        free(q->v);
+        q->v = n;
+        q->cap = ncap;
+        q->head = 0;
+    }
+    q->v[(q->head + q->len++) % q->cap] = *it;
+    return true;
+}
+static dram_item *ring_top(item_ring *q) { return q->len ? &q->v[q->head] : NULL; }
+static void ring_pop(item_ring *q) {
+    q->head = (q->head + 1) % q->cap;
+    q->len--;
+}
+
+static bool qfull(const ws_mreq_fifo *q, uint32_t size) { return size && q->len >= size; }
+
+static int parse_queues(const char *s, uint32_t out[4]) {
+    int64_t v[4];
+    if (ws_config_int_list(s, v, 4) != 4) {
+        /* GPGPU-Sim writes them with ':' */
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", s);
+        for (char *c = buf; *c; c++)
+            if (*c == ':') *c = ',';
+        if (ws_config_int_list(buf, v, 4) != 4) return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (v[i] < 0) return -1;
+        out[i] = (uint32_t)v[i];
+    }
+    return 0;
+}
+
+/* ---- create / destroy ---- */
+ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool *pool, char *err,
+                              size_t errlen) {
+    ws_mempart *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    p->pool = pool;
+    p->chan = chan;
+    if (ws_addrdec_init(&p->ad, cfg, err, errlen)) goto fail;
+    p->nsub = p->ad.n_sub_per_chan;
+    uint32_t q[4];
+    if (parse_queues(cfg->dram_partition_queues, q)) {
+        snprintf(err, errlen,
+                 "option -gpgpu_dram_partition_queues: '%s' is not four sizes "
+                 "icnt_L2:L2_dram:dram_L2:L2_icnt",
+                 cfg->dram_partition_queues);
+        goto fail;
+    }
+    p->q_icnt_l2 = q[0];
+    p->q_l2_dram = q[1];
+    p->q_dram_l2 = q[2];
+    p->q_l2_icnt = q[3];
+    p->rop_latency = (uint32_t)cfg->l2_rop_latency;
+    p->dram_latency = (uint32_t)cfg->dram_latency;
+    p->texture_only = cfg->cache_dl2_texture_only;
+    p->part_local_index = cfg->l2_partition_local_index;
+    p->flush_l2 = cfg->flush_l2_cache;
+
+    ws_dram_timing t = {0};
+    t.BL = (uint32_t)cfg->dram_burst_length;
+    t.data_ratio = (uint32_t)cfg->dram_data_command_freq_ratio;
+    t.atom_bytes = (uint32_t)(cfg->dram_burst_length * cfg->dram_buswidth * cfg->n_mem_per_ctrlr);
+    t.bnkgrp_low_bits = cfg->dram_bnkgrp_indexing_policy != 0;
+    if (ws_dram_timing_parse(cfg->dram_timing_opt, &t, err, errlen)) goto fail;
+    p->dram = ws_dram_create(&t, (uint32_t)cfg->frfcfs_queue_size, cfg->dram_scheduler == 1,
+                             (uint32_t)cfg->dram_return_queue_size);
+    if (!p->dram) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    uint32_t sched = (uint32_t)cfg->frfcfs_queue_size, ret = (uint32_t)cfg->dram_return_queue_size;
+    p->shared_limit = (sched && ret) ? sched + ret - (p->nsub - 1) : 0; /* 0: unlimited */
+    p->priv_credit = calloc(p->nsub, sizeof *p->priv_credit);
+    p->sp = calloc(p->nsub, sizeof *p->sp);
+    if (!p->sp || !p->priv_credit) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    ws_cache_cfg cc;
+    if (ws_cache_cfg_parse(cfg->cache_dl2, &cc, err, errlen)) goto fail;
+    p->sectored = cc.sectored;
+    p->port_width = cc.data_port_width;
+    for (uint32_t k = 0; k < p->nsub; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "L2_bank_%03u", chan * p->nsub + k);
+        if (!(p->sp[k].l2 = ws_cache_create(name, &cc, NULL, err, errlen))) goto fail;
+    }
+    p->atom = ws_cache_atom(p->sp[0].l2);
+    return p;
+fail:
+    ws_mempart_destroy(p);
+    return NULL;
+}
+
+static void free_fifo(ws_mempart *p, ws_mreq_fifo *q) {
+    ws_mreq *r;
+    while ((r = ws_mreq_fifo_pop(q))) ws_mreq_free(p->pool, r);
+}
+
+void ws_mempart_destroy(ws_mempart *p) {
+    if (!p) return;
+    /* requests still inside (a run stopped early) go back to the pool */
+    if (p->sp)
+        for (uint32_t k = 0; k < p->nsub; k++) {
+            subpart *s = &p->sp[k];
+            free_fifo(p, &s->rop);
+            free_fifo(p, &s->icnt_l2);
+            free_fifo(p, &s->dram_l2);
+            free_fifo(p, &s->l2_icnt);
+            free(s->l2_dram.v);
+            ws_cache_destroy(s->l2);
+        }
+    free(p->sp);
+    free(p->lat.v);
+    free(p->priv_credit);
+    ws_dram_destroy(p->dram);
+    free(p);
+}
+
+uint32_t ws_mempart_nsub(const ws_mempart *p) { return p->nsub; }
+
+/* ---- icnt side ---- */
+bool ws_subpart_full(const ws_mempart *p, uint32_t k) {
+    /* GPGPU-Sim keeps room for a whole line's sector requests */
+    uint32_t need = p->sectored ? 4 : 1;
+    return p->q_icnt_l2 && p->sp[k].icnt_l2.len + need - 1 >= p->q_icnt_l2;
+}
+
+static bool is_texture(const ws_mreq *r) { return r->access == WS_MA_TEXTURE_R; }
+
+static void enter(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
+    r->t_l2_in = now;
+    /* textures skip the ROP (GPGPU-Sim); the ROP queue itself is unbounded */
+    if (is_texture(r)) ws_mreq_fifo_push(&s->icnt_l2, r);
+    else ws_mreq_fifo_push(&s->rop, r);
+}
+
+void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
+    subpart *s = &p->sp[k];
+    p->stats.reqs_in++;
+    p->moves++;
+    r->parent = NULL;
+    r->mflags = r->access == WS_MA_L1_WRBK ? MF_NOACK : 0;
+    bool bypass = p->texture_only && !is_texture(r);
+    if (!p->sectored || bypass || r->data_size <= 32) {
+        if (p->sectored && r->data_size <= 32 && !r->sectors) r->sectors = (uint8_t)(1u << ((r->addr >> 5) & 3));
+        enter(p, s, r, now);
+        return;
+    }
+    /* break the request into one request per 32 B sector: all four for a
+       whole line, else the sectors of its mask (GPGPU-Sim 4's L2) */
+    uint64_t line = r->addr & ~(uint64_t)127;
+    uint8_t mask = r->data_size >= 128 || !r->sectors ? 0xF : r->sectors;
+    if (r->data_size == 64 && (r->sectors == 0xF || !r->sectors))
+        mask = (r->addr & 127) ? 0xC : 0x3;
+    r->pending = 0;
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!((mask >> i) & 1)) continue;
+        ws_mreq *c = ws_mreq_alloc(p->pool);
+        uint32_t uid = c->uid;
+        *c = *r;
+        c->uid = uid;
+        c->next = NULL;
+        c->parent = r;
+        c->addr = line + 32 * i;
+        c->data_size = 32;
+        c->sectors = (uint8_t)(1u << i);
+        memset(c->bytes, 0, sizeof c->bytes);
+        c->bytes[i * 4] = r->bytes[i * 4];
+        c->bytes[i * 4 + 1] = r->bytes[i * 4 + 1];
+        c->bytes[i * 4 + 2] = r->bytes[i * 4 + 2];
+        c->bytes[i * 4 + 3] = r->bytes[i * 4 + 3];
+        c->part_addr = r->part_addr - (r->addr - line) + 32 * i;
+        r->pending++;
+        enter(p, s, c, now);
+    }
+}
+
+ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k) { return p->sp[k].l2_icnt.head; }
+void ws_subpart_pop(ws_mempart *p, uint32_t k) {
+    if (ws_mreq_fifo_pop(&p->sp[k].l2_icnt)) {
+        p->stats.replies_out++;
+        p->moves++;
+    }
+}
+
+/* A request is done at the L2 (hit, write accepted, or its data came
+ * back): answer it, or its parent once every sector is done. Callers have
+ * checked that the L2->icnt queue has room. */
+static void complete(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
+    ws_mreq *par = r->parent;
+    if (par) {
+        ws_mreq_free(p->pool, r);
+        if (--par->pending) return;
+        r = par;
+    }
+    if (r->mflags & MF_NOACK) { /* L1 writebacks get no acknowledgement */
+        ws_mreq_free(p->pool, r);
+        return;
+    }
+    r->is_reply = true;
+    r->t_returned = now;
+    ws_mreq_fifo_push(&s->l2_icnt, r);
+}
+
+/* ---- L2 clock ---- */
+static bool full_write(const ws_mempart *p, const ws_mreq *r) {
+    if (!p->sectored) {
+        for (int i = 0; i < 16; i++)
+            if (r->bytes[i] != 0xFF) return false;
+        return true;
+    }
+    uint32_t i = (uint32_t)((r->addr >> 5) & 3);
+    return r->bytes[i * 4] == 0xFF && r->bytes[i * 4 + 1] == 0xFF && r->bytes[i * 4 + 2] == 0xFF &&
+           r->bytes[i * 4 + 3] == 0xFF;
+}
+
+static void make_dram_item(ws_mempart *p, dram_item *it, ws_mreq *r, uint64_t addr, uint32_t bytes,
+                           bool write, uint8_t sub) {
+    ws_mreq tmp = {0};
+    tmp.addr = addr;
+    ws_addrdec_decode(&p->ad, &tmp);
+    memset(it, 0, sizeof *it);
+    it->r = r;
+    it->sub = sub;
+    it->d.owner = r;
+    it->d.bank = tmp.bank;
+    it->d.row = tmp.row;
+    it->d.col = tmp.col;
+    it->d.bytes = bytes;
+    it->d.write = write;
+    it->d.no_reply = r == NULL;
+}
+
+static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
+    subpart *s = &p->sp[k];
+    ws_cache *c = s->l2;
+    /* 1. requests released by a fill leave for the icnt (one per cycle) */
+    if (!s->ready_hold) s->ready_hold = ws_cache_pop_ready(c);
+    if (s->ready_hold && !qfull(&s->l2_icnt, p->q_l2_icnt)) {
+        complete(p, s, s->ready_hold, now);
+        s->ready_hold = NULL;
+        p->moves++;
+    }
+    /* 2. DRAM returns: fill the L2, or pass replies of uncached requests on */
+    ws_mreq *d = s->dram_l2.head;
+    if (d) {
+        if (d->mflags & MF_FILL) {
+            if (!s->fill_port_busy) {
+                ws_mreq_fifo_pop(&s->dram_l2);
+                ws_cache_fill(c, d->addr, now);
+                if (p->port_width) s->fill_port_busy = (p->atom + p->port_width - 1) / p->port_width;
+                ws_mreq_free(p->pool, d);
+                p->moves++;
+            }
+        } else if (!qfull(&s->l2_icnt, p->q_l2_icnt)) {
+            ws_mreq_fifo_pop(&s->dram_l2);
+            complete(p, s, d, now);
+            p->moves++;
+        }
+    }
+    /* 3. one miss-queue entry goes towards DRAM */
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    if (o) {
+        if (p->q_l2_dram && s->l2_dram.len >= p->q_l2_dram) {
+            p->stats.stall_dram_full++;
+        } else {
+            dram_item it;
+            if (o->kind == WS_OUT_READ_LINE) {
+                const ws_mreq *src = o->req;
+                ws_mreq *f = ws_mreq_alloc(p->pool);
+                f->addr = o->addr;
+                f->data_size = o->size;
+                f->access = src ? src->access : WS_MA_L2_WR_ALLOC;
+                f->mflags = MF_FILL;
+                f->subpart = (uint16_t)(p->chan * p->nsub + k);
+                f->t_l2_in = now;
+                make_dram_item(p, &it, f, o->addr, o->size, false, (uint8_t)k);
+            } else if (o->kind == WS_OUT_WRITE) {
+                ws_mreq *w = o->req;
+                make_dram_item(p, &it, w, w->addr, w->data_size, true, (uint8_t)k);
+            } else {
+                make_dram_item(p, &it, NULL, o->addr, o->size, true, (uint8_t)k);
+            }
+            ring_push(&s->l2_dram, &it);
+            ws_cache_pop_miss(c);
+            p->moves++;
+        }
+    }
+    if (s->data_port_busy) s->data_port_busy--;
+    if (s->fill_port_busy) s->fill_port_busy--;
+    /* 4. a new L2 access */
+    ws_mreq *r = s->icnt_l2.head;
+    if (r) {
+        bool bypass = p->texture_only && !is_texture(r);
+        if (bypass) {
+            if (!p->q_l2_dram || s->l2_dram.len < p->q_l2_dram) {
+                dram_item it;
+                make_dram_item(p, &it, r, r->addr, r->data_size, r->is_write && !r->is_atomic,
+                               (uint8_t)k);
+                ring_push(&s->l2_dram, &it);
+                ws_mreq_fifo_pop(&s->icnt_l2);
+                p->stats.l2_bypass++;
+                p->moves++;
+            }
+        } else if (!qfull(&s->l2_icnt, p->q_l2_icnt) && !s->data_port_busy) {
+            bool wr = r->is_write && !r->is_atomic; /* atomics are served as reads */
+            uint64_t ix = p->part_local_index ? r->part_addr : r->addr;
+            ws_cache_result res =
+                ws_cache_access_ex(c, r->addr, ix, wr ? WS_ACC_WRITE : WS_ACC_READ,
+                                   r->access == WS_MA_LOCAL_W, wr && full_write(p, r), r, now);
+            if (res.status != WS_CACHE_RESERVATION_FAIL) {
+                ws_mreq_fifo_pop(&s->icnt_l2);
+                p->moves++;
+                if (res.status == WS_CACHE_HIT && !wr && p->port_width)
+                    s->data_port_busy = (r->data_size + p->port_width - 1) / p->port_width;
+                /* answered now: read hits, and writes neither held for a
+                   fill nor passed down (those are answered later) */
+                if (!res.held && !res.sent_write) complete(p, s, r, now);
+            }
+        }
+    }
+    /* 5. the ROP delay */
+    ws_mreq *q = s->rop.head;
+    if (q && now >= q->t_l2_in + p->rop_latency && !qfull(&s->icnt_l2, p->q_icnt_l2)) {
+        ws_mreq_fifo_pop(&s->rop);
+        ws_mreq_fifo_push(&s->icnt_l2, q);
+        p->moves++;
+    }
+}
+
+void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
+    p->prog = p->moves != p->moves_prev;
+    p->moves_prev = p->moves;
+    for (uint32_t k = 0; k < p->nsub; k++) subpart_cycle(p, k, now);
+}
+
+/* ---- DRAM clock ---- */
+static bool can_issue(const ws_mempart *p, uint32_t k) {
+    return p->priv_credit[k] < 1 || !p->shared_limit || p->shared_credit < p->shared_limit;
+}
+static void borrow(ws_mempart *p, uint32_t k) {
+    if (p->priv_credit[k] < 1) p->priv_credit[k]++;
+    else p->shared_credit++;
+}
+static void give_back(ws_mempart *p, uint32_t k) {
+    if (p->priv_credit[k]) p->priv_credit[k]--;
+    else if (p->shared_credit) p->shared_credit--;
+}
+
+void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) {
+    /* 1. a finished request goes to its sub-partition's DRAM->L2 queue */
+    if (!p->ret_hold) p->ret_hold = ws_dram_pop_return(p->dram);
+    if (p->ret_hold) {
+        uint32_t k = p->ret_hold->subpart % p->nsub;
+        subpart *s = &p->sp[k];
+        if (!qfull(&s->dram_l2, p->q_dram_l2)) {
+            ws_mreq_fifo_push(&s->dram_l2, p->ret_hold);
+            p->ret_hold = NULL;
+            give_back(p, k);
+            p->moves++;
+        }
+    }
+    /* 2. the channel itself */
+    ws_dram_cycle(p->dram, p->dram_now++);
+    /* 3. one request per cycle from the sub-partitions, round robin */
+    for (uint32_t i = 0; i < p->nsub; i++) {
+        uint32_t k = (p->last_issued + 1 + i) % p->nsub;
+        subpart *s = &p->sp[k];
+        dram_item *it = ring_top(&s->l2_dram);
+        if (!it || !can_issue(p, k)) continue;
+        if (ws_dram_full(p->dram)) break;
+        dram_item x = *it;
+        ring_pop(&s->l2_dram);
+        x.ready = now + p->dram_latency;
+        if (x.r) x.r->t_dram_in = now;
+        ring_push(&p->lat, &x);
+        borrow(p, k);
+        p->last_issued = k;
+        p->moves++;
+        break;
+    }
+    /* 4. the fixed DRAM latency */
+    dram_item *h = ring_top(&p->lat);
+    if (h && now >= h->ready && !ws_dram_full(p->dram)) {
+        ws_dram_push(p->dram, &h->d, p->dram_now);
+        /* writebacks finish silently: their credit is returned here */
+        if (!h->r) give_back(p, h->sub);
+        ring_pop(&p->lat);
+        p->moves++;
+    }
+}
+
+/* ---- misc ---- */
+void ws_mempart_kernel_done(ws_mempart *p) {
+    if (!p->flush_l2) return;
+    for (uint32_t k = 0; k < p->nsub; k++) ws_cache_invalidate(p->sp[k].l2);
+}
+
+void ws_mempart_memcpy_fill(ws_mempart *p, uint64_t addr, uint64_t now) {
+    ws_mreq tmp = {0};
+    tmp.addr = addr;
+    ws_addrdec_decode(&p->ad, &tmp);
+    if (tmp.chan != p->chan) return;
+    ws_cache *c = p->sp[tmp.subpart % p->nsub].l2;
+    uint64_t ix = p->part_local_index ? tmp.part_addr : addr;
+    ws_cache_force_fill(c, addr, ix, now);
+}
+
+const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k) { return p->sp[k].l2; }
+
+bool ws_mempart_busy(const ws_mempart *p) {
+    if (p->ret_hold || p->lat.len || ws_dram_busy(p->dram)) return true;
+    for (uint32_t k = 0; k < p->nsub; k++) {
+        const subpart *s = &p->sp[k];
+        if (s->rop.len || s->icnt_l2.len || s->dram_l2.len || s->l2_icnt.len || s->l2_dram.len ||
+            s->ready_hold || ws_cache_mshr_used(s->l2) || ws_cache_miss_queue_len(s->l2))
+            return true;
+    }
+    return false;
+}
+
+bool ws_mempart_progressed(const ws_mempart *p) { return p->prog || p->moves != p->moves_prev; }
+
+void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len) {
+    size_t n = (size_t)snprintf(buf, len, "DRAM pending %u, latency queue %u%s",
+                                ws_dram_pending(p->dram), p->lat.len,
+                                p->ret_hold ? ", return blocked (DRAM->L2 full)" : "");
+    for (uint32_t k = 0; k < p->nsub && n < len; k++) {
+        const subpart *s = &p->sp[k];
+        n += (size_t)snprintf(buf + n, len - n,
+                              "; sub %u: rop %u icnt->L2 %u L2->dram %u dram->L2 %u L2->icnt %u "
+                              "MSHR %u missq %u",
+                              p->chan * p->nsub + k, s->rop.len, s->icnt_l2.len, s->l2_dram.len,
+                              s->dram_l2.len, s->l2_icnt.len, ws_cache_mshr_used(s->l2),
+                              ws_cache_miss_queue_len(s->l2));
+    }
+}
+
+const ws_mempart_stats *ws_mempart_get_stats(const ws_mempart *p) {
+    ws_mempart_stats *st = (ws_mempart_stats *)&p->stats; /* totals are gathered on demand */
+    memset(st->l2_access, 0, sizeof st->l2_access);
+    memset(st->l2_fail, 0, sizeof st->l2_fail);
+    st->l2_mshr_hits = st->l2_writebacks = st->l2_fills = 0;
+    for (uint32_t k = 0; k < p->nsub; k++) {
+        const ws_cache_stats *cs = ws_cache_get_stats(p->sp[k].l2);
+        for (int d = 0; d < 2; d++) {
+            for (int i = 0; i < WS_CACHE_NSTATUS; i++) st->l2_access[d][i] += cs->status[d][i];
+            for (int i = 0; i < WS_FAIL_NKINDS; i++) st->l2_fail[i] += cs->fail[d][i];
+        }
+        st->l2_mshr_hits += cs->mshr_hits;
+        st->l2_writebacks += cs->writebacks;
+        st->l2_fills += cs->fills;
+    }
+    const ws_dram_stats *ds = ws_dram_get_stats(p->dram);
+    st->dram_reads = ds->n_rd;
+    st->dram_writes = ds->n_wr;
+    st->dram_row_hits = ds->row_hits;
+    st->dram_row_misses = ds->row_misses;
+    st->dram_cycles = ds->cycles;
+    st->dram_busy_data_cycles = ds->busy_data_cycles;
+    st->dram_n_cmd = ds->n_cmd;
+    st->dram_n_nop = ds->n_nop;
+    st->dram_n_act = ds->n_act;
+    st->dram_n_pre = ds->n_pre;
+    st->dram_n_activity = ds->n_activity;
+    st->dram_reqs = ds->reqs_done;
+    return st;
+}
