@@ -2,6 +2,7 @@
 #   make            release build: build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1
 #   make test       build and run the test suite (release build)
 #   make asan       the test suite under AddressSanitizer + UBSan (build-asan/)
+#   make test-tools the experiment tools' tests (tests/tools, Python; part of `make test`)
 #   make bench-speed  functional-only speed on matmul 256 (not a test)
 #   make ptx        regenerate bundled workloads' PTX + ptxas info (needs nvcc)
 
@@ -16,6 +17,9 @@ endif
 CPPFLAGS := -Iinclude -Isrc -Ibench -Itests -D_GNU_SOURCE
 ALLCFLAGS = -std=c11 $(WARN) -fPIC $(CPPFLAGS) $(CFLAGS)
 LDLIBS  := -lzstd -lm -lpthread -ldl
+# Debian's python3 has python3-matplotlib; a pyenv python3 first on PATH may not.
+PYTHON  ?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
+TOOLS_TESTS ?= 1
 
 SHIM_SRC := src/runtime/cudart.c src/runtime/cuda.c
 LIB_SRC  := $(filter-out $(SHIM_SRC) src/cli/%,$(shell find src -name '*.c' | sort))
@@ -36,7 +40,7 @@ CUDART   := $(BUILD)/lib/libcudart.so.13
 CUDADRV  := $(BUILD)/lib/libcuda.so.1
 TESTBIN  := $(BUILD)/run_tests
 
-.PHONY: all test asan clean bench-speed ptx check-ptx
+.PHONY: all test test-tools asan clean bench-speed ptx check-ptx
 all: $(WARPSIM) $(CUDART) $(CUDADRV) $(TESTBIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -79,9 +83,16 @@ $(TESTBIN): $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
 
 test: all
 	WARPSIM_ROOT=$(CURDIR) WARPSIM_BUILD=$(CURDIR)/$(BUILD) $(TESTBIN) $(T)
+ifeq ($(TOOLS_TESTS),1)
+	$(MAKE) --no-print-directory test-tools
+endif
+
+# Sweeps (local and a one-node SLURM cluster), results database, report.
+test-tools: $(WARPSIM)
+	WARPSIM_BIN=$(CURDIR)/$(WARPSIM) PYTHONDONTWRITEBYTECODE=1 $(PYTHON) tests/tools/run_tests.py $(T)
 
 asan:
-	$(MAKE) BUILD=build-asan OPT=-O1 \
+	$(MAKE) BUILD=build-asan OPT=-O1 TOOLS_TESTS=0 \
 	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    LDFLAGS="-fsanitize=address,undefined" test
 

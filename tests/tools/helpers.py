@@ -1,0 +1,81 @@
+"""Shared setup for the tools' tests: paths, a small sweep spec, running
+`warpsim` subcommands with timeouts, and a canonical view of a results
+database for comparisons."""
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WARPSIM = os.environ.get("WARPSIM_BIN") or os.path.join(REPO, "build", "warpsim")
+TOOLS = os.path.join(REPO, "tools")
+
+# 2 workloads x 3 configs, small inputs, functional runs.
+SMALL_SPEC = """
+name = "tiny"
+input = "small"
+functional = true
+timeout = 120
+
+[base]
+preset = "gtx480"
+
+[classes]
+streaming = ["micro/vectoradd"]
+compute = ["micro/matmul"]
+
+[vary]
+gpgpu_scheduler = ["gto", "lrr", "oldest"]
+"""
+
+# Stats that depend on the host's speed, not on the simulation.
+HOST_DEPENDENT = ("wall_time", "sim_rate")
+
+
+class ToolTest(unittest.TestCase):
+    def setUp(self):
+        if not os.access(WARPSIM, os.X_OK):
+            self.fail(f"{WARPSIM} is missing: build it first (make)")
+        self.tmp = tempfile.mkdtemp(prefix="warpsim-tools-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def write(self, name, text, mode=None):
+        p = os.path.join(self.tmp, name)
+        with open(p, "w") as f:
+            f.write(text)
+        if mode:
+            os.chmod(p, mode)
+        return p
+
+    def warpsim(self, *args, env=None, timeout=120, check=True):
+        e = dict(os.environ)
+        e.pop("WARPSIM_BIN", None)  # the dispatch sets it to the binary itself
+        e["PYTHONDONTWRITEBYTECODE"] = "1"
+        if env:
+            e.update(env)
+        p = subprocess.run([WARPSIM] + list(args), capture_output=True, text=True, timeout=timeout,
+                           env=e, stdin=subprocess.DEVNULL)
+        if check and p.returncode != 0:
+            self.fail(f"warpsim {' '.join(args)} exited {p.returncode}\nstdout:\n{p.stdout}\n"
+                      f"stderr:\n{p.stderr}")
+        return p
+
+
+def db_rows(sweep_dir):
+    """The database's content minus what depends on where and when it ran."""
+    db = sqlite3.connect(os.path.join(sweep_dir, "results.db"))
+    try:
+        runs = sorted(db.execute("SELECT id, workload, input, class, config, status, exit_code, "
+                                 "kernels FROM runs").fetchall())
+        params = sorted(db.execute("SELECT * FROM params").fetchall())
+        kernels = sorted(db.execute("SELECT * FROM kernels").fetchall())
+
+        def keep(k):
+            return not any(h in k for h in HOST_DEPENDENT)
+        stats = sorted(r for r in db.execute("SELECT * FROM stats") if keep(r[1]))
+        kstats = sorted(r for r in db.execute("SELECT * FROM kernel_stats") if keep(r[2]))
+    finally:
+        db.close()
+    return {"runs": runs, "params": params, "kernels": kernels, "stats": stats, "kernel_stats": kstats}

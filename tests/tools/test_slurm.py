@@ -1,0 +1,70 @@
+"""The SLURM engine on a one-node cluster on 127.0.0.1 (tools/slurm/
+local-cluster.sh, started here and stopped after): the same sweep as the
+local engine gives the same database rows. Without SLURM and munge installed
+this test fails, saying so; it never passes without running."""
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+
+from helpers import SMALL_SPEC, TOOLS, ToolTest, db_rows
+
+CLUSTER = os.path.join(TOOLS, "slurm", "local-cluster.sh")
+
+
+class SlurmTest(ToolTest):
+    @classmethod
+    def setUpClass(cls):
+        cls.cluster = tempfile.mkdtemp(prefix="warpsim-slurm-")
+        cls.started = False
+        try:
+            p = subprocess.run([CLUSTER, "start", cls.cluster], capture_output=True, text=True, timeout=90,
+                               stdin=subprocess.DEVNULL)
+            cls.start_error = None if p.returncode == 0 else \
+                f"the one-node SLURM cluster did not start (exit {p.returncode}):\n{p.stdout}{p.stderr}"
+        except subprocess.TimeoutExpired:
+            cls.start_error = "the one-node SLURM cluster did not start in 90 s"
+        cls.started = True
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.started:
+            subprocess.run([CLUSTER, "stop", cls.cluster], capture_output=True, timeout=90,
+                           stdin=subprocess.DEVNULL)
+        shutil.rmtree(cls.cluster, True)
+
+    def setUp(self):
+        super().setUp()
+        if self.start_error:
+            self.fail(self.start_error)
+        self.env = {"SLURM_CONF": os.path.join(self.cluster, "slurm.conf")}
+
+    def test_slurm_matches_local(self):
+        spec = self.write("tiny.toml", SMALL_SPEC)
+        local = os.path.join(self.tmp, "local")
+        slurm = os.path.join(self.tmp, "slurm")
+        self.warpsim("sweep", spec, "-o", local)
+        p = self.warpsim("sweep", spec, "-o", slurm, "--engine", "slurm", "--wait-timeout", "120",
+                         env=self.env, timeout=180)
+        self.assertIn("submitted SLURM job array", p.stderr)
+        self.assertIn("6/6 done, 0 running, 0 failed", p.stderr)
+        a, b = db_rows(local), db_rows(slurm)
+        self.assertEqual(len(a["runs"]), 6)
+        self.assertTrue(a["stats"])
+        for table in a:
+            self.assertEqual(a[table], b[table], table)
+        db = sqlite3.connect(os.path.join(slurm, "results.db"))
+        self.assertEqual(db.execute("SELECT DISTINCT engine FROM runs").fetchall(), [("slurm",)])
+        db.close()
+        outs = [f for f in os.listdir(os.path.join(slurm, "slurm")) if f.endswith(".out")]
+        self.assertEqual(len(outs), 6)
+        # Resuming through SLURM submits nothing when every run is finished.
+        p = self.warpsim("sweep", slurm, "--engine", "slurm", env=self.env)
+        self.assertIn("6 already finished, 0 to run", p.stderr)
+        self.assertNotIn("submitted", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

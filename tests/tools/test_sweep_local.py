@@ -1,0 +1,136 @@
+"""The local engine: a 2 x 3 sweep, its database and query; resuming skips
+finished runs and redoes failed ones; a sweep killed midway loses nothing."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+
+from helpers import SMALL_SPEC, WARPSIM, ToolTest, db_rows
+
+
+def results(sweep):
+    out = {}
+    for root, _, files in os.walk(os.path.join(sweep, "runs")):
+        if "result.json" in files:
+            with open(os.path.join(root, "result.json")) as f:
+                r = json.load(f)
+            out[r["id"]] = r
+    return out
+
+
+class LocalSweepTest(ToolTest):
+    def test_sweep_query_export_resume(self):
+        spec = self.write("tiny.toml", SMALL_SPEC)
+        sweep = os.path.join(self.tmp, "sw")
+        p = self.warpsim("sweep", spec, "-o", sweep, "-j", "2")
+        self.assertIn("6/6 done, 0 running, 0 failed", p.stderr)
+        self.assertIn("ETA", p.stderr)
+        rows = db_rows(sweep)
+        self.assertEqual(len(rows["runs"]), 6)
+        self.assertTrue(all(r[5] == "ok" for r in rows["runs"]), rows["runs"])
+        self.assertEqual({r[4] for r in rows["runs"]}, {"gto", "lrr", "oldest"})
+        keys = {k for _, k, _ in rows["stats"]}
+        self.assertIn("gpu_sim_insn", keys)
+        # Every run folder: exact config, version, outputs.
+        run = os.path.join(sweep, "runs", "lrr", "micro.matmul-small")
+        for f in ("run.json", "config.txt", "stdout.txt", "stderr.txt", "stats.json", "result.json"):
+            self.assertTrue(os.path.exists(os.path.join(run, f)), f)
+        with open(os.path.join(run, "config.txt")) as f:
+            self.assertIn("-gpgpu_scheduler lrr", f.read())
+        with open(os.path.join(run, "result.json")) as f:
+            self.assertTrue(json.load(f)["warpsim_version"].startswith("warpsim "))
+
+        # Query: gpu_ipc is absent from functional runs: a clear fallback.
+        q = self.warpsim("query", sweep)
+        self.assertIn("metric 'gpu_ipc' is in no finished run", q.stderr)
+        lines = q.stdout.splitlines()
+        self.assertIn("normalised to 'gto'", lines[0])
+        self.assertEqual(lines[1].split(), ["workload", "gto", "lrr", "oldest"])
+        labels = [ln.split()[0] for ln in lines[2:] if not ln.startswith("-")]
+        self.assertEqual(labels, ["micro/vectoradd", "gmean(streaming)", "micro/matmul", "gmean(compute)",
+                                  "gmean(all)", "hmean(all)"])
+        q = self.warpsim("query", sweep, "--metric", "gpu_sim_insn", "--csv")
+        self.assertEqual(q.stdout.splitlines()[1], "micro/vectoradd,streaming,1.0,1.0,1.0")
+        bad = self.warpsim("query", sweep, "--metric", "no_such_stat", check=False)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("no_such_stat", bad.stderr)
+        self.assertIn("gpu_sim_insn", bad.stderr)
+        csv_path = os.path.join(self.tmp, "runs.csv")
+        self.warpsim("query", sweep, "--export", csv_path)
+        with open(csv_path) as f:
+            text = f.read().splitlines()
+        self.assertEqual(len(text), 7)
+        self.assertIn("gpu_sim_insn", text[0].split(","))
+        db = sqlite3.connect(os.path.join(sweep, "results.db"))
+        self.assertEqual(db.execute("SELECT COUNT(*) FROM runs_wide WHERE gpu_sim_insn > 0").fetchone()[0], 6)
+        db.close()
+
+        # Resume: nothing to redo, nothing rerun.
+        before = results(sweep)
+        p = self.warpsim("sweep", sweep)
+        self.assertIn("6 already finished, 0 to run", p.stderr)
+        self.assertEqual(results(sweep), before)
+
+        # A changed spec redoes only what changed.
+        spec2 = self.write("tiny.toml", SMALL_SPEC.replace('"oldest"]', '"oldest", "two_level_active:6:0:1"]'))
+        p = self.warpsim("sweep", spec2, "-o", sweep)
+        self.assertIn("6 already finished, 2 to run", p.stderr)
+        self.assertEqual(len(db_rows(sweep)["runs"]), 8)
+
+    def test_failed_runs_are_redone(self):
+        flag = os.path.join(self.tmp, "fail-matmul")
+        open(flag, "w").close()
+        wrapper = self.write("warpsim-wrapper", f"""#!/bin/sh
+case "$*" in *matmul*) [ -e '{flag}' ] && {{ echo "injected failure" >&2; exit 2; }} ;; esac
+exec '{WARPSIM}' "$@"
+""", 0o755)
+        spec = self.write("tiny.toml", SMALL_SPEC)
+        sweep = os.path.join(self.tmp, "sw")
+        p = self.warpsim("sweep", spec, "-o", sweep, env={"WARPSIM_BIN": wrapper}, check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("3/6 done, 0 running, 3 failed", p.stderr)
+        self.assertIn("injected failure", p.stderr)
+        ok_before = {k: v for k, v in results(sweep).items() if v["status"] == "ok"}
+        self.assertEqual(len(ok_before), 3)
+        os.unlink(flag)
+        p = self.warpsim("sweep", spec, "-o", sweep, env={"WARPSIM_BIN": wrapper})
+        self.assertIn("3 already finished, 3 to run", p.stderr)
+        after = results(sweep)
+        for k, v in ok_before.items():
+            self.assertEqual(after[k]["started"], v["started"], k)
+        self.assertTrue(all(v["status"] == "ok" for v in after.values()))
+
+    def test_killed_sweep_resumes_without_redoing(self):
+        # Each run sleeps first, so that the sweep can be killed between runs.
+        wrapper = self.write("warpsim-slow", f"""#!/bin/sh
+[ "$1" = run ] && sleep 0.4
+exec '{WARPSIM}' "$@"
+""", 0o755)
+        spec = self.write("tiny.toml", SMALL_SPEC)
+        sweep = os.path.join(self.tmp, "sw")
+        env = dict(os.environ, WARPSIM_BIN=wrapper, PYTHONDONTWRITEBYTECODE="1")
+        proc = subprocess.Popen([WARPSIM, "sweep", spec, "-o", sweep, "-j", "1", "-q"], env=env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        self.addCleanup(lambda: proc.poll() is None and os.killpg(proc.pid, signal.SIGKILL))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if len([r for r in results(sweep).values() if r["status"] == "ok"]) >= 2:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)  # the sweep, hard: no chance to clean up
+        proc.wait(timeout=30)
+        finished = {k: v for k, v in results(sweep).items() if v["status"] == "ok"}
+        self.assertGreaterEqual(len(finished), 2)
+        self.assertLess(len(finished), 6, "the sweep finished before it could be killed")
+        time.sleep(0.3)  # its runner and warpsim die with it (PR_SET_PDEATHSIG)
+        p = self.warpsim("sweep", sweep, "-j", "2")
+        self.assertIn(f"{len(finished)} already finished, {6 - len(finished)} to run", p.stderr)
+        after = results(sweep)
+        self.assertEqual(len(after), 6)
+        for k, v in finished.items():
+            self.assertEqual(after[k]["started"], v["started"], f"{k} was redone")
+        rows = db_rows(sweep)["runs"]
+        self.assertEqual([r[5] for r in rows], ["ok"] * 6)

@@ -1,0 +1,120 @@
+"""Unit tests: sweep description expansion, per-run aggregation of stats,
+means."""
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+from helpers import TOOLS
+
+sys.path.insert(0, TOOLS)
+from warpsim_tools import query, spec, store  # noqa: E402
+
+
+class SpecTest(unittest.TestCase):
+    def load(self, text, name="s.toml"):
+        d = tempfile.mkdtemp(prefix="warpsim-spec-")
+        self.addCleanup(shutil.rmtree, d, True)
+        p = os.path.join(d, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return spec.load(p, output=os.path.join(d, "out"))
+
+    def test_cartesian_product_times_explicit(self):
+        sw = self.load("""
+workloads = ["micro/vectoradd", {name = "micro/matmul", input = ["small", "paper"], class = "c"}]
+[[configs]]
+name = "base"
+[[configs]]
+name = "nol1"
+options = { gpgpu_gmem_skip_L1D = true }
+[vary]
+"-gpgpu_scheduler" = ["gto", "lrr"]
+gpgpu_num_sched_per_core = [1, 2]
+""")
+        names = [c.name for c in sw.configs]
+        self.assertEqual(len(names), 8)
+        self.assertIn("nol1,gpgpu_scheduler=lrr,gpgpu_num_sched_per_core=1", names)
+        self.assertEqual(sw.baseline, names[0])
+        self.assertEqual(len(sw.workloads), 3)
+        self.assertEqual(len(sw.runs), 24)
+        c = sw.configs[7]
+        self.assertEqual(c.options, {"-gpgpu_gmem_skip_L1D": "1", "-gpgpu_scheduler": "lrr",
+                                     "-gpgpu_num_sched_per_core": "2"})
+        self.assertIn("-gpgpu_gmem_skip_L1D 1\n", c.config_text())
+        self.assertEqual(len({r.id for r in sw.runs}), 24)
+
+    def test_single_axis_names_by_value_and_baseline(self):
+        sw = self.load('workloads = ["a"]\nbaseline = "lrr"\n[vary]\ngpgpu_scheduler = ["gto", "lrr"]\n')
+        self.assertEqual([c.name for c in sw.configs], ["gto", "lrr"])
+        self.assertEqual(sw.baseline, "lrr")
+        r = sw.runs[0]
+        self.assertEqual(r.args("config.txt"), ["run", "-q", "-o", ".", "--config", "config.txt", "a",
+                                                "--input", "small"])
+
+    def test_preset_alone_needs_no_config_file(self):
+        sw = self.load('workloads = ["a"]\nfunctional = true\n[base]\npreset = "gtx480-v4"\n')
+        self.assertIsNone(sw.configs[0].config_text())
+        self.assertIn("--preset", sw.runs[0].args("config.txt"))
+        self.assertIn("--functional", sw.runs[0].args("config.txt"))
+
+    def test_config_file_base(self):
+        d = tempfile.mkdtemp(prefix="warpsim-spec-")
+        self.addCleanup(shutil.rmtree, d, True)
+        with open(os.path.join(d, "my.config"), "w") as f:
+            f.write("-gpgpu_n_clusters 4\n-inter_config_file my.icnt\n")
+        p = os.path.join(d, "s.json")
+        with open(p, "w") as f:
+            json.dump({"workloads": ["a"], "base": {"config": "my.config"},
+                       "vary": {"gpgpu_scheduler": ["lrr"]}}, f)
+        sw = spec.load(p)
+        text = sw.configs[0].config_text()
+        self.assertIn("-gpgpu_n_clusters 4", text)
+        self.assertIn(f"-inter_config_file {d}/my.icnt", text)
+        self.assertTrue(text.rstrip().endswith("-gpgpu_scheduler lrr"))
+
+    def test_errors_are_clear(self):
+        cases = [
+            ('workloads = []\n', "no workloads"),
+            ('workloads = ["a"]\nbogus = 1\n', "unknown keys bogus"),
+            ('workloads = ["a"]\nbaseline = "x"\n', "baseline 'x' is not a config"),
+            ('workloads = ["a", "a"]\n', "listed twice"),
+            ('workloads = [{name = "a", input = "huge"}]\n', "input must be"),
+            ('workloads = ["a"]\n[base]\npreset = "gtx480-v4"\n[vary]\nx = [1]\n', "--preset and --config"),
+            ('workloads = ["a"\n', "s.toml"),
+        ]
+        for text, msg in cases:
+            with self.subTest(msg=msg):
+                with self.assertRaises(spec.SpecError) as cm:
+                    self.load(text)
+                self.assertIn(msg, str(cm.exception))
+
+
+class AggregateTest(unittest.TestCase):
+    def test_rules(self):
+        k1 = {"gpu_sim_cycle": 100, "gpu_sim_insn": 200, "gpu_tot_sim_insn": 200, "gpu_ipc": 2.0,
+              "L1D_total_cache_miss_rate": 0.5, "L1D_total_cache_accesses": 10, "kernel_launch_uid": 1}
+        k2 = {"gpu_sim_cycle": 300, "gpu_sim_insn": 300, "gpu_tot_sim_insn": 500, "gpu_ipc": 1.0,
+              "L1D_total_cache_miss_rate": 0.1, "L1D_total_cache_accesses": 30, "kernel_launch_uid": 2}
+        a = store.aggregate([k1, k2])
+        self.assertEqual(a["gpu_sim_insn"], 500)  # its cumulative twin
+        self.assertEqual(a["gpu_sim_cycle"], 400)  # summed
+        self.assertAlmostEqual(a["gpu_ipc"], 500 / 400)  # sum(insn) / sum(cycle)
+        self.assertAlmostEqual(a["L1D_total_cache_miss_rate"], (0.5 * 100 + 0.1 * 300) / 400)
+        self.assertEqual(a["L1D_total_cache_accesses"], 40)
+        self.assertNotIn("kernel_launch_uid", a)
+
+    def test_gpu_tot_ipc_wins(self):
+        a = store.aggregate([{"gpu_ipc": 2.0, "gpu_tot_ipc": 2.0}, {"gpu_ipc": 1.0, "gpu_tot_ipc": 1.5}])
+        self.assertEqual(a["gpu_ipc"], 1.5)
+
+    def test_means(self):
+        self.assertAlmostEqual(query.gmean([1, 4]), 2.0)
+        self.assertAlmostEqual(query.hmean([1, 3]), 1.5)
+        self.assertIsNone(query.gmean([None]))
+
+
+if __name__ == "__main__":
+    unittest.main()
