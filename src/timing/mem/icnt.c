@@ -1,0 +1,274 @@
+/* Interconnect: two crossbars (requests SM -> sub-partition, replies
+ * sub-partition -> SM), each a single input-queued router as GPGPU-Sim's
+ * "fly, k = nodes, n = 1" configuration builds.
+ *
+ * A packet enters its source's input buffer whole (ws_icnt_has_buffer
+ * checks room for all its flits). Its head may compete for the switch once
+ * the input channel, routing, VC allocation and switch allocation delays
+ * have passed. The allocator is iSLIP-like: every free output grants the
+ * requesting input next after its round-robin pointer, and the pointer
+ * moves past the input it granted (each input requests one output, its
+ * head's, so every grant is accepted). A granted packet holds the output
+ * until its tail (wormhole, one VC); an output moves output_speedup flits
+ * per cycle into the destination's ejection buffer, and only while that
+ * buffer has a free flit slot (back-pressure). The tail arrives one cycle
+ * (the output channel) after it leaves; ws_icnt_pop hands out whole
+ * packets in arrival order. Internal speedup runs the allocator that many
+ * times per cycle, so an output freed by a tail can be granted again in
+ * the same cycle. */
+#include "timing/mem/icnt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pkt {
+    ws_mreq *r;
+    uint64_t ready;       /* input: cycle the head may compete; ejection: tail arrival */
+    uint64_t t_push;
+    uint32_t dst;         /* local output index */
+    uint32_t flits, moved;
+} pkt;
+
+typedef struct pring {
+    pkt *v;
+    uint32_t cap, head, len;
+    uint32_t flits;       /* flits held */
+} pring;
+
+typedef struct net {
+    uint32_t nin, nout;
+    pring *in, *ej;
+    int32_t *conn;        /* per output: input connected, -1 if free */
+    uint32_t *gptr;       /* per output: round-robin grant pointer */
+    bool *in_busy;        /* per input: its head holds an output */
+    uint32_t *budget;     /* per output: flits it may still move this cycle */
+    double acc;           /* fractional internal speedup */
+} net;
+
+struct ws_icnt {
+    uint32_t n_sms, n_subs;
+    net nets[2];          /* 0: requests (SM -> sub-partition), 1: replies */
+    uint32_t cap_in, cap_ej, head_delay, out_speedup;
+    double speedup;
+    uint64_t now;
+    uint64_t in_flight;   /* packets anywhere in the network */
+    ws_icnt_stats stats;
+};
+
+static bool ring_init(pring *q, uint32_t cap) {
+    q->v = calloc(cap, sizeof *q->v);
+    q->cap = cap;
+    return q->v != NULL;
+}
+static pkt *ring_at(pring *q, uint32_t i) { return &q->v[(q->head + i) % q->cap]; }
+static pkt *ring_head(pring *q) { return q->len ? &q->v[q->head] : NULL; }
+static pkt *ring_push(pring *q) {
+    pkt *p = &q->v[(q->head + q->len) % q->cap];
+    q->len++;
+    return p;
+}
+static void ring_pop(pring *q) {
+    q->head = (q->head + 1) % q->cap;
+    q->len--;
+}
+
+static void net_free(net *n) {
+    if (n->in)
+        for (uint32_t i = 0; i < n->nin; i++) free(n->in[i].v);
+    if (n->ej)
+        for (uint32_t o = 0; o < n->nout; o++) free(n->ej[o].v);
+    free(n->in);
+    free(n->ej);
+    free(n->conn);
+    free(n->gptr);
+    free(n->in_busy);
+    free(n->budget);
+}
+
+static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint32_t cap_ej) {
+    n->nin = nin;
+    n->nout = nout;
+    n->in = calloc(nin, sizeof *n->in);
+    n->ej = calloc(nout, sizeof *n->ej);
+    n->conn = malloc(nout * sizeof *n->conn);
+    n->gptr = calloc(nout, sizeof *n->gptr);
+    n->in_busy = calloc(nin, sizeof *n->in_busy);
+    n->budget = calloc(nout, sizeof *n->budget);
+    if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget) return false;
+    for (uint32_t i = 0; i < nin; i++)
+        if (!ring_init(&n->in[i], cap_in)) return false;
+    for (uint32_t o = 0; o < nout; o++) {
+        if (!ring_init(&n->ej[o], cap_ej)) return false;
+        n->conn[o] = -1;
+    }
+    return true;
+}
+
+ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subparts, char *err,
+                        size_t errlen) {
+    ws_icnt *n = calloc(1, sizeof *n);
+    if (!n) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    n->n_sms = n_sms;
+    n->n_subs = n_subparts;
+    uint32_t vcs = (uint32_t)cfg->icnt_num_vcs, buf = (uint32_t)cfg->icnt_vc_buf_size;
+    n->cap_in = vcs * buf;
+    n->cap_ej = vcs * buf;
+    n->head_delay = 1 + (uint32_t)(cfg->icnt_routing_delay + cfg->icnt_vc_alloc_delay +
+                                   cfg->icnt_sw_alloc_delay);
+    n->out_speedup = (uint32_t)cfg->icnt_output_speedup;
+    n->speedup = cfg->icnt_internal_speedup;
+    if (!net_init(&n->nets[0], n_sms, n_subparts, n->cap_in, n->cap_ej) ||
+        !net_init(&n->nets[1], n_subparts, n_sms, n->cap_in, n->cap_ej)) {
+        ws_icnt_destroy(n);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    return n;
+}
+
+void ws_icnt_destroy(ws_icnt *n) {
+    if (!n) return;
+    net_free(&n->nets[0]);
+    net_free(&n->nets[1]);
+    free(n);
+}
+
+/* Node -> (network, local input port): SMs inject requests, sub-partitions replies. */
+static net *in_port(const ws_icnt *n, uint32_t src, uint32_t *port) {
+    if (src < n->n_sms) {
+        *port = src;
+        return (net *)&n->nets[0];
+    }
+    *port = src - n->n_sms;
+    return (net *)&n->nets[1];
+}
+
+bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits) {
+    uint32_t i;
+    net *t = in_port(n, src, &i);
+    const pring *q = &t->in[i];
+    return q->len < q->cap && q->flits + flits <= n->cap_in;
+}
+
+void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
+    uint32_t i;
+    net *t = in_port(n, src, &i);
+    int k = src < n->n_sms ? 0 : 1;
+    uint32_t o = k == 0 ? dst - n->n_sms : dst;
+    if (!flits) flits = 1;
+    pring *q = &t->in[i];
+    pkt *p = ring_push(q);
+    p->r = r;
+    p->t_push = n->now;
+    p->ready = n->now + n->head_delay;
+    p->dst = o;
+    p->flits = flits;
+    p->moved = 0;
+    q->flits += flits;
+    n->in_flight++;
+    n->stats.packets[k]++;
+    n->stats.flits[k] += flits;
+}
+
+ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
+    /* SMs receive replies (network 1), sub-partitions requests (network 0) */
+    net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];
+    uint32_t o = node < n->n_sms ? node : node - n->n_sms;
+    pring *q = &t->ej[o];
+    pkt *p = ring_head(q);
+    if (!p || p->moved < p->flits || p->ready > n->now) return NULL;
+    ws_mreq *r = p->r;
+    int k = node < n->n_sms ? 1 : 0;
+    n->stats.total_latency[k] += n->now - p->t_push;
+    q->flits -= p->flits;
+    ring_pop(q);
+    n->in_flight--;
+    return r;
+}
+
+/* Free outputs grant to the first requesting input after their pointer. */
+static void allocate(ws_icnt *n, net *t) {
+    for (uint32_t o = 0; o < t->nout; o++) {
+        if (t->conn[o] >= 0) continue;
+        for (uint32_t j = 0; j < t->nin; j++) {
+            uint32_t i = (t->gptr[o] + j) % t->nin;
+            if (t->in_busy[i]) continue;
+            pkt *h = ring_head(&t->in[i]);
+            if (!h || h->dst != o || h->ready > n->now) continue;
+            pring *e = &t->ej[o];
+            if (e->len >= e->cap) break; /* no slot for another packet */
+            t->conn[o] = (int32_t)i;
+            t->in_busy[i] = true;
+            t->gptr[o] = (i + 1) % t->nin;
+            /* the packet takes its place in the ejection buffer with its head */
+            pkt *d = ring_push(e);
+            *d = *h;
+            d->moved = 0;
+            break;
+        }
+    }
+}
+
+/* Each connected output moves up to out_speedup flits while the ejection
+ * buffer has room; a tail frees the output and the input. */
+static void transfer(ws_icnt *n, net *t, uint32_t *budget) {
+    for (uint32_t o = 0; o < t->nout; o++) {
+        int32_t ci = t->conn[o];
+        if (ci < 0) continue;
+        pring *in = &t->in[ci], *e = &t->ej[o];
+        pkt *d = ring_at(e, e->len - 1);
+        while (budget[o] && e->flits < n->cap_ej && d->moved < d->flits) {
+            d->moved++;
+            e->flits++;
+            in->flits--;
+            budget[o]--;
+        }
+        if (d->moved == d->flits) {
+            d->ready = n->now + 1; /* the output channel */
+            ring_pop(in);
+            t->conn[o] = -1;
+            t->in_busy[ci] = false;
+        }
+    }
+}
+
+void ws_icnt_cycle(ws_icnt *n) {
+    n->stats.cycles++;
+    if (n->in_flight) n->stats.busy_cycles++;
+    for (int k = 0; k < 2; k++) {
+        net *t = &n->nets[k];
+        uint32_t *budget = t->budget;
+        for (uint32_t o = 0; o < t->nout; o++) budget[o] = n->out_speedup;
+        t->acc += n->speedup;
+        int steps = (int)t->acc;
+        if (steps < 1) steps = 1;
+        t->acc -= steps;
+        if (t->acc < -1.0) t->acc = 0;
+        for (int s = 0; s < steps; s++) {
+            transfer(n, t, budget);
+            allocate(n, t);
+        }
+        transfer(n, t, budget);
+    }
+    n->now++;
+}
+
+bool ws_icnt_busy(const ws_icnt *n) { return n->in_flight != 0; }
+
+void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
+    size_t w = (size_t)snprintf(buf, len, "%llu packets in flight", (unsigned long long)n->in_flight);
+    for (int k = 0; k < 2 && w < len; k++) {
+        const net *t = &n->nets[k];
+        uint32_t inq = 0, ejq = 0;
+        for (uint32_t i = 0; i < t->nin; i++) inq += t->in[i].len;
+        for (uint32_t o = 0; o < t->nout; o++) ejq += t->ej[o].len;
+        w += (size_t)snprintf(buf + w, len - w, "; %s net: %u in input buffers, %u in ejection",
+                              k ? "reply" : "request", inq, ejq);
+    }
+}
+
+const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->stats; }
