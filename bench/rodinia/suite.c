@@ -4,6 +4,7 @@
 extern const ws_workload ws_workload_rodinia_backprop;
 extern const ws_workload ws_workload_rodinia_bfs;
 extern const ws_workload ws_workload_rodinia_bptree;
+extern const ws_workload ws_workload_rodinia_cfd;
 extern const ws_workload ws_workload_rodinia_gaussian;
 extern const ws_workload ws_workload_rodinia_nn;
 extern const ws_workload ws_workload_rodinia_hotspot;
@@ -11,11 +12,13 @@ extern const ws_workload ws_workload_rodinia_hotspot3d;
 extern const ws_workload ws_workload_rodinia_srad;
 extern const ws_workload ws_workload_rodinia_lud;
 extern const ws_workload ws_workload_rodinia_kmeans;
+extern const ws_workload ws_workload_rodinia_lavamd;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
     &ws_workload_rodinia_bfs,
     &ws_workload_rodinia_bptree,
+    &ws_workload_rodinia_cfd,
     &ws_workload_rodinia_gaussian,
     &ws_workload_rodinia_nn,
     &ws_workload_rodinia_hotspot,
@@ -23,6 +26,7 @@ static const ws_workload *const table[] = {
     &ws_workload_rodinia_srad,
     &ws_workload_rodinia_lud,
     &ws_workload_rodinia_kmeans,
+    &ws_workload_rodinia_lavamd,
     NULL,
 };
 
