@@ -76,6 +76,11 @@ static inline void mars_free(mars_rt *rt) {
     rt->nbufs = 0;
 }
 
+/* free the buffers allocated since mark = rt->nbufs (for host loops) */
+static inline void mars_release(mars_rt *rt, int mark) {
+    while (rt->nbufs > mark) ws_free(rt->c->d, rt->bufs[--rt->nbufs]);
+}
+
 static inline void mars_launch(mars_rt *rt, ws_kernel *k, unsigned grid, unsigned block, void **args) {
     if (rt->c->failed || grid == 0) return;
     wl_launch(rt->c, k, wl_dim(grid, 1), wl_dim(block, 1), args);
