@@ -89,7 +89,8 @@ def build(sweep_dir, out_dir=None, metric=None, baseline=None, invert=False, mea
              f"<h1>warpsim sweep <code>{_e(name)}</code></h1>",
              f"<p class='note'>{len(runs)} runs: " +
              ", ".join(f"{v} {_e(k)}" for k, v in sorted(counts.items())) +
-             f". warpsim: {_e(store.meta('warpsim_version'))} ({_e(store.meta('warpsim'))}), "
+             f". warpsim: {_e(store.meta('warpsim_version'))} ({_e(store.meta('warpsim'))}, sha256 "
+             f"{_e((store.meta('warpsim_sha256') or '')[:16])}), "
              f"source {_e(store.meta('git'))}. Report written "
              f"{datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}.</p>"]
     if note:

@@ -13,6 +13,7 @@ A run is finished when its result.json says ok and its run.json matches the spec
 everything else is (re)done, so a killed sweep loses no finished run.
 """
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -98,9 +99,9 @@ def _same(a, b):
     return a is not None and all(a.get(k) == b.get(k) for k in keys)
 
 
-def prepare(sw, binary, store):
-    """Classify runs; reset the folders of those to (re)do. Returns (done, todo):
-    lists of (run, dir, plan)."""
+def prepare(sw, binary, store, dry_run=False):
+    """Classify runs; reset the folders of those to (re)do (not when dry_run).
+    Returns (done, todo): lists of (run, dir, plan)."""
     done, todo = [], []
     for run in sw.runs:
         d = os.path.join(sw.output, "runs", run.id)
@@ -109,6 +110,9 @@ def prepare(sw, binary, store):
         res = _read_json(os.path.join(d, runone.RESULT))
         if _same(old, plan) and res and res.get("status") == STATUS_DONE:
             done.append((run, d, res))
+            continue
+        if dry_run:
+            todo.append((run, d, plan))
             continue
         if os.path.isdir(d):
             shutil.rmtree(d)
@@ -365,9 +369,10 @@ def main(argv):
         sys.stderr.write(f"sweep {sw.name}: {ok}/{len(sw.runs)} done, {failed} failed, "
                          f"{len(sw.runs) - ok - failed} not finished ({sw.output})\n")
         return 0
-    binary = find_warpsim()
-    check_workloads(sw, binary)
+    source = find_warpsim()
+    check_workloads(sw, source)
     os.makedirs(sw.output, exist_ok=True)
+    binary, sha = snapshot(source, sw.output)
     ext = ".json" if spec_path.endswith(".json") else ".toml"
     if os.path.abspath(spec_path) != os.path.abspath(os.path.join(sw.output, "spec" + ext)):
         shutil.copyfile(spec_path, os.path.join(sw.output, "spec" + ext))
@@ -377,21 +382,22 @@ def main(argv):
     store.set_meta("plan", plan)
     store.set_meta("name", sw.name)
     store.set_meta("baseline", sw.baseline)
-    store.set_meta("warpsim", binary)
+    store.set_meta("warpsim", source)
+    store.set_meta("warpsim_sha256", sha)
     store.set_meta("warpsim_version", runone.warpsim_version(binary))
     store.set_meta("git", git_describe())
     store.plan_runs(sw.runs)
 
     progress = Progress(sw.name, len(sw.runs), opts.quiet)
     attach_slurm(sw, store, opts, progress)
-    done, todo = prepare(sw, binary, store)
-    for run, _, _ in todo:
-        store.set_status(run.id, "pending")
+    done, todo = prepare(sw, binary, store, opts.dry_run)
     if opts.dry_run:
         for run, d, _ in todo:
             print(run.id)
         sys.stderr.write(f"sweep {sw.name}: {len(done)} finished, {len(todo)} to run\n")
         return 0
+    for run, _, _ in todo:
+        store.set_status(run.id, "pending")
     if not opts.quiet:
         sys.stderr.write(f"sweep {sw.name}: {len(sw.runs)} runs in {sw.output}; {len(done)} already "
                          f"finished, {len(todo)} to run ({opts.engine})\n")
@@ -411,6 +417,23 @@ def main(argv):
     if opts.no_wait and opts.engine == "slurm" and todo:
         return 0
     return 0 if ok == len(sw.runs) else 1
+
+
+def snapshot(binary, out):
+    """Runs use a copy of the binary, SWEEP_DIR/bin/warpsim-<sha256 prefix>:
+    a rebuild during a sweep cannot change (or break) the runs still to do."""
+    h = hashlib.sha256()
+    with open(binary, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    sha = h.hexdigest()
+    dest = os.path.join(out, "bin", f"warpsim-{sha[:16]}")
+    if not os.path.exists(dest):
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        tmp = f"{dest}.tmp.{os.getpid()}"
+        shutil.copy2(binary, tmp)
+        os.replace(tmp, dest)
+    return dest, sha
 
 
 def classify_only(sw):
