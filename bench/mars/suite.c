@@ -1,6 +1,7 @@
 /* Suite "mars": Mars-style MapReduce applications (our own implementations). */
 #include "workload.h"
 
+extern const ws_workload ws_workload_mars_kmeans;
 extern const ws_workload ws_workload_mars_similarityscore;
 extern const ws_workload ws_workload_mars_stringmatch;
 extern const ws_workload ws_workload_mars_invertedindex;
@@ -13,6 +14,7 @@ static const ws_workload *const table[] = {
     &ws_workload_mars_invertedindex,
     &ws_workload_mars_stringmatch,
     &ws_workload_mars_similarityscore,
+    &ws_workload_mars_kmeans,
     NULL,
 };
 
