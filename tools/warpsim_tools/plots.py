@@ -32,8 +32,8 @@ def bars(table, path, title=None):
         groups.append((label, row, kind, cls))
     n = len(table.configs)
     width = 0.8 / max(n, 1)
-    fig_w = min(max(6.0, 0.35 * len(groups) * max(1, n) * 0.6 + 2), 40)
-    fig, ax = plt.subplots(figsize=(fig_w, 4.2))
+    fig_w = min(max(6.0, 2 + 0.11 * len(groups) * (n + 1)), 18)
+    fig, ax = plt.subplots(figsize=(fig_w, 4.5))
     cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
     xs = list(range(len(groups)))
     ymax = 0
@@ -60,9 +60,9 @@ def bars(table, path, title=None):
     ax.set_ylim(0, ymax * 1.15 if ymax > 0 else 1)
     ax.set_ylabel(table.metric if table.raw else
                   (f"speedup ({table.metric})" if table.invert else f"normalised {table.metric}"))
-    ax.set_title(title or table.title(), fontsize=10)
-    ax.legend(ncol=min(n, 6), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.32 if len(groups) > 1 else -0.15),
-              frameon=False)
+    ncol = min(n, 6)
+    ax.legend(ncol=ncol, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    ax.set_title(title or table.title(), fontsize=10, pad=8 + 16 * ((n + ncol - 1) // ncol))
     ax.grid(axis="y", linestyle=":", linewidth=0.5)
     ax.set_axisbelow(True)
     fig.tight_layout()
