@@ -71,8 +71,12 @@ static ws_status plan(ws_xctx *x, const ws_operand *o, addr_plan *p) {
     return WS_OK;
 }
 
+/* A 32-bit base register addresses a 32-bit space: base + offset wraps
+ * modulo 2^32 as on hardware (nvcc folds negative terms into such bases). */
 static inline uint64_t lane_addr(const addr_plan *p, uint32_t l) {
-    return (p->base ? (p->base[l] & p->bmask) : 0) + p->off;
+    if (!p->base) return p->off;
+    if (p->bmask != ~0ull) return (uint32_t)(p->base[l] + p->off);
+    return p->base[l] + p->off;
 }
 
 /* Host pointer for one lane's access, or NULL with the fault filled. */

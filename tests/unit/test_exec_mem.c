@@ -179,3 +179,22 @@ TEST(exec_warp_step_reports_addresses) {
     ws_gmem_destroy(g);
     ws_module_free(m);
 }
+
+/* A 32-bit shared address register that went "below zero" plus a positive
+ * offset wraps modulo 2^32 (nvcc emits this for s[d - tx + 1][tx + 1]). */
+TEST(exec_shared_address_wraps_32bit) {
+    const char *ptx = WX_HEAD
+        ".shared .align 4 .b8 buf[16];\n"
+        ".visible .entry wrap32(.param .u64 out)\n{\n"
+        ".reg .b32 %r<6>;\n.reg .b64 %rd<3>;\n"
+        "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\n"
+        "mov.u32 %r1, buf;\nmov.u32 %r2, 7;\nst.shared.u32 [%r1+4], %r2;\nbar.sync 0;\n"
+        "add.s32 %r3, %r1, -64;\nld.shared.u32 %r4, [%r3+68];\n"
+        "st.global.u32 [%rd2], %r4;\nret;\n}\n";
+    uint32_t out = 0;
+    wx_buf b[1] = {{NULL, &out, 4}};
+    wx_cfg cfg = {0};
+    ws_fault f;
+    CHECK_EQ_I64(wx_launch(ptx, &cfg, b, 1, &f, NULL), WS_OK);
+    CHECK_EQ_U64(out, 7);
+}
