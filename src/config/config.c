@@ -383,6 +383,7 @@ static const char *const p_gtx480_v4[] = {
     "gpgpu_frfcfs_dram_sched_queue_size", "64",
     "gpgpu_dram_return_queue_size", "116",
     "dram_bnkgrp_indexing_policy", "1",
+    "gpgpu_perf_sim_memcpy", "1",
     "flit_size", "40",
     "vc_buf_size", "64",
     "input_speedup", "1",

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "timing/mem/addrdec.h"
+#include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
 #include "timing/mem/partition.h"
 
@@ -59,8 +60,9 @@ static void take_sums(const ws_gpu *g, sums *o) {
     for (uint32_t i = 0; i < g->n_chan; i++) {
         const ws_mempart_stats *s = ws_mempart_get_stats(g->part[i]);
         for (int d = 0; d < 2; d++) {
-            o->l2a += s->l2_access[d][0] + s->l2_access[d][1] + s->l2_access[d][2];
-            o->l2m += s->l2_access[d][2];
+            o->l2a += s->l2_access[d][WS_CACHE_HIT] + s->l2_access[d][WS_CACHE_HIT_RESERVED] +
+                      s->l2_access[d][WS_CACHE_MISS] + s->l2_access[d][WS_CACHE_SECTOR_MISS];
+            o->l2m += s->l2_access[d][WS_CACHE_MISS] + s->l2_access[d][WS_CACHE_SECTOR_MISS];
         }
         o->dbusy += s->dram_busy_data_cycles;
         o->dcyc += s->dram_cycles;
@@ -98,6 +100,17 @@ void ws_gpu_set_timeseries(ws_gpu *g, FILE *f) {
 }
 
 void ws_gpu_set_progress(ws_gpu *g, bool on) { g->progress = on && isatty(2); }
+
+void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n) {
+    if (!g->cfg.perf_sim_memcpy || !n) return;
+    ws_mreq r;
+    for (uint64_t a = addr & ~31ull; a < addr + n; a += 32) {
+        memset(&r, 0, sizeof r);
+        r.addr = a;
+        ws_addrdec_decode(&g->ad, &r);
+        ws_mempart_memcpy_fill(g->part[r.chan], a, g->tot_cycles);
+    }
+}
 
 static void gpu_free(ws_gpu *g) {
     if (!g) return;
@@ -427,10 +440,12 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         /* L2 */
         uint64_t l2_acc = 0, l2_miss = 0, l2_pend = 0, l2_fail = 0;
         for (int d = 0; d < 2; d++) {
-            l2_acc += mpt.l2_access[d][0] + mpt.l2_access[d][1] + mpt.l2_access[d][2];
-            l2_miss += mpt.l2_access[d][2];
-            l2_pend += mpt.l2_access[d][1];
-            l2_fail += mpt.l2_access[d][3];
+            /* a sector miss (line present, sector not) is a miss too */
+            l2_acc += mpt.l2_access[d][WS_CACHE_HIT] + mpt.l2_access[d][WS_CACHE_HIT_RESERVED] +
+                      mpt.l2_access[d][WS_CACHE_MISS] + mpt.l2_access[d][WS_CACHE_SECTOR_MISS];
+            l2_miss += mpt.l2_access[d][WS_CACHE_MISS] + mpt.l2_access[d][WS_CACHE_SECTOR_MISS];
+            l2_pend += mpt.l2_access[d][WS_CACHE_HIT_RESERVED];
+            l2_fail += mpt.l2_access[d][WS_CACHE_RESERVATION_FAIL];
         }
         ws_kstats_add_u64(ks, "L2_total_cache_accesses", l2_acc);
         ws_kstats_add_u64(ks, "L2_total_cache_misses", l2_miss);

@@ -31,6 +31,11 @@ void ws_gpu_set_timeseries(ws_gpu *g, FILE *f);
 /* Progress on a terminal: a line on stderr every ~0.5 s of a long run. */
 void ws_gpu_set_progress(ws_gpu *g, bool on);
 
+/* A host-to-device copy of n bytes at addr: with -gpgpu_perf_sim_memcpy the
+ * copied lines are placed in the L2 (GPGPU-Sim 4 does this), so a kernel
+ * finds its freshly copied inputs there. */
+void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n);
+
 /* What one launch measured. */
 typedef struct ws_gpu_result {
     uint64_t cycles;             /* core cycles of this kernel (gpu_sim_cycle) */

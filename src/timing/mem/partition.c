@@ -132,7 +132,11 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
     p->rop_latency = (uint32_t)cfg->l2_rop_latency;
     p->dram_latency = (uint32_t)cfg->dram_latency;
     p->texture_only = cfg->cache_dl2_texture_only;
-    p->part_local_index = cfg->l2_partition_local_index;
+    /* -1: a GPGPU-Sim 4 cache string ("N:"/"S:" prefix) means 4.x semantics */
+    p->part_local_index = cfg->l2_partition_local_index >= 0
+                              ? cfg->l2_partition_local_index
+                              : (cfg->cache_dl2[0] == 'N' || cfg->cache_dl2[0] == 'S') &&
+                                    cfg->cache_dl2[1] == ':';
     p->flush_l2 = cfg->flush_l2_cache;
 
     ws_dram_timing t = {0};
