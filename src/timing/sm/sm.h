@@ -70,6 +70,8 @@ bool ws_sm_can_take_cta(const ws_sm *sm);
 /* Make CTA ctaid resident (creates its functional state). */
 void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now);
 unsigned ws_sm_active_ctas(const ws_sm *sm);
+/* CTAs of the current kernel that fit at once (GPGPU-Sim's max_cta). */
+uint32_t ws_sm_max_ctas(const ws_sm *sm);
 /* Work left: resident CTAs, instructions in the pipeline or memory requests
  * in flight. */
 bool ws_sm_busy(const ws_sm *sm);
@@ -81,8 +83,14 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now);
  * interconnect when it has buffer space; ws_mreq_flits gives the size). */
 ws_mreq *ws_sm_out_peek(ws_sm *sm);
 void ws_sm_out_pop(ws_sm *sm);
-/* Replies from memory. */
+/* Replies from memory. A reply is the request (or, when the memory side
+ * splits a request into sectors, one piece of it) with is_reply set; it keeps
+ * `origin` and carries in `sectors` the 32 B sectors it answers (0 = all of
+ * the request). The SM frees every reply it is given. Stores are counted
+ * complete when acknowledgements for all their sectors came back. */
 bool ws_sm_in_ready(const ws_sm *sm);
+/* Same, for a particular reply (instruction replies never wait). */
+bool ws_sm_in_ready_for(const ws_sm *sm, const ws_mreq *r);
 void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now);
 
 /* A functional fault stops the kernel: true and *f filled if one happened. */

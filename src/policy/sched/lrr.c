@@ -1,0 +1,26 @@
+/* Loose round robin: start one past the warp that issued last. */
+#include <stdlib.h>
+
+#include "policy/sched/sched.h"
+
+typedef struct { unsigned last; } lrr_state;
+
+static void *lrr_create(const char *args, unsigned n, char *err, size_t errlen) {
+    lrr_state *s = calloc(1, sizeof *s);
+    if (s) s->last = n ? n - 1 : 0; /* first cycle starts at index 0 */
+    return s;
+}
+static void lrr_destroy(void *st) { free(st); }
+static unsigned lrr_order(void *st, const ws_sched_warp *w, unsigned n, uint16_t *out) {
+    lrr_state *s = st;
+    for (unsigned i = 0; i < n; i++) out[i] = (uint16_t)((s->last + 1 + i) % n);
+    return n;
+}
+static void lrr_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned idx) {
+    ((lrr_state *)st)->last = idx;
+}
+
+const ws_sched_policy ws_sched_lrr = {
+    "lrr", "loose round robin over the scheduler's warps", lrr_create, lrr_destroy, lrr_order,
+    lrr_issued,
+};

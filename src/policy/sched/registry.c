@@ -1,0 +1,68 @@
+/* The scheduler-policy registry: one line per policy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/sched/sched.h"
+
+extern const ws_sched_policy ws_sched_lrr;
+extern const ws_sched_policy ws_sched_gto;
+extern const ws_sched_policy ws_sched_two_level_active;
+extern const ws_sched_policy ws_sched_oldest;
+
+static const ws_sched_policy *const g_sched_policies[] = {
+    &ws_sched_lrr,
+    &ws_sched_gto,
+    &ws_sched_two_level_active,
+    &ws_sched_oldest,
+    NULL,
+};
+
+const ws_sched_policy *const *ws_sched_all(void) { return g_sched_policies; }
+
+const ws_sched_policy *ws_sched_find(const char *name) {
+    size_t n = strcspn(name, ":");
+    for (const ws_sched_policy *const *p = g_sched_policies; *p; p++)
+        if (strlen((*p)->name) == n && !strncmp((*p)->name, name, n)) return *p;
+    return NULL;
+}
+
+int ws_sched_create(ws_sched *s, const char *spec, unsigned n, char *err, size_t errlen) {
+    s->policy = ws_sched_find(spec);
+    s->state = NULL;
+    if (!s->policy) {
+        size_t o = (size_t)snprintf(err, errlen, "-gpgpu_scheduler %s: unknown policy (known:", spec);
+        for (const ws_sched_policy *const *p = g_sched_policies; *p && o < errlen; p++)
+            o += (size_t)snprintf(err + o, errlen - o, " %s", (*p)->name);
+        if (o < errlen) snprintf(err + o, errlen - o, ")");
+        return -1;
+    }
+    const char *colon = strchr(spec, ':');
+    s->state = s->policy->create(colon ? colon + 1 : NULL, n, err, errlen);
+    return s->state ? 0 : -1;
+}
+
+void ws_sched_destroy(ws_sched *s) {
+    if (s->policy && s->state) s->policy->destroy(s->state);
+    s->state = NULL;
+}
+
+unsigned ws_sched_sort_by_age(const ws_sched_warp *w, unsigned n, uint16_t *out, int skip) {
+    /* key: (not eligible, age); eligible warps first so that waiting ones
+       never shadow a ready one */
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if ((int)i == skip) continue;
+        unsigned j = k++;
+        int ei = !w[i].valid || w[i].waiting;
+        while (j > 0) {
+            const ws_sched_warp *p = &w[out[j - 1]];
+            int ep = !p->valid || p->waiting;
+            if (ep < ei || (ep == ei && p->age <= w[i].age)) break;
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = (uint16_t)i;
+    }
+    return k;
+}

@@ -1,0 +1,55 @@
+/* Policy family "sched": the order in which one warp scheduler considers
+ * its warps each cycle (-gpgpu_scheduler).
+ *
+ * A scheduler supervises a fixed set of warp slots (slot % n_sched == id).
+ * Each cycle the SM fills one ws_sched_warp per supervised slot (in slot
+ * order) and asks the policy for an order; it then issues from the first
+ * eligible warp and tells the policy which one issued.
+ *
+ * To add a policy: write src/policy/sched/<name>.c defining a
+ * `const ws_sched_policy ws_sched_<name>` and add one line to registry.c. */
+#ifndef WARPSIM_POLICY_SCHED_H
+#define WARPSIM_POLICY_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ws_sched_warp {
+    uint16_t slot;     /* SM warp slot */
+    uint8_t valid;     /* holds a warp that has not finished */
+    uint8_t waiting;   /* at a barrier, memory barrier or atomic wait */
+    uint8_t longop;    /* next instruction reads a register a global/local load will write */
+    uint64_t age;      /* dynamic warp id: smaller = launched earlier */
+} ws_sched_warp;
+
+typedef struct ws_sched_policy {
+    const char *name;  /* config name (text before the first ':') */
+    const char *doc;   /* one line */
+    /* State for one scheduler supervising n warp slots; args is the text
+       after "name:" or NULL. NULL and err on bad arguments. */
+    void *(*create)(const char *args, unsigned n, char *err, size_t errlen);
+    void (*destroy)(void *st);
+    /* Write a priority order of indices into w[0..n) to out; return how many
+       (warps left out are not considered this cycle). */
+    unsigned (*order)(void *st, const ws_sched_warp *w, unsigned n, uint16_t *out);
+    /* Warp w[idx] issued at least one instruction this cycle. */
+    void (*issued)(void *st, const ws_sched_warp *w, unsigned n, unsigned idx);
+} ws_sched_policy;
+
+const ws_sched_policy *ws_sched_find(const char *name); /* "gto", "two_level_active:6:0:1" */
+const ws_sched_policy *const *ws_sched_all(void);
+
+/* A created instance. */
+typedef struct ws_sched {
+    const ws_sched_policy *policy;
+    void *state;
+} ws_sched;
+/* 0, or -1 with err naming the policy and the known ones. */
+int ws_sched_create(ws_sched *s, const char *spec, unsigned n, char *err, size_t errlen);
+void ws_sched_destroy(ws_sched *s);
+
+/* Helper for age-ordered policies: indices of valid, non-waiting warps by
+   age, then the others by age (insertion sort, n is small). Returns n. */
+unsigned ws_sched_sort_by_age(const ws_sched_warp *w, unsigned n, uint16_t *out, int skip);
+
+#endif

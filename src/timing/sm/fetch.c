@@ -1,0 +1,179 @@
+/* Fetch and decode. Fetch picks, round robin after the warp fetched last, a
+ * warp with an empty instruction buffer and no instruction miss pending,
+ * and reads up to two instructions (16 bytes, not crossing a line) at
+ * 0xF0000000 + 8 * pc through the L1I (-gpgpu_cache:il1). A hit fills the
+ * single fetch buffer, which decode turns into the warp's 2-entry ibuffer
+ * the next cycle; a miss leaves as a WS_MA_INST request and the warp waits
+ * for the fill. Warps fetch along their predicted sequential path; issue
+ * flushes the ibuffer when the functional pc differs (GPGPU-Sim's control
+ * hazard), so taken branches cost a refetch as they do there. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "exec/exec_internal.h"
+#include "timing/sm/sm_internal.h"
+
+int sm_fetch_init(ws_sm *sm, char *err, size_t errlen) {
+    ws_cache_cfg cc;
+    char e[200];
+    if (ws_cache_cfg_parse(sm->cfg->cache_il1, &cc, e, sizeof e)) {
+        snprintf(err, errlen, "-gpgpu_cache:il1: %s", e);
+        return -1;
+    }
+    sm->l1i = ws_cache_create("L1I", &cc, NULL, e, sizeof e);
+    if (!sm->l1i) {
+        snprintf(err, errlen, "-gpgpu_cache:il1: %s", e);
+        return -1;
+    }
+    sm->last_fetched = 0;
+    return 0;
+}
+
+void sm_ibuf_flush(sm_warp *w) {
+    w->ib[0].valid = w->ib[1].valid = false;
+    w->ib_next = 0;
+}
+
+static inline bool ib_empty(const sm_warp *w) { return !w->ib[0].valid && !w->ib[1].valid; }
+
+void sm_fetch_reply(ws_sm *sm, uint64_t block) { ws_cache_fill(sm->l1i, block, sm->now); }
+
+/* Send one L1I miss towards memory if there is room. */
+static void drain_l1i(ws_sm *sm) {
+    if (!ws_cache_has_miss(sm->l1i) || sm_outq_full(sm)) return;
+    const ws_cache_out *o = ws_cache_peek_miss(sm->l1i);
+    uint16_t wi = (uint16_t)((uintptr_t)o->req - 1);
+    ws_mreq *r = sm_new_req(sm, WS_MA_INST, o->addr, o->size, wi);
+    sm_pend *p = sm_pend_alloc(sm);
+    p->cache = SM_C_L1I;
+    p->block = o->addr;
+    p->want = r->sectors;
+    r->origin = p;
+    sm->n_pend++;
+    ws_cache_pop_miss(sm->l1i);
+    sm_outq_push(sm, r);
+}
+
+void sm_fetch_cycle(ws_sm *sm) {
+    if (!sm->fb_valid) {
+        void *rd = ws_cache_pop_ready(sm->l1i);
+        if (rd) {
+            /* a fill came back: the waiting warp's fetch completes */
+            unsigned wi = (unsigned)((uintptr_t)rd - 1);
+            sm_warp *w = &sm->warps[wi];
+            w->imiss = false;
+            if (w->valid && !w->func_done && ib_empty(w)) {
+                sm->fb_valid = true;
+                sm->fb_warp = wi;
+                sm->fb_func = w->fetch_func;
+                sm->fb_pc = w->fetch_pc;
+            }
+        } else if (sm->n_active_ctas) {
+            for (uint32_t i = 0; i < sm->max_warps; i++) {
+                unsigned wi = (sm->last_fetched + 1 + i) % sm->max_warps;
+                sm_warp *w = &sm->warps[wi];
+                if (!w->valid || w->func_done || w->imiss || !ib_empty(w)) continue;
+                uint64_t addr = SM_PROGRAM_BASE +
+                                (uint64_t)SM_INST_BYTES * (sm->func_base[w->fetch_func] + w->fetch_pc);
+                ws_fail_kind fk;
+                ws_cache_status s = ws_cache_access(sm->l1i, addr, WS_ACC_READ, false,
+                                                    (void *)(uintptr_t)(wi + 1), sm->now, &fk);
+                sm->last_fetched = wi;
+                if (s == WS_CACHE_HIT) {
+                    sm->fb_valid = true;
+                    sm->fb_warp = wi;
+                    sm->fb_func = w->fetch_func;
+                    sm->fb_pc = w->fetch_pc;
+                } else if (s != WS_CACHE_RESERVATION_FAIL) {
+                    w->imiss = true;
+                }
+                break;
+            }
+        }
+    }
+    drain_l1i(sm);
+}
+
+void sm_decode_cycle(ws_sm *sm) {
+    if (!sm->fb_valid) return;
+    sm->fb_valid = false;
+    sm_warp *w = &sm->warps[sm->fb_warp];
+    if (!w->valid || w->func_done) return;
+    const ws_func *f = &sm->mod->funcs[sm->fb_func];
+    uint32_t pc = sm->fb_pc;
+    /* slot 0 is filled even past the end of the function (GPGPU-Sim fills a
+       NULL instruction; issue then resynchronises the warp) */
+    w->ib[0].valid = true;
+    w->ib[0].func = sm->fb_func;
+    w->ib[0].pc = pc;
+    w->ib[0].inst = pc < f->ninsts ? &f->insts[pc] : NULL;
+    w->ib[0].dec = pc < f->ninsts ? &sm->dec[sm->fb_func][pc] : NULL;
+    w->ib[1].valid = false;
+    if (w->ib[0].inst && pc + 1 < f->ninsts) {
+        w->ib[1].valid = true;
+        w->ib[1].func = sm->fb_func;
+        w->ib[1].pc = pc + 1;
+        w->ib[1].inst = &f->insts[pc + 1];
+        w->ib[1].dec = &sm->dec[sm->fb_func][pc + 1];
+    }
+    w->ib_next = 0;
+}
+
+/* ---- decode once per kernel ------------------------------------------------ */
+static void add_dst(sm_dec *d, unsigned id) {
+    if (d->ndst < SM_MAX_DST) d->dst[d->ndst++] = (uint16_t)id;
+}
+static void add_src(sm_dec *d, unsigned id, int arch) {
+    if (d->nsrc < SM_MAX_SRC) {
+        d->src[d->nsrc++] = (uint16_t)id;
+        if (arch >= 0) d->bank[d->nrd++] = (uint16_t)arch;
+    }
+}
+
+void sm_decode_inst(const ws_sm *sm, const ws_inst *in, const uint16_t *names, uint32_t nregs,
+                    sm_dec *d) {
+    unsigned P = sm->sb_preds_at;
+    sm_classify(sm, in, &d->cls, &d->lat, &d->ii);
+    for (unsigned i = 0; i < in->ndst && i < WS_MAX_DST; i++) {
+        const ws_operand *o = &in->dst[i];
+        switch (o->kind) {
+        case WS_OPND_REG: add_dst(d, o->reg); break;
+        case WS_OPND_PRED: add_dst(d, P + o->reg); break;
+        case WS_OPND_VEC:
+            for (unsigned k = 0; k < o->vecn && k < 4; k++)
+                if (o->vreg[k] != WS_NOREG) add_dst(d, (o->vec_is_pred ? P : 0) + o->vreg[k]);
+            break;
+        case WS_OPND_MEM:
+            if (o->reg != WS_NOREG) add_src(d, o->reg, -1);
+            break;
+        default: break;
+        }
+    }
+    for (unsigned i = 0; i < in->nsrc && i < WS_MAX_SRC; i++) {
+        const ws_operand *o = &in->src[i];
+        switch (o->kind) {
+        case WS_OPND_REG: add_src(d, o->reg, names[o->reg]); break;
+        case WS_OPND_PRED: add_src(d, P + o->reg, names[nregs + o->reg]); break;
+        case WS_OPND_VEC:
+            for (unsigned k = 0; k < o->vecn && k < 4; k++) {
+                if (o->vreg[k] == WS_NOREG) continue;
+                if (o->vec_is_pred) add_src(d, P + o->vreg[k], names[nregs + o->vreg[k]]);
+                else add_src(d, o->vreg[k], names[o->vreg[k]]);
+            }
+            break;
+        case WS_OPND_MEM: /* address registers: scoreboard only, not a bank read
+                             (GPGPU-Sim does not collect them) */
+            if (o->reg != WS_NOREG) add_src(d, o->reg, -1);
+            break;
+        default: break;
+        }
+    }
+    if (in->guard != WS_NOREG) add_src(d, P + in->guard, -1);
+    d->is_mem = d->cls == SM_MEM;
+    switch ((ws_opcode)in->op) {
+    case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
+        d->is_ctrl = true;
+        break;
+    default: break;
+    }
+}

@@ -1,0 +1,239 @@
+/* Warp schedulers (-gpgpu_num_sched_per_core; warp w belongs to scheduler
+ * w % n). Each cycle the schedulers run in a rotating order; each asks its
+ * policy (src/policy/sched) for an order and issues from the first warp
+ * that can, up to -gpgpu_max_insn_issue_per_warp instructions (a second
+ * one only if the first issued). A warp can issue when its ibuffer head is
+ * valid and on the functional path (else the ibuffer is flushed: control
+ * hazard), it is not waiting (barrier, memory barrier, atomic), the
+ * scoreboard is clear and its class's ID_OC register has room. The
+ * instruction executes functionally at issue (ws_warp_step). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec_internal.h"
+#include "timing/sm/sm_internal.h"
+
+int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
+    sm->n_sched = (unsigned)sm->cfg->num_sched_per_core;
+    sm->max_issue = (unsigned)sm->cfg->max_insn_issue_per_warp;
+    sm->sched = calloc(sm->n_sched, sizeof *sm->sched);
+    sm->sview = calloc(sm->max_warps, sizeof *sm->sview);
+    sm->sorder = calloc(sm->max_warps, sizeof *sm->sorder);
+    if (!sm->sched || !sm->sview || !sm->sorder) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
+    for (unsigned s = 0; s < sm->n_sched; s++) {
+        unsigned n = (sm->max_warps + sm->n_sched - 1 - s) / sm->n_sched;
+        if (ws_sched_create(&sm->sched[s], sm->cfg->scheduler, n, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+static inline ws_warp *fwarp(const ws_sm *sm, const sm_warp *w) {
+    return &sm->ctas[w->cta].cta->warps[w->wid];
+}
+
+/* The function and pc the warp executes next, looking through SIMT entries
+   the engine will pop lazily (finished paths, reached reconvergence). */
+static bool func_next(const ws_sm *sm, const sm_warp *w, uint32_t *func, uint32_t *pc) {
+    const ws_warp *fw = fwarp(sm, w);
+    if (fw->state == WS_WARP_DONE) return false;
+    uint32_t sp = fw->sp;
+    uint32_t base = fw->nframes ? fw->frames[fw->nframes - 1].simt_base : 0;
+    while (sp > base + 1) {
+        const ws_simt_entry *e = &fw->stack[sp - 1];
+        if (e->mask == 0 || (e->rpc >= 0 && e->pc == e->rpc)) sp--;
+        else break;
+    }
+    if (!sp) return false;
+    *func = fw->func;
+    *pc = (uint32_t)fw->stack[sp - 1].pc;
+    return true;
+}
+
+static bool fw_all_exited(const ws_sm *sm, const sm_warp *w) {
+    const ws_warp *fw = fwarp(sm, w);
+    return fw->state == WS_WARP_DONE || (fw->lanes & ~fw->exited) == 0;
+}
+
+/* Waiting at a barrier, a memory barrier (until its register writes are
+   done; then the L1 is flushed if -gpgpu_flush_l1_cache) or an atomic. */
+static bool warp_waiting(ws_sm *sm, sm_warp *w, bool *at_bar) {
+    if (fwarp(sm, w)->state == WS_WARP_BAR) {
+        *at_bar = true;
+        return true;
+    }
+    if (w->membar) {
+        if (w->n_reserved) return true;
+        w->membar = false;
+        if (sm->cfg->flush_l1_cache) ws_cache_invalidate(sm->l1d);
+    }
+    return w->n_atomic > 0;
+}
+
+static void mark_done(ws_sm *sm, unsigned wi) {
+    sm_warp *w = &sm->warps[wi];
+    w->func_done = true;
+    sm_ibuf_flush(w);
+    sm_warp_try_finish(sm, wi);
+}
+
+/* Issue the instruction at the head of warp wi's ibuffer. Returns 1 if
+   issued, 0 if the warp turned out to wait or be done, -1 on a fault. */
+static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
+    sm_warp *w = &sm->warps[wi];
+    ws_cta *cta = sm->ctas[w->cta].cta;
+    ws_step st;
+    ws_fault f;
+    ws_step_result r = ws_warp_step(cta, w->wid, &st, &f);
+    if (r == WS_STEP_FAULT) {
+        sm_set_fault(sm, &f);
+        return -1;
+    }
+    if (r == WS_STEP_DONE) {
+        mark_done(sm, wi);
+        return 0;
+    }
+    if (r == WS_STEP_BARRIER) return 0;
+    const sm_dec *d = e->dec;
+    sm_inst *in = sm_inst_alloc(sm);
+    in->inst = st.inst;
+    in->uid = sm->next_uid++;
+    in->warp = (uint16_t)wi;
+    in->cls = d->cls;
+    in->lat = d->lat;
+    in->ii = d->ii;
+    in->active = st.active;
+    in->ndst = d->ndst;
+    memcpy(in->dst, d->dst, d->ndst * sizeof *d->dst);
+    in->nsrc = d->nrd;
+    memcpy(in->src_bank, d->bank, d->nrd * sizeof *d->bank);
+    in->nrd = 0;
+    in->is_load = in->is_store = in->is_atomic = in->is_membar = in->in_dispatch = false;
+    in->longop = false;
+    in->pending = 0;
+    in->smem_cycles = 0;
+    if (d->is_mem) {
+        ws_opcode op = (ws_opcode)st.inst->op;
+        in->is_membar = op == WS_OP_MEMBAR || op == WS_OP_FENCE;
+        in->is_atomic = st.is_atomic;
+        in->is_store = st.is_store && !st.is_atomic;
+        in->is_load = !in->is_membar && !in->is_store && op != WS_OP_PREFETCH;
+        in->space = st.mem_space;
+        in->access_size = st.access_size;
+        if (st.active) memcpy(in->addr, st.addr, sizeof in->addr);
+        if (in->space == WS_SPACE_SHARED && st.active)
+            in->smem_cycles = sm_smem_conflict_cycles(sm, st.addr, st.active);
+        in->longop = in->is_load && (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL ||
+                                     in->space == WS_SPACE_TEX);
+        if (in->is_membar) w->membar = true;
+        if (in->is_atomic) w->n_atomic++;
+    }
+    sm_sb_reserve(sm, w, in, in->longop);
+    w->n_inflight++;
+    w->last_issue = sm->now;
+    sm_regset_push(rs, in);
+    /* the ibuffer slot is consumed; fetch continues sequentially */
+    w->ib[w->ib_next].valid = false;
+    w->ib_next = (uint8_t)((w->ib_next + 1) % SM_IBUF);
+    w->fetch_func = e->func;
+    w->fetch_pc = e->pc + 1;
+    sm->st.warp_insts++;
+    sm->st.thread_insts += (uint64_t)__builtin_popcount(st.active);
+    sm->progressed = true;
+    if (d->is_ctrl && fw_all_exited(sm, w)) mark_done(sm, wi);
+    return 1;
+}
+
+static void sched_cycle(ws_sm *sm, unsigned s) {
+    unsigned n = 0;
+    for (unsigned wi = s; wi < sm->max_warps; wi += sm->n_sched, n++) {
+        sm_warp *w = &sm->warps[wi];
+        ws_sched_warp *v = &sm->sview[n];
+        v->slot = (uint16_t)wi;
+        v->valid = w->valid && !w->func_done;
+        v->age = w->age;
+        v->waiting = 0;
+        v->longop = 0;
+        if (v->valid) {
+            bool bar = false;
+            v->waiting = warp_waiting(sm, w, &bar);
+            const sm_ibuf *e = &w->ib[w->ib_next];
+            v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
+        }
+    }
+    const ws_sched_policy *pol = sm->sched[s].policy;
+    unsigned k = pol->order(sm->sched[s].state, sm->sview, n, sm->sorder);
+    bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
+         any_empty = false;
+    for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
+        unsigned idx = sm->sorder[oi];
+        unsigned wi = sm->sview[idx].slot;
+        sm_warp *w = &sm->warps[wi];
+        if (!w->valid || w->func_done) continue;
+        unsigned checked = 0, issued = 0;
+        while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
+            bool bar = false;
+            if (warp_waiting(sm, w, &bar)) {
+                any_bar |= bar;
+                break;
+            }
+            const sm_ibuf *e = &w->ib[w->ib_next];
+            if (!e->valid) {
+                any_empty = true;
+                break;
+            }
+            uint32_t func, pc;
+            if (!func_next(sm, w, &func, &pc)) {
+                mark_done(sm, wi);
+                break;
+            }
+            if (!e->inst || e->func != func || e->pc != pc) {
+                /* control hazard: refetch from the functional path */
+                sm_ibuf_flush(w);
+                w->fetch_func = func;
+                w->fetch_pc = pc;
+                break;
+            }
+            valid_inst = true;
+            checked++;
+            if (sm_sb_collides(w, e->dec)) break;
+            ready_inst = true;
+            sm_regset *rs = &sm->id_oc[e->dec->cls];
+            if (!sm_regset_free(rs)) break;
+            int r = issue_one(sm, wi, e, rs);
+            if (r < 0) return;
+            if (r == 0) {
+                checked--; /* it turned out to be waiting or finished */
+                break;
+            }
+            issued++;
+            if (!w->valid || w->func_done) break;
+        }
+        if (issued) {
+            issued_inst = true;
+            pol->issued(sm->sched[s].state, sm->sview, n, idx);
+        }
+    }
+    if (issued_inst) return;
+    if (!valid_inst) {
+        if (any_bar) sm->st.stall_barrier++;
+        else if (any_empty) sm->st.stall_ibuffer++;
+        else sm->st.stall_idle++;
+    } else if (!ready_inst) {
+        sm->st.stall_scoreboard++;
+    } else {
+        sm->st.stall_pipeline++;
+    }
+}
+
+void sm_issue_cycle(ws_sm *sm) {
+    if (!sm->n_active_ctas) return;
+    for (unsigned j = 0; j < sm->n_sched; j++) {
+        sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);
+        if (sm->has_fault) return;
+    }
+    sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
+}

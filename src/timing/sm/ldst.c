@@ -1,0 +1,418 @@
+/* LD/ST unit (GPGPU-Sim 4's ldst_unit): one instruction at a time in the
+ * dispatch register.
+ *  - shared memory: the bank-conflict degree (distinct 4-byte words per bank,
+ *    per warp part, broadcast of one word free) keeps it in dispatch that
+ *    many cycles; loads then take -gpgpu_smem_latency in the shared pipeline.
+ *  - constant and kernel-parameter loads: one L1C access per cycle, one per
+ *    distinct line; misses fill the L1C and write back through the unit.
+ *  - global/local: transactions from the coalescer enter the L1 latency
+ *    queue (-gpgpu_l1_latency stages) one per cycle; the L1D is accessed at
+ *    its head, which holds on a reservation failure (the queue backs up).
+ *    Hits complete there; misses wait in the MSHR for the fill. Atomics,
+ *    .cg loads and -gpgpu_gmem_skip_L1D global accesses bypass the L1D and
+ *    go out directly. Local memory is mapped to a global range, interleaved
+ *    by word across the resident threads (GPGPU-Sim's local_mem_map).
+ *  - replies: one per cycle from a 2-entry response FIFO (fill L1D / L1C,
+ *    store acknowledgement, bypass reply). Writeback arbitrates round robin
+ *    between the shared pipeline, L1C fills, bypass replies and L1D fills,
+ *    one instruction per cycle.
+ * A load releases its registers when all its accesses are back; stores leave
+ * the unit once their accesses are queued; a warp finishes only when its
+ * stores are acknowledged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/sm/sm_internal.h"
+
+int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
+    char e[200];
+    ws_cache_cfg cc;
+    if (ws_cache_cfg_parse(sm->cfg->cache_dl1, &cc, e, sizeof e) ||
+        !(sm->l1d = ws_cache_create("L1D", &cc, NULL, e, sizeof e))) {
+        snprintf(err, errlen, "-gpgpu_cache:dl1: %s", e);
+        return -1;
+    }
+    if (ws_cache_cfg_parse(sm->cfg->cache_const, &cc, e, sizeof e) ||
+        !(sm->l1c = ws_cache_create("L1C", &cc, NULL, e, sizeof e))) {
+        snprintf(err, errlen, "-gpgpu_const_cache:l1: %s", e);
+        return -1;
+    }
+    sm->txq = calloc(WS_MAX_TRANSACTIONS, sizeof *sm->txq);
+    sm->smem_lat = (unsigned)sm->cfg->shmem_latency;
+    sm->smem_pipe = calloc(sm->smem_lat, sizeof *sm->smem_pipe);
+    sm->l1_lat = (unsigned)sm->cfg->l1_latency;
+    sm->l1q = calloc(sm->l1_lat, sizeof *sm->l1q);
+    if (!sm->txq || !sm->smem_pipe || !sm->l1q) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
+    return 0;
+}
+
+bool sm_ldst_can_issue(const ws_sm *sm) { return !sm->ld_disp; }
+
+bool sm_ldst_busy(const ws_sm *sm) {
+    if (sm->ld_disp || sm->next_wb || sm->next_global || ws_cache_has_miss(sm->l1d) ||
+        ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i))
+        return true;
+    for (unsigned i = 0; i < sm->smem_lat; i++)
+        if (sm->smem_pipe[i]) return true;
+    for (unsigned i = 0; i < sm->l1_lat; i++)
+        if (sm->l1q[i].valid) return true;
+    return false;
+}
+
+/* Cycles a shared access occupies the unit: per warp part, the largest
+   number of distinct words any bank must deliver. */
+unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active) {
+    unsigned nb = (unsigned)sm->cfg->shmem_num_banks, parts = (unsigned)sm->cfg->shmem_warp_parts;
+    unsigned psize = WS_WARP_SIZE / parts, total = 0;
+    for (unsigned p = 0; p < parts; p++) {
+        uint8_t cnt[64] = {0};
+        unsigned mx = 0;
+        for (unsigned l = p * psize; l < (p + 1) * psize; l++) {
+            if (!(active >> l & 1)) continue;
+            uint64_t word = addr[l] / 4;
+            bool seen = false;
+            for (unsigned j = p * psize; j < l && !seen; j++)
+                seen = (active >> j & 1) && addr[j] / 4 == word;
+            if (seen) continue;
+            unsigned b = (unsigned)(word % nb);
+            if (++cnt[b] > mx) mx = cnt[b];
+        }
+        total += mx;
+    }
+    return total ? total : 1;
+}
+
+static bool bypasses_l1(const ws_sm *sm, const sm_inst *in) {
+    if (in->is_atomic) return true;
+    if (in->inst->cacheop == WS_CACHE_CG) return true;
+    return in->space == WS_SPACE_GLOBAL && sm->cfg->gmem_skip_l1d;
+}
+
+/* Map per-thread local offsets to the global range GPGPU-Sim uses:
+   word-interleaved across every thread that can be resident GPU-wide. */
+static unsigned build_local(ws_sm *sm, sm_inst *in) {
+    uint64_t maxconc = sm->local_threads ? sm->local_threads : 1;
+    uint32_t tpc = sm->padded_threads ? sm->padded_threads : 32;
+    uint32_t words = in->access_size >= 4 ? in->access_size / 4 : 1;
+    unsigned n = 0;
+    uint64_t a[WS_WARP_SIZE];
+    for (uint32_t k = 0; k < words && k < 4; k++) {
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            if (!(in->active >> l & 1)) continue;
+            uint64_t tid = (uint64_t)in->warp * 32 + l;
+            uint64_t base = 4 * (tpc * (sm->env.sm_id + sm->n_sms * (tid / tpc)) + tid % tpc);
+            uint64_t off = in->addr[l];
+            a[l] = SM_LOCAL_BASE + (off / 4 + k) * maxconc * 4 + base +
+                   (in->access_size < 4 ? off % 4 : 0);
+        }
+        ws_coalesce_in ci = {a, in->active, in->access_size < 4 ? in->access_size : 4, false,
+                             false};
+        n += ws_coalesce(&ci, sm->txq + n);
+    }
+    return n;
+}
+
+void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
+    sm->ld_disp = in;
+    in->in_dispatch = true;
+    sm->ntx = sm->txpos = 0;
+    if (!in->active || in->is_membar || (!in->is_load && !in->is_store && !in->is_atomic)) return;
+    switch (in->space) {
+    case WS_SPACE_SHARED: break;
+    case WS_SPACE_CONST:
+    case WS_SPACE_PARAM: {
+        /* one access per distinct constant-cache line */
+        uint32_t line = ws_cache_get_cfg(sm->l1c)->line_size;
+        uint64_t base = in->space == WS_SPACE_CONST ? sm->launch.img->const_base : SM_PARAM_BASE;
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            if (!(in->active >> l & 1)) continue;
+            uint64_t b = (base + in->addr[l]) & ~(uint64_t)(line - 1);
+            unsigned j = 0;
+            while (j < sm->ntx && sm->txq[j].addr != b) j++;
+            if (j == sm->ntx) {
+                memset(&sm->txq[j], 0, sizeof sm->txq[j]);
+                sm->txq[j].addr = b;
+                sm->txq[j].size = line;
+                sm->ntx++;
+            }
+            sm->txq[j].lanes |= 1u << l;
+        }
+        break;
+    }
+    case WS_SPACE_LOCAL: sm->ntx = build_local(sm, in); break;
+    default: {
+        bool sectored = sm->cfg->coalesce_arch >= 40 ||
+                        (bypasses_l1(sm, in) && !in->is_atomic);
+        ws_coalesce_in ci = {in->addr, in->active, in->access_size ? in->access_size : 4, false,
+                             sectored};
+        sm->ntx = ws_coalesce(&ci, sm->txq);
+        break;
+    }
+    }
+    if (in->is_load || in->is_atomic) in->pending = sm->ntx;
+}
+
+/* ---- completion ------------------------------------------------------------ */
+static void finish_load(ws_sm *sm, sm_inst *in) {
+    sm_warp *w = &sm->warps[in->warp];
+    if (in->is_atomic && w->n_atomic) w->n_atomic--;
+    sm_sb_release(sm, w, in);
+    sm_inst_complete(sm, in);
+}
+
+/* One access of a load has its data. */
+static void access_done(ws_sm *sm, sm_inst *in) {
+    if (in->pending) in->pending--;
+    if (!in->pending && !in->in_dispatch) finish_load(sm, in);
+}
+
+static void store_acked(ws_sm *sm, unsigned wi, unsigned n) {
+    sm_warp *w = &sm->warps[wi];
+    w->stores_out = w->stores_out > n ? w->stores_out - n : 0;
+    if (!w->stores_out && w->func_done) sm_warp_try_finish(sm, wi);
+}
+
+/* ---- requests out ---------------------------------------------------------- */
+static uint8_t acc_read(uint8_t space) { return space == WS_SPACE_LOCAL ? WS_MA_LOCAL_R : WS_MA_GLOBAL_R; }
+static uint8_t acc_write(uint8_t space) { return space == WS_SPACE_LOCAL ? WS_MA_LOCAL_W : WS_MA_GLOBAL_W; }
+static unsigned nsec(uint8_t m) { return m ? (unsigned)__builtin_popcount(m) : 1; }
+
+static void drain_cache(ws_sm *sm, ws_cache *c, uint8_t which) {
+    if (!ws_cache_has_miss(c) || sm_outq_full(sm)) return;
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    ws_mreq *r;
+    if (o->kind == WS_OUT_READ_LINE) {
+        const sm_inst *in = o->req;
+        uint8_t acc = which == SM_C_L1C ? WS_MA_CONST_R : acc_read(in ? in->space : WS_SPACE_GLOBAL);
+        r = sm_new_req(sm, acc, o->addr, o->size, in ? in->warp : 0);
+        sm_pend *p = sm_pend_alloc(sm);
+        p->cache = which;
+        p->block = o->addr;
+        p->want = r->sectors;
+        r->origin = p;
+        sm->n_pend++;
+    } else if (o->kind == WS_OUT_WRITEBACK) {
+        r = sm_new_req(sm, WS_MA_L1_WRBK, o->addr, o->size, 0);
+        r->is_write = true;
+    } else { /* a write passing through: its descriptor is a pend record */
+        sm_pend *d = o->req;
+        r = sm_new_req(sm, acc_write(d->space), d->block, d->size,
+                       d->warp);
+        r->is_write = true;
+        r->sectors = d->want;
+        r->lanes = d->lanes;
+        memcpy(r->bytes, d->bytes, sizeof r->bytes);
+        sm_pend_free(sm, d);
+    }
+    ws_cache_pop_miss(c);
+    sm_outq_push(sm, r);
+}
+
+/* Send one bypassing transaction; false when the out queue is full. */
+static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+    if (sm_outq_full(sm)) return false;
+    ws_mreq *r = sm_new_req(sm, in->is_store ? acc_write(in->space) : acc_read(in->space), t->addr,
+                            t->size, in->warp);
+    r->is_write = in->is_store;
+    r->is_atomic = in->is_atomic;
+    r->lanes = t->lanes;
+    r->sectors = t->sectors ? t->sectors : r->sectors;
+    memcpy(r->bytes, t->bytes, sizeof r->bytes);
+    if (in->is_store) {
+        sm->warps[in->warp].stores_out += nsec(r->sectors);
+    } else {
+        sm_pend *p = sm_pend_alloc(sm);
+        p->cache = SM_C_NONE;
+        p->want = r->sectors;
+        p->in = in;
+        r->origin = p;
+        sm->n_pend++;
+    }
+    sm_outq_push(sm, r);
+    return true;
+}
+
+/* ---- replies in -------------------------------------------------------------- */
+static void process_response(ws_sm *sm) {
+    ws_mreq *r = sm->resp.head;
+    if (!r) return;
+    if (r->is_write && !r->is_atomic) {
+        if (r->access != WS_MA_L1_WRBK) store_acked(sm, r->warp, nsec(r->sectors));
+    } else {
+        sm_pend *p = r->origin;
+        if (p) {
+            uint8_t got = p->got | (r->sectors ? r->sectors : p->want);
+            if ((got & p->want) == p->want) {
+                if (p->cache == SM_C_NONE) {
+                    if (sm->next_global) return; /* one bypass reply at a time */
+                    sm->next_global = p->in;
+                } else {
+                    ws_cache_fill(p->cache == SM_C_L1C ? sm->l1c : sm->l1d, p->block, sm->now);
+                }
+                sm_pend_free(sm, p);
+                sm->n_pend--;
+            } else {
+                p->got = got;
+            }
+        }
+    }
+    ws_mreq_fifo_pop(&sm->resp);
+    ws_mreq_free(sm->env.pool, r);
+}
+
+/* ---- writeback ---------------------------------------------------------------- */
+static void ldst_writeback(ws_sm *sm) {
+    if (sm->next_wb) {
+        sm_inst *in = sm->next_wb;
+        sm->next_wb = NULL;
+        sm_oc_write(sm, in);
+        if (in->space == WS_SPACE_SHARED) finish_load(sm, in);
+        else access_done(sm, in);
+    }
+    for (unsigned c = 0; c < 5 && !sm->next_wb; c++) {
+        unsigned client = (sm->wb_arb + c) % 5;
+        sm_inst *in = NULL;
+        switch (client) {
+        case 0: /* shared memory pipeline */
+            if (sm->smem_pipe[0]) {
+                in = sm->smem_pipe[0];
+                sm->smem_pipe[0] = NULL;
+            }
+            break;
+        case 1: break; /* texture: not modelled */
+        case 2: in = ws_cache_pop_ready(sm->l1c); break;
+        case 3:
+            if (sm->next_global) {
+                in = sm->next_global;
+                sm->next_global = NULL;
+            }
+            break;
+        case 4: in = ws_cache_pop_ready(sm->l1d); break;
+        }
+        if (in) {
+            sm->next_wb = in;
+            sm->wb_arb = (client + 1) % 5;
+        }
+    }
+}
+
+/* ---- the L1 latency queue ------------------------------------------------------ */
+static void l1q_cycle(ws_sm *sm) {
+    sm_l1acc *h = &sm->l1q[0];
+    if (h->valid) {
+        sm_inst *in = h->in;
+        bool write = in->is_store;
+        void *req = in;
+        sm_pend *wd = NULL;
+        if (write) { /* the write's descriptor, used if it goes down */
+            wd = sm_pend_alloc(sm);
+            wd->block = h->addr;
+            wd->size = h->size;
+            wd->want = h->sectors;
+            wd->lanes = h->lanes;
+            wd->warp = in->warp;
+            wd->space = in->space;
+            memcpy(wd->bytes, h->bytes, sizeof wd->bytes);
+            req = wd;
+        }
+        unsigned mq = ws_cache_miss_queue_len(sm->l1d);
+        ws_fail_kind fk;
+        ws_cache_status s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
+                                            in->space == WS_SPACE_LOCAL, req, sm->now, &fk);
+        bool sent = ws_cache_miss_queue_len(sm->l1d) > mq;
+        if (s == WS_CACHE_RESERVATION_FAIL) {
+            if (wd) sm_pend_free(sm, wd);
+        } else {
+            if (write) {
+                /* a write that nothing sent down (write-back hit) is done here */
+                if (!sent) {
+                    sm_pend_free(sm, wd);
+                    store_acked(sm, in->warp, nsec(h->sectors));
+                }
+            } else if (s == WS_CACHE_HIT) {
+                access_done(sm, in);
+            }
+            h->valid = false;
+        }
+    }
+    for (unsigned i = 0; i + 1 < sm->l1_lat; i++)
+        if (!sm->l1q[i].valid && sm->l1q[i + 1].valid) {
+            sm->l1q[i] = sm->l1q[i + 1];
+            sm->l1q[i + 1].valid = false;
+        }
+}
+
+/* ---- the dispatch register --------------------------------------------------------- */
+/* Returns true when the instruction has no more accesses to make. */
+static bool dispatch_step(ws_sm *sm, sm_inst *in) {
+    if (!in->active || sm->txpos >= sm->ntx) {
+        if (in->space == WS_SPACE_SHARED && in->active && in->smem_cycles > 1) {
+            in->smem_cycles--; /* bank conflicts: one conflict-free access per cycle */
+            sm->st.shmem_bank_conflict_cycles++;
+            return false;
+        }
+        return true;
+    }
+    ws_mem_txn *t = &sm->txq[sm->txpos];
+    if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
+        ws_fail_kind fk;
+        ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
+        if (s == WS_CACHE_RESERVATION_FAIL) return false;
+        if (s == WS_CACHE_HIT) in->pending--;
+        sm->txpos++;
+    } else if (bypasses_l1(sm, in)) {
+        if (!send_bypass(sm, in, t)) return false;
+        sm->txpos++;
+    } else {
+        sm_l1acc *tail = &sm->l1q[sm->l1_lat - 1];
+        if (tail->valid) {
+            sm->l1_bank_conflicts++;
+            return false;
+        }
+        tail->valid = true;
+        tail->in = in;
+        tail->addr = t->addr;
+        tail->size = t->size;
+        tail->sectors = t->sectors ? t->sectors : sm_sectors_of(t->addr, t->size);
+        tail->lanes = t->lanes;
+        memcpy(tail->bytes, t->bytes, sizeof tail->bytes);
+        if (in->is_store) sm->warps[in->warp].stores_out += nsec(tail->sectors);
+        sm->txpos++;
+    }
+    return sm->txpos >= sm->ntx;
+}
+
+void sm_ldst_cycle(ws_sm *sm) {
+    ldst_writeback(sm);
+    for (unsigned i = 0; i + 1 < sm->smem_lat; i++)
+        if (!sm->smem_pipe[i] && sm->smem_pipe[i + 1]) {
+            sm->smem_pipe[i] = sm->smem_pipe[i + 1];
+            sm->smem_pipe[i + 1] = NULL;
+        }
+    process_response(sm);
+    drain_cache(sm, sm->l1c, SM_C_L1C);
+    drain_cache(sm, sm->l1d, SM_C_L1D);
+    l1q_cycle(sm);
+
+    sm_inst *in = sm->ld_disp;
+    if (!in) return;
+    if (!dispatch_step(sm, in)) {
+        sm->ldst_stalls++;
+        return;
+    }
+    if (in->space == WS_SPACE_SHARED) sm->st.shmem_accesses++;
+    if (in->is_load && in->space == WS_SPACE_SHARED) {
+        if (sm->smem_pipe[sm->smem_lat - 1]) return; /* wait for the pipeline */
+        sm->smem_pipe[sm->smem_lat - 1] = in;
+        sm->ld_disp = NULL;
+        return;
+    }
+    sm->ld_disp = NULL;
+    in->in_dispatch = false;
+    if ((in->is_load || in->is_atomic) && !in->pending) finish_load(sm, in);
+    else if (!in->is_load && !in->is_atomic) sm_inst_complete(sm, in);
+}

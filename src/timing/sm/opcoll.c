@@ -1,0 +1,208 @@
+/* Operand collector and banked register file. Issue puts an instruction in
+ * its class's ID_OC register; an input port moves it into a free collector
+ * unit of its class (or a general one), which queues one read per source
+ * register at the register's bank ((arch number [+ warp]) % banks, the
+ * arch number being the number in the PTX register name, as GPGPU-Sim).
+ * Each cycle every bank serves at most one read (none if a writeback uses
+ * it) and every collector unit receives at most one operand. A unit whose
+ * operands are all read is dispatched, through the class's output ports,
+ * to the OC_EX register when that has room. Address registers of memory
+ * operands and guard predicates are not read here (GPGPU-Sim's arch_reg
+ * lists hold value operands only). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/sm/sm_internal.h"
+
+bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
+void sm_regset_push(sm_regset *r, sm_inst *in) { r->slot[r->n++] = in; }
+sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx) {
+    unsigned b = 0;
+    for (unsigned i = 1; i < r->n; i++)
+        if (r->slot[i]->uid < r->slot[b]->uid) b = i;
+    *idx = b;
+    return r->slot[b];
+}
+void sm_regset_remove(sm_regset *r, unsigned idx) {
+    for (unsigned i = idx + 1; i < r->n; i++) r->slot[i - 1] = r->slot[i];
+    r->n--;
+}
+
+static int set_width(sm_regset *r, int64_t w) {
+    if (w < 0) w = 0;
+    if (w > 8) w = 8;
+    r->width = (unsigned)w;
+    return 0;
+}
+
+int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
+    const ws_config *c = sm->cfg;
+    int64_t w[16];
+    int n = ws_config_int_list(c->pipeline_widths, w, 16);
+    /* class order of each documented list length */
+    static const int o7[] = {SM_SP, SM_SFU, SM_MEM};
+    static const int o11[] = {SM_SP, SM_DP, SM_INT, SM_SFU, SM_MEM};
+    if (n == 7) {
+        for (int i = 0; i < 3; i++) {
+            set_width(&sm->id_oc[o7[i]], w[i]);
+            set_width(&sm->oc_ex[o7[i]], w[3 + i]);
+        }
+        set_width(&sm->id_oc[SM_DP], 1), set_width(&sm->oc_ex[SM_DP], 1);
+        set_width(&sm->id_oc[SM_INT], 1), set_width(&sm->oc_ex[SM_INT], 1);
+        sm->n_resbus = (unsigned)w[6];
+    } else if (n == 11 || n == 13) {
+        /* GPGPU-Sim 4 order; 13 adds tensor-core registers after MEM */
+        int ex = n == 11 ? 5 : 6;
+        for (int i = 0; i < 5; i++) {
+            set_width(&sm->id_oc[o11[i]], w[i]);
+            set_width(&sm->oc_ex[o11[i]], w[ex + i]);
+        }
+        sm->n_resbus = (unsigned)w[n - 1];
+    } else {
+        snprintf(err, errlen,
+                 "-gpgpu_pipeline_widths %s: expected 7 (ID_OC_SP,ID_OC_SFU,ID_OC_MEM,OC_EX_SP,"
+                 "OC_EX_SFU,OC_EX_MEM,EX_WB) or 11 (GPGPU-Sim 4 order) numbers",
+                 c->pipeline_widths);
+        return -1;
+    }
+    if (sm->n_resbus < 1) sm->n_resbus = 1;
+    /* collector units per class; DP/INT ports exist only with their units */
+    int64_t units[SM_NCLASS + 1] = {c->oc_units_sp, c->oc_units_sfu, c->oc_units_mem,
+                                    c->oc_units_dp, c->oc_units_int, c->oc_units_gen};
+    int64_t inp[SM_NCLASS] = {c->oc_in_ports_sp, c->oc_in_ports_sfu, c->oc_in_ports_mem, 1, 1};
+    int64_t outp[SM_NCLASS] = {c->oc_out_ports_sp, c->oc_out_ports_sfu, c->oc_out_ports_mem, 1, 1};
+    bool used[SM_NCLASS] = {c->num_sp_units > 0, c->num_sfu_units > 0, true, c->num_dp_units > 0,
+                            c->num_int_units > 0};
+    static const char *names[SM_NCLASS] = {"sp", "sfu", "mem", "dp", "int"};
+    sm->ncu = 0;
+    for (int k = 0; k <= SM_NCLASS; k++) {
+        sm->cu_base[k] = sm->ncu;
+        sm->cu_n[k] = (unsigned)units[k];
+        sm->ncu += sm->cu_n[k];
+    }
+    for (int k = 0; k < SM_NCLASS; k++) {
+        sm->in_ports[k] = (unsigned)inp[k];
+        sm->out_ports[k] = (unsigned)outp[k];
+        if (used[k] && !sm->cu_n[k] && !sm->cu_n[SM_NCLASS]) {
+            snprintf(err, errlen,
+                     "-gpgpu_operand_collector_num_units_%s is 0 and there are no general units: "
+                     "%s instructions could never execute",
+                     names[k], names[k]);
+            return -1;
+        }
+        if (used[k] && (!sm->id_oc[k].width || !sm->oc_ex[k].width)) {
+            snprintf(err, errlen, "-gpgpu_pipeline_widths %s: the %s pipeline has width 0",
+                     c->pipeline_widths, names[k]);
+            return -1;
+        }
+    }
+    sm->cu = calloc(sm->ncu ? sm->ncu : 1, sizeof *sm->cu);
+    sm->cu_granted = calloc(sm->ncu ? sm->ncu : 1, 1);
+    sm->nbanks = (unsigned)c->num_reg_banks;
+    sm->bq_cap = (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;
+    sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
+    sm->bq_head = calloc(sm->nbanks, sizeof *sm->bq_head);
+    sm->bq_len = calloc(sm->nbanks, sizeof *sm->bq_len);
+    sm->bank_write = calloc(sm->nbanks, 1);
+    if (!sm->cu || !sm->cu_granted || !sm->bankq || !sm->bq_head || !sm->bq_len ||
+        !sm->bank_write) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
+    for (unsigned b = 0; b < sm->nbanks; b++) {
+        sm->bankq[b] = calloc(sm->bq_cap, sizeof **sm->bankq);
+        if (!sm->bankq[b]) return -1;
+    }
+    for (int k = 0; k <= SM_NCLASS; k++)
+        for (unsigned i = 0; i < sm->cu_n[k]; i++) sm->cu[sm->cu_base[k] + i].set = (uint8_t)k;
+    return 0;
+}
+
+static inline unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
+    return (arch + (sm->cfg->reg_bank_use_warp_id ? warp : 0)) % sm->nbanks;
+}
+
+/* A writeback uses the banks of the registers it writes this cycle. */
+void sm_oc_write(ws_sm *sm, const sm_inst *in) {
+    for (unsigned i = 0; i < in->ndst; i++) {
+        unsigned id = in->dst[i];
+        sm->bank_write[reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id, in->warp)] = 1;
+    }
+}
+
+static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
+    /* round robin over the set's units, starting after the last dispatched */
+    unsigned n = sm->cu_n[set], base = sm->cu_base[set];
+    for (unsigned j = 0; j < n; j++) {
+        unsigned c = (sm->disp_rr[set] + 1 + j) % n;
+        sm_cu *cu = &sm->cu[base + c];
+        if (!cu->in || cu->in->nrd) continue;
+        if (set == SM_NCLASS && cu->in->cls != k) continue;
+        sm_regset *out = &sm->oc_ex[cu->in->cls];
+        if (!sm_regset_free(out)) continue;
+        sm_regset_push(out, cu->in);
+        cu->in = NULL;
+        sm->disp_rr[set] = c;
+        return true;
+    }
+    return false;
+}
+
+static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
+    unsigned n = sm->cu_n[set], base = sm->cu_base[set];
+    for (unsigned c = 0; c < n; c++) {
+        sm_cu *cu = &sm->cu[base + c];
+        if (cu->in) continue;
+        cu->in = in;
+        in->nrd = in->nsrc;
+        for (unsigned i = 0; i < in->nsrc; i++) {
+            unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
+            if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */
+            sm->bankq[b][(sm->bq_head[b] + sm->bq_len[b]++) % sm->bq_cap].cu = (uint16_t)(base + c);
+        }
+        return true;
+    }
+    return false;
+}
+
+void sm_oc_cycle(ws_sm *sm) {
+    /* 1. dispatch collector units whose operands are all read */
+    for (unsigned k = 0; k < SM_NCLASS; k++) {
+        for (unsigned p = 0; p < sm->out_ports[k]; p++)
+            if (!cu_dispatch(sm, k, k)) break;
+        if (sm->cu_n[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS);
+    }
+    /* 2. register-bank arbitration: one read per bank, one operand per unit */
+    if (sm->ncu) memset(sm->cu_granted, 0, sm->ncu);
+    for (unsigned j = 0; j < sm->nbanks; j++) {
+        unsigned b = (sm->arb_prio + j) % sm->nbanks;
+        if (!sm->bq_len[b] || sm->bank_write[b]) continue;
+        unsigned cu = sm->bankq[b][sm->bq_head[b]].cu;
+        if (sm->cu_granted[cu]) continue;
+        sm->cu_granted[cu] = 1;
+        sm->bq_head[b] = (sm->bq_head[b] + 1) % sm->bq_cap;
+        sm->bq_len[b]--;
+        if (sm->cu[cu].in && sm->cu[cu].in->nrd) sm->cu[cu].in->nrd--;
+    }
+    sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
+    /* 3. input ports move instructions from ID_OC into free collector units */
+    for (unsigned k = 0; k < SM_NCLASS; k++) {
+        sm_regset *rs = &sm->id_oc[k];
+        for (unsigned p = 0; p < sm->in_ports[k] && rs->n; p++) {
+            unsigned idx;
+            sm_inst *in = sm_regset_oldest(rs, &idx);
+            if (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in)) break;
+            sm_regset_remove(rs, idx);
+        }
+    }
+    memset(sm->bank_write, 0, sm->nbanks);
+}
+
+/* Register-bank read cycles a set of instructions would need in isolation
+   (tests). */
+unsigned sm_oc_pending_reads(const ws_sm *sm) {
+    unsigned n = 0;
+    for (unsigned b = 0; b < sm->nbanks; b++) n += sm->bq_len[b];
+    return n;
+}

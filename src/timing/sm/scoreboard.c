@@ -1,0 +1,48 @@
+/* Scoreboard: per warp, the registers (value and predicate) that an issued
+ * instruction will write. An instruction may not issue while any register it
+ * reads or writes (guard and address registers included) is reserved: RAW
+ * and WAW hazards, as GPGPU-Sim's Scoreboard::checkCollision. Registers
+ * written by global/local loads are also marked "long" for the two-level
+ * scheduler. Bitmaps indexed by scoreboard id (value slot, or predicate
+ * slot + sm->sb_preds_at). */
+#include "timing/sm/sm_internal.h"
+
+static inline bool bit(const uint64_t *m, unsigned i) { return m[i >> 6] >> (i & 63) & 1; }
+
+bool sm_sb_collides(const sm_warp *w, const sm_dec *d) {
+    if (!w->n_reserved) return false;
+    for (unsigned i = 0; i < d->ndst; i++)
+        if (bit(w->sb, d->dst[i])) return true;
+    for (unsigned i = 0; i < d->nsrc; i++)
+        if (bit(w->sb, d->src[i])) return true;
+    return false;
+}
+
+bool sm_sb_longop_dep(const sm_warp *w, const sm_dec *d) {
+    if (!w->n_reserved) return false;
+    for (unsigned i = 0; i < d->nsrc; i++)
+        if (bit(w->sb_long, d->src[i])) return true;
+    return false;
+}
+
+void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop) {
+    for (unsigned i = 0; i < in->ndst; i++) {
+        unsigned r = in->dst[i];
+        uint64_t m = 1ull << (r & 63);
+        if (w->sb[r >> 6] & m) continue; /* the same register twice (vector) */
+        w->sb[r >> 6] |= m;
+        if (longop) w->sb_long[r >> 6] |= m;
+        w->n_reserved++;
+    }
+}
+
+void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
+    for (unsigned i = 0; i < in->ndst; i++) {
+        unsigned r = in->dst[i];
+        uint64_t m = 1ull << (r & 63);
+        if (!(w->sb[r >> 6] & m)) continue;
+        w->sb[r >> 6] &= ~m;
+        w->sb_long[r >> 6] &= ~m;
+        w->n_reserved--;
+    }
+}

@@ -1,0 +1,480 @@
+/* SM top level: creation, kernels and CTA slots (occupancy), the per-cycle
+ * order of the pipeline stages, the request/reply ports and statistics.
+ * The stages live in fetch.c, issue.c, opcoll.c, units.c and ldst.c. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec_internal.h"
+#include "timing/sm/sm_internal.h"
+
+#define INST_CHUNK 256
+
+/* ---- pools (grown in chunks; steady state allocates nothing) ---------- */
+static void *chunk_alloc(ws_sm *sm, size_t bytes) {
+    void *p = calloc(1, bytes);
+    void **nc = realloc(sm->chunks, (sm->nchunks + 1) * sizeof *nc);
+    if (!p || !nc) {
+        fprintf(stderr, "warpsim: out of host memory in the SM model\n");
+        abort();
+    }
+    sm->chunks = nc;
+    sm->chunks[sm->nchunks++] = p;
+    return p;
+}
+
+sm_inst *sm_inst_alloc(ws_sm *sm) {
+    if (!sm->free_inst) {
+        sm_inst *c = chunk_alloc(sm, INST_CHUNK * sizeof *c);
+        for (unsigned i = 0; i < INST_CHUNK; i++) {
+            c[i].next = sm->free_inst;
+            sm->free_inst = &c[i];
+        }
+    }
+    sm_inst *in = sm->free_inst;
+    sm->free_inst = in->next;
+    in->next = NULL;
+    return in;
+}
+
+void sm_inst_free(ws_sm *sm, sm_inst *in) {
+    in->next = sm->free_inst;
+    sm->free_inst = in;
+}
+
+sm_pend *sm_pend_alloc(ws_sm *sm) {
+    if (!sm->free_pend) {
+        sm_pend *c = chunk_alloc(sm, INST_CHUNK * sizeof *c);
+        for (unsigned i = 0; i < INST_CHUNK; i++) {
+            c[i].next = sm->free_pend;
+            sm->free_pend = &c[i];
+        }
+    }
+    sm_pend *p = sm->free_pend;
+    sm->free_pend = p->next;
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+void sm_pend_free(ws_sm *sm, sm_pend *p) {
+    p->next = sm->free_pend;
+    sm->free_pend = p;
+}
+
+/* ---- requests towards memory ------------------------------------------- */
+bool sm_outq_full(const ws_sm *sm) { return sm->outq.len >= SM_OUTQ_CAP; }
+
+void sm_outq_push(ws_sm *sm, ws_mreq *r) {
+    ws_addrdec_decode(sm->env.addrdec, r);
+    ws_mreq_fifo_push(&sm->outq, r);
+    sm->st.mem_requests_out++;
+    sm->progressed = true;
+}
+
+/* Sectors of the 128-byte line that [addr, addr+size) touches. */
+uint8_t sm_sectors_of(uint64_t addr, uint32_t size) {
+    if (size >= 128) return 0xF;
+    unsigned a = (unsigned)(addr & 127), b = a + (size ? size : 1) - 1;
+    if (b > 127) b = 127;
+    uint8_t m = 0;
+    for (unsigned s = a / 32; s <= b / 32; s++) m |= (uint8_t)(1u << s);
+    return m;
+}
+
+ws_mreq *sm_new_req(ws_sm *sm, uint8_t access, uint64_t addr, uint32_t size, uint16_t warp) {
+    ws_mreq *r = ws_mreq_alloc(sm->env.pool);
+    r->access = access;
+    r->addr = addr;
+    r->data_size = size;
+    r->sm = (uint16_t)sm->env.sm_id;
+    r->warp = warp;
+    r->sectors = sm_sectors_of(addr, size);
+    r->t_created = sm->now;
+    return r;
+}
+
+/* ---- faults, completion -------------------------------------------------- */
+void sm_set_fault(ws_sm *sm, const ws_fault *f) {
+    if (sm->has_fault) return;
+    sm->has_fault = true;
+    sm->fault = *f;
+}
+
+static void cta_finish(ws_sm *sm, unsigned k) {
+    sm_cta *c = &sm->ctas[k];
+    ws_cta_destroy(c->cta);
+    c->cta = NULL;
+    c->used = false;
+    sm->n_active_ctas--;
+    sm->n_active_threads -= c->nthreads;
+    sm->st.ctas_done++;
+    sm->progressed = true;
+}
+
+/* A warp is finished when all its threads exited, nothing of it is in the
+ * pipeline and its stores were acknowledged (GPGPU-Sim's hardware_done). */
+void sm_warp_try_finish(ws_sm *sm, unsigned wi) {
+    sm_warp *w = &sm->warps[wi];
+    if (!w->valid || !w->func_done || w->n_inflight || w->stores_out || w->n_atomic ||
+        w->n_reserved)
+        return;
+    w->valid = false;
+    sm_ibuf_flush(w);
+    sm_cta *c = &sm->ctas[w->cta];
+    if (--c->warps_left == 0) cta_finish(sm, w->cta);
+}
+
+void sm_inst_complete(ws_sm *sm, sm_inst *in) {
+    sm_warp *w = &sm->warps[in->warp];
+    w->n_inflight--;
+    unsigned wi = in->warp;
+    sm_inst_free(sm, in);
+    sm->progressed = true;
+    if (w->func_done) sm_warp_try_finish(sm, wi);
+}
+
+/* ---- creation ------------------------------------------------------------- */
+static int parse_pipeline(ws_sm *sm, char *err, size_t errlen) {
+    long threads = 1536, wsz = 32;
+    if (sscanf(sm->cfg->shader_core_pipeline, "%ld:%ld", &threads, &wsz) != 2 || wsz != 32 ||
+        threads < 32) {
+        snprintf(err, errlen, "-gpgpu_shader_core_pipeline %s: expected <threads>:32",
+                 sm->cfg->shader_core_pipeline);
+        return -1;
+    }
+    sm->max_threads = (uint32_t)threads;
+    sm->max_warps = (uint32_t)(threads / 32);
+    sm->max_ctas = (uint32_t)sm->cfg->shader_cta;
+    return 0;
+}
+
+ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen) {
+    ws_sm *sm = calloc(1, sizeof *sm);
+    if (!sm) {
+        snprintf(err, errlen, "out of host memory");
+        return NULL;
+    }
+    sm->env = *env;
+    sm->cfg = env->cfg;
+    sm->n_sms = (uint32_t)(sm->cfg->n_clusters * sm->cfg->n_cores_per_cluster);
+    if (parse_pipeline(sm, err, errlen)) goto fail;
+    sm->warps = calloc(sm->max_warps, sizeof *sm->warps);
+    sm->ctas = calloc(sm->max_ctas, sizeof *sm->ctas);
+    if (!sm->warps || !sm->ctas) {
+        snprintf(err, errlen, "out of host memory");
+        goto fail;
+    }
+    if (sm_fetch_init(sm, err, errlen) || sm_oc_init(sm, err, errlen) ||
+        sm_units_init(sm, err, errlen) || sm_ldst_init(sm, err, errlen) ||
+        sm_issue_init(sm, err, errlen))
+        goto fail;
+    return sm;
+fail:
+    ws_sm_destroy(sm);
+    return NULL;
+}
+
+static void free_kernel_tables(ws_sm *sm) {
+    if (sm->dec) {
+        for (uint32_t f = 0; f < sm->ndec; f++) free(sm->dec[f]);
+        free(sm->dec);
+    }
+    sm->dec = NULL;
+    sm->ndec = 0;
+    free(sm->func_base);
+    sm->func_base = NULL;
+    free(sm->sb_store);
+    sm->sb_store = NULL;
+}
+
+void ws_sm_destroy(ws_sm *sm) {
+    if (!sm) return;
+    if (sm->ctas)
+        for (uint32_t k = 0; k < sm->max_ctas; k++)
+            if (sm->ctas[k].cta) ws_cta_destroy(sm->ctas[k].cta);
+    /* requests still queued belong to the pool; give them back */
+    ws_mreq *r;
+    while ((r = ws_mreq_fifo_pop(&sm->outq))) ws_mreq_free(sm->env.pool, r);
+    while ((r = ws_mreq_fifo_pop(&sm->resp))) ws_mreq_free(sm->env.pool, r);
+    free_kernel_tables(sm);
+    if (sm->sched)
+        for (unsigned s = 0; s < sm->n_sched; s++) ws_sched_destroy(&sm->sched[s]);
+    free(sm->sched);
+    free(sm->sview);
+    free(sm->sorder);
+    if (sm->l1i) ws_cache_destroy(sm->l1i);
+    if (sm->l1d) ws_cache_destroy(sm->l1d);
+    if (sm->l1c) ws_cache_destroy(sm->l1c);
+    free(sm->cu);
+    if (sm->bankq)
+        for (unsigned b = 0; b < sm->nbanks; b++) free(sm->bankq[b]);
+    free(sm->bankq);
+    free(sm->bq_head);
+    free(sm->bq_len);
+    free(sm->bank_write);
+    free(sm->cu_granted);
+    if (sm->fu)
+        for (unsigned i = 0; i < sm->nfu; i++) {
+            free(sm->fu[i].fl);
+            free(sm->fu[i].done_at);
+        }
+    free(sm->fu);
+    free(sm->txq);
+    free(sm->smem_pipe);
+    free(sm->l1q);
+    for (unsigned i = 0; i < sm->nchunks; i++) free(sm->chunks[i]);
+    free(sm->chunks);
+    free(sm->warps);
+    free(sm->ctas);
+    free(sm);
+}
+
+/* ---- kernels and occupancy --------------------------------------------------- */
+/* Register-bank number of a register: the number in its name, as GPGPU-Sim
+ * derives "arch_reg" from PTX names (%r5, %f5 and %rd5 share bank 5). */
+static uint16_t name_number(const char *name, uint32_t slot) {
+    if (!name) return (uint16_t)slot;
+    for (const char *p = name; *p; p++)
+        if (isdigit((unsigned char)*p)) return (uint16_t)strtoul(p, NULL, 10);
+    return (uint16_t)slot;
+}
+
+static uint32_t compute_max_cta(const ws_sm *sm) {
+    uint32_t padded = sm->padded_threads;
+    uint32_t r = sm->max_threads / padded;
+    if (sm->res.smem_per_cta) {
+        uint32_t s = (uint32_t)(sm->cfg->shmem_size / sm->res.smem_per_cta);
+        if (s < r) r = s;
+    }
+    if (sm->res.regs_per_thread) {
+        /* per-thread count rounded up to a multiple of 4, as GPGPU-Sim does */
+        uint32_t regs = (sm->res.regs_per_thread + 3) & ~3u;
+        uint32_t g = (uint32_t)(sm->cfg->shader_registers / ((uint64_t)padded * regs));
+        if (g < r) r = g;
+    }
+    if (sm->max_ctas < r) r = sm->max_ctas;
+    /* few CTAs: spread them (GPGPU-Sim limits per-SM CTAs to what keeps all SMs busy) */
+    uint64_t nblocks = (uint64_t)sm->launch.grid[0] * sm->launch.grid[1] * sm->launch.grid[2];
+    if (nblocks < (uint64_t)r * sm->n_sms) r = (uint32_t)((nblocks + sm->n_sms - 1) / sm->n_sms);
+    return r;
+}
+
+uint32_t ws_sm_max_ctas(const ws_sm *sm) { return sm->max_cta; }
+
+void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res *res) {
+    free_kernel_tables(sm);
+    sm->launch = *l;
+    sm->res = *res;
+    sm->have_kernel = true;
+    sm->mod = l->img->mod;
+    const ws_module *m = sm->mod;
+    uint32_t threads = res->threads_per_cta ? res->threads_per_cta
+                                            : l->block[0] * l->block[1] * l->block[2];
+    sm->res.threads_per_cta = threads;
+    sm->warps_per_cta = (threads + 31) / 32;
+    sm->padded_threads = sm->warps_per_cta * 32;
+    sm->max_cta = compute_max_cta(sm);
+    sm->local_threads = sm->padded_threads * (sm->max_cta ? sm->max_cta : 1) * sm->n_sms;
+
+    /* per-function tables: global instruction index, decoded instructions */
+    sm->func_base = calloc(m->nfuncs + 1, sizeof *sm->func_base);
+    sm->dec = calloc(m->nfuncs, sizeof *sm->dec);
+    sm->ndec = m->nfuncs;
+    uint32_t maxregs = 1, maxpreds = 1;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        sm->func_base[f + 1] = sm->func_base[f] + m->funcs[f].ninsts;
+        if (m->funcs[f].nregs > maxregs) maxregs = m->funcs[f].nregs;
+        if (m->funcs[f].npreds > maxpreds) maxpreds = m->funcs[f].npreds;
+    }
+    sm->sb_preds_at = maxregs;
+    sm->sb_words = (maxregs + maxpreds + 63) / 64;
+    uint16_t *names = NULL;
+    size_t cap = 0;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ws_func *fn = &m->funcs[f];
+        size_t need = (size_t)fn->nregs + fn->npreds + 1;
+        if (need > cap) {
+            free(names);
+            names = malloc(need * sizeof *names);
+            cap = need;
+        }
+        for (uint32_t r = 0; r < fn->nregs; r++)
+            names[r] = name_number(fn->reg_name ? fn->reg_name[r] : NULL, r);
+        for (uint32_t p = 0; p < fn->npreds; p++)
+            names[fn->nregs + p] = name_number(fn->pred_name ? fn->pred_name[p] : NULL, p);
+        sm->dec[f] = calloc(fn->ninsts ? fn->ninsts : 1, sizeof *sm->dec[f]);
+        for (uint32_t pc = 0; pc < fn->ninsts; pc++)
+            sm_decode_inst(sm, &fn->insts[pc], names, fn->nregs, &sm->dec[f][pc]);
+    }
+    free(names);
+    sm->sb_store = calloc((size_t)sm->max_warps * sm->sb_words * 2, sizeof *sm->sb_store);
+    for (uint32_t w = 0; w < sm->max_warps; w++) {
+        sm->warps[w].sb = sm->sb_store + (size_t)w * sm->sb_words * 2;
+        sm->warps[w].sb_long = sm->warps[w].sb + sm->sb_words;
+    }
+    if (sm->cfg->flush_l1_cache) {
+        ws_cache_invalidate(sm->l1d);
+        ws_cache_invalidate(sm->l1c);
+        ws_cache_invalidate(sm->l1i);
+    }
+}
+
+bool ws_sm_can_take_cta(const ws_sm *sm) {
+    return sm->have_kernel && !sm->has_fault && sm->n_active_ctas < sm->max_cta;
+}
+
+void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
+    unsigned k = 0;
+    while (k < sm->max_ctas && sm->ctas[k].used) k++;
+    if (k >= sm->max_ctas) return; /* the dispatcher asked ws_sm_can_take_cta first */
+    ws_cta *c = ws_cta_create(&sm->launch, ctaid, sm->env.sm_id);
+    if (!c) {
+        ws_fault f = {WS_ERR_OUT_OF_MEMORY, "out of host memory creating a CTA"};
+        sm_set_fault(sm, &f);
+        return;
+    }
+    sm_cta *ct = &sm->ctas[k];
+    ct->used = true;
+    ct->cta = c;
+    ct->nwarps = ws_cta_num_warps(c);
+    ct->warps_left = ct->nwarps;
+    ct->first_warp = k * sm->warps_per_cta;
+    ct->nthreads = sm->padded_threads;
+    sm->n_active_ctas++;
+    sm->n_active_threads += ct->nthreads;
+    for (uint32_t i = 0; i < ct->nwarps; i++) {
+        uint32_t wi = ct->first_warp + i;
+        if (wi >= sm->max_warps) break;
+        sm_warp *w = &sm->warps[wi];
+        uint64_t *sb = w->sb, *sbl = w->sb_long;
+        memset(w, 0, sizeof *w);
+        w->sb = sb;
+        w->sb_long = sbl;
+        memset(sb, 0, sm->sb_words * 2 * sizeof *sb);
+        w->valid = true;
+        w->cta = (uint8_t)k;
+        w->wid = (uint16_t)i;
+        w->age = sm->next_age++;
+        w->fetch_func = sm->launch.func;
+        w->fetch_pc = 0;
+    }
+    sm->progressed = true;
+}
+
+unsigned ws_sm_active_ctas(const ws_sm *sm) { return sm->n_active_ctas; }
+
+bool ws_sm_busy(const ws_sm *sm) {
+    return sm->n_active_ctas || sm->outq.len || sm->resp.len || sm->n_pend || sm_ldst_busy(sm);
+}
+
+/* ---- the cycle ------------------------------------------------------------------ */
+void ws_sm_cycle(ws_sm *sm, uint64_t now) {
+    sm->now = now;
+    sm->progressed = false;
+    if (!sm->n_active_ctas && !ws_sm_busy(sm)) return;
+    if (sm->n_active_ctas) sm->st.cycles_active++;
+    sm->resbus[now % SM_RESBUS_RING] = 0;
+    /* reverse pipeline order, so each stage sees last cycle's state of the next */
+    sm_units_writeback(sm);
+    sm_units_cycle(sm); /* function units and the LD/ST unit */
+    sm_oc_cycle(sm);
+    if (!sm->has_fault) sm_issue_cycle(sm);
+    sm_decode_cycle(sm);
+    sm_fetch_cycle(sm);
+}
+
+/* ---- ports ---------------------------------------------------------------------- */
+ws_mreq *ws_sm_out_peek(ws_sm *sm) { return sm->outq.head; }
+void ws_sm_out_pop(ws_sm *sm) {
+    ws_mreq *r = ws_mreq_fifo_pop(&sm->outq);
+    if (r) r->t_icnt_in = sm->now;
+}
+
+bool ws_sm_in_ready(const ws_sm *sm) { return sm->resp.len < SM_RESP_FIFO; }
+bool ws_sm_in_ready_for(const ws_sm *sm, const ws_mreq *r) {
+    return r->access == WS_MA_INST || sm->resp.len < SM_RESP_FIFO;
+}
+
+void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now) {
+    sm->st.mem_replies_in++;
+    sm->progressed = true;
+    r->t_returned = now;
+    if (r->access == WS_MA_INST) {
+        /* instruction replies go straight to the L1I (GPGPU-Sim's fetch response) */
+        sm_pend *p = r->origin;
+        if (p) {
+            p->got |= r->sectors ? r->sectors : p->want;
+            if ((p->got & p->want) == p->want) {
+                sm_fetch_reply(sm, p->block);
+                sm_pend_free(sm, p);
+                sm->n_pend--;
+            }
+        }
+        ws_mreq_free(sm->env.pool, r);
+        return;
+    }
+    ws_mreq_fifo_push(&sm->resp, r);
+}
+
+/* ---- inspection ------------------------------------------------------------------- */
+bool ws_sm_fault(const ws_sm *sm, ws_fault *f) {
+    if (!sm->has_fault) return false;
+    if (f) *f = sm->fault;
+    return true;
+}
+
+bool ws_sm_progressed(const ws_sm *sm) { return sm->progressed; }
+
+const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm) {
+    ws_sm *m = (ws_sm *)sm; /* cache counters are copied in on demand */
+    const ws_cache_stats *d = ws_cache_get_stats(sm->l1d);
+    for (int dir = 0; dir < 2; dir++)
+        for (int s = 0; s < 4; s++) m->st.l1d_access[dir][s] = d->status[dir][s];
+    for (int k = 0; k < 4; k++) m->st.l1d_fail[k] = d->fail[0][k] + d->fail[1][k];
+    const ws_cache_stats *i = ws_cache_get_stats(sm->l1i);
+    m->st.l1i_access = i->status[0][WS_CACHE_HIT] + i->status[0][WS_CACHE_HIT_RESERVED] +
+                       i->status[0][WS_CACHE_MISS];
+    m->st.l1i_miss = i->status[0][WS_CACHE_MISS];
+    const ws_cache_stats *c = ws_cache_get_stats(sm->l1c);
+    m->st.l1c_access = c->status[0][WS_CACHE_HIT] + c->status[0][WS_CACHE_HIT_RESERVED] +
+                       c->status[0][WS_CACHE_MISS];
+    m->st.l1c_miss = c->status[0][WS_CACHE_MISS];
+    return &sm->st;
+}
+
+static const char *warp_wait_reason(const ws_sm *sm, const sm_warp *w) {
+    const ws_cta *c = sm->ctas[w->cta].cta;
+    if (c && c->warps[w->wid].state == WS_WARP_BAR) return "barrier";
+    if (w->membar) return "membar";
+    if (w->n_atomic) return "atomic";
+    if (w->func_done) return "draining";
+    if (w->imiss) return "imiss";
+    if (!w->ib[0].valid && !w->ib[1].valid) return "ibuffer-empty";
+    if (w->n_reserved) return "scoreboard";
+    return "ready";
+}
+
+void ws_sm_describe(const ws_sm *sm, char *buf, size_t n) {
+    if (!n) return;
+    size_t o = 0;
+#define OUT(...)                                                              \
+    do {                                                                      \
+        if (o < n) o += (size_t)snprintf(buf + o, n - o, __VA_ARGS__);       \
+    } while (0)
+    OUT("SM %u: %u CTAs, outq %u, resp %u, pending requests %u, L1D mshr %u missq %u, "
+        "ldst %s\n",
+        sm->env.sm_id, sm->n_active_ctas, sm->outq.len, sm->resp.len, sm->n_pend,
+        ws_cache_mshr_used(sm->l1d), ws_cache_miss_queue_len(sm->l1d),
+        sm->ld_disp ? ws_opcode_name((ws_opcode)sm->ld_disp->inst->op) : "idle");
+    for (uint32_t wi = 0; wi < sm->max_warps && o < n; wi++) {
+        const sm_warp *w = &sm->warps[wi];
+        if (!w->valid) continue;
+        const ws_cta *c = sm->ctas[w->cta].cta;
+        int32_t pc = c ? ws_warp_pc(c, w->wid) : -1;
+        OUT("  warp %u (cta slot %u, warp %u): pc %d, %s, inflight %u, stores %u, regs %u\n", wi,
+            w->cta, w->wid, pc, warp_wait_reason(sm, w), w->n_inflight, w->stores_out,
+            w->n_reserved);
+    }
+#undef OUT
+}

@@ -1,0 +1,299 @@
+/* Private state of one SM, shared by the unit files of src/timing/sm/.
+ * Not part of the sm.h contract. */
+#ifndef WARPSIM_TIMING_SM_INTERNAL_H
+#define WARPSIM_TIMING_SM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "policy/sched/sched.h"
+#include "timing/mem/cache.h"
+#include "timing/mem/coalesce.h"
+#include "timing/sm/sm.h"
+
+#define SM_PROGRAM_BASE 0xF0000000ull /* GPGPU-Sim's PROGRAM_MEM_START */
+#define SM_INST_BYTES 8               /* PTX instructions are 8 bytes apart */
+#define SM_IBUF 2
+#define SM_PARAM_BASE (WS_GLOBAL_HEAP_BASE - 0x100000ull) /* where kernel params live for L1C */
+#define SM_LOCAL_BASE 0x100000000ull  /* timing-model home of local memory */
+#define SM_RESP_FIFO 2                /* -gpgpu_n_ldst_response_buffer_size */
+#define SM_OUTQ_CAP 4                 /* requests staged towards the interconnect */
+#define SM_RESBUS_RING 1024           /* > largest latency */
+#define SM_MAX_SRC 12
+#define SM_MAX_DST 6
+
+/* Pipeline classes: which ID_OC / OC_EX register set and unit type. */
+enum { SM_SP = 0, SM_SFU, SM_MEM, SM_DP, SM_INT, SM_NCLASS };
+
+/* An instruction decoded once per kernel: pipeline class, latency, and the
+ * registers the scoreboard and the register banks see. */
+typedef struct sm_dec {
+    uint8_t cls, ndst, nsrc, nrd;
+    uint16_t lat, ii;
+    uint16_t dst[SM_MAX_DST];  /* scoreboard ids written */
+    uint16_t src[SM_MAX_SRC];  /* scoreboard ids read (incl. guard, address registers) */
+    uint16_t bank[SM_MAX_SRC]; /* register-file reads: arch register numbers */
+    bool is_mem, is_ctrl;
+} sm_dec;
+
+/* One warp instruction in flight from issue to writeback. */
+typedef struct sm_inst {
+    struct sm_inst *next;      /* free list */
+    const ws_inst *inst;
+    uint64_t uid;              /* issue order */
+    uint16_t warp;
+    uint8_t cls;               /* SM_SP.. */
+    uint8_t nrd;               /* register reads still to do (operand collector) */
+    uint16_t lat, ii;
+    uint32_t active;
+    uint8_t ndst;
+    uint16_t dst[SM_MAX_DST];  /* scoreboard ids */
+    uint8_t nsrc;
+    uint16_t src_bank[SM_MAX_SRC];
+    /* memory */
+    uint8_t space;             /* ws_space accessed */
+    bool is_load, is_store, is_atomic, is_membar, in_dispatch, longop;
+    uint32_t access_size;
+    uint32_t pending;          /* accesses whose data has not come back */
+    uint32_t smem_cycles;      /* shared-memory bank-conflict cycles left */
+    uint64_t addr[WS_WARP_SIZE];
+} sm_inst;
+
+typedef struct sm_ibuf {
+    const ws_inst *inst;       /* NULL with valid: past the end of the function */
+    const sm_dec *dec;
+    uint32_t func, pc;
+    bool valid;
+} sm_ibuf;
+
+typedef struct sm_warp {
+    bool valid;                /* slot holds a warp of a resident CTA */
+    bool func_done;            /* all threads exited (functionally) */
+    bool imiss;                /* instruction miss outstanding */
+    bool membar;
+    uint8_t cta;               /* CTA slot */
+    uint16_t wid;              /* warp index within the CTA */
+    uint64_t age;              /* dynamic warp id */
+    sm_ibuf ib[SM_IBUF];
+    uint8_t ib_next;
+    uint32_t fetch_func, fetch_pc;
+    uint32_t n_inflight;       /* issued, not yet completed */
+    uint32_t stores_out;       /* store acknowledgements outstanding (sectors) */
+    uint32_t n_atomic;
+    uint32_t n_reserved;       /* scoreboard entries */
+    uint64_t *sb;              /* reserved registers (bitmap) */
+    uint64_t *sb_long;         /* ... of which written by global/local loads */
+    uint64_t last_issue;
+} sm_warp;
+
+typedef struct sm_cta {
+    bool used;
+    ws_cta *cta;
+    uint32_t first_warp, nwarps, warps_left, nthreads;
+} sm_cta;
+
+/* A memory request we sent whose reply (possibly in sector pieces) we await. */
+typedef struct sm_pend {
+    struct sm_pend *next;
+    uint8_t cache;             /* SM_C_* */
+    uint8_t want, got;         /* sectors */
+    uint8_t space;             /* writes: ws_space */
+    uint16_t warp;
+    uint32_t size, lanes;      /* writes */
+    uint64_t block;            /* line (reads) or write address */
+    sm_inst *in;               /* bypass loads/atomics: the instruction */
+    uint8_t bytes[16];         /* writes: byte mask */
+} sm_pend;
+enum { SM_C_L1I = 0, SM_C_L1D, SM_C_L1C, SM_C_NONE };
+
+/* One L1D access waiting in the L1 latency pipeline. */
+typedef struct sm_l1acc {
+    sm_inst *in;
+    uint64_t addr;
+    uint32_t size;
+    uint8_t sectors;
+    uint8_t bytes[16];
+    uint32_t lanes;
+    bool valid;
+} sm_l1acc;
+
+/* Collector unit. */
+typedef struct sm_cu {
+    sm_inst *in;
+    uint8_t set;               /* class it belongs to (SM_NCLASS = general) */
+} sm_cu;
+
+typedef struct sm_rdreq { uint16_t cu; } sm_rdreq;
+
+/* Pipelined function unit (SP, SFU, DP, INT). */
+typedef struct sm_fu {
+    uint8_t cls;
+    sm_inst *disp;             /* dispatch register */
+    uint64_t disp_until;       /* cycle the dispatch register frees */
+    unsigned nfl, capfl;
+    sm_inst **fl;              /* in flight */
+    uint64_t *done_at;         /* issue cycle + latency (collision check) */
+} sm_fu;
+
+/* Register set between stages (ID_OC_x, OC_EX_x). */
+typedef struct sm_regset {
+    unsigned width, n;
+    sm_inst *slot[8];
+} sm_regset;
+
+struct ws_sm {
+    ws_sm_env env;
+    const ws_config *cfg;
+    ws_sm_stats st;
+    bool progressed;
+    bool has_fault;
+    ws_fault fault;
+    uint64_t now;
+
+    /* kernel */
+    ws_launch_desc launch;
+    bool have_kernel;
+    ws_kernel_res res;
+    const ws_module *mod;
+    uint32_t *func_base;       /* per function: first instruction's global index */
+    sm_dec **dec;              /* per function, per pc */
+    uint32_t ndec;
+    uint32_t sb_preds_at;      /* scoreboard id of predicate 0 */
+    uint32_t sb_words;
+    uint32_t max_cta, warps_per_cta, padded_threads;
+    uint32_t local_threads;    /* max concurrent threads GPU-wide (local-memory map) */
+    uint32_t n_sms;
+
+    /* warps and CTAs */
+    uint32_t max_threads, max_warps, max_ctas;
+    sm_warp *warps;
+    uint64_t *sb_store;
+    sm_cta *ctas;
+    unsigned n_active_ctas, n_active_threads;
+    uint64_t next_age, next_uid;
+
+    /* instruction pool */
+    sm_inst *free_inst;
+    void **chunks; unsigned nchunks;
+    sm_pend *free_pend;
+    unsigned n_pend;
+
+    /* fetch/decode */
+    ws_cache *l1i;
+    bool fb_valid;             /* fetch buffer */
+    uint32_t fb_warp, fb_func, fb_pc;
+    unsigned last_fetched;
+
+    /* schedulers */
+    unsigned n_sched, sched_prio;
+    ws_sched *sched;
+    ws_sched_warp *sview;      /* per scheduler view scratch */
+    uint16_t *sorder;
+    unsigned max_issue;
+
+    /* pipeline registers */
+    sm_regset id_oc[SM_NCLASS], oc_ex[SM_NCLASS];
+    bool has_dp_pipe, has_int_pipe;
+
+    /* operand collector */
+    unsigned ncu;
+    sm_cu *cu;
+    unsigned cu_base[SM_NCLASS + 1], cu_n[SM_NCLASS + 1];
+    unsigned in_ports[SM_NCLASS], out_ports[SM_NCLASS];
+    unsigned disp_rr[SM_NCLASS + 1];
+    unsigned nbanks;
+    sm_rdreq **bankq;          /* per bank ring of read requests */
+    unsigned *bq_head, *bq_len, bq_cap;
+    uint8_t *bank_write;       /* banks written back this cycle */
+    uint8_t *cu_granted;
+    unsigned arb_prio;
+
+    /* function units */
+    unsigned nfu;
+    sm_fu *fu;
+    uint8_t resbus[SM_RESBUS_RING];
+    unsigned n_resbus;
+
+    /* latencies */
+    int64_t lat_int[6], ii_int[6], lat_fp[5], ii_fp[5], lat_dp[5], ii_dp[5];
+
+    /* LD/ST */
+    ws_cache *l1d, *l1c;
+    sm_inst *ld_disp;
+    ws_mem_txn *txq;           /* transactions of ld_disp (ascending) */
+    unsigned ntx, txpos;
+    bool txq_built;
+    sm_inst **smem_pipe;       /* [0] = oldest, length smem_latency */
+    unsigned smem_lat;
+    sm_l1acc *l1q;             /* [0] = head, length l1_latency */
+    unsigned l1_lat;
+    ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
+    sm_inst *next_global;      /* bypass reply waiting for writeback */
+    sm_inst *next_wb;
+    unsigned wb_arb;
+    ws_mreq_fifo outq;
+
+    /* stats of stalls in the LD/ST unit */
+    uint64_t l1_bank_conflicts, ldst_stalls;
+};
+
+/* sm.c */
+sm_inst *sm_inst_alloc(ws_sm *sm);
+void sm_inst_free(ws_sm *sm, sm_inst *in);
+sm_pend *sm_pend_alloc(ws_sm *sm);
+void sm_pend_free(ws_sm *sm, sm_pend *p);
+void sm_warp_try_finish(ws_sm *sm, unsigned w);
+void sm_set_fault(ws_sm *sm, const ws_fault *f);
+/* An instruction left the pipeline: its warp may finish. */
+void sm_inst_complete(ws_sm *sm, sm_inst *in);
+bool sm_outq_full(const ws_sm *sm);
+void sm_outq_push(ws_sm *sm, ws_mreq *r);
+uint8_t sm_sectors_of(uint64_t addr, uint32_t size);
+void sm_decode_inst(const ws_sm *sm, const ws_inst *in, const uint16_t *names, uint32_t nregs,
+                    sm_dec *d);
+ws_mreq *sm_new_req(ws_sm *sm, uint8_t access, uint64_t addr, uint32_t size, uint16_t warp);
+
+/* fetch.c */
+int sm_fetch_init(ws_sm *sm, char *err, size_t errlen);
+void sm_fetch_cycle(ws_sm *sm);
+void sm_decode_cycle(ws_sm *sm);
+void sm_ibuf_flush(sm_warp *w);
+void sm_fetch_reply(ws_sm *sm, uint64_t block);
+
+/* scoreboard.c */
+bool sm_sb_collides(const sm_warp *w, const sm_dec *d);
+bool sm_sb_longop_dep(const sm_warp *w, const sm_dec *d);
+void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop);
+void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in);
+
+/* issue.c */
+int sm_issue_init(ws_sm *sm, char *err, size_t errlen);
+void sm_issue_cycle(ws_sm *sm);
+
+/* opcoll.c */
+int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
+void sm_oc_cycle(ws_sm *sm);
+void sm_oc_write(ws_sm *sm, const sm_inst *in);
+bool sm_regset_free(const sm_regset *r);
+void sm_regset_push(sm_regset *r, sm_inst *in);
+sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx);
+void sm_regset_remove(sm_regset *r, unsigned idx);
+
+/* units.c */
+int sm_units_init(ws_sm *sm, char *err, size_t errlen);
+void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat, uint16_t *ii);
+bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in);
+void sm_units_writeback(ws_sm *sm);
+void sm_units_cycle(ws_sm *sm);
+
+/* ldst.c */
+int sm_ldst_init(ws_sm *sm, char *err, size_t errlen);
+void sm_ldst_cycle(ws_sm *sm);
+bool sm_ldst_can_issue(const ws_sm *sm);
+void sm_ldst_issue(ws_sm *sm, sm_inst *in);
+void sm_ldst_reply(ws_sm *sm, ws_mreq *r);
+unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active);
+bool sm_ldst_busy(const ws_sm *sm);
+void sm_ldst_flush(ws_sm *sm);
+
+#endif

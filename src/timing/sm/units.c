@@ -1,0 +1,179 @@
+/* Execution units: SP, SFU and (when configured) DP and INT pipelines with
+ * per-opcode latency and initiation interval (-ptx_opcode_latency_* /
+ * -ptx_opcode_initiation_*), classified as GPGPU-Sim classifies PTX
+ * opcodes. A unit takes one instruction into its dispatch register, which
+ * stays busy for the initiation interval; the instruction reaches the end of
+ * the pipeline `latency` cycles after dispatch, moves to the EX_WB register
+ * and is written back the cycle after, releasing the scoreboard. Two
+ * instructions of one unit may not complete in the same cycle, and at most
+ * EX_WB-width instructions SM-wide may (GPGPU-Sim's result buses). Without
+ * DP units double-precision work goes to the SFU, without INT units integer
+ * work to the SP (GPGPU-Sim 4's Fermi mapping). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/sm/sm_internal.h"
+
+static int parse_list(const char *opt, const char *s, int64_t *out, int min, int max, char *err,
+                      size_t errlen) {
+    int n = ws_config_int_list(s, out, max);
+    if (n < min) {
+        snprintf(err, errlen, "-%s %s: expected %d comma-separated numbers", opt, s, min);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (out[i] < 1) out[i] = 1;
+    return n;
+}
+
+int sm_units_init(ws_sm *sm, char *err, size_t errlen) {
+    const ws_config *c = sm->cfg;
+    int n = parse_list("ptx_opcode_latency_int", c->lat_int, sm->lat_int, 5, 6, err, errlen);
+    if (n < 0) return -1;
+    if (n < 6) sm->lat_int[5] = 32; /* GPGPU-Sim's default SHFL latency */
+    n = parse_list("ptx_opcode_initiation_int", c->ii_int, sm->ii_int, 5, 6, err, errlen);
+    if (n < 0) return -1;
+    if (n < 6) sm->ii_int[5] = 4;
+    if (parse_list("ptx_opcode_latency_fp", c->lat_fp, sm->lat_fp, 5, 5, err, errlen) < 0 ||
+        parse_list("ptx_opcode_initiation_fp", c->ii_fp, sm->ii_fp, 5, 5, err, errlen) < 0 ||
+        parse_list("ptx_opcode_latency_dp", c->lat_dp, sm->lat_dp, 5, 5, err, errlen) < 0 ||
+        parse_list("ptx_opcode_initiation_dp", c->ii_dp, sm->ii_dp, 5, 5, err, errlen) < 0)
+        return -1;
+    unsigned maxlat = (unsigned)c->lat_sfu;
+    for (int i = 0; i < 6; i++)
+        if ((unsigned)sm->lat_int[i] > maxlat) maxlat = (unsigned)sm->lat_int[i];
+    for (int i = 0; i < 5; i++) {
+        if ((unsigned)sm->lat_fp[i] > maxlat) maxlat = (unsigned)sm->lat_fp[i];
+        if ((unsigned)sm->lat_dp[i] > maxlat) maxlat = (unsigned)sm->lat_dp[i];
+    }
+    if (maxlat + 4 >= SM_RESBUS_RING) {
+        snprintf(err, errlen, "ptx_opcode_latency: latencies above %d cycles are not supported",
+                 SM_RESBUS_RING - 5);
+        return -1;
+    }
+    sm->has_dp_pipe = c->num_dp_units > 0;
+    sm->has_int_pipe = c->num_int_units > 0;
+    sm->nfu = (unsigned)(c->num_sp_units + c->num_sfu_units + c->num_dp_units + c->num_int_units);
+    sm->fu = calloc(sm->nfu, sizeof *sm->fu);
+    if (!sm->fu) return -1;
+    unsigned k = 0;
+    for (int64_t i = 0; i < c->num_sp_units; i++) sm->fu[k++].cls = SM_SP;
+    for (int64_t i = 0; i < c->num_dp_units; i++) sm->fu[k++].cls = SM_DP;
+    for (int64_t i = 0; i < c->num_int_units; i++) sm->fu[k++].cls = SM_INT;
+    for (int64_t i = 0; i < c->num_sfu_units; i++) sm->fu[k++].cls = SM_SFU;
+    for (unsigned i = 0; i < sm->nfu; i++) {
+        sm->fu[i].capfl = maxlat + 2;
+        sm->fu[i].fl = calloc(sm->fu[i].capfl, sizeof *sm->fu[i].fl);
+        sm->fu[i].done_at = calloc(sm->fu[i].capfl, sizeof *sm->fu[i].done_at);
+        if (!sm->fu[i].fl || !sm->fu[i].done_at) return -1;
+    }
+    return 0;
+}
+
+/* GPGPU-Sim's ptx_instruction::set_opcode_and_latency, on our opcodes. */
+void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat, uint16_t *ii) {
+    enum { K_ALU, K_SP, K_INT, K_DP, K_SFU, K_MEM } k = K_ALU;
+    int64_t L = 1, I = 1;
+    int idx = -1;
+    switch ((ws_opcode)in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_PREFETCH:
+        k = K_MEM;
+        break;
+    case WS_OP_ADD: case WS_OP_ADDC: case WS_OP_SUB: case WS_OP_SUBC: idx = 0; break;
+    case WS_OP_MIN: case WS_OP_MAX: idx = 1; break;
+    case WS_OP_MUL: idx = 2; break;
+    case WS_OP_MAD: case WS_OP_MADC: case WS_OP_FMA: idx = 3; break;
+    case WS_OP_MUL24: case WS_OP_MAD24:
+        k = K_INT, L = sm->lat_int[3], I = sm->ii_int[3];
+        break;
+    case WS_OP_DIV: case WS_OP_REM:
+        k = K_SFU;
+        if (in->type == WS_T_F32) L = sm->lat_fp[4], I = sm->ii_fp[4];
+        else if (in->type == WS_T_F64) L = sm->lat_dp[4], I = sm->ii_dp[4];
+        else L = sm->lat_int[4], I = sm->ii_int[4];
+        break;
+    case WS_OP_SQRT: case WS_OP_SIN: case WS_OP_COS: case WS_OP_EX2: case WS_OP_LG2:
+    case WS_OP_RSQRT: case WS_OP_RCP: case WS_OP_TANH:
+        k = K_SFU, L = sm->cfg->lat_sfu, I = sm->cfg->ii_sfu;
+        break;
+    case WS_OP_SHFL: L = sm->lat_int[5], I = sm->ii_int[5]; break;
+    default: break;
+    }
+    if (idx >= 0) {
+        if (in->type == WS_T_F32) k = K_SP, L = sm->lat_fp[idx], I = sm->ii_fp[idx];
+        else if (in->type == WS_T_F64) k = K_DP, L = sm->lat_dp[idx], I = sm->ii_dp[idx];
+        else k = K_INT, L = sm->lat_int[idx], I = sm->ii_int[idx];
+    }
+    uint8_t c;
+    switch (k) {
+    case K_MEM: c = SM_MEM; break;
+    case K_SFU: c = SM_SFU; break;
+    case K_DP: c = sm->has_dp_pipe ? SM_DP : SM_SFU; break;
+    case K_SP: c = SM_SP; break;
+    default: /* integer and other ALU work: INT pipe when there is one */
+        c = sm->has_int_pipe ? SM_INT : SM_SP;
+        break;
+    }
+    if (I > L) I = L;
+    *cls = c;
+    *lat = (uint16_t)L;
+    *ii = (uint16_t)I;
+}
+
+/* Writeback (first stage of the cycle): everything due leaves the units. */
+void sm_units_writeback(ws_sm *sm) {
+    for (unsigned u = 0; u < sm->nfu; u++) {
+        sm_fu *fu = &sm->fu[u];
+        for (unsigned i = 0; i < fu->nfl;) {
+            if (fu->done_at[i] + 2 > sm->now) {
+                i++;
+                continue;
+            }
+            sm_inst *in = fu->fl[i];
+            fu->nfl--;
+            fu->fl[i] = fu->fl[fu->nfl];
+            fu->done_at[i] = fu->done_at[fu->nfl];
+            sm_oc_write(sm, in);
+            sm_sb_release(sm, &sm->warps[in->warp], in);
+            sm_inst_complete(sm, in);
+        }
+    }
+}
+
+bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
+    if (fu->disp_until > sm->now || fu->nfl >= fu->capfl) return false;
+    uint64_t t = sm->now + in->lat;
+    for (unsigned i = 0; i < fu->nfl; i++)
+        if (fu->done_at[i] == t) return false;
+    return sm->resbus[t % SM_RESBUS_RING] < sm->n_resbus;
+}
+
+/* Execute stage: each unit takes the oldest ready instruction of its OC_EX
+ * register if it can; then the LD/ST unit cycles and takes its own. */
+void sm_units_cycle(ws_sm *sm) {
+    for (unsigned u = 0; u < sm->nfu; u++) {
+        sm_fu *fu = &sm->fu[u];
+        sm_regset *rs = &sm->oc_ex[fu->cls];
+        if (!rs->n) continue;
+        unsigned idx;
+        sm_inst *in = sm_regset_oldest(rs, &idx);
+        if (!sm_fu_can_issue(sm, fu, in)) continue;
+        sm_regset_remove(rs, idx);
+        uint64_t t = sm->now + in->lat;
+        sm->resbus[t % SM_RESBUS_RING]++;
+        fu->disp_until = sm->now + in->ii;
+        fu->fl[fu->nfl] = in;
+        fu->done_at[fu->nfl] = t;
+        fu->nfl++;
+    }
+    sm_ldst_cycle(sm);
+    sm_regset *rs = &sm->oc_ex[SM_MEM];
+    if (rs->n && sm_ldst_can_issue(sm)) {
+        unsigned idx;
+        sm_inst *in = sm_regset_oldest(rs, &idx);
+        sm_regset_remove(rs, idx);
+        sm_ldst_issue(sm, in);
+    }
+}
