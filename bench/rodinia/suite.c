@@ -6,13 +6,14 @@ extern const ws_workload ws_workload_rodinia_bfs;
 extern const ws_workload ws_workload_rodinia_bptree;
 extern const ws_workload ws_workload_rodinia_cfd;
 extern const ws_workload ws_workload_rodinia_gaussian;
-extern const ws_workload ws_workload_rodinia_nn;
 extern const ws_workload ws_workload_rodinia_hotspot;
 extern const ws_workload ws_workload_rodinia_hotspot3d;
-extern const ws_workload ws_workload_rodinia_srad;
-extern const ws_workload ws_workload_rodinia_lud;
 extern const ws_workload ws_workload_rodinia_kmeans;
 extern const ws_workload ws_workload_rodinia_lavamd;
+extern const ws_workload ws_workload_rodinia_lud;
+extern const ws_workload ws_workload_rodinia_nn;
+extern const ws_workload ws_workload_rodinia_srad;
+extern const ws_workload ws_workload_rodinia_streamcluster;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
@@ -20,13 +21,14 @@ static const ws_workload *const table[] = {
     &ws_workload_rodinia_bptree,
     &ws_workload_rodinia_cfd,
     &ws_workload_rodinia_gaussian,
-    &ws_workload_rodinia_nn,
     &ws_workload_rodinia_hotspot,
     &ws_workload_rodinia_hotspot3d,
-    &ws_workload_rodinia_srad,
-    &ws_workload_rodinia_lud,
     &ws_workload_rodinia_kmeans,
     &ws_workload_rodinia_lavamd,
+    &ws_workload_rodinia_lud,
+    &ws_workload_rodinia_nn,
+    &ws_workload_rodinia_srad,
+    &ws_workload_rodinia_streamcluster,
     NULL,
 };
 
