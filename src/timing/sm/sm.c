@@ -478,3 +478,9 @@ void ws_sm_describe(const ws_sm *sm, char *buf, size_t n) {
     }
 #undef OUT
 }
+
+unsigned ws_sm_active_warps(const ws_sm *sm) {
+    unsigned n = 0;
+    for (uint32_t w = 0; w < sm->max_warps; w++) n += sm->warps[w].valid && !sm->warps[w].func_done;
+    return n;
+}

@@ -1,0 +1,394 @@
+/* SM timing model: scheduler policies, scoreboard, shared-memory and
+ * register-bank conflicts, occupancy, and one SM running small kernels to
+ * completion against an ideal memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "exec/exec.h"
+#include "policy/sched/sched.h"
+#include "ptx/ptx.h"
+#include "test.h"
+#include "timing/mem/addrdec.h"
+#include "timing/sm/sm_internal.h"
+
+/* ---- scheduler policies ---------------------------------------------------- */
+static void views(ws_sched_warp *w, unsigned n) {
+    for (unsigned i = 0; i < n; i++) {
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].slot = (uint16_t)(2 * i);
+        w[i].valid = 1;
+        w[i].age = 100 - i; /* higher index = older */
+    }
+}
+
+TEST(sm_sched_lrr_rotates_after_last_issued) {
+    ws_sched s;
+    char err[128];
+    CHECK(ws_sched_create(&s, "lrr", 4, err, sizeof err) == 0);
+    ws_sched_warp w[4];
+    uint16_t o[4];
+    views(w, 4);
+    CHECK_EQ_U64(s.policy->order(s.state, w, 4, o), 4);
+    CHECK(o[0] == 0 && o[1] == 1 && o[3] == 3);
+    s.policy->issued(s.state, w, 4, 2);
+    s.policy->order(s.state, w, 4, o);
+    CHECK(o[0] == 3 && o[1] == 0 && o[2] == 1 && o[3] == 2);
+    ws_sched_destroy(&s);
+}
+
+TEST(sm_sched_gto_greedy_then_oldest) {
+    ws_sched s;
+    char err[128];
+    CHECK(ws_sched_create(&s, "gto", 4, err, sizeof err) == 0);
+    ws_sched_warp w[4];
+    uint16_t o[4];
+    views(w, 4);
+    s.policy->order(s.state, w, 4, o);
+    CHECK(o[0] == 3 && o[1] == 2 && o[2] == 1 && o[3] == 0); /* oldest first */
+    s.policy->issued(s.state, w, 4, 1);
+    s.policy->order(s.state, w, 4, o);
+    CHECK(o[0] == 1 && o[1] == 3 && o[2] == 2 && o[3] == 0); /* greedy, then oldest */
+    w[3].waiting = 1; /* waiting warps go after ready ones */
+    s.policy->order(s.state, w, 4, o);
+    CHECK(o[0] == 1 && o[1] == 2 && o[2] == 0 && o[3] == 3);
+    ws_sched_destroy(&s);
+}
+
+TEST(sm_sched_oldest_ignores_last_issued) {
+    ws_sched s;
+    char err[128];
+    CHECK(ws_sched_create(&s, "oldest", 3, err, sizeof err) == 0);
+    ws_sched_warp w[3];
+    uint16_t o[3];
+    views(w, 3);
+    s.policy->issued(s.state, w, 3, 0);
+    s.policy->order(s.state, w, 3, o);
+    CHECK(o[0] == 2 && o[1] == 1 && o[2] == 0);
+    ws_sched_destroy(&s);
+}
+
+TEST(sm_sched_two_level_demotes_waiting_and_longop) {
+    ws_sched s;
+    char err[128];
+    CHECK(ws_sched_create(&s, "two_level_active:2:0:1", 4, err, sizeof err) == 0);
+    ws_sched_warp w[4];
+    uint16_t o[4];
+    views(w, 4);
+    CHECK_EQ_U64(s.policy->order(s.state, w, 4, o), 2);
+    CHECK(o[0] == 0 && o[1] == 1);
+    w[0].longop = 1; /* depends on a pending global load: demoted, 2 promoted */
+    CHECK_EQ_U64(s.policy->order(s.state, w, 4, o), 2);
+    CHECK(o[0] == 1 && o[1] == 2);
+    w[0].longop = 0;
+    w[1].waiting = 1; /* at a barrier: demoted, 3 promoted (0 waits its turn) */
+    s.policy->order(s.state, w, 4, o);
+    CHECK(o[0] == 2 && o[1] == 3);
+    CHECK(ws_sched_create(&s, "nosuch", 4, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "gto");
+}
+
+/* ---- an SM with an ideal memory ---------------------------------------------- */
+typedef struct rig {
+    ws_config cfg;
+    ws_mreq_pool pool;
+    ws_addrdec ad;
+    ws_sm *sm;
+    ws_module *mod;
+    ws_gmem *g;
+    ws_image *img;
+    ws_launch_desc l;
+    uint8_t params[64];
+    uint64_t buf;
+} rig;
+
+static bool rig_open(rig *r, const char *ptx, const char *const *opts) {
+    memset(r, 0, sizeof *r);
+    ws_config_init(&r->cfg);
+    char err[256];
+    for (const char *const *o = opts; o && o[0]; o += 2)
+        if (ws_config_set(&r->cfg, o[0], o[1], err, sizeof err)) {
+            ws_test_fail(__FILE__, __LINE__, "%s", err);
+            return false;
+        }
+    ws_mreq_pool_init(&r->pool);
+    if (ws_addrdec_init(&r->ad, &r->cfg, err, sizeof err)) {
+        ws_test_fail(__FILE__, __LINE__, "%s", err);
+        return false;
+    }
+    ws_sm_env env = {&r->cfg, &r->pool, &r->ad, 0, 32};
+    r->sm = ws_sm_create(&env, err, sizeof err);
+    if (!r->sm) {
+        ws_test_fail(__FILE__, __LINE__, "%s", err);
+        return false;
+    }
+    if (!ptx) return true;
+    ws_diag d;
+    r->mod = ws_ptx_parse(ptx, strlen(ptx), "sm.ptx", &d);
+    if (!r->mod) {
+        ws_test_fail(__FILE__, __LINE__, "%s", d.msg);
+        return false;
+    }
+    r->g = ws_gmem_create(64ull << 20);
+    if (ws_image_create(r->g, r->mod, &r->img, err, sizeof err) != WS_OK) return false;
+    ws_gmem_alloc(r->g, 1 << 16, &r->buf);
+    ws_gmem_fill(r->g, r->buf, 0, 1 << 16);
+    memcpy(r->params, &r->buf, 8);
+    r->l.img = r->img;
+    r->l.func = 0;
+    r->l.params = r->params;
+    r->l.gmem = r->g;
+    r->l.num_sms = 1;
+    return true;
+}
+
+static void rig_close(rig *r) {
+    if (r->sm) ws_sm_destroy(r->sm);
+    if (r->img) ws_image_destroy(r->img, r->g);
+    if (r->g) ws_gmem_destroy(r->g);
+    if (r->mod) ws_module_free(r->mod);
+    ws_mreq_pool_destroy(&r->pool);
+    ws_config_free(&r->cfg);
+}
+
+/* Run grid x block on one SM; memory answers every request after `lat`
+   cycles. Returns the cycles taken (0 on a stall of 100000 cycles). */
+static uint64_t rig_run(rig *r, uint32_t grid, uint32_t block, uint32_t regs, uint64_t lat) {
+    r->l.grid[0] = grid, r->l.grid[1] = r->l.grid[2] = 1;
+    r->l.block[0] = block, r->l.block[1] = r->l.block[2] = 1;
+    ws_kernel_res res = {block, regs, r->mod->funcs[0].static_shared};
+    ws_sm_start_kernel(r->sm, &r->l, &res);
+    ws_mreq *fly[4096];
+    uint64_t due[4096];
+    unsigned nfly = 0;
+    uint32_t next = 0;
+    uint64_t now = 0, idle = 0;
+    while (next < grid || ws_sm_busy(r->sm) || nfly) {
+        while (next < grid && ws_sm_can_take_cta(r->sm)) {
+            uint32_t id[3] = {next++, 0, 0};
+            ws_sm_take_cta(r->sm, id, now);
+        }
+        for (unsigned i = 0; i < nfly;) {
+            if (due[i] <= now && ws_sm_in_ready_for(r->sm, fly[i])) {
+                ws_mreq *q = fly[i];
+                q->is_reply = true;
+                ws_sm_in_push(r->sm, q, now);
+                fly[i] = fly[--nfly];
+                due[i] = due[nfly];
+            } else {
+                i++;
+            }
+        }
+        ws_sm_cycle(r->sm, now);
+        ws_mreq *q;
+        while ((q = ws_sm_out_peek(r->sm)) && nfly < 4096) {
+            ws_sm_out_pop(r->sm);
+            fly[nfly] = q;
+            due[nfly++] = now + lat;
+        }
+        if (ws_sm_fault(r->sm, NULL)) return 0;
+        idle = ws_sm_progressed(r->sm) ? 0 : idle + 1;
+        if (idle > 100000) {
+            char buf[4096];
+            ws_sm_describe(r->sm, buf, sizeof buf);
+            ws_test_fail(__FILE__, __LINE__, "stuck: %s", buf);
+            return 0;
+        }
+        now++;
+    }
+    return now;
+}
+
+static char *chain_ptx(unsigned n) {
+    size_t cap = 1024 + (size_t)n * 40;
+    char *p = malloc(cap);
+    size_t o = (size_t)snprintf(p, cap,
+                                ".version 7.0\n.target sm_70\n.address_size 64\n"
+                                ".visible .entry k(.param .u64 out){\n"
+                                ".reg .b32 %%r<4>; .reg .b64 %%rd<4>;\n"
+                                "ld.param.u64 %%rd1, [out];\nmov.u32 %%r1, %%tid.x;\n");
+    for (unsigned i = 0; i < n; i++) o += (size_t)snprintf(p + o, cap - o, "add.u32 %%r1, %%r1, 1;\n");
+    snprintf(p + o, cap - o,
+             "mul.wide.u32 %%rd2, %%r1, 4;\nadd.u64 %%rd3, %%rd1, %%rd2;\n"
+             "st.global.u32 [%%rd3], %%r1;\nret;\n}\n");
+    return p;
+}
+
+TEST(sm_dependent_add_chain_takes_latency_per_add) {
+    uint64_t cyc[2];
+    unsigned n[2] = {64, 128};
+    for (int k = 0; k < 2; k++) {
+        char *ptx = chain_ptx(n[k]);
+        rig r;
+        if (!rig_open(&r, ptx, NULL)) return;
+        cyc[k] = rig_run(&r, 1, 32, 8, 1); /* fast memory: instruction misses stay cheap */
+        const ws_sm_stats *s = ws_sm_get_stats(r.sm);
+        CHECK_EQ_U64(s->warp_insts, n[k] + 6);
+        CHECK_EQ_U64(s->ctas_done, 1);
+        rig_close(&r);
+        free(ptx);
+    }
+    /* each dependent add: issue, operand collection (3), dispatch, latency 4,
+       writeback (2) = 10, plus an instruction-cache miss every 16 instructions */
+    uint64_t per = (cyc[1] - cyc[0]) / 64;
+    CHECK_MSG(per >= 8 && per <= 12, "cycles per dependent add = %llu (%llu, %llu)",
+              (unsigned long long)per, (unsigned long long)cyc[0], (unsigned long long)cyc[1]);
+}
+
+static const char *vadd_ptx =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out){\n"
+    ".reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .f32 %f<4>;\n"
+    ".shared .align 4 .b8 sh[1024];\n"
+    "ld.param.u64 %rd1, [out];\n"
+    "mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;\n"
+    "mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+    "mul.wide.s32 %rd2, %r4, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    "ld.global.u32 %r5, [%rd3];\n"
+    "shl.b32 %r6, %r1, 2; mov.u32 %r7, sh; add.u32 %r6, %r6, %r7;\n"
+    "st.shared.u32 [%r6], %r5;\n"
+    "bar.sync 0;\n"
+    "ld.shared.u32 %r5, [%r6];\n"
+    "setp.lt.u32 %p1, %r1, 16;\n"
+    "@%p1 add.u32 %r5, %r5, 7;\n"
+    "cvt.rn.f32.u32 %f1, %r5; sqrt.rn.f32 %f2, %f1; cvt.rzi.u32.f32 %r5, %f2;\n"
+    "atom.global.add.u32 %r7, [%rd1], 1;\n"
+    "st.global.u32 [%rd3+4096], %r5;\n"
+    "ret;\n}\n";
+
+TEST(sm_runs_kernel_like_the_functional_engine_deterministically) {
+    uint64_t cyc[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        rig r;
+        if (!rig_open(&r, vadd_ptx, NULL)) return;
+        cyc[k] = rig_run(&r, 8, 128, 16, 200);
+        const ws_sm_stats *s = ws_sm_get_stats(r.sm);
+        CHECK(cyc[k] > 0);
+        CHECK_EQ_U64(s->ctas_done, 8);
+        /* same instruction count as the functional engine */
+        ws_exec_counts ec;
+        ws_fault f;
+        CHECK(ws_exec_grid(&r.l, &ec, &f) == WS_OK);
+        CHECK_EQ_U64(s->warp_insts, ec.warp_insts);
+        CHECK(s->l1d_access[0][WS_CACHE_MISS] > 0);
+        CHECK(s->shmem_accesses > 0);
+        CHECK(s->mem_replies_in > 0);
+        /* the atomic counted every thread (functional result) */
+        uint32_t v = 0;
+        ws_gmem_read(r.g, r.buf, &v, 4);
+        CHECK(v >= 8 * 128);
+        CHECK(!ws_sm_busy(r.sm));
+        rig_close(&r);
+    }
+    CHECK_EQ_U64(cyc[0], cyc[1]);
+    /* 8 CTAs, each with global loads, a barrier and atomics at 200-cycle
+       latency: well above one memory latency, well below serialising all */
+    CHECK_MSG(cyc[0] > 600 && cyc[0] < 20000, "cycles %llu", (unsigned long long)cyc[0]);
+}
+
+/* ---- unit-level checks on a bare SM --------------------------------------------- */
+TEST(sm_shared_bank_conflict_cycles) {
+    rig r;
+    if (!rig_open(&r, NULL, NULL)) return;
+    uint64_t a[32];
+    for (int i = 0; i < 32; i++) a[i] = 4u * (unsigned)i;
+    CHECK_EQ_U64(sm_smem_conflict_cycles(r.sm, a, ~0u), 1); /* one word per bank */
+    for (int i = 0; i < 32; i++) a[i] = 8u * (unsigned)i;
+    CHECK_EQ_U64(sm_smem_conflict_cycles(r.sm, a, ~0u), 2); /* stride 2 words */
+    for (int i = 0; i < 32; i++) a[i] = 128u * (unsigned)i;
+    CHECK_EQ_U64(sm_smem_conflict_cycles(r.sm, a, ~0u), 32); /* all in bank 0 */
+    for (int i = 0; i < 32; i++) a[i] = 64;
+    CHECK_EQ_U64(sm_smem_conflict_cycles(r.sm, a, ~0u), 1); /* broadcast */
+    for (int i = 0; i < 32; i++) a[i] = 128u * (unsigned)(i % 4) + (unsigned)(i & 1);
+    CHECK_EQ_U64(sm_smem_conflict_cycles(r.sm, a, ~0u), 4); /* 4 words, bytes of a word share */
+    CHECK_EQ_U64(sm_smem_conflict_cycles(r.sm, a, 0x11u), 1); /* lanes 0 and 4: one word */
+    rig_close(&r);
+}
+
+TEST(sm_scoreboard_raw_waw) {
+    sm_warp w;
+    uint64_t bits[4] = {0};
+    memset(&w, 0, sizeof w);
+    w.sb = bits;
+    w.sb_long = bits + 2;
+    sm_inst in;
+    memset(&in, 0, sizeof in);
+    in.ndst = 2;
+    in.dst[0] = 5;
+    in.dst[1] = 70;
+    sm_sb_reserve(NULL, &w, &in, true);
+    CHECK_EQ_U64(w.n_reserved, 2);
+    sm_dec d;
+    memset(&d, 0, sizeof d);
+    d.nsrc = 1;
+    d.src[0] = 6;
+    CHECK(!sm_sb_collides(&w, &d));
+    d.src[0] = 70; /* RAW */
+    CHECK(sm_sb_collides(&w, &d));
+    CHECK(sm_sb_longop_dep(&w, &d));
+    d.nsrc = 0;
+    d.ndst = 1;
+    d.dst[0] = 5; /* WAW */
+    CHECK(sm_sb_collides(&w, &d));
+    sm_sb_release(NULL, &w, &in);
+    CHECK_EQ_U64(w.n_reserved, 0);
+    CHECK(!sm_sb_collides(&w, &d));
+}
+
+/* Two one-operand instructions in the SP collector: reading the same bank
+   costs one more cycle than reading two banks. */
+static unsigned oc_cycles(unsigned arch_a, unsigned arch_b) {
+    static const char *const opts[] = {"gpgpu_operand_collector_num_in_ports_sp", "2",
+                                       "gpgpu_operand_collector_num_out_ports_sp", "2",
+                                       "gpgpu_pipeline_widths", "2,1,1,2,1,1,2", NULL};
+    rig r;
+    if (!rig_open(&r, NULL, opts)) return 0;
+    ws_sm *sm = r.sm;
+    sm_inst in[2];
+    memset(in, 0, sizeof in);
+    in[0].cls = in[1].cls = SM_SP;
+    in[0].nsrc = in[1].nsrc = 1;
+    in[0].src_bank[0] = (uint16_t)arch_a;
+    in[1].src_bank[0] = (uint16_t)arch_b;
+    in[1].uid = 1;
+    sm_regset_push(&sm->id_oc[SM_SP], &in[0]);
+    sm_regset_push(&sm->id_oc[SM_SP], &in[1]);
+    unsigned c = 0;
+    while (sm->oc_ex[SM_SP].n < 2 && c < 20) {
+        sm_oc_cycle(sm);
+        c++;
+    }
+    sm->oc_ex[SM_SP].n = 0;
+    rig_close(&r);
+    return c;
+}
+
+TEST(sm_register_bank_conflict_costs_a_cycle) {
+    unsigned same = oc_cycles(1, 17), diff = oc_cycles(1, 2); /* 16 banks */
+    CHECK_EQ_U64(diff, 3); /* allocate, read, dispatch */
+    CHECK_EQ_U64(same, diff + 1);
+}
+
+TEST(sm_occupancy_limits) {
+    rig r;
+    if (!rig_open(&r, vadd_ptx, NULL)) return;
+    r.l.grid[0] = 1000, r.l.grid[1] = r.l.grid[2] = 1;
+    r.l.block[0] = 256, r.l.block[1] = r.l.block[2] = 1;
+    ws_kernel_res res = {256, 38, 0};
+    ws_sm_start_kernel(r.sm, &r.l, &res);
+    CHECK_EQ_U64(ws_sm_max_ctas(r.sm), 3); /* registers: 40 x 256 x 3 <= 32768 */
+    res.regs_per_thread = 12;
+    ws_sm_start_kernel(r.sm, &r.l, &res);
+    CHECK_EQ_U64(ws_sm_max_ctas(r.sm), 6); /* threads: 1536 / 256 */
+    res.smem_per_cta = 20000;
+    ws_sm_start_kernel(r.sm, &r.l, &res);
+    CHECK_EQ_U64(ws_sm_max_ctas(r.sm), 2); /* shared memory: 49152 / 20000 */
+    res = (ws_kernel_res){32, 8, 0};
+    r.l.block[0] = 32;
+    ws_sm_start_kernel(r.sm, &r.l, &res);
+    CHECK_EQ_U64(ws_sm_max_ctas(r.sm), 8); /* CTA slots */
+    r.l.grid[0] = 20; /* 20 CTAs over 15 SMs: at most 2 per SM */
+    ws_sm_start_kernel(r.sm, &r.l, &res);
+    CHECK_EQ_U64(ws_sm_max_ctas(r.sm), 2);
+    rig_close(&r);
+}
