@@ -124,7 +124,7 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     }
 
     char summary[96];
-    snprintf(summary, sizeof summary, "options=%d paths=%d max_rel_conf=%.2g", optN, pathN, maxconf);
+    snprintf(summary, sizeof summary, "options=%d paths=%d max_conf/value=%.2g", optN, pathN, maxconf);
     free(S);
     free(X);
     free(T);
