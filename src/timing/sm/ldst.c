@@ -305,7 +305,7 @@ static void l1q_cycle(ws_sm *sm) {
     sm_l1acc *h = &sm->l1q[0];
     if (h->valid) {
         sm_inst *in = h->in;
-        bool write = in->is_store;
+        bool write = h->write;
         void *req = in;
         sm_pend *wd = NULL;
         if (write) { /* the write's descriptor, used if it goes down */
@@ -314,15 +314,15 @@ static void l1q_cycle(ws_sm *sm) {
             wd->size = h->size;
             wd->want = h->sectors;
             wd->lanes = h->lanes;
-            wd->warp = in->warp;
-            wd->space = in->space;
+            wd->warp = h->warp;
+            wd->space = h->space;
             memcpy(wd->bytes, h->bytes, sizeof wd->bytes);
             req = wd;
         }
         unsigned mq = ws_cache_miss_queue_len(sm->l1d);
         ws_fail_kind fk;
         ws_cache_status s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
-                                            in->space == WS_SPACE_LOCAL, req, sm->now, &fk);
+                                            h->space == WS_SPACE_LOCAL, req, sm->now, &fk);
         bool sent = ws_cache_miss_queue_len(sm->l1d) > mq;
         if (s == WS_CACHE_RESERVATION_FAIL) {
             if (wd) sm_pend_free(sm, wd);
@@ -331,7 +331,7 @@ static void l1q_cycle(ws_sm *sm) {
                 /* a write that nothing sent down (write-back hit) is done here */
                 if (!sent) {
                     sm_pend_free(sm, wd);
-                    store_acked(sm, in->warp, nsec(h->sectors));
+                    store_acked(sm, h->warp, nsec(h->sectors));
                 }
             } else if (s == WS_CACHE_HIT) {
                 access_done(sm, in);
@@ -374,7 +374,10 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
             return false;
         }
         tail->valid = true;
-        tail->in = in;
+        tail->in = in->is_store ? NULL : in;
+        tail->warp = in->warp;
+        tail->space = in->space;
+        tail->write = in->is_store;
         tail->addr = t->addr;
         tail->size = t->size;
         tail->sectors = t->sectors ? t->sectors : sm_sectors_of(t->addr, t->size);

@@ -108,7 +108,10 @@ enum { SM_C_L1I = 0, SM_C_L1D, SM_C_L1C, SM_C_NONE };
 
 /* One L1D access waiting in the L1 latency pipeline. */
 typedef struct sm_l1acc {
-    sm_inst *in;
+    sm_inst *in;               /* loads only: a store's instruction leaves before its accesses */
+    uint16_t warp;
+    uint8_t space;
+    bool write;
     uint64_t addr;
     uint32_t size;
     uint8_t sectors;
