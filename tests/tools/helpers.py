@@ -1,16 +1,43 @@
 """Shared setup for the tools' tests: paths, a small sweep spec, running
 `warpsim` subcommands with timeouts, and a canonical view of a results
 database for comparisons."""
+import atexit
 import os
 import shutil
 import sqlite3
 import subprocess
 import tempfile
+import time
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-WARPSIM = os.environ.get("WARPSIM_BIN") or os.path.join(REPO, "build", "warpsim")
+BUILT = os.environ.get("WARPSIM_BIN") or os.path.join(REPO, "build", "warpsim")
 TOOLS = os.path.join(REPO, "tools")
+
+
+def _snapshot():
+    """A private copy of the binary, as SESSION/build/warpsim beside a
+    SESSION/tools link, so that `warpsim sweep` still finds the tools and a
+    rebuild of build/warpsim while the tests run cannot break them."""
+    if not os.access(BUILT, os.X_OK):
+        return BUILT
+    session = tempfile.mkdtemp(prefix="warpsim-tools-bin-")
+    atexit.register(shutil.rmtree, session, True)
+    os.makedirs(os.path.join(session, "build"))
+    os.symlink(TOOLS, os.path.join(session, "tools"))
+    dest = os.path.join(session, "build", "warpsim")
+    for _ in range(20):
+        shutil.copy2(BUILT, dest)
+        try:
+            if subprocess.run([dest, "version"], capture_output=True, timeout=30).returncode == 0:
+                return dest
+        except (OSError, subprocess.SubprocessError):
+            pass
+        time.sleep(0.5)  # caught it mid-link
+    return BUILT
+
+
+WARPSIM = _snapshot()
 
 # 2 workloads x 3 configs, small inputs, functional runs.
 SMALL_SPEC = """

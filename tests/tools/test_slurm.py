@@ -65,6 +65,21 @@ class SlurmTest(ToolTest):
         self.assertIn("6 already finished, 0 to run", p.stderr)
         self.assertNotIn("submitted", p.stderr)
 
+    def test_no_wait_then_resume_gathers(self):
+        spec = self.write("tiny.toml", SMALL_SPEC)
+        sweep = os.path.join(self.tmp, "sw")
+        p = self.warpsim("sweep", spec, "-o", sweep, "--engine", "slurm", "--no-wait", env=self.env)
+        self.assertIn("submitted SLURM job array", p.stderr)
+        # The local engine does not race the array's tasks (unless they are already done).
+        p = self.warpsim("sweep", sweep, env=self.env, check=False)
+        if p.returncode != 0:
+            self.assertIn("still running", p.stderr)
+        p = self.warpsim("sweep", sweep, "--engine", "slurm", "--wait-timeout", "120", env=self.env,
+                         timeout=180)
+        self.assertNotIn("submitted", p.stderr)
+        self.assertIn("6/6 done, 0 running, 0 failed", p.stderr)
+        self.assertEqual([r[5] for r in db_rows(sweep)["runs"]], ["ok"] * 6)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -89,7 +89,8 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 MpiDefault=none
 SwitchType=switch/none
-SchedulerType=sched/backfill
+SchedulerType=sched/builtin
+SchedulerParameters=sched_min_interval=100000,sched_interval=1
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 JobAcctGatherType=jobacct_gather/none
