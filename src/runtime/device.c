@@ -21,9 +21,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "config/config.h"
 #include "exec/exec.h"
 #include "ptx/ptx.h"
 #include "stats/report.h"
+#include "timing/gpu.h"
 
 #define GTX480_GLOBAL_BYTES (1536ull << 20)
 #define MAX_SHARED_PER_BLOCK (48u * 1024u)
@@ -58,6 +60,9 @@ struct ws_device {
     uint64_t launch_uid;
     char *json;                  /* comma-separated kernel objects for stats.json */
     size_t json_len, json_cap;
+    ws_config cfg;               /* the simulated GPU (defaults = preset gtx480) */
+    ws_gpu *gpu;                 /* timing model; NULL in functional-only mode */
+    FILE *timeseries;            /* DIR/timeseries.csv when an interval is set */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -160,6 +165,47 @@ static void free_overrides(char **ov) {
     free(ov);
 }
 
+static void config_warning(void *ctx, const char *msg) {
+    (void)ctx;
+    fprintf(stderr, "warpsim: warning: %s\n", msg);
+}
+
+/* Defaults, then the preset or the config file, then the overrides
+ * ("-option value" each). Problems are printed: the device does not exist
+ * yet to hold a last-error message. */
+static ws_status build_config(ws_device *d) {
+    char err[512];
+    ws_config_init(&d->cfg);
+    if (d->preset && ws_config_apply_preset(&d->cfg, d->preset, err, sizeof err)) {
+        fprintf(stderr, "warpsim: %s\n", err);
+        return WS_ERR_CONFIG;
+    }
+    if (d->config_file &&
+        ws_config_load_file(&d->cfg, d->config_file, config_warning, NULL, err, sizeof err)) {
+        fprintf(stderr, "warpsim: %s\n", err);
+        return WS_ERR_CONFIG;
+    }
+    for (char **o = d->overrides; o && *o; o++) {
+        char name[256];
+        const char *p = *o;
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " \t=");
+        if (n == 0 || n >= sizeof name) {
+            fprintf(stderr, "warpsim: bad option override '%s' (want '-name value')\n", *o);
+            return WS_ERR_CONFIG;
+        }
+        memcpy(name, p, n);
+        name[n] = 0;
+        const char *v = p + n;
+        while (*v == ' ' || *v == '\t' || *v == '=') v++;
+        if (ws_config_set(&d->cfg, name, v, err, sizeof err)) {
+            fprintf(stderr, "warpsim: %s\n", err);
+            return WS_ERR_CONFIG;
+        }
+    }
+    return WS_OK;
+}
+
 ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     if (!out) return WS_ERR_INVALID_VALUE;
     *out = NULL;
@@ -197,6 +243,28 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
         }
     }
     if (st == WS_OK && !(d->gmem = ws_gmem_create(GTX480_GLOBAL_BYTES))) st = WS_ERR_OUT_OF_MEMORY;
+    if (st == WS_OK) st = build_config(d);
+    if (st == WS_OK && !d->opt.functional_only) {
+        char err[512];
+        if (!(d->gpu = ws_gpu_create(&d->cfg, err, sizeof err))) {
+            fprintf(stderr, "warpsim: cannot build the simulated GPU: %s\n", err);
+            st = WS_ERR_CONFIG;
+        } else {
+            d->props.num_sms = (int)ws_gpu_num_sms(d->gpu);
+            d->props.clock_khz = (int)(ws_gpu_core_mhz(d->gpu) * 1000.0);
+            ws_gpu_set_progress(d->gpu, !d->opt.quiet);
+            if (d->stats_dir && d->cfg.stat_interval > 0) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s/timeseries.csv", d->stats_dir);
+                if (!(d->timeseries = fopen(path, "w"))) {
+                    fprintf(stderr, "warpsim: cannot write %s: %s\n", path, strerror(errno));
+                    st = WS_ERR_IO;
+                } else {
+                    ws_gpu_set_timeseries(d->gpu, d->timeseries);
+                }
+            }
+        }
+    }
     if (st != WS_OK) {
         ws_device_destroy(d);
         return st;
@@ -221,6 +289,9 @@ void ws_device_destroy(ws_device *d) {
         module_free(d, m);
     }
     if (d->gmem) ws_gmem_destroy(d->gmem);
+    ws_gpu_destroy(d->gpu);
+    if (d->timeseries) fclose(d->timeseries);
+    ws_config_free(&d->cfg);
     free(d->config_file);
     free(d->preset);
     free(d->stats_dir);
@@ -266,6 +337,7 @@ ws_status ws_memcpy_htod(ws_device *d, ws_devptr dst, const void *src, size_t n)
     if (!src) return fail(d, WS_ERR_INVALID_VALUE, "memcpy host-to-device: null host pointer");
     if (ws_gmem_write(d->gmem, dst, src, n) != WS_OK)
         return bad_range(d, "memcpy host-to-device", dst, n);
+    if (d->gpu) ws_gpu_memcpy_to_device(d->gpu, dst, n);
     return WS_OK;
 }
 
@@ -514,24 +586,44 @@ static ws_status fault_status(ws_status s) {
     return (s > WS_OK && s < WS_STATUS_COUNT) ? s : WS_ERR_LAUNCH_FAILURE;
 }
 
-/* Run one grid. Functional execution is the only mode today; the timing model
- * will take over here when d->opt.functional_only == 0 and fill in cycles. */
+/* Registers per thread when ptxas did not say: the PTX virtual register
+ * count overstates what ptxas allocates, so it is capped at 63 (the Fermi
+ * per-thread maximum the GTX480 model assumes). Occupancy is then only an
+ * estimate; bundled workloads ship ptxas info so they never take this path. */
+static uint32_t estimate_regs(const ws_func *f) {
+    uint32_t n = f->nregs + (f->npreds + 31) / 32;
+    return n < 63 ? (n ? n : 1) : 63;
+}
+
+/* Run one grid: functionally, or on the timing model (which executes the
+ * same engine at issue and adds its statistics to ks). */
 static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts *c,
-                          ws_fault *fault, uint64_t *cycles) {
+                          ws_fault *fault, uint64_t *cycles, ws_kernel_stats *ks) {
     *cycles = 0;
-    return ws_exec_grid(l, c, fault);
+    if (!d->gpu) return ws_exec_grid(l, c, fault);
+    const ws_func *f = &l->img->mod->funcs[l->func];
+    ws_kernel_res res;
+    res.threads_per_cta = l->block[0] * l->block[1] * l->block[2];
+    res.regs_per_thread = f->ptxas_regs > 0 ? (uint32_t)f->ptxas_regs : estimate_regs(f);
+    res.smem_per_cta = f->static_shared + l->dyn_shared;
+    ws_gpu_result r;
+    ws_status s = ws_gpu_run_kernel(d->gpu, l, &res, &r, ks, fault);
+    c->warp_insts = r.warp_insts;
+    c->thread_insts = r.thread_insts;
+    c->thread_insts_exec = r.thread_insts_exec;
+    *cycles = r.cycles;
+    return s;
 }
 
 static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3],
                           const uint32_t block[3], const ws_exec_counts *c, uint64_t cycles,
-                          double wall) {
-    ws_kernel_stats ks;
-    ws_kstats_init(&ks);
+                          double wall, ws_kernel_stats *kstats) {
+    ws_kernel_stats ks = *kstats; /* takes over the extra list */
     snprintf(ks.kernel_name, sizeof ks.kernel_name, "%s", f->name);
     ks.launch_uid = d->launch_uid;
     memcpy(ks.grid, grid, sizeof ks.grid);
     memcpy(ks.block, block, sizeof ks.block);
-    ks.functional_only = 1;
+    ks.functional_only = d->gpu == NULL;
     ks.sim_insn = c->thread_insts_exec;
     ks.sim_warp_insn = c->warp_insts;
     ks.sim_cycle = cycles;
@@ -588,8 +680,10 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     ws_fault fault;
     memset(&fault, 0, sizeof fault);
     uint64_t cycles = 0;
+    ws_kernel_stats ks;
+    ws_kstats_init(&ks);
     double t0 = now_s();
-    s = run_grid(d, &l, &c, &fault, &cycles);
+    s = run_grid(d, &l, &c, &fault, &cycles, &ks);
     double wall = now_s() - t0;
     d->launch_uid++;
     d->totals.kernels++;
@@ -599,11 +693,12 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     d->totals.cycles += cycles;
     d->tot_wall_s += wall;
     if (s != WS_OK) {
+        ws_kstats_free(&ks);
         s = fault_status(fault.code != WS_OK ? fault.code : s);
         return fail(d, s, "%s", fault.msg[0] ? fault.msg : ws_status_name(s));
     }
     d->tot_ctas += (uint64_t)grid.x * grid.y * grid.z;
-    report_kernel(d, f, l.grid, l.block, &c, cycles, wall);
+    report_kernel(d, f, l.grid, l.block, &c, cycles, wall, &ks);
     return WS_OK;
 }
 

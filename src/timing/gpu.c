@@ -283,11 +283,11 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     for (;;) {
         int dom = next_domains(g);
         if (dom & DOM_CORE) {
-            for (uint32_t i = 0; i < g->n_sms; i++)
-                if (ws_sm_in_ready(g->sm[i])) {
-                    ws_mreq *r = ws_icnt_pop(g->icnt, i);
-                    if (r) ws_sm_in_push(g->sm[i], r, cycle);
-                }
+            for (uint32_t i = 0; i < g->n_sms; i++) {
+                const ws_mreq *h = ws_icnt_peek(g->icnt, i);
+                if (h && ws_sm_in_ready_for(g->sm[i], h))
+                    ws_sm_in_push(g->sm[i], ws_icnt_pop(g->icnt, i), cycle);
+            }
         }
         if (dom & DOM_ICNT) {
             for (uint32_t s = 0; s < g->n_subparts; s++) {

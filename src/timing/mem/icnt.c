@@ -174,6 +174,14 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
     n->stats.flits[k] += flits;
 }
 
+const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
+    const net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];
+    uint32_t o = node < n->n_sms ? node : node - n->n_sms;
+    pkt *p = ring_head((pring *)&t->ej[o]);
+    if (!p || p->moved < p->flits || p->ready > n->now) return NULL;
+    return p->r;
+}
+
 ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     /* SMs receive replies (network 1), sub-partitions requests (network 0) */
     net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];

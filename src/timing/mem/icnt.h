@@ -29,6 +29,8 @@ bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits);
 /* Inject (call only after has_buffer). The network is chosen by direction
  * (src is an SM: request network; else reply network). */
 void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
+/* The packet that ws_icnt_pop would return, without taking it. */
+const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node);
 /* A packet that has fully arrived at node `node`, or NULL. */
 ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node);
 /* One interconnect cycle. */
