@@ -4,6 +4,7 @@ local engine gives the same database rows. Without SLURM and munge installed
 this test fails, saying so; it never passes without running."""
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import tempfile
@@ -12,6 +13,19 @@ import unittest
 from helpers import SMALL_SPEC, TOOLS, ToolTest, db_rows
 
 CLUSTER = os.path.join(TOOLS, "slurm", "local-cluster.sh")
+
+
+def cluster_pids(folder):
+    pids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit() and int(d) != os.getpid():
+            try:
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    if folder.encode() in f.read():
+                        pids.append(int(d))
+            except OSError:
+                pass
+    return pids
 
 
 class SlurmTest(ToolTest):
@@ -33,6 +47,12 @@ class SlurmTest(ToolTest):
         if cls.started:
             subprocess.run([CLUSTER, "stop", cls.cluster], capture_output=True, timeout=90,
                            stdin=subprocess.DEVNULL)
+        # Anything of this cluster's still running (its folder is in the command line) is ours.
+        for pid in cluster_pids(cls.cluster):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         shutil.rmtree(cls.cluster, True)
 
     def setUp(self):

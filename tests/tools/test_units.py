@@ -51,7 +51,7 @@ gpgpu_num_sched_per_core = [1, 2]
         self.assertEqual([c.name for c in sw.configs], ["gto", "lrr"])
         self.assertEqual(sw.baseline, "lrr")
         r = sw.runs[0]
-        self.assertEqual(r.args("config.txt"), ["run", "-q", "-o", ".", "--config", "config.txt", "a",
+        self.assertEqual(r.args("config.txt"), ["run", "-o", ".", "--config", "config.txt", "a",
                                                 "--input", "small"])
 
     def test_preset_alone_needs_no_config_file(self):
@@ -109,6 +109,20 @@ class AggregateTest(unittest.TestCase):
     def test_gpu_tot_ipc_wins(self):
         a = store.aggregate([{"gpu_ipc": 2.0, "gpu_tot_ipc": 2.0}, {"gpu_ipc": 1.0, "gpu_tot_ipc": 1.5}])
         self.assertEqual(a["gpu_ipc"], 1.5)
+
+    def test_record_flattens_and_keeps_every_numeric_key(self):
+        d = tempfile.mkdtemp(prefix="warpsim-store-")
+        self.addCleanup(shutil.rmtree, d, True)
+        with open(os.path.join(d, "stats.json"), "w") as f:
+            json.dump([{"kernel_name": "k", "grid": [1, 1, 1], "gpu_sim_cycle": 10, "new_stat": 3,
+                        "L1D": {"miss_rate": 0.25}}], f)
+        s = store.Store(d, create=True)
+        s.db.execute("INSERT INTO runs(id, status) VALUES('r', 'pending')")
+        s.record("r", d, {"status": "ok"})
+        self.assertEqual(dict(s.db.execute("SELECT key, value FROM stats WHERE run_id = 'r'").fetchall()),
+                         {"gpu_sim_cycle": 10, "new_stat": 3, "L1D.miss_rate": 0.25})
+        self.assertEqual(s.db.execute("SELECT name FROM kernels").fetchone()[0], "k")
+        s.close()
 
     def test_means(self):
         self.assertAlmostEqual(query.gmean([1, 4]), 2.0)

@@ -35,14 +35,17 @@ free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# Running and not a zombie waiting to be reaped.
+alive() { kill -0 "$1" 2>/dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
+
 stop_pid() { # name pidfile
     [ -f "$2" ] || return 0
     pid=$(cat "$2")
-    if kill -0 "$pid" 2>/dev/null; then
+    if alive "$pid"; then
         kill "$pid" 2>/dev/null || true
         i=0
-        while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-        if kill -0 "$pid" 2>/dev/null; then
+        while alive "$pid" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+        if alive "$pid"; then
             echo "local-cluster: $1 ($pid) did not stop in 10 s; killing it" >&2
             kill -9 "$pid" 2>/dev/null || true
         fi
@@ -124,8 +127,10 @@ EOF
     ;;
 stop)
     [ -d "$dir" ] || exit 0
-    stop_pid slurmd "$dir/slurmd.pid"
-    stop_pid slurmctld "$dir/slurmctld.pid"
+    # Both SLURM daemons at once (each takes seconds to shut down), then munge.
+    stop_pid slurmd "$dir/slurmd.pid" &
+    stop_pid slurmctld "$dir/slurmctld.pid" &
+    wait
     stop_pid munged "$dir/munge/munged.pid"
     ;;
 *)

@@ -111,7 +111,7 @@ class Run:
         self.id = f"{slug(config.name)}/{slug(workload.replace('/', '.'))}-{slug(input)}"
 
     def args(self, config_path):
-        a = ["run", "-q", "-o", "."]
+        a = ["run", "-o", "."]  # stdout.txt keeps the GPGPU-Sim style report
         if self.functional:
             a.append("--functional")
         a += self.config.run_args(config_path)

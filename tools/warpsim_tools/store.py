@@ -52,6 +52,17 @@ def _num(v):
     return None
 
 
+def _flatten(d, prefix=""):
+    """Nested objects become dotted keys ({"L1D": {"miss_rate": x}} -> L1D.miss_rate)."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flatten(v, f"{prefix}{k}."))
+        else:
+            out[prefix + k] = v
+    return out
+
+
 def _cumulative_name(k):
     if k.startswith("gpu_sim_"):
         return "gpu_tot_sim_" + k[len("gpu_sim_"):]
@@ -177,7 +188,7 @@ class Store:
                 kernels = []
                 if result.get("status") == "ok":
                     result = dict(result, status="failed", message=f"unreadable stats.json: {e}")
-        numeric = [{k: _num(v) for k, v in kd.items() if _num(v) is not None} for kd in kernels]
+        numeric = [{k: _num(v) for k, v in _flatten(kd).items() if _num(v) is not None} for kd in kernels]
         agg = aggregate(numeric)
         with self.db:
             self._delete(rid)
