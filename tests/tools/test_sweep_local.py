@@ -20,6 +20,29 @@ def results(sweep):
     return out
 
 
+# Stands in for a timing run until the timing model lands: GPGPU-Sim names,
+# two kernels, IPC that depends on the scheduler, and an interval time series.
+FAKE_TIMING = r"""#!/usr/bin/env python3
+import json, sys
+a = sys.argv[1:]
+if a[0] == "version": print("warpsim 0.0-fake"); sys.exit(0)
+if a[0] == "list": print("NAME SUITE DESCRIPTION\nvectoradd micro x\nmatmul micro y"); sys.exit(0)
+cfg = open(a[a.index("--config") + 1]).read() if "--config" in a else ""
+ipc = {"gto": 2.0, "lrr": 1.0, "oldest": 4.0}[cfg.split("-gpgpu_scheduler ")[1].split()[0]]
+scale = 2 if "matmul" in " ".join(a) else 1
+ks = []
+for i, cyc in enumerate((100, 300)):
+    insn = ipc * cyc * scale
+    ks.append({"kernel_name": "k%d" % i, "gpu_sim_cycle": cyc, "gpu_sim_insn": insn, "gpu_ipc": ipc * scale,
+               "gpu_tot_sim_cycle": 100 + (cyc if i else 0), "L1D_total_cache_miss_rate": 0.5})
+json.dump(ks, open("stats.json", "w"))
+with open("timeseries.csv", "w") as f:
+    f.write("cycle,gpu_ipc,active_warps\n")
+    for c in range(0, 400, 50): f.write("%d,%g,%d\n" % (c, ipc, 48 - c // 50))
+print("gpu_ipc = %g" % (ipc * scale))
+"""
+
+
 class LocalSweepTest(ToolTest):
     def test_sweep_query_export_resume(self):
         spec = self.write("tiny.toml", SMALL_SPEC)
@@ -78,6 +101,30 @@ class LocalSweepTest(ToolTest):
         p = self.warpsim("sweep", spec2, "-o", sweep)
         self.assertIn("6 already finished, 2 to run", p.stderr)
         self.assertEqual(len(db_rows(sweep)["runs"]), 8)
+
+    def test_timing_stats_ipc_table_and_timeseries(self):
+        fake = self.write("warpsim-fake", FAKE_TIMING, 0o755)
+        spec = self.write("tiny.toml", SMALL_SPEC.replace("functional = true", "functional = false"))
+        sweep = os.path.join(self.tmp, "sw")
+        self.warpsim("sweep", spec, "-o", sweep, env={"WARPSIM_BIN": fake})
+        q = self.warpsim("query", sweep, "--csv")  # default metric gpu_ipc: no fallback message
+        self.assertNotIn("instead", q.stderr)
+        rows = q.stdout.splitlines()
+        self.assertEqual(rows[0], "row,class,gto,lrr,oldest")
+        self.assertEqual(rows[1], "micro/vectoradd,streaming,1.0,0.5,2.0")
+        self.assertEqual(rows[-2], "gmean(all),,1.0,0.5,2.0")
+        self.assertTrue(rows[-1].startswith("hmean(all),,1.0,0.5,2.0"))
+        raw = self.warpsim("query", sweep, "--raw", "--csv").stdout.splitlines()
+        self.assertIn("micro/matmul,compute,4.0,2.0,8.0", raw)
+        inv = self.warpsim("query", sweep, "--metric", "gpu_sim_cycle", "--invert", "--csv").stdout
+        self.assertIn("micro/vectoradd,streaming,1.0,1.0,1.0", inv)
+        index = self.warpsim("report", sweep).stdout.strip()
+        with open(index) as f:
+            page = f.read()
+        self.assertIn("normalised_gpu_ipc.png", page)
+        self.assertEqual(page.count("<img src='timeseries_"), 6)
+        for f in os.listdir(os.path.dirname(index)):
+            self.assertGreater(os.path.getsize(os.path.join(os.path.dirname(index), f)), 100, f)
 
     def test_failed_runs_are_redone(self):
         flag = os.path.join(self.tmp, "fail-matmul")
