@@ -12,6 +12,7 @@ extern const ws_workload ws_workload_rodinia_kmeans;
 extern const ws_workload ws_workload_rodinia_lavamd;
 extern const ws_workload ws_workload_rodinia_lud;
 extern const ws_workload ws_workload_rodinia_nn;
+extern const ws_workload ws_workload_rodinia_nw;
 extern const ws_workload ws_workload_rodinia_srad;
 extern const ws_workload ws_workload_rodinia_streamcluster;
 
@@ -27,6 +28,7 @@ static const ws_workload *const table[] = {
     &ws_workload_rodinia_lavamd,
     &ws_workload_rodinia_lud,
     &ws_workload_rodinia_nn,
+    &ws_workload_rodinia_nw,
     &ws_workload_rodinia_srad,
     &ws_workload_rodinia_streamcluster,
     NULL,

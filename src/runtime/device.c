@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config/config.h"
 #include "exec/exec.h"
@@ -376,6 +377,57 @@ int ws_is_device_ptr(const ws_device *d, ws_devptr p, size_t n) {
 }
 
 /* ---- modules ------------------------------------------------------------ */
+/* Register counts decide occupancy. Like GPGPU-Sim in PTX mode, ask ptxas
+ * (WARPSIM_PTXAS, else ptxas on PATH, else CUDA's default place) when the
+ * caller gave no ptxas information; NULL when there is no usable ptxas. */
+static char *run_ptxas(const char *ptx, size_t len, const char *target) {
+    const char *exe = getenv("WARPSIM_PTXAS");
+    char found[512] = "";
+    if (!exe || !*exe) {
+        const char *path = getenv("PATH");
+        for (const char *p = path; p && *p && !found[0];) {
+            size_t n = strcspn(p, ":");
+            snprintf(found, sizeof found, "%.*s/ptxas", (int)n, p);
+            if (access(found, X_OK)) found[0] = 0;
+            p += n + (p[n] == ':');
+        }
+        if (!found[0] && !access("/usr/local/cuda/bin/ptxas", X_OK))
+            snprintf(found, sizeof found, "/usr/local/cuda/bin/ptxas");
+        if (!found[0]) return NULL;
+        exe = found;
+    }
+    if (strchr(exe, '\'') || strncmp(target, "sm_", 3)) return NULL;
+    char tmpl[] = "/tmp/warpsim-ptxas-XXXXXX";
+    int fd = mkstemp(tmpl);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "w");
+    bool ok = f && fwrite(ptx, 1, len, f) == len;
+    if (f) fclose(f);
+    char *out = NULL;
+    if (ok) {
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "'%s' -v -arch=%.16s -o /dev/null '%s' 2>&1", exe, target, tmpl);
+        FILE *pp = popen(cmd, "r");
+        size_t n = 0, cap = 0;
+        int c;
+        while (pp && (c = fgetc(pp)) != EOF) {
+            if (n + 2 > cap) {
+                char *nb = realloc(out, cap = cap ? 2 * cap : 4096);
+                if (!nb) break;
+                out = nb;
+            }
+            out[n++] = (char)c;
+        }
+        if (out) out[n] = 0;
+        if (!pp || pclose(pp) != 0) {
+            free(out);
+            out = NULL;
+        }
+    }
+    unlink(tmpl);
+    return out;
+}
+
 ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *name,
                          const char *ptxas_info, ws_module_handle **out) {
     if (!out) return fail(d, WS_ERR_INVALID_VALUE, "ws_module_load: null result pointer");
@@ -401,6 +453,13 @@ ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *
     if (ptxas_info && ws_ptx_apply_ptxas_info(m->mod, ptxas_info, &diag) != 0) {
         module_free(d, m);
         return fail(d, WS_ERR_INVALID_PTX, "%s: ptxas info: %s", name, diag.msg);
+    }
+    if (!ptxas_info && d->gpu) {
+        char *info = run_ptxas(ptx, len, m->mod->target);
+        if (!info || ws_ptx_apply_ptxas_info(m->mod, info, &diag) != 0)
+            fprintf(stderr, "warpsim: %s: no ptxas register counts (ptxas %s); occupancy uses an "
+                            "estimate\n", name, info ? "output not understood" : "not found");
+        free(info);
     }
     char err[512] = "";
     ws_status s = ws_image_create(d->gmem, m->mod, &m->img, err, sizeof err);
