@@ -8,8 +8,8 @@
  * queue, wait -dram_latency, are served by the DRAM channel, come back
  * through the DRAM->L2 queue and fill the slice, which releases every
  * request merged on them. Replies (and write acknowledgements) wait in the
- * L2->icnt queue; a parent is answered when its last sector is done, so
- * the SM sees one reply per request it sent. */
+ * L2->icnt queue, one packet per sector (the SM gathers the sectors of a
+ * line or store). */
 #include "timing/mem/partition.h"
 
 #include <stdio.h>
@@ -273,9 +273,11 @@ void ws_subpart_pop(ws_mempart *p, uint32_t k) {
 static void complete(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     ws_mreq *par = r->parent;
     if (par) {
-        ws_mreq_free(p->pool, r);
-        if (--par->pending) return;
-        r = par;
+        /* each sector travels back as its own packet, as in GPGPU-Sim 4 (the
+           SM counts them: a line fill waits for all its sectors, a store for
+           all its acknowledgements); the parent goes once all are answered */
+        if (--par->pending == 0) ws_mreq_free(p->pool, par);
+        r->parent = NULL;
     }
     if (r->mflags & MF_NOACK) { /* L1 writebacks get no acknowledgement */
         ws_mreq_free(p->pool, r);
