@@ -37,8 +37,9 @@ for i, cyc in enumerate((100, 300)):
                "gpu_tot_sim_cycle": 100 + (cyc if i else 0), "L1D_total_cache_miss_rate": 0.5})
 json.dump(ks, open("stats.json", "w"))
 with open("timeseries.csv", "w") as f:
-    f.write("cycle,gpu_ipc,active_warps\n")
-    for c in range(0, 400, 50): f.write("%d,%g,%d\n" % (c, ipc, 48 - c // 50))
+    f.write("kernel,cycle,gpu_ipc,active_warps\n")  # cycles restart with each kernel
+    for k in (1, 2):
+        for c in range(50, 400, 50): f.write("%d,%d,%g,%d\n" % (k, c, ipc, 48 - c // 50))
 print("gpu_ipc = %g" % (ipc * scale))
 """
 

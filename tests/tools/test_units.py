@@ -106,6 +106,11 @@ class AggregateTest(unittest.TestCase):
         self.assertEqual(a["L1D_total_cache_accesses"], 40)
         self.assertNotIn("kernel_launch_uid", a)
 
+    def test_gpu_ipc_derived_from_cycles(self):
+        a = store.aggregate([{"gpu_sim_cycle": 100, "gpu_sim_insn": 300}, {"gpu_sim_cycle": 100, "gpu_sim_insn": 100}])
+        self.assertEqual(a["gpu_ipc"], 2.0)
+        self.assertNotIn("gpu_ipc", store.aggregate([{"gpu_sim_insn": 5}]))
+
     def test_gpu_tot_ipc_wins(self):
         a = store.aggregate([{"gpu_ipc": 2.0, "gpu_tot_ipc": 2.0}, {"gpu_ipc": 1.0, "gpu_tot_ipc": 1.5}])
         self.assertEqual(a["gpu_ipc"], 1.5)

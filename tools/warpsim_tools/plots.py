@@ -93,17 +93,35 @@ def timeseries(csv_path, out_path, title=None, metrics=None):
     """One line chart per metric against the first column (cycle)."""
     plt = _plt()
     head, cols = read_timeseries(csv_path)
-    x = head[0]
-    names = [h for h in head[1:] if not metrics or h in metrics]
+    xname = "cycle" if "cycle" in cols else head[0]
+    xs, bounds = list(cols[xname]), []
+    skip = {xname}
+    if "kernel" in cols:
+        # One block of samples per kernel launch; when the cycle count restarts
+        # with each kernel, lay the kernels end to end.
+        skip.add("kernel")
+        restarts = any(b < a for a, b in zip(xs, xs[1:]))
+        offset, last, prev = 0.0, 0.0, None
+        for i, (k, c) in enumerate(zip(cols["kernel"], cols[xname])):
+            if prev is not None and k != prev:
+                bounds.append(last)
+                if restarts:
+                    offset = last
+            xs[i] = c + offset
+            last, prev = xs[i], k
+    names = [h for h in head if h not in skip and (not metrics or h in metrics)]
     if not names:
         raise ValueError(f"{csv_path}: no metric columns" + (f" among {metrics}" if metrics else ""))
     fig, axes = plt.subplots(len(names), 1, figsize=(8, 1.7 * len(names) + 0.8), sharex=True, squeeze=False)
     for ax, name in zip(axes[:, 0], names):
-        ax.plot(cols[x], cols[name], linewidth=1.0, color="tab:blue")
+        ax.plot(xs, cols[name], linewidth=1.0, color="tab:blue")
+        if len(bounds) <= 64:
+            for b in bounds:
+                ax.axvline(b, color="grey", linewidth=0.5, linestyle=":")
         ax.set_ylabel(name, fontsize=8, rotation=0, ha="right", va="center")
         ax.grid(linestyle=":", linewidth=0.5)
         ax.tick_params(labelsize=8)
-    axes[-1, 0].set_xlabel(x)
+    axes[-1, 0].set_xlabel(xname + (" (kernel launches end to end; dotted: kernel boundaries)" if bounds else ""))
     fig.suptitle(title or os.path.basename(os.path.dirname(os.path.abspath(csv_path))), fontsize=10)
     fig.tight_layout()
     fig.savefig(out_path, dpi=100)

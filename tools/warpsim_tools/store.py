@@ -80,6 +80,7 @@ def aggregate(kernels):
     3. Rates and averages: the mean over kernels weighted by gpu_sim_cycle
        (else gpu_sim_insn, else unweighted); gpu_ipc is sum(insn) / sum(cycle).
     4. Everything else (counts): the sum over kernels.
+    gpu_ipc is derived (sum(insn) / sum(cycle)) when the kernels have cycles but no IPC.
     """
     out = {}
     if not kernels:
@@ -115,6 +116,11 @@ def aggregate(kernels):
                 out[key] = sum(v for v, _ in vals) / len(vals)
         else:
             out[key] = sum(v for v, _ in vals)
+    # GPGPU-Sim's definition, when the simulator reports cycles but no IPC.
+    if "gpu_ipc" not in out and all("gpu_sim_cycle" in k and "gpu_sim_insn" in k for k in kernels):
+        cyc = sum(k["gpu_sim_cycle"] for k in kernels)
+        if cyc > 0:
+            out["gpu_ipc"] = sum(k["gpu_sim_insn"] for k in kernels) / cyc
     return out
 
 
