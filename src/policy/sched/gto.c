@@ -4,11 +4,17 @@
 
 #include "policy/sched/sched.h"
 
-typedef struct { int last; } gto_state;
+typedef struct {
+    int last;
+    ws_sched_ageord age;
+} gto_state;
 
 static void *gto_create(const char *args, unsigned n, char *err, size_t errlen) {
     gto_state *s = calloc(1, sizeof *s);
-    if (s) s->last = -1;
+    if (s) {
+        s->last = -1;
+        ws_sched_ageord_init(&s->age, n);
+    }
     return s;
 }
 static void gto_destroy(void *st) { free(st); }
@@ -16,7 +22,7 @@ static unsigned gto_order(void *st, const ws_sched_warp *w, unsigned n, uint16_t
     gto_state *s = st;
     unsigned k = 0;
     if (s->last >= 0 && (unsigned)s->last < n) out[k++] = (uint16_t)s->last;
-    return k + ws_sched_sort_by_age(w, n, out + k, s->last);
+    return k + ws_sched_ageord_order(&s->age, w, n, out + k, s->last);
 }
 static void gto_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned idx) {
     ((gto_state *)st)->last = (int)idx;
@@ -24,5 +30,5 @@ static void gto_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned id
 
 const ws_sched_policy ws_sched_gto = {
     "gto", "greedy on the last issued warp, then oldest first", gto_create, gto_destroy, gto_order,
-    gto_issued,
+    gto_issued, 0,
 };

@@ -4,15 +4,17 @@
 #include "policy/sched/sched.h"
 
 static void *oldest_create(const char *args, unsigned n, char *err, size_t errlen) {
-    return malloc(1); /* stateless; non-NULL means success */
+    ws_sched_ageord *a = malloc(sizeof *a);
+    if (a) ws_sched_ageord_init(a, n);
+    return a;
 }
 static void oldest_destroy(void *st) { free(st); }
 static unsigned oldest_order(void *st, const ws_sched_warp *w, unsigned n, uint16_t *out) {
-    return ws_sched_sort_by_age(w, n, out, -1);
+    return ws_sched_ageord_order(st, w, n, out, -1);
 }
 static void oldest_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned idx) {}
 
 const ws_sched_policy ws_sched_oldest = {
     "oldest", "oldest warp (smallest dynamic warp id) first", oldest_create, oldest_destroy,
-    oldest_order, oldest_issued,
+    oldest_order, oldest_issued, 0,
 };

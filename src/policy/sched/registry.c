@@ -66,3 +66,37 @@ unsigned ws_sched_sort_by_age(const ws_sched_warp *w, unsigned n, uint16_t *out,
     }
     return k;
 }
+
+void ws_sched_ageord_init(ws_sched_ageord *a, unsigned n) {
+    a->n = n < WS_SCHED_MAX_SLOTS ? n : WS_SCHED_MAX_SLOTS;
+    for (unsigned i = 0; i < a->n; i++) a->perm[i] = (uint16_t)i;
+}
+
+unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsigned n,
+                               uint16_t *out, int skip) {
+    if (n != a->n) ws_sched_ageord_init(a, n);
+    if (n > WS_SCHED_MAX_SLOTS) return ws_sched_sort_by_age(w, n, out, skip);
+    uint16_t *p = a->perm;
+    /* adaptive insertion sort of last cycle's order by (age, slot) */
+    for (unsigned i = 1; i < n; i++) {
+        uint16_t v = p[i];
+        unsigned j = i;
+        while (j > 0 && (w[p[j - 1]].age > w[v].age ||
+                         (w[p[j - 1]].age == w[v].age && p[j - 1] > v))) {
+            p[j] = p[j - 1];
+            j--;
+        }
+        p[j] = v;
+    }
+    /* eligible warps first, each group by age */
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint16_t v = p[i];
+        if ((int)v != skip && w[v].valid && !w[v].waiting) out[k++] = v;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        uint16_t v = p[i];
+        if ((int)v != skip && !(w[v].valid && !w[v].waiting)) out[k++] = v;
+    }
+    return k;
+}

@@ -34,6 +34,9 @@ typedef struct ws_sched_policy {
     unsigned (*order)(void *st, const ws_sched_warp *w, unsigned n, uint16_t *out);
     /* Warp w[idx] issued at least one instruction this cycle. */
     void (*issued)(void *st, const ws_sched_warp *w, unsigned n, unsigned idx);
+    /* Reads ws_sched_warp.longop (the SM computes it only for such policies:
+       it costs a scoreboard lookup per warp per cycle). */
+    int uses_longop;
 } ws_sched_policy;
 
 const ws_sched_policy *ws_sched_find(const char *name); /* "gto", "two_level_active:6:0:1" */
@@ -51,5 +54,17 @@ void ws_sched_destroy(ws_sched *s);
 /* Helper for age-ordered policies: indices of valid, non-waiting warps by
    age, then the others by age (insertion sort, n is small). Returns n. */
 unsigned ws_sched_sort_by_age(const ws_sched_warp *w, unsigned n, uint16_t *out, int skip);
+
+/* The same order, kept across cycles: ages change only when a warp starts,
+   so re-sorting the previous cycle's order is linear almost always (this is
+   on the per-cycle path of every scheduler). */
+#define WS_SCHED_MAX_SLOTS 128
+typedef struct ws_sched_ageord {
+    uint16_t perm[WS_SCHED_MAX_SLOTS];
+    unsigned n;
+} ws_sched_ageord;
+void ws_sched_ageord_init(ws_sched_ageord *a, unsigned n);
+unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsigned n,
+                               uint16_t *out, int skip);
 
 #endif

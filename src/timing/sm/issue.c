@@ -150,6 +150,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
 
 static void sched_cycle(ws_sm *sm, unsigned s) {
     unsigned n = 0;
+    const ws_sched_policy *pol = sm->sched[s].policy;
     for (unsigned wi = s; wi < sm->max_warps; wi += sm->n_sched, n++) {
         sm_warp *w = &sm->warps[wi];
         ws_sched_warp *v = &sm->sview[n];
@@ -161,11 +162,12 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         if (v->valid) {
             bool bar = false;
             v->waiting = warp_waiting(sm, w, &bar);
-            const sm_ibuf *e = &w->ib[w->ib_next];
-            v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
+            if (pol->uses_longop) {
+                const sm_ibuf *e = &w->ib[w->ib_next];
+                v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
+            }
         }
     }
-    const ws_sched_policy *pol = sm->sched[s].policy;
     unsigned k = pol->order(sm->sched[s].state, sm->sview, n, sm->sorder);
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
          any_empty = false;
