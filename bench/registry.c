@@ -6,7 +6,7 @@
 #include "workload.h"
 
 extern const ws_suite ws_suite_micro, ws_suite_polybench, ws_suite_rodinia, ws_suite_sdk,
-    ws_suite_shoc, ws_suite_mars;
+    ws_suite_shoc, ws_suite_mars, ws_suite_ispass;
 
 /* One line per suite. */
 static const ws_suite *const suites[] = {
@@ -16,6 +16,7 @@ static const ws_suite *const suites[] = {
     &ws_suite_sdk,
     &ws_suite_shoc,
     &ws_suite_mars,
+    &ws_suite_ispass,
     NULL,
 };
 

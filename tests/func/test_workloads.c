@@ -49,6 +49,7 @@ TEST(workloads_rodinia_small) { run_suite("rodinia"); }
 TEST(workloads_sdk_small) { run_suite("sdk"); }
 TEST(workloads_shoc_small) { run_suite("shoc"); }
 TEST(workloads_mars_small) { run_suite("mars"); }
+TEST(workloads_ispass_small) { run_suite("ispass"); }
 
 /* The registry lists every workload once, each complete and findable. */
 TEST(workload_registry) {

@@ -1,0 +1,8 @@
+/* Suite "ispass": applications of the ISPASS-2009 GPGPU-Sim study (our own implementations). */
+#include "workload.h"
+
+static const ws_workload *const table[] = {
+    NULL,
+};
+
+const ws_suite ws_suite_ispass = {"ispass", "ISPASS-2009-style applications (our own implementations)", table};
