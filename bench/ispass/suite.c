@@ -1,7 +1,10 @@
 /* Suite "ispass": applications of the ISPASS-2009 GPGPU-Sim study (our own implementations). */
 #include "workload.h"
 
+extern const ws_workload ws_workload_ispass_aes;
+
 static const ws_workload *const table[] = {
+    &ws_workload_ispass_aes,
     NULL,
 };
 
