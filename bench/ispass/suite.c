@@ -2,9 +2,11 @@
 #include "workload.h"
 
 extern const ws_workload ws_workload_ispass_aes;
+extern const ws_workload ws_workload_ispass_cp;
 
 static const ws_workload *const table[] = {
     &ws_workload_ispass_aes,
+    &ws_workload_ispass_cp,
     NULL,
 };
 
