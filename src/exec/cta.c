@@ -535,6 +535,40 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     }
 }
 
+/* Pop finished SIMT entries and return from finished calls until the top
+ * entry is an instruction to execute; false when the warp has exited. The
+ * step does this first anyway, so doing it early changes nothing. */
+static bool warp_settle(ws_cta *c, ws_warp *w) {
+    const ws_module *m = c->mod;
+    for (;;) {
+        if (w->sp == 0) {
+            if (w->state != WS_WARP_DONE) {
+                w->state = WS_WARP_DONE;
+                c->ndone++;
+                bar_check_all(c);
+            }
+            return false;
+        }
+        ws_simt_entry *e = &w->stack[w->sp - 1];
+        if (e->mask == 0 || (e->rpc >= 0 && e->pc == e->rpc)) { simt_pop(c, w); continue; }
+        const ws_func *f = &m->funcs[w->func];
+        if (e->pc < 0 || (uint32_t)e->pc >= f->ninsts) { /* fell off the end: implicit ret */
+            do_ret(c, w, e->mask);
+            continue;
+        }
+        return true;
+    }
+}
+
+bool ws_warp_next(ws_cta *c, unsigned warp, uint32_t *func, uint32_t *pc) {
+    if (!c || warp >= c->nwarps) return false;
+    ws_warp *w = &c->warps[warp];
+    if (w->state == WS_WARP_DONE || !warp_settle(c, w)) return false;
+    *func = w->func;
+    *pc = (uint32_t)w->stack[w->sp - 1].pc;
+    return true;
+}
+
 /* Execute the next instruction of warp w. */
 ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fault) {
     if (w->state == WS_WARP_DONE) return WS_STEP_DONE;
@@ -542,22 +576,9 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
     const ws_module *m = c->mod;
     const ws_func *f;
     ws_simt_entry *e;
-    for (;;) {
-        if (w->sp == 0) {
-            w->state = WS_WARP_DONE;
-            c->ndone++;
-            bar_check_all(c);
-            return WS_STEP_DONE;
-        }
-        e = &w->stack[w->sp - 1];
-        if (e->mask == 0 || (e->rpc >= 0 && e->pc == e->rpc)) { simt_pop(c, w); continue; }
-        f = &m->funcs[w->func];
-        if (e->pc < 0 || (uint32_t)e->pc >= f->ninsts) { /* fell off the end: implicit ret */
-            do_ret(c, w, e->mask);
-            continue;
-        }
-        break;
-    }
+    if (!warp_settle(c, w)) return WS_STEP_DONE;
+    e = &w->stack[w->sp - 1];
+    f = &m->funcs[w->func];
     uint32_t pc = (uint32_t)e->pc, issued = e->mask;
     const ws_inst *in = &f->insts[pc];
     uint32_t mask = issued;

@@ -123,6 +123,10 @@ typedef enum {
 } ws_step_result;
 
 ws_step_result ws_warp_step(ws_cta *c, unsigned warp, ws_step *out, ws_fault *fault);
+/* The function and pc the warp executes next (finished SIMT paths popped,
+ * finished calls returned first); false when the warp has exited. For the
+ * timing model's fetch and control-hazard checks. */
+bool ws_warp_next(ws_cta *c, unsigned warp, uint32_t *func, uint32_t *pc);
 /* Next pc of a warp (for fetch), or -1 when done. */
 int32_t ws_warp_pc(const ws_cta *c, unsigned warp);
 bool ws_cta_done(const ws_cta *c);

@@ -35,22 +35,10 @@ static inline ws_warp *fwarp(const ws_sm *sm, const sm_warp *w) {
     return &sm->ctas[w->cta].cta->warps[w->wid];
 }
 
-/* The function and pc the warp executes next, looking through SIMT entries
-   the engine will pop lazily (finished paths, reached reconvergence). */
+/* The function and pc the warp executes next (the engine settles finished
+   SIMT paths and returns from finished calls first). */
 static bool func_next(const ws_sm *sm, const sm_warp *w, uint32_t *func, uint32_t *pc) {
-    const ws_warp *fw = fwarp(sm, w);
-    if (fw->state == WS_WARP_DONE) return false;
-    uint32_t sp = fw->sp;
-    uint32_t base = fw->nframes ? fw->frames[fw->nframes - 1].simt_base : 0;
-    while (sp > base + 1) {
-        const ws_simt_entry *e = &fw->stack[sp - 1];
-        if (e->mask == 0 || (e->rpc >= 0 && e->pc == e->rpc)) sp--;
-        else break;
-    }
-    if (!sp) return false;
-    *func = fw->func;
-    *pc = (uint32_t)fw->stack[sp - 1].pc;
-    return true;
+    return ws_warp_next(sm->ctas[w->cta].cta, w->wid, func, pc);
 }
 
 static bool fw_all_exited(const ws_sm *sm, const sm_warp *w) {

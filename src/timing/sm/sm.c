@@ -463,18 +463,19 @@ void ws_sm_describe(const ws_sm *sm, char *buf, size_t n) {
         if (o < n) o += (size_t)snprintf(buf + o, n - o, __VA_ARGS__);       \
     } while (0)
     OUT("SM %u: %u CTAs, outq %u, resp %u, pending requests %u, L1D mshr %u missq %u, "
-        "ldst %s\n",
+        "L1I mshr %u missq %u, ldst %s\n",
         sm->env.sm_id, sm->n_active_ctas, sm->outq.len, sm->resp.len, sm->n_pend,
         ws_cache_mshr_used(sm->l1d), ws_cache_miss_queue_len(sm->l1d),
+        ws_cache_mshr_used(sm->l1i), ws_cache_miss_queue_len(sm->l1i),
         sm->ld_disp ? ws_opcode_name((ws_opcode)sm->ld_disp->inst->op) : "idle");
     for (uint32_t wi = 0; wi < sm->max_warps && o < n; wi++) {
         const sm_warp *w = &sm->warps[wi];
         if (!w->valid) continue;
         const ws_cta *c = sm->ctas[w->cta].cta;
         int32_t pc = c ? ws_warp_pc(c, w->wid) : -1;
-        OUT("  warp %u (cta slot %u, warp %u): pc %d, %s, inflight %u, stores %u, regs %u\n", wi,
-            w->cta, w->wid, pc, warp_wait_reason(sm, w), w->n_inflight, w->stores_out,
-            w->n_reserved);
+        OUT("  warp %u (cta slot %u, warp %u): pc %d (fetch %u:%u), %s, inflight %u, stores %u, "
+            "regs %u\n", wi, w->cta, w->wid, pc, w->fetch_func, w->fetch_pc,
+            warp_wait_reason(sm, w), w->n_inflight, w->stores_out, w->n_reserved);
     }
 #undef OUT
 }
