@@ -9,6 +9,10 @@ extern const ws_workload ws_workload_sdk_fastwalsh;
 extern const ws_workload ws_workload_sdk_vectoradd;
 extern const ws_workload ws_workload_sdk_scalarprod;
 extern const ws_workload ws_workload_sdk_blackscholes;
+extern const ws_workload ws_workload_sdk_matmul_naive;
+extern const ws_workload ws_workload_sdk_matmul_shared;
+extern const ws_workload ws_workload_sdk_transpose_naive;
+extern const ws_workload ws_workload_sdk_transpose_shared;
 
 static const ws_workload *const table[] = {
     &ws_workload_sdk_blackscholes,
@@ -19,6 +23,10 @@ static const ws_workload *const table[] = {
     &ws_workload_sdk_montecarlo,
     &ws_workload_sdk_mcpi,
     &ws_workload_sdk_scan,
+    &ws_workload_sdk_matmul_naive,
+    &ws_workload_sdk_matmul_shared,
+    &ws_workload_sdk_transpose_naive,
+    &ws_workload_sdk_transpose_shared,
     NULL,
 };
 
