@@ -3,10 +3,12 @@
 
 extern const ws_workload ws_workload_ispass_aes;
 extern const ws_workload ws_workload_ispass_cp;
+extern const ws_workload ws_workload_ispass_lib;
 
 static const ws_workload *const table[] = {
     &ws_workload_ispass_aes,
     &ws_workload_ispass_cp,
+    &ws_workload_ispass_lib,
     NULL,
 };
 
