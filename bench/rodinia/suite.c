@@ -15,6 +15,7 @@ extern const ws_workload ws_workload_rodinia_nn;
 extern const ws_workload ws_workload_rodinia_nw;
 extern const ws_workload ws_workload_rodinia_srad;
 extern const ws_workload ws_workload_rodinia_streamcluster;
+extern const ws_workload ws_workload_rodinia_pathfinder;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
@@ -31,6 +32,7 @@ static const ws_workload *const table[] = {
     &ws_workload_rodinia_nw,
     &ws_workload_rodinia_srad,
     &ws_workload_rodinia_streamcluster,
+    &ws_workload_rodinia_pathfinder,
     NULL,
 };
 
