@@ -37,8 +37,14 @@ static inline ws_warp *fwarp(const ws_sm *sm, const sm_warp *w) {
 
 /* The function and pc the warp executes next (the engine settles finished
    SIMT paths and returns from finished calls first). */
-static bool func_next(const ws_sm *sm, const sm_warp *w, uint32_t *func, uint32_t *pc) {
-    return ws_warp_next(sm->ctas[w->cta].cta, w->wid, func, pc);
+static bool func_next(const ws_sm *sm, sm_warp *w, uint32_t *func, uint32_t *pc) {
+    if (!w->nx_valid) {
+        w->nx_alive = ws_warp_next(sm->ctas[w->cta].cta, w->wid, &w->nx_func, &w->nx_pc);
+        w->nx_valid = true;
+    }
+    *func = w->nx_func;
+    *pc = w->nx_pc;
+    return w->nx_alive;
 }
 
 static bool fw_all_exited(const ws_sm *sm, const sm_warp *w) {
@@ -75,6 +81,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     ws_cta *cta = sm->ctas[w->cta].cta;
     ws_step st;
     ws_fault f;
+    w->nx_valid = false;
     ws_step_result r = ws_warp_step(cta, w->wid, &st, &f);
     if (r == WS_STEP_FAULT) {
         sm_set_fault(sm, &f);

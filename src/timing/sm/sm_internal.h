@@ -84,6 +84,10 @@ typedef struct sm_warp {
     uint64_t *sb;              /* reserved registers (bitmap) */
     uint64_t *sb_long;         /* ... of which written by global/local loads */
     uint64_t last_issue;
+    /* the functional next (func, pc), cached: it changes only when this warp
+       executes an instruction (issue asks for it every cycle) */
+    bool nx_valid, nx_alive;
+    uint32_t nx_func, nx_pc;
 } sm_warp;
 
 typedef struct sm_cta {
