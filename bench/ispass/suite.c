@@ -5,12 +5,14 @@ extern const ws_workload ws_workload_ispass_aes;
 extern const ws_workload ws_workload_ispass_cp;
 extern const ws_workload ws_workload_ispass_lib;
 extern const ws_workload ws_workload_ispass_lps;
+extern const ws_workload ws_workload_ispass_nn;
 
 static const ws_workload *const table[] = {
     &ws_workload_ispass_aes,
     &ws_workload_ispass_cp,
     &ws_workload_ispass_lib,
     &ws_workload_ispass_lps,
+    &ws_workload_ispass_nn,
     NULL,
 };
 
