@@ -122,3 +122,8 @@ $(BUILD)/hwcheck: $(HWCHECK_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) | $(HWCHECK_SHIM)
 	$(CC) $(CFLAGS) -o $@ $^ $(CUDA_LIBS) -lm
 .PHONY: hwcheck
 hwcheck: $(BUILD)/hwcheck
+
+# Accept a change of the timing model's golden statistics (review the diff).
+.PHONY: golden
+golden: all
+	WARPSIM_UPDATE_GOLDEN=1 WARPSIM_ROOT=$(CURDIR) $(TESTBIN) golden

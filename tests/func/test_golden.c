@@ -1,0 +1,138 @@
+/* Golden statistics of the timing model: the bundled micro workloads (small
+ * inputs) under the gtx480 preset, and vectoradd / matmul under gtx480-v4,
+ * must reproduce the committed numbers in tests/golden/ exactly. A timing
+ * change shows up here and is accepted on purpose by regenerating them:
+ *     WARPSIM_UPDATE_GOLDEN=1 make test T=golden
+ * (then review `git diff tests/golden` and explain it in the commit). */
+#include <stdlib.h>
+
+#include "test.h"
+#include "workload.h"
+
+/* Summed over the run's kernels (per-kernel stats) or last value (totals). */
+static const char *const g_stats[] = {
+    "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpgpu_n_tot_w_icount",
+    "L1D_total_cache_accesses", "L1D_total_cache_misses", "L1D_total_cache_pending_hits",
+    "L1D_fail_LINE_ALLOC_FAIL", "L1D_fail_MSHR_ENTRY_FAIL", "L1D_fail_MSHR_MERGE_FAIL",
+    "L1D_fail_MISS_QUEUE_FULL", "L1I_total_cache_misses", "L1C_total_cache_misses",
+    "L2_total_cache_accesses", "L2_total_cache_misses", "total_dram_reads", "total_dram_writes",
+    NULL,
+};
+
+static int is_total(const char *name) { return !strncmp(name, "gpu_tot_", 8) || strstr(name, "_tot_"); }
+
+/* Parse the text report: "name = value" lines. */
+static void collect(const char *report, unsigned long long *vals) {
+    for (int i = 0; g_stats[i]; i++) vals[i] = 0;
+    const char *p = report;
+    while (p && *p) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        for (int i = 0; g_stats[i]; i++) {
+            size_t n = strlen(g_stats[i]);
+            if (len > n + 3 && !strncmp(p, g_stats[i], n) && !strncmp(p + n, " = ", 3)) {
+                unsigned long long v = strtoull(p + n + 3, NULL, 10);
+                vals[i] = is_total(g_stats[i]) ? v : vals[i] + v;
+            }
+        }
+        p = eol ? eol + 1 : NULL;
+    }
+}
+
+static void golden(const char *preset, const char *workload) {
+    const ws_workload *w = ws_workload_find(workload);
+    CHECK_MSG(w != NULL, "no workload %s", workload);
+    if (!w) return;
+    char *rep = NULL, *log = NULL;
+    size_t rlen = 0, llen = 0;
+    FILE *rf = open_memstream(&rep, &rlen), *lf = open_memstream(&log, &llen);
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = 0;
+    o.preset = preset;
+    o.report = rf;
+    ws_device *d = NULL;
+    ws_status s = ws_device_create(&o, &d);
+    CHECK_MSG(s == WS_OK, "device: %s", ws_status_name(s));
+    ws_wl_result r = s == WS_OK ? ws_workload_run(w, d, WS_INPUT_SMALL, lf) : WS_WL_ERROR;
+    fclose(rf);
+    fclose(lf);
+    CHECK_MSG(r == WS_WL_PASS, "%s under %s: %d\n%s", workload, preset, (int)r, log ? log : "");
+    ws_device_destroy(d);
+    unsigned long long vals[32];
+    collect(rep ? rep : "", vals);
+
+    char path[4096], name[128];
+    snprintf(name, sizeof name, "%s", workload);
+    for (char *c = name; *c; c++)
+        if (*c == '/') *c = '_';
+    snprintf(path, sizeof path, "%s/tests/golden/%s/%s.txt", ws_test_root(), preset, name);
+    if (getenv("WARPSIM_UPDATE_GOLDEN")) {
+        FILE *f = fopen(path, "w");
+        CHECK_MSG(f != NULL, "cannot write %s", path);
+        if (f) {
+            for (int i = 0; g_stats[i]; i++) fprintf(f, "%s %llu\n", g_stats[i], vals[i]);
+            fclose(f);
+            printf("    wrote %s\n", path);
+        }
+    } else {
+        FILE *f = fopen(path, "r");
+        CHECK_MSG(f != NULL, "no golden file %s (WARPSIM_UPDATE_GOLDEN=1 writes it)", path);
+        char key[128];
+        unsigned long long want;
+        int seen = 0;
+        while (f && fscanf(f, "%127s %llu", key, &want) == 2) {
+            for (int i = 0; g_stats[i]; i++)
+                if (!strcmp(key, g_stats[i])) {
+                    seen++;
+                    CHECK_MSG(vals[i] == want, "%s %s: %s = %llu, golden %llu", preset, workload,
+                              key, vals[i], want);
+                }
+        }
+        if (f) fclose(f);
+        CHECK_MSG(!f || seen == (int)(sizeof g_stats / sizeof g_stats[0]) - 1,
+                  "%s lists %d of the stats", path, seen);
+    }
+    free(rep);
+    free(log);
+}
+
+TEST(golden_gtx480_micro_vectoradd) { golden("gtx480", "micro/vectoradd"); }
+TEST(golden_gtx480_micro_matmul) { golden("gtx480", "micro/matmul"); }
+TEST(golden_gtx480_micro_reduce) { golden("gtx480", "micro/reduce"); }
+TEST(golden_gtx480_micro_histogram) { golden("gtx480", "micro/histogram"); }
+TEST(golden_gtx480_micro_bfs) { golden("gtx480", "micro/bfs"); }
+TEST(golden_gtx480_micro_funcs) { golden("gtx480", "micro/funcs"); }
+TEST(golden_gtx480_micro_dpsolve) { golden("gtx480", "micro/dpsolve"); }
+TEST(golden_gtx480v4_micro_vectoradd) { golden("gtx480-v4", "micro/vectoradd"); }
+TEST(golden_gtx480v4_micro_matmul) { golden("gtx480-v4", "micro/matmul"); }
+
+/* The same run twice gives the same statistics, bit for bit. */
+TEST(golden_runs_are_deterministic) {
+    const ws_workload *w = ws_workload_find("micro/histogram");
+    char *a = NULL, *b = NULL;
+    size_t al = 0, bl = 0;
+    for (int k = 0; k < 2; k++) {
+        FILE *rf = open_memstream(k ? &b : &a, k ? &bl : &al);
+        FILE *lf = fopen("/dev/null", "w");
+        ws_device_options o;
+        ws_device_options_init(&o);
+        o.functional_only = 0;
+        o.report = rf;
+        ws_device *d = NULL;
+        CHECK(ws_device_create(&o, &d) == WS_OK);
+        CHECK(ws_workload_run(w, d, WS_INPUT_SMALL, lf) == WS_WL_PASS);
+        ws_device_destroy(d);
+        fclose(rf);
+        fclose(lf);
+    }
+    /* wall-clock lines differ; everything simulated must not */
+    unsigned long long va[32], vb[32];
+    collect(a, va);
+    collect(b, vb);
+    for (int i = 0; g_stats[i]; i++)
+        CHECK_MSG(va[i] == vb[i], "%s differs between runs: %llu vs %llu", g_stats[i], va[i], vb[i]);
+    CHECK(va[0] > 0);
+    free(a);
+    free(b);
+}
