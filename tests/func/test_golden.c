@@ -136,3 +136,34 @@ TEST(golden_runs_are_deterministic) {
     free(a);
     free(b);
 }
+
+/* A pipeline that can never move (replies larger than the interconnect's
+ * buffers) is stopped by the watchdog with a report of the stuck units. */
+TEST(timing_watchdog_reports_stuck_units) {
+    const ws_workload *w = ws_workload_find("micro/vectoradd");
+    const char *over[] = {"-vc_buf_size 1", "-warpsim_watchdog_cycles 2000", NULL};
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = 0;
+    o.quiet = 1;
+    o.config_overrides = over;
+    ws_device *d = NULL;
+    ws_status s = ws_device_create(&o, &d);
+    if (s != WS_OK) {
+        /* refusing the configuration up front is an acceptable answer too */
+        CHECK_EQ_I64(s, WS_ERR_CONFIG);
+        return;
+    }
+    char *log = NULL;
+    size_t len = 0;
+    FILE *lf = open_memstream(&log, &len);
+    ws_wl_result r = ws_workload_run(w, d, WS_INPUT_SMALL, lf);
+    fclose(lf);
+    CHECK_EQ_I64(r, WS_WL_ERROR);
+    const char *e = ws_device_last_error(d);
+    CHECK_STR_CONTAINS(e, "no progress for 2000 cycles");
+    CHECK_STR_CONTAINS(e, "SM ");
+    CHECK_STR_CONTAINS(log, "WS_ERR_DEADLOCK");
+    ws_device_destroy(d);
+    free(log);
+}
