@@ -6,6 +6,7 @@ extern const ws_workload ws_workload_ispass_cp;
 extern const ws_workload ws_workload_ispass_lib;
 extern const ws_workload ws_workload_ispass_lps;
 extern const ws_workload ws_workload_ispass_nn;
+extern const ws_workload ws_workload_ispass_nqu;
 
 static const ws_workload *const table[] = {
     &ws_workload_ispass_aes,
@@ -13,6 +14,7 @@ static const ws_workload *const table[] = {
     &ws_workload_ispass_lib,
     &ws_workload_ispass_lps,
     &ws_workload_ispass_nn,
+    &ws_workload_ispass_nqu,
     NULL,
 };
 
