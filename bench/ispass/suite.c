@@ -7,6 +7,7 @@ extern const ws_workload ws_workload_ispass_lib;
 extern const ws_workload ws_workload_ispass_lps;
 extern const ws_workload ws_workload_ispass_nn;
 extern const ws_workload ws_workload_ispass_nqu;
+extern const ws_workload ws_workload_ispass_sto;
 
 static const ws_workload *const table[] = {
     &ws_workload_ispass_aes,
@@ -15,6 +16,7 @@ static const ws_workload *const table[] = {
     &ws_workload_ispass_lps,
     &ws_workload_ispass_nn,
     &ws_workload_ispass_nqu,
+    &ws_workload_ispass_sto,
     NULL,
 };
 
