@@ -8,6 +8,7 @@ extern const ws_workload ws_workload_ispass_lps;
 extern const ws_workload ws_workload_ispass_nn;
 extern const ws_workload ws_workload_ispass_nqu;
 extern const ws_workload ws_workload_ispass_sto;
+extern const ws_workload ws_workload_ispass_ray;
 
 static const ws_workload *const table[] = {
     &ws_workload_ispass_aes,
@@ -17,6 +18,7 @@ static const ws_workload *const table[] = {
     &ws_workload_ispass_nn,
     &ws_workload_ispass_nqu,
     &ws_workload_ispass_sto,
+    &ws_workload_ispass_ray,
     NULL,
 };
 
