@@ -9,6 +9,7 @@ extern const ws_workload ws_workload_ispass_nn;
 extern const ws_workload ws_workload_ispass_nqu;
 extern const ws_workload ws_workload_ispass_sto;
 extern const ws_workload ws_workload_ispass_ray;
+extern const ws_workload ws_workload_ispass_wp;
 
 static const ws_workload *const table[] = {
     &ws_workload_ispass_aes,
@@ -19,6 +20,7 @@ static const ws_workload *const table[] = {
     &ws_workload_ispass_nqu,
     &ws_workload_ispass_sto,
     &ws_workload_ispass_ray,
+    &ws_workload_ispass_wp,
     NULL,
 };
 
