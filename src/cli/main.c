@@ -43,8 +43,10 @@ static void usage(FILE *f) {
         "  warpsim report SWEEP_DIR                                HTML report and figures of a sweep\n"
         "\n"
         "run options:\n"
-        "  --config FILE     GPGPU-Sim style configuration file\n"
-        "  --preset NAME     named configuration preset (e.g. gtx480)\n"
+        "  --preset NAME     named configuration preset (gtx480 (default), gtx480-v4)\n"
+        "  --config FILE     GPGPU-Sim style configuration file (applied after the preset)\n"
+        "  --set 'OPT VALUE' set one option (after the preset and file; repeatable),\n"
+        "                    e.g. --set '-gpgpu_scheduler lrr' (see `warpsim options`)\n"
         "  --functional      functional simulation only (no timing model)\n"
         "  -o DIR            also write statistics as JSON into DIR\n"
         "  -q, --quiet       no per-kernel report\n"
@@ -52,8 +54,11 @@ static void usage(FILE *f) {
         "  --input SIZE      workload input: small (default) or paper\n");
 }
 
+#define MAX_SETS 64
 typedef struct run_opts {
     const char *config, *preset, *outdir;
+    const char *sets[MAX_SETS + 1]; /* "-name value" overrides, NULL-terminated */
+    int nsets;
     int functional, quiet;
     unsigned long long max_insn;
     ws_input_size input;
@@ -107,6 +112,7 @@ static int run_workload(const run_opts *o, const char *name) {
     opt.functional_only = o->functional;
     opt.config_file = o->config;
     opt.preset = o->preset;
+    opt.config_overrides = o->nsets ? o->sets : NULL;
     opt.stats_dir = o->outdir;
     opt.quiet = o->quiet;
     opt.max_insn = o->max_insn;
@@ -161,7 +167,20 @@ static int run_program(const run_opts *o, char **argv) {
     free(path);
     if (o->config) setenv("WARPSIM_CONFIG", o->config, 1);
     if (o->preset) setenv("WARPSIM_PRESET", o->preset, 1);
-    if (o->functional) setenv("WARPSIM_FUNCTIONAL", "1", 1);
+    setenv("WARPSIM_FUNCTIONAL", o->functional ? "1" : "0", 1);
+    if (o->nsets) {
+        size_t len = 1;
+        for (int i = 0; i < o->nsets; i++) len += strlen(o->sets[i]) + 1;
+        char *all = malloc(len);
+        if (!all) return 2;
+        all[0] = 0;
+        for (int i = 0; i < o->nsets; i++) {
+            strcat(all, o->sets[i]);
+            strcat(all, "\n");
+        }
+        setenv("WARPSIM_SET", all, 1);
+        free(all);
+    }
     if (o->quiet) setenv("WARPSIM_QUIET", "1", 1);
     if (o->outdir) {
         if (mkdir_p(o->outdir)) {
@@ -229,6 +248,12 @@ static int cmd_run(int argc, char **argv) {
             o.config = argv[++i];
         } else if (!strcmp(a, "--preset") && has_next) {
             o.preset = argv[++i];
+        } else if (!strcmp(a, "--set") && has_next) {
+            if (o.nsets == MAX_SETS) {
+                fprintf(stderr, "warpsim run: at most %d --set options\n", MAX_SETS);
+                return 2;
+            }
+            o.sets[o.nsets++] = argv[++i];
         } else if (!strcmp(a, "--functional")) {
             o.functional = 1;
         } else if (!strcmp(a, "-o") && has_next) {
@@ -258,10 +283,6 @@ static int cmd_run(int argc, char **argv) {
             fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a);
             return 2;
         }
-    }
-    if (o.config && o.preset) {
-        fprintf(stderr, "warpsim run: give --config or --preset, not both\n");
-        return 2;
     }
     if (!workload) {
         fprintf(stderr, "warpsim run: no workload given (see `warpsim list`)\n");

@@ -16,7 +16,7 @@ ws_status ws_shim_open_device(ws_device **out) {
     ws_device_options_init(&o);
     o.config_file = getenv("WARPSIM_CONFIG");
     o.preset = getenv("WARPSIM_PRESET");
-    o.functional_only = env_flag("WARPSIM_FUNCTIONAL", 1);
+    o.functional_only = env_flag("WARPSIM_FUNCTIONAL", 0);
     o.stats_dir = getenv("WARPSIM_STATS_DIR");
     o.quiet = env_flag("WARPSIM_QUIET", 0);
     const char *mi = getenv("WARPSIM_MAX_INSN");
@@ -24,7 +24,18 @@ ws_status ws_shim_open_device(ws_device **out) {
     if (o.config_file && !*o.config_file) o.config_file = NULL;
     if (o.preset && !*o.preset) o.preset = NULL;
     if (o.stats_dir && !*o.stats_dir) o.stats_dir = NULL;
+    /* WARPSIM_SET: option overrides, one "-name value" per line */
+    const char *sets = getenv("WARPSIM_SET");
+    char *copy = sets && *sets ? strdup(sets) : NULL;
+    const char *over[65];
+    int n = 0;
+    for (char *save = NULL, *t = copy ? strtok_r(copy, "\n", &save) : NULL; t && n < 64;
+         t = strtok_r(NULL, "\n", &save))
+        over[n++] = t;
+    over[n] = NULL;
+    if (n) o.config_overrides = over;
     ws_status s = ws_device_create(&o, out);
+    free(copy);
     if (s != WS_OK)
         fprintf(stderr, "warpsim: cannot open the simulated device: %s%s%s%s\n", ws_status_name(s),
                 o.config_file ? " (WARPSIM_CONFIG=" : "", o.config_file ? o.config_file : "",

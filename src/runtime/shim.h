@@ -4,9 +4,9 @@
  * variables:
  *   WARPSIM_CONFIG=FILE     GPGPU-Sim style config file (for the timing model)
  *   WARPSIM_PRESET=NAME     named preset (e.g. gtx480)
- *   WARPSIM_FUNCTIONAL=0|1  1 (default): functional simulation only. 0 asks
- *                           for the timing model, which a later milestone adds;
- *                           until then launches still run functionally.
+ *   WARPSIM_FUNCTIONAL=0|1  0 (default): cycle-level timing model; 1:
+ *                           functional simulation only (instruction counts)
+ *   WARPSIM_SET=LINES       option overrides, one "-name value" per line
  *   WARPSIM_STATS_DIR=DIR   write DIR/stats.json (one object per kernel)
  *   WARPSIM_QUIET=1         no per-kernel report on stdout
  *   WARPSIM_MAX_INSN=N      stop a kernel after N warp instructions */

@@ -146,7 +146,11 @@ int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *ca
     jstr(&j, s->functional_only ? "functional" : "performance");
     if (!s->functional_only) jkey_u64(&j, "gpu_sim_cycle", s->sim_cycle);
     jkey_u64(&j, "gpu_sim_insn", s->sim_insn);
+    if (!s->functional_only && s->sim_cycle)
+        jkey_f64(&j, "gpu_ipc", (double)s->sim_insn / (double)s->sim_cycle);
     if (!s->functional_only) jkey_u64(&j, "gpu_tot_sim_cycle", s->tot_sim_cycle);
+    if (!s->functional_only && s->tot_sim_cycle)
+        jkey_f64(&j, "gpu_tot_ipc", (double)s->tot_sim_insn / (double)s->tot_sim_cycle);
     jkey_u64(&j, "gpu_tot_sim_insn", s->tot_sim_insn);
     jkey_u64(&j, "gpu_sim_issued_cta", s->issued_cta);
     jkey_u64(&j, "gpu_tot_issued_cta", s->tot_issued_cta);

@@ -39,7 +39,8 @@ static int exists(const char *p) { struct stat st; return stat(p, &st) == 0; }
 
 /* Environment for a program run under the shims (tolerant of an ASan-built
    shim loaded into an uninstrumented program). */
-#define SHIM_ENV "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 WARPSIM_QUIET=1 "
+/* Functional mode keeps these fast; shim_timing_mode covers the timing path. */
+#define SHIM_ENV "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 WARPSIM_QUIET=1 WARPSIM_FUNCTIONAL=1 "
 
 TEST(shim_driver_api_program) {
     char lib[1024], cmd[4096], *out = NULL;
@@ -184,4 +185,30 @@ TEST(shim_prebuilt_nvcc13_apps) {
         CHECK_MSG(out && strstr(out, "PASS"), "%s printed no PASS: %s", apps[i], out ? out : "");
         free(out);
     }
+}
+
+/* Under the shim the timing model runs by default (GPGPU-Sim's behaviour),
+   reads its options from the environment and reports cycles. */
+TEST(shim_timing_mode) {
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd,
+             "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 WARPSIM_PRESET=gtx480-v4 "
+             "WARPSIM_SET='-gpgpu_scheduler lrr' LD_LIBRARY_PATH=%s/lib "
+             "%s/tests/data/driver/nvcc13/vectoradd_z 4096 2>&1",
+             build_dir(), ws_test_root());
+    int rc = run_cmd(cmd, &out);
+    CHECK_MSG(rc == 0, "exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "warpsim_mode = performance");
+    CHECK_STR_CONTAINS(out, "gpu_sim_cycle = ");
+    CHECK_STR_CONTAINS(out, "PASS");
+    free(out);
+    /* a bad override is refused with the option's name */
+    snprintf(cmd, sizeof cmd,
+             "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 WARPSIM_SET='-gpgpu_n_mem zero' "
+             "LD_LIBRARY_PATH=%s/lib %s/tests/data/driver/nvcc13/vectoradd_z 4096 2>&1",
+             build_dir(), ws_test_root());
+    rc = run_cmd(cmd, &out);
+    CHECK(rc != 0);
+    CHECK_STR_CONTAINS(out, "gpgpu_n_mem");
+    free(out);
 }
