@@ -5,6 +5,7 @@
  *     WARPSIM_UPDATE_GOLDEN=1 make test T=golden
  * (then review `git diff tests/golden` and explain it in the commit). */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "workload.h"
@@ -166,4 +167,50 @@ TEST(timing_watchdog_reports_stuck_units) {
     CHECK_STR_CONTAINS(log, "WS_ERR_DEADLOCK");
     ws_device_destroy(d);
     free(log);
+}
+
+/* -warpsim_stat_interval writes the interval time series beside stats.json. */
+TEST(timing_interval_time_series) {
+    char dir[] = "/tmp/warpsim-ts-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *over[] = {"-warpsim_stat_interval 500", NULL};
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = 0;
+    o.quiet = 1;
+    o.stats_dir = dir;
+    o.config_overrides = over;
+    ws_device *d = NULL;
+    CHECK(ws_device_create(&o, &d) == WS_OK);
+    FILE *lf = fopen("/dev/null", "w");
+    CHECK(ws_workload_run(ws_workload_find("micro/reduce"), d, WS_INPUT_SMALL, lf) == WS_WL_PASS);
+    fclose(lf);
+    ws_device_destroy(d);
+    char path[256], line[512];
+    snprintf(path, sizeof path, "%s/timeseries.csv", dir);
+    FILE *f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "no %s", path);
+    int lines = 0, kernels2 = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (lines == 0)
+            CHECK_STR_CONTAINS(line, "kernel,cycle,ipc,l1d_miss_rate,l2_miss_rate,active_warps_per_sm,dram_bw_util");
+        else if (!strncmp(line, "2,", 2))
+            kernels2++;
+        lines++;
+    }
+    if (f) fclose(f);
+    CHECK(lines > 3);
+    CHECK(kernels2 > 0); /* reduce launches two kernels */
+    snprintf(path, sizeof path, "%s/stats.json", dir);
+    f = fopen(path, "r");
+    CHECK(f != NULL);
+    char buf[8192] = "";
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[n] = 0;
+    if (f) fclose(f);
+    CHECK_STR_CONTAINS(buf, "\"gpu_ipc\"");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/timeseries.csv", dir);
+    unlink(path);
+    rmdir(dir);
 }
