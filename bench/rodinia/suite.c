@@ -16,6 +16,7 @@ extern const ws_workload ws_workload_rodinia_nw;
 extern const ws_workload ws_workload_rodinia_srad;
 extern const ws_workload ws_workload_rodinia_streamcluster;
 extern const ws_workload ws_workload_rodinia_pathfinder;
+extern const ws_workload ws_workload_rodinia_heartwall;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
@@ -33,6 +34,7 @@ static const ws_workload *const table[] = {
     &ws_workload_rodinia_srad,
     &ws_workload_rodinia_streamcluster,
     &ws_workload_rodinia_pathfinder,
+    &ws_workload_rodinia_heartwall,
     NULL,
 };
 
