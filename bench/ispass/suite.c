@@ -5,6 +5,7 @@ extern const ws_workload ws_workload_ispass_aes;
 extern const ws_workload ws_workload_ispass_cp;
 extern const ws_workload ws_workload_ispass_lib;
 extern const ws_workload ws_workload_ispass_lps;
+extern const ws_workload ws_workload_ispass_mum;
 extern const ws_workload ws_workload_ispass_nn;
 extern const ws_workload ws_workload_ispass_nqu;
 extern const ws_workload ws_workload_ispass_sto;
@@ -16,6 +17,7 @@ static const ws_workload *const table[] = {
     &ws_workload_ispass_cp,
     &ws_workload_ispass_lib,
     &ws_workload_ispass_lps,
+    &ws_workload_ispass_mum,
     &ws_workload_ispass_nn,
     &ws_workload_ispass_nqu,
     &ws_workload_ispass_sto,
