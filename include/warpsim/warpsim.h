@@ -54,7 +54,9 @@ typedef struct ws_device_options {
     FILE *report;               /* where per-kernel reports go (NULL: stdout) */
     int quiet;                  /* 1: no per-kernel report */
     const char *stats_dir;      /* if set, JSON stats are written there */
-    uint64_t max_insn;          /* stop a kernel after this many warp instructions (0: no cap) */
+    uint64_t max_insn;          /* stop simulating once this many thread instructions
+                                   (gpu_tot_sim_insn) have run, like GPGPU-Sim's
+                                   -gpgpu_max_insn; later launches are skipped (0: no cap) */
 } ws_device_options;
 
 void ws_device_options_init(ws_device_options *o);
@@ -144,6 +146,7 @@ typedef struct ws_run_totals {
     uint64_t thread_insts;   /* thread instructions: lanes active at issue */
     uint64_t cycles;         /* simulated core cycles (timing mode) */
     uint64_t thread_insts_exec; /* lanes whose guard predicate held (GPGPU-Sim's gpu_sim_insn) */
+    int capped;              /* the instruction cap stopped the run: results are incomplete */
 } ws_run_totals;
 void ws_device_totals(const ws_device *d, ws_run_totals *t);
 

@@ -666,7 +666,11 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
     res.regs_per_thread = f->ptxas_regs > 0 ? (uint32_t)f->ptxas_regs : estimate_regs(f);
     res.smem_per_cta = f->static_shared + l->dyn_shared;
     ws_gpu_result r;
+    uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
+    ws_gpu_set_insn_cap(d->gpu, cap ? (cap > d->totals.thread_insts_exec
+                                           ? cap - d->totals.thread_insts_exec : 1) : 0);
     ws_status s = ws_gpu_run_kernel(d->gpu, l, &res, &r, ks, fault);
+    if (r.capped) d->totals.capped = 1;
     c->warp_insts = r.warp_insts;
     c->thread_insts = r.thread_insts;
     c->thread_insts_exec = r.thread_insts_exec;
@@ -733,7 +737,13 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     l.params = params;
     l.gmem = d->gmem;
     l.num_sms = (uint32_t)d->props.num_sms;
-    l.max_warp_insts = d->opt.max_insn;
+    /* functional mode approximates the thread-instruction cap in warp instructions */
+    uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
+    if (cap && !d->gpu) {
+        uint64_t left = cap > d->totals.thread_insts_exec ? cap - d->totals.thread_insts_exec : 0;
+        l.max_warp_insts = left / 32 + 1;
+    }
+    if (d->totals.capped) return WS_OK; /* the cap ended the simulation: skip the rest */
 
     ws_exec_counts c = {0, 0, 0};
     ws_fault fault;
@@ -743,6 +753,7 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     ws_kstats_init(&ks);
     double t0 = now_s();
     s = run_grid(d, &l, &c, &fault, &cycles, &ks);
+    if (!d->gpu && l.max_warp_insts && c.warp_insts >= l.max_warp_insts) d->totals.capped = 1;
     double wall = now_s() - t0;
     d->launch_uid++;
     d->totals.kernels++;

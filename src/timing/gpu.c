@@ -39,6 +39,7 @@ struct ws_gpu {
     uint64_t stall_icnt2sh, stall_dramfull;
     uint64_t kernel_uid;
     FILE *ts;                 /* interval time series, or NULL */
+    uint64_t insn_cap;        /* stop the kernel after this many instructions (0: none) */
     bool ts_header, progress;
 };
 
@@ -100,6 +101,15 @@ void ws_gpu_set_timeseries(ws_gpu *g, FILE *f) {
 }
 
 void ws_gpu_set_progress(ws_gpu *g, bool on) { g->progress = on && isatty(2); }
+void ws_gpu_set_insn_cap(ws_gpu *g, uint64_t insns) { g->insn_cap = insns; }
+
+/* Instructions (guard-true lanes) executed since the snapshot. */
+static uint64_t insns_since(const ws_gpu *g, const ws_sm_stats *snap) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        n += ws_sm_get_stats(g->sm[i])->thread_insts_exec - snap[i].thread_insts_exec;
+    return n;
+}
 
 void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n) {
     if (!g->cfg.perf_sim_memcpy || !n) return;
@@ -364,7 +374,14 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             rc = fault->code;
             break;
         }
-        if (max_cycle && g->tot_cycles + cycle >= max_cycle) break;
+        if (max_cycle && g->tot_cycles + cycle >= max_cycle) {
+            out->capped = 1;
+            break;
+        }
+        if (g->insn_cap && (cycle & 63) == 0 && insns_since(g, sm0) >= g->insn_cap) {
+            out->capped = 1;
+            break;
+        }
         if (interval && cycle % interval == 0) sample(g, cycle, interval, &ts_prev);
         if (g->progress && (cycle & 4095) == 0) {
             double t = wall_now();

@@ -41,6 +41,7 @@ typedef struct ws_gpu_result {
     uint64_t cycles;             /* core cycles of this kernel (gpu_sim_cycle) */
     uint64_t warp_insts, thread_insts, thread_insts_exec;
     uint64_t ctas;
+    int capped;                  /* stopped by insn_cap */
 } ws_gpu_result;
 
 /* Run the launch l (functional state from exec) on the timing model. The
@@ -51,5 +52,8 @@ typedef struct ws_gpu_result {
  * the stuck units and their queues). */
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault);
+/* Stop a kernel once this many more thread instructions (gpu_sim_insn
+ * lanes) have executed in it (0 = no cap). */
+void ws_gpu_set_insn_cap(ws_gpu *g, uint64_t insns);
 
 #endif
