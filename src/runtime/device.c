@@ -660,6 +660,11 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
                           ws_fault *fault, uint64_t *cycles, ws_kernel_stats *ks) {
     *cycles = 0;
     if (!d->gpu) return ws_exec_grid(l, c, fault);
+    /* constants may have been written through their device address (the
+       functional grid runner refreshes them itself) */
+    const ws_module *mod = l->img->mod;
+    if (mod->const_size && l->img->const_base)
+        ws_gmem_read(l->gmem, l->img->const_base, l->img->const_mem, mod->const_size);
     const ws_func *f = &l->img->mod->funcs[l->func];
     ws_kernel_res res;
     res.threads_per_cta = l->block[0] * l->block[1] * l->block[2];
