@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats/energy.h"
 #include "timing/mem/addrdec.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
@@ -270,6 +271,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         sm0[i] = *ws_sm_get_stats(g->sm[i]);
     }
     for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
+    const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
     if (!ws_sm_can_take_cta(g->sm[0])) {
         free(sm0);
         free(mp0);
@@ -485,6 +487,36 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         ws_kstats_add_u64(ks, "warpsim_stall_barrier", smt.stall_barrier);
         ws_kstats_add_u64(ks, "warpsim_stall_ibuffer", smt.stall_ibuffer);
         add_stats(g, out, ks);
+        /* energy: this kernel's activity through the model's coefficients */
+        const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
+        ws_energy_activity ea = {
+            .warp_insts = smt.warp_insts, .l1i_accesses = smt.l1i_access,
+            .rf_reads = smt.rf_reads, .rf_writes = smt.rf_writes,
+            .lanes_int = smt.thread_insts_int, .lanes_fp = smt.thread_insts_fp,
+            .lanes_dp = smt.thread_insts_dp, .lanes_sfu = smt.thread_insts_sfu,
+            .lanes_mem = smt.thread_insts_mem, .l1d_accesses = l1_acc,
+            .shmem_accesses = smt.shmem_accesses + smt.shmem_bank_conflict_cycles,
+            .const_accesses = smt.l1c_access, .sm_active_cycles = smt.cycles_active,
+            .l2_accesses = l2_acc,
+            .icnt_flits = ic->flits[0] + ic->flits[1] - ic0.flits[0] - ic0.flits[1],
+            .dram_act = mpt.dram_n_act, .dram_rd = mpt.dram_reads, .dram_wr = mpt.dram_writes,
+            .cycles = out->cycles, .core_mhz = g->mhz[0], .n_sms = g->n_sms,
+        };
+        ws_energy_params ep;
+        ws_energy_params_from_config(&ep, &g->cfg);
+        ws_energy en;
+        ws_energy_compute(&ep, &ea, &en);
+        ws_energy_report(ks, &en, out->thread_insts_exec);
+        /* the activity behind it, for recalibration */
+        ws_kstats_add_u64(ks, "warpsim_rf_reads", smt.rf_reads);
+        ws_kstats_add_u64(ks, "warpsim_rf_writes", smt.rf_writes);
+        ws_kstats_add_u64(ks, "warpsim_thread_insts_int", smt.thread_insts_int);
+        ws_kstats_add_u64(ks, "warpsim_thread_insts_fp", smt.thread_insts_fp);
+        ws_kstats_add_u64(ks, "warpsim_thread_insts_dp", smt.thread_insts_dp);
+        ws_kstats_add_u64(ks, "warpsim_thread_insts_sfu", smt.thread_insts_sfu);
+        ws_kstats_add_u64(ks, "warpsim_thread_insts_mem", smt.thread_insts_mem);
+        ws_kstats_add_u64(ks, "warpsim_icnt_flits", ea.icnt_flits);
+        ws_kstats_add_u64(ks, "warpsim_sm_active_cycles", smt.cycles_active);
     }
     free(sm0);
     free(mp0);

@@ -125,6 +125,7 @@ static inline unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
 
 /* A writeback uses the banks of the registers it writes this cycle. */
 void sm_oc_write(ws_sm *sm, const sm_inst *in) {
+    sm->st.rf_writes += (uint64_t)in->ndst * (uint64_t)__builtin_popcount(in->active);
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned id = in->dst[i];
         sm->bank_write[reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id, in->warp)] = 1;
@@ -156,6 +157,8 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
         if (cu->in) continue;
         cu->in = in;
         in->nrd = in->nsrc;
+        /* every queued operand read is served before dispatch: count it now */
+        sm->st.rf_reads += (uint64_t)in->nsrc * (uint64_t)__builtin_popcount(in->active);
         for (unsigned i = 0; i < in->nsrc; i++) {
             unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
             if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */

@@ -54,6 +54,11 @@ typedef struct ws_sm_stats {
     uint64_t stall_idle, stall_scoreboard, stall_pipeline, stall_barrier, stall_ibuffer;
     uint64_t mem_requests_out, mem_replies_in;
     uint64_t ctas_done;
+    /* activity for the energy model (src/stats/energy.h), per thread (lanes
+       whose guard held): register operands read by the operand collector and
+       written back, and thread instructions by what their lanes compute */
+    uint64_t rf_reads, rf_writes;
+    uint64_t thread_insts_int, thread_insts_fp, thread_insts_dp, thread_insts_sfu, thread_insts_mem;
 } ws_sm_stats;
 
 typedef struct ws_sm ws_sm;

@@ -150,6 +150,19 @@ bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
     return sm->resbus[t % SM_RESBUS_RING] < sm->n_resbus;
 }
 
+/* Energy class of the lanes' work, counted at dispatch: what they compute,
+   not which pipeline carries it (DP work on the SFU is still DP work; setp
+   and cvt count by their compare / source type too). */
+static void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
+    uint64_t n = (uint64_t)__builtin_popcount(in->active);
+    uint8_t t = in->inst->type, s = in->inst->stype;
+    if (t == WS_T_F64 || s == WS_T_F64) sm->st.thread_insts_dp += n;
+    else if (fu->cls == SM_SFU) sm->st.thread_insts_sfu += n;
+    else if ((t >= WS_T_F16 && t <= WS_T_F32) || (s >= WS_T_F16 && s <= WS_T_F32))
+        sm->st.thread_insts_fp += n;
+    else sm->st.thread_insts_int += n;
+}
+
 /* Execute stage: each unit takes the oldest ready instruction of its OC_EX
  * register if it can; then the LD/ST unit cycles and takes its own. */
 void sm_units_cycle(ws_sm *sm) {
@@ -167,6 +180,7 @@ void sm_units_cycle(ws_sm *sm) {
         fu->fl[fu->nfl] = in;
         fu->done_at[fu->nfl] = t;
         fu->nfl++;
+        count_lanes(sm, fu, in);
     }
     sm_ldst_cycle(sm);
     sm_regset *rs = &sm->oc_ex[SM_MEM];
@@ -174,6 +188,7 @@ void sm_units_cycle(ws_sm *sm) {
         unsigned idx;
         sm_inst *in = sm_regset_oldest(rs, &idx);
         sm_regset_remove(rs, idx);
+        sm->st.thread_insts_mem += (uint64_t)__builtin_popcount(in->active);
         sm_ldst_issue(sm, in);
     }
 }
