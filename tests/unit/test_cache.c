@@ -38,7 +38,7 @@ TEST(cache_cfg_parse_321_and_v4_strings) {
 TEST(index_linear_and_fermi_sets) {
     ws_index lin_ix, fer, fer64;
     char err[256];
-    ws_cache_geom g = {32, 128, 4}, g64 = {64, 128, 6};
+    ws_cache_geom g = {32, 128, 4, NULL}, g64 = {64, 128, 6, NULL};
     CHECK(ws_index_create(&lin_ix, "linear", &g, err, sizeof err) == 0);
     CHECK(ws_index_create(&fer, "H", &g, err, sizeof err) == 0);
     CHECK(ws_index_create(&fer64, "fermi", &g64, err, sizeof err) == 0);
@@ -60,7 +60,7 @@ TEST(index_linear_and_fermi_sets) {
     CHECK_EQ_U64(__builtin_popcount(seen_lin), 1);
     CHECK(__builtin_popcount(seen_fer) >= 8);
     ws_index_destroy(&fer);
-    CHECK(ws_index_create(&fer, "fermi", &(ws_cache_geom){16, 128, 4}, err, sizeof err) == -1);
+    CHECK(ws_index_create(&fer, "fermi", &(ws_cache_geom){16, 128, 4, NULL}, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "32 or 64 sets");
     CHECK(ws_index_create(&fer, "nosuch", &g, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "unknown set-index function 'nosuch'");

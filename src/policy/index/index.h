@@ -3,10 +3,13 @@
  *
  * To add a function: write src/policy/index/<name>.c defining a
  * `const ws_index_policy ws_index_<name>` and add one line to the table in
- * registry.c. The cache calls set_index once per access; keep it cheap. */
+ * registry.c. The cache calls set_index once per access; keep it cheap.
+ * Adaptive functions (adi) also implement observe: the cache reports each
+ * access and flushes when the function says it changed. */
 #ifndef WARPSIM_POLICY_INDEX_H
 #define WARPSIM_POLICY_INDEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,7 +17,19 @@ typedef struct ws_cache_geom {
     uint32_t nsets;      /* number of sets (any value; power-of-two functions check) */
     uint32_t line_size;  /* bytes, power of two */
     uint32_t assoc;
+    /* Owner defaults for adaptive functions, "key=value:key=value" (NULL if
+       none); the spec's own arguments override them. Static functions ignore
+       them, so one owner string can serve every function. */
+    const char *hints;
 } ws_cache_geom;
+
+/* What an access found, for functions that watch the access stream. */
+typedef enum {
+    WS_IX_HIT = 0,
+    WS_IX_HIT_RESERVED,  /* merged into an outstanding miss */
+    WS_IX_MISS,          /* the block was not in its set */
+    WS_IX_SECTOR_MISS,   /* the line was there, the sector was not */
+} ws_index_probe;
 
 typedef struct ws_index_policy {
     const char *name;    /* config name, e.g. "linear" */
@@ -28,6 +43,19 @@ typedef struct ws_index_policy {
     void (*destroy)(void *state);
     /* Set of byte address addr. */
     uint32_t (*set_index)(const void *state, uint64_t addr);
+
+    /* ---- optional hooks (NULL for static functions) ---- */
+    /* Every access that was not a reservation failure: its index address,
+       what it found, and whether it was a global-memory write. Returns true
+       when the function has changed: lines placed by the old function are
+       then misplaced, so the cache must flush. */
+    bool (*observe)(void *state, uint64_t addr, ws_index_probe probe, bool global_write);
+    /* Kernel boundary. Returns true when the function changed (flush). */
+    bool (*kernel_start)(void *state);
+    /* For bit-selecting functions: the address bit behind each index bit
+       (bits[i] feeds set bit i). Returns how many were written (0 if the
+       function is not a bit selection). */
+    unsigned (*index_bits)(const void *state, uint8_t *bits, unsigned max);
 } ws_index_policy;
 
 /* Look up by name ("linear") or by cache-string letter ("L"). NULL if none. */
@@ -50,6 +78,17 @@ static inline uint32_t ws_index_set(const ws_index *ix, uint64_t addr) {
     return ix->policy->set_index(ix->state, addr);
 }
 
+static inline bool ws_index_observe(ws_index *ix, uint64_t addr, ws_index_probe p, bool gw) {
+    return ix->policy->observe ? ix->policy->observe(ix->state, addr, p, gw) : false;
+}
+static inline bool ws_index_kernel_start(ws_index *ix) {
+    return ix->policy->kernel_start ? ix->policy->kernel_start(ix->state) : false;
+}
+
+/* Shared helpers. */
+/* Value of key `key` in a "k=v:k=v" list (the last one wins), copied into
+   out; false if absent. */
+bool ws_index_kv(const char *list, const char *key, char *out, size_t outlen);
 /* Shared helper for power-of-two geometries: log2 of x, or -1 if x is not a power of two. */
 int ws_log2_exact(uint64_t x);
 

@@ -6,10 +6,20 @@
 
 extern const ws_index_policy ws_index_linear;
 extern const ws_index_policy ws_index_fermi;
+extern const ws_index_policy ws_index_bxi;
+extern const ws_index_policy ws_index_pric;
+extern const ws_index_policy ws_index_pli;
+extern const ws_index_policy ws_index_prime;
+extern const ws_index_policy ws_index_adi;
 
 static const ws_index_policy *const g_index_policies[] = {
     &ws_index_linear,
     &ws_index_fermi,
+    &ws_index_bxi,
+    &ws_index_pric,
+    &ws_index_pli,
+    &ws_index_prime,
+    &ws_index_adi,
     NULL,
 };
 
@@ -21,6 +31,24 @@ const ws_index_policy *ws_index_find(const char *name) {
         if ((*p)->code && name[0] == (*p)->code && name[1] == 0) return *p;
     }
     return NULL;
+}
+
+bool ws_index_kv(const char *list, const char *key, char *out, size_t outlen) {
+    bool found = false;
+    size_t kl = strlen(key);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+            size_t vl = n - kl - 1;
+            if (vl >= outlen) vl = outlen - 1;
+            memcpy(out, p + kl + 1, vl);
+            out[vl] = 0;
+            found = true; /* keep going: a later value overrides */
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return found;
 }
 
 int ws_log2_exact(uint64_t x) {

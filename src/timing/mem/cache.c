@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LINE_INVALID = 0, LINE_RESERVED, LINE_VALID, LINE_MODIFIED };
+/* LINE_RD (reserved-doomed, seed 003 §2.3): a sector whose fetch was in
+ * flight when an adaptive index function changed and the cache flushed. It
+ * stays pinned until its fill, which makes it INVALID (the data still goes
+ * to the merged requests); it matches no lookup and cannot be reserved. */
+enum { LINE_INVALID = 0, LINE_RESERVED, LINE_VALID, LINE_MODIFIED, LINE_RD };
 
 enum { SECTOR = 32, MAX_SECTORS = 8 };
 
@@ -30,6 +34,10 @@ typedef struct mshr_entry {
     uint32_t nreq;
     bool valid;
     bool modify;         /* a fetch-on-write fill: the sector becomes MODIFIED */
+    bool has_line;       /* allocate-on-miss: the fill goes to (set, way), found at
+                            allocation, because the index function may change meanwhile */
+    bool doomed;         /* its line turned RD in a flush: it cannot be joined */
+    uint32_t set, way;
     void **reqs;         /* max_merge slots */
 } mshr_entry;
 
@@ -46,12 +54,14 @@ struct ws_cache {
     uint32_t mq_cap, mq_head, mq_len;
     void **ready;        /* ready ring */
     uint32_t rd_cap, rd_head, rd_len;
+    uint64_t flush_from, blocked_until; /* a flush rejects accesses in [from, until); owners'
+                                           cycles restart per kernel, so earlier is free */
     ws_cache_stats stats;
 };
 
 const char *ws_fail_kind_name(ws_fail_kind k) {
     static const char *const names[] = {"LINE_ALLOC_FAIL", "MSHR_ENTRY_FAIL", "MSHR_MERGE_FAIL",
-                                        "MISS_QUEUE_FULL"};
+                                        "MISS_QUEUE_FULL", "FLUSH_BLOCKED"};
     return k < WS_FAIL_NKINDS ? names[k] : "?";
 }
 
@@ -186,7 +196,7 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     c->line_log2 = (uint32_t)ws_log2_exact(cfg->line_size);
     c->nsec = cfg->sectored ? cfg->line_size / SECTOR : 1;
     c->atom = cfg->sectored ? SECTOR : cfg->line_size;
-    ws_cache_geom g = {cfg->nsets, cfg->line_size, cfg->assoc};
+    ws_cache_geom g = {cfg->nsets, cfg->line_size, cfg->assoc, cfg->index_hints};
     char spec[2] = {cfg->index_code, 0};
     if (ws_index_create(&c->index, index_spec ? index_spec : spec, &g, err, errlen)) {
         free(c);
@@ -234,14 +244,16 @@ static inline uint32_t sector_of(const ws_cache *c, uint64_t addr) {
 static inline uint64_t mshr_addr(const ws_cache *c, uint64_t addr) {
     return addr & ~(uint64_t)(c->atom - 1);
 }
+/* A line holds its block while any sector is valid, modified or reserved;
+ * it is pinned (not evictable) while any sector waits for a fill. */
 static bool line_present(const ws_cache *c, const line *l) {
     for (uint32_t i = 0; i < c->nsec; i++)
-        if (l->sec[i] != LINE_INVALID) return true;
+        if (l->sec[i] != LINE_INVALID && l->sec[i] != LINE_RD) return true;
     return false;
 }
 static bool line_reserved(const ws_cache *c, const line *l) {
     for (uint32_t i = 0; i < c->nsec; i++)
-        if (l->sec[i] == LINE_RESERVED) return true;
+        if (l->sec[i] == LINE_RESERVED || l->sec[i] == LINE_RD) return true;
     return false;
 }
 static uint8_t line_modified_mask(const ws_cache *c, const line *l) {
@@ -309,6 +321,8 @@ static mshr_entry *mshr_alloc(ws_cache *c, uint64_t maddr, uint64_t index_addr) 
             e->index_addr = index_addr;
             e->nreq = 0;
             e->modify = false;
+            e->has_line = false;
+            e->doomed = false;
             c->mshr_used++;
             return e;
         }
@@ -330,6 +344,22 @@ static void mq_push(ws_cache *c, ws_out_kind kind, uint64_t addr, uint32_t size,
     o->sectors = sectors;
     o->req = req;
     c->mq_len++;
+}
+
+/* A writeback from a flush or a doomed fill: it cannot wait, so the queue
+ * grows past its nominal size; accesses see it full until it drains. */
+static void mq_push_grow(ws_cache *c, uint64_t addr, uint32_t size, uint8_t sectors) {
+    if (c->mq_len == c->mq_cap) {
+        uint32_t cap = c->mq_cap * 2;
+        ws_cache_out *q = malloc(cap * sizeof *q);
+        if (!q) return; /* out of host memory: the writeback is lost, timing only */
+        for (uint32_t i = 0; i < c->mq_len; i++) q[i] = c->mq[(c->mq_head + i) % c->mq_cap];
+        free(c->mq);
+        c->mq = q;
+        c->mq_cap = cap;
+        c->mq_head = 0;
+    }
+    mq_push(c, WS_OUT_WRITEBACK, addr, size, sectors, NULL);
 }
 
 /* Take way `way` of `set` for `block` with sector si in `state` (the other
@@ -380,11 +410,15 @@ static ws_cache_result done(ws_cache *c, ws_acc_dir dir, ws_cache_status s, bool
 /* Can a fetch of maddr be started or merged? (GPGPU-Sim's order: miss
  * queue, then MSHR merge limit, then a free MSHR entry.) */
 static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k) {
+    mshr_entry *e = mshr_find(c, maddr);
+    if (e && e->doomed) { /* its line is RD: wait for the fill, then miss afresh */
+        *k = WS_FAIL_LINE_ALLOC;
+        return false;
+    }
     if (mq_full(c, 1)) {
         *k = WS_FAIL_MISS_QUEUE;
         return false;
     }
-    mshr_entry *e = mshr_find(c, maddr);
     if (e ? e->nreq >= c->cfg.mshr_max_merge : c->mshr_used >= c->cfg.mshr_entries) {
         *k = e ? WS_FAIL_MSHR_MERGE : WS_FAIL_MSHR_ENTRY;
         return false;
@@ -414,6 +448,11 @@ static bool fetch(ws_cache *c, uint64_t addr, uint64_t index_addr, uint32_t set,
         else if (ps == WS_CACHE_SECTOR_MISS) allocate_sector(line_at(c, set, way), si, now);
         else if (ps == WS_CACHE_HIT_RESERVED) line_at(c, set, way)->last_use = now;
         if (modify) line_at(c, set, way)->mod_on_fill |= (uint8_t)(1u << si);
+        if (!merged) {
+            e->has_line = true;
+            e->set = set;
+            e->way = way;
+        }
     }
     return merged;
 }
@@ -445,7 +484,7 @@ static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_
     }
 }
 
-ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
+static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
                                    bool local, bool full_write, void *req, uint64_t now) {
     uint64_t block = ws_cache_block_addr(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr);
@@ -513,6 +552,70 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
     return done(c, dir, ps == WS_CACHE_HIT_RESERVED ? WS_CACHE_MISS : ps, false, true);
 }
 
+/* Invalidate every line for a new index function: modified sectors are
+ * written back, sectors waiting for a fill become RD, and the cache rejects
+ * accesses for one cycle per set (seed 003 §7.8). */
+static void flush(ws_cache *c, uint64_t now) {
+    size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
+    for (size_t i = 0; i < n; i++) {
+        line *l = &c->lines[i];
+        uint8_t mod = line_modified_mask(c, l);
+        if (mod) {
+            c->stats.writebacks++;
+            c->stats.flush_writebacks++;
+            uint32_t k = (uint32_t)__builtin_popcount(mod);
+            mq_push_grow(c, l->block, c->nsec > 1 ? k * SECTOR : c->cfg.line_size, mod);
+        }
+        for (uint32_t s = 0; s < c->nsec; s++) {
+            if (l->sec[s] == LINE_VALID || l->sec[s] == LINE_MODIFIED) {
+                l->sec[s] = LINE_INVALID;
+                c->stats.flush_invalidations++;
+            } else if (l->sec[s] == LINE_RESERVED) {
+                l->sec[s] = LINE_RD;
+            }
+        }
+        l->unreadable = 0;
+    }
+    for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
+        if (c->mshr[i].valid && c->mshr[i].has_line) c->mshr[i].doomed = true;
+    c->stats.flushes++;
+    c->flush_from = now;
+    c->blocked_until = now + c->cfg.nsets;
+}
+
+static ws_index_probe to_probe(ws_cache_status s) {
+    switch (s) {
+    case WS_CACHE_HIT: return WS_IX_HIT;
+    case WS_CACHE_HIT_RESERVED: return WS_IX_HIT_RESERVED;
+    case WS_CACHE_SECTOR_MISS: return WS_IX_SECTOR_MISS;
+    default: return WS_IX_MISS;
+    }
+}
+
+ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
+                                   bool local, bool full_write, void *req, uint64_t now) {
+    if (now < c->blocked_until && now >= c->flush_from) return fail(c, dir, WS_FAIL_FLUSH);
+    ws_cache_result r = access_body(c, addr, index_addr, dir, local, full_write, req, now);
+    /* adaptive index functions watch every access that was not rejected */
+    if (c->index.policy->observe && r.status != WS_CACHE_RESERVATION_FAIL &&
+        ws_index_observe(&c->index, index_addr, to_probe(r.status), dir == WS_ACC_WRITE && !local)) {
+        c->stats.index_changes++;
+        flush(c, now);
+    }
+    return r;
+}
+
+void ws_cache_kernel_start(ws_cache *c, uint64_t now) {
+    if (ws_index_kernel_start(&c->index)) {
+        c->stats.index_changes++;
+        flush(c, now);
+    }
+}
+
+unsigned ws_cache_index_bits(const ws_cache *c, uint8_t *bits, unsigned max) {
+    return c->index.policy->index_bits ? c->index.policy->index_bits(c->index.state, bits, max) : 0;
+}
+
 ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
                                 uint64_t now, ws_fail_kind *failk) {
     ws_cache_result r = ws_cache_access_ex(c, addr, addr, dir, local, false, req, now);
@@ -535,11 +638,31 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
     uint32_t si = sector_of(c, fill_addr);
     uint8_t bit = (uint8_t)(1u << si);
     mshr_entry *e = mshr_find(c, maddr);
-    uint32_t set = ws_index_set(&c->index, e ? e->index_addr : maddr);
     c->stats.fills++;
-    uint32_t way;
-    ws_cache_status ps = probe(c, block, set, si, false, &way);
     bool modify = e && e->modify;
+    uint32_t set, way;
+    ws_cache_status ps;
+    line *rl = e && e->has_line ? line_at(c, e->set, e->way) : NULL;
+    if (rl && rl->block == block && rl->sec[si] == LINE_RD) {
+        /* reserved-doomed: the data serves the merged requests only; bytes a
+           write merged into the fetch go down as a writeback */
+        rl->sec[si] = LINE_INVALID;
+        if (modify || (rl->mod_on_fill & bit)) {
+            c->stats.writebacks++;
+            mq_push_grow(c, maddr, c->atom, bit);
+        }
+        rl->mod_on_fill &= (uint8_t)~bit;
+        ps = WS_CACHE_RESERVATION_FAIL; /* nothing to allocate below */
+        set = e->set;
+        way = e->way;
+    } else if (rl && rl->block == block && rl->sec[si] == LINE_RESERVED) {
+        set = e->set; /* the line allocated for this fetch, wherever the index now points */
+        way = e->way;
+        ps = WS_CACHE_HIT_RESERVED;
+    } else {
+        set = ws_index_set(&c->index, e ? e->index_addr : maddr);
+        ps = probe(c, block, set, si, false, &way);
+    }
     if (c->cfg.alloc == WS_ALLOC_ON_MISS) {
         if (ps == WS_CACHE_HIT_RESERVED) {
             line *l = line_at(c, set, way);
@@ -595,7 +718,8 @@ void ws_cache_invalidate(ws_cache *c) {
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
     for (size_t i = 0; i < n; i++)
         for (uint32_t s = 0; s < c->nsec; s++)
-            if (c->lines[i].sec[s] != LINE_RESERVED) c->lines[i].sec[s] = LINE_INVALID;
+            if (c->lines[i].sec[s] != LINE_RESERVED && c->lines[i].sec[s] != LINE_RD)
+                c->lines[i].sec[s] = LINE_INVALID;
 }
 
 const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; }

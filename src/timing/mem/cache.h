@@ -45,6 +45,8 @@ typedef struct ws_cache_cfg {
     uint32_t result_fifo;   /* texture caches; parsed, unused */
     uint32_t data_port_width; /* bytes per cycle of the data array (0: unlimited); the owner
                                  applies it (see ws_cache_port_cycles) */
+    const char *index_hints; /* not parsed: the owner's defaults for adaptive index functions
+                                ("nv=1024:skip_gw=1", see policy/index/adi.c); read at create */
 } ws_cache_cfg;
 
 /* Parse "[N:|S:]32:128:4,L:L:m:N[:H],A:32:8,8[:0][,32]". 0, or -1 with err
@@ -66,6 +68,7 @@ typedef enum {
     WS_FAIL_MSHR_ENTRY,      /* no free MSHR entry */
     WS_FAIL_MSHR_MERGE,      /* the block's MSHR entry is at its merge limit */
     WS_FAIL_MISS_QUEUE,      /* the miss queue is full */
+    WS_FAIL_FLUSH,           /* an index change is flushing the cache (adaptive indexing) */
     WS_FAIL_NKINDS
 } ws_fail_kind;
 const char *ws_fail_kind_name(ws_fail_kind k);
@@ -93,6 +96,9 @@ typedef struct ws_cache_stats {
     uint64_t fail[2][WS_FAIL_NKINDS];
     uint64_t evictions, writebacks, fills;
     uint64_t mshr_hits;   /* misses merged into an outstanding MSHR entry */
+    uint64_t index_changes, flushes; /* adaptive index functions: changes, and the flushes they
+                                        caused (equal; kept apart for other flush causes) */
+    uint64_t flush_invalidations, flush_writebacks; /* sectors dropped / dirty lines written */
 } ws_cache_stats;
 
 typedef struct ws_cache ws_cache;
@@ -147,6 +153,13 @@ void *ws_cache_pop_ready(ws_cache *c);
 /* Invalidate everything (kernel boundaries with -gpgpu_flush_l1_cache). Lines
  * with fills outstanding stay reserved. */
 void ws_cache_invalidate(ws_cache *c);
+
+/* Kernel boundary: an adaptive index function may go back to its initial
+ * bits, which flushes the cache (RD lines, writebacks, blocked sets). */
+void ws_cache_kernel_start(ws_cache *c, uint64_t now);
+/* The address bit behind each set-index bit, for bit-selecting index
+ * functions (adi); returns how many (0 for other functions). */
+unsigned ws_cache_index_bits(const ws_cache *c, uint8_t *bits, unsigned max);
 
 const ws_cache_stats *ws_cache_get_stats(const ws_cache *c);
 const ws_cache_cfg *ws_cache_get_cfg(const ws_cache *c);

@@ -161,12 +161,24 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
     }
     ws_cache_cfg cc;
     if (ws_cache_cfg_parse(cfg->cache_dl2, &cc, err, errlen)) goto fail;
+    char hints[96];
+    snprintf(hints, sizeof hints, "nv=%lld:ns=%lld:ni=%lld", (long long)cfg->adi_nv,
+             (long long)cfg->adi_ns, (long long)cfg->adi_ni);
+    cc.index_hints = hints;
+    const char *ix = cfg->l2_index && *cfg->l2_index ? cfg->l2_index : NULL;
     p->sectored = cc.sectored;
     p->port_width = cc.data_port_width;
     for (uint32_t k = 0; k < p->nsub; k++) {
         char name[32];
         snprintf(name, sizeof name, "L2_bank_%03u", chan * p->nsub + k);
-        if (!(p->sp[k].l2 = ws_cache_create(name, &cc, NULL, err, errlen))) goto fail;
+        if (!(p->sp[k].l2 = ws_cache_create(name, &cc, ix, err, errlen))) {
+            if (ix) { /* name the option, keep the policy's message */
+                char m[256];
+                snprintf(m, sizeof m, "-l2_index: %s", err);
+                snprintf(err, errlen, "%s", m);
+            }
+            goto fail;
+        }
     }
     p->atom = ws_cache_atom(p->sp[0].l2);
     return p;
@@ -478,6 +490,8 @@ void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) {
 
 /* ---- misc ---- */
 void ws_mempart_kernel_done(ws_mempart *p) {
+    /* the next kernel starts with the index function's initial bits (adi), at cycle 0 */
+    for (uint32_t k = 0; k < p->nsub; k++) ws_cache_kernel_start(p->sp[k].l2, 0);
     if (!p->flush_l2) return;
     for (uint32_t k = 0; k < p->nsub; k++) ws_cache_invalidate(p->sp[k].l2);
 }

@@ -26,11 +26,19 @@
 #include "timing/sm/sm_internal.h"
 
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
-    char e[200];
+    char e[200], hints[96];
     ws_cache_cfg cc;
-    if (ws_cache_cfg_parse(sm->cfg->cache_dl1, &cc, e, sizeof e) ||
-        !(sm->l1d = ws_cache_create("L1D", &cc, NULL, e, sizeof e))) {
+    /* adi defaults; global writes are write-evict/no-allocate here, so they do not sample */
+    snprintf(hints, sizeof hints, "nv=%lld:ns=%lld:ni=%lld:skip_gw=1", (long long)sm->cfg->adi_nv,
+             (long long)sm->cfg->adi_ns, (long long)sm->cfg->adi_ni);
+    const char *ix = sm->cfg->l1d_index && *sm->cfg->l1d_index ? sm->cfg->l1d_index : NULL;
+    if (ws_cache_cfg_parse(sm->cfg->cache_dl1, &cc, e, sizeof e)) {
         snprintf(err, errlen, "-gpgpu_cache:dl1: %s", e);
+        return -1;
+    }
+    cc.index_hints = hints;
+    if (!(sm->l1d = ws_cache_create("L1D", &cc, ix, e, sizeof e))) {
+        snprintf(err, errlen, "%s: %s", ix ? "-l1d_index" : "-gpgpu_cache:dl1", e);
         return -1;
     }
     if (ws_cache_cfg_parse(sm->cfg->cache_const, &cc, e, sizeof e) ||
@@ -41,7 +49,7 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
     sm->txq = calloc(WS_MAX_TRANSACTIONS, sizeof *sm->txq);
     sm->smem_lat = (unsigned)sm->cfg->shmem_latency;
     sm->smem_pipe = calloc(sm->smem_lat, sizeof *sm->smem_pipe);
-    sm->l1_lat = (unsigned)sm->cfg->l1_latency;
+    sm->l1_lat = (unsigned)(sm->cfg->l1_latency + sm->cfg->l1d_index_latency); /* hashing */
     sm->l1q = calloc(sm->l1_lat, sizeof *sm->l1q);
     if (!sm->txq || !sm->smem_pipe || !sm->l1q) {
         snprintf(err, errlen, "out of host memory");
