@@ -17,6 +17,8 @@ extern const ws_workload ws_workload_rodinia_srad;
 extern const ws_workload ws_workload_rodinia_streamcluster;
 extern const ws_workload ws_workload_rodinia_pathfinder;
 extern const ws_workload ws_workload_rodinia_heartwall;
+extern const ws_workload ws_workload_rodinia_leukocyte;
+extern const ws_workload ws_workload_rodinia_mergesort;
 
 static const ws_workload *const table[] = {
     &ws_workload_rodinia_backprop,
@@ -35,6 +37,8 @@ static const ws_workload *const table[] = {
     &ws_workload_rodinia_streamcluster,
     &ws_workload_rodinia_pathfinder,
     &ws_workload_rodinia_heartwall,
+    &ws_workload_rodinia_leukocyte,
+    &ws_workload_rodinia_mergesort,
     NULL,
 };
 

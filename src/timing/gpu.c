@@ -294,11 +294,14 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     ws_status rc = WS_OK;
     for (;;) {
         int dom = next_domains(g);
+        /* units keep time stamps (LRU, ready times) across kernels: they see
+           the run's cycle, not this kernel's */
+        uint64_t now = g->tot_cycles + cycle;
         if (dom & DOM_CORE) {
             for (uint32_t i = 0; i < g->n_sms; i++) {
                 const ws_mreq *h = ws_icnt_peek(g->icnt, i);
                 if (h && ws_sm_in_ready_for(g->sm[i], h))
-                    ws_sm_in_push(g->sm[i], ws_icnt_pop(g->icnt, i), cycle);
+                    ws_sm_in_push(g->sm[i], ws_icnt_pop(g->icnt, i), now);
             }
         }
         if (dom & DOM_ICNT) {
@@ -317,7 +320,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             }
         }
         if (dom & DOM_DRAM)
-            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_dram_cycle(g->part[i], cycle);
+            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_dram_cycle(g->part[i], now);
         if (dom & DOM_L2) {
             for (uint32_t s = 0; s < g->n_subparts; s++) {
                 uint32_t k;
@@ -327,9 +330,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                     continue;
                 }
                 ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
-                if (r) ws_subpart_push(p, k, r, cycle);
+                if (r) ws_subpart_push(p, k, r, now);
             }
-            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], cycle);
+            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], now);
         }
         if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
         if (!(dom & DOM_CORE)) continue;
@@ -338,7 +341,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         for (uint32_t i = 0; i < g->n_sms; i++) {
             ws_sm *sm = g->sm[i];
             if (!ws_sm_busy(sm)) continue;
-            ws_sm_cycle(sm, cycle);
+            ws_sm_cycle(sm, now);
             ws_mreq *r;
             while ((r = ws_sm_out_peek(sm))) {
                 uint32_t flits = ws_mreq_flits(r, g->flit);
@@ -359,7 +362,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
                               (uint32_t)(next_cta / l->grid[0] % l->grid[1]),
                               (uint32_t)(next_cta / ((uint64_t)l->grid[0] * l->grid[1]))};
-            ws_sm_take_cta(g->sm[idx], id, cycle);
+            ws_sm_take_cta(g->sm[idx], id, now);
             next_cta++;
             g->last_issue_sm = idx;
             progress = true;

@@ -56,6 +56,7 @@ struct ws_cache {
     uint32_t rd_cap, rd_head, rd_len;
     uint64_t flush_from, blocked_until; /* a flush rejects accesses in [from, until); owners'
                                            cycles restart per kernel, so earlier is free */
+    bool flush_pending;  /* the index changed: flush before the next access */
     ws_cache_stats stats;
 };
 
@@ -592,15 +593,25 @@ static ws_index_probe to_probe(ws_cache_status s) {
     }
 }
 
+/* The flush of an index change starts at the next access (or memcpy fill),
+ * so the access that caused it still sees only its own miss-queue entries
+ * (owners tell "sent down" from the queue growing). */
+static void start_pending_flush(ws_cache *c, uint64_t now) {
+    if (!c->flush_pending) return;
+    c->flush_pending = false;
+    flush(c, now);
+}
+
 ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
                                    bool local, bool full_write, void *req, uint64_t now) {
+    start_pending_flush(c, now);
     if (now < c->blocked_until && now >= c->flush_from) return fail(c, dir, WS_FAIL_FLUSH);
     ws_cache_result r = access_body(c, addr, index_addr, dir, local, full_write, req, now);
     /* adaptive index functions watch every access that was not rejected */
     if (c->index.policy->observe && r.status != WS_CACHE_RESERVATION_FAIL &&
         ws_index_observe(&c->index, index_addr, to_probe(r.status), dir == WS_ACC_WRITE && !local)) {
         c->stats.index_changes++;
-        flush(c, now);
+        c->flush_pending = true;
     }
     return r;
 }
@@ -608,8 +619,9 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
 void ws_cache_kernel_start(ws_cache *c, uint64_t now) {
     if (ws_index_kernel_start(&c->index)) {
         c->stats.index_changes++;
-        flush(c, now);
+        c->flush_pending = true;
     }
+    start_pending_flush(c, now);
 }
 
 unsigned ws_cache_index_bits(const ws_cache *c, uint8_t *bits, unsigned max) {
@@ -631,6 +643,23 @@ void ws_cache_pop_miss(ws_cache *c) {
     if (!c->mq_len) return;
     c->mq_head = (c->mq_head + 1) % c->mq_cap;
     c->mq_len--;
+}
+
+/* Requests whose data arrived wait here until the owner takes them (one per
+ * call). The owner may take them slower than fills free MSHR entries for new
+ * misses, so the queue grows instead of ever dropping a request. */
+static void ready_push(ws_cache *c, void *req) {
+    if (c->rd_len == c->rd_cap) {
+        uint32_t ncap = c->rd_cap ? 2 * c->rd_cap : 16;
+        void **n = malloc((size_t)ncap * sizeof *n);
+        if (!n) abort(); /* bounded by the requests in flight; tiny */
+        for (uint32_t i = 0; i < c->rd_len; i++) n[i] = c->ready[(c->rd_head + i) % c->rd_cap];
+        free(c->ready);
+        c->ready = n;
+        c->rd_head = 0;
+        c->rd_cap = ncap;
+    }
+    c->ready[(c->rd_head + c->rd_len++) % c->rd_cap] = req;
 }
 
 void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
@@ -683,7 +712,7 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
     if (!e) return;
     for (uint32_t i = 0; i < e->nreq; i++) {
         if (!e->reqs[i]) continue;
-        if (c->rd_len < c->rd_cap) c->ready[(c->rd_head + c->rd_len++) % c->rd_cap] = e->reqs[i];
+        ready_push(c, e->reqs[i]);
         e->reqs[i] = NULL;
     }
     e->valid = false;
@@ -691,6 +720,7 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
 }
 
 void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64_t now) {
+    start_pending_flush(c, now);
     uint64_t block = ws_cache_block_addr(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr);
     uint32_t si = sector_of(c, addr), way;
