@@ -34,6 +34,8 @@ struct ws_dram {
     uint32_t tRTW, tWTR, tWTP, tRCDWR;
     uint32_t queue_size, retq_size;
     bool frfcfs;
+    uint32_t nserving;          /* banks with a request being served */
+    uint32_t settle, quiet;     /* idle cycles after which every timer is 0 */
     bank *bk;
     uint32_t *CCDLc, *RTPLc;    /* per bank group */
     uint32_t CCDc, RRDc, RTWc, WTRc;
@@ -111,6 +113,13 @@ ws_dram *ws_dram_create(const ws_dram_timing *t, uint32_t queue_size, bool frfcf
     d->tWTR = t->WL + burst + t->tCDLR;
     d->tWTP = t->WL + burst + t->tWR;
     d->tRCDWR = t->tRCD > t->WL + 1 ? t->tRCD - (t->WL + 1) : 0;
+    /* the longest any timer can run after the last command */
+    uint32_t m = t->tRC;
+    uint32_t all[] = {t->tRAS, t->tRP, t->tRCD, t->tRRD, t->tCCD, t->tCCDL, t->tRTPL, d->tRTW,
+                      d->tWTR, d->tWTP, burst, t->CL, t->WL};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (all[i] > m) m = all[i];
+    d->settle = m + 1;
     d->queue_size = queue_size;
     d->retq_size = return_queue_size;
     d->frfcfs = frfcfs;
@@ -190,6 +199,7 @@ void ws_dram_push(ws_dram *d, const ws_dram_req *r, uint64_t now) {
 
 static void bank_take(ws_dram *d, bank *b, uint32_t i) {
     b->cur = b->q[i];
+    d->nserving++;
     memmove(&b->q[i], &b->q[i + 1], (b->qlen - i - 1) * sizeof *b->q);
     b->qlen--;
     d->npending--;
@@ -250,6 +260,16 @@ static inline void dec(uint32_t *c) {
 void ws_dram_cycle(ws_dram *d, uint64_t now) {
     const ws_dram_timing *t = &d->t;
     d->stats.cycles++;
+    /* idle long enough that every timer is zero: nothing can happen */
+    if (!d->npending && !d->pipe_len && !d->nserving) {
+        if (d->quiet >= d->settle) {
+            d->stats.n_nop++;
+            return;
+        }
+        d->quiet++;
+    } else {
+        d->quiet = 0;
+    }
     /* 1. one atom leaves the data pipeline */
     if (d->pipe_len && d->pipe[d->pipe_head].ready <= now &&
         (!d->retq_size || d->retq_len < d->retq_size)) {
@@ -338,7 +358,10 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             d->stats.n_pre++;
             issued = true;
         }
-        if (issued && sl->txbytes >= sl->r.bytes) b->cur = -1; /* all atoms issued */
+        if (issued && sl->txbytes >= sl->r.bytes) { /* all atoms issued */
+            b->cur = -1;
+            d->nserving--;
+        }
     }
     if (issued) d->stats.n_cmd++;
     else {

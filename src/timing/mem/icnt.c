@@ -256,6 +256,7 @@ void ws_icnt_cycle(ws_icnt *n) {
         if (steps < 1) steps = 1;
         t->acc -= steps;
         if (t->acc < -1.0) t->acc = 0;
+        if (!n->in_flight) continue; /* nothing to move: keep only the speedup phase */
         for (int s = 0; s < steps; s++) {
             transfer(n, t, budget);
             allocate(n, t);
