@@ -161,41 +161,42 @@ TEST(adi_reserved_doomed_lines) {
     CHECK(acc(c, X, &rx, 1, &fk) == WS_CACHE_MISS);
     CHECK(acc(c, Y, &ry, 2, &fk) == WS_CACHE_MISS);
     CHECK(acc(c, A1, &ra, 3, &fk) == WS_CACHE_MISS);
-    CHECK(acc(c, X, &rx, 4, &fk) == WS_CACHE_HIT_RESERVED); /* index now {B7, B9}: flush */
-    CHECK_EQ_U64(ws_cache_get_stats(c)->flushes, 1);
+    CHECK(acc(c, X, &rx, 4, &fk) == WS_CACHE_HIT_RESERVED); /* index now {B7, B9} */
+    CHECK_EQ_U64(ws_cache_get_stats(c)->index_changes, 1);
     uint8_t b[2];
     CHECK(ws_cache_index_bits(c, b, 2) == 2 && b[0] == 7 && b[1] == 9);
-    /* the flush blocks the cache for one cycle per set */
+    /* the flush starts at the next access and blocks the cache one cycle per set */
     CHECK(acc(c, Z, &rz, 5, &fk) == WS_CACHE_RESERVATION_FAIL && fk == WS_FAIL_FLUSH);
-    CHECK(acc(c, Z, &rz, 7, &fk) == WS_CACHE_RESERVATION_FAIL && fk == WS_FAIL_FLUSH);
+    CHECK_EQ_U64(ws_cache_get_stats(c)->flushes, 1);
+    CHECK(acc(c, Z, &rz, 8, &fk) == WS_CACHE_RESERVATION_FAIL && fk == WS_FAIL_FLUSH);
     /* old set 0 (X, A1) is now two RD lines: new set 0 cannot reserve */
     CHECK_EQ_U64(ws_cache_reserved_in_set(c, 0), 2);
     CHECK_EQ_U64(ws_cache_set_of(c, Z), 0);
-    CHECK(acc(c, Z, &rz, 8, &fk) == WS_CACHE_RESERVATION_FAIL && fk == WS_FAIL_LINE_ALLOC);
+    CHECK(acc(c, Z, &rz, 9, &fk) == WS_CACHE_RESERVATION_FAIL && fk == WS_FAIL_LINE_ALLOC);
     /* A1 maps to a free set now, but its doomed fetch cannot be joined */
     CHECK_EQ_U64(ws_cache_set_of(c, A1), 2);
-    CHECK(acc(c, A1, &ra, 9, &fk) == WS_CACHE_RESERVATION_FAIL && fk == WS_FAIL_LINE_ALLOC);
+    CHECK(acc(c, A1, &ra, 10, &fk) == WS_CACHE_RESERVATION_FAIL && fk == WS_FAIL_LINE_ALLOC);
     /* X's fill: the line becomes invalid, both merged requests get the data */
     while (ws_cache_has_miss(c)) ws_cache_pop_miss(c);
-    ws_cache_fill(c, X, 10);
+    ws_cache_fill(c, X, 11);
     CHECK(ws_cache_pop_ready(c) == &rx);
     CHECK(ws_cache_pop_ready(c) == &rx);
     CHECK(ws_cache_pop_ready(c) == NULL);
     CHECK_EQ_U64(ws_cache_reserved_in_set(c, 0), 1);
-    CHECK(acc(c, X, &rx, 11, &fk) == WS_CACHE_MISS); /* not kept: a fresh miss */
-    CHECK(acc(c, Z, &rz, 12, &fk) == WS_CACHE_RESERVATION_FAIL); /* X + A1's RD */
-    ws_cache_fill(c, A1, 13);
+    CHECK(acc(c, X, &rx, 12, &fk) == WS_CACHE_MISS); /* not kept: a fresh miss */
+    CHECK(acc(c, Z, &rz, 13, &fk) == WS_CACHE_RESERVATION_FAIL); /* X + A1's RD */
+    ws_cache_fill(c, A1, 14);
     CHECK(ws_cache_pop_ready(c) == &ra);
     CHECK_EQ_U64(ws_cache_reserved_in_set(c, 0), 1);  /* X's new reservation */
     CHECK_EQ_U64(ws_cache_reserved_in_set(c, 2), 0);  /* A1 left nothing behind */
-    CHECK(acc(c, A1, &ra, 14, &fk) == WS_CACHE_MISS);
+    CHECK(acc(c, A1, &ra, 15, &fk) == WS_CACHE_MISS);
     /* the new fetch of X fills its new line normally */
     while (ws_cache_has_miss(c)) ws_cache_pop_miss(c);
-    ws_cache_fill(c, X, 15);
+    ws_cache_fill(c, X, 16);
     CHECK(ws_cache_pop_ready(c) == &rx);
-    CHECK(acc(c, X, &rx, 16, &fk) == WS_CACHE_HIT);
+    CHECK(acc(c, X, &rx, 17, &fk) == WS_CACHE_HIT);
     /* a local (write-back) write dirties X; the kernel reset flushes it back */
-    CHECK(ws_cache_access(c, X, WS_ACC_WRITE, true, &rx, 17, &fk) == WS_CACHE_HIT);
+    CHECK(ws_cache_access(c, X, WS_ACC_WRITE, true, &rx, 18, &fk) == WS_CACHE_HIT);
     ws_cache_kernel_start(c, 0);
     CHECK(ws_cache_index_bits(c, b, 2) == 2 && b[0] == 7 && b[1] == 8);
     const ws_cache_stats *st = ws_cache_get_stats(c);
@@ -205,7 +206,7 @@ TEST(adi_reserved_doomed_lines) {
     for (const ws_cache_out *o; (o = ws_cache_peek_miss(c)); ws_cache_pop_miss(c))
         wb |= o->kind == WS_OUT_WRITEBACK && o->addr == X;
     CHECK(wb);
-    ws_cache_fill(c, Y, 18); /* Y's RD line goes */
+    ws_cache_fill(c, Y, 19); /* Y's RD line goes */
     CHECK(ws_cache_pop_ready(c) == &ry);
     CHECK(ws_cache_pop_ready(c) == NULL);
     ws_cache_destroy(c);
