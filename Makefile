@@ -14,9 +14,15 @@ WARN    := -Wall -Wextra -Wno-unused-parameter
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
-CPPFLAGS := -Iinclude -Isrc -Ibench -Itests -D_GNU_SOURCE
+CPPFLAGS = -Iinclude -Isrc -Ibench -Itests -D_GNU_SOURCE $(CPPFLAGS_EXTRA)
 ALLCFLAGS = -std=c11 $(WARN) -fPIC $(CPPFLAGS) $(CFLAGS)
 LDLIBS  := -lzstd -lm -lpthread -ldl
+# NO_ZSTD=1: build without libzstd (zstd-compressed fat binaries are then refused
+# with a message; --no-compress ones and bundled workloads still run)
+ifeq ($(NO_ZSTD),1)
+CPPFLAGS_EXTRA := -DWARPSIM_NO_ZSTD
+LDLIBS  := -lm -lpthread -ldl
+endif
 # Debian's python3 has python3-matplotlib; a pyenv python3 first on PATH may not.
 PYTHON  ?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
 TOOLS_TESTS ?= 1

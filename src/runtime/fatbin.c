@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef WARPSIM_NO_ZSTD
 #include <zstd.h>
+#endif
 
 #define KIND_PTX 1
 #define KIND_ELF 2
@@ -71,6 +73,15 @@ static char *decode_entry(const uint8_t *e, char *err, size_t errlen) {
     uint64_t dsize = rd64(e + 56);
     const uint8_t *payload = e + hsize;
     if (flags & FLAG_COMPRESSED_ZSTD) {
+#ifdef WARPSIM_NO_ZSTD
+        (void)csize;
+        (void)dsize;
+        snprintf(err, errlen,
+                 "fat binary: the PTX is zstd-compressed and this warpsim was built without zstd "
+                 "(make NO_ZSTD=1); rebuild warpsim with libzstd-dev, or the program with nvcc "
+                 "--no-compress");
+        return NULL;
+#else
         size_t in = csize ? csize : (size_t)psize;
         unsigned long long fsz = ZSTD_getFrameContentSize(payload, in);
         if (dsize == 0 && fsz != ZSTD_CONTENTSIZE_UNKNOWN && fsz != ZSTD_CONTENTSIZE_ERROR) dsize = fsz;
@@ -93,6 +104,7 @@ static char *decode_entry(const uint8_t *e, char *err, size_t errlen) {
         out[r] = '\0';
         out[strnlen(out, r)] = '\0';  /* drop NUL padding */
         return out;
+#endif
     }
     if (flags & FLAG_COMPRESSED_OLD) {
         snprintf(err, errlen,
