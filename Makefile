@@ -133,3 +133,8 @@ hwcheck: $(BUILD)/hwcheck
 .PHONY: golden
 golden: all
 	WARPSIM_UPDATE_GOLDEN=1 WARPSIM_ROOT=$(CURDIR) $(TESTBIN) golden
+
+# Every bundled workload on its paper input, functionally (minutes; not a test).
+.PHONY: check-paper
+check-paper: $(WARPSIM)
+	./tools/run_all.sh --functional --input paper
