@@ -54,8 +54,8 @@ struct ws_cache {
     uint32_t mq_cap, mq_head, mq_len;
     void **ready;        /* ready ring */
     uint32_t rd_cap, rd_head, rd_len;
-    uint64_t flush_from, blocked_until; /* a flush rejects accesses in [from, until); owners'
-                                           cycles restart per kernel, so earlier is free */
+    uint64_t flush_from, blocked_until; /* a flush rejects accesses in [from, until); an
+                                           owner whose clock restarts is not blocked */
     bool flush_pending;  /* the index changed: flush before the next access */
     ws_cache_stats stats;
 };

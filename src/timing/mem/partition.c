@@ -51,6 +51,7 @@ struct ws_mempart {
     ws_dram *dram;
     item_ring lat;        /* DRAM latency queue */
     uint64_t dram_now;    /* DRAM command cycles */
+    uint64_t l2_now;      /* last L2 cycle (kernel-boundary flushes start there) */
     ws_mreq *ret_hold;    /* popped from the DRAM return queue, waiting for DRAM->L2 room */
     uint32_t last_issued;
     /* arbitration between sub-partitions for the DRAM (GPGPU-Sim's credits):
@@ -427,6 +428,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
 }
 
 void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
+    p->l2_now = now;
     p->prog = p->moves != p->moves_prev;
     p->moves_prev = p->moves;
     for (uint32_t k = 0; k < p->nsub; k++) subpart_cycle(p, k, now);
@@ -490,8 +492,8 @@ void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) {
 
 /* ---- misc ---- */
 void ws_mempart_kernel_done(ws_mempart *p) {
-    /* the next kernel starts with the index function's initial bits (adi), at cycle 0 */
-    for (uint32_t k = 0; k < p->nsub; k++) ws_cache_kernel_start(p->sp[k].l2, 0);
+    /* the next kernel starts with the index function's initial bits (adi) */
+    for (uint32_t k = 0; k < p->nsub; k++) ws_cache_kernel_start(p->sp[k].l2, p->l2_now);
     if (!p->flush_l2) return;
     for (uint32_t k = 0; k < p->nsub; k++) ws_cache_invalidate(p->sp[k].l2);
 }

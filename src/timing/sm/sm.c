@@ -313,7 +313,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
         sm->warps[w].sb = sm->sb_store + (size_t)w * sm->sb_words * 2;
         sm->warps[w].sb_long = sm->warps[w].sb + sm->sb_words;
     }
-    ws_cache_kernel_start(sm->l1d, 0); /* adi: initial index bits; kernel cycles start at 0 */
+    ws_cache_kernel_start(sm->l1d, sm->now); /* adi: back to its initial index bits */
     if (sm->cfg->flush_l1_cache) {
         ws_cache_invalidate(sm->l1d);
         ws_cache_invalidate(sm->l1c);
