@@ -401,6 +401,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     }
     if (shown) fprintf(stderr, "\r%60s\r", "");
     if (interval && cycle % interval) sample(g, cycle, cycle % interval, &ts_prev);
+    /* kernel boundary in the memory system (L2 flush option, adaptive
+       indexing's reset) */
+    for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;
@@ -454,6 +457,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         ws_kstats_add_u64(ks, "L1D_fail_MSHR_ENTRY_FAIL", smt.l1d_fail[1]);
         ws_kstats_add_u64(ks, "L1D_fail_MSHR_MERGE_FAIL", smt.l1d_fail[2]);
         ws_kstats_add_u64(ks, "L1D_fail_MISS_QUEUE_FULL", smt.l1d_fail[3]);
+        ws_kstats_add_u64(ks, "L1D_fail_FLUSH_BLOCKED", smt.l1d_fail[4]);
         ws_kstats_add_u64(ks, "L1I_total_cache_accesses", smt.l1i_access);
         ws_kstats_add_u64(ks, "L1I_total_cache_misses", smt.l1i_miss);
         ws_kstats_add_u64(ks, "L1C_total_cache_accesses", smt.l1c_access);

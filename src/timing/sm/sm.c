@@ -432,7 +432,7 @@ const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm) {
     const ws_cache_stats *d = ws_cache_get_stats(sm->l1d);
     for (int dir = 0; dir < 2; dir++)
         for (int s = 0; s < 4; s++) m->st.l1d_access[dir][s] = d->status[dir][s];
-    for (int k = 0; k < 4; k++) m->st.l1d_fail[k] = d->fail[0][k] + d->fail[1][k];
+    for (int k = 0; k < WS_FAIL_NKINDS && k < 5; k++) m->st.l1d_fail[k] = d->fail[0][k] + d->fail[1][k];
     const ws_cache_stats *i = ws_cache_get_stats(sm->l1i);
     m->st.l1i_access = i->status[0][WS_CACHE_HIT] + i->status[0][WS_CACHE_HIT_RESERVED] +
                        i->status[0][WS_CACHE_MISS];

@@ -47,7 +47,7 @@ typedef struct ws_sm_stats {
                                         GPGPU-Sim's gpu_sim_insn */
     /* caches (GPGPU-Sim names in the report) */
     uint64_t l1d_access[2][4];       /* [read/write][hit, hit_reserved, miss, reservation_fail] */
-    uint64_t l1d_fail[4];            /* reservation fails by kind (ws_fail_kind) */
+    uint64_t l1d_fail[5];            /* reservation fails by kind (ws_fail_kind) */
     uint64_t l1i_access, l1i_miss, l1c_access, l1c_miss, l1t_access, l1t_miss;
     uint64_t shmem_accesses, shmem_bank_conflict_cycles;
     /* issue stalls, per scheduler-cycle */
