@@ -125,24 +125,24 @@ def metrics(t):
 
 
 def classify(base, byp):
-    """Seed 000's classes from the bounded and L1-bypass runs (its §3 rules,
-    with the unbounded-cache comparison replaced by the failure mix)."""
-    if base["apki"] < 5:
+    """Seed 000's classes from the bounded run's miss and failure profile (its
+    §3 criteria; the unbounded-cache comparison is replaced by MPKI and the
+    dominant reservation-failure kind, and the bypass comparison is only a
+    tie-breaker because our L1-bypass variant uses 32-byte segments)."""
+    if base["apki"] < 1:
         return "Compute"
-    fails = {"line": base["f_line"], "mshr": base["f_mshr"], "mq": base["f_mq"]}
+    fails = {"line": base["f_line"], "mshr": base["f_mshr"], "mq": base["f_mq"],
+             "merge": base["f_merge"]}
     top = max(fails, key=fails.get)
-    total_f = sum(fails.values())
-    if base["l1_miss"] >= 0.9 and byp and byp["ipc"] >= base["ipc"]:
-        return "Streaming L1/L2" if base["l2_miss"] >= 0.5 else "Streaming L1"
-    if base["mpki"] > 10 and total_f > 50:
+    if base["mpki"] > 10:
         return "Thrashing+Conflict" if top == "line" else "Thrashing"
-    if total_f > 50 and top == "line":
-        return "Conflict"
-    if byp and base["ipc"] >= 1.2 * byp["ipc"]:
-        return "Friendly"
     if base["l1_miss"] >= 0.9:
         return "Streaming L1/L2" if base["l2_miss"] >= 0.5 else "Streaming L1"
-    return "Friendly" if base["l1_miss"] < 0.5 else "Mixed"
+    if top == "line" and base["f_line"] > 500:
+        return "Conflict"
+    if base["l1_miss"] < 0.5 or (byp and byp["ipc"] < 0.8 * base["ipc"]):
+        return "Friendly"
+    return "Mixed"
 
 
 def main():

@@ -729,6 +729,9 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
                     params_size, f->param_size);
     if (f->param_size && !params)
         return fail(d, WS_ERR_INVALID_VALUE, "launch of %s: null parameter buffer", f->name);
+    /* the instruction cap ended the simulation: later launches are skipped
+       (their inputs are whatever the cut-short run left, so not even checked) */
+    if (d->totals.capped) return WS_OK;
     ws_status s = check_config(d, f, grid, block, dyn_shared);
     if (s != WS_OK) return s;
 
@@ -748,7 +751,6 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
         uint64_t left = cap > d->totals.thread_insts_exec ? cap - d->totals.thread_insts_exec : 0;
         l.max_warp_insts = left / 32 + 1;
     }
-    if (d->totals.capped) return WS_OK; /* the cap ended the simulation: skip the rest */
 
     ws_exec_counts c = {0, 0, 0};
     ws_fault fault;
