@@ -84,6 +84,7 @@ TEST(sm_sched_two_level_demotes_waiting_and_longop) {
     w[1].waiting = 1; /* at a barrier: demoted, 3 promoted (0 waits its turn) */
     s.policy->order(s.state, w, 4, o);
     CHECK(o[0] == 2 && o[1] == 3);
+    ws_sched_destroy(&s);
     CHECK(ws_sched_create(&s, "nosuch", 4, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "gto");
 }
