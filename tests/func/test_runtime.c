@@ -156,8 +156,13 @@ TEST(runtime_launch_config_errors) {
     ws_device_destroy(d);
 }
 
-TEST(runtime_illegal_address_message) {
-    ws_device *d = open_dev(NULL);
+static void illegal_address(int functional) {
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.quiet = 1;
+    o.functional_only = functional;
+    ws_device *d = NULL;
+    if (ws_device_create(&o, &d) != WS_OK) d = NULL;
     if (!d) { CHECK(d != NULL); return; }
     ws_module_handle *m = load_vecadd(d);
     ws_kernel *k = NULL;
@@ -189,6 +194,10 @@ TEST(runtime_illegal_address_message) {
     CHECK_MSG(s == WS_ERR_ILLEGAL_ADDRESS, "got %s", ws_status_name(s));
     ws_device_destroy(d);
 }
+
+TEST(runtime_illegal_address_message) { illegal_address(1); }
+/* The timing model executes the same engine at issue: same fault, same message. */
+TEST(runtime_illegal_address_message_timing) { illegal_address(0); }
 
 TEST(runtime_bad_inputs) {
     ws_device_options o;
