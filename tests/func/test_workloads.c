@@ -67,3 +67,35 @@ TEST(workload_registry) {
     CHECK(ws_workload_at(count) == NULL);
     CHECK(ws_workload_find("no-such-workload") == NULL);
 }
+
+/* A sample of workloads from every suite through the timing model (the
+ * whole suite takes minutes there: tools/run_all.sh). They cover constant
+ * memory written by the host (aes, cp, mergesort), multi-kernel programs
+ * (leukocyte, mergesort, spmv), shared-memory tiles (convsep, gemm). */
+static void run_timing(const char *name) {
+    const ws_workload *w = ws_workload_find(name);
+    CHECK_MSG(w != NULL, "no workload %s", name);
+    if (!w) return;
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = 0;
+    o.quiet = 1;
+    ws_device *d = NULL;
+    CHECK(ws_device_create(&o, &d) == WS_OK);
+    if (!d) return;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&buf, &len);
+    ws_wl_result r = ws_workload_run(w, d, WS_INPUT_SMALL, log);
+    fclose(log);
+    CHECK_MSG(r == WS_WL_PASS, "%s (small, timing) returned %d, log:\n%s", name, (int)r, buf ? buf : "");
+    free(buf);
+    ws_device_destroy(d);
+}
+
+TEST(workloads_timing_sample) {
+    const char *names[] = {"rodinia/backprop", "rodinia/nn", "sdk/scalarprod", "shoc/spmv",
+                           "mars/stringmatch", "ispass/aes", "ispass/cp", "polybench/gemm",
+                           "sdk/convsep", "rodinia/mergesort", "rodinia/leukocyte"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) run_timing(names[i]);
+}
