@@ -676,6 +676,20 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
                                            ? cap - d->totals.thread_insts_exec : 1) : 0);
     ws_status s = ws_gpu_run_kernel(d->gpu, l, &res, &r, ks, fault);
     if (r.capped) d->totals.capped = 1;
+    if (s != WS_OK || r.capped) {
+        /* a kernel stopped midway leaves CTAs, pipelines and requests in
+           flight: start the next launch on a fresh GPU (after a fault CUDA's
+           context is lost too) */
+        char err[512];
+        ws_gpu_destroy(d->gpu);
+        d->gpu = ws_gpu_create(&d->cfg, err, sizeof err);
+        if (!d->gpu) {
+            fprintf(stderr, "warpsim: cannot rebuild the simulated GPU: %s\n", err);
+        } else {
+            ws_gpu_set_progress(d->gpu, !d->opt.quiet);
+            if (d->timeseries) ws_gpu_set_timeseries(d->gpu, d->timeseries);
+        }
+    }
     c->warp_insts = r.warp_insts;
     c->thread_insts = r.thread_insts;
     c->thread_insts_exec = r.thread_insts_exec;
