@@ -20,6 +20,7 @@ typedef struct ws_sched_warp {
     uint8_t waiting;   /* at a barrier, memory barrier or atomic wait */
     uint8_t longop;    /* next instruction reads a register a global/local load will write */
     uint64_t age;      /* dynamic warp id: smaller = launched earlier */
+    uint8_t throttled; /* a throttle policy forbids it to issue this cycle */
 } ws_sched_warp;
 
 typedef struct ws_sched_policy {

@@ -24,10 +24,17 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    sm->throttle = calloc(sm->n_sched, sizeof *sm->throttle);
+    if (!sm->throttle) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
     for (unsigned s = 0; s < sm->n_sched; s++) {
         unsigned n = (sm->max_warps + sm->n_sched - 1 - s) / sm->n_sched;
         if (ws_sched_create(&sm->sched[s], sm->cfg->scheduler, n, err, errlen)) return -1;
+        if (ws_throttle_create(&sm->throttle[s], sm->cfg->throttle, n, err, errlen)) return -1;
     }
+    sm->throttling = sm->throttle[0].policy != ws_throttle_find("none");
     return 0;
 }
 
@@ -154,6 +161,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         v->age = w->age;
         v->waiting = 0;
         v->longop = 0;
+        v->throttled = 0;
         if (v->valid) {
             bool bar = false;
             v->waiting = warp_waiting(sm, w, &bar);
@@ -163,6 +171,11 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             }
         }
     }
+    if (sm->throttling) {
+        ws_throttle *t = &sm->throttle[s];
+        t->policy->filter(t->state, sm->sview, n);
+        for (unsigned i = 0; i < n; i++) sm->sview[i].waiting |= sm->sview[i].throttled;
+    }
     unsigned k = pol->order(sm->sched[s].state, sm->sview, n, sm->sorder);
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
          any_empty = false;
@@ -170,7 +183,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         unsigned idx = sm->sorder[oi];
         unsigned wi = sm->sview[idx].slot;
         sm_warp *w = &sm->warps[wi];
-        if (!w->valid || w->func_done) continue;
+        if (!w->valid || w->func_done || sm->sview[idx].throttled) continue;
         unsigned checked = 0, issued = 0;
         while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
             bool bar = false;

@@ -200,6 +200,9 @@ void ws_sm_destroy(ws_sm *sm) {
     free_kernel_tables(sm);
     if (sm->sched)
         for (unsigned s = 0; s < sm->n_sched; s++) ws_sched_destroy(&sm->sched[s]);
+    if (sm->throttle)
+        for (unsigned s = 0; s < sm->n_sched; s++) ws_throttle_destroy(&sm->throttle[s]);
+    free(sm->throttle);
     free(sm->sched);
     free(sm->sview);
     free(sm->sorder);
@@ -264,6 +267,8 @@ uint32_t ws_sm_max_ctas(const ws_sm *sm) { return sm->max_cta; }
 
 void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res *res) {
     free_kernel_tables(sm);
+    for (unsigned t = 0; sm->throttle && t < sm->n_sched; t++)
+        sm->throttle[t].policy->kernel_start(sm->throttle[t].state);
     sm->launch = *l;
     sm->res = *res;
     sm->have_kernel = true;

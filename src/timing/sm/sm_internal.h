@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "policy/sched/sched.h"
+#include "policy/throttle/throttle.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/coalesce.h"
 #include "timing/sm/sm.h"
@@ -194,6 +195,8 @@ struct ws_sm {
     /* schedulers */
     unsigned n_sched, sched_prio;
     ws_sched *sched;
+    ws_throttle *throttle;     /* per scheduler (policy family "throttle") */
+    bool throttling;           /* a policy other than "none" */
     ws_sched_warp *sview;      /* per scheduler view scratch */
     uint16_t *sorder;
     unsigned max_issue;
