@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "stats/energy.h"
+#include "timing/control.h"
 #include "timing/mem/addrdec.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
@@ -32,6 +33,8 @@ struct ws_gpu {
     ws_sm **sm;
     ws_icnt *icnt;
     ws_mempart **part;
+    ws_control *ctl;          /* policy controllers between cycles */
+    uint64_t ctl_next;        /* kernel cycle of the next controller epoch */
     double mhz[4];            /* core, icnt, L2, DRAM */
     double period[4], next[4];
     uint32_t last_issue_sm;   /* round-robin CTA dispatch */
@@ -131,6 +134,7 @@ static void gpu_free(ws_gpu *g) {
     if (g->part)
         for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_destroy(g->part[i]);
     free(g->part);
+    ws_control_destroy(g->ctl);
     ws_icnt_destroy(g->icnt);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
@@ -185,7 +189,9 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
             gpu_free(g);
             return NULL;
         }
-    if (!(g->icnt = ws_icnt_create(c, g->n_sms, g->n_subparts, err, errlen))) {
+    if (!(g->icnt = ws_icnt_create(c, g->n_sms, g->n_subparts, err, errlen)) ||
+        !(g->ctl = ws_control_create(c, g->sm, g->n_sms, g->part, g->n_chan, g->n_sub_per_chan,
+                                     err, errlen))) {
         gpu_free(g);
         return NULL;
     }
@@ -272,6 +278,8 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     }
     for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
     const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
+    ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
+    g->ctl_next = ws_control_next(g->ctl);
     if (!ws_sm_can_take_cta(g->sm[0])) {
         free(sm0);
         free(mp0);
@@ -354,6 +362,10 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
         cycle++;
         if (rc != WS_OK) break;
+        if (cycle >= g->ctl_next) {
+            ws_control_epoch(g->ctl, cycle, now);
+            g->ctl_next = ws_control_next(g->ctl);
+        }
         /* dispatch: at most one CTA per SM per cycle, round robin from the
            SM after the last one that received a CTA */
         for (uint32_t i = 0; i < g->n_sms && next_cta < total_ctas; i++) {
@@ -453,6 +465,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         ws_kstats_add_f64(ks, "L1D_total_cache_miss_rate", l1_acc ? (double)l1_miss / (double)l1_acc : 0);
         ws_kstats_add_u64(ks, "L1D_total_cache_pending_hits", l1_pend);
         ws_kstats_add_u64(ks, "L1D_total_cache_reservation_fails", l1_fail);
+        ws_kstats_add_u64(ks, "L1D_total_cache_bypasses", smt.l1d_bypass);
         ws_kstats_add_u64(ks, "L1D_fail_LINE_ALLOC_FAIL", smt.l1d_fail[0]);
         ws_kstats_add_u64(ks, "L1D_fail_MSHR_ENTRY_FAIL", smt.l1d_fail[1]);
         ws_kstats_add_u64(ks, "L1D_fail_MSHR_MERGE_FAIL", smt.l1d_fail[2]);
@@ -478,6 +491,8 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         ws_kstats_add_f64(ks, "L2_total_cache_miss_rate", l2_acc ? (double)l2_miss / (double)l2_acc : 0);
         ws_kstats_add_u64(ks, "L2_total_cache_pending_hits", l2_pend);
         ws_kstats_add_u64(ks, "L2_total_cache_reservation_fails", l2_fail);
+        ws_kstats_add_u64(ks, "L2_total_cache_bypasses",
+                          mpt.l2_access[0][WS_CACHE_BYPASS] + mpt.l2_access[1][WS_CACHE_BYPASS]);
         /* DRAM */
         ws_kstats_add_u64(ks, "total_dram_reads", mpt.dram_reads);
         ws_kstats_add_u64(ks, "total_dram_writes", mpt.dram_writes);

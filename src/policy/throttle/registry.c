@@ -19,14 +19,21 @@ const ws_throttle_policy *ws_throttle_find(const char *name) {
     return NULL;
 }
 
-int ws_throttle_create(ws_throttle *t, const char *spec, unsigned n, char *err, size_t errlen) {
+/* The policy a spec "name[:args]" names, and its args (NULL if none). */
+static const ws_throttle_policy *lookup(const char *spec, const char **args) {
     char name[64];
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
     if (len >= sizeof name) len = sizeof name - 1;
     memcpy(name, spec, len);
     name[len] = 0;
-    t->policy = ws_throttle_find(name);
+    *args = colon ? colon + 1 : NULL;
+    return ws_throttle_find(name);
+}
+
+int ws_throttle_create(ws_throttle *t, const char *spec, unsigned n, char *err, size_t errlen) {
+    const char *args;
+    t->policy = lookup(spec, &args);
     t->state = NULL;
     if (!t->policy) {
         size_t k = (size_t)snprintf(err, errlen, "-warpsim_throttle %s: unknown policy (known:", spec);
@@ -35,8 +42,26 @@ int ws_throttle_create(ws_throttle *t, const char *spec, unsigned n, char *err, 
         if (k < errlen) snprintf(err + k, errlen - k, ")");
         return -1;
     }
-    t->state = t->policy->create(colon ? colon + 1 : NULL, n, err, errlen);
+    t->state = t->policy->create(args, n, err, errlen);
     return t->state ? 0 : -1;
+}
+
+int ws_throttle_ctl_create(ws_throttle_ctl *c, const char *spec, unsigned n_sms, unsigned n_sched,
+                           char *err, size_t errlen) {
+    const char *args;
+    const ws_throttle_policy *p = lookup(spec, &args);
+    c->policy = NULL;
+    c->state = NULL;
+    if (!p || !p->ctl_create) return 0; /* an unknown name is reported by ws_throttle_create */
+    if (!(c->state = p->ctl_create(args, n_sms, n_sched, err, errlen))) return -1;
+    c->policy = p;
+    return 0;
+}
+
+void ws_throttle_ctl_destroy(ws_throttle_ctl *c) {
+    if (c->policy && c->state) c->policy->ctl_destroy(c->state);
+    c->policy = NULL;
+    c->state = NULL;
 }
 
 void ws_throttle_destroy(ws_throttle *t) {

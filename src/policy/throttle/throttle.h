@@ -4,17 +4,49 @@
  * scheduler policy then orders the warps that remain.
  *
  * Each cycle the SM fills one ws_sched_warp per supervised slot and calls
- * `filter`, which sets `throttled` on the warps that must not issue. `epoch`
- * is called at kernel start (dynamic policies reset there).
+ * `filter`, which sets `throttled` on the warps that must not issue.
+ * `kernel_start` is called at each kernel start.
+ *
+ * Dynamic schemes add a GPU-wide controller (the ctl_* hooks, all optional):
+ * the GPU creates one per run, calls ctl_kernel_start when a kernel begins
+ * and ctl_epoch every ctl_period core cycles with each SM's counters over
+ * the period just ended; the controller steers the per-scheduler states
+ * (its own type: same file) through ws_throttle_epoch.sched. Decisions take
+ * effect from the next cycle. Controllers are deterministic and see SMs in
+ * id order.
  *
  * To add a policy: write src/policy/throttle/<name>.c defining a
  * `const ws_throttle_policy ws_throttle_<name>` and add one line to registry.c. */
 #ifndef WARPSIM_POLICY_THROTTLE_H
 #define WARPSIM_POLICY_THROTTLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "policy/sched/sched.h"
+
+struct ws_cache;
+
+/* One SM's counters over an epoch (the period just ended). */
+typedef struct ws_throttle_sm_counts {
+    uint64_t thread_insts;     /* committed thread instructions (guard held: gpu_sim_insn) */
+    uint64_t l1d_reads;        /* L1D data reads the cache took (hits, pending hits, misses,
+                                  lookups in tag-only mode); reservation fails not counted */
+    uint64_t l1d_read_misses;  /* of which misses (a pending hit is not a miss) */
+    unsigned warps;            /* warps resident now (not finished) */
+    unsigned max_warps;        /* warp slots of the SM */
+} ws_throttle_sm_counts;
+
+typedef struct ws_throttle_epoch {
+    uint64_t now;              /* core cycle (run-wide) */
+    uint64_t cycles;           /* core cycles in the period */
+    unsigned n_sms, n_sched;
+    const ws_throttle_sm_counts *sm; /* [n_sms] */
+    void **sched;              /* [sm * n_sched + s]: the per-scheduler states */
+    struct ws_cache **l1d;     /* [n_sms]: for schemes that steer the L1D (iacm pauses adi) */
+    const char *kernel;        /* the running kernel's name */
+} ws_throttle_epoch;
 
 typedef struct ws_throttle_policy {
     const char *name;  /* config name (text before the first ':') */
@@ -25,6 +57,18 @@ typedef struct ws_throttle_policy {
     void (*destroy)(void *st);
     void (*filter)(void *st, ws_sched_warp *w, unsigned n);
     void (*kernel_start)(void *st);
+
+    /* ---- optional GPU-wide controller (NULL ctl_create: none) ---- */
+    void *(*ctl_create)(const char *args, unsigned n_sms, unsigned n_sched, char *err,
+                        size_t errlen);
+    void (*ctl_destroy)(void *ctl);
+    /* Core cycles until the next epoch (may change with the controller's phase). */
+    uint64_t (*ctl_period)(const void *ctl);
+    void (*ctl_kernel_start)(void *ctl, const ws_throttle_epoch *e);
+    void (*ctl_epoch)(void *ctl, const ws_throttle_epoch *e);
+    /* Has the controller finished deciding for this kernel? (DWT-PRIC starts
+       its bypass rule after warp throttling settled.) NULL: always. */
+    bool (*ctl_settled)(const void *ctl);
 } ws_throttle_policy;
 
 const ws_throttle_policy *ws_throttle_find(const char *name);
@@ -36,5 +80,14 @@ typedef struct ws_throttle {
 /* 0, or -1 with err naming the policy and the known ones. */
 int ws_throttle_create(ws_throttle *t, const char *spec, unsigned n, char *err, size_t errlen);
 void ws_throttle_destroy(ws_throttle *t);
+
+/* The GPU-wide controller of a throttle spec, if its policy has one. */
+typedef struct ws_throttle_ctl {
+    const ws_throttle_policy *policy; /* NULL: no controller */
+    void *state;
+} ws_throttle_ctl;
+int ws_throttle_ctl_create(ws_throttle_ctl *c, const char *spec, unsigned n_sms, unsigned n_sched,
+                           char *err, size_t errlen);
+void ws_throttle_ctl_destroy(ws_throttle_ctl *c);
 
 #endif

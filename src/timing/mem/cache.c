@@ -11,7 +11,8 @@
  * flight when an adaptive index function changed and the cache flushed. It
  * stays pinned until its fill, which makes it INVALID (the data still goes
  * to the merged requests); it matches no lookup and cannot be reserved. */
-enum { LINE_INVALID = 0, LINE_RESERVED, LINE_VALID, LINE_MODIFIED, LINE_RD };
+/* LINE_TAG (bypass tag-only mode): the tag is present, the data is not. */
+enum { LINE_INVALID = 0, LINE_RESERVED, LINE_VALID, LINE_MODIFIED, LINE_RD, LINE_TAG };
 
 enum { SECTOR = 32, MAX_SECTORS = 8 };
 
@@ -26,6 +27,8 @@ typedef struct line {
     uint8_t sec[MAX_SECTORS];
     uint8_t unreadable;  /* MODIFIED sectors holding only part of their bytes (lazy fetch) */
     uint8_t mod_on_fill; /* RESERVED sectors to become MODIFIED when their fill arrives */
+    uint8_t rpd;         /* remaining protection distance (bypass protect mode) */
+    uint16_t owner;      /* who allocated it (ws_cache_set_owner) */
 } line;
 
 typedef struct mshr_entry {
@@ -57,6 +60,11 @@ struct ws_cache {
     uint64_t flush_from, blocked_until; /* a flush rejects accesses in [from, until); an
                                            owner whose clock restarts is not blocked */
     bool flush_pending;  /* the index changed: flush before the next access */
+    bool index_paused;   /* adaptive index functions see no accesses */
+    ws_cache_bypass byp;
+    uint16_t owner;
+    ws_cache_evict_fn evict_fn;
+    void *evict_ctx;
     ws_cache_stats stats;
 };
 
@@ -272,8 +280,8 @@ static line *line_at(ws_cache *c, uint32_t set, uint32_t way) {
  * used (LRU) or oldest (FIFO) way with no reserved sector — or
  * RESERVATION_FAIL if every way is pinned. A MODIFIED sector that holds only
  * part of its bytes cannot serve a read (SECTOR_MISS). */
-static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
-                             bool write, uint32_t *way) {
+static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
+                                bool write, bool protect, uint32_t *way) {
     const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
     int invalid = -1, victim = -1;
     uint64_t best = UINT64_MAX;
@@ -291,6 +299,7 @@ static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, ui
             }
         }
         if (line_reserved(c, l)) continue;
+        if (protect && present && l->rpd) continue;
         if (!present) {
             invalid = (int)w;
         } else {
@@ -305,6 +314,21 @@ static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, ui
     else if (victim >= 0) *way = (uint32_t)victim;
     else return WS_CACHE_RESERVATION_FAIL;
     return WS_CACHE_MISS;
+}
+
+static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
+                             bool write, uint32_t *way) {
+    return probe_ex(c, block, set, si, write, false, way);
+}
+
+/* Protection distances: an access (hit or fill) to `way` gives it the full
+   distance and takes one from every other protected line of the set. */
+static void protect_touch(ws_cache *c, uint32_t set, uint32_t way) {
+    if (!c->byp.protect) return;
+    line *ls = &c->lines[(size_t)set * c->cfg.assoc];
+    for (uint32_t w = 0; w < c->cfg.assoc; w++)
+        if (w == way) ls[w].rpd = c->byp.protect;
+        else if (ls[w].rpd) ls[w].rpd--;
 }
 
 static mshr_entry *mshr_find(ws_cache *c, uint64_t maddr) {
@@ -371,6 +395,7 @@ static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t bloc
     line *l = line_at(c, set, way);
     if (line_present(c, l)) {
         c->stats.evictions++;
+        if (c->evict_fn) c->evict_fn(c->evict_ctx, l->block, l->owner);
         uint8_t mod = line_modified_mask(c, l);
         if (mod && !silent) {
             c->stats.writebacks++;
@@ -381,6 +406,8 @@ static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t bloc
     }
     memset(l, 0, sizeof *l);
     l->block = block;
+    l->owner = c->owner;
+    l->rpd = c->byp.protect;
     l->sec[si] = state;
     l->alloc_time = now;
     l->last_use = now;
@@ -492,16 +519,23 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
     uint32_t si = sector_of(c, addr);
     uint8_t bit = (uint8_t)(1u << si);
     uint32_t way = 0;
-    ws_cache_status ps = probe(c, block, set, si, dir == WS_ACC_WRITE, &way);
+    bool rd = dir == WS_ACC_READ;
+    ws_cache_status ps = probe_ex(c, block, set, si, !rd, rd && c->byp.protect, &way);
     line *l = ps == WS_CACHE_RESERVATION_FAIL ? NULL : line_at(c, set, way);
     ws_fail_kind fk;
 
-    if (dir == WS_ACC_READ) {
+    if (rd) {
         if (ps == WS_CACHE_HIT) {
             l->last_use = now;
+            protect_touch(c, set, way);
             return done(c, dir, WS_CACHE_HIT, false, false);
         }
-        if (ps == WS_CACHE_RESERVATION_FAIL) return fail(c, dir, WS_FAIL_LINE_ALLOC);
+        if (ps == WS_CACHE_RESERVATION_FAIL) {
+            if (!c->byp.on_line_fail) return fail(c, dir, WS_FAIL_LINE_ALLOC);
+            if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
+            mq_push(c, WS_OUT_BYPASS, mshr_addr(c, addr), c->atom, bit, req);
+            return done(c, dir, WS_CACHE_BYPASS, false, false);
+        }
         if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
         fetch(c, addr, index_addr, set, way, ps, req, false, now);
         return done(c, dir, ps, true, false);
@@ -553,6 +587,44 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
     return done(c, dir, ps == WS_CACHE_HIT_RESERVED ? WS_CACHE_MISS : ps, false, true);
 }
 
+/* Tag-only mode (see cache.h): the tags see the access as if caching, the
+   access itself goes down. */
+static ws_cache_result access_tag_only(ws_cache *c, uint64_t addr, uint64_t index_addr,
+                                       ws_acc_dir dir, void *req, uint64_t now) {
+    uint64_t block = ws_cache_block_addr(c, addr);
+    uint32_t set = ws_index_set(&c->index, index_addr);
+    uint32_t si = sector_of(c, addr), way = 0;
+    uint8_t bit = (uint8_t)(1u << si);
+    ws_cache_status ps = probe(c, block, set, si, dir == WS_ACC_WRITE, &way);
+    line *l = ps == WS_CACHE_RESERVATION_FAIL ? NULL : line_at(c, set, way);
+    bool tag_hit = ps == WS_CACHE_HIT || ps == WS_CACHE_HIT_RESERVED ||
+                   (ps == WS_CACHE_SECTOR_MISS && l->sec[si] == LINE_TAG);
+    if (dir == WS_ACC_READ) {
+        if (ps == WS_CACHE_HIT) { /* the data is here: serve it */
+            l->last_use = now;
+            return done(c, dir, WS_CACHE_HIT, false, false);
+        }
+        if (mq_full(c, 1)) return fail(c, dir, WS_FAIL_MISS_QUEUE); /* + a victim's writeback */
+        if (ps == WS_CACHE_MISS) allocate_line(c, set, way, block, si, LINE_TAG, now, false);
+        else if (ps == WS_CACHE_SECTOR_MISS) {
+            if (l->sec[si] == LINE_INVALID) l->sec[si] = LINE_TAG;
+            l->last_use = now;
+        } else if (l) l->last_use = now;
+        mq_push(c, WS_OUT_BYPASS, mshr_addr(c, addr), c->atom, bit, req);
+    } else {
+        if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
+        mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
+        /* the next level gets the newest bytes; a copy here keeps its tag only */
+        if (l && (l->sec[si] == LINE_VALID || l->sec[si] == LINE_MODIFIED)) {
+            l->sec[si] = LINE_TAG;
+            l->unreadable &= (uint8_t)~bit;
+            l->last_use = now;
+        }
+    }
+    c->stats.bypass_tag_hits[dir] += tag_hit;
+    return done(c, dir, WS_CACHE_BYPASS, false, dir == WS_ACC_WRITE);
+}
+
 /* Invalidate every line for a new index function: modified sectors are
  * written back, sectors waiting for a fill become RD, and the cache rejects
  * accesses for one cycle per set (seed 003 §7.8). */
@@ -571,6 +643,8 @@ static void flush(ws_cache *c, uint64_t now) {
             if (l->sec[s] == LINE_VALID || l->sec[s] == LINE_MODIFIED) {
                 l->sec[s] = LINE_INVALID;
                 c->stats.flush_invalidations++;
+            } else if (l->sec[s] == LINE_TAG) {
+                l->sec[s] = LINE_INVALID;
             } else if (l->sec[s] == LINE_RESERVED) {
                 l->sec[s] = LINE_RD;
             }
@@ -606,9 +680,11 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
                                    bool local, bool full_write, void *req, uint64_t now) {
     start_pending_flush(c, now);
     if (now < c->blocked_until && now >= c->flush_from) return fail(c, dir, WS_FAIL_FLUSH);
-    ws_cache_result r = access_body(c, addr, index_addr, dir, local, full_write, req, now);
+    ws_cache_result r = c->byp.tag_only
+                            ? access_tag_only(c, addr, index_addr, dir, req, now)
+                            : access_body(c, addr, index_addr, dir, local, full_write, req, now);
     /* adaptive index functions watch every access that was not rejected */
-    if (c->index.policy->observe && r.status != WS_CACHE_RESERVATION_FAIL &&
+    if (c->index.policy->observe && !c->index_paused && r.status != WS_CACHE_RESERVATION_FAIL &&
         ws_index_observe(&c->index, index_addr, to_probe(r.status), dir == WS_ACC_WRITE && !local)) {
         c->stats.index_changes++;
         c->flush_pending = true;
@@ -695,6 +771,7 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
     if (c->cfg.alloc == WS_ALLOC_ON_MISS) {
         if (ps == WS_CACHE_HIT_RESERVED) {
             line *l = line_at(c, set, way);
+            protect_touch(c, set, way);
             l->sec[si] = (modify || (l->mod_on_fill & bit)) ? LINE_MODIFIED : LINE_VALID;
             l->mod_on_fill &= (uint8_t)~bit;
             l->unreadable &= (uint8_t)~bit;
@@ -753,6 +830,24 @@ void ws_cache_invalidate(ws_cache *c) {
 }
 
 const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; }
+
+void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b) { c->byp = *b; }
+
+void ws_cache_read_counts(const ws_cache *c, uint64_t *reads, uint64_t *misses) {
+    const uint64_t *st = c->stats.status[WS_ACC_READ];
+    uint64_t byp = st[WS_CACHE_BYPASS];
+    *reads = st[WS_CACHE_HIT] + st[WS_CACHE_HIT_RESERVED] + st[WS_CACHE_MISS] +
+             st[WS_CACHE_SECTOR_MISS] + byp;
+    *misses = st[WS_CACHE_MISS] + st[WS_CACHE_SECTOR_MISS] + byp -
+              c->stats.bypass_tag_hits[WS_ACC_READ];
+}
+
+void ws_cache_index_pause(ws_cache *c, bool paused) { c->index_paused = paused; }
+void ws_cache_set_owner(ws_cache *c, uint16_t owner) { c->owner = owner; }
+void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx) {
+    c->evict_fn = fn;
+    c->evict_ctx = ctx;
+}
 const ws_cache_cfg *ws_cache_get_cfg(const ws_cache *c) { return &c->cfg; }
 
 unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set) {

@@ -60,6 +60,8 @@ typedef enum {
     WS_CACHE_MISS,
     WS_CACHE_RESERVATION_FAIL,
     WS_CACHE_SECTOR_MISS,    /* sectored caches: the line is present, the sector is not */
+    WS_CACHE_BYPASS,         /* a bypass mode sent the access to the next level uncached
+                                (reads: WS_OUT_BYPASS; writes: WS_OUT_WRITE) */
     WS_CACHE_NSTATUS
 } ws_cache_status;
 
@@ -80,6 +82,8 @@ typedef enum {
     WS_OUT_READ_LINE = 0, /* fetch a whole line (req = the request that missed) */
     WS_OUT_WRITE,         /* pass a write through (req = the write) */
     WS_OUT_WRITEBACK,     /* write back an evicted dirty line (req = NULL) */
+    WS_OUT_BYPASS,        /* read addr's line (sector) for req without caching it: the
+                             reply goes to req's owner, not to ws_cache_fill */
 } ws_out_kind;
 
 typedef struct ws_cache_out {
@@ -99,6 +103,7 @@ typedef struct ws_cache_stats {
     uint64_t index_changes, flushes; /* adaptive index functions: changes, and the flushes they
                                         caused (equal; kept apart for other flush causes) */
     uint64_t flush_invalidations, flush_writebacks; /* sectors dropped / dirty lines written */
+    uint64_t bypass_tag_hits[2]; /* BYPASS accesses whose tag was present (tag-only mode) */
 } ws_cache_stats;
 
 typedef struct ws_cache ws_cache;
@@ -149,6 +154,38 @@ void ws_cache_pop_miss(ws_cache *c);
 void ws_cache_fill(ws_cache *c, uint64_t block_addr, uint64_t now);
 /* Requests whose data is now available, one per call (NULL when none). */
 void *ws_cache_pop_ready(ws_cache *c);
+
+/* ---- bypass modes (set by the policy family "bypass", src/policy/bypass) ----
+ * tag_only: every access goes to the next level uncached, while the tags and
+ *   LRU are updated as if caching (lines allocated so hold a tag and no
+ *   data: when caching resumes, a tag match without data is a miss). A read
+ *   that finds its data present is still served (a hit). Writes go down and
+ *   drop the sector's data here.
+ * protect: protection distance (IACM): a line gets this many protected
+ *   accesses of other lines of its set on each fill or hit; only lines whose
+ *   distance is 0 may be victims.
+ * on_line_fail: a read that finds no evictable line (every way reserved or
+ *   protected) bypasses instead of failing with LINE_ALLOC_FAIL.
+ * A bypassing read still needs a miss-queue slot (MISS_QUEUE_FULL if not). */
+typedef struct ws_cache_bypass {
+    bool tag_only;
+    uint8_t protect;
+    bool on_line_fail;
+} ws_cache_bypass;
+void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b);
+/* Reads the cache took since creation (hits, pending hits, misses and
+   bypasses, not reservation fails), and how many of them missed (a pending
+   hit is not a miss; a bypass is a miss unless its tag was present). */
+void ws_cache_read_counts(const ws_cache *c, uint64_t *reads, uint64_t *misses);
+/* Stop (or resume) feeding accesses to an adaptive index function. */
+void ws_cache_index_pause(ws_cache *c, bool paused);
+
+/* ---- line ownership (observers such as CCWS's victim tags) ---- */
+/* Lines allocated from now on belong to `owner` (e.g. a warp slot). */
+void ws_cache_set_owner(ws_cache *c, uint16_t owner);
+/* Called when a present line is evicted to make room (not on flushes). */
+typedef void (*ws_cache_evict_fn)(void *ctx, uint64_t block, uint16_t owner);
+void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx);
 
 /* Invalidate everything (kernel boundaries with -gpgpu_flush_l1_cache). Lines
  * with fills outstanding stay reserved. */

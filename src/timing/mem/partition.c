@@ -377,6 +377,10 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
             } else if (o->kind == WS_OUT_WRITE) {
                 ws_mreq *w = o->req;
                 make_dram_item(p, &it, w, w->addr, w->data_size, true, (uint8_t)k);
+            } else if (o->kind == WS_OUT_BYPASS) { /* uncached: DRAM answers the request */
+                ws_mreq *b = o->req;
+                make_dram_item(p, &it, b, b->addr, b->data_size, false, (uint8_t)k);
+                p->stats.l2_bypass++;
             } else {
                 make_dram_item(p, &it, NULL, o->addr, o->size, true, (uint8_t)k);
             }
@@ -414,7 +418,8 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
                     s->data_port_busy = (r->data_size + p->port_width - 1) / p->port_width;
                 /* answered now: read hits, and writes neither held for a
                    fill nor passed down (those are answered later) */
-                if (!res.held && !res.sent_write) complete(p, s, r, now);
+                if (!res.held && !res.sent_write && res.status != WS_CACHE_BYPASS)
+                    complete(p, s, r, now);
             }
         }
     }
@@ -509,6 +514,7 @@ void ws_mempart_memcpy_fill(ws_mempart *p, uint64_t addr, uint64_t now) {
 }
 
 const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k) { return p->sp[k].l2; }
+ws_cache *ws_subpart_l2_ctl(ws_mempart *p, uint32_t k) { return p->sp[k].l2; }
 
 bool ws_mempart_busy(const ws_mempart *p) {
     if (p->ret_hold || p->lat.len || ws_dram_busy(p->dram)) return true;

@@ -62,6 +62,8 @@ void ws_mempart_kernel_done(ws_mempart *p);
 void ws_mempart_memcpy_fill(ws_mempart *p, uint64_t addr, uint64_t now);
 /* The L2 slice of sub-partition k (per-bank stats: L2_cache_bank[i]). */
 const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k);
+/* The same slice, for setting its bypass mode between cycles (policy epochs). */
+ws_cache *ws_subpart_l2_ctl(ws_mempart *p, uint32_t k);
 
 bool ws_mempart_busy(const ws_mempart *p);
 bool ws_mempart_progressed(const ws_mempart *p);

@@ -193,14 +193,18 @@ static void drain_cache(ws_sm *sm, ws_cache *c, uint8_t which) {
     if (!ws_cache_has_miss(c) || sm_outq_full(sm)) return;
     const ws_cache_out *o = ws_cache_peek_miss(c);
     ws_mreq *r;
-    if (o->kind == WS_OUT_READ_LINE) {
-        const sm_inst *in = o->req;
+    if (o->kind == WS_OUT_READ_LINE || o->kind == WS_OUT_BYPASS) {
+        sm_inst *in = o->req;
         uint8_t acc = which == SM_C_L1C ? WS_MA_CONST_R : acc_read(in ? in->space : WS_SPACE_GLOBAL);
         r = sm_new_req(sm, acc, o->addr, o->size, in ? in->warp : 0);
         sm_pend *p = sm_pend_alloc(sm);
         p->cache = which;
         p->block = o->addr;
         p->want = r->sectors;
+        if (o->kind == WS_OUT_BYPASS) { /* the reply goes to the instruction, not the cache */
+            p->cache = SM_C_NONE;
+            p->in = in;
+        }
         r->origin = p;
         sm->n_pend++;
     } else if (o->kind == WS_OUT_WRITEBACK) {

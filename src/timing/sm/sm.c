@@ -438,6 +438,7 @@ const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm) {
     for (int dir = 0; dir < 2; dir++)
         for (int s = 0; s < 4; s++) m->st.l1d_access[dir][s] = d->status[dir][s];
     for (int k = 0; k < WS_FAIL_NKINDS && k < 5; k++) m->st.l1d_fail[k] = d->fail[0][k] + d->fail[1][k];
+    m->st.l1d_bypass = d->status[0][WS_CACHE_BYPASS] + d->status[1][WS_CACHE_BYPASS];
     const ws_cache_stats *i = ws_cache_get_stats(sm->l1i);
     m->st.l1i_access = i->status[0][WS_CACHE_HIT] + i->status[0][WS_CACHE_HIT_RESERVED] +
                        i->status[0][WS_CACHE_MISS];
@@ -484,6 +485,12 @@ void ws_sm_describe(const ws_sm *sm, char *buf, size_t n) {
             warp_wait_reason(sm, w), w->n_inflight, w->stores_out, w->n_reserved);
     }
 #undef OUT
+}
+
+unsigned ws_sm_max_warps(const ws_sm *sm) { return sm->max_warps; }
+struct ws_cache *ws_sm_l1d(ws_sm *sm) { return sm->l1d; }
+void *ws_sm_throttle_state(ws_sm *sm, unsigned s) {
+    return sm->throttle && s < sm->n_sched ? sm->throttle[s].state : NULL;
 }
 
 unsigned ws_sm_active_warps(const ws_sm *sm) {

@@ -48,6 +48,7 @@ typedef struct ws_sm_stats {
     /* caches (GPGPU-Sim names in the report) */
     uint64_t l1d_access[2][4];       /* [read/write][hit, hit_reserved, miss, reservation_fail] */
     uint64_t l1d_fail[5];            /* reservation fails by kind (ws_fail_kind) */
+    uint64_t l1d_bypass;             /* accesses a bypass policy sent past the L1D */
     uint64_t l1i_access, l1i_miss, l1c_access, l1c_miss, l1t_access, l1t_miss;
     uint64_t shmem_accesses, shmem_bank_conflict_cycles;
     /* issue stalls, per scheduler-cycle */
@@ -110,5 +111,12 @@ bool ws_sm_progressed(const ws_sm *sm);
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm);
 /* Warps resident and not finished (for the interval time series). */
 unsigned ws_sm_active_warps(const ws_sm *sm);
+/* Warp slots of the SM. */
+unsigned ws_sm_max_warps(const ws_sm *sm);
+
+/* For policy controllers between cycles (src/policy/throttle, bypass): the
+   L1D, and the state of scheduler s's throttle policy. */
+struct ws_cache *ws_sm_l1d(ws_sm *sm);
+void *ws_sm_throttle_state(ws_sm *sm, unsigned s);
 
 #endif

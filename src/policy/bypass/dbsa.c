@@ -1,0 +1,79 @@
+/* DBSA, dynamically bypassing streaming applications (seed 000 §2.1): at
+ * the end of every period (10K core cycles) the miss rate of the level's
+ * reads over the period decides the next period: above the threshold (90%)
+ * the cache is bypassed, else it caches. While bypassed it runs tag-only,
+ * so the miss rate is still measured and caching resumes when the program's
+ * phase changes. Caches start enabled at every kernel launch.
+ * Args (k=v, ':'-separated): period=CYCLES, threshold=RATE (0-1),
+ * scope=0|1 (0: one GPU-wide decision from the summed counters, the spec's
+ * recommendation; 1: each cache decides alone), wait=0|1 (1: start only
+ * once the warp-throttling controller has settled, DWT-PRIC's order). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "policy/bypass/bypass.h"
+
+typedef struct {
+    uint64_t period;
+    double threshold;
+    bool per_cache, wait, started;
+} dbsa_state;
+
+static void *dbsa_create(const char *args, unsigned n, char *err, size_t errlen) {
+    (void)n;
+    static const char *const keys[] = {"period", "threshold", "scope", "wait"};
+    double v[4] = {10000, 0.9, 0, 0};
+    if (ws_bypass_args(args, keys, v, 4, "dbsa", err, errlen)) return NULL;
+    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[1] > 1 || (v[2] != 0 && v[2] != 1) ||
+        (v[3] != 0 && v[3] != 1)) {
+        snprintf(err, errlen,
+                 "dbsa: period must be >= 1 cycle, threshold in [0, 1], scope and wait 0 or 1");
+        return NULL;
+    }
+    dbsa_state *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->period = (uint64_t)v[0];
+    s->threshold = v[1];
+    s->per_cache = v[2] != 0;
+    s->wait = v[3] != 0;
+    return s;
+}
+
+static uint64_t dbsa_period(const void *st) { return ((const dbsa_state *)st)->period; }
+
+static void dbsa_kernel_start(void *st, ws_cache_bypass *mode, unsigned n) {
+    dbsa_state *s = st;
+    (void)mode, (void)n; /* all caching */
+    s->started = !s->wait;
+}
+
+/* The rule. A period without reads keeps the previous decision. */
+static bool decide(const dbsa_state *s, uint64_t reads, uint64_t misses, bool prev) {
+    if (!reads) return prev;
+    return (double)misses > s->threshold * (double)reads;
+}
+
+static void dbsa_epoch(void *st, const ws_bypass_epoch *e) {
+    dbsa_state *s = st;
+    if (!s->started) {
+        if (!e->throttle_settled) return;
+        s->started = true; /* the counts of this period are the first DBSA uses */
+    }
+    if (s->per_cache) {
+        for (unsigned i = 0; i < e->n; i++)
+            e->mode[i].tag_only = decide(s, e->cnt[i].reads, e->cnt[i].misses, e->mode[i].tag_only);
+        return;
+    }
+    uint64_t reads = 0, misses = 0;
+    for (unsigned i = 0; i < e->n; i++) {
+        reads += e->cnt[i].reads;
+        misses += e->cnt[i].misses;
+    }
+    bool off = decide(s, reads, misses, e->n && e->mode[0].tag_only);
+    for (unsigned i = 0; i < e->n; i++) e->mode[i].tag_only = off;
+}
+
+const ws_bypass_policy ws_bypass_dbsa = {
+    "dbsa", "bypass the level for a period when its miss rate was above a threshold (seed 000)",
+    dbsa_create, free, dbsa_period, dbsa_kernel_start, dbsa_epoch,
+};

@@ -1,0 +1,93 @@
+/* The bypass-policy registry: one line per policy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/bypass/bypass.h"
+
+extern const ws_bypass_policy ws_bypass_none;
+extern const ws_bypass_policy ws_bypass_always;
+extern const ws_bypass_policy ws_bypass_dbsa;
+extern const ws_bypass_policy ws_bypass_pd;
+extern const ws_bypass_policy ws_bypass_stall;
+
+static const ws_bypass_policy *const g_policies[] = {
+    &ws_bypass_none,
+    &ws_bypass_always,
+    &ws_bypass_dbsa,
+    &ws_bypass_pd,
+    &ws_bypass_stall,
+    NULL,
+};
+
+const ws_bypass_policy *ws_bypass_find(const char *name) {
+    for (const ws_bypass_policy *const *p = g_policies; *p; p++)
+        if (!strcmp((*p)->name, name)) return *p;
+    return NULL;
+}
+
+const ws_bypass_policy *const *ws_bypass_all(void) { return g_policies; }
+
+int ws_bypass_create(ws_bypass *b, const char *what, const char *spec, unsigned n, char *err,
+                     size_t errlen) {
+    char name[64];
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (len >= sizeof name) len = sizeof name - 1;
+    memcpy(name, spec, len);
+    name[len] = 0;
+    memset(b, 0, sizeof *b);
+    b->policy = ws_bypass_find(name);
+    if (!b->policy) {
+        size_t k = (size_t)snprintf(err, errlen, "-%s %s: unknown policy (known:", what, spec);
+        for (const ws_bypass_policy *const *p = g_policies; *p && k < errlen; p++)
+            k += (size_t)snprintf(err + k, errlen - k, " %s", (*p)->name);
+        if (k < errlen) snprintf(err + k, errlen - k, ")");
+        return -1;
+    }
+    char e[200];
+    b->state = b->policy->create(colon ? colon + 1 : NULL, n, e, sizeof e);
+    if (!b->state) {
+        snprintf(err, errlen, "-%s %s: %s", what, spec, e);
+        b->policy = NULL;
+        return -1;
+    }
+    b->period = b->policy->period ? b->policy->period(b->state) : 0;
+    return 0;
+}
+
+void ws_bypass_destroy(ws_bypass *b) {
+    if (b->policy && b->state) b->policy->destroy(b->state);
+    memset(b, 0, sizeof *b);
+}
+
+int ws_bypass_args(const char *args, const char *const *keys, double *val, unsigned nkeys,
+                   const char *policy, char *err, size_t errlen) {
+    for (const char *p = args; p && *p;) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char item[64];
+        if (n >= sizeof item) n = sizeof item - 1;
+        memcpy(item, p, n);
+        item[n] = 0;
+        p = end ? end + 1 : NULL;
+        char *eq = strchr(item, '=');
+        unsigned i = 0;
+        if (eq) {
+            *eq = 0;
+            while (i < nkeys && strcmp(keys[i], item)) i++;
+        }
+        char *ve = NULL;
+        double v = eq ? strtod(eq + 1, &ve) : 0;
+        if (!eq || i == nkeys || ve == eq + 1 || *ve) {
+            size_t k = (size_t)snprintf(err, errlen, "%s: bad argument '%s' (expected", policy,
+                                        item);
+            for (unsigned j = 0; j < nkeys && k < errlen; j++)
+                k += (size_t)snprintf(err + k, errlen - k, " %s=N", keys[j]);
+            if (k < errlen) snprintf(err + k, errlen - k, ")");
+            return -1;
+        }
+        val[i] = v;
+    }
+    return 0;
+}
