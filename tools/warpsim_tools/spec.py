@@ -190,15 +190,25 @@ def load(path, output=None):
 
     # Workloads: strings or tables {name, input, class}; [classes] maps class -> names.
     workloads = []
+    wargs = {}  # (workload, input) -> its own extra `warpsim run` arguments
     seen = set()
 
     def add(entry, cls=None):
+        own = []
         if isinstance(entry, str):
             w, inputs, c = entry, [default_input], cls
         elif isinstance(entry, dict) and "name" in entry:
             w, c = entry["name"], entry.get("class", cls)
             inp = entry.get("input", entry.get("inputs", default_input))
             inputs = inp if isinstance(inp, list) else [inp]
+            unknown_w = sorted(set(entry) - {"name", "input", "inputs", "class", "args"})
+            if unknown_w:
+                raise SpecError(f"{path}: workload {w}: unknown keys {', '.join(unknown_w)} "
+                                f"(known: name, input, class, args)")
+            own = entry.get("args", [])
+            if not isinstance(own, list):
+                raise SpecError(f"{path}: workload {w}: 'args' must be a list of `warpsim run` arguments")
+            own = [str(a) for a in own]
         else:
             raise SpecError(f"{path}: a workload is a name or a table with 'name' (got {entry!r})")
         for i in inputs:
@@ -209,6 +219,8 @@ def load(path, output=None):
                 raise SpecError(f"{path}: workload {w} ({i}) is listed twice")
             seen.add(key)
             workloads.append((w, i, c or "all"))
+            if own:
+                wargs[key] = own
 
     for e in raw.get("workloads", []):
         add(e)
@@ -285,7 +297,9 @@ def load(path, output=None):
     if baseline not in names:
         raise SpecError(f"{path}: baseline '{baseline}' is not a config (configs: {', '.join(names)})")
 
-    runs = [Run(w, i, c, cfg, functional, extra, timeout) for cfg in configs for (w, i, c) in workloads]
+    # A workload's own args come after the sweep's (e.g. its own --max-insn cap wins).
+    runs = [Run(w, i, c, cfg, functional, list(extra) + wargs.get((w, i), []), timeout)
+            for cfg in configs for (w, i, c) in workloads]
     out = output or raw.get("output")
     if out and not output:
         out = os.path.join(spec_dir, out)
