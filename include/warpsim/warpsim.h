@@ -121,6 +121,47 @@ const char *ws_kernel_name(const ws_kernel *k);
 int ws_kernel_num_params(const ws_kernel *k);
 void ws_kernel_param_layout(const ws_kernel *k, int i, size_t *offset, size_t *size);
 
+/* ---- texture objects ---- */
+/* A texture object is a handle (what cudaTextureObject_t holds) to a
+ * descriptor of texels in device memory: kernels pass it as a .u64 and read
+ * through it with tex.1d/2d/3d. Texels are stored pitch-linear at `addr`:
+ * texel (x, y, z) is at addr + z*pitch*height + y*pitch + x*texel_bytes.
+ * The memory is not copied: the texture sees later writes to it. */
+typedef uint64_t ws_texobj;
+
+typedef enum ws_tex_res {
+    WS_TEX_RES_LINEAR = 0,  /* 1-D linear memory (tex1Dfetch): width texels */
+    WS_TEX_RES_PITCH2D,     /* 2-D pitched linear memory: width x height, pitch */
+    WS_TEX_RES_ARRAY        /* a 1-D, 2-D or 3-D array (height/depth 0 = fewer dims) */
+} ws_tex_res;
+typedef enum ws_tex_kind { WS_TEX_SIGNED = 0, WS_TEX_UNSIGNED, WS_TEX_FLOAT } ws_tex_kind;
+typedef enum ws_tex_address {
+    WS_TEX_WRAP = 0, WS_TEX_CLAMP, WS_TEX_MIRROR, WS_TEX_BORDER
+} ws_tex_address;             /* wrap and mirror need normalized coordinates (else: clamp) */
+typedef enum ws_tex_filter { WS_TEX_POINT = 0, WS_TEX_LINEAR } ws_tex_filter;
+
+typedef struct ws_tex_desc {
+    ws_tex_res res;
+    ws_devptr addr;           /* texel (0,0,0); aligned to the texel size */
+    unsigned channels;        /* 1, 2 or 4 */
+    unsigned bits;            /* per channel: 8, 16 or 32 (16-bit float = half) */
+    ws_tex_kind kind;
+    size_t width, height, depth; /* texels; height/depth 0 for fewer dimensions */
+    size_t pitch;             /* bytes from one row to the next (0: width * texel bytes) */
+    ws_tex_address address[3];
+    ws_tex_filter filter;     /* linear needs a float result (float texels or read_normalized) */
+    int normalized_coords;    /* coordinates in [0, 1) instead of [0, N) */
+    int read_normalized;      /* 8/16-bit integers read as floats in [0, 1] / [-1, 1] */
+    float border[4];          /* WS_TEX_BORDER: the value outside the texture */
+} ws_tex_desc;
+
+/* Create a texture object over existing device memory (the whole extent
+ * must lie in one live allocation). WS_ERR_INVALID_VALUE with the reason
+ * in ws_device_last_error for a bad descriptor. */
+ws_status ws_texture_create(ws_device *d, const ws_tex_desc *desc, ws_texobj *out);
+ws_status ws_texture_destroy(ws_device *d, ws_texobj t);
+ws_status ws_texture_get_desc(const ws_device *d, ws_texobj t, ws_tex_desc *out);
+
 /* ---- launching ---- */
 typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
 

@@ -64,6 +64,32 @@ ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out,
                           char *err, size_t errlen);
 void ws_image_destroy(ws_image *img, ws_gmem *g);
 
+/* ---- texture objects (exec_tex.c) -------------------------------------- */
+/* Handles -> descriptors (ws_tex_desc of warpsim.h). Owned by the device;
+ * launches see it read-only. Handles start at 1 and are never reused, so a
+ * destroyed handle faults instead of reading another texture. */
+#define WS_TEX_MAX_TAPS 8 /* texels one fetch reads: 2 x 2 x 2 for 3-D linear filtering */
+typedef struct ws_tex_table ws_tex_table;
+ws_tex_table *ws_tex_table_create(void);
+void ws_tex_table_destroy(ws_tex_table *t);
+/* Check desc (against live memory g) and add it. WS_ERR_INVALID_VALUE with
+ * the reason in err for a bad descriptor. */
+ws_status ws_tex_table_add(ws_tex_table *t, const ws_tex_desc *desc, const ws_gmem *g,
+                           ws_texobj *out, char *err, size_t errlen);
+ws_status ws_tex_table_remove(ws_tex_table *t, ws_texobj h);
+const ws_tex_desc *ws_tex_table_get(const ws_tex_table *t, ws_texobj h); /* NULL: not live */
+
+/* One texture fetch with tex's semantics. dims coordinates in coord[] as
+ * 32-bit patterns: f32 coordinates, or s32 texel indices when is_int (no
+ * filtering). out[] gets the four result words (f32 bits for float
+ * results, else the integer values). The texel addresses read (border taps
+ * read none) go to taps[] (WS_TEX_MAX_TAPS room), their count to *ntaps.
+ * WS_ERR_ILLEGAL_ADDRESS with *bad = the texel address when a texel is not
+ * in live memory (freed after the texture was created). */
+ws_status ws_tex_fetch(const ws_tex_desc *d, const ws_gmem *g, unsigned dims, int is_int,
+                       const uint32_t coord[3], uint32_t out[4], uint64_t *taps, unsigned *ntaps,
+                       uint64_t *bad);
+
 /* ---- launches ---------------------------------------------------------- */
 /* (The struct tag is ws_launch; the typedef is ws_launch_desc because the
    public API already has a function named ws_launch.) */
@@ -74,6 +100,7 @@ typedef struct ws_launch {
     uint32_t dyn_shared;     /* bytes of dynamic shared memory */
     const uint8_t *params;   /* param buffer, func->param_size bytes */
     ws_gmem *gmem;
+    const ws_tex_table *tex; /* texture objects (NULL: none) */
     uint32_t num_sms;        /* for %nsmid; CTAs get %smid from the dispatcher */
     uint64_t max_warp_insts; /* 0 = no cap */
 } ws_launch_desc;
@@ -113,6 +140,10 @@ typedef struct ws_step {
     uint8_t is_store, is_atomic;
     uint32_t access_size;
     uint64_t addr[WS_WARP_SIZE];
+    /* tex: every texel address the warp's fetches read, lane by lane (a
+       lane's filter taps together; duplicates kept), for the texture cache */
+    uint32_t ntex;
+    uint64_t tex_addr[WS_WARP_SIZE * WS_TEX_MAX_TAPS];
 } ws_step;
 
 typedef enum {

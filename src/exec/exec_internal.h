@@ -141,6 +141,7 @@ ws_status ws_exec_conv(ws_xctx *x);
 ws_status ws_exec_mem(ws_xctx *x);
 ws_status ws_exec_atom(ws_xctx *x);
 ws_status ws_exec_warp(ws_xctx *x);
+ws_status ws_exec_tex(ws_xctx *x);
 
 /* Helpers shared by the semantic files. */
 static inline uint64_t ws_ext(uint64_t v, unsigned bits, bool sgn) {

@@ -131,6 +131,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
     case WS_OP_MEMBAR: fputs(in->scope == WS_SCOPE_GPU ? ".gl" : scope_s[in->scope % 4], o); break;
     case WS_OP_FENCE: fputs(".acq_rel", o); if (in->scope) fputs(scope_s[in->scope % 4], o); break;
     case WS_OP_CVTA: if (!in->to_generic) fputs(".to", o); break;
+    case WS_OP_TEX: fprintf(o, ".%ud.v%u", (unsigned)in->sub, (unsigned)in->vec); break;
     default: break;
     }
     if (in->flags & WS_F_NC) {}
@@ -232,6 +233,13 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
             for (unsigned k = 0; k < in->ncall_args; k++)
                 fprintf(out, "%s%s", k ? ", " : "", m->syms[in->call_args[k]].name);
             fputc(')', out);
+        } else if (in->op == WS_OP_TEX && in->ndst == 1 && in->nsrc == 2) {
+            put_opnd(out, m, f, in, &in->dst[0]);
+            fputs(", [", out);
+            put_opnd(out, m, f, in, &in->src[0]);
+            fputs(", ", out);
+            put_opnd(out, m, f, in, &in->src[1]);
+            fputc(']', out);
         } else {
             bool first = true;
             for (unsigned k = 0; k < in->ndst; k++) {

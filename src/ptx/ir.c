@@ -56,7 +56,7 @@ const char *ws_opcode_name(ws_opcode op)
         "atom", "red",
         "bar", "membar", "fence",
         "bra", "call", "ret", "exit", "trap", "nanosleep",
-        "vote", "shfl", "activemask", "match", "redux",
+        "vote", "shfl", "activemask", "match", "redux", "tex",
     };
     _Static_assert(sizeof lower / sizeof lower[0] == WS_OP_COUNT, "opcode name table out of date");
     return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";

@@ -69,7 +69,9 @@ const char *ws_space_name(ws_space s);
     /* control */                                                            \
     X(BRA) X(CALL) X(RET) X(EXIT) X(TRAP) X(NANOSLEEP)                       \
     /* warp-level */                                                         \
-    X(VOTE) X(SHFL) X(ACTIVEMASK) X(MATCH) X(REDUX)
+    X(VOTE) X(SHFL) X(ACTIVEMASK) X(MATCH) X(REDUX)                          \
+    /* texture */                                                            \
+    X(TEX)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -125,6 +127,13 @@ enum { /* TESTP */
     WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL
 };
 enum { /* MEMBAR / FENCE scope */ WS_SCOPE_CTA = 1, WS_SCOPE_GPU, WS_SCOPE_SYS };
+/* TEX: geometry (.1d .2d .3d) is the number of coordinates used. The form is
+ * tex.GEOM.v4.DTYPE.CTYPE {d0,d1,d2,d3}, [texobj, {coords}]: type = DTYPE
+ * (f32 s32 u32), stype = CTYPE (s32: texel indices, f32: filtered
+ * coordinates), space = WS_SPACE_TEX, dst[0] = 4-element VEC, src[0] = the
+ * .u64 register holding the texture object handle, src[1] = coordinate VEC
+ * (1, 2, or 4 elements for .3d, the 4th ignored). */
+enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
 
 /* ws_inst.flags bits */
 enum {

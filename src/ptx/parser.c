@@ -678,7 +678,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"fence", WS_OP_FENCE}, {"bra", WS_OP_BRA}, {"call", WS_OP_CALL}, {"ret", WS_OP_RET},
     {"exit", WS_OP_EXIT}, {"trap", WS_OP_TRAP}, {"nanosleep", WS_OP_NANOSLEEP},
     {"vote", WS_OP_VOTE}, {"shfl", WS_OP_SHFL}, {"activemask", WS_OP_ACTIVEMASK},
-    {"match", WS_OP_MATCH}, {"redux", WS_OP_REDUX},
+    {"match", WS_OP_MATCH}, {"redux", WS_OP_REDUX}, {"tex", WS_OP_TEX},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -790,6 +790,12 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     case WS_OP_PREFETCH:
         if (meq(s, n, "L1") || meq(s, n, "L2")) return true;
         break;
+    case WS_OP_TEX:
+        if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
+        if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+        if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "v4")) { in->vec = 4; return true; }
+        return false; /* no generic modifiers (.sat, .ftz, ...) apply to tex */
     default:
         break;
     }
@@ -1051,6 +1057,63 @@ static void parse_call(P *p, ws_inst *in)
     }
 }
 
+/* tex.GEOM.v4.D.C {d,d,d,d}, [texobj, {coords}]; (see WS_TEX_* in ir.h).
+ * Texture references, separate samplers, predicate destinations and
+ * lod/grad/offset operands are refused with the instruction and line. */
+static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
+{
+#define TEX_FAIL(at, ...) fail_at(p, at, "unsupported instruction '%.*s' (line %u): " __VA_ARGS__)
+#define TEX_ARGS (int)ot->len, ot->text, ot->line
+    if (!in->sub) TEX_FAIL(ot, "expected a geometry (.1d, .2d or .3d)", TEX_ARGS);
+    if (in->vec != 4) TEX_FAIL(ot, "expected .v4 (the only vector form warpsim has)", TEX_ARGS);
+    if (in->type != WS_T_F32 && in->type != WS_T_S32 && in->type != WS_T_U32)
+        TEX_FAIL(ot, "destination type must be .f32, .s32 or .u32", TEX_ARGS);
+    if (in->stype != WS_T_F32 && in->stype != WS_T_S32)
+        TEX_FAIL(ot, "coordinate type must be .s32 or .f32", TEX_ARGS);
+    in->space = WS_SPACE_TEX;
+    litinfo li;
+    const ws_token *at = CUR(p);
+    ws_operand d = parse_operand(p, in, -1, &li, false);
+    if (d.kind != WS_OPND_VEC || d.vecn != 4 || d.vec_is_pred)
+        TEX_FAIL(at, "expected a destination vector of four registers", TEX_ARGS);
+    if (is_punct(p, '|')) TEX_FAIL(CUR(p), "a predicate destination is not supported", TEX_ARGS);
+    in->dst[0] = d;
+    in->ndst = 1;
+    expect_punct(p, ',');
+    expect_punct(p, '[');
+    const ws_token *ht = CUR(p);
+    if (ht->kind != TK_IDENT) fail_expected(p, "a texture object register");
+    binding *b = tab_find(p->names, ht->text, ht->len);
+    if (!b || b->kind != B_REG)
+        TEX_FAIL(ht, "'%.*s' is not a register: warpsim supports texture objects (a .u64 register "
+                 "holding the handle), not texture references", TEX_ARGS, (int)ht->len, ht->text);
+    p->pos++;
+    memset(&in->src[0], 0, sizeof in->src[0]);
+    in->src[0].kind = WS_OPND_REG;
+    in->src[0].reg = (uint16_t)b->idx;
+    in->src[0].sym = WS_NOSYM;
+    expect_punct(p, ',');
+    at = CUR(p);
+    if (!is_punct(p, '{'))
+        TEX_FAIL(at, "expected the coordinate vector '{...}' (separate samplers are not supported)",
+                 TEX_ARGS);
+    ws_operand c = parse_operand(p, in, 1, &li, false);
+    unsigned want = in->sub == WS_TEX_3D ? 4 : in->sub;
+    if (c.vec_is_pred || !(c.vecn == want || (in->sub == WS_TEX_3D && c.vecn == 3)))
+        TEX_FAIL(at, "expected %u coordinate register(s) for .%ud", TEX_ARGS, want, (unsigned)in->sub);
+    for (unsigned k = 0; k < c.vecn; k++)
+        if (c.vreg[k] == WS_NOREG && k < (unsigned)in->sub)
+            TEX_FAIL(at, "coordinate %u is '_'", TEX_ARGS, k);
+    in->src[1] = c;
+    in->nsrc = 2;
+    expect_punct(p, ']');
+    if (is_punct(p, ','))
+        TEX_FAIL(CUR(p), "extra operands (lod, gradients, offsets, depth compare) are not supported",
+                 TEX_ARGS);
+#undef TEX_ARGS
+#undef TEX_FAIL
+}
+
 static bool op_has_dst(const ws_inst *in)
 {
     switch (in->op) {
@@ -1113,9 +1176,14 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         const char *me = memchr(ms, '.', (size_t)(end - ms));
         if (!me) me = end;
         /* "shared::cta" contains no dot, so splitting on dots is enough. */
-        if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes))
+        if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes)) {
+            if (op == WS_OP_TEX)
+                fail_at(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
+                        "supported (warpsim has tex.{1d,2d,3d}.v4.{f32,s32,u32}.{s32,f32})",
+                        (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
             fail_at(p, ot, "unsupported instruction '%.*s' (line %u): unknown modifier '.%.*s'",
                     (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
+        }
         q = me < end ? me : NULL;
     }
     if (ntypes == 1) in.stype = in.type;
@@ -1132,6 +1200,8 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     int nlit = 0;
     if (op == WS_OP_CALL) {
         parse_call(p, &in);
+    } else if (op == WS_OP_TEX) {
+        parse_tex(p, ot, &in);
     } else if (!is_punct(p, ';')) {
         bool hasdst = op_has_dst(&in);
         int idx = 0;

@@ -53,6 +53,7 @@ struct ws_device {
     char *config_text;           /* contents of config_file (timing model input) */
     ws_device_props props;
     ws_gmem *gmem;
+    ws_tex_table *tex;           /* texture objects */
     ws_module_handle *modules;
     char err[1024];
     ws_run_totals totals;
@@ -244,6 +245,7 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
         }
     }
     if (st == WS_OK && !(d->gmem = ws_gmem_create(GTX480_GLOBAL_BYTES))) st = WS_ERR_OUT_OF_MEMORY;
+    if (st == WS_OK && !(d->tex = ws_tex_table_create())) st = WS_ERR_OUT_OF_MEMORY;
     if (st == WS_OK) st = build_config(d);
     if (st == WS_OK && !d->opt.functional_only) {
         char err[512];
@@ -290,6 +292,7 @@ void ws_device_destroy(ws_device *d) {
         module_free(d, m);
     }
     if (d->gmem) ws_gmem_destroy(d->gmem);
+    ws_tex_table_destroy(d->tex);
     ws_gpu_destroy(d->gpu);
     if (d->timeseries) fclose(d->timeseries);
     ws_config_free(&d->cfg);
@@ -374,6 +377,32 @@ ws_status ws_memset(ws_device *d, ws_devptr dst, int value, size_t n) {
 
 int ws_is_device_ptr(const ws_device *d, ws_devptr p, size_t n) {
     return ws_gmem_valid(d->gmem, p, n ? n : 1);
+}
+
+/* ---- texture objects ------------------------------------------------------ */
+ws_status ws_texture_create(ws_device *d, const ws_tex_desc *desc, ws_texobj *out) {
+    if (!d) return WS_ERR_INVALID_VALUE;
+    if (!desc || !out) return fail(d, WS_ERR_INVALID_VALUE, "texture create: null argument");
+    char err[256];
+    ws_status s = ws_tex_table_add(d->tex, desc, d->gmem, out, err, sizeof err);
+    if (s != WS_OK) return fail(d, s, "texture create: %s", err);
+    return WS_OK;
+}
+
+ws_status ws_texture_destroy(ws_device *d, ws_texobj t) {
+    if (!d) return WS_ERR_INVALID_VALUE;
+    if (ws_tex_table_remove(d->tex, t) != WS_OK)
+        return fail(d, WS_ERR_INVALID_VALUE, "texture destroy: %llu is not a live texture object",
+                    (unsigned long long)t);
+    return WS_OK;
+}
+
+ws_status ws_texture_get_desc(const ws_device *d, ws_texobj t, ws_tex_desc *out) {
+    if (!d || !out) return WS_ERR_INVALID_VALUE;
+    const ws_tex_desc *td = ws_tex_table_get(d->tex, t);
+    if (!td) return WS_ERR_INVALID_VALUE;
+    *out = *td;
+    return WS_OK;
 }
 
 /* ---- modules ------------------------------------------------------------ */
@@ -758,6 +787,7 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     l.dyn_shared = (uint32_t)dyn_shared;
     l.params = params;
     l.gmem = d->gmem;
+    l.tex = d->tex;
     l.num_sms = (uint32_t)d->props.num_sms;
     /* functional mode approximates the thread-instruction cap in warp instructions */
     uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
