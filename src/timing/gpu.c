@@ -475,6 +475,8 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         ws_kstats_add_u64(ks, "L1I_total_cache_misses", smt.l1i_miss);
         ws_kstats_add_u64(ks, "L1C_total_cache_accesses", smt.l1c_access);
         ws_kstats_add_u64(ks, "L1C_total_cache_misses", smt.l1c_miss);
+        ws_kstats_add_u64(ks, "L1T_total_cache_accesses", smt.l1t_access);
+        ws_kstats_add_u64(ks, "L1T_total_cache_misses", smt.l1t_miss);
         ws_kstats_add_u64(ks, "gpgpu_n_shmem_bkconflict", smt.shmem_bank_conflict_cycles);
         /* L2 */
         uint64_t l2_acc = 0, l2_miss = 0, l2_pend = 0, l2_fail = 0;

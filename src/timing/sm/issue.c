@@ -126,6 +126,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         in->space = st.mem_space;
         in->access_size = st.access_size;
         if (st.active) memcpy(in->addr, st.addr, sizeof in->addr);
+        if (in->space == WS_SPACE_TEX) sm_tex_issue(sm, in, &st);
         if (in->space == WS_SPACE_SHARED && st.active)
             in->smem_cycles = sm_smem_conflict_cycles(sm, st.addr, st.active);
         in->longop = in->is_load && (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL ||

@@ -152,6 +152,7 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
         break;
     }
     case WS_SPACE_LOCAL: sm->ntx = build_local(sm, in); break;
+    case WS_SPACE_TEX: sm->ntx = sm_tex_dispatch_begin(sm, in); break; /* tex.c */
     default: {
         bool sectored = sm->cfg->coalesce_arch >= 40 ||
                         (bypasses_l1(sm, in) && !in->is_atomic);
@@ -262,6 +263,8 @@ static void process_response(ws_sm *sm) {
                 if (p->cache == SM_C_NONE) {
                     if (sm->next_global) return; /* one bypass reply at a time */
                     sm->next_global = p->in;
+                } else if (p->cache == SM_C_L1T) {
+                    sm_tex_fill(sm, p->block);
                 } else {
                     ws_cache_fill(p->cache == SM_C_L1C ? sm->l1c : sm->l1d, p->block, sm->now);
                 }
@@ -295,7 +298,7 @@ static void ldst_writeback(ws_sm *sm) {
                 sm->smem_pipe[0] = NULL;
             }
             break;
-        case 1: break; /* texture: not modelled */
+        case 1: in = sm_tex_pop_ready(sm); break; /* texture cache fills */
         case 2: in = ws_cache_pop_ready(sm->l1c); break;
         case 3:
             if (sm->next_global) {
@@ -369,6 +372,7 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         }
         return true;
     }
+    if (in->space == WS_SPACE_TEX) return sm_tex_dispatch_step(sm, in); /* one L1T access */
     ws_mem_txn *t = &sm->txq[sm->txpos];
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
@@ -411,6 +415,7 @@ void sm_ldst_cycle(ws_sm *sm) {
     process_response(sm);
     drain_cache(sm, sm->l1c, SM_C_L1C);
     drain_cache(sm, sm->l1d, SM_C_L1D);
+    sm_tex_cycle(sm);
     l1q_cycle(sm);
 
     sm_inst *in = sm->ld_disp;

@@ -167,6 +167,7 @@ ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen) {
     }
     if (sm_fetch_init(sm, err, errlen) || sm_oc_init(sm, err, errlen) ||
         sm_units_init(sm, err, errlen) || sm_ldst_init(sm, err, errlen) ||
+        sm_tex_init(sm, err, errlen) ||
         sm_issue_init(sm, err, errlen))
         goto fail;
     return sm;
@@ -209,6 +210,7 @@ void ws_sm_destroy(ws_sm *sm) {
     if (sm->l1i) ws_cache_destroy(sm->l1i);
     if (sm->l1d) ws_cache_destroy(sm->l1d);
     if (sm->l1c) ws_cache_destroy(sm->l1c);
+    sm_tex_destroy(sm);
     free(sm->cu);
     if (sm->bankq)
         for (unsigned b = 0; b < sm->nbanks; b++) free(sm->bankq[b]);
@@ -319,6 +321,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
         sm->warps[w].sb_long = sm->warps[w].sb + sm->sb_words;
     }
     ws_cache_kernel_start(sm->l1d, sm->now); /* adi: back to its initial index bits */
+    sm_tex_kernel_start(sm);
     if (sm->cfg->flush_l1_cache) {
         ws_cache_invalidate(sm->l1d);
         ws_cache_invalidate(sm->l1c);
@@ -371,7 +374,8 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
 unsigned ws_sm_active_ctas(const ws_sm *sm) { return sm->n_active_ctas; }
 
 bool ws_sm_busy(const ws_sm *sm) {
-    return sm->n_active_ctas || sm->outq.len || sm->resp.len || sm->n_pend || sm_ldst_busy(sm);
+    return sm->n_active_ctas || sm->outq.len || sm->resp.len || sm->n_pend || sm_ldst_busy(sm) ||
+           sm_tex_busy(sm);
 }
 
 /* ---- the cycle ------------------------------------------------------------------ */
@@ -447,6 +451,7 @@ const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm) {
     m->st.l1c_access = c->status[0][WS_CACHE_HIT] + c->status[0][WS_CACHE_HIT_RESERVED] +
                        c->status[0][WS_CACHE_MISS];
     m->st.l1c_miss = c->status[0][WS_CACHE_MISS];
+    sm_tex_stats(sm, &m->st.l1t_access, &m->st.l1t_miss);
     return &sm->st;
 }
 

@@ -58,6 +58,7 @@ typedef struct sm_inst {
     uint32_t pending;          /* accesses whose data has not come back */
     uint32_t smem_cycles;      /* shared-memory bank-conflict cycles left */
     uint64_t addr[WS_WARP_SIZE];
+    struct sm_texlines *tex;   /* tex: its L1T blocks, from issue to the end of dispatch */
 } sm_inst;
 
 typedef struct sm_ibuf {
@@ -109,7 +110,7 @@ typedef struct sm_pend {
     sm_inst *in;               /* bypass loads/atomics: the instruction */
     uint8_t bytes[16];         /* writes: byte mask */
 } sm_pend;
-enum { SM_C_L1I = 0, SM_C_L1D, SM_C_L1C, SM_C_NONE };
+enum { SM_C_L1I = 0, SM_C_L1D, SM_C_L1C, SM_C_NONE, SM_C_L1T };
 
 /* One L1D access waiting in the L1 latency pipeline. */
 typedef struct sm_l1acc {
@@ -229,6 +230,7 @@ struct ws_sm {
 
     /* LD/ST */
     ws_cache *l1d, *l1c;
+    struct sm_tex *tex;        /* texture path (tex.c) */
     sm_inst *ld_disp;
     ws_mem_txn *txq;           /* transactions of ld_disp (ascending) */
     unsigned ntx, txpos;
@@ -295,6 +297,21 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
 bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in);
 void sm_units_writeback(ws_sm *sm);
 void sm_units_cycle(ws_sm *sm);
+
+/* tex.c: the texture cache path of the LD/ST unit */
+typedef struct sm_tex sm_tex;
+typedef struct sm_texlines sm_texlines;
+int sm_tex_init(ws_sm *sm, char *err, size_t errlen);
+void sm_tex_destroy(ws_sm *sm);
+void sm_tex_kernel_start(ws_sm *sm);
+void sm_tex_issue(ws_sm *sm, sm_inst *in, const ws_step *st);  /* at issue: its L1T blocks */
+unsigned sm_tex_dispatch_begin(ws_sm *sm, sm_inst *in);        /* accesses to make */
+bool sm_tex_dispatch_step(ws_sm *sm, sm_inst *in);             /* one access; true: all made */
+void sm_tex_cycle(ws_sm *sm);                                  /* misses towards memory */
+void sm_tex_fill(ws_sm *sm, uint64_t block);
+sm_inst *sm_tex_pop_ready(ws_sm *sm);                          /* writeback client 1 */
+bool sm_tex_busy(const ws_sm *sm);
+void sm_tex_stats(const ws_sm *sm, uint64_t *access, uint64_t *miss);
 
 /* ldst.c */
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen);
