@@ -7,6 +7,7 @@
 
 #include "policy/bypass/bypass.h"
 #include "policy/throttle/throttle.h"
+#include "stats/report.h"
 #include "timing/mem/cache.h"
 
 /* One bypass level: its policy, caches, modes and counter snapshots. */
@@ -204,4 +205,18 @@ void ws_control_epoch(ws_control *c, uint64_t cycle, uint64_t now) {
     bool settled = throttle_settled(c);
     if (cycle >= c->l1.next) level_epoch(&c->l1, cycle, now, settled);
     if (cycle >= c->l2.next) level_epoch(&c->l2, cycle, now, settled);
+}
+
+void ws_control_kernel_end(ws_control *c) {
+    if (c->t.policy && c->t.policy->ctl_kernel_end) c->t.policy->ctl_kernel_end(c->t.state);
+}
+
+void ws_control_add_stats(const ws_control *c, ws_kernel_stats *ks) {
+    if (!c->t.policy || !c->t.policy->ctl_stats) return;
+    ws_throttle_stat st[8];
+    unsigned n = c->t.policy->ctl_stats(c->t.state, st, 8);
+    for (unsigned i = 0; i < n && i < 8; i++) {
+        if (st[i].is_float) ws_kstats_add_f64(ks, st[i].name, st[i].value);
+        else ws_kstats_add_u64(ks, st[i].name, (uint64_t)st[i].value);
+    }
 }

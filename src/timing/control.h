@@ -29,5 +29,10 @@ uint64_t ws_control_next(const ws_control *c);
 /* Core cycle `cycle` of the kernel ended (run-wide cycle now): run every
    controller whose period ends here. */
 void ws_control_epoch(ws_control *c, uint64_t cycle, uint64_t now);
+/* The kernel ended (however it ended). */
+void ws_control_kernel_end(ws_control *c);
+/* Append what the controllers decided to the kernel's report. */
+struct ws_kernel_stats;
+void ws_control_add_stats(const ws_control *c, struct ws_kernel_stats *ks);
 
 #endif

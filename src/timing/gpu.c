@@ -416,6 +416,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     /* kernel boundary in the memory system (L2 flush option, adaptive
        indexing's reset) */
     for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
+    ws_control_kernel_end(g->ctl);
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;
@@ -541,6 +542,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         ws_kstats_add_u64(ks, "warpsim_thread_insts_mem", smt.thread_insts_mem);
         ws_kstats_add_u64(ks, "warpsim_icnt_flits", ea.icnt_flits);
         ws_kstats_add_u64(ks, "warpsim_sm_active_cycles", smt.cycles_active);
+        ws_control_add_stats(g->ctl, ks); /* what a throttle controller decided */
     }
     free(sm0);
     free(mp0);

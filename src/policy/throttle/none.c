@@ -10,5 +10,10 @@ static void none_filter(void *st, ws_sched_warp *w, unsigned n) {}
 static void none_kernel_start(void *st) {}
 
 const ws_throttle_policy ws_throttle_none = {
-    "none", "every warp may issue", none_create, free, none_filter, none_kernel_start,
+    .name = "none",
+    .doc = "every warp may issue",
+    .create = none_create,
+    .destroy = free,
+    .filter = none_filter,
+    .kernel_start = none_kernel_start,
 };

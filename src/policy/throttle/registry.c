@@ -6,10 +6,18 @@
 
 extern const ws_throttle_policy ws_throttle_none;
 extern const ws_throttle_policy ws_throttle_swl;
+extern const ws_throttle_policy ws_throttle_dwtcs;
+extern const ws_throttle_policy ws_throttle_dwtpric;
+extern const ws_throttle_policy ws_throttle_awl;
+extern const ws_throttle_policy ws_throttle_iacm;
 
 static const ws_throttle_policy *const g_policies[] = {
     &ws_throttle_none,
     &ws_throttle_swl,
+    &ws_throttle_dwtcs,
+    &ws_throttle_dwtpric,
+    &ws_throttle_awl,
+    &ws_throttle_iacm,
     NULL,
 };
 

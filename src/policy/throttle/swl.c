@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "policy/throttle/throttle.h"
+#include "policy/throttle/limit.h"
 
 typedef struct {
     unsigned limit;
@@ -24,24 +24,17 @@ static void *swl_create(const char *args, unsigned n, char *err, size_t errlen) 
     return s;
 }
 
-/* Throttle every valid warp that has at least `limit` older warps able to
- * issue. Warps waiting at a barrier do not hold a slot: they cannot issue,
- * and holding one would deadlock a CTA larger than the limit (its oldest
- * warps would wait at the barrier for throttled younger ones). */
 static void swl_filter(void *st, ws_sched_warp *w, unsigned n) {
-    const swl_state *s = st;
-    for (unsigned i = 0; i < n; i++) {
-        if (!w[i].valid) continue;
-        unsigned older = 0;
-        for (unsigned j = 0; j < n && older < s->limit; j++)
-            older += w[j].valid && !w[j].waiting && w[j].age < w[i].age;
-        w[i].throttled = older >= s->limit;
-    }
+    ws_throttle_limit_filter(w, n, ((const swl_state *)st)->limit);
 }
 
 static void swl_kernel_start(void *st) {}
 
 const ws_throttle_policy ws_throttle_swl = {
-    "swl", "static warp limiting: only the N oldest warps of each scheduler issue (swl:N)",
-    swl_create, free, swl_filter, swl_kernel_start,
+    .name = "swl",
+    .doc = "static warp limiting: only the N oldest warps of each scheduler issue (swl:N)",
+    .create = swl_create,
+    .destroy = free,
+    .filter = swl_filter,
+    .kernel_start = swl_kernel_start,
 };

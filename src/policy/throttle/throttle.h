@@ -27,6 +27,7 @@
 #include "policy/sched/sched.h"
 
 struct ws_cache;
+struct ws_throttle_stat;
 
 /* One SM's counters over an epoch (the period just ended). */
 typedef struct ws_throttle_sm_counts {
@@ -69,7 +70,20 @@ typedef struct ws_throttle_policy {
     /* Has the controller finished deciding for this kernel? (DWT-PRIC starts
        its bypass rule after warp throttling settled.) NULL: always. */
     bool (*ctl_settled)(const void *ctl);
+    /* The kernel ended (also after a fault or the instruction cap); the
+       period in progress is dropped. NULL: nothing to do. */
+    void (*ctl_kernel_end)(void *ctl);
+    /* Named values for the end-of-kernel report (what was decided): up to
+       max into out; returns how many. NULL: none. */
+    unsigned (*ctl_stats)(const void *ctl, struct ws_throttle_stat *out, unsigned max);
 } ws_throttle_policy;
+
+/* One value of ctl_stats; name is a static string. */
+typedef struct ws_throttle_stat {
+    const char *name;
+    double value;
+    bool is_float; /* else printed as an integer */
+} ws_throttle_stat;
 
 const ws_throttle_policy *ws_throttle_find(const char *name);
 

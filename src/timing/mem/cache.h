@@ -179,6 +179,7 @@ void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b);
 void ws_cache_read_counts(const ws_cache *c, uint64_t *reads, uint64_t *misses);
 /* Stop (or resume) feeding accesses to an adaptive index function. */
 void ws_cache_index_pause(ws_cache *c, bool paused);
+bool ws_cache_index_paused(const ws_cache *c);
 
 /* ---- line ownership (observers such as CCWS's victim tags) ---- */
 /* Lines allocated from now on belong to `owner` (e.g. a warp slot). */

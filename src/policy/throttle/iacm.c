@@ -1,0 +1,167 @@
+/* IACM's phase machine per SM (seed 003 §2.4, Fig. 23; ADI-AWL order):
+ *   ADI  --(idle-subphase IPC within 25% of the previous one)--> AWL
+ *   AWL  --(search ends, NC within εW of NP)--> Idle
+ *   AWL  --(search ends, NC moved further)--> ADI
+ *   Idle --(|ΔIPC| > εI)--> ADI
+ * Only in the ADI phase does the L1D's adaptive index function (-l1d_index
+ * adi) see accesses; in the others it is paused. The AWL and idle phases
+ * are awl.c's. Bypassing (-l1d_bypass pd) is active in all phases and is
+ * not steered here. IACM as a whole is
+ *   -l1d_index adi -l1d_bypass pd -warpsim_throttle iacm
+ * Choices: the ADI phase's idle sub-phase is measured at period granularity:
+ * every CP (6250) cycles of the ADI phase is one sample, compared with the
+ * previous one (the ADI function's own victimization/selection sub-phases
+ * run on access counts in the cache and are not synchronised with these
+ * periods). The previous IPC starts at 0 on each entry to the ADI phase, so
+ * the phase lasts at least two periods (the spec's first-iteration choice).
+ * Every SM starts a kernel in the ADI phase with no warp limit (NC = NT;
+ * the first AWL phase starts from NT). The 25% thresholds are relative to
+ * the previous IPC (or NP). Args (k=v): cp, ew, ei, eadi. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "policy/throttle/awl.h"
+#include "policy/throttle/limit.h"
+#include "timing/mem/cache.h"
+
+enum { P_ADI, P_AWL, P_IDLE, P_N };
+
+typedef struct {
+    int phase;
+    double adi_prev;  /* IPC of the previous ADI-phase period (0: none yet) */
+    ws_awl a;
+    ws_awl_idle idle;
+    uint64_t cycles[P_N]; /* this kernel, per phase */
+} iacm_sm;
+
+typedef struct {
+    uint64_t cp;
+    double ew, ei, eadi;
+    unsigned n_sms, n_sched;
+    iacm_sm *sm;
+} iacm_ctl;
+
+static void *iacm_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
+                             size_t errlen) {
+    static const char *const keys[] = {"cp", "ew", "ei", "eadi"};
+    double v[4] = {6250, 0.25, 0.25, 0.25};
+    if (ws_throttle_args(args, keys, v, 4, "iacm", err, errlen)) return NULL;
+    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0 || v[3] < 0) {
+        snprintf(err, errlen, "-warpsim_throttle iacm: cp must be >= 1 cycle, ew, ei, eadi >= 0");
+        return NULL;
+    }
+    iacm_ctl *c = calloc(1, sizeof *c);
+    if (!c || !(c->sm = calloc(n_sms ? n_sms : 1, sizeof *c->sm))) {
+        free(c);
+        snprintf(err, errlen, "out of host memory");
+        return NULL;
+    }
+    c->cp = (uint64_t)v[0];
+    c->ew = v[1];
+    c->ei = v[2];
+    c->eadi = v[3];
+    c->n_sms = n_sms;
+    c->n_sched = n_sched;
+    return c;
+}
+
+static void iacm_ctl_destroy(void *ctl) {
+    iacm_ctl *c = ctl;
+    free(c->sm);
+    free(c);
+}
+
+static uint64_t iacm_ctl_period(const void *ctl) { return ((const iacm_ctl *)ctl)->cp; }
+
+static void enter(const iacm_ctl *c, const ws_throttle_epoch *e, unsigned i, int phase) {
+    iacm_sm *m = &c->sm[i];
+    m->phase = phase;
+    if (phase == P_ADI) m->adi_prev = 0;
+    if (phase == P_IDLE) m->idle.init = true;
+    if (phase == P_AWL && ws_awl_begin(&m->a, c->ew) != WS_AWL_SEARCHING) { /* NT 1 */
+        m->phase = P_IDLE;
+        m->idle.init = true;
+    }
+    if (e->l1d && e->l1d[i]) ws_cache_index_pause(e->l1d[i], m->phase != P_ADI);
+    for (unsigned s = 0; s < c->n_sched; s++)
+        ws_limit_set(e->sched[i * c->n_sched + s], ws_awl_sched_limit(&m->a, c->n_sched));
+}
+
+static void iacm_ctl_kernel_start(void *ctl, const ws_throttle_epoch *e) {
+    iacm_ctl *c = ctl;
+    for (unsigned i = 0; i < c->n_sms; i++) {
+        iacm_sm *m = &c->sm[i];
+        ws_awl_kernel_start(&m->a);
+        for (int p = 0; p < P_N; p++) m->cycles[p] = 0;
+        enter(c, e, i, P_ADI);
+    }
+}
+
+static void iacm_ctl_epoch(void *ctl, const ws_throttle_epoch *e) {
+    iacm_ctl *c = ctl;
+    for (unsigned i = 0; i < c->n_sms; i++) {
+        iacm_sm *m = &c->sm[i];
+        double ipc = e->cycles ? (double)e->sm[i].thread_insts / (double)e->cycles : 0;
+        m->cycles[m->phase] += e->cycles;
+        ws_awl_see_warps(&m->a, e->sm[i].warps);
+        int next = m->phase;
+        switch (m->phase) {
+        case P_ADI: {
+            bool within = m->adi_prev > 0 && fabs(ipc - m->adi_prev) <= c->eadi * m->adi_prev;
+            m->adi_prev = ipc;
+            if (within && m->a.nt) next = P_AWL;
+            break;
+        }
+        case P_AWL: {
+            ws_awl_result r = ws_awl_step(&m->a, ipc, c->ew);
+            if (r != WS_AWL_SEARCHING) next = r == WS_AWL_SETTLED ? P_IDLE : P_ADI;
+            break;
+        }
+        default:
+            if (ws_awl_idle_step(&m->idle, ipc, c->ei)) next = P_ADI;
+            break;
+        }
+        if (next != m->phase) enter(c, e, i, next);
+        else
+            for (unsigned s = 0; s < c->n_sched; s++)
+                ws_limit_set(e->sched[i * c->n_sched + s], ws_awl_sched_limit(&m->a, c->n_sched));
+    }
+}
+
+static unsigned iacm_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned max) {
+    const iacm_ctl *c = ctl;
+    if (max < 5) return 0;
+    double lim = 0, cyc[P_N] = {0};
+    unsigned searches = 0;
+    for (unsigned i = 0; i < c->n_sms; i++) {
+        lim += ws_awl_sched_limit(&c->sm[i].a, c->n_sched);
+        searches += c->sm[i].a.searches;
+        for (int p = 0; p < P_N; p++) cyc[p] += (double)c->sm[i].cycles[p];
+    }
+    double n = c->n_sms ? c->n_sms : 1;
+    /* mean per-scheduler limit at the end, AWL searches finished, and the mean cycles an SM
+       spent in each phase (full periods) */
+    out[0] = (ws_throttle_stat){"warpsim_throttle_limit", lim / n, true};
+    out[1] = (ws_throttle_stat){"warpsim_throttle_searches", searches, false};
+    out[2] = (ws_throttle_stat){"warpsim_iacm_adi_cycles", cyc[P_ADI] / n, true};
+    out[3] = (ws_throttle_stat){"warpsim_iacm_awl_cycles", cyc[P_AWL] / n, true};
+    out[4] = (ws_throttle_stat){"warpsim_iacm_idle_cycles", cyc[P_IDLE] / n, true};
+    return 5;
+}
+
+const ws_throttle_policy ws_throttle_iacm = {
+    .name = "iacm",
+    .doc = "IACM's phases per SM: adaptive L1D indexing, then AWL, then idle "
+           "(iacm[:cp=6250:ew=0.25:ei=0.25:eadi=0.25]; with -l1d_index adi -l1d_bypass pd)",
+    .create = ws_limit_create,
+    .destroy = free,
+    .filter = ws_limit_filter,
+    .kernel_start = ws_limit_kernel_start,
+    .ctl_create = iacm_ctl_create,
+    .ctl_destroy = iacm_ctl_destroy,
+    .ctl_period = iacm_ctl_period,
+    .ctl_kernel_start = iacm_ctl_kernel_start,
+    .ctl_epoch = iacm_ctl_epoch,
+    .ctl_stats = iacm_ctl_stats,
+};
