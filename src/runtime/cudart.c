@@ -46,7 +46,8 @@ typedef void *cudaEvent_t;
 enum {
     cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,
     cudaErrorInitializationError = 3, cudaErrorMissingConfiguration = 52,
-    cudaErrorInvalidConfiguration = 9, cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidConfiguration = 9, cudaErrorInvalidPitchValue = 12, cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidChannelDescriptor = 20,
     cudaErrorInvalidDevicePointer = 17, cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorInvalidDeviceFunction = 98, cudaErrorNoDevice = 100, cudaErrorInvalidDevice = 101,
     cudaErrorNoKernelImageForDevice = 209, cudaErrorInvalidPtx = 218,
@@ -90,6 +91,22 @@ typedef struct managed_rec {    /* cudaMallocManaged */
 
 typedef struct host_rec { void *p; struct host_rec *next; } host_rec;
 
+typedef struct array_rec {      /* cudaMallocArray: a cudaArray_t points to one */
+    ws_devptr base;
+    ws_cuda_channel_desc desc;
+    size_t width, height;       /* texels; height 0 for a 1-D array */
+    size_t pitch;               /* bytes from one row to the next */
+    unsigned texel;             /* bytes per texel */
+    struct array_rec *next;
+} array_rec;
+
+typedef struct tex_rec {        /* a texture object, with the descriptors it was made from */
+    unsigned long long handle;
+    ws_cuda_resource_desc res;
+    ws_cuda_texture_desc tex;
+    struct tex_rec *next;
+} tex_rec;
+
 typedef struct launch_cfg { dim3 grid, block; size_t shmem; cudaStream_t stream; } launch_cfg;
 
 typedef struct stream_rec { unsigned flags; } stream_rec;
@@ -104,6 +121,8 @@ static struct {
     func_rec *funcs;
     var_rec *vars;
     managed_rec *managed;
+    array_rec *arrays;
+    tex_rec *texs;
     launch_cfg cfg[16];
     int ncfg;
 } g;
@@ -552,6 +571,341 @@ static cudaError_t do_memset(void *p, int v, size_t n) {
 EXPORT cudaError_t cudaMemset(void *p, int v, size_t n) { return do_memset(p, v, n); }
 EXPORT cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { return do_memset(p, v, n); }
 
+/* ---- pitched memory, arrays and texture objects ------------------------------ */
+/* Pitched rows start 512 bytes apart at least, the textureAlignment
+   cudaGetDeviceProperties reports. */
+#define PITCH_ALIGN 512
+/* A cudaArray is pitch-linear device memory here (hardware's layout is
+   opaque and tiled); its rows are padded to texturePitchAlignment. */
+#define ARRAY_PITCH_ALIGN 32
+
+static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+static cudaError_t copy_rows(char *dst, size_t dpitch, const char *src, size_t spitch,
+                             size_t width, size_t height, int kind) {
+    if (width > dpitch || width > spitch) return set_err(cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = do_memcpy(dst + r * dpitch, src + r * spitch, width, kind);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
+    ENTER();
+    if (!p || !pitch) return set_err(cudaErrorInvalidValue);
+    size_t pt = round_up(width ? width : 1, PITCH_ALIGN);
+    ws_devptr a = 0;
+    ws_status s = ws_malloc(g.dev, pt * (height ? height : 1), &a);
+    if (s != WS_OK) return mem_fail(s);
+    *p = (void *)(uintptr_t)a;
+    *pitch = pt;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                size_t width, size_t height, int kind) {
+    ENTER();
+    return copy_rows(dst, dpitch, src, spitch, width, height, kind);
+}
+EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                     size_t width, size_t height, int kind, cudaStream_t st) {
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+EXPORT cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t width, size_t height) {
+    ENTER();
+    if (width > pitch) return set_err(cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = do_memset((char *)p + r * pitch, v, width);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+EXPORT ws_cuda_channel_desc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+    ws_cuda_channel_desc d = {x, y, z, w, f};
+    return d;
+}
+
+/* CUDA's channel format as warpsim's; *norm: the kind itself reads as
+   normalized floats (the (Un)signedNormalized{8,16}X{1,2,4} kinds). */
+static cudaError_t channel_format(const ws_cuda_channel_desc *c, ws_tex_desc *t, int *norm) {
+    *norm = 0;
+    if (c->f >= 5 && c->f <= 16) {
+        int k = (c->f - 5) % 6; /* 8X1 8X2 8X4 16X1 16X2 16X4 */
+        t->channels = k % 3 == 0 ? 1 : k % 3 == 1 ? 2 : 4;
+        t->bits = k < 3 ? 8 : 16;
+        t->kind = c->f <= 10 ? WS_TEX_UNSIGNED : WS_TEX_SIGNED;
+        *norm = 1;
+        return cudaSuccess;
+    }
+    if (c->f < 0 || c->f > 2) {
+        fprintf(stderr, "warpsim: channel format kind %d is not supported (signed, unsigned, float "
+                        "and the 8/16-bit normalized kinds are)\n", c->f);
+        return set_err(cudaErrorInvalidChannelDescriptor);
+    }
+    const int b[4] = {c->x, c->y, c->z, c->w};
+    unsigned n = 0;
+    while (n < 4 && b[n] > 0) n++;
+    int ok = (n == 1 || n == 2 || n == 4) && (b[0] == 8 || b[0] == 16 || b[0] == 32) &&
+             !(c->f == 2 && b[0] == 8);
+    for (unsigned i = 0; i < 4; i++) ok &= i < n ? b[i] == b[0] : b[i] == 0;
+    if (!ok) {
+        fprintf(stderr, "warpsim: channel descriptor {%d,%d,%d,%d} kind %d: 1, 2 or 4 channels of "
+                        "8, 16 or 32 bits (floats: 16 or 32) are supported\n", c->x, c->y, c->z,
+                c->w, c->f);
+        return set_err(cudaErrorInvalidChannelDescriptor);
+    }
+    t->channels = n;
+    t->bits = (unsigned)b[0];
+    t->kind = c->f == 0 ? WS_TEX_SIGNED : c->f == 1 ? WS_TEX_UNSIGNED : WS_TEX_FLOAT;
+    return cudaSuccess;
+}
+
+static array_rec *find_array(const void *a) {
+    for (array_rec *r = g.arrays; r; r = r->next)
+        if (r == a) return r;
+    return NULL;
+}
+
+EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *desc, size_t width,
+                                   size_t height, unsigned flags) {
+    ENTER();
+    if (!array || !desc || !width) return set_err(cudaErrorInvalidValue);
+    if (flags) {
+        say("cudaMallocArray: flags (surface load/store, texture gather, ...) are not supported");
+        return set_err(cudaErrorNotSupported);
+    }
+    ws_tex_desc t;
+    int norm;
+    cudaError_t e = channel_format(desc, &t, &norm);
+    if (e != cudaSuccess) return e;
+    array_rec *r = calloc(1, sizeof *r);
+    if (!r) return set_err(cudaErrorMemoryAllocation);
+    r->desc = *desc;
+    r->width = width;
+    r->height = height;
+    r->texel = t.channels * t.bits / 8;
+    r->pitch = round_up(width * r->texel, ARRAY_PITCH_ALIGN);
+    ws_status s = ws_malloc(g.dev, r->pitch * (height ? height : 1), &r->base);
+    if (s != WS_OK) {
+        free(r);
+        return mem_fail(s);
+    }
+    r->next = g.arrays;
+    g.arrays = r;
+    *array = r;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaFreeArray(void *array) {
+    ENTER();
+    if (!array) return cudaSuccess;
+    for (array_rec **pr = &g.arrays; *pr; pr = &(*pr)->next)
+        if (*pr == array) {
+            array_rec *r = *pr;
+            *pr = r->next;
+            ws_free(g.dev, r->base);
+            free(r);
+            return cudaSuccess;
+        }
+    return set_err(cudaErrorInvalidResourceHandle);
+}
+
+EXPORT cudaError_t cudaGetChannelDesc(ws_cuda_channel_desc *desc, const void *array) {
+    ENTER();
+    const array_rec *r = find_array(array);
+    if (!desc) return set_err(cudaErrorInvalidValue);
+    if (!r) return set_err(cudaErrorInvalidResourceHandle);
+    *desc = r->desc;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaArrayGetInfo(ws_cuda_channel_desc *desc, ws_cuda_extent *ext,
+                                    unsigned *flags, void *array) {
+    ENTER();
+    const array_rec *r = find_array(array);
+    if (!r) return set_err(cudaErrorInvalidResourceHandle);
+    if (desc) *desc = r->desc;
+    if (ext) {
+        ext->width = r->width;
+        ext->height = r->height;
+        ext->depth = 0;
+    }
+    if (flags) *flags = 0;
+    return cudaSuccess;
+}
+
+/* Address of byte wOffset of row hOffset of an array, after checking that
+   width x height bytes from there lie inside it. */
+static cudaError_t array_at(const void *array, size_t wOffset, size_t hOffset, size_t width,
+                            size_t height, char **at) {
+    const array_rec *r = find_array(array);
+    if (!r) return set_err(cudaErrorInvalidResourceHandle);
+    size_t rows = r->height ? r->height : 1, row = r->width * r->texel;
+    if (wOffset > row || width > row - wOffset || hOffset > rows || height > rows - hOffset)
+        return set_err(cudaErrorInvalidValue);
+    *at = (char *)(uintptr_t)(r->base + hOffset * r->pitch + wOffset);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpy2DToArray(void *dst, size_t wOffset, size_t hOffset, const void *src,
+                                       size_t spitch, size_t width, size_t height, int kind) {
+    ENTER();
+    char *at;
+    cudaError_t e = array_at(dst, wOffset, hOffset, width, height, &at);
+    if (e != cudaSuccess) return e;
+    return copy_rows(at, find_array(dst)->pitch, src, spitch, width, height, kind);
+}
+
+EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, const void *src, size_t wOffset,
+                                         size_t hOffset, size_t width, size_t height, int kind) {
+    ENTER();
+    char *at;
+    cudaError_t e = array_at(src, wOffset, hOffset, width, height, &at);
+    if (e != cudaSuccess) return e;
+    return copy_rows(dst, dpitch, at, find_array(src)->pitch, width, height, kind);
+}
+
+/* Deprecated, still exported: count bytes from (wOffset, hOffset) on, row after row. */
+EXPORT cudaError_t cudaMemcpyToArray(void *dst, size_t wOffset, size_t hOffset, const void *src,
+                                     size_t count, int kind) {
+    ENTER();
+    const array_rec *r = find_array(dst);
+    if (!r) return set_err(cudaErrorInvalidResourceHandle);
+    size_t row = r->width * r->texel;
+    const char *s = src;
+    while (count) {
+        size_t n = wOffset < row ? row - wOffset : 0;
+        if (n > count) n = count;
+        char *at;
+        cudaError_t e = array_at(dst, wOffset, hOffset, n, 1, &at);
+        if (e != cudaSuccess) return e;
+        if (!n) return set_err(cudaErrorInvalidValue);
+        if ((e = do_memcpy(at, s, n, kind)) != cudaSuccess) return e;
+        s += n;
+        count -= n;
+        wOffset = 0;
+        hOffset++;
+    }
+    return cudaSuccess;
+}
+
+static tex_rec *find_tex(unsigned long long h) {
+    for (tex_rec *t = g.texs; t; t = t->next)
+        if (t->handle == h) return t;
+    return NULL;
+}
+
+EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cuda_resource_desc *rd,
+                                           const ws_cuda_texture_desc *td, const void *view) {
+    ENTER();
+    if (!obj || !rd || !td) return set_err(cudaErrorInvalidValue);
+    if (view) {
+        say("cudaCreateTextureObject: resource views are not supported");
+        return set_err(cudaErrorNotSupported);
+    }
+    ws_tex_desc t;
+    memset(&t, 0, sizeof t);
+    int norm = 0;
+    cudaError_t e = cudaSuccess;
+    switch (rd->resType) {
+    case 0: { /* cudaResourceTypeArray */
+        const array_rec *a = find_array(rd->res.array.array);
+        if (!a) return set_err(cudaErrorInvalidResourceHandle);
+        e = channel_format(&a->desc, &t, &norm);
+        t.res = WS_TEX_RES_ARRAY;
+        t.addr = a->base;
+        t.width = a->width;
+        t.height = a->height;
+        t.pitch = a->pitch;
+        break;
+    }
+    case 2: /* cudaResourceTypeLinear */
+        e = channel_format(&rd->res.linear.desc, &t, &norm);
+        t.res = WS_TEX_RES_LINEAR;
+        t.addr = (uintptr_t)rd->res.linear.devPtr;
+        t.width = e == cudaSuccess ? rd->res.linear.sizeInBytes / (t.channels * t.bits / 8) : 0;
+        break;
+    case 3: /* cudaResourceTypePitch2D */
+        e = channel_format(&rd->res.pitch2D.desc, &t, &norm);
+        t.res = WS_TEX_RES_PITCH2D;
+        t.addr = (uintptr_t)rd->res.pitch2D.devPtr;
+        t.width = rd->res.pitch2D.width;
+        t.height = rd->res.pitch2D.height;
+        t.pitch = rd->res.pitch2D.pitchInBytes;
+        break;
+    case 1:
+        say("cudaCreateTextureObject: mipmapped arrays are not supported");
+        return set_err(cudaErrorNotSupported);
+    default:
+        return set_err(cudaErrorInvalidValue);
+    }
+    if (e != cudaSuccess) return e;
+    if (rd->flags) return set_err(cudaErrorInvalidValue);
+    if (td->sRGB) {
+        say("cudaCreateTextureObject: sRGB conversion is not supported");
+        return set_err(cudaErrorNotSupported);
+    }
+    for (int k = 0; k < 3; k++) {
+        if (td->addressMode[k] < 0 || td->addressMode[k] > 3) return set_err(cudaErrorInvalidValue);
+        t.address[k] = (ws_tex_address)td->addressMode[k]; /* same numbering */
+    }
+    if (td->filterMode < 0 || td->filterMode > 1 || td->readMode < 0 || td->readMode > 1)
+        return set_err(cudaErrorInvalidValue);
+    t.filter = td->filterMode ? WS_TEX_LINEAR : WS_TEX_POINT;
+    t.read_normalized = norm || (td->readMode == 1 && t.kind != WS_TEX_FLOAT);
+    t.normalized_coords = td->normalizedCoords != 0;
+    memcpy(t.border, td->borderColor, sizeof t.border);
+    tex_rec *r = calloc(1, sizeof *r);
+    if (!r) return set_err(cudaErrorMemoryAllocation);
+    ws_texobj h = 0;
+    ws_status s = ws_texture_create(g.dev, &t, &h);
+    if (s != WS_OK) {
+        free(r);
+        say(ws_device_last_error(g.dev));
+        return set_err(s == WS_ERR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+    }
+    r->handle = h;
+    r->res = *rd;
+    r->tex = *td;
+    r->next = g.texs;
+    g.texs = r;
+    *obj = h;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDestroyTextureObject(unsigned long long obj) {
+    ENTER();
+    if (!obj) return cudaSuccess;
+    for (tex_rec **pt = &g.texs; *pt; pt = &(*pt)->next)
+        if ((*pt)->handle == obj) {
+            tex_rec *t = *pt;
+            *pt = t->next;
+            ws_texture_destroy(g.dev, obj);
+            free(t);
+            return cudaSuccess;
+        }
+    return set_err(cudaErrorInvalidValue);
+}
+
+EXPORT cudaError_t cudaGetTextureObjectResourceDesc(ws_cuda_resource_desc *rd, unsigned long long obj) {
+    ENTER();
+    const tex_rec *t = find_tex(obj);
+    if (!rd || !t) return set_err(cudaErrorInvalidValue);
+    *rd = t->res;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGetTextureObjectTextureDesc(ws_cuda_texture_desc *td, unsigned long long obj) {
+    ENTER();
+    const tex_rec *t = find_tex(obj);
+    if (!td || !t) return set_err(cudaErrorInvalidValue);
+    *td = t->tex;
+    return cudaSuccess;
+}
+
 static var_rec *find_var(const void *sym) {
     for (var_rec *v = g.vars; v; v = v->next)
         if (v->host_var == sym) return v;
@@ -748,6 +1102,16 @@ EXPORT cudaError_t cudaDeviceReset(void) {
     }
     for (func_rec *f = g.funcs; f; f = f->next) f->k = NULL;
     for (var_rec *v = g.vars; v; v = v->next) v->dev = 0;
+    for (array_rec *a = g.arrays, *n; a; a = n) {
+        n = a->next;
+        free(a);
+    }
+    g.arrays = NULL;
+    for (tex_rec *t = g.texs, *n; t; t = n) {
+        n = t->next;
+        free(t);
+    }
+    g.texs = NULL;
     ws_device_destroy(g.dev);
     g.dev = NULL;
     g.dev_failed = 0;
@@ -847,7 +1211,10 @@ static const struct { int code; const char *name, *text; } errs[] = {
      "the simulated device could not be initialised"},
     {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
      "invalid launch configuration (grid/block size or shared memory beyond device limits)"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
     {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor",
+     "invalid channel descriptor"},
     {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
     {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction"},
     {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration",

@@ -123,4 +123,49 @@ typedef struct ws_cuda_func_attributes {
     int reserved[16];
 } ws_cuda_func_attributes;
 
+/* Textures (CUDA 13: texture objects only). Enumerations are ints, as in
+ * the C ABI; their values are in cudart.c. */
+typedef struct ws_cuda_channel_desc {
+    int x, y, z, w;              /* bits per channel */
+    int f;                       /* cudaChannelFormatKind */
+} ws_cuda_channel_desc;
+
+typedef struct ws_cuda_resource_desc {
+    int resType;                 /* cudaResourceType */
+    union {
+        struct { void *array; } array;
+        struct { void *mipmap; } mipmap;
+        struct {
+            void *devPtr;
+            ws_cuda_channel_desc desc;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            void *devPtr;
+            ws_cuda_channel_desc desc;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned int flags;
+} ws_cuda_resource_desc;
+
+typedef struct ws_cuda_texture_desc {
+    int addressMode[3];          /* cudaTextureAddressMode */
+    int filterMode;              /* cudaTextureFilterMode */
+    int readMode;                /* cudaTextureReadMode */
+    int sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned int maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    int disableTrilinearOptimization;
+    int seamlessCubemap;
+} ws_cuda_texture_desc;
+
+typedef struct ws_cuda_extent { size_t width, height, depth; } ws_cuda_extent;
+
 #endif

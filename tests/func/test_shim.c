@@ -72,6 +72,15 @@ TEST(shim_driver_api_program) {
 #define FUNC_FIELDS(X)                                                         \
     X(sharedSizeBytes) X(localSizeBytes) X(maxThreadsPerBlock) X(numRegs)      \
     X(maxDynamicSharedSizeBytes) X(nonPortableClusterSizeAllowed) X(reserved)
+#define CHAN_FIELDS(X) X(x) X(y) X(z) X(w) X(f)
+#define RES_FIELDS(X)                                                          \
+    X(resType) X(res.array.array) X(res.linear.devPtr) X(res.linear.desc)      \
+    X(res.linear.sizeInBytes) X(res.pitch2D.desc) X(res.pitch2D.width)         \
+    X(res.pitch2D.height) X(res.pitch2D.pitchInBytes) X(flags)
+#define TEXD_FIELDS(X)                                                         \
+    X(addressMode) X(filterMode) X(readMode) X(sRGB) X(borderColor)            \
+    X(normalizedCoords) X(maxAnisotropy) X(mipmapFilterMode)                   \
+    X(maxMipmapLevelClamp) X(seamlessCubemap)
 
 TEST(shim_cuda_struct_layout) {
     const char *hdr = "/usr/local/cuda/include/driver_types.h";
@@ -84,7 +93,8 @@ TEST(shim_cuda_struct_layout) {
     snprintf(bin, sizeof bin, "%s/layout_probe", build_dir());
     FILE *f = fopen(src, "w");
     if (!f) { CHECK(0); return; }
-    fprintf(f, "#include <stdio.h>\n#include <stddef.h>\n#include <driver_types.h>\nint main(void){\n");
+    fprintf(f, "#include <stdio.h>\n#include <stddef.h>\n#include <driver_types.h>\n"
+               "#include <texture_types.h>\nint main(void){\n");
     fprintf(f, "printf(\"%%zu \", sizeof(struct cudaDeviceProp));\n");
 #define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaDeviceProp, " #fl "));\n");
     PROP_FIELDS(P)
@@ -92,6 +102,18 @@ TEST(shim_cuda_struct_layout) {
     fprintf(f, "printf(\"%%zu \", sizeof(struct cudaFuncAttributes));\n");
 #define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaFuncAttributes, " #fl "));\n");
     FUNC_FIELDS(P)
+#undef P
+    fprintf(f, "printf(\"%%zu \", sizeof(struct cudaChannelFormatDesc));\n");
+#define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaChannelFormatDesc, " #fl "));\n");
+    CHAN_FIELDS(P)
+#undef P
+    fprintf(f, "printf(\"%%zu \", sizeof(struct cudaResourceDesc));\n");
+#define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaResourceDesc, " #fl "));\n");
+    RES_FIELDS(P)
+#undef P
+    fprintf(f, "printf(\"%%zu \", sizeof(struct cudaTextureDesc));\n");
+#define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaTextureDesc, " #fl "));\n");
+    TEXD_FIELDS(P)
 #undef P
     fprintf(f, "return 0;}\n");
     fclose(f);
@@ -108,8 +130,56 @@ TEST(shim_cuda_struct_layout) {
 #define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cuda_func_attributes, fl));
     FUNC_FIELDS(P)
 #undef P
+    n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", sizeof(ws_cuda_channel_desc));
+#define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cuda_channel_desc, fl));
+    CHAN_FIELDS(P)
+#undef P
+    n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", sizeof(ws_cuda_resource_desc));
+#define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cuda_resource_desc, fl));
+    RES_FIELDS(P)
+#undef P
+    n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", sizeof(ws_cuda_texture_desc));
+#define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cuda_texture_desc, fl));
+    TEXD_FIELDS(P)
+#undef P
     if (rc == 0) CHECK_MSG(out && strcmp(out, mine) == 0, "CUDA: %s\nours: %s", out, mine);
     free(out);
+}
+
+/* The texture API (cudaMallocArray, cudaMallocPitch, cudaCreateTextureObject,
+   descriptor queries, error codes) from a C program compiled against CUDA's
+   headers, running the texture workload's kernels through the runtime shim,
+   functionally and on the timing model. */
+TEST(shim_texture_objects) {
+    const char *inc = "/usr/local/cuda/include";
+    char hdr[1024];
+    snprintf(hdr, sizeof hdr, "%s/cuda_runtime_api.h", inc);
+    if (!exists(hdr)) {
+        printf("    skipped: %s not found\n", hdr);
+        return;
+    }
+    char cmd[8192], *out = NULL;
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -O1 -I%s -o %s/tex_host %s/tests/data/cudart/tex_host.c -L%s/lib "
+             "-l:libcudart.so.13 -lm 2>&1",
+             inc, build_dir(), ws_test_root(), build_dir());
+    int rc = run_cmd(cmd, &out);
+    CHECK_MSG(rc == 0, "building tex_host failed: %s", out ? out : "");
+    free(out);
+    if (rc != 0) return;
+    for (int timing = 0; timing < 2; timing++) {
+        snprintf(cmd, sizeof cmd,
+                 "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 WARPSIM_QUIET=1 %s "
+                 "LD_LIBRARY_PATH=%s/lib %s/tex_host %s/bench/micro/texture/kernel.ptx 2>&1",
+                 timing ? "" : "WARPSIM_FUNCTIONAL=1", build_dir(), build_dir(), ws_test_root());
+        rc = run_cmd(cmd, &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "tex_host (%s) exited %d: %s",
+                  timing ? "timing" : "functional", rc, out ? out : "");
+        /* bad descriptors are explained on stderr */
+        CHECK_STR_CONTAINS(out, "channel descriptor {24,0,0,0}");
+        CHECK_STR_CONTAINS(out, "invalid texture object handle");
+        free(out);
+    }
 }
 
 /* The reference apps, built by nvcc (compressed and --no-compress fat

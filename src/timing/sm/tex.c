@@ -33,6 +33,7 @@ struct sm_texlines {
 struct sm_tex {
     ws_cache *l1t;
     uint32_t atom;            /* bytes per L1T access (line, or sector) */
+    bool maybe_ready;         /* a fill since the ready queue was last found empty */
     sm_texlines *free, *all;
 };
 
@@ -135,11 +136,21 @@ void sm_tex_cycle(ws_sm *sm) {
     ws_cache_pop_miss(c);
 }
 
-void sm_tex_fill(ws_sm *sm, uint64_t block) { ws_cache_fill(sm->tex->l1t, block, sm->now); }
+void sm_tex_fill(ws_sm *sm, uint64_t block) {
+    ws_cache_fill(sm->tex->l1t, block, sm->now);
+    sm->tex->maybe_ready = true;
+}
 
-sm_inst *sm_tex_pop_ready(ws_sm *sm) { return ws_cache_pop_ready(sm->tex->l1t); }
+sm_inst *sm_tex_pop_ready(ws_sm *sm) {
+    sm_inst *in = ws_cache_pop_ready(sm->tex->l1t);
+    if (!in) sm->tex->maybe_ready = false;
+    return in;
+}
 
 bool sm_tex_busy(const ws_sm *sm) { return ws_cache_has_miss(sm->tex->l1t); }
+
+/* Work for the next cycle: a miss to send or (perhaps) a fill to write back. */
+bool sm_tex_wants_cycle(const ws_sm *sm) { return sm_tex_busy(sm) || sm->tex->maybe_ready; }
 
 void sm_tex_stats(const ws_sm *sm, uint64_t *access, uint64_t *miss) {
     const ws_cache_stats *c = ws_cache_get_stats(sm->tex->l1t);
