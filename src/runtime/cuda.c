@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/cudart_types.h"
 #include "runtime/fatbin.h"
 #include "runtime/shim.h"
 #include "warpsim/warpsim.h"
@@ -39,11 +40,19 @@ enum {
     CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_UNKNOWN = 999,
 };
 
+typedef struct tex_rec {        /* a texture object and the descriptors it was made from */
+    unsigned long long handle;
+    ws_cu_resource_desc res;
+    ws_cu_texture_desc tex;
+    struct tex_rec *next;
+} tex_rec;
+
 static struct {
     int initialised;
     ws_device *dev;
     int nctx;
     CUresult sticky;
+    tex_rec *texs;
 } g;
 
 /* A context handle: any non-null token; there is one device-wide state. */
@@ -191,6 +200,11 @@ static CUresult ctx_destroy(CUcontext ctx) {
     if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
     if (ctx != &ctx_token || g.nctx == 0) return CUDA_ERROR_INVALID_CONTEXT;
     if (--g.nctx == 0) {  /* last context: all device state goes */
+        for (tex_rec *t = g.texs, *n; t; t = n) {
+            n = t->next;
+            free(t);
+        }
+        g.texs = NULL;
         ws_device_destroy(g.dev);
         g.dev = NULL;
         g.sticky = CUDA_SUCCESS;
@@ -387,6 +401,111 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
     if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE) return r;
     g.sticky = r;  /* a fault inside the kernel: sticky, reported from here on */
     return r;
+}
+
+/* ---- texture objects ------------------------------------------------------------------ */
+/* CUarray_format -> bits and kind; 0 for an unknown format. */
+static unsigned cu_format(int f, ws_tex_kind *kind) {
+    switch (f) {
+    case WS_CU_AD_FORMAT_UNSIGNED_INT8: *kind = WS_TEX_UNSIGNED; return 8;
+    case WS_CU_AD_FORMAT_UNSIGNED_INT16: *kind = WS_TEX_UNSIGNED; return 16;
+    case WS_CU_AD_FORMAT_UNSIGNED_INT32: *kind = WS_TEX_UNSIGNED; return 32;
+    case WS_CU_AD_FORMAT_SIGNED_INT8: *kind = WS_TEX_SIGNED; return 8;
+    case WS_CU_AD_FORMAT_SIGNED_INT16: *kind = WS_TEX_SIGNED; return 16;
+    case WS_CU_AD_FORMAT_SIGNED_INT32: *kind = WS_TEX_SIGNED; return 32;
+    case WS_CU_AD_FORMAT_HALF: *kind = WS_TEX_FLOAT; return 16;
+    case WS_CU_AD_FORMAT_FLOAT: *kind = WS_TEX_FLOAT; return 32;
+    default: return 0;
+    }
+}
+
+EXPORT CUresult cuTexObjectCreate(unsigned long long *obj, const ws_cu_resource_desc *rd,
+                                  const ws_cu_texture_desc *td, const void *view) {
+    ENTER();
+    if (!obj || !rd || !td) return CUDA_ERROR_INVALID_VALUE;
+    if (view || rd->resType == 0 || rd->resType == 1) {
+        say(view ? "cuTexObjectCreate: resource views are not supported"
+                 : "cuTexObjectCreate: CUDA arrays are not supported by the driver-API shim "
+                   "(linear and pitch-2D resources are)");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (rd->resType != 2 && rd->resType != 3) return CUDA_ERROR_INVALID_VALUE;
+    ws_tex_desc t;
+    memset(&t, 0, sizeof t);
+    int lin = rd->resType == 2;
+    t.res = lin ? WS_TEX_RES_LINEAR : WS_TEX_RES_PITCH2D;
+    t.bits = cu_format(lin ? rd->res.linear.format : rd->res.pitch2D.format, &t.kind);
+    t.channels = lin ? rd->res.linear.numChannels : rd->res.pitch2D.numChannels;
+    if (!t.bits || !t.channels || td->flags & WS_CU_TRSF_SRGB) return CUDA_ERROR_INVALID_VALUE;
+    t.addr = lin ? rd->res.linear.devPtr : rd->res.pitch2D.devPtr;
+    if (lin) {
+        t.width = rd->res.linear.sizeInBytes / (t.channels * t.bits / 8);
+    } else {
+        t.width = rd->res.pitch2D.width;
+        t.height = rd->res.pitch2D.height;
+        t.pitch = rd->res.pitch2D.pitchInBytes;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (td->addressMode[k] < 0 || td->addressMode[k] > 3) return CUDA_ERROR_INVALID_VALUE;
+        t.address[k] = (ws_tex_address)td->addressMode[k]; /* same numbering */
+    }
+    if (td->filterMode < 0 || td->filterMode > 1) return CUDA_ERROR_INVALID_VALUE;
+    t.filter = td->filterMode ? WS_TEX_LINEAR : WS_TEX_POINT;
+    /* the driver API promotes 8/16-bit integers to normalized floats unless told not to */
+    t.read_normalized = t.kind != WS_TEX_FLOAT && t.bits < 32 &&
+                        !(td->flags & WS_CU_TRSF_READ_AS_INTEGER);
+    t.normalized_coords = (td->flags & WS_CU_TRSF_NORMALIZED_COORDINATES) != 0;
+    memcpy(t.border, td->borderColor, sizeof t.border);
+    tex_rec *r = calloc(1, sizeof *r);
+    if (!r) return CUDA_ERROR_OUT_OF_MEMORY;
+    ws_texobj h = 0;
+    ws_status s = ws_texture_create(g.dev, &t, &h);
+    if (s != WS_OK) {
+        free(r);
+        return fail(s);
+    }
+    r->handle = h;
+    r->res = *rd;
+    r->tex = *td;
+    r->next = g.texs;
+    g.texs = r;
+    *obj = h;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuTexObjectDestroy(unsigned long long obj) {
+    ENTER();
+    for (tex_rec **pt = &g.texs; *pt; pt = &(*pt)->next)
+        if ((*pt)->handle == obj) {
+            tex_rec *t = *pt;
+            *pt = t->next;
+            ws_texture_destroy(g.dev, obj);
+            free(t);
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+static const tex_rec *find_tex(unsigned long long obj) {
+    for (const tex_rec *t = g.texs; t; t = t->next)
+        if (t->handle == obj) return t;
+    return NULL;
+}
+
+EXPORT CUresult cuTexObjectGetResourceDesc(ws_cu_resource_desc *rd, unsigned long long obj) {
+    ENTER();
+    const tex_rec *t = find_tex(obj);
+    if (!rd || !t) return CUDA_ERROR_INVALID_VALUE;
+    *rd = t->res;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuTexObjectGetTextureDesc(ws_cu_texture_desc *td, unsigned long long obj) {
+    ENTER();
+    const tex_rec *t = find_tex(obj);
+    if (!td || !t) return CUDA_ERROR_INVALID_VALUE;
+    *td = t->tex;
+    return CUDA_SUCCESS;
 }
 
 /* ---- errors ----------------------------------------------------------------------------- */

@@ -1,7 +1,8 @@
-/* CUDA 13 runtime ABI types the shim needs, declared here so that the shim
- * builds without CUDA installed. Layouts follow CUDA 13.0's driver_types.h
- * field for field; tests/func/test_shim_abi.c compares the offsets with the
- * real header when it exists. */
+/* CUDA 13 runtime (and a few driver) ABI types the shims need, declared here
+ * so that they build without CUDA installed. Layouts follow CUDA 13.0's
+ * driver_types.h, texture_types.h and cuda.h field for field;
+ * tests/func/test_shim.c compares the offsets with the real headers when
+ * they exist. */
 #ifndef WARPSIM_RUNTIME_CUDART_TYPES_H
 #define WARPSIM_RUNTIME_CUDART_TYPES_H
 
@@ -167,5 +168,53 @@ typedef struct ws_cuda_texture_desc {
 } ws_cuda_texture_desc;
 
 typedef struct ws_cuda_extent { size_t width, height, depth; } ws_cuda_extent;
+
+/* The driver API's texture objects (cuda.h: CUDA_RESOURCE_DESC,
+ * CUDA_TEXTURE_DESC), for libcuda.so.1 and tools/hwcheck. */
+typedef struct ws_cu_resource_desc {
+    int resType;                 /* CUresourcetype: same values as cudaResourceType */
+    union {
+        struct { void *hArray; } array;
+        struct { void *hMipmappedArray; } mipmap;
+        struct {
+            unsigned long long devPtr;
+            int format;          /* CUarray_format */
+            unsigned int numChannels;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            unsigned long long devPtr;
+            int format;
+            unsigned int numChannels;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned int flags;
+} ws_cu_resource_desc;
+
+typedef struct ws_cu_texture_desc {
+    int addressMode[3];          /* CUaddress_mode: same values as cudaTextureAddressMode */
+    int filterMode;
+    unsigned int flags;          /* WS_CU_TRSF_* */
+    unsigned int maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    float borderColor[4];
+    int reserved[12];
+} ws_cu_texture_desc;
+
+enum { /* CU_TRSF_* */
+    WS_CU_TRSF_READ_AS_INTEGER = 0x01, WS_CU_TRSF_NORMALIZED_COORDINATES = 0x02,
+    WS_CU_TRSF_SRGB = 0x10
+};
+enum { /* CUarray_format */
+    WS_CU_AD_FORMAT_UNSIGNED_INT8 = 0x01, WS_CU_AD_FORMAT_UNSIGNED_INT16 = 0x02,
+    WS_CU_AD_FORMAT_UNSIGNED_INT32 = 0x03, WS_CU_AD_FORMAT_SIGNED_INT8 = 0x08,
+    WS_CU_AD_FORMAT_SIGNED_INT16 = 0x09, WS_CU_AD_FORMAT_SIGNED_INT32 = 0x0a,
+    WS_CU_AD_FORMAT_HALF = 0x10, WS_CU_AD_FORMAT_FLOAT = 0x20
+};
 
 #endif

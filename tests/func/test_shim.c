@@ -59,7 +59,8 @@ TEST(shim_driver_api_program) {
     free(out);
 }
 
-/* Our cudaDeviceProp / cudaFuncAttributes must match CUDA 13's layout. */
+/* Our cudaDeviceProp / cudaFuncAttributes and the texture structs of the
+   runtime and driver APIs must match CUDA 13's layout. */
 #define PROP_FIELDS(X)                                                         \
     X(name) X(uuid) X(luid) X(totalGlobalMem) X(sharedMemPerBlock) X(regsPerBlock) \
     X(warpSize) X(maxThreadsPerBlock) X(maxThreadsDim) X(maxGridSize)          \
@@ -81,6 +82,12 @@ TEST(shim_driver_api_program) {
     X(addressMode) X(filterMode) X(readMode) X(sRGB) X(borderColor)            \
     X(normalizedCoords) X(maxAnisotropy) X(mipmapFilterMode)                   \
     X(maxMipmapLevelClamp) X(seamlessCubemap)
+#define CURES_FIELDS(X)                                                        \
+    X(resType) X(res.linear.devPtr) X(res.linear.format) X(res.linear.numChannels) \
+    X(res.linear.sizeInBytes) X(res.pitch2D.width) X(res.pitch2D.pitchInBytes) X(flags)
+#define CUTEX_FIELDS(X)                                                        \
+    X(addressMode) X(filterMode) X(flags) X(maxAnisotropy) X(mipmapFilterMode) \
+    X(maxMipmapLevelClamp) X(borderColor) X(reserved)
 
 TEST(shim_cuda_struct_layout) {
     const char *hdr = "/usr/local/cuda/include/driver_types.h";
@@ -94,7 +101,7 @@ TEST(shim_cuda_struct_layout) {
     FILE *f = fopen(src, "w");
     if (!f) { CHECK(0); return; }
     fprintf(f, "#include <stdio.h>\n#include <stddef.h>\n#include <driver_types.h>\n"
-               "#include <texture_types.h>\nint main(void){\n");
+               "#include <texture_types.h>\n#include <cuda.h>\nint main(void){\n");
     fprintf(f, "printf(\"%%zu \", sizeof(struct cudaDeviceProp));\n");
 #define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaDeviceProp, " #fl "));\n");
     PROP_FIELDS(P)
@@ -114,6 +121,14 @@ TEST(shim_cuda_struct_layout) {
     fprintf(f, "printf(\"%%zu \", sizeof(struct cudaTextureDesc));\n");
 #define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(struct cudaTextureDesc, " #fl "));\n");
     TEXD_FIELDS(P)
+#undef P
+    fprintf(f, "printf(\"%%zu \", sizeof(CUDA_RESOURCE_DESC));\n");
+#define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(CUDA_RESOURCE_DESC, " #fl "));\n");
+    CURES_FIELDS(P)
+#undef P
+    fprintf(f, "printf(\"%%zu \", sizeof(CUDA_TEXTURE_DESC));\n");
+#define P(fl) fprintf(f, "printf(\"%%zu \", offsetof(CUDA_TEXTURE_DESC, " #fl "));\n");
+    CUTEX_FIELDS(P)
 #undef P
     fprintf(f, "return 0;}\n");
     fclose(f);
@@ -141,6 +156,14 @@ TEST(shim_cuda_struct_layout) {
     n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", sizeof(ws_cuda_texture_desc));
 #define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cuda_texture_desc, fl));
     TEXD_FIELDS(P)
+#undef P
+    n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", sizeof(ws_cu_resource_desc));
+#define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cu_resource_desc, fl));
+    CURES_FIELDS(P)
+#undef P
+    n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", sizeof(ws_cu_texture_desc));
+#define P(fl) n += (size_t)snprintf(mine + n, sizeof mine - n, "%zu ", offsetof(ws_cu_texture_desc, fl));
+    CUTEX_FIELDS(P)
 #undef P
     if (rc == 0) CHECK_MSG(out && strcmp(out, mine) == 0, "CUDA: %s\nours: %s", out, mine);
     free(out);
@@ -180,6 +203,21 @@ TEST(shim_texture_objects) {
         CHECK_STR_CONTAINS(out, "invalid texture object handle");
         free(out);
     }
+}
+
+/* Driver-API texture objects through libcuda.so.1 from a plain C program. */
+TEST(shim_driver_texture_objects) {
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -O1 -I%s/src -o %s/tex_driver %s/tests/data/driver/tex_driver.c "
+             "%s/lib/libcuda.so.1 2>&1 && " SHIM_ENV "LD_LIBRARY_PATH=%s/lib %s/tex_driver "
+             "%s/bench/micro/texture/kernel.ptx 2>&1",
+             ws_test_root(), build_dir(), ws_test_root(), build_dir(), build_dir(), build_dir(),
+             ws_test_root());
+    int rc = run_cmd(cmd, &out);
+    CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "tex_driver exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "CUDA arrays are not supported by the driver-API shim");
+    free(out);
 }
 
 /* The reference apps, built by nvcc (compressed and --no-compress fat

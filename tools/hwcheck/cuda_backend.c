@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/cudart_types.h" /* the texture-object structs, without CUDA headers */
 #include "warpsim/warpsim.h"
 
 typedef int CUresult;
@@ -34,11 +35,21 @@ CUresult cuMemsetD8_v2(CUdeviceptr, unsigned char, size_t);
 CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                         unsigned, CUstream, void **, void **);
 CUresult cuGetErrorName(CUresult, const char **);
+CUresult cuTexObjectCreate(unsigned long long *, const ws_cu_resource_desc *,
+                           const ws_cu_texture_desc *, const void *);
+CUresult cuTexObjectDestroy(unsigned long long);
+
+typedef struct tex_rec {     /* ws_texture_get_desc answers from here */
+    ws_texobj handle;
+    ws_tex_desc desc;
+    struct tex_rec *next;
+} tex_rec;
 
 struct ws_device {
     CUcontext ctx;
     char err[512];
     ws_run_totals totals;
+    tex_rec *texs;
 };
 struct ws_module_handle {
     CUmodule mod;
@@ -91,6 +102,11 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
 
 void ws_device_destroy(ws_device *d) {
     if (!d) return;
+    for (tex_rec *t = d->texs, *n; t; t = n) {
+        n = t->next;
+        cuTexObjectDestroy(t->handle);
+        free(t);
+    }
     cuCtxDestroy_v2(d->ctx);
     free(d);
 }
@@ -124,6 +140,82 @@ ws_status ws_memcpy_dtod(ws_device *d, ws_devptr dst, ws_devptr src, size_t n) {
 ws_status ws_memset(ws_device *d, ws_devptr dst, int value, size_t n) {
     CUresult r = cuMemsetD8_v2(dst, (unsigned char)value, n);
     return r ? fail(d, r, "cuMemsetD8(%zu)", n) : WS_OK;
+}
+
+/* Texture objects over linear and pitch-2D memory (warpsim's pitch-linear
+   arrays have no driver-API counterpart). */
+ws_status ws_texture_create(ws_device *d, const ws_tex_desc *t, ws_texobj *out) {
+    static const int fmt[3][3] = { /* [kind][8, 16, 32 bits] */
+        {WS_CU_AD_FORMAT_SIGNED_INT8, WS_CU_AD_FORMAT_SIGNED_INT16, WS_CU_AD_FORMAT_SIGNED_INT32},
+        {WS_CU_AD_FORMAT_UNSIGNED_INT8, WS_CU_AD_FORMAT_UNSIGNED_INT16,
+         WS_CU_AD_FORMAT_UNSIGNED_INT32},
+        {0, WS_CU_AD_FORMAT_HALF, WS_CU_AD_FORMAT_FLOAT}};
+    if (!t || !out || t->res == WS_TEX_RES_ARRAY || t->kind > WS_TEX_FLOAT ||
+        (t->bits != 8 && t->bits != 16 && t->bits != 32)) {
+        snprintf(d->err, sizeof d->err, "texture create: unsupported descriptor (arrays are not)");
+        return WS_ERR_UNSUPPORTED;
+    }
+    ws_cu_resource_desc rd;
+    ws_cu_texture_desc td;
+    memset(&rd, 0, sizeof rd);
+    memset(&td, 0, sizeof td);
+    int f = fmt[t->kind][t->bits == 8 ? 0 : t->bits == 16 ? 1 : 2];
+    size_t texel = t->channels * t->bits / 8;
+    if (t->res == WS_TEX_RES_LINEAR) {
+        rd.resType = 2;
+        rd.res.linear.devPtr = t->addr;
+        rd.res.linear.format = f;
+        rd.res.linear.numChannels = t->channels;
+        rd.res.linear.sizeInBytes = t->width * texel;
+    } else {
+        rd.resType = 3;
+        rd.res.pitch2D.devPtr = t->addr;
+        rd.res.pitch2D.format = f;
+        rd.res.pitch2D.numChannels = t->channels;
+        rd.res.pitch2D.width = t->width;
+        rd.res.pitch2D.height = t->height;
+        rd.res.pitch2D.pitchInBytes = t->pitch ? t->pitch : t->width * texel;
+    }
+    for (int k = 0; k < 3; k++) td.addressMode[k] = (int)t->address[k];
+    td.filterMode = (int)t->filter;
+    td.flags = (t->read_normalized ? 0u : (unsigned)WS_CU_TRSF_READ_AS_INTEGER) |
+               (t->normalized_coords ? (unsigned)WS_CU_TRSF_NORMALIZED_COORDINATES : 0u);
+    memcpy(td.borderColor, t->border, sizeof td.borderColor);
+    tex_rec *r = calloc(1, sizeof *r);
+    if (!r) return WS_ERR_OUT_OF_MEMORY;
+    unsigned long long h = 0;
+    CUresult e = cuTexObjectCreate(&h, &rd, &td, NULL);
+    if (e) {
+        free(r);
+        return fail(d, e, "cuTexObjectCreate");
+    }
+    r->handle = h;
+    r->desc = *t;
+    r->next = d->texs;
+    d->texs = r;
+    *out = r->handle;
+    return WS_OK;
+}
+
+ws_status ws_texture_destroy(ws_device *d, ws_texobj h) {
+    for (tex_rec **pt = &d->texs; *pt; pt = &(*pt)->next)
+        if ((*pt)->handle == h) {
+            tex_rec *t = *pt;
+            *pt = t->next;
+            CUresult e = cuTexObjectDestroy(h);
+            free(t);
+            return e ? fail(d, e, "cuTexObjectDestroy") : WS_OK;
+        }
+    return WS_ERR_INVALID_VALUE;
+}
+
+ws_status ws_texture_get_desc(const ws_device *d, ws_texobj h, ws_tex_desc *out) {
+    for (const tex_rec *t = d->texs; t; t = t->next)
+        if (t->handle == h) {
+            *out = t->desc;
+            return WS_OK;
+        }
+    return WS_ERR_INVALID_VALUE;
 }
 
 ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *name,

@@ -55,6 +55,12 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    unsigned mrpb_size, mrpb_queues;
+    if (sm_mrpb_parse(sm->cfg->l1d_reorder, &mrpb_size, &mrpb_queues, err, errlen)) return -1;
+    if (mrpb_size && !(sm->mrpb = sm_mrpb_create(mrpb_size, mrpb_queues))) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
     return 0;
 }
 
@@ -68,7 +74,7 @@ bool sm_ldst_busy(const ws_sm *sm) {
         if (sm->smem_pipe[i]) return true;
     for (unsigned i = 0; i < sm->l1_lat; i++)
         if (sm->l1q[i].valid) return true;
-    return false;
+    return sm->mrpb && sm->mrpb->n;
 }
 
 /* Cycles a shared access occupies the unit: per warp part, the largest
@@ -384,7 +390,9 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         if (!send_bypass(sm, in, t)) return false;
         sm->txpos++;
     } else {
-        sm_l1acc *tail = &sm->l1q[sm->l1_lat - 1];
+        /* with MRPB the request waits in its warp's queue first */
+        sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp) : &sm->l1q[sm->l1_lat - 1];
+        if (!tail) return false; /* the MRPB is full */
         if (tail->valid) {
             sm->l1_bank_conflicts++;
             return false;
@@ -417,6 +425,7 @@ void sm_ldst_cycle(ws_sm *sm) {
     drain_cache(sm, sm->l1d, SM_C_L1D);
     sm_tex_cycle(sm);
     l1q_cycle(sm);
+    if (sm->mrpb) sm_mrpb_cycle(sm);
 
     sm_inst *in = sm->ld_disp;
     if (!in) return;

@@ -228,6 +228,7 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->txq);
     free(sm->smem_pipe);
     free(sm->l1q);
+    sm_mrpb_destroy(sm->mrpb);
     for (unsigned i = 0; i < sm->nchunks; i++) free(sm->chunks[i]);
     free(sm->chunks);
     free(sm->warps);
@@ -480,6 +481,7 @@ void ws_sm_describe(const ws_sm *sm, char *buf, size_t n) {
         ws_cache_mshr_used(sm->l1d), ws_cache_miss_queue_len(sm->l1d),
         ws_cache_mshr_used(sm->l1i), ws_cache_miss_queue_len(sm->l1i),
         sm->ld_disp ? ws_opcode_name((ws_opcode)sm->ld_disp->inst->op) : "idle");
+    if (sm->mrpb) OUT("  MRPB: %u requests waiting\n", sm->mrpb->n);
     for (uint32_t wi = 0; wi < sm->max_warps && o < n; wi++) {
         const sm_warp *w = &sm->warps[wi];
         if (!w->valid) continue;

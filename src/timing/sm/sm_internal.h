@@ -126,6 +126,17 @@ typedef struct sm_l1acc {
     bool valid;
 } sm_l1acc;
 
+/* The memory request prioritization buffer (mrpb.c, -l1d_reorder mrpb):
+   per-signature FIFO queues of L1D requests sharing `size` entries. */
+typedef struct sm_mrpb {
+    unsigned size, nq, n;      /* entries, queues, requests held */
+    sm_l1acc *ent;             /* [size] */
+    uint16_t *next;            /* [size]: next entry of its queue, or of the free list */
+    uint16_t *head, *tail;     /* [nq] (UINT16_MAX: empty) */
+    uint16_t free;
+    uint64_t *busy;            /* bitmap of non-empty queues */
+} sm_mrpb;
+
 /* Collector unit. */
 typedef struct sm_cu {
     sm_inst *in;
@@ -239,6 +250,7 @@ struct ws_sm {
     unsigned smem_lat;
     sm_l1acc *l1q;             /* [0] = head, length l1_latency */
     unsigned l1_lat;
+    sm_mrpb *mrpb;             /* requests waiting to enter l1q (NULL: -l1d_reorder none) */
     ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     sm_inst *next_global;      /* bypass reply waiting for writeback */
     sm_inst *next_wb;
@@ -313,6 +325,15 @@ sm_inst *sm_tex_pop_ready(ws_sm *sm);                          /* writeback clie
 bool sm_tex_busy(const ws_sm *sm);                             /* misses to send */
 bool sm_tex_wants_cycle(const ws_sm *sm);                      /* ... or fills to write back */
 void sm_tex_stats(const ws_sm *sm, uint64_t *access, uint64_t *miss);
+
+/* mrpb.c. parse: size 0 for "none"; push: the entry to fill (NULL when
+   full); pop: the drain policy's choice; cycle: drain one into l1q's tail. */
+int sm_mrpb_parse(const char *spec, unsigned *size, unsigned *queues, char *err, size_t errlen);
+sm_mrpb *sm_mrpb_create(unsigned size, unsigned queues);
+void sm_mrpb_destroy(sm_mrpb *m);
+sm_l1acc *sm_mrpb_push(sm_mrpb *m, unsigned warp);
+bool sm_mrpb_pop(sm_mrpb *m, sm_l1acc *out);
+void sm_mrpb_cycle(ws_sm *sm);
 
 /* ldst.c */
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen);
