@@ -222,13 +222,15 @@ static unsigned awl_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned m
     const awl_ctl *c = ctl;
     if (max < 2) return 0;
     double lim = 0;
-    unsigned searches = 0;
+    unsigned searches = 0, n = 0;
     for (unsigned i = 0; i < c->n_sms; i++) {
         lim += ws_awl_sched_limit(&c->sm[i].a, c->n_sched);
+        n += c->sm[i].a.nt != 0;
         searches += c->sm[i].a.searches;
     }
-    /* mean per-scheduler limit in force at the end (0: no SM ran warps), searches finished */
-    out[0] = (ws_throttle_stat){"warpsim_throttle_limit", c->n_sms ? lim / c->n_sms : 0, true};
+    /* mean per-scheduler limit in force at the end over the SMs that ran warps for a full
+       period (0: none did), searches finished */
+    out[0] = (ws_throttle_stat){"warpsim_throttle_limit", n ? lim / n : 0, true};
     out[1] = (ws_throttle_stat){"warpsim_throttle_searches", searches, false};
     return 2;
 }

@@ -133,16 +133,17 @@ static unsigned iacm_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned 
     const iacm_ctl *c = ctl;
     if (max < 5) return 0;
     double lim = 0, cyc[P_N] = {0};
-    unsigned searches = 0;
+    unsigned searches = 0, ran = 0;
     for (unsigned i = 0; i < c->n_sms; i++) {
         lim += ws_awl_sched_limit(&c->sm[i].a, c->n_sched);
+        ran += c->sm[i].a.nt != 0;
         searches += c->sm[i].a.searches;
         for (int p = 0; p < P_N; p++) cyc[p] += (double)c->sm[i].cycles[p];
     }
     double n = c->n_sms ? c->n_sms : 1;
-    /* mean per-scheduler limit at the end, AWL searches finished, and the mean cycles an SM
-       spent in each phase (full periods) */
-    out[0] = (ws_throttle_stat){"warpsim_throttle_limit", lim / n, true};
+    /* mean per-scheduler limit at the end over the SMs that ran warps for a full period, AWL
+       searches finished, and the mean cycles an SM spent in each phase (full periods) */
+    out[0] = (ws_throttle_stat){"warpsim_throttle_limit", ran ? lim / ran : 0, true};
     out[1] = (ws_throttle_stat){"warpsim_throttle_searches", searches, false};
     out[2] = (ws_throttle_stat){"warpsim_iacm_adi_cycles", cyc[P_ADI] / n, true};
     out[3] = (ws_throttle_stat){"warpsim_iacm_awl_cycles", cyc[P_AWL] / n, true};
