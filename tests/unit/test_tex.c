@@ -273,6 +273,35 @@ TEST(tex_bilinear_2d) {
     ws_gmem_destroy(m.g);
 }
 
+TEST(tex_trilinear_3d) {
+    /* 2 x 2 x 2 texels, T = x + 2y + 4z; a 3-D array with rows of 8 bytes */
+    const float t[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    mem m = mem_with(t, sizeof t);
+    ws_tex_desc d = desc1d(m.a, 2, WS_TEX_CLAMP, WS_TEX_LINEAR, 0);
+    d.height = 2;
+    d.depth = 2;
+    d.pitch = 8;
+    uint32_t c[3] = {fbits(1.0f), fbits(1.0f), fbits(1.0f)}, out[4];
+    uint64_t taps[WS_TEX_MAX_TAPS], badp;
+    unsigned nt = 0;
+    CHECK_EQ_I64(ws_tex_fetch(&d, m.g, 3, 0, c, out, taps, &nt, &badp), WS_OK);
+    CHECK_F(bitsf(out[0]), 3.5f); /* the centre: the mean of all eight */
+    CHECK_EQ_I64(nt, 8);
+    CHECK_EQ_U64(taps[7], m.a + 28);
+    /* (0.75, 1.5, 1.25): a = 0.25 on x, texel row 1 on y, b = 0.75 on z */
+    c[0] = fbits(0.75f);
+    c[1] = fbits(1.5f);
+    c[2] = fbits(1.25f);
+    CHECK_EQ_I64(ws_tex_fetch(&d, m.g, 3, 0, c, out, taps, &nt, &badp), WS_OK);
+    CHECK_F(bitsf(out[0]), 0.25f + 2 + 4 * 0.75f);
+    /* point sampling reads one texel */
+    d.filter = WS_TEX_POINT;
+    CHECK_EQ_I64(ws_tex_fetch(&d, m.g, 3, 0, c, out, taps, &nt, &badp), WS_OK);
+    CHECK_F(bitsf(out[0]), 6);
+    CHECK_EQ_I64(nt, 1);
+    ws_gmem_destroy(m.g);
+}
+
 TEST(tex_formats_and_read_modes) {
     const uint8_t b[8] = {0, 128, 255, 0x80, 0x81, 0x7F, 0xFB, 7};
     mem m = mem_with(b, sizeof b);

@@ -12,6 +12,8 @@
  *    .cg loads and -gpgpu_gmem_skip_L1D global accesses bypass the L1D and
  *    go out directly. Local memory is mapped to a global range, interleaved
  *    by word across the resident threads (GPGPU-Sim's local_mem_map).
+ *  - texture fetches: the L1T path of tex.c, one access per distinct line;
+ *    its fills write back through client 1 of the writeback arbiter.
  *  - replies: one per cycle from a 2-entry response FIFO (fill L1D / L1C,
  *    store acknowledgement, bypass reply). Writeback arbitrates round robin
  *    between the shared pipeline, L1C fills, bypass replies and L1D fills,
