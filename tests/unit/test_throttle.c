@@ -10,7 +10,7 @@ TEST(throttle_swl_keeps_the_n_oldest) {
     CHECK(ws_throttle_create(&t, "swl:2", 6, err, sizeof err) == 0);
     ws_sched_warp w[6];
     uint64_t ages[6] = {50, 10, 30, 20, 40, 5};
-    for (int i = 0; i < 6; i++) w[i] = (ws_sched_warp){(uint16_t)i, 1, 0, 0, ages[i], 0};
+    for (int i = 0; i < 6; i++) w[i] = (ws_sched_warp){.slot = (uint16_t)i, .valid = 1, .age = ages[i]};
     w[5].valid = 0; /* finished warps do not count */
     t.policy->filter(t.state, w, 6);
     /* oldest valid: ages 10 (slot 1) and 20 (slot 3) */

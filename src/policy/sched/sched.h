@@ -21,6 +21,10 @@ typedef struct ws_sched_warp {
     uint8_t longop;    /* next instruction reads a register a global/local load will write */
     uint64_t age;      /* dynamic warp id: smaller = launched earlier */
     uint8_t throttled; /* a throttle policy forbids it to issue this cycle */
+    uint8_t next_load; /* next instruction is a global/local (or generic) load; computed only
+                          for throttle policies with needs_next_load */
+    uint8_t noload;    /* a throttle policy forbids it to issue global/local loads this cycle
+                          (issue checks every instruction, the second of a dual issue too) */
 } ws_sched_warp;
 
 typedef struct ws_sched_policy {

@@ -10,6 +10,7 @@ extern const ws_throttle_policy ws_throttle_dwtcs;
 extern const ws_throttle_policy ws_throttle_dwtpric;
 extern const ws_throttle_policy ws_throttle_awl;
 extern const ws_throttle_policy ws_throttle_iacm;
+extern const ws_throttle_policy ws_throttle_ccws;
 
 static const ws_throttle_policy *const g_policies[] = {
     &ws_throttle_none,
@@ -18,6 +19,7 @@ static const ws_throttle_policy *const g_policies[] = {
     &ws_throttle_dwtpric,
     &ws_throttle_awl,
     &ws_throttle_iacm,
+    &ws_throttle_ccws,
     NULL,
 };
 
@@ -74,6 +76,27 @@ void ws_throttle_ctl_destroy(ws_throttle_ctl *c) {
 
 void ws_throttle_destroy(ws_throttle *t) {
     if (t->policy && t->state) t->policy->destroy(t->state);
+    t->policy = NULL;
+    t->state = NULL;
+}
+
+int ws_throttle_sm_create(ws_throttle_sm *t, const char *spec, unsigned n_warps,
+                          unsigned l1d_line, ws_throttle *sched, unsigned n_sched, char *err,
+                          size_t errlen) {
+    const char *args;
+    const ws_throttle_policy *p = lookup(spec, &args);
+    t->policy = NULL;
+    t->state = NULL;
+    if (!p || !p->sm_create) return 0;
+    if (!(t->state = p->sm_create(args, n_warps, l1d_line, err, errlen))) return -1;
+    t->policy = p;
+    for (unsigned s = 0; s < n_sched; s++)
+        if (sched[s].policy == p && sched[s].state) p->sm_attach(sched[s].state, t->state, s);
+    return 0;
+}
+
+void ws_throttle_sm_destroy(ws_throttle_sm *t) {
+    if (t->policy && t->state) t->policy->sm_destroy(t->state);
     t->policy = NULL;
     t->state = NULL;
 }

@@ -76,6 +76,30 @@ typedef struct ws_throttle_policy {
     /* Named values for the end-of-kernel report (what was decided): up to
        max into out; returns how many. NULL: none. */
     unsigned (*ctl_stats)(const void *ctl, struct ws_throttle_stat *out, unsigned max);
+
+    /* ---- optional per-SM part (NULL sm_create: none) ----
+     * For schemes that rank all warps of an SM against each other (CCWS).
+     * Each SM creates one such state beside its per-scheduler states, gives
+     * it to each of them (sm_attach: scheduler `id` supervises warp slots
+     * id, id + n_sched, ...) and reports its L1D events to it. Warps are SM
+     * warp slots; l1d_line is the L1D line size in bytes. Use designated
+     * initializers: fields are appended here. */
+    void *(*sm_create)(const char *args, unsigned n_warps, unsigned l1d_line, char *err,
+                       size_t errlen);
+    void (*sm_destroy)(void *sm);
+    void (*sm_attach)(void *st, void *sm, unsigned id);
+    /* Once per SM cycle before the schedulers (only while CTAs are resident):
+       the core cycle and the warp instructions the SM has issued so far. */
+    void (*sm_cycle)(void *sm, uint64_t now, uint64_t warp_insts);
+    /* A read of `warp` missed the L1D (MISS or SECTOR_MISS; a pending hit
+       is not a miss); block is the line address. */
+    void (*l1d_read_miss)(void *sm, uint16_t warp, uint64_t block);
+    /* An L1D line allocated by warp `owner` was evicted (a ws_cache_evict_fn,
+       registered with ctx = the per-SM state). */
+    void (*l1d_evict)(void *sm, uint64_t block, uint16_t owner);
+    /* The filter reads ws_sched_warp.next_load (the SM computes it only for
+       such policies). */
+    int needs_next_load;
 } ws_throttle_policy;
 
 /* One value of ctl_stats; name is a static string. */
@@ -103,5 +127,17 @@ typedef struct ws_throttle_ctl {
 int ws_throttle_ctl_create(ws_throttle_ctl *c, const char *spec, unsigned n_sms, unsigned n_sched,
                            char *err, size_t errlen);
 void ws_throttle_ctl_destroy(ws_throttle_ctl *c);
+
+/* The per-SM part of a throttle spec, if its policy has one: created for an
+   SM of n_warps slots (L1D lines of l1d_line bytes) and attached to that
+   SM's n_sched scheduler states. */
+typedef struct ws_throttle_sm {
+    const ws_throttle_policy *policy; /* NULL: no per-SM part */
+    void *state;
+} ws_throttle_sm;
+int ws_throttle_sm_create(ws_throttle_sm *t, const char *spec, unsigned n_warps,
+                          unsigned l1d_line, ws_throttle *sched, unsigned n_sched, char *err,
+                          size_t errlen);
+void ws_throttle_sm_destroy(ws_throttle_sm *t);
 
 #endif

@@ -35,6 +35,13 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         if (ws_throttle_create(&sm->throttle[s], sm->cfg->throttle, n, err, errlen)) return -1;
     }
     sm->throttling = sm->throttle[0].policy != ws_throttle_find("none");
+    /* schemes ranking all of the SM's warps (CCWS) also keep per-SM state fed by L1D events */
+    if (ws_throttle_sm_create(&sm->throttle_sm, sm->cfg->throttle, sm->max_warps,
+                              ws_cache_get_cfg(sm->l1d)->line_size, sm->throttle, sm->n_sched,
+                              err, errlen))
+        return -1;
+    if (sm->throttle_sm.policy && sm->throttle_sm.policy->l1d_evict)
+        ws_cache_set_evict_hook(sm->l1d, sm->throttle_sm.policy->l1d_evict, sm->throttle_sm.state);
     return 0;
 }
 
@@ -151,6 +158,15 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     return 1;
 }
 
+/* A global/local load as the throttle family sees it before execution: the
+   static space, with generic loads counted (nvcc's generic loads are almost
+   always global data). */
+static bool is_gload(const ws_inst *in) {
+    return in && (in->op == WS_OP_LD || in->op == WS_OP_LDU) &&
+           (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL ||
+            in->space == WS_SPACE_NONE);
+}
+
 static void sched_cycle(ws_sm *sm, unsigned s) {
     unsigned n = 0;
     const ws_sched_policy *pol = sm->sched[s].policy;
@@ -163,12 +179,17 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         v->waiting = 0;
         v->longop = 0;
         v->throttled = 0;
+        v->next_load = v->noload = 0;
         if (v->valid) {
             bool bar = false;
             v->waiting = warp_waiting(sm, w, &bar);
             if (pol->uses_longop) {
                 const sm_ibuf *e = &w->ib[w->ib_next];
                 v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
+            }
+            if (sm->throttle[s].policy->needs_next_load) {
+                const sm_ibuf *e = &w->ib[w->ib_next];
+                v->next_load = e->valid && is_gload(e->inst);
             }
         }
     }
@@ -209,6 +230,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
                 w->fetch_pc = pc;
                 break;
             }
+            if (sm->sview[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
             valid_inst = true;
             checked++;
             if (sm_sb_collides(w, e->dec)) break;
@@ -243,6 +265,8 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
 
 void sm_issue_cycle(ws_sm *sm) {
     if (!sm->n_active_ctas) return;
+    if (sm->throttle_sm.policy && sm->throttle_sm.policy->sm_cycle)
+        sm->throttle_sm.policy->sm_cycle(sm->throttle_sm.state, sm->now, sm->st.warp_insts);
     for (unsigned j = 0; j < sm->n_sched; j++) {
         sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);
         if (sm->has_fault) return;

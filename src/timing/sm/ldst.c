@@ -344,9 +344,14 @@ static void l1q_cycle(ws_sm *sm) {
         }
         unsigned mq = ws_cache_miss_queue_len(sm->l1d);
         ws_fail_kind fk;
+        ws_cache_set_owner(sm->l1d, h->warp); /* a line it allocates is this warp's (CCWS) */
         ws_cache_status s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
                                             h->space == WS_SPACE_LOCAL, req, sm->now, &fk);
         bool sent = ws_cache_miss_queue_len(sm->l1d) > mq;
+        const ws_throttle_policy *tp = sm->throttle_sm.policy;
+        if (tp && tp->l1d_read_miss && !write && (s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS))
+            tp->l1d_read_miss(sm->throttle_sm.state, h->warp,
+                              ws_cache_block_addr(sm->l1d, h->addr));
         if (s == WS_CACHE_RESERVATION_FAIL) {
             if (wd) sm_pend_free(sm, wd);
         } else {

@@ -204,6 +204,7 @@ void ws_sm_destroy(ws_sm *sm) {
     if (sm->throttle)
         for (unsigned s = 0; s < sm->n_sched; s++) ws_throttle_destroy(&sm->throttle[s]);
     free(sm->throttle);
+    ws_throttle_sm_destroy(&sm->throttle_sm);
     free(sm->sched);
     free(sm->sview);
     free(sm->sorder);

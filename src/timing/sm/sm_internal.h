@@ -209,6 +209,7 @@ struct ws_sm {
     ws_sched *sched;
     ws_throttle *throttle;     /* per scheduler (policy family "throttle") */
     bool throttling;           /* a policy other than "none" */
+    ws_throttle_sm throttle_sm; /* the policy's per-SM part (CCWS), if it has one */
     ws_sched_warp *sview;      /* per scheduler view scratch */
     uint16_t *sorder;
     unsigned max_issue;
