@@ -333,9 +333,32 @@ TEST(throttle_awl_searches_to_the_peak_then_idles) {
     rig_free(&r);
 }
 
-/* One iacm period; returns the phase the SM was in during it (0 ADI, 1 AWL, 2 idle). */
-static int iacm_period(rig *r, unsigned peak, double top) {
+/* Reads of distinct blocks (each filled at once): enough for a selection of
+   an adi function with nv=2:ns=2 when it is not paused. */
+static void touch(ws_cache *c) {
+    static uint64_t k;
+    for (int i = 0; i < 8; i++, k++) {
+        uint64_t a = 0x10000000ull + k * 0x1180;
+        ws_fail_kind f;
+        int req;
+        ws_cache_status st = ws_cache_access(c, a, WS_ACC_READ, false, &req, k, &f);
+        while (ws_cache_has_miss(c)) ws_cache_pop_miss(c);
+        if (st == WS_CACHE_MISS || st == WS_CACHE_SECTOR_MISS) ws_cache_fill(c, a & ~127ull, k);
+        while (ws_cache_pop_ready(c)) {}
+    }
+}
+
+static uint64_t selections(const rig *r) {
+    uint64_t n = 0;
+    CHECK(ws_cache_index_selections(r->l1d[0], &n));
+    return n;
+}
+
+/* One iacm period (with L1D accesses during it when `acc`); returns the phase the SM was in
+   during it (0 ADI, 1 AWL, 2 idle). */
+static int iacm_period(rig *r, unsigned peak, double top, bool acc) {
     double a0 = stat(r, "warpsim_iacm_adi_cycles"), w0 = stat(r, "warpsim_iacm_awl_cycles");
+    if (acc) touch(r->l1d[0]);
     awl_run(r, 1, peak, top);
     return stat(r, "warpsim_iacm_adi_cycles") > a0 ? 0
            : stat(r, "warpsim_iacm_awl_cycles") > w0 ? 1
@@ -348,58 +371,74 @@ TEST(throttle_iacm_phase_order_and_the_index_pause) {
     char err[256];
     ws_cache_cfg cfg;
     CHECK(ws_cache_cfg_parse("32:128:4,L:L:m:N,A:32:8,8", &cfg, err, sizeof err) == 0);
-    r.l1d[0] = ws_cache_create("L1D", &cfg, "adi", err, sizeof err);
+    r.l1d[0] = ws_cache_create("L1D", &cfg, "adi:nv=2:ns=2:ni=1", err, sizeof err);
     CHECK_MSG(r.l1d[0], "%s", err);
     if (!r.l1d[0]) return;
     ws_cache_index_pause(r.l1d[0], true);
     rig_kernel(&r, "k");
     r.sm[0].warps = 48;
     CHECK(!ws_cache_index_paused(r.l1d[0])); /* a kernel starts in the ADI phase */
-    /* ADI: the first period compares with 0, the second is within 25%: AWL, index paused */
-    CHECK_EQ_I64(iacm_period(&r, 10, 2000), 0);
+    /* ADI samples IPC in the period after a selection: none without accesses */
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, false), 0);
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, false), 0);
+    CHECK_EQ_U64(selections(&r), 0);
+    /* selections: the next period compares with 0, the one after is within 25%: AWL, index
+       paused */
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, true), 0);
+    CHECK(selections(&r) > 0);
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, true), 0);
     CHECK(!ws_cache_index_paused(r.l1d[0]));
-    CHECK_EQ_I64(iacm_period(&r, 10, 2000), 0);
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, true), 0);
     CHECK(ws_cache_index_paused(r.l1d[0]));
     CHECK_EQ_U64(lim(&r, 0, 0), 48);
+    /* paused: accesses no longer reach the index function */
+    uint64_t s0 = selections(&r);
+    touch(r.l1d[0]);
+    CHECK_EQ_U64(selections(&r), s0);
     /* AWL finds 10, far from NP = 48: back to ADI */
     int ph[64], n = 0;
     for (int i = 0; i < 64; i++) ph[i] = -1;
-    while (n < 12 && (ph[n] = iacm_period(&r, 10, 2000)) == 1) n++;
+    while (n < 12 && (ph[n] = iacm_period(&r, 10, 2000, true)) == 1) n++;
     CHECK_EQ_I64(n, 8);
     CHECK_EQ_U64(lim(&r, 0, 0), 10);
     CHECK(!ws_cache_index_paused(r.l1d[0]));
-    /* ADI for two periods, then AWL from 10 settles near NP: idle (paused) */
+    /* ADI for three periods, then AWL from 10 settles near NP: idle (paused) */
     CHECK_EQ_I64(ph[n], 0);
-    CHECK_EQ_I64(iacm_period(&r, 10, 2000), 0);
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, true), 0);
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, true), 0);
     CHECK(ws_cache_index_paused(r.l1d[0]));
     int awl = 0;
-    while (awl < 40 && iacm_period(&r, 10, 2000) == 1) awl++;
+    while (awl < 40 && iacm_period(&r, 10, 2000, true) == 1) awl++;
     CHECK(awl > 2 && awl < 40);
     CHECK(ws_cache_index_paused(r.l1d[0]));
     CHECK_EQ_U64(lim(&r, 0, 0), 10);
-    CHECK_EQ_I64(iacm_period(&r, 10, 2000), 2);
-    CHECK_EQ_I64(iacm_period(&r, 10, 2000), 2);
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, true), 2);
+    CHECK_EQ_I64(iacm_period(&r, 10, 2000, true), 2);
     /* an IPC jump in the idle phase: ADI again */
-    CHECK_EQ_I64(iacm_period(&r, 10, 3000), 2);
+    CHECK_EQ_I64(iacm_period(&r, 10, 3000, true), 2);
     CHECK(!ws_cache_index_paused(r.l1d[0]));
-    CHECK_EQ_I64(iacm_period(&r, 10, 3000), 0);
+    CHECK_EQ_I64(iacm_period(&r, 10, 3000, true), 0);
     rig_free(&r);
     ws_cache_destroy(r.l1d[0]);
+    /* a static index function has no selections: every ADI-phase period is a sample */
+    ws_cache *lin = ws_cache_create("L1D", &cfg, "linear", err, sizeof err);
+    uint64_t nsel = 0;
+    CHECK(lin && !ws_cache_index_selections(lin, &nsel));
+    ws_cache_destroy(lin);
 }
 
 /* Run a workload in timing mode; PASS, cycles and the named stat (the largest over its
    kernels; -1 if absent). */
-static bool run_wl(const char *wl, const char *throttle, uint64_t *cycles, const char *name,
+static bool run_wl(const char *wl, const char *const *over, uint64_t *cycles, const char *name,
                    double *val) {
     char *rep = NULL;
     size_t rlen = 0;
     FILE *rf = open_memstream(&rep, &rlen), *lf = fopen("/dev/null", "w");
-    const char *over[] = {throttle, NULL};
     ws_device_options o;
     ws_device_options_init(&o);
     o.functional_only = 0;
     o.report = rf;
-    o.config_overrides = over;
+    o.config_overrides = (const char **)over;
     ws_device *d = NULL;
     bool ok = false;
     if (ws_device_create(&o, &d) == WS_OK) {
@@ -424,16 +463,18 @@ TEST(throttle_dynamic_end_to_end) {
     uint64_t c;
     double v;
     /* k-means thrashes the L1D: DWT-CS (short periods for this small input) picks a limit */
-    CHECK(run_wl("rodinia/kmeans", "-warpsim_throttle dwtcs:period=2000", &c, "warpsim_throttle_limit",
-                 &v));
+    const char *const dwtcs[] = {"-warpsim_throttle dwtcs:period=2000", NULL};
+    CHECK(run_wl("rodinia/kmeans", dwtcs, &c, "warpsim_throttle_limit", &v));
     CHECK_MSG(v >= 1 && v <= 24, "dwtcs limit %g", v);
-    CHECK(run_wl("rodinia/kmeans", "-warpsim_throttle dwtpric:period=2000", &c,
-                 "warpsim_throttle_limit", &v));
+    const char *const dwtpric[] = {"-l1d_index pric", "-warpsim_throttle dwtpric:period=2000",
+                                   "-l1d_bypass dbsa:wait=1:period=2000", NULL};
+    CHECK(run_wl("rodinia/kmeans", dwtpric, &c, "warpsim_throttle_limit", &v));
     CHECK_MSG(v >= 1 && v <= 24, "dwtpric limit %g", v);
-    CHECK(run_wl("micro/matmul", "-warpsim_throttle awl:cp=1000", &c, "warpsim_throttle_searches",
-                 &v));
+    const char *const awl[] = {"-warpsim_throttle awl:cp=1000", NULL};
+    CHECK(run_wl("micro/matmul", awl, &c, "warpsim_throttle_searches", &v));
     CHECK_MSG(v >= 1, "awl searches %g", v);
-    CHECK(run_wl("micro/matmul", "-warpsim_throttle iacm:cp=1000", &c, "warpsim_iacm_adi_cycles",
-                 &v));
+    const char *const iacm[] = {"-l1d_index adi:nv=250:ns=250", "-l1d_bypass pd",
+                                "-warpsim_throttle iacm:cp=1000", NULL};
+    CHECK(run_wl("micro/matmul", iacm, &c, "warpsim_iacm_adi_cycles", &v));
     CHECK_MSG(v >= 2000, "iacm ADI cycles %g", v);
 }

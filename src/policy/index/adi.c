@@ -29,6 +29,7 @@ typedef struct {
     uint8_t idx[MAX_S];
     unsigned phase;
     uint32_t cnt;
+    uint64_t nsel;   /* selections completed */
     /* victimization */
     uint32_t ce[MAX_S], cc[MAX_S][MAX_S];
     unsigned victim; /* slot in idx */
@@ -264,6 +265,7 @@ static bool adi_observe(void *st, uint64_t a, ws_index_probe probe, bool global_
         if (++s->cnt < s->ns) return false;
         s->phase = PH_IDLE;
         s->cnt = 0;
+        s->nsel++;
         unsigned nb = choose_bit(s);
         if (nb == s->idx[s->victim]) return false;
         s->idx[s->victim] = (uint8_t)nb;
@@ -284,6 +286,8 @@ static bool adi_kernel_start(void *st) {
     return changed;
 }
 
+static uint64_t adi_selections(const void *st) { return ((const adi_state *)st)->nsel; }
+
 static unsigned adi_index_bits(const void *st, uint8_t *bits, unsigned max) {
     const adi_state *s = st;
     unsigned n = s->S < max ? s->S : max;
@@ -302,4 +306,5 @@ const ws_index_policy ws_index_adi = {
     .observe = adi_observe,
     .kernel_start = adi_kernel_start,
     .index_bits = adi_index_bits,
+    .selections = adi_selections,
 };

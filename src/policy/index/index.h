@@ -56,6 +56,10 @@ typedef struct ws_index_policy {
        (bits[i] feeds set bit i). Returns how many were written (0 if the
        function is not a bit selection). */
     unsigned (*index_bits)(const void *state, uint8_t *bits, unsigned max);
+    /* Adaptive functions: adaptation rounds (selections) completed so far,
+       whether or not they changed the function (IACM times its ADI-phase
+       IPC samples by them). */
+    uint64_t (*selections)(const void *state);
 } ws_index_policy;
 
 /* Look up by name ("linear") or by cache-string letter ("L"). NULL if none. */

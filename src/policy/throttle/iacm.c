@@ -8,12 +8,16 @@
  * are awl.c's. Bypassing (-l1d_bypass pd) is active in all phases and is
  * not steered here. IACM as a whole is
  *   -l1d_index adi -l1d_bypass pd -warpsim_throttle iacm
- * Choices: the ADI phase's idle sub-phase is measured at period granularity:
- * every CP (6250) cycles of the ADI phase is one sample, compared with the
- * previous one (the ADI function's own victimization/selection sub-phases
- * run on access counts in the cache and are not synchronised with these
- * periods). The previous IPC starts at 0 on each entry to the ADI phase, so
- * the phase lasts at least two periods (the spec's first-iteration choice).
+ * Choices: the ADI phase's idle sub-phase IPC is measured at period
+ * granularity, over the first full CP (6250) cycle period after each of the
+ * ADI function's selections (its victimization and selection sub-phases run
+ * on access counts inside the cache; sampling every period instead left
+ * ADI after one or two changes, as IPC barely moves between selections,
+ * and IACM fell behind ADI alone). An index function without selections
+ * (not adaptive) gives a sample every period. The previous IPC starts at 0
+ * on each entry to the ADI phase, so the phase takes at least two samples
+ * (the spec's first-iteration choice). The spec's ADI periods in IACM are
+ * 250 misses / 250 accesses: -l1d_index adi:nv=250:ns=250.
  * Every SM starts a kernel in the ADI phase with no warp limit (NC = NT;
  * the first AWL phase starts from NT). The 25% thresholds are relative to
  * the previous IPC (or NP). Args (k=v): cp, ew, ei, eadi. */
@@ -29,7 +33,9 @@ enum { P_ADI, P_AWL, P_IDLE, P_N };
 
 typedef struct {
     int phase;
-    double adi_prev;  /* IPC of the previous ADI-phase period (0: none yet) */
+    double adi_prev;  /* IPC of the previous ADI-phase sample (0: none yet) */
+    uint64_t sel_seen; /* the L1D index function's selections at the last period end */
+    bool armed;       /* a selection ended in the last period: this one is a sample */
     ws_awl a;
     ws_awl_idle idle;
     uint64_t cycles[P_N]; /* this kernel, per phase */
@@ -77,7 +83,11 @@ static uint64_t iacm_ctl_period(const void *ctl) { return ((const iacm_ctl *)ctl
 static void enter(const iacm_ctl *c, const ws_throttle_epoch *e, unsigned i, int phase) {
     iacm_sm *m = &c->sm[i];
     m->phase = phase;
-    if (phase == P_ADI) m->adi_prev = 0;
+    if (phase == P_ADI) {
+        m->adi_prev = 0;
+        m->armed = false;
+        if (e->l1d && e->l1d[i]) ws_cache_index_selections(e->l1d[i], &m->sel_seen);
+    }
     if (phase == P_IDLE) m->idle.init = true;
     if (phase == P_AWL && ws_awl_begin(&m->a, c->ew) != WS_AWL_SEARCHING) { /* NT 1 */
         m->phase = P_IDLE;
@@ -108,6 +118,12 @@ static void iacm_ctl_epoch(void *ctl, const ws_throttle_epoch *e) {
         int next = m->phase;
         switch (m->phase) {
         case P_ADI: {
+            uint64_t sel = 0;
+            bool sync = e->l1d && e->l1d[i] && ws_cache_index_selections(e->l1d[i], &sel);
+            bool sample = !sync || m->armed;
+            m->armed = sync && sel != m->sel_seen;
+            m->sel_seen = sel;
+            if (!sample) break;
             bool within = m->adi_prev > 0 && fabs(ipc - m->adi_prev) <= c->eadi * m->adi_prev;
             m->adi_prev = ipc;
             if (within && m->a.nt) next = P_AWL;

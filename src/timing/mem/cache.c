@@ -844,6 +844,11 @@ void ws_cache_read_counts(const ws_cache *c, uint64_t *reads, uint64_t *misses) 
 
 void ws_cache_index_pause(ws_cache *c, bool paused) { c->index_paused = paused; }
 bool ws_cache_index_paused(const ws_cache *c) { return c->index_paused; }
+bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
+    if (!c->index.policy->selections) return false;
+    *n = c->index.policy->selections(c->index.state);
+    return true;
+}
 void ws_cache_set_owner(ws_cache *c, uint16_t owner) { c->owner = owner; }
 void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx) {
     c->evict_fn = fn;

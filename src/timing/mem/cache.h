@@ -180,6 +180,8 @@ void ws_cache_read_counts(const ws_cache *c, uint64_t *reads, uint64_t *misses);
 /* Stop (or resume) feeding accesses to an adaptive index function. */
 void ws_cache_index_pause(ws_cache *c, bool paused);
 bool ws_cache_index_paused(const ws_cache *c);
+/* An adaptive index function's selection rounds so far; false if it has none. */
+bool ws_cache_index_selections(const ws_cache *c, uint64_t *n);
 
 /* ---- line ownership (observers such as CCWS's victim tags) ---- */
 /* Lines allocated from now on belong to `owner` (e.g. a warp slot). */
