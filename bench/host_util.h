@@ -24,7 +24,9 @@ typedef struct wl_ctx {
     const char *name;
     ws_devptr bufs[WL_MAX_BUFS];
     int nbufs;
-    int failed;        /* a call failed (message already logged) */
+    int failed;        /* a call failed (message already logged), or the run was capped */
+    int capped;        /* the instruction cap stopped the simulation: the host skips the rest
+                          of its work (later launches, downloads, the CPU reference) */
     long mismatches;   /* counted by wl_mismatch */
 } wl_ctx;
 
@@ -97,6 +99,13 @@ static inline ws_kernel *wl_kernel(wl_ctx *c, const char *name) {
     return k;
 }
 
+/* Call after every launch: notices the instruction cap. */
+static inline void wl_after_launch(wl_ctx *c) {
+    ws_run_totals t;
+    ws_device_totals(c->d, &t);
+    if (t.capped) c->failed = c->capped = 1;
+}
+
 static inline void wl_launch(wl_ctx *c, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                              void **args) {
     if (c->failed) return;
@@ -104,6 +113,7 @@ static inline void wl_launch(wl_ctx *c, ws_kernel *k, ws_dim3 grid, ws_dim3 bloc
     snprintf(what, sizeof what, "launch of %s <<<(%u,%u,%u),(%u,%u,%u)>>>", ws_kernel_name(k),
              grid.x, grid.y, grid.z, block.x, block.y, block.z);
     wl_check(c, ws_launch(c->d, k, grid, block, 0, args), what);
+    wl_after_launch(c);
 }
 
 static inline ws_dim3 wl_dim(uint32_t x, uint32_t y) {
@@ -140,6 +150,11 @@ static inline void wl_expect_near(wl_ctx *c, const char *what, long index, doubl
 static inline ws_wl_result wl_finish(wl_ctx *c, const char *summary) {
     for (int i = 0; i < c->nbufs; i++) ws_free(c->d, c->bufs[i]);
     c->nbufs = 0;
+    if (c->capped) { /* what the cut-short run left is not checked */
+        fprintf(c->log, "%s: %s capped by the instruction cap: output not checked\n", c->name,
+                summary);
+        return WS_WL_PASS;
+    }
     if (c->failed) {
         fprintf(c->log, "%s: %s ERROR\n", c->name, summary);
         return WS_WL_ERROR;

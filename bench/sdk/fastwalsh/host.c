@@ -18,6 +18,7 @@ static void launch_dyn(wl_ctx *c, ws_kernel *k, ws_dim3 grid, ws_dim3 block, siz
                        void **args) {
     if (c->failed) return;
     wl_check(c, ws_launch(c->d, k, grid, block, shared, args), ws_kernel_name(k));
+    if (!c->failed) wl_after_launch(c);
 }
 
 static void fwt_gpu(wl_ctx *c, ws_kernel *k1, ws_kernel *k2, ws_devptr data, int batches,

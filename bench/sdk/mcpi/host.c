@@ -60,6 +60,7 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
     if (!c.failed)
         wl_check(&c, ws_launch(d, kcomp, wl_dim(grid, 1), wl_dim(PI_THREADS, 1),
                                PI_THREADS * sizeof(uint32_t), cargs), "launch of computeValue");
+    if (!c.failed) wl_after_launch(&c);
     wl_download(&c, counts, dResults, grid * sizeof(uint32_t));
 
     unsigned long long total = 0;

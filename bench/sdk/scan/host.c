@@ -35,6 +35,7 @@ static void launch(scanner *s, ws_kernel *k, unsigned grid, unsigned block, size
     char what[96];
     snprintf(what, sizeof what, "launch of %s <<<%u, %u, %zu>>>", ws_kernel_name(k), grid, block, shared);
     wl_check(s->c, ws_launch(s->c->d, k, wl_dim(grid, 1), wl_dim(block, 1), shared, args), what);
+    if (!s->c->failed) wl_after_launch(s->c);
 }
 
 /* like preallocBlockSums: one totals array per level that has several blocks */
