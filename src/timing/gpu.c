@@ -363,6 +363,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         cycle++;
         if (rc != WS_OK) break;
         if (cycle >= g->ctl_next) {
+            for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_wake(g->sm[i]); /* decisions change */
             ws_control_epoch(g->ctl, cycle, now);
             g->ctl_next = ws_control_next(g->ctl);
         }

@@ -30,5 +30,5 @@ static void gto_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned id
 
 const ws_sched_policy ws_sched_gto = {
     "gto", "greedy on the last issued warp, then oldest first", gto_create, gto_destroy, gto_order,
-    gto_issued, 0,
+    gto_issued, 0, 1,
 };

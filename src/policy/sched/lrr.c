@@ -22,5 +22,5 @@ static void lrr_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned id
 
 const ws_sched_policy ws_sched_lrr = {
     "lrr", "loose round robin over the scheduler's warps", lrr_create, lrr_destroy, lrr_order,
-    lrr_issued, 0,
+    lrr_issued, 0, 1,
 };

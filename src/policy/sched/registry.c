@@ -69,6 +69,7 @@ unsigned ws_sched_sort_by_age(const ws_sched_warp *w, unsigned n, uint16_t *out,
 
 void ws_sched_ageord_init(ws_sched_ageord *a, unsigned n) {
     a->n = n < WS_SCHED_MAX_SLOTS ? n : WS_SCHED_MAX_SLOTS;
+    a->sorted = false;
     for (unsigned i = 0; i < a->n; i++) a->perm[i] = (uint16_t)i;
 }
 
@@ -77,26 +78,34 @@ unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsig
     if (n != a->n) ws_sched_ageord_init(a, n);
     if (n > WS_SCHED_MAX_SLOTS) return ws_sched_sort_by_age(w, n, out, skip);
     uint16_t *p = a->perm;
-    /* adaptive insertion sort of last cycle's order by (age, slot) */
-    for (unsigned i = 1; i < n; i++) {
-        uint16_t v = p[i];
-        unsigned j = i;
-        while (j > 0 && (w[p[j - 1]].age > w[v].age ||
-                         (w[p[j - 1]].age == w[v].age && p[j - 1] > v))) {
-            p[j] = p[j - 1];
-            j--;
+    /* (age, slot) is a total order, so the sorted perm depends on the ages
+       alone: sort again only when one changed */
+    bool same = a->sorted;
+    for (unsigned i = 0; i < n && same; i++) same = a->age[i] == w[i].age;
+    if (!same) {
+        for (unsigned i = 0; i < n; i++) a->age[i] = w[i].age;
+        a->sorted = true;
+        /* adaptive insertion sort of last cycle's order by (age, slot) */
+        for (unsigned i = 1; i < n; i++) {
+            uint16_t v = p[i];
+            unsigned j = i;
+            while (j > 0 && (w[p[j - 1]].age > w[v].age ||
+                             (w[p[j - 1]].age == w[v].age && p[j - 1] > v))) {
+                p[j] = p[j - 1];
+                j--;
+            }
+            p[j] = v;
         }
-        p[j] = v;
     }
     /* eligible warps first, each group by age */
-    unsigned k = 0;
+    uint16_t rest[WS_SCHED_MAX_SLOTS];
+    unsigned k = 0, m = 0;
     for (unsigned i = 0; i < n; i++) {
         uint16_t v = p[i];
-        if ((int)v != skip && w[v].valid && !w[v].waiting) out[k++] = v;
+        if ((int)v == skip) continue;
+        if (w[v].valid && !w[v].waiting) out[k++] = v;
+        else rest[m++] = v;
     }
-    for (unsigned i = 0; i < n; i++) {
-        uint16_t v = p[i];
-        if ((int)v != skip && !(w[v].valid && !w[v].waiting)) out[k++] = v;
-    }
-    return k;
+    memcpy(out + k, rest, m * sizeof *rest);
+    return k + m;
 }

@@ -11,6 +11,7 @@
 #ifndef WARPSIM_POLICY_SCHED_H
 #define WARPSIM_POLICY_SCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,12 @@ typedef struct ws_sched_policy {
     /* Reads ws_sched_warp.longop (the SM computes it only for such policies:
        it costs a scoreboard lookup per warp per cycle). */
     int uses_longop;
+    /* `order` gives the same order, and leaves the state as it was, when
+       called again with the same views and no `issued` in between (1 for
+       lrr, gto, oldest; not two_level_active, whose order() rotates its
+       lists). Only then may the SM skip a scheduler whose views have not
+       changed since it last found nothing to issue. */
+    int stable;
 } ws_sched_policy;
 
 const ws_sched_policy *ws_sched_find(const char *name); /* "gto", "two_level_active:6:0:1" */
@@ -67,6 +74,8 @@ unsigned ws_sched_sort_by_age(const ws_sched_warp *w, unsigned n, uint16_t *out,
 typedef struct ws_sched_ageord {
     uint16_t perm[WS_SCHED_MAX_SLOTS];
     unsigned n;
+    bool sorted;                       /* perm is sorted by age[] */
+    uint64_t age[WS_SCHED_MAX_SLOTS];  /* the ages it was sorted by */
 } ws_sched_ageord;
 void ws_sched_ageord_init(ws_sched_ageord *a, unsigned n);
 unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsigned n,

@@ -67,5 +67,5 @@ static void tl_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned idx
 
 const ws_sched_policy ws_sched_two_level_active = {
     "two_level_active", "N active warps in order; waiting or long-latency-dependent warps are demoted",
-    tl_create, tl_destroy, tl_order, tl_issued, 1,
+    tl_create, tl_destroy, tl_order, tl_issued, 1, 0,
 };

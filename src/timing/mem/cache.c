@@ -813,6 +813,8 @@ void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64
     }
 }
 
+bool ws_cache_has_ready(const ws_cache *c) { return c->rd_len > 0; }
+
 void *ws_cache_pop_ready(ws_cache *c) {
     if (!c->rd_len) return NULL;
     void *r = c->ready[c->rd_head];

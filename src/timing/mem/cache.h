@@ -154,6 +154,7 @@ void ws_cache_pop_miss(ws_cache *c);
 void ws_cache_fill(ws_cache *c, uint64_t block_addr, uint64_t now);
 /* Requests whose data is now available, one per call (NULL when none). */
 void *ws_cache_pop_ready(ws_cache *c);
+bool ws_cache_has_ready(const ws_cache *c);
 
 /* ---- bypass modes (set by the policy family "bypass", src/policy/bypass) ----
  * tag_only: every access goes to the next level uncached, while the tags and

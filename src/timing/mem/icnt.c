@@ -43,6 +43,7 @@ typedef struct net {
     uint32_t *gptr;       /* per output: round-robin grant pointer */
     bool *in_busy;        /* per input: its head holds an output */
     uint32_t *budget;     /* per output: flits it may still move this cycle */
+    uint64_t *req;        /* per output: inputs requesting it (allocation scratch) */
     double acc;           /* fractional internal speedup */
 } net;
 
@@ -84,6 +85,7 @@ static void net_free(net *n) {
     free(n->gptr);
     free(n->in_busy);
     free(n->budget);
+    free(n->req);
 }
 
 static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint32_t cap_ej) {
@@ -95,7 +97,9 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->gptr = calloc(nout, sizeof *n->gptr);
     n->in_busy = calloc(nin, sizeof *n->in_busy);
     n->budget = calloc(nout, sizeof *n->budget);
-    if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget) return false;
+    n->req = calloc(nout, sizeof *n->req);
+    if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->req)
+        return false;
     for (uint32_t i = 0; i < nin; i++)
         if (!ring_init(&n->in[i], cap_in)) return false;
     for (uint32_t o = 0; o < nout; o++) {
@@ -198,15 +202,51 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     return r;
 }
 
-/* Free outputs grant to the first requesting input after their pointer. */
+static bool wants(const ws_icnt *n, net *t, uint32_t i, uint32_t o) {
+    if (t->in_busy[i]) return false;
+    const pkt *h = ring_head(&t->in[i]);
+    return h && h->dst == o && h->ready <= n->now;
+}
+
+/* Free outputs grant to the first requesting input after their pointer.
+ * Each input requests only its head's output, so a grant changes no other
+ * output's requests: they are gathered once, as a bit set per output (up
+ * to 64 inputs; more take the plain scan). */
 static void allocate(ws_icnt *n, net *t) {
+    if (t->nin <= 64) {
+        uint64_t *req = t->req;
+        uint64_t any = 0;
+        for (uint32_t o = 0; o < t->nout; o++) req[o] = 0;
+        for (uint32_t i = 0; i < t->nin; i++) {
+            if (t->in_busy[i]) continue;
+            const pkt *h = ring_head(&t->in[i]);
+            if (!h || h->ready > n->now) continue;
+            req[h->dst] |= 1ull << i;
+            any = 1;
+        }
+        if (!any) return;
+        for (uint32_t o = 0; o < t->nout; o++) {
+            uint64_t m = req[o];
+            if (!m || t->conn[o] >= 0) continue;
+            pring *e = &t->ej[o];
+            if (e->len >= e->cap) continue; /* no slot for another packet */
+            uint64_t after = m & (~0ull << t->gptr[o]); /* gptr < nin <= 64 */
+            uint32_t i = (uint32_t)__builtin_ctzll(after ? after : m);
+            t->conn[o] = (int32_t)i;
+            t->in_busy[i] = true;
+            t->gptr[o] = (i + 1) % t->nin;
+            pkt *d = ring_push(e);
+            *d = *ring_head(&t->in[i]);
+            d->moved = 0;
+        }
+        return;
+    }
     for (uint32_t o = 0; o < t->nout; o++) {
         if (t->conn[o] >= 0) continue;
         for (uint32_t j = 0; j < t->nin; j++) {
             uint32_t i = (t->gptr[o] + j) % t->nin;
-            if (t->in_busy[i]) continue;
+            if (!wants(n, t, i, o)) continue;
             pkt *h = ring_head(&t->in[i]);
-            if (!h || h->dst != o || h->ready > n->now) continue;
             pring *e = &t->ej[o];
             if (e->len >= e->cap) break; /* no slot for another packet */
             t->conn[o] = (int32_t)i;

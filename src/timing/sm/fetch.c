@@ -36,6 +36,33 @@ void sm_ibuf_flush(sm_warp *w) {
 
 static inline bool ib_empty(const sm_warp *w) { return !w->ib[0].valid && !w->ib[1].valid; }
 
+static inline bool can_fetch(const sm_warp *w) {
+    return w->valid && !w->func_done && !w->imiss && ib_empty(w);
+}
+
+/* Warp wi's bit in sm->fetchable, after anything can_fetch reads changed. */
+void sm_fetch_mark(ws_sm *sm, unsigned wi) {
+    if (wi >= 64) return;
+    if (can_fetch(&sm->warps[wi])) sm->fetchable |= 1ull << wi;
+    else sm->fetchable &= ~(1ull << wi);
+}
+
+/* The first warp that can fetch, round robin after the one fetched last;
+   -1 if none. */
+int sm_fetch_pick(const ws_sm *sm) {
+    if (sm->max_warps <= 64) {
+        uint64_t m = sm->fetchable;
+        if (!m) return -1;
+        uint64_t after = m & (~0ull << (sm->last_fetched + 1) % sm->max_warps);
+        return __builtin_ctzll(after ? after : m);
+    }
+    for (uint32_t i = 0; i < sm->max_warps; i++) {
+        unsigned wi = (sm->last_fetched + 1 + i) % sm->max_warps;
+        if (can_fetch(&sm->warps[wi])) return (int)wi;
+    }
+    return -1;
+}
+
 void sm_fetch_reply(ws_sm *sm, uint64_t block) { ws_cache_fill(sm->l1i, block, sm->now); }
 
 /* Send one L1I miss towards memory if there is room. */
@@ -62,6 +89,7 @@ void sm_fetch_cycle(ws_sm *sm) {
             unsigned wi = (unsigned)((uintptr_t)rd - 1);
             sm_warp *w = &sm->warps[wi];
             w->imiss = false;
+            sm_fetch_mark(sm, wi);
             if (w->valid && !w->func_done && ib_empty(w)) {
                 sm->fb_valid = true;
                 sm->fb_warp = wi;
@@ -69,10 +97,10 @@ void sm_fetch_cycle(ws_sm *sm) {
                 sm->fb_pc = w->fetch_pc;
             }
         } else if (sm->n_active_ctas) {
-            for (uint32_t i = 0; i < sm->max_warps; i++) {
-                unsigned wi = (sm->last_fetched + 1 + i) % sm->max_warps;
+            int pick = sm_fetch_pick(sm);
+            if (pick >= 0) {
+                unsigned wi = (unsigned)pick;
                 sm_warp *w = &sm->warps[wi];
-                if (!w->valid || w->func_done || w->imiss || !ib_empty(w)) continue;
                 uint64_t addr = SM_PROGRAM_BASE +
                                 (uint64_t)SM_INST_BYTES * (sm->func_base[w->fetch_func] + w->fetch_pc);
                 ws_fail_kind fk;
@@ -86,8 +114,8 @@ void sm_fetch_cycle(ws_sm *sm) {
                     sm->fb_pc = w->fetch_pc;
                 } else if (s != WS_CACHE_RESERVATION_FAIL) {
                     w->imiss = true;
+                    sm_fetch_mark(sm, wi);
                 }
-                break;
             }
         }
     }
@@ -99,6 +127,8 @@ void sm_decode_cycle(ws_sm *sm) {
     sm->fb_valid = false;
     sm_warp *w = &sm->warps[sm->fb_warp];
     if (!w->valid || w->func_done) return;
+    sm->gen++;
+    sm->fetchable &= ~(1ull << (sm->fb_warp & 63)); /* its ibuffer is full now */
     const ws_func *f = &sm->mod->funcs[sm->fb_func];
     uint32_t pc = sm->fb_pc;
     /* slot 0 is filled even past the end of the function (GPGPU-Sim fills a

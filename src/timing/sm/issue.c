@@ -20,7 +20,8 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->sched = calloc(sm->n_sched, sizeof *sm->sched);
     sm->sview = calloc(sm->max_warps, sizeof *sm->sview);
     sm->sorder = calloc(sm->max_warps, sizeof *sm->sorder);
-    if (!sm->sched || !sm->sview || !sm->sorder) {
+    sm->swait = calloc(sm->max_warps, sizeof *sm->swait);
+    if (!sm->sched || !sm->sview || !sm->sorder || !sm->swait) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -42,6 +43,15 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         return -1;
     if (sm->throttle_sm.policy && sm->throttle_sm.policy->l1d_evict)
         ws_cache_set_evict_hook(sm->l1d, sm->throttle_sm.policy->l1d_evict, sm->throttle_sm.state);
+    sm->memo_gen = calloc(sm->n_sched, sizeof *sm->memo_gen);
+    sm->memo_stall = calloc(sm->n_sched, sizeof *sm->memo_stall);
+    if (!sm->memo_gen || !sm->memo_stall) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
+    /* a throttle filter may keep per-cycle state: throttled runs take the full path */
+    sm->memo_ok = sm->sched[0].policy->stable && !sm->throttling && sm->cfg->skip_idle;
+    sm->gen = 1;
     return 0;
 }
 
@@ -76,6 +86,7 @@ static bool warp_waiting(ws_sm *sm, sm_warp *w, bool *at_bar) {
     if (w->membar) {
         if (w->n_reserved) return true;
         w->membar = false;
+        sm->gen++;
         if (sm->cfg->flush_l1_cache) ws_cache_invalidate(sm->l1d);
     }
     return w->n_atomic > 0;
@@ -84,7 +95,9 @@ static bool warp_waiting(ws_sm *sm, sm_warp *w, bool *at_bar) {
 static void mark_done(ws_sm *sm, unsigned wi) {
     sm_warp *w = &sm->warps[wi];
     w->func_done = true;
+    sm->gen++;
     sm_ibuf_flush(w);
+    sm_fetch_mark(sm, wi);
     sm_warp_try_finish(sm, wi);
 }
 
@@ -95,6 +108,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     ws_cta *cta = sm->ctas[w->cta].cta;
     ws_step st;
     ws_fault f;
+    sm->gen++; /* whatever the step does (issue, barrier, exit) changes the views */
     w->nx_valid = false;
     ws_step_result r = ws_warp_step(cta, w->wid, &st, &f);
     if (r == WS_STEP_FAULT) {
@@ -148,6 +162,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     /* the ibuffer slot is consumed; fetch continues sequentially */
     w->ib[w->ib_next].valid = false;
     w->ib_next = (uint8_t)((w->ib_next + 1) % SM_IBUF);
+    sm_fetch_mark(sm, wi);
     w->fetch_func = e->func;
     w->fetch_pc = e->pc + 1;
     sm->st.warp_insts++;
@@ -168,6 +183,11 @@ static bool is_gload(const ws_inst *in) {
 }
 
 static void sched_cycle(ws_sm *sm, unsigned s) {
+    if (sm->memo_gen[s] == sm->gen) { /* nothing it looks at changed */
+        (*sm->memo_stall[s])++;
+        return;
+    }
+    uint64_t gen0 = sm->gen;
     unsigned n = 0;
     const ws_sched_policy *pol = sm->sched[s].policy;
     for (unsigned wi = s; wi < sm->max_warps; wi += sm->n_sched, n++) {
@@ -180,9 +200,11 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         v->longop = 0;
         v->throttled = 0;
         v->next_load = v->noload = 0;
+        sm->swait[n] = 0;
         if (v->valid) {
             bool bar = false;
             v->waiting = warp_waiting(sm, w, &bar);
+            sm->swait[n] = bar ? 2 : v->waiting;
             if (pol->uses_longop) {
                 const sm_ibuf *e = &w->ib[w->ib_next];
                 v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
@@ -199,6 +221,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         for (unsigned i = 0; i < n; i++) sm->sview[i].waiting |= sm->sview[i].throttled;
     }
     unsigned k = pol->order(sm->sched[s].state, sm->sview, n, sm->sorder);
+    uint64_t gen_view = sm->gen; /* while unchanged, swait holds warp_waiting's answers */
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
          any_empty = false;
     for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
@@ -208,8 +231,14 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         if (!w->valid || w->func_done || sm->sview[idx].throttled) continue;
         unsigned checked = 0, issued = 0;
         while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
-            bool bar = false;
-            if (warp_waiting(sm, w, &bar)) {
+            bool bar = false, wait;
+            if (sm->gen == gen_view) {
+                wait = sm->swait[idx] != 0;
+                bar = sm->swait[idx] == 2;
+            } else {
+                wait = warp_waiting(sm, w, &bar);
+            }
+            if (wait) {
                 any_bar |= bar;
                 break;
             }
@@ -226,6 +255,8 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             if (!e->inst || e->func != func || e->pc != pc) {
                 /* control hazard: refetch from the functional path */
                 sm_ibuf_flush(w);
+                sm_fetch_mark(sm, wi);
+                sm->gen++;
                 w->fetch_func = func;
                 w->fetch_pc = pc;
                 break;
@@ -252,14 +283,14 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         }
     }
     if (issued_inst) return;
-    if (!valid_inst) {
-        if (any_bar) sm->st.stall_barrier++;
-        else if (any_empty) sm->st.stall_ibuffer++;
-        else sm->st.stall_idle++;
-    } else if (!ready_inst) {
-        sm->st.stall_scoreboard++;
-    } else {
-        sm->st.stall_pipeline++;
+    uint64_t *stall;
+    if (!valid_inst) stall = any_bar ? &sm->st.stall_barrier
+                           : any_empty ? &sm->st.stall_ibuffer : &sm->st.stall_idle;
+    else stall = ready_inst ? &sm->st.stall_pipeline : &sm->st.stall_scoreboard;
+    (*stall)++;
+    if (sm->memo_ok && sm->gen == gen0) {
+        sm->memo_gen[s] = gen0;
+        sm->memo_stall[s] = stall;
     }
 }
 

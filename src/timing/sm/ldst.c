@@ -86,15 +86,18 @@ unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t
     unsigned psize = WS_WARP_SIZE / parts, total = 0;
     for (unsigned p = 0; p < parts; p++) {
         uint8_t cnt[64] = {0};
+        int8_t first[64], next[WS_WARP_SIZE]; /* per bank: its distinct words' lanes */
+        memset(first, -1, sizeof first);
         unsigned mx = 0;
         for (unsigned l = p * psize; l < (p + 1) * psize; l++) {
             if (!(active >> l & 1)) continue;
             uint64_t word = addr[l] / 4;
-            bool seen = false;
-            for (unsigned j = p * psize; j < l && !seen; j++)
-                seen = (active >> j & 1) && addr[j] / 4 == word;
-            if (seen) continue;
             unsigned b = (unsigned)(word % nb);
+            int j = first[b];
+            while (j >= 0 && addr[j] / 4 != word) j = next[j];
+            if (j >= 0) continue; /* an earlier lane reads this word: one access */
+            next[l] = first[b];
+            first[b] = (int8_t)l;
             if (++cnt[b] > mx) mx = cnt[b];
         }
         total += mx;

@@ -144,6 +144,7 @@ static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
         if (!sm_regset_free(out)) continue;
         sm_regset_push(out, cu->in);
         cu->in = NULL;
+        sm->cu_used[set]--;
         sm->disp_rr[set] = c;
         return true;
     }
@@ -152,10 +153,12 @@ static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
 
 static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
     unsigned n = sm->cu_n[set], base = sm->cu_base[set];
+    if (sm->cu_used[set] == n) return false;
     for (unsigned c = 0; c < n; c++) {
         sm_cu *cu = &sm->cu[base + c];
         if (cu->in) continue;
         cu->in = in;
+        sm->cu_used[set]++;
         in->nrd = in->nsrc;
         /* every queued operand read is served before dispatch: count it now */
         sm->st.rf_reads += (uint64_t)in->nsrc * (uint64_t)__builtin_popcount(in->active);
@@ -163,6 +166,7 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
             unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
             if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */
             sm->bankq[b][(sm->bq_head[b] + sm->bq_len[b]++) % sm->bq_cap].cu = (uint16_t)(base + c);
+            sm->bq_total++;
         }
         return true;
     }
@@ -170,15 +174,18 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
 }
 
 void sm_oc_cycle(ws_sm *sm) {
-    /* 1. dispatch collector units whose operands are all read */
+    /* 1. dispatch collector units whose operands are all read (a unit of
+       class k, or a general one holding class k, goes to OC_EX k: none
+       can while that is full) */
     for (unsigned k = 0; k < SM_NCLASS; k++) {
-        for (unsigned p = 0; p < sm->out_ports[k]; p++)
+        if (!sm_regset_free(&sm->oc_ex[k])) continue;
+        for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_used[k]; p++)
             if (!cu_dispatch(sm, k, k)) break;
-        if (sm->cu_n[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS);
+        if (sm->cu_used[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS);
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
-    if (sm->ncu) memset(sm->cu_granted, 0, sm->ncu);
-    for (unsigned j = 0; j < sm->nbanks; j++) {
+    if (sm->ncu && sm->bq_total) memset(sm->cu_granted, 0, sm->ncu);
+    for (unsigned j = 0; j < sm->nbanks && sm->bq_total; j++) {
         unsigned b = (sm->arb_prio + j) % sm->nbanks;
         if (!sm->bq_len[b] || sm->bank_write[b]) continue;
         unsigned cu = sm->bankq[b][sm->bq_head[b]].cu;
@@ -186,6 +193,7 @@ void sm_oc_cycle(ws_sm *sm) {
         sm->cu_granted[cu] = 1;
         sm->bq_head[b] = (sm->bq_head[b] + 1) % sm->bq_cap;
         sm->bq_len[b]--;
+        sm->bq_total--;
         if (sm->cu[cu].in && sm->cu[cu].in->nrd) sm->cu[cu].in->nrd--;
     }
     sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
@@ -197,6 +205,7 @@ void sm_oc_cycle(ws_sm *sm) {
             sm_inst *in = sm_regset_oldest(rs, &idx);
             if (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in)) break;
             sm_regset_remove(rs, idx);
+            sm->gen++; /* an ID_OC slot is free: issue may go on */
         }
     }
     memset(sm->bank_write, 0, sm->nbanks);

@@ -120,7 +120,9 @@ void sm_warp_try_finish(ws_sm *sm, unsigned wi) {
         w->n_reserved)
         return;
     w->valid = false;
+    sm->gen++;
     sm_ibuf_flush(w);
+    sm_fetch_mark(sm, wi);
     sm_cta *c = &sm->ctas[w->cta];
     if (--c->warps_left == 0) cta_finish(sm, w->cta);
 }
@@ -128,6 +130,7 @@ void sm_warp_try_finish(ws_sm *sm, unsigned wi) {
 void sm_inst_complete(ws_sm *sm, sm_inst *in) {
     sm_warp *w = &sm->warps[in->warp];
     w->n_inflight--;
+    sm->gen++;
     unsigned wi = in->warp;
     sm_inst_free(sm, in);
     sm->progressed = true;
@@ -206,8 +209,11 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->throttle);
     ws_throttle_sm_destroy(&sm->throttle_sm);
     free(sm->sched);
+    free(sm->memo_gen);
+    free(sm->memo_stall);
     free(sm->sview);
     free(sm->sorder);
+    free(sm->swait);
     if (sm->l1i) ws_cache_destroy(sm->l1i);
     if (sm->l1d) ws_cache_destroy(sm->l1d);
     if (sm->l1c) ws_cache_destroy(sm->l1c);
@@ -276,6 +282,8 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     sm->launch = *l;
     sm->res = *res;
     sm->have_kernel = true;
+    sm->gen++;
+    sm->sleep_until = 0;
     sm->mod = l->img->mod;
     const ws_module *m = sm->mod;
     uint32_t threads = res->threads_per_cta ? res->threads_per_cta
@@ -322,6 +330,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
         sm->warps[w].sb = sm->sb_store + (size_t)w * sm->sb_words * 2;
         sm->warps[w].sb_long = sm->warps[w].sb + sm->sb_words;
     }
+    for (uint32_t w = 0; w < sm->max_warps; w++) sm_fetch_mark(sm, w);
     ws_cache_kernel_start(sm->l1d, sm->now); /* adi: back to its initial index bits */
     sm_tex_kernel_start(sm);
     if (sm->cfg->flush_l1_cache) {
@@ -336,6 +345,7 @@ bool ws_sm_can_take_cta(const ws_sm *sm) {
 }
 
 void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
+    sm->sleep_until = 0;
     unsigned k = 0;
     while (k < sm->max_ctas && sm->ctas[k].used) k++;
     if (k >= sm->max_ctas) return; /* the dispatcher asked ws_sm_can_take_cta first */
@@ -369,7 +379,9 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
         w->age = sm->next_age++;
         w->fetch_func = sm->launch.func;
         w->fetch_pc = 0;
+        sm_fetch_mark(sm, wi);
     }
+    sm->gen++;
     sm->progressed = true;
 }
 
@@ -380,10 +392,57 @@ bool ws_sm_busy(const ws_sm *sm) {
            sm_tex_busy(sm);
 }
 
+/* ---- sleeping ------------------------------------------------------------------- */
+/* When every warp waits (on the scoreboard, a barrier, a fill) and nothing
+ * is in the pipeline but function-unit results due later, a cycle changes
+ * nothing but counters: the active cycle, each scheduler's stall (its memo,
+ * issue.c) and the rotating priorities. Until the next result is due, or a
+ * reply, a CTA or ws_sm_wake comes, ws_sm_cycle counts just those. Every
+ * unit that acts in a cycle must appear here. Returns the first cycle that
+ * must run in full after `now`, or 0 when the next one must. */
+static uint64_t quiet_until(const ws_sm *sm) {
+    if (!sm->memo_ok || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
+        return 0;
+    for (unsigned s = 0; s < sm->n_sched; s++)
+        if (sm->memo_gen[s] != sm->gen) return 0;
+    if (sm->ld_disp || sm->next_wb || sm->next_global || sm->resp.len || sm->outq.len ||
+        ws_cache_has_miss(sm->l1d) || ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i) ||
+        ws_cache_has_ready(sm->l1d) || ws_cache_has_ready(sm->l1c) || ws_cache_has_ready(sm->l1i) ||
+        sm_tex_wants_cycle(sm))
+        return 0;
+    for (unsigned k = 0; k < SM_NCLASS; k++)
+        if (sm->id_oc[k].n || sm->oc_ex[k].n) return 0;
+    for (unsigned c = 0; c < sm->ncu; c++)
+        if (sm->cu[c].in) return 0;
+    for (unsigned b = 0; b < sm->nbanks; b++)
+        if (sm->bq_len[b]) return 0;
+    for (unsigned i = 0; i < sm->smem_lat; i++)
+        if (sm->smem_pipe[i]) return 0;
+    for (unsigned i = 0; i < sm->l1_lat; i++)
+        if (sm->l1q[i].valid) return 0;
+    if (sm->mrpb && sm->mrpb->n) return 0; /* it drains into l1q */
+    if (sm_fetch_pick(sm) >= 0) return 0;
+    uint64_t due = UINT64_MAX; /* writeback of the first result in flight */
+    for (unsigned u = 0; u < sm->nfu; u++)
+        for (unsigned i = 0; i < sm->fu[u].nfl; i++)
+            if (sm->fu[u].done_at[i] + 2 < due) due = sm->fu[u].done_at[i] + 2;
+    return due > sm->now + 1 ? due : 0;
+}
+
+void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
+
 /* ---- the cycle ------------------------------------------------------------------ */
 void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     sm->now = now;
     sm->progressed = false;
+    if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
+        sm->st.cycles_active++;
+        sm->resbus[now % SM_RESBUS_RING] = 0;
+        sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
+        for (unsigned s = 0; s < sm->n_sched; s++) (*sm->memo_stall[s])++;
+        sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
+        return;
+    }
     if (!sm->n_active_ctas && !ws_sm_busy(sm)) return;
     if (sm->n_active_ctas) sm->st.cycles_active++;
     sm->resbus[now % SM_RESBUS_RING] = 0;
@@ -394,6 +453,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     if (!sm->has_fault) sm_issue_cycle(sm);
     sm_decode_cycle(sm);
     sm_fetch_cycle(sm);
+    sm->sleep_until = quiet_until(sm);
 }
 
 /* ---- ports ---------------------------------------------------------------------- */
@@ -409,6 +469,7 @@ bool ws_sm_in_ready_for(const ws_sm *sm, const ws_mreq *r) {
 }
 
 void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now) {
+    sm->sleep_until = 0;
     sm->st.mem_replies_in++;
     sm->progressed = true;
     r->t_returned = now;

@@ -84,6 +84,10 @@ bool ws_sm_busy(const ws_sm *sm);
 
 /* One core-clock cycle. */
 void ws_sm_cycle(ws_sm *sm, uint64_t now);
+/* A quiet SM (all warps waiting, pipeline empty) only counts its cycles
+ * until a reply or a CTA arrives; call this when anything else it reads
+ * changed between cycles (a policy controller's decision). */
+void ws_sm_wake(ws_sm *sm);
 
 /* Requests towards memory, oldest first (the GPU injects them into the
  * interconnect when it has buffer space; ws_mreq_flits gives the size). */

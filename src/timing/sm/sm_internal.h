@@ -212,7 +212,21 @@ struct ws_sm {
     ws_throttle_sm throttle_sm; /* the policy's per-SM part (CCWS), if it has one */
     ws_sched_warp *sview;      /* per scheduler view scratch */
     uint16_t *sorder;
+    uint8_t *swait;            /* per view entry: waiting (1), at a barrier (2) */
     unsigned max_issue;
+    /* Skipping repeated work (docs/timing.md, speed): `gen` changes with
+       every event that can change what the schedulers or fetch see (an
+       issue, a scoreboard release, an ibuffer fill or flush, an ID_OC slot
+       freed, a warp starting or finishing, a fill for a missed fetch). A
+       scheduler that issued nothing and changed nothing at generation g
+       does the same, and counts the same stall, while gen is still g; fetch
+       likewise finds no warp to fetch. */
+    uint64_t gen;
+    uint64_t *memo_gen;        /* per scheduler: gen of its memo (0: none) */
+    uint64_t **memo_stall;     /* per scheduler: the stall counter it bumped */
+    uint64_t fetchable;        /* warps (slots < 64) that could fetch (fetch.c) */
+    bool memo_ok;              /* the policies allow it (their `stable` flags) */
+    uint64_t sleep_until;      /* cycles before this only count (sm.c, sleeping) */
 
     /* pipeline registers */
     sm_regset id_oc[SM_NCLASS], oc_ex[SM_NCLASS];
@@ -222,11 +236,13 @@ struct ws_sm {
     unsigned ncu;
     sm_cu *cu;
     unsigned cu_base[SM_NCLASS + 1], cu_n[SM_NCLASS + 1];
+    unsigned cu_used[SM_NCLASS + 1]; /* units holding an instruction, per set */
     unsigned in_ports[SM_NCLASS], out_ports[SM_NCLASS];
     unsigned disp_rr[SM_NCLASS + 1];
     unsigned nbanks;
     sm_rdreq **bankq;          /* per bank ring of read requests */
     unsigned *bq_head, *bq_len, bq_cap;
+    unsigned bq_total;         /* reads queued at all banks */
     uint8_t *bank_write;       /* banks written back this cycle */
     uint8_t *cu_granted;
     unsigned arb_prio;
@@ -282,8 +298,10 @@ ws_mreq *sm_new_req(ws_sm *sm, uint8_t access, uint64_t addr, uint32_t size, uin
 int sm_fetch_init(ws_sm *sm, char *err, size_t errlen);
 void sm_fetch_cycle(ws_sm *sm);
 void sm_decode_cycle(ws_sm *sm);
-void sm_ibuf_flush(sm_warp *w);
+void sm_ibuf_flush(sm_warp *w); /* callers then sm_fetch_mark the warp */
 void sm_fetch_reply(ws_sm *sm, uint64_t block);
+void sm_fetch_mark(ws_sm *sm, unsigned wi);
+int sm_fetch_pick(const ws_sm *sm);
 
 /* scoreboard.c */
 bool sm_sb_collides(const sm_warp *w, const sm_dec *d);

@@ -1,0 +1,119 @@
+/* Skipping idle work (-warpsim_skip_idle, the default) must not change a
+ * single simulated number: each run here is made with and without it and
+ * the whole report (stall breakdown, caches, DRAM, energy, interval time
+ * series) is compared. Policies and configurations that take other paths
+ * through the SM are covered too. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "workload.h"
+
+/* The report and time series of one run, wall-clock lines dropped. */
+static char *run(const char *workload, const char *preset, const char *const *extra, int skip,
+                 uint64_t max_insn) {
+    const ws_workload *w = ws_workload_find(workload);
+    CHECK_MSG(w != NULL, "no workload %s", workload);
+    if (!w) return NULL;
+    char dir[] = "/tmp/warpsim_skip_XXXXXX";
+    if (!mkdtemp(dir)) return NULL;
+    const char *over[16];
+    int n = 0;
+    over[n++] = skip ? "-warpsim_skip_idle 1" : "-warpsim_skip_idle 0";
+    over[n++] = "-warpsim_stat_interval 300";
+    for (int i = 0; extra && extra[i] && n < 15; i++) over[n++] = extra[i];
+    over[n] = NULL;
+    char *rep = NULL;
+    size_t rlen = 0;
+    FILE *rf = open_memstream(&rep, &rlen), *lf = fopen("/dev/null", "w");
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = 0;
+    o.preset = preset;
+    o.config_overrides = over;
+    o.report = rf;
+    o.stats_dir = dir;
+    o.max_insn = max_insn;
+    ws_device *d = NULL;
+    CHECK(ws_device_create(&o, &d) == WS_OK);
+    ws_wl_result r = d ? ws_workload_run(w, d, WS_INPUT_SMALL, lf) : WS_WL_ERROR;
+    /* a capped run stops early: its output is not checked */
+    CHECK_MSG(r == WS_WL_PASS || (max_insn && r != WS_WL_ERROR), "%s: %d", workload, (int)r);
+    ws_device_destroy(d);
+    /* append the time series */
+    char path[256];
+    snprintf(path, sizeof path, "%s/timeseries.csv", dir);
+    FILE *ts = fopen(path, "r");
+    CHECK_MSG(ts != NULL, "no %s", path);
+    for (int c; ts && (c = fgetc(ts)) != EOF;) fputc(c, rf);
+    if (ts) fclose(ts);
+    fclose(rf);
+    fclose(lf);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/stats.json", dir);
+    unlink(path);
+    rmdir(dir);
+    /* drop lines with wall-clock numbers */
+    char *out = rep, *q = rep;
+    for (char *p = rep; p && *p;) {
+        char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p + 1) : strlen(p);
+        if (!memmem(p, len, "wall_time", 9) && !memmem(p, len, "sim_rate", 8)) {
+            memmove(q, p, len);
+            q += len;
+        }
+        p += len;
+    }
+    if (q) *q = 0;
+    return out;
+}
+
+static void same(const char *workload, const char *preset, const char *const *extra,
+                 uint64_t max_insn) {
+    char *a = run(workload, preset, extra, 1, max_insn);
+    char *b = run(workload, preset, extra, 0, max_insn);
+    CHECK(a && b && strlen(a) > 1000);
+    if (a && b && strcmp(a, b)) {
+        /* show the first differing line */
+        size_t i = 0;
+        while (a[i] && a[i] == b[i]) i++;
+        while (i > 0 && a[i - 1] != '\n') i--;
+        int la = (int)strcspn(a + i, "\n"), lb = (int)strcspn(b + i, "\n");
+        CHECK_MSG(0, "%s (%s%s%s): skipping changed the results:\n  skip: %.*s\n  full: %.*s",
+                  workload, preset ? preset : "gtx480", extra ? ", " : "", extra ? extra[0] : "",
+                  la, a + i, lb, b + i);
+    }
+    free(a);
+    free(b);
+}
+
+TEST(skip_idle_exact_micro) {
+    same("micro/bfs", NULL, NULL, 0);
+    same("micro/reduce", NULL, NULL, 0);
+    same("micro/funcs", NULL, NULL, 0);
+    same("micro/histogram", "gtx480-v4", NULL, 0);
+    same("micro/texture", NULL, NULL, 0);
+}
+
+TEST(skip_idle_exact_memory_bound) {
+    same("polybench/syrk", NULL, NULL, 300000);
+    same("rodinia/kmeans", NULL, NULL, 600000);
+    same("sdk/transpose_naive", NULL, NULL, 300000);
+}
+
+TEST(skip_idle_exact_policies) {
+    const char *lrr[] = {"-gpgpu_scheduler lrr", NULL};
+    const char *tl[] = {"-gpgpu_scheduler two_level_active:6:0:1", NULL};
+    const char *old1[] = {"-gpgpu_scheduler oldest", "-gpgpu_num_sched_per_core 1", NULL};
+    const char *swl[] = {"-warpsim_throttle swl:2", NULL};
+    const char *adi[] = {"-l1d_index adi", "-gpgpu_flush_l1_cache 1", NULL};
+    const char *mrpb[] = {"-l1d_reorder mrpb", "-l1d_bypass stall", NULL};
+    const char *dbsa[] = {"-l1d_bypass dbsa", "-l2_bypass dbsa", NULL};
+    same("micro/bfs", NULL, lrr, 0);
+    same("micro/bfs", NULL, tl, 0);
+    same("rodinia/kmeans", NULL, old1, 400000);
+    same("micro/reduce", NULL, swl, 0);
+    same("rodinia/kmeans", NULL, adi, 400000);
+    same("polybench/syrk", NULL, mrpb, 200000);
+    same("rodinia/kmeans", NULL, dbsa, 400000);
+}
