@@ -575,8 +575,11 @@ def probe(warpsim, cfg, tmp):
     return None
 
 
-def default_sweep_dir(seed, inp, cap):
-    return os.path.join(repo_dir(), "sweeps", f"{seed}-{inp}" + (f"-cap{cap}" if cap else ""))
+def default_sweep_dir(seed, inp, cap, only=False):
+    """sweeps/SEED-INPUT[-capN][-subset]: a subset (--only) gets its own folder, since a
+    sweep resumed with fewer workloads forgets the others' results."""
+    return os.path.join(repo_dir(), "sweeps", f"{seed}-{inp}" + (f"-cap{cap}" if cap else "")
+                        + ("-subset" if only else ""))
 
 
 def run_sweep(seed, o, sweep_dir):
@@ -634,15 +637,15 @@ def main(argv=None):
                     help="stop every run after N thread instructions (lower per-workload caps stay)")
     ap.add_argument("-j", "--jobs", type=int, help="parallel runs (default: cores)")
     ap.add_argument("--engine", choices=["local", "slurm"], default="local", help="as `warpsim sweep`")
-    ap.add_argument("--sweep-dir", help="sweep folder (default sweeps/SEED-INPUT[-capN])")
+    ap.add_argument("--sweep-dir", help="sweep folder (default sweeps/SEED-INPUT[-capN][-subset])")
     ap.add_argument("--only", metavar="W1,W2", help="run only these workloads of the set (smoke tests)")
     ap.add_argument("--no-run", action="store_true", help="only print the tables of the sweep as it is")
-    ap.add_argument("--markdown", metavar="FILE", help="also write the tables as Markdown ('-': stdout)")
+    ap.add_argument("--markdown", metavar="FILE", help="also write the tables as Markdown ('-': only Markdown, on stdout)")
     o = ap.parse_args(argv)
     if o.cap is not None and o.cap <= 0:
         ap.error("--cap wants a positive instruction count")
     seed = SEEDS[o.seed]
-    sweep_dir = os.path.abspath(o.sweep_dir or default_sweep_dir(seed.name, o.input, o.cap))
+    sweep_dir = os.path.abspath(o.sweep_dir or default_sweep_dir(seed.name, o.input, o.cap, bool(o.only)))
     if not o.no_run:
         run_sweep(seed, o, sweep_dir)
     try:
@@ -651,7 +654,8 @@ def main(argv=None):
         sys.exit(f"reproduce: {e}")
     if res.meta.get("seed") not in (None, seed.name):
         sys.stderr.write(f"reproduce: warning: {sweep_dir} holds a {res.meta['seed']} sweep\n")
-    sys.stdout.write(render(seed, res, sweep_dir))
+    if o.markdown != "-":
+        sys.stdout.write(render(seed, res, sweep_dir))
     if o.markdown:
         text = render(seed, res, os.path.relpath(sweep_dir, repo_dir()) if sweep_dir.startswith(repo_dir())
                       else sweep_dir, markdown=True)
