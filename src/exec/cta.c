@@ -306,6 +306,7 @@ int ws_bar_check(ws_cta *c, unsigned id) {
         ws_warp *w = &c->warps[i];
         if (w->state != WS_WARP_BAR || w->bar_id != id) continue;
         w->state = WS_WARP_RUN;
+        c->state_changes++;
         const ws_inst *in = w->bar_inst;
         if (in) { /* bar.red result */
             uint32_t m = w->bar_mask;
@@ -371,6 +372,7 @@ static ws_status exec_bar(ws_xctx *x) {
     }
     bar->nwaiting++;
     w->state = WS_WARP_BAR;
+    x->c->state_changes++;
     w->bar_id = id;
     w->bar_pc = x->pc;
     ws_bar_check(x->c, id);
@@ -545,6 +547,7 @@ static bool warp_settle(ws_cta *c, ws_warp *w) {
         if (w->sp == 0) {
             if (w->state != WS_WARP_DONE) {
                 w->state = WS_WARP_DONE;
+                c->state_changes++;
                 c->ndone++;
                 bar_check_all(c);
             }

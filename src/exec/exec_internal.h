@@ -99,6 +99,8 @@ struct ws_cta {
     uint64_t clock;         /* per-CTA warp-instruction counter (%clock) */
     ws_barrier bars[WS_NUM_BARRIERS];
     uint32_t ndone;
+    uint32_t state_changes; /* bumped when a warp's state (run/barrier/done) changes:
+                               the timing model caches the states */
     ws_exec_counts counts;
 };
 

@@ -128,6 +128,7 @@ void sm_decode_cycle(ws_sm *sm) {
     sm_warp *w = &sm->warps[sm->fb_warp];
     if (!w->valid || w->func_done) return;
     sm->gen++;
+    sm_view_dirty(sm, sm->fb_warp);
     sm->fetchable &= ~(1ull << (sm->fb_warp & 63)); /* its ibuffer is full now */
     const ws_func *f = &sm->mod->funcs[sm->fb_func];
     uint32_t pc = sm->fb_pc;

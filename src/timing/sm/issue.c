@@ -20,11 +20,30 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->sched = calloc(sm->n_sched, sizeof *sm->sched);
     sm->sview = calloc(sm->max_warps, sizeof *sm->sview);
     sm->sorder = calloc(sm->max_warps, sizeof *sm->sorder);
-    sm->swait = calloc(sm->max_warps, sizeof *sm->swait);
-    if (!sm->sched || !sm->sview || !sm->sorder || !sm->swait) {
+    sm->view_per = (sm->max_warps + sm->n_sched - 1) / sm->n_sched;
+    sm->pview = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pview);
+    sm->pwait = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pwait);
+    sm->vdirty = calloc(sm->n_sched, sizeof *sm->vdirty);
+    if (!sm->sched || !sm->sview || !sm->sorder || !sm->pview || !sm->pwait || !sm->vdirty) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    sm->vsched = calloc(sm->max_warps, 1);
+    sm->vbit = calloc(sm->max_warps, 1);
+    sm->wblk = calloc(sm->max_warps, 1);
+    if (!sm->vsched || !sm->vbit || !sm->wblk) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
+    for (unsigned wi = 0; wi < sm->max_warps; wi++) {
+        sm->pview[wi % sm->n_sched * sm->view_per + wi / sm->n_sched].slot = (uint16_t)wi;
+        sm->vsched[wi] = (uint8_t)(wi % sm->n_sched);
+        sm->vbit[wi] = (uint8_t)(wi / sm->n_sched & 63);
+        sm_view_dirty(sm, wi);
+    }
+    /* dirty bits cover 64 warps per scheduler; beyond that (and to check
+       them, without -warpsim_skip_idle) every view is rebuilt every time */
+    sm->view_all = sm->view_per > 64 || !sm->cfg->skip_idle;
     sm->throttle = calloc(sm->n_sched, sizeof *sm->throttle);
     if (!sm->throttle) {
         snprintf(err, errlen, "out of host memory");
@@ -51,6 +70,7 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     }
     /* a throttle filter may keep per-cycle state: throttled runs take the full path */
     sm->memo_ok = sm->sched[0].policy->stable && !sm->throttling && sm->cfg->skip_idle;
+    sm->blk_ok = !sm->throttling && sm->cfg->skip_idle; /* throttles gate per cycle */
     sm->gen = 1;
     return 0;
 }
@@ -59,12 +79,23 @@ static inline ws_warp *fwarp(const ws_sm *sm, const sm_warp *w) {
     return &sm->ctas[w->cta].cta->warps[w->wid];
 }
 
+/* After the engine ran a warp of CTA slot k: if any warp's state changed
+   (barrier arrival or release, a warp done), all its warps' views may. */
+static void view_sync_cta(ws_sm *sm, unsigned k) {
+    sm_cta *c = &sm->ctas[k];
+    if (c->cta->state_changes == c->state_seen) return;
+    c->state_seen = c->cta->state_changes;
+    for (uint32_t i = 0; i < c->nwarps && c->first_warp + i < sm->max_warps; i++)
+        sm_view_dirty(sm, c->first_warp + i);
+}
+
 /* The function and pc the warp executes next (the engine settles finished
    SIMT paths and returns from finished calls first). */
-static bool func_next(const ws_sm *sm, sm_warp *w, uint32_t *func, uint32_t *pc) {
+static bool func_next(ws_sm *sm, sm_warp *w, uint32_t *func, uint32_t *pc) {
     if (!w->nx_valid) {
         w->nx_alive = ws_warp_next(sm->ctas[w->cta].cta, w->wid, &w->nx_func, &w->nx_pc);
         w->nx_valid = true;
+        view_sync_cta(sm, w->cta); /* settling may end the warp: barriers may release */
     }
     *func = w->nx_func;
     *pc = w->nx_pc;
@@ -96,6 +127,7 @@ static void mark_done(ws_sm *sm, unsigned wi) {
     sm_warp *w = &sm->warps[wi];
     w->func_done = true;
     sm->gen++;
+    sm_view_dirty(sm, wi);
     sm_ibuf_flush(w);
     sm_fetch_mark(sm, wi);
     sm_warp_try_finish(sm, wi);
@@ -111,6 +143,8 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     sm->gen++; /* whatever the step does (issue, barrier, exit) changes the views */
     w->nx_valid = false;
     ws_step_result r = ws_warp_step(cta, w->wid, &st, &f);
+    sm_view_dirty(sm, wi); /* memory barrier, atomic */
+    view_sync_cta(sm, w->cta); /* barrier arrival, release, exit */
     if (r == WS_STEP_FAULT) {
         sm_set_fault(sm, &f);
         return -1;
@@ -188,53 +222,78 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         return;
     }
     uint64_t gen0 = sm->gen;
-    unsigned n = 0;
     const ws_sched_policy *pol = sm->sched[s].policy;
-    for (unsigned wi = s; wi < sm->max_warps; wi += sm->n_sched, n++) {
-        sm_warp *w = &sm->warps[wi];
-        ws_sched_warp *v = &sm->sview[n];
-        v->slot = (uint16_t)wi;
-        v->valid = w->valid && !w->func_done;
-        v->age = w->age;
-        v->waiting = 0;
-        v->longop = 0;
-        v->throttled = 0;
-        v->next_load = v->noload = 0;
-        sm->swait[n] = 0;
-        if (v->valid) {
+    /* The views persist: only warps marked since this scheduler last looked
+       (sm_view_dirty) are looked at again; warp_waiting's side effect (a
+       memory barrier ends) happens in the same cycle as it would if all
+       were, since whatever ends one marks the warp. */
+    unsigned n = (sm->max_warps + sm->n_sched - 1 - s) / sm->n_sched;
+    ws_sched_warp *pv = &sm->pview[s * sm->view_per];
+    uint8_t *swait = &sm->pwait[s * sm->view_per];
+    uint64_t dirty = sm->vdirty[s];
+    sm->vdirty[s] = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!sm->view_all) {
+            if (!dirty) break;
+            i = (unsigned)__builtin_ctzll(dirty);
+            dirty &= dirty - 1;
+        }
+        sm_warp *w = &sm->warps[pv[i].slot];
+        pv[i].valid = w->valid && !w->func_done;
+        pv[i].age = w->age;
+        pv[i].waiting = 0;
+        swait[i] = 0;
+        if (pv[i].valid) {
             bool bar = false;
-            v->waiting = warp_waiting(sm, w, &bar);
-            sm->swait[n] = bar ? 2 : v->waiting;
-            if (pol->uses_longop) {
-                const sm_ibuf *e = &w->ib[w->ib_next];
-                v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
-            }
-            if (sm->throttle[s].policy->needs_next_load) {
-                const sm_ibuf *e = &w->ib[w->ib_next];
-                v->next_load = e->valid && is_gload(e->inst);
-            }
+            pv[i].waiting = warp_waiting(sm, w, &bar);
+            swait[i] = bar ? 2 : pv[i].waiting;
         }
     }
+    memcpy(sm->sview, pv, n * sizeof *pv);
+    if (pol->uses_longop || sm->throttle[s].policy->needs_next_load)
+        for (unsigned i = 0; i < n; i++) {
+            ws_sched_warp *v = &sm->sview[i];
+            if (!v->valid) continue;
+            const sm_warp *w = &sm->warps[v->slot];
+            const sm_ibuf *e = &w->ib[w->ib_next];
+            if (pol->uses_longop) v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
+            if (sm->throttle[s].policy->needs_next_load)
+                v->next_load = e->valid && is_gload(e->inst);
+        }
     if (sm->throttling) {
         ws_throttle *t = &sm->throttle[s];
         t->policy->filter(t->state, sm->sview, n);
         for (unsigned i = 0; i < n; i++) sm->sview[i].waiting |= sm->sview[i].throttled;
     }
     unsigned k = pol->order(sm->sched[s].state, sm->sview, n, sm->sorder);
-    uint64_t gen_view = sm->gen; /* while unchanged, swait holds warp_waiting's answers */
+    uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
          any_empty = false;
     for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
         unsigned idx = sm->sorder[oi];
-        unsigned wi = sm->sview[idx].slot;
+        const ws_sched_warp *v = &sm->sview[idx];
+        if (v->throttled) continue;
+        if (sm->gen == gen_view) { /* the view still says what the warp would */
+            if (!v->valid) continue;
+            if (swait[idx]) {
+                any_bar |= swait[idx] == 2;
+                continue;
+            }
+        }
+        unsigned wi = v->slot;
         sm_warp *w = &sm->warps[wi];
-        if (!w->valid || w->func_done || sm->sview[idx].throttled) continue;
+        if (sm->gen != gen_view && (!w->valid || w->func_done)) continue;
+        if (sm->wblk[wi]) { /* it stopped there last time and nothing of it changed */
+            if (sm->wblk[wi] == SM_BLK_EMPTY) any_empty = true;
+            else valid_inst = true;
+            continue;
+        }
         unsigned checked = 0, issued = 0;
         while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
             bool bar = false, wait;
             if (sm->gen == gen_view) {
-                wait = sm->swait[idx] != 0;
-                bar = sm->swait[idx] == 2;
+                wait = swait[idx] != 0;
+                bar = swait[idx] == 2;
             } else {
                 wait = warp_waiting(sm, w, &bar);
             }
@@ -245,6 +304,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             const sm_ibuf *e = &w->ib[w->ib_next];
             if (!e->valid) {
                 any_empty = true;
+                if (!issued && sm->blk_ok) sm->wblk[wi] = SM_BLK_EMPTY;
                 break;
             }
             uint32_t func, pc;
@@ -256,6 +316,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
                 /* control hazard: refetch from the functional path */
                 sm_ibuf_flush(w);
                 sm_fetch_mark(sm, wi);
+                sm_view_dirty(sm, wi);
                 sm->gen++;
                 w->fetch_func = func;
                 w->fetch_pc = pc;
@@ -264,7 +325,10 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             if (sm->sview[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
             valid_inst = true;
             checked++;
-            if (sm_sb_collides(w, e->dec)) break;
+            if (sm_sb_collides(w, e->dec)) {
+                if (!issued && sm->blk_ok) sm->wblk[wi] = SM_BLK_SCOREBOARD;
+                break;
+            }
             ready_inst = true;
             sm_regset *rs = &sm->id_oc[e->dec->cls];
             if (!sm_regset_free(rs)) break;

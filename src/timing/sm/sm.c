@@ -121,6 +121,7 @@ void sm_warp_try_finish(ws_sm *sm, unsigned wi) {
         return;
     w->valid = false;
     sm->gen++;
+    sm_view_dirty(sm, wi);
     sm_ibuf_flush(w);
     sm_fetch_mark(sm, wi);
     sm_cta *c = &sm->ctas[w->cta];
@@ -213,7 +214,12 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->memo_stall);
     free(sm->sview);
     free(sm->sorder);
-    free(sm->swait);
+    free(sm->pview);
+    free(sm->pwait);
+    free(sm->vdirty);
+    free(sm->vsched);
+    free(sm->vbit);
+    free(sm->wblk);
     if (sm->l1i) ws_cache_destroy(sm->l1i);
     if (sm->l1d) ws_cache_destroy(sm->l1d);
     if (sm->l1c) ws_cache_destroy(sm->l1c);
@@ -330,7 +336,10 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
         sm->warps[w].sb = sm->sb_store + (size_t)w * sm->sb_words * 2;
         sm->warps[w].sb_long = sm->warps[w].sb + sm->sb_words;
     }
-    for (uint32_t w = 0; w < sm->max_warps; w++) sm_fetch_mark(sm, w);
+    for (uint32_t w = 0; w < sm->max_warps; w++) {
+        sm_fetch_mark(sm, w);
+        sm_view_dirty(sm, w);
+    }
     ws_cache_kernel_start(sm->l1d, sm->now); /* adi: back to its initial index bits */
     sm_tex_kernel_start(sm);
     if (sm->cfg->flush_l1_cache) {
@@ -361,6 +370,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     ct->nwarps = ws_cta_num_warps(c);
     ct->warps_left = ct->nwarps;
     ct->first_warp = k * sm->warps_per_cta;
+    ct->state_seen = c->state_changes;
     ct->nthreads = sm->padded_threads;
     sm->n_active_ctas++;
     sm->n_active_threads += ct->nthreads;
@@ -380,6 +390,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
         w->fetch_func = sm->launch.func;
         w->fetch_pc = 0;
         sm_fetch_mark(sm, wi);
+        sm_view_dirty(sm, wi);
     }
     sm->gen++;
     sm->progressed = true;

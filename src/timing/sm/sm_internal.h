@@ -96,6 +96,7 @@ typedef struct sm_cta {
     bool used;
     ws_cta *cta;
     uint32_t first_warp, nwarps, warps_left, nthreads;
+    uint32_t state_seen;       /* cta->state_changes the views reflect */
 } sm_cta;
 
 /* A memory request we sent whose reply (possibly in sector pieces) we await. */
@@ -212,7 +213,17 @@ struct ws_sm {
     ws_throttle_sm throttle_sm; /* the policy's per-SM part (CCWS), if it has one */
     ws_sched_warp *sview;      /* per scheduler view scratch */
     uint16_t *sorder;
-    uint8_t *swait;            /* per view entry: waiting (1), at a barrier (2) */
+    /* each scheduler's views of its warps, kept between cycles (issue.c):
+       [s * view_per + warp / n_sched] */
+    unsigned view_per;
+    ws_sched_warp *pview;
+    uint8_t *pwait;            /* waiting (1), at a barrier (2) */
+    uint64_t *vdirty;          /* per scheduler: views to look at again */
+    uint8_t *vsched, *vbit;    /* per warp slot: its scheduler, its bit there */
+    uint8_t *wblk;             /* per warp slot: why it could not issue (SM_BLK_*), kept
+                                  until the warp changes (sm_view_dirty) */
+    bool blk_ok;               /* wblk may be used (no throttling; -warpsim_skip_idle) */
+    bool view_all;             /* look at all of them every time */
     unsigned max_issue;
     /* Skipping repeated work (docs/timing.md, speed): `gen` changes with
        every event that can change what the schedulers or fetch see (an
@@ -277,6 +288,15 @@ struct ws_sm {
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
 };
+
+/* A warp's scheduler view must be looked at again: anything warp_waiting,
+   the view or the issue checks read changed (its ibuffer, scoreboard,
+   state; issue.c). */
+enum { SM_BLK_NONE = 0, SM_BLK_EMPTY, SM_BLK_SCOREBOARD };
+static inline void sm_view_dirty(ws_sm *sm, unsigned wi) {
+    sm->vdirty[sm->vsched[wi]] |= 1ull << sm->vbit[wi];
+    sm->wblk[wi] = SM_BLK_NONE;
+}
 
 /* sm.c */
 sm_inst *sm_inst_alloc(ws_sm *sm);
