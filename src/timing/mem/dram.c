@@ -22,6 +22,7 @@ typedef struct bank {
     int *q;                 /* waiting slots in arrival order */
     uint32_t qlen, qcap;
     uint32_t RCDc, RCDWRc, RASc, RPc, RCc, WTPc, RTPc;
+    uint32_t tmax;          /* no timer above this: a bank at 0 has nothing to count */
 } bank;
 
 typedef struct inflight {   /* an atom in the data pipeline */
@@ -257,6 +258,12 @@ static inline void dec(uint32_t *c) {
     if (*c) (*c)--;
 }
 
+/* A bank timer starts. */
+static inline void bank_timer(bank *b, uint32_t *c, uint32_t v) {
+    *c = v;
+    if (v > b->tmax) b->tmax = v;
+}
+
 void ws_dram_cycle(ws_dram *d, uint64_t now) {
     const ws_dram_timing *t = &d->t;
     d->stats.cycles++;
@@ -287,7 +294,8 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
     /* 2. idle banks pick their next request */
     if (d->frfcfs) {
         for (uint32_t i = 0; i < t->nbk; i++) {
-            bank *b = &d->bk[(i + d->prio) % t->nbk];
+            uint32_t j = i + d->prio; /* (i + prio) % nbk, prio < nbk */
+            bank *b = &d->bk[j >= t->nbk ? j - t->nbk : j];
             if (b->cur < 0) schedule_bank(d, b);
         }
     } else {
@@ -309,7 +317,8 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
     bool issued = false, active = false;
     uint32_t burst = t->BL / (t->data_ratio ? t->data_ratio : 1);
     for (uint32_t i = 0; i < t->nbk && !issued; i++) {
-        uint32_t j = (i + d->prio) % t->nbk;
+        uint32_t j = i + d->prio; /* (i + prio) % nbk, prio < nbk */
+        if (j >= t->nbk) j -= t->nbk;
         bank *b = &d->bk[j];
         if (b->cur < 0) continue;
         active = true;
@@ -323,7 +332,7 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             d->CCDc = t->tCCD;
             d->CCDLc[g] = t->tCCDL;
             d->RTWc = d->tRTW;
-            b->RTPc = burst;
+            bank_timer(b, &b->RTPc, burst);
             d->RTPLc[g] = t->tRTPL;
             d->stats.n_rd++;
             d->stats.busy_data_cycles += burst;
@@ -335,7 +344,7 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             d->CCDc = t->tCCD;
             d->CCDLc[g] = t->tCCDL;
             d->WTRc = d->tWTR;
-            b->WTPc = d->tWTP;
+            bank_timer(b, &b->WTPc, d->tWTP);
             d->stats.n_wr++;
             d->stats.busy_data_cycles += burst;
             issued = true;
@@ -343,17 +352,17 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             b->state = BANK_ACTIVE;
             b->curr_row = sl->r.row;
             d->RRDc = t->tRRD;
-            b->RCDc = t->tRCD;
-            b->RCDWRc = d->tRCDWR;
-            b->RASc = t->tRAS;
-            b->RCc = t->tRC;
+            bank_timer(b, &b->RCDc, t->tRCD);
+            bank_timer(b, &b->RCDWRc, d->tRCDWR);
+            bank_timer(b, &b->RASc, t->tRAS);
+            bank_timer(b, &b->RCc, t->tRC);
             d->prio = (j + 1) % t->nbk;
             d->stats.n_act++;
             issued = true;
         } else if (b->state == BANK_ACTIVE && b->curr_row != sl->r.row && !b->RASc && !b->WTPc &&
                    !b->RTPc && !d->RTPLc[g]) {
             b->state = BANK_IDLE;
-            b->RPc = t->tRP;
+            bank_timer(b, &b->RPc, t->tRP);
             d->prio = (j + 1) % t->nbk;
             d->stats.n_pre++;
             issued = true;
@@ -371,6 +380,8 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
     /* 4. time passes */
     for (uint32_t j = 0; j < t->nbk; j++) {
         bank *b = &d->bk[j];
+        if (!b->tmax) continue; /* every timer is 0 */
+        b->tmax--;
         dec(&b->RCDc); dec(&b->RCDWRc); dec(&b->RASc); dec(&b->RPc); dec(&b->RCc);
         dec(&b->WTPc); dec(&b->RTPc);
     }

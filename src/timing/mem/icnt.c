@@ -44,6 +44,7 @@ typedef struct net {
     bool *in_busy;        /* per input: its head holds an output */
     uint32_t *budget;     /* per output: flits it may still move this cycle */
     uint64_t *req;        /* per output: inputs requesting it (allocation scratch) */
+    uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
     double acc;           /* fractional internal speedup */
 } net;
 
@@ -173,6 +174,7 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
     p->flits = flits;
     p->moved = 0;
     q->flits += flits;
+    t->entering++;
     n->in_flight++;
     n->stats.packets[k]++;
     n->stats.flits[k] += flits;
@@ -278,6 +280,7 @@ static void transfer(ws_icnt *n, net *t, uint32_t *budget) {
         if (d->moved == d->flits) {
             d->ready = n->now + 1; /* the output channel */
             ring_pop(in);
+            t->entering--;
             t->conn[o] = -1;
             t->in_busy[ci] = false;
         }
@@ -290,13 +293,15 @@ void ws_icnt_cycle(ws_icnt *n) {
     for (int k = 0; k < 2; k++) {
         net *t = &n->nets[k];
         uint32_t *budget = t->budget;
-        for (uint32_t o = 0; o < t->nout; o++) budget[o] = n->out_speedup;
         t->acc += n->speedup;
         int steps = (int)t->acc;
         if (steps < 1) steps = 1;
         t->acc -= steps;
         if (t->acc < -1.0) t->acc = 0;
-        if (!n->in_flight) continue; /* nothing to move: keep only the speedup phase */
+        /* nothing in input buffers or crossing: keep only the speedup phase
+           (packets waiting in ejection buffers do not move) */
+        if (!t->entering) continue;
+        for (uint32_t o = 0; o < t->nout; o++) budget[o] = n->out_speedup;
         for (int s = 0; s < steps; s++) {
             transfer(n, t, budget);
             allocate(n, t);

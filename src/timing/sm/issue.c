@@ -19,8 +19,14 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->max_issue = (unsigned)sm->cfg->max_insn_issue_per_warp;
     sm->sched = calloc(sm->n_sched, sizeof *sm->sched);
     sm->sview = calloc(sm->max_warps, sizeof *sm->sview);
-    sm->sorder = calloc(sm->max_warps, sizeof *sm->sorder);
     sm->view_per = (sm->max_warps + sm->n_sched - 1) / sm->n_sched;
+    sm->sorder = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->sorder);
+    sm->order_k = calloc(sm->n_sched, sizeof *sm->order_k);
+    sm->order_ok = calloc(sm->n_sched, sizeof *sm->order_ok);
+    if (!sm->order_k || !sm->order_ok) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
     sm->pview = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pview);
     sm->pwait = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pwait);
     sm->vdirty = calloc(sm->n_sched, sizeof *sm->vdirty);
@@ -232,6 +238,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
     uint8_t *swait = &sm->pwait[s * sm->view_per];
     uint64_t dirty = sm->vdirty[s];
     sm->vdirty[s] = 0;
+    bool same_view = !dirty && !sm->view_all;
     for (unsigned i = 0; i < n; i++) {
         if (!sm->view_all) {
             if (!dirty) break;
@@ -265,12 +272,19 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         t->policy->filter(t->state, sm->sview, n);
         for (unsigned i = 0; i < n; i++) sm->sview[i].waiting |= sm->sview[i].throttled;
     }
-    unsigned k = pol->order(sm->sched[s].state, sm->sview, n, sm->sorder);
+    /* a stable policy gives the same order for the same views when none of
+       its warps issued since it was asked */
+    uint16_t *order = &sm->sorder[s * sm->view_per];
+    if (!same_view || !sm->memo_ok || !sm->order_ok[s]) {
+        sm->order_k[s] = pol->order(sm->sched[s].state, sm->sview, n, order);
+        sm->order_ok[s] = true;
+    }
+    unsigned k = sm->order_k[s];
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
          any_empty = false;
     for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
-        unsigned idx = sm->sorder[oi];
+        unsigned idx = order[oi];
         const ws_sched_warp *v = &sm->sview[idx];
         if (v->throttled) continue;
         if (sm->gen == gen_view) { /* the view still says what the warp would */
@@ -344,6 +358,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         if (issued) {
             issued_inst = true;
             pol->issued(sm->sched[s].state, sm->sview, n, idx);
+            sm->order_ok[s] = false;
         }
     }
     if (issued_inst) return;

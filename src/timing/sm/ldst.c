@@ -84,6 +84,7 @@ bool sm_ldst_busy(const ws_sm *sm) {
 unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active) {
     unsigned nb = (unsigned)sm->cfg->shmem_num_banks, parts = (unsigned)sm->cfg->shmem_warp_parts;
     unsigned psize = WS_WARP_SIZE / parts, total = 0;
+    uint64_t bmask = nb & (nb - 1) ? 0 : nb - 1; /* banks a power of two: no division */
     for (unsigned p = 0; p < parts; p++) {
         uint8_t cnt[64] = {0};
         int8_t first[64], next[WS_WARP_SIZE]; /* per bank: its distinct words' lanes */
@@ -92,7 +93,7 @@ unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t
         for (unsigned l = p * psize; l < (p + 1) * psize; l++) {
             if (!(active >> l & 1)) continue;
             uint64_t word = addr[l] / 4;
-            unsigned b = (unsigned)(word % nb);
+            unsigned b = (unsigned)(bmask ? word & bmask : word % nb);
             int j = first[b];
             while (j >= 0 && addr[j] / 4 != word) j = next[j];
             if (j >= 0) continue; /* an earlier lane reads this word: one access */

@@ -120,7 +120,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
 }
 
 static inline unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
-    return (arch + (sm->cfg->reg_bank_use_warp_id ? warp : 0)) % sm->nbanks;
+    unsigned r = arch + (sm->cfg->reg_bank_use_warp_id ? warp : 0);
+    return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
 }
 
 /* A writeback uses the banks of the registers it writes this cycle. */
@@ -136,7 +137,8 @@ static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
     /* round robin over the set's units, starting after the last dispatched */
     unsigned n = sm->cu_n[set], base = sm->cu_base[set];
     for (unsigned j = 0; j < n; j++) {
-        unsigned c = (sm->disp_rr[set] + 1 + j) % n;
+        unsigned c = sm->disp_rr[set] + 1 + j; /* (disp_rr + 1 + j) % n, disp_rr < n */
+        if (c >= n) c -= n;
         sm_cu *cu = &sm->cu[base + c];
         if (!cu->in || cu->in->nrd) continue;
         if (set == SM_NCLASS && cu->in->cls != k) continue;
@@ -186,7 +188,8 @@ void sm_oc_cycle(ws_sm *sm) {
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
     if (sm->ncu && sm->bq_total) memset(sm->cu_granted, 0, sm->ncu);
     for (unsigned j = 0; j < sm->nbanks && sm->bq_total; j++) {
-        unsigned b = (sm->arb_prio + j) % sm->nbanks;
+        unsigned b = sm->arb_prio + j; /* (arb_prio + j) % nbanks, arb_prio < nbanks */
+        if (b >= sm->nbanks) b -= sm->nbanks;
         if (!sm->bq_len[b] || sm->bank_write[b]) continue;
         unsigned cu = sm->bankq[b][sm->bq_head[b]].cu;
         if (sm->cu_granted[cu]) continue;

@@ -214,6 +214,8 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->memo_stall);
     free(sm->sview);
     free(sm->sorder);
+    free(sm->order_k);
+    free(sm->order_ok);
     free(sm->pview);
     free(sm->pwait);
     free(sm->vdirty);

@@ -212,7 +212,9 @@ struct ws_sm {
     bool throttling;           /* a policy other than "none" */
     ws_throttle_sm throttle_sm; /* the policy's per-SM part (CCWS), if it has one */
     ws_sched_warp *sview;      /* per scheduler view scratch */
-    uint16_t *sorder;
+    uint16_t *sorder;          /* per scheduler: its policy's last order ... */
+    unsigned *order_k;         /* ... of this many warps */
+    bool *order_ok;            /* ... still what the policy would say */
     /* each scheduler's views of its warps, kept between cycles (issue.c):
        [s * view_per + warp / n_sched] */
     unsigned view_per;
