@@ -3,7 +3,7 @@
 #   make test       build and run the test suite (release build)
 #   make asan       the test suite under AddressSanitizer + UBSan (build-asan/)
 #   make test-tools the experiment tools' tests (tests/tools, Python; part of `make test`)
-#   make bench-speed  functional-only speed on matmul 256 (not a test)
+#   make bench-speed  simulation speed: matmul 256 functional and timing, two memory-bound runs (not a test)
 #   make ptx        regenerate bundled workloads' PTX + ptxas info (needs nvcc)
 
 BUILD   ?= build

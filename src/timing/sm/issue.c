@@ -297,10 +297,20 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         unsigned wi = v->slot;
         sm_warp *w = &sm->warps[wi];
         if (sm->gen != gen_view && (!w->valid || w->func_done)) continue;
-        if (sm->wblk[wi]) { /* it stopped there last time and nothing of it changed */
-            if (sm->wblk[wi] == SM_BLK_EMPTY) any_empty = true;
-            else valid_inst = true;
-            continue;
+        uint8_t blk = sm->wblk[wi];
+        if (blk) { /* it stopped there last time and nothing of it changed */
+            if (blk == SM_BLK_EMPTY) {
+                any_empty = true;
+                continue;
+            }
+            if (blk == SM_BLK_SCOREBOARD) {
+                valid_inst = true;
+                continue;
+            }
+            if (!sm_regset_free(&sm->id_oc[blk - SM_BLK_PIPE])) {
+                valid_inst = ready_inst = true;
+                continue;
+            } /* its ID_OC register has room now: check it again */
         }
         unsigned checked = 0, issued = 0;
         while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
@@ -345,7 +355,10 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             }
             ready_inst = true;
             sm_regset *rs = &sm->id_oc[e->dec->cls];
-            if (!sm_regset_free(rs)) break;
+            if (!sm_regset_free(rs)) {
+                if (!issued && sm->blk_ok) sm->wblk[wi] = (uint8_t)(SM_BLK_PIPE + e->dec->cls);
+                break;
+            }
             int r = issue_one(sm, wi, e, rs);
             if (r < 0) return;
             if (r == 0) {

@@ -294,7 +294,7 @@ struct ws_sm {
 /* A warp's scheduler view must be looked at again: anything warp_waiting,
    the view or the issue checks read changed (its ibuffer, scoreboard,
    state; issue.c). */
-enum { SM_BLK_NONE = 0, SM_BLK_EMPTY, SM_BLK_SCOREBOARD };
+enum { SM_BLK_NONE = 0, SM_BLK_EMPTY, SM_BLK_SCOREBOARD, SM_BLK_PIPE /* + class: ID_OC full */ };
 static inline void sm_view_dirty(ws_sm *sm, unsigned wi) {
     sm->vdirty[sm->vsched[wi]] |= 1ull << sm->vbit[wi];
     sm->wblk[wi] = SM_BLK_NONE;
