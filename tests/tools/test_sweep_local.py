@@ -45,6 +45,14 @@ print("gpu_ipc = %g" % (ipc * scale))
 
 
 class LocalSweepTest(ToolTest):
+    def test_dry_run_creates_nothing(self):
+        spec = self.write("tiny.toml", SMALL_SPEC)
+        sweep = os.path.join(self.tmp, "dry")
+        p = self.warpsim("sweep", spec, "-o", sweep, "--dry-run")
+        self.assertIn("0 finished, 6 to run", p.stderr)
+        self.assertEqual(len(p.stdout.split()), 6)
+        self.assertFalse(os.path.exists(sweep))
+
     def test_sweep_query_export_resume(self):
         spec = self.write("tiny.toml", SMALL_SPEC)
         sweep = os.path.join(self.tmp, "sw")

@@ -371,6 +371,12 @@ def main(argv):
         return 0
     source = find_warpsim()
     check_workloads(sw, source)
+    if opts.dry_run and not os.path.exists(os.path.join(sw.output, "results.db")):
+        # nothing has run yet: every run is to do, and a dry run leaves no folder behind
+        for run in sw.runs:
+            print(run.id)
+        sys.stderr.write(f"sweep {sw.name}: 0 finished, {len(sw.runs)} to run\n")
+        return 0
     os.makedirs(sw.output, exist_ok=True)
     binary, sha = snapshot(source, sw.output)
     ext = ".json" if spec_path.endswith(".json") else ".toml"
