@@ -112,6 +112,25 @@ TEST(bypass_protection_distance_protects_then_releases) {
     ws_cache_destroy(c);
 }
 
+/* A bypassed read ages the set too: a set whose protected lines are never
+   hit again frees a line after a few bypasses instead of bypassing forever. */
+TEST(bypass_protection_distance_ages_on_bypass) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:32:8,8", err);
+    CHECK_MSG(c, "%s", err);
+    ws_cache_bypass pd = {.protect = 4, .on_line_fail = true};
+    ws_cache_set_bypass(c, &pd);
+    int r;
+    for (uint32_t k = 0; k < 4; k++) load(c, 3, k, 10 + k); /* RPDs 1 2 3 4 */
+    CHECK_EQ_I64(rd(c, lin(3, 10), &r, 20), WS_CACHE_BYPASS); /* -> 0 1 2 3 */
+    drain(c, WS_OUT_BYPASS);
+    CHECK_EQ_I64(rd(c, lin(3, 11), &r, 21), WS_CACHE_MISS);   /* block 0 is the victim */
+    drain(c, WS_OUT_READ_LINE);
+    /* block 0 is gone (not a hit); the others are still protected: bypass */
+    CHECK_EQ_I64(rd(c, lin(3, 0), &r, 22), WS_CACHE_BYPASS);
+    ws_cache_destroy(c);
+}
+
 TEST(bypass_on_line_fail_replaces_line_alloc_stall) {
     char err[256];
     ws_cache *c = make("32:128:4,L:L:m:N,A:32:8,8", err);

@@ -322,7 +322,8 @@ static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, ui
 }
 
 /* Protection distances: an access (hit or fill) to `way` gives it the full
-   distance and takes one from every other protected line of the set. */
+   distance and takes one from every other protected line of the set; a
+   read that bypasses (way = assoc: no line) takes one from all of them. */
 static void protect_touch(ws_cache *c, uint32_t set, uint32_t way) {
     if (!c->byp.protect) return;
     line *ls = &c->lines[(size_t)set * c->cfg.assoc];
@@ -534,6 +535,9 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
             if (!c->byp.on_line_fail) return fail(c, dir, WS_FAIL_LINE_ALLOC);
             if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
             mq_push(c, WS_OUT_BYPASS, mshr_addr(c, addr), c->atom, bit, req);
+            /* the bypass accessed another line of the set: without this, a set whose
+               lines are all protected and never hit again would bypass forever */
+            protect_touch(c, set, c->cfg.assoc);
             return done(c, dir, WS_CACHE_BYPASS, false, false);
         }
         if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
