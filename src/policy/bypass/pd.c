@@ -1,6 +1,8 @@
 /* Protection-distance bypassing (IACM, seed 003 §2.4): every line carries
  * a remaining protection distance (RPD), set to `rpd` (4) when it is filled
- * or hit and decremented on every hit or fill of another line of its set.
+ * or hit and decremented on every hit or fill of another line of its set and
+ * on every read of the set that bypasses (else a set whose protected lines
+ * are never hit again would bypass forever; the spec counts hits and fills).
  * Only lines with RPD 0 may be victims; a read whose set holds only
  * protected or reserved lines bypasses the cache (it would otherwise be a
  * line-allocation failure), which protects reused lines from streams and
