@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy/args.h"
 #include "timing/mem/cache.h"
 
 /* One cache's reads over the period just ended (ws_cache_read_counts). */
@@ -60,10 +61,5 @@ typedef struct ws_bypass {
 int ws_bypass_create(ws_bypass *b, const char *what, const char *spec, unsigned n, char *err,
                      size_t errlen);
 void ws_bypass_destroy(ws_bypass *b);
-
-/* Shared helper: parse "k=v:k=v" args into doubles for the keys listed
-   (keys[i] -> val[i], untouched if absent). 0, or -1 with err. */
-int ws_bypass_args(const char *args, const char *const *keys, double *val, unsigned nkeys,
-                   const char *policy, char *err, size_t errlen);
 
 #endif

@@ -23,7 +23,7 @@ static void *dbsa_create(const char *args, unsigned n, char *err, size_t errlen)
     (void)n;
     static const char *const keys[] = {"period", "threshold", "scope", "wait"};
     double v[4] = {10000, 0.9, 0, 0};
-    if (ws_bypass_args(args, keys, v, 4, "dbsa", err, errlen)) return NULL;
+    if (ws_policy_args(args, keys, v, 4, "dbsa", err, errlen)) return NULL;
     if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[1] > 1 || (v[2] != 0 && v[2] != 1) ||
         (v[3] != 0 && v[3] != 1)) {
         snprintf(err, errlen,

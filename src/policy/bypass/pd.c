@@ -21,7 +21,7 @@ static void *pd_create(const char *args, unsigned n, char *err, size_t errlen) {
     (void)n;
     static const char *const keys[] = {"rpd"};
     double v[1] = {4};
-    if (ws_bypass_args(args, keys, v, 1, "pd", err, errlen)) return NULL;
+    if (ws_policy_args(args, keys, v, 1, "pd", err, errlen)) return NULL;
     if (v[0] < 1 || v[0] > 255 || v[0] != (int)v[0]) {
         snprintf(err, errlen, "pd: rpd must be an integer from 1 to 255 (got %g)", v[0]);
         return NULL;

@@ -60,34 +60,3 @@ void ws_bypass_destroy(ws_bypass *b) {
     if (b->policy && b->state) b->policy->destroy(b->state);
     memset(b, 0, sizeof *b);
 }
-
-int ws_bypass_args(const char *args, const char *const *keys, double *val, unsigned nkeys,
-                   const char *policy, char *err, size_t errlen) {
-    for (const char *p = args; p && *p;) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        char item[64];
-        if (n >= sizeof item) n = sizeof item - 1;
-        memcpy(item, p, n);
-        item[n] = 0;
-        p = end ? end + 1 : NULL;
-        char *eq = strchr(item, '=');
-        unsigned i = 0;
-        if (eq) {
-            *eq = 0;
-            while (i < nkeys && strcmp(keys[i], item)) i++;
-        }
-        char *ve = NULL;
-        double v = eq ? strtod(eq + 1, &ve) : 0;
-        if (!eq || i == nkeys || ve == eq + 1 || *ve) {
-            size_t k = (size_t)snprintf(err, errlen, "%s: bad argument '%s' (expected", policy,
-                                        item);
-            for (unsigned j = 0; j < nkeys && k < errlen; j++)
-                k += (size_t)snprintf(err + k, errlen - k, " %s=N", keys[j]);
-            if (k < errlen) snprintf(err + k, errlen - k, ")");
-            return -1;
-        }
-        val[i] = v;
-    }
-    return 0;
-}

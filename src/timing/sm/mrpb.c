@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/args.h"
 #include "timing/sm/sm_internal.h"
 
 #define NONE UINT16_MAX
@@ -31,25 +32,19 @@ int sm_mrpb_parse(const char *spec, unsigned *size, unsigned *queues, char *err,
         snprintf(err, errlen, "-l1d_reorder %s: unknown (known: none mrpb)", spec);
         return -1;
     }
-    unsigned v[2] = {32, 48};
-    for (const char *p = spec[4] ? spec + 5 : NULL; p && *p;) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        unsigned i = !strncmp(p, "size=", 5) ? 0 : !strncmp(p, "queues=", 7) ? 1 : 2;
-        const char *num = i == 2 ? NULL : strchr(p, '=') + 1;
-        char *e = NULL;
-        unsigned long x = num ? strtoul(num, &e, 10) : 0;
-        if (i == 2 || e == num || e != p + n || x < 1 || x > 4096) {
-            snprintf(err, errlen,
-                     "-l1d_reorder %s: bad argument '%.*s' (expected size=N, queues=N; 1..4096)",
-                     spec, (int)n, p);
+    static const char *const keys[] = {"size", "queues"};
+    double v[2] = {32, 48};
+    char what[96];
+    snprintf(what, sizeof what, "-l1d_reorder %s", spec);
+    if (ws_policy_args(spec[4] ? spec + 5 : NULL, keys, v, 2, what, err, errlen)) return -1;
+    for (unsigned i = 0; i < 2; i++)
+        if (v[i] < 1 || v[i] > 4096 || v[i] != (unsigned)v[i]) {
+            snprintf(err, errlen, "%s: bad argument '%s=%g' (an integer from 1 to 4096)", what,
+                     keys[i], v[i]);
             return -1;
         }
-        v[i] = (unsigned)x;
-        p = end ? end + 1 : NULL;
-    }
-    *size = v[0];
-    *queues = v[1];
+    *size = (unsigned)v[0];
+    *queues = (unsigned)v[1];
     return 0;
 }
 
