@@ -333,6 +333,82 @@ TEST(throttle_awl_searches_to_the_peak_then_idles) {
     rig_free(&r);
 }
 
+/* A plateau, then a cliff: IPC slips by 0.1% per warp from 48 down to 7 and jumps at 6 and
+   below (peak at 6): the shape of kmeans' and atax's curves (docs/policies.md). */
+static uint64_t plateau(unsigned nc) {
+    return nc > 6 ? 1000 - (48 - nc) : 3000 - 200 * (6 - nc);
+}
+
+static void plateau_run(rig *r, int periods) {
+    for (int i = 0; i < periods; i++) {
+        uint64_t n = plateau(lim(r, 0, 0)) * 6250 / 1000;
+        rig_period(r, "k", &n, 1, 0);
+    }
+}
+
+TEST(throttle_awl_tie_walks_across_a_plateau) {
+    rig r;
+    /* strict comparison (the spec's): the first halving looks worse, so NC stays at NT */
+    if (!rig_init(&r, "awl", 1, 1, 48)) return;
+    rig_kernel(&r, "k");
+    r.sm[0].warps = 48;
+    plateau_run(&r, 40);
+    CHECK_EQ_U64(lim(&r, 0, 0), 48);
+    rig_free(&r);
+    /* tie=0.05: 48 -> 24 -> 12 -> 6 (the cliff) -> 3 worse -> linear from 6 ... settles at 6 */
+    if (!rig_init(&r, "awl:tie=0.05", 1, 1, 48)) return;
+    rig_kernel(&r, "k");
+    r.sm[0].warps = 48;
+    unsigned expect[] = {24, 12, 6, 3, 6};
+    for (unsigned i = 0; i < 5; i++) {
+        plateau_run(&r, 1);
+        CHECK_MSG(lim(&r, 0, 0) == expect[i], "step %u: NC %u, expected %u", i, lim(&r, 0, 0),
+                  expect[i]);
+    }
+    plateau_run(&r, 40);
+    CHECK_EQ_U64(lim(&r, 0, 0), 6);
+    rig_free(&r);
+    /* the tolerance is against the path's best, not the last sample: on a slow slope
+       (1000, 970, 955, 947.5 at 48, 24, 12, 6) the search stops at 6, 5.25% below the
+       best, and goes back to 12; against the last sample it would have gone on to 3 */
+    if (!rig_init(&r, "awl:tie=0.05", 1, 1, 48)) return;
+    rig_kernel(&r, "k");
+    r.sm[0].warps = 48;
+    unsigned slope[] = {24, 12, 6, 12};
+    for (unsigned i = 0; i < 4; i++) {
+        uint64_t n = (uint64_t)((1000 - (48 - lim(&r, 0, 0)) * 1.25) * 6.25);
+        rig_period(&r, "k", &n, 1, 0);
+        CHECK_MSG(lim(&r, 0, 0) == slope[i], "step %u: NC %u, expected %u", i, lim(&r, 0, 0),
+                  slope[i]);
+    }
+    rig_free(&r);
+    ws_throttle_ctl c;
+    char err[256];
+    CHECK(ws_throttle_ctl_create(&c, "awl:tie=1", 1, 1, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "tie in [0, 1)");
+    CHECK(ws_throttle_ctl_create(&c, "iacm:gpu=2", 1, 1, err, sizeof err) == -1);
+}
+
+TEST(throttle_awl_gpu_scope_one_search_on_the_mean) {
+    /* four SMs whose own samples are 30% off in alternating directions: the mean follows the
+       curve, so the one GPU-wide search takes the single-SM path and every SM follows it */
+    rig r;
+    if (!rig_init(&r, "awl:gpu=1", 4, 1, 48)) return;
+    rig_kernel(&r, "k");
+    for (unsigned i = 0; i < 4; i++) r.sm[i].warps = 48;
+    uint64_t p = r.ctl.policy->ctl_period(r.ctl.state);
+    unsigned expect[] = {24, 12, 6, 12, 11, 10, 9, 10};
+    for (unsigned k = 0; k < 8; k++) {
+        uint64_t base = curve(lim(&r, 0, 0), 10, 2000, p), d = base * 3 / 10, v[4];
+        for (unsigned i = 0; i < 4; i++) v[i] = i % 2 ? base + d : base - d;
+        rig_period(&r, "k", v, 4, 0);
+        CHECK_MSG(all_at(&r, expect[k]), "step %u: SM0 NC %u, expected %u", k, lim(&r, 0, 0),
+                  expect[k]);
+    }
+    CHECK_EQ_U64(stat(&r, "warpsim_throttle_searches"), 1);
+    rig_free(&r);
+}
+
 /* Reads of distinct blocks (each filled at once): enough for a selection of
    an adi function with nv=2:ns=2 when it is not paused. */
 static void touch(ws_cache *c) {
@@ -420,11 +496,57 @@ TEST(throttle_iacm_phase_order_and_the_index_pause) {
     CHECK_EQ_I64(iacm_period(&r, 10, 3000, true), 0);
     rig_free(&r);
     ws_cache_destroy(r.l1d[0]);
+    /* ni=0: after a selection the function idles until restarted (IACM times the idle
+       sub-phase in cycles); a restart of a function that is not idle changes nothing */
+    ws_cache *w = ws_cache_create("L1D", &cfg, "adi:nv=2:ns=2:ni=0", err, sizeof err);
+    CHECK_MSG(w, "%s", err);
+    if (!w) return;
+    uint64_t k0 = 0, k1 = 0, k2 = 0;
+    touch(w);
+    CHECK(ws_cache_index_selections(w, &k0) && k0 == 1);
+    touch(w);
+    touch(w);
+    CHECK(ws_cache_index_selections(w, &k1) && k1 == 1);
+    ws_cache_index_restart(w);
+    touch(w);
+    CHECK(ws_cache_index_selections(w, &k2) && k2 == 2);
+    ws_cache_destroy(w);
     /* a static index function has no selections: every ADI-phase period is a sample */
     ws_cache *lin = ws_cache_create("L1D", &cfg, "linear", err, sizeof err);
     uint64_t nsel = 0;
     CHECK(lin && !ws_cache_index_selections(lin, &nsel));
     ws_cache_destroy(lin);
+}
+
+TEST(throttle_iacm_gpu_scope_moves_every_sm_together) {
+    /* gpu=1: one machine; the selections of any L1D arm its ADI sample, and every SM's index
+       pauses and limit follow it */
+    rig r;
+    if (!rig_init(&r, "iacm:gpu=1", 2, 1, 48)) return;
+    char err[256];
+    ws_cache_cfg cfg;
+    CHECK(ws_cache_cfg_parse("32:128:4,L:L:m:N,A:32:8,8", &cfg, err, sizeof err) == 0);
+    for (int i = 0; i < 2; i++) {
+        r.l1d[i] = ws_cache_create("L1D", &cfg, "adi:nv=2:ns=2:ni=1", err, sizeof err);
+        CHECK_MSG(r.l1d[i], "%s", err);
+        if (!r.l1d[i]) return;
+    }
+    rig_kernel(&r, "k");
+    r.sm[0].warps = r.sm[1].warps = 48;
+    for (int k = 0; k < 3; k++) {
+        CHECK(!ws_cache_index_paused(r.l1d[0]) && !ws_cache_index_paused(r.l1d[1]));
+        touch(r.l1d[1]); /* only SM 1's L1D selects */
+        awl_run(&r, 1, 10, 2000);
+    }
+    CHECK(ws_cache_index_paused(r.l1d[0]) && ws_cache_index_paused(r.l1d[1])); /* AWL */
+    CHECK(stat(&r, "warpsim_iacm_adi_cycles") == 3 * 6250.0);
+    awl_run(&r, 8, 10, 2000); /* the search of the single-SM test: 10, far from NP: ADI */
+    CHECK(all_at(&r, 10));
+    CHECK(!ws_cache_index_paused(r.l1d[0]) && !ws_cache_index_paused(r.l1d[1]));
+    CHECK_EQ_U64(stat(&r, "warpsim_throttle_searches"), 1);
+    rig_free(&r);
+    ws_cache_destroy(r.l1d[0]);
+    ws_cache_destroy(r.l1d[1]);
 }
 
 /* Run a workload in timing mode; PASS, cycles and the named stat (the largest over its
@@ -473,7 +595,7 @@ TEST(throttle_dynamic_end_to_end) {
     const char *const awl[] = {"-warpsim_throttle awl:cp=1000", NULL};
     CHECK(run_wl("micro/matmul", awl, &c, "warpsim_throttle_searches", &v));
     CHECK_MSG(v >= 1, "awl searches %g", v);
-    const char *const iacm[] = {"-l1d_index adi:nv=250:ns=250", "-l1d_bypass pd",
+    const char *const iacm[] = {"-l1d_index adi:nv=250:ns=250:ni=0", "-l1d_bypass pd",
                                 "-warpsim_throttle iacm:cp=1000", NULL};
     CHECK(run_wl("micro/matmul", iacm, &c, "warpsim_iacm_adi_cycles", &v));
     CHECK_MSG(v >= 2000, "iacm ADI cycles %g", v);

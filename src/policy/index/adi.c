@@ -8,7 +8,8 @@
  *    bits; the candidate bit with the lowest mean relative period (the one
  *    that toggles most often within a cluster) replaces the victim, and the
  *    cache flushes if the index changed;
- *  - IDLE (ni accesses): no monitoring.
+ *  - IDLE (ni accesses; ni=0: until the owner restarts it, as IACM does
+ *    after its 6250-cycle idle sub-phase): no monitoring.
  * Arguments and owner hints ("k=v:k=v"): nv, ns, ni (periods), skip_gw=1
  * (L1D: global writes are write-evict/no-allocate, so they do not sample),
  * mrp=exact|trans (exact mean relative period, or the hardware's
@@ -86,7 +87,8 @@ static int parse_kv(adi_state *s, const char *list, bool strict, char *err, size
         continue;
     bad:
         snprintf(err, errlen,
-                 "adi index: '%s%s%s' not understood (keys: nv, ns, ni > 0; skip_gw, reset 0/1; "
+                 "adi index: '%s%s%s' not understood (keys: nv, ns > 0; ni >= 0 (0: until "
+                 "restarted); skip_gw, reset 0/1; "
                  "mrp=exact|trans; abits <= 64)",
                  item, eq ? "=" : "", eq ? eq + 1 : "");
         return -1;
@@ -271,7 +273,7 @@ static bool adi_observe(void *st, uint64_t a, ws_index_probe probe, bool global_
         s->idx[s->victim] = (uint8_t)nb;
         return true;
     default:
-        if (++s->cnt >= s->ni) start_vic(s);
+        if (s->ni && ++s->cnt >= s->ni) start_vic(s);
         return false;
     }
 }
@@ -288,6 +290,11 @@ static bool adi_kernel_start(void *st) {
 
 static uint64_t adi_selections(const void *st) { return ((const adi_state *)st)->nsel; }
 
+static void adi_restart(void *st) {
+    adi_state *s = st;
+    if (s->phase == PH_IDLE) start_vic(s);
+}
+
 static unsigned adi_index_bits(const void *st, uint8_t *bits, unsigned max) {
     const adi_state *s = st;
     unsigned n = s->S < max ? s->S : max;
@@ -299,7 +306,8 @@ const ws_index_policy ws_index_adi = {
     .name = "adi",
     .code = 0,
     .doc = "adaptive indexing: entropy/correlation victim, mean-relative-period selection, "
-           "flush on change; args nv=:ns=:ni=:mrp=exact|trans:skip_gw=:abits=:reset=",
+           "flush on change; args nv=:ns=:ni= (0: idle until restarted, as under IACM):"
+           "mrp=exact|trans:skip_gw=:abits=:reset=",
     .create = adi_create,
     .destroy = adi_destroy,
     .set_index = adi_set,
@@ -307,4 +315,5 @@ const ws_index_policy ws_index_adi = {
     .kernel_start = adi_kernel_start,
     .index_bits = adi_index_bits,
     .selections = adi_selections,
+    .restart = adi_restart,
 };

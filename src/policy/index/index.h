@@ -60,6 +60,9 @@ typedef struct ws_index_policy {
        whether or not they changed the function (IACM times its ADI-phase
        IPC samples by them). */
     uint64_t (*selections)(const void *state);
+    /* Adaptive functions: if idle after a selection, start the next round
+       now (IACM times the idle sub-phase in cycles, seed 003 §2.4). */
+    void (*restart)(void *state);
 } ws_index_policy;
 
 /* Look up by name ("linear") or by cache-string letter ("L"). NULL if none. */

@@ -18,7 +18,12 @@
  * ceil(NC / schedulers) oldest warps: the spec splits NC over the
  * schedulers by global age rank, which a per-scheduler filter cannot see;
  * with ceil, odd NC gives one warp more than NC in total.
- * Args (k=v): cp, ew, ei. */
+ * Two options beyond the spec (off by default): tie=f, a sample less than
+ * f below the search path's best IPC still counts as better, so a search
+ * walks across a plateau to a cliff beyond it; gpu=1, one search for the
+ * whole GPU on the mean IPC per SM, whose sample is ~n_sms times larger and
+ * is not biased by the SMs sharing DRAM bandwidth (docs/policies.md).
+ * Args (k=v): cp, ew, ei, tie, gpu. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +31,16 @@
 #include "policy/throttle/awl.h"
 #include "policy/throttle/limit.h"
 
-void ws_awl_kernel_start(ws_awl *a) {
-    *a = (ws_awl){.kernel_init = true};
+void ws_awl_kernel_start(ws_awl *a, double tie) {
+    *a = (ws_awl){.kernel_init = true, .tie = tie};
+}
+
+/* Alg. 2-3's "IPCprev < IPCcurr", with the tie tolerance; the path's best
+   IPC is kept so that ties cannot drift downwards step by step. */
+static bool better(ws_awl *a, double ipc) {
+    if (!(ipc > a->ipc_prev * (1.0 - a->tie))) return false;
+    if (ipc > a->ipc_prev) a->ipc_prev = ipc;
+    return true;
 }
 
 void ws_awl_see_warps(ws_awl *a, unsigned warps) {
@@ -65,8 +78,7 @@ static unsigned next_count(const ws_awl *a) {
 
 /* Alg. 2. */
 static ws_awl_result binary_step(ws_awl *a, double ipc, double ew) {
-    if (a->ipc_prev < ipc) {
-        a->ipc_prev = ipc;
+    if (better(a, ipc)) {
         if ((!a->up && a->nc == 1) || (a->up && a->nc >= a->nt)) return change_phase(a, ew);
         a->last = a->nc;
         a->nc = next_count(a);
@@ -87,8 +99,7 @@ static ws_awl_result binary_step(ws_awl *a, double ipc, double ew) {
 
 /* Alg. 3 (bounds per direction, §7 12). */
 static ws_awl_result linear_step(ws_awl *a, double ipc, double ew) {
-    if (a->ipc_prev < ipc) {
-        a->ipc_prev = ipc;
+    if (better(a, ipc)) {
         bool room = a->up ? a->nc < a->nt : a->nc > 1;
         if (a->nc != a->ns / 2 && a->nc != 2 * a->ns && room) {
             a->nc = next_count(a);
@@ -139,18 +150,22 @@ typedef struct {
 
 typedef struct {
     uint64_t cp;
-    double ew, ei;
+    double ew, ei, tie;
+    bool gpu;           /* one search for the whole GPU on its mean IPC per SM (sm[0]) */
     unsigned n_sms, n_sched;
     awl_sm *sm;
 } awl_ctl;
 
 static void *awl_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
                             size_t errlen) {
-    static const char *const keys[] = {"cp", "ew", "ei"};
-    double v[3] = {6250, 0.25, 0.25};
-    if (ws_throttle_args(args, keys, v, 3, "awl", err, errlen)) return NULL;
-    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0) {
-        snprintf(err, errlen, "-warpsim_throttle awl: cp must be >= 1 cycle, ew and ei >= 0");
+    static const char *const keys[] = {"cp", "ew", "ei", "tie", "gpu"};
+    double v[5] = {6250, 0.25, 0.25, 0, 0};
+    if (ws_throttle_args(args, keys, v, 5, "awl", err, errlen)) return NULL;
+    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0 || v[3] < 0 || v[3] >= 1 ||
+        (v[4] != 0 && v[4] != 1)) {
+        snprintf(err, errlen,
+                 "-warpsim_throttle awl: cp must be >= 1 cycle, ew and ei >= 0, tie in [0, 1), "
+                 "gpu 0 or 1");
         return NULL;
     }
     awl_ctl *c = calloc(1, sizeof *c);
@@ -162,6 +177,8 @@ static void *awl_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, 
     c->cp = (uint64_t)v[0];
     c->ew = v[1];
     c->ei = v[2];
+    c->tie = v[3];
+    c->gpu = v[4] != 0;
     c->n_sms = n_sms;
     c->n_sched = n_sched;
     return c;
@@ -175,15 +192,18 @@ static void awl_ctl_destroy(void *ctl) {
 
 static uint64_t awl_ctl_period(const void *ctl) { return ((const awl_ctl *)ctl)->cp; }
 
+/* The state that decides for SM i. */
+static awl_sm *state(const awl_ctl *c, unsigned i) { return &c->sm[c->gpu ? 0 : i]; }
+
 static void apply(const awl_ctl *c, const ws_throttle_epoch *e, unsigned i) {
     for (unsigned s = 0; s < c->n_sched; s++)
-        ws_limit_set(e->sched[i * c->n_sched + s], ws_awl_sched_limit(&c->sm[i].a, c->n_sched));
+        ws_limit_set(e->sched[i * c->n_sched + s], ws_awl_sched_limit(&state(c, i)->a, c->n_sched));
 }
 
 static void awl_ctl_kernel_start(void *ctl, const ws_throttle_epoch *e) {
     awl_ctl *c = ctl;
     for (unsigned i = 0; i < c->n_sms; i++) {
-        ws_awl_kernel_start(&c->sm[i].a);
+        ws_awl_kernel_start(&c->sm[i].a, c->tie);
         c->sm[i].idling = false;
         apply(c, e, i);
     }
@@ -194,28 +214,50 @@ static void search(awl_ctl *c, awl_sm *m) {
     if (ws_awl_begin(&m->a, c->ew) != WS_AWL_SEARCHING) m->idling = true, m->idle.init = true;
 }
 
+/* One period of one search with its IPC sample and resident warps. */
+static void awl_sm_epoch(awl_ctl *c, awl_sm *m, double ipc, unsigned warps) {
+    if (!m->a.nt) {
+        ws_awl_see_warps(&m->a, warps);
+        if (!m->a.nt) return;
+        search(c, m); /* this period ran unthrottled: NC = NT, the first sample */
+    }
+    if (m->idling) {
+        if (ws_awl_idle_step(&m->idle, ipc, c->ei)) {
+            m->idling = false;
+            search(c, m);
+        }
+    } else {
+        ws_awl_result r = ws_awl_step(&m->a, ipc, c->ew);
+        if (r == WS_AWL_SETTLED) m->idling = true, m->idle.init = true;
+        else if (r == WS_AWL_MOVED) search(c, m);
+    }
+}
+
+/* Mean IPC per SM and the most warps resident on one (gpu scope). */
+void ws_awl_gpu_sample(const ws_throttle_epoch *e, double *ipc, unsigned *warps) {
+    uint64_t insts = 0;
+    *warps = 0;
+    for (unsigned i = 0; i < e->n_sms; i++) {
+        insts += e->sm[i].thread_insts;
+        if (e->sm[i].warps > *warps) *warps = e->sm[i].warps;
+    }
+    *ipc = e->cycles && e->n_sms ? (double)insts / (double)e->cycles / e->n_sms : 0;
+}
+
 static void awl_ctl_epoch(void *ctl, const ws_throttle_epoch *e) {
     awl_ctl *c = ctl;
-    for (unsigned i = 0; i < c->n_sms; i++) {
-        awl_sm *m = &c->sm[i];
-        double ipc = e->cycles ? (double)e->sm[i].thread_insts / (double)e->cycles : 0;
-        if (!m->a.nt) {
-            ws_awl_see_warps(&m->a, e->sm[i].warps);
-            if (!m->a.nt) continue;
-            search(c, m); /* this period ran unthrottled: NC = NT, the first sample */
+    if (c->gpu) {
+        double ipc;
+        unsigned warps;
+        ws_awl_gpu_sample(e, &ipc, &warps);
+        awl_sm_epoch(c, &c->sm[0], ipc, warps);
+    } else {
+        for (unsigned i = 0; i < c->n_sms; i++) {
+            double ipc = e->cycles ? (double)e->sm[i].thread_insts / (double)e->cycles : 0;
+            awl_sm_epoch(c, &c->sm[i], ipc, e->sm[i].warps);
         }
-        if (m->idling) {
-            if (ws_awl_idle_step(&m->idle, ipc, c->ei)) {
-                m->idling = false;
-                search(c, m);
-            }
-        } else {
-            ws_awl_result r = ws_awl_step(&m->a, ipc, c->ew);
-            if (r == WS_AWL_SETTLED) m->idling = true, m->idle.init = true;
-            else if (r == WS_AWL_MOVED) search(c, m);
-        }
-        apply(c, e, i);
     }
+    for (unsigned i = 0; i < c->n_sms; i++) apply(c, e, i);
 }
 
 static unsigned awl_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned max) {
@@ -223,7 +265,7 @@ static unsigned awl_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned m
     if (max < 2) return 0;
     double lim = 0;
     unsigned searches = 0, n = 0;
-    for (unsigned i = 0; i < c->n_sms; i++) {
+    for (unsigned i = 0; i < (c->gpu ? 1 : c->n_sms); i++) {
         lim += ws_awl_sched_limit(&c->sm[i].a, c->n_sched);
         n += c->sm[i].a.nt != 0;
         searches += c->sm[i].a.searches;
@@ -238,7 +280,9 @@ static unsigned awl_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned m
 const ws_throttle_policy ws_throttle_awl = {
     .name = "awl",
     .doc = "IACM's adaptive warp limiting per SM: binary then linear search on IPC, idle until "
-           "IPC changes (awl[:cp=6250:ew=0.25:ei=0.25])",
+           "IPC changes (awl[:cp=6250:ew=0.25:ei=0.25:tie=0:gpu=0]; tie: a sample this "
+           "fraction below the best still counts as better; gpu=1: one search for all SMs on "
+           "their mean IPC)",
     .create = ws_limit_create,
     .destroy = free,
     .filter = ws_limit_filter,

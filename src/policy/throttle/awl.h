@@ -19,7 +19,9 @@ typedef struct ws_awl {
     unsigned nt;         /* warps resident on the SM for this kernel (0: not known yet) */
     unsigned nc, ns, np; /* current limit, limit when this search started, last optimum */
     unsigned last;       /* the limit before the last binary step (to revert to) */
-    double ipc_prev;
+    double ipc_prev;     /* the best IPC of this search's path (0: none yet) */
+    double tie;          /* a sample within this fraction below ipc_prev still counts as
+                            better (0: Alg. 2-3's strict "IPCprev < IPCcurr") */
     bool up, linear, kernel_init;
     unsigned searches;   /* searches finished this kernel */
 } ws_awl;
@@ -30,7 +32,8 @@ typedef struct ws_awl_idle {
     bool init;
 } ws_awl_idle;
 
-void ws_awl_kernel_start(ws_awl *a);
+/* A kernel starts: forget everything but the tie tolerance. */
+void ws_awl_kernel_start(ws_awl *a, double tie);
 /* The SM's resident warps were seen (NT is the first nonzero count). */
 void ws_awl_see_warps(ws_awl *a, unsigned warps);
 /* An AWL phase begins: Alg. 1's initialisation (NC = NT at a kernel's
@@ -40,6 +43,8 @@ ws_awl_result ws_awl_begin(ws_awl *a, double ew);
 ws_awl_result ws_awl_step(ws_awl *a, double ipc, double ew);
 /* A period of the idle phase ended: true when |ΔIPC| > εI (leave it). */
 bool ws_awl_idle_step(ws_awl_idle *s, double ipc, double ei);
+/* The gpu scope's sample: mean IPC per SM over the epoch, most warps resident on one SM. */
+void ws_awl_gpu_sample(const ws_throttle_epoch *e, double *ipc, unsigned *warps);
 /* Per-scheduler limit for NC: ceil(NC / n_sched) (0: NT unknown, no limit). */
 unsigned ws_awl_sched_limit(const ws_awl *a, unsigned n_sched);
 

@@ -8,19 +8,25 @@
  * are awl.c's. Bypassing (-l1d_bypass pd) is active in all phases and is
  * not steered here. IACM as a whole is
  *   -l1d_index adi -l1d_bypass pd -warpsim_throttle iacm
- * Choices: the ADI phase's idle sub-phase IPC is measured at period
- * granularity, over the first full CP (6250) cycle period after each of the
- * ADI function's selections (its victimization and selection sub-phases run
- * on access counts inside the cache; sampling every period instead left
- * ADI after one or two changes, as IPC barely moves between selections,
- * and IACM fell behind ADI alone). An index function without selections
+ * Choices: the ADI phase's idle sub-phase is timed here, at period
+ * granularity: it runs from a selection of the ADI function to the end of
+ * the first full CP (6250) cycle period after it, whose IPC is the sample;
+ * then the function starts its next round (victimization and selection run
+ * on access counts inside the cache). The function should idle until then
+ * (adi's ni=0); with an access-counted idle (ni=4096), rounds of programs
+ * with few accesses per cycle took dozens of periods (atax: 30). Sampling
+ * every period instead left ADI after one or two changes, as IPC barely
+ * moves between selections. An index function without selections
  * (not adaptive) gives a sample every period. The previous IPC starts at 0
  * on each entry to the ADI phase, so the phase takes at least two samples
  * (the spec's first-iteration choice). The spec's ADI periods in IACM are
- * 250 misses / 250 accesses: -l1d_index adi:nv=250:ns=250.
+ * 250 misses / 250 accesses: -l1d_index adi:nv=250:ns=250:ni=0.
  * Every SM starts a kernel in the ADI phase with no warp limit (NC = NT;
  * the first AWL phase starts from NT). The 25% thresholds are relative to
- * the previous IPC (or NP). Args (k=v): cp, ew, ei, eadi. */
+ * the previous IPC (or NP). tie and gpu=1 are awl.c's options beyond the
+ * spec; with gpu=1 one machine decides every SM's phase and limit from the
+ * mean IPC per SM, and its ADI samples follow the selections of all L1Ds.
+ * Args (k=v): cp, ew, ei, eadi, tie, gpu. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,18 +49,22 @@ typedef struct {
 
 typedef struct {
     uint64_t cp;
-    double ew, ei, eadi;
+    double ew, ei, eadi, tie;
+    bool gpu;          /* one phase machine for the whole GPU on its mean IPC per SM (sm[0]) */
     unsigned n_sms, n_sched;
     iacm_sm *sm;
 } iacm_ctl;
 
 static void *iacm_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
                              size_t errlen) {
-    static const char *const keys[] = {"cp", "ew", "ei", "eadi"};
-    double v[4] = {6250, 0.25, 0.25, 0.25};
-    if (ws_throttle_args(args, keys, v, 4, "iacm", err, errlen)) return NULL;
-    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0 || v[3] < 0) {
-        snprintf(err, errlen, "-warpsim_throttle iacm: cp must be >= 1 cycle, ew, ei, eadi >= 0");
+    static const char *const keys[] = {"cp", "ew", "ei", "eadi", "tie", "gpu"};
+    double v[6] = {6250, 0.25, 0.25, 0.25, 0, 0};
+    if (ws_throttle_args(args, keys, v, 6, "iacm", err, errlen)) return NULL;
+    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0 || v[3] < 0 || v[4] < 0 ||
+        v[4] >= 1 || (v[5] != 0 && v[5] != 1)) {
+        snprintf(err, errlen,
+                 "-warpsim_throttle iacm: cp must be >= 1 cycle, ew, ei, eadi >= 0, tie in "
+                 "[0, 1), gpu 0 or 1");
         return NULL;
     }
     iacm_ctl *c = calloc(1, sizeof *c);
@@ -67,6 +77,8 @@ static void *iacm_ctl_create(const char *args, unsigned n_sms, unsigned n_sched,
     c->ew = v[1];
     c->ei = v[2];
     c->eadi = v[3];
+    c->tie = v[4];
+    c->gpu = v[5] != 0;
     c->n_sms = n_sms;
     c->n_sched = n_sched;
     return c;
@@ -80,83 +92,125 @@ static void iacm_ctl_destroy(void *ctl) {
 
 static uint64_t iacm_ctl_period(const void *ctl) { return ((const iacm_ctl *)ctl)->cp; }
 
-static void enter(const iacm_ctl *c, const ws_throttle_epoch *e, unsigned i, int phase) {
-    iacm_sm *m = &c->sm[i];
+/* The state that decides for SM i. */
+static iacm_sm *state(const iacm_ctl *c, unsigned i) { return &c->sm[c->gpu ? 0 : i]; }
+
+/* ADI selections of the L1D(s) that machine m watches (false: no adaptive index). */
+static bool selections(const iacm_ctl *c, const ws_throttle_epoch *e, const iacm_sm *m,
+                       uint64_t *n) {
+    *n = 0;
+    if (!e->l1d) return false;
+    unsigned lo = c->gpu ? 0 : (unsigned)(m - c->sm), hi = c->gpu ? c->n_sms : lo + 1;
+    bool any = false;
+    for (unsigned i = lo; i < hi; i++) {
+        uint64_t k = 0;
+        if (e->l1d[i] && ws_cache_index_selections(e->l1d[i], &k)) any = true, *n += k;
+    }
+    return any;
+}
+
+/* The idle sub-phase is over: the L1D(s) of machine m start their next adaptation round. */
+static void restart(const iacm_ctl *c, const ws_throttle_epoch *e, const iacm_sm *m) {
+    if (!e->l1d) return;
+    unsigned lo = c->gpu ? 0 : (unsigned)(m - c->sm), hi = c->gpu ? c->n_sms : lo + 1;
+    for (unsigned i = lo; i < hi; i++)
+        if (e->l1d[i]) ws_cache_index_restart(e->l1d[i]);
+}
+
+/* SM i follows its machine: the L1D's index adapts only in the ADI phase; the warp limit. */
+static void apply(const iacm_ctl *c, const ws_throttle_epoch *e, unsigned i) {
+    const iacm_sm *m = state(c, i);
+    if (e->l1d && e->l1d[i]) ws_cache_index_pause(e->l1d[i], m->phase != P_ADI);
+    for (unsigned s = 0; s < c->n_sched; s++)
+        ws_limit_set(e->sched[i * c->n_sched + s], ws_awl_sched_limit(&m->a, c->n_sched));
+}
+
+static void enter(const iacm_ctl *c, const ws_throttle_epoch *e, iacm_sm *m, int phase) {
     m->phase = phase;
     if (phase == P_ADI) {
         m->adi_prev = 0;
         m->armed = false;
-        if (e->l1d && e->l1d[i]) ws_cache_index_selections(e->l1d[i], &m->sel_seen);
+        selections(c, e, m, &m->sel_seen);
+        restart(c, e, m);
     }
     if (phase == P_IDLE) m->idle.init = true;
     if (phase == P_AWL && ws_awl_begin(&m->a, c->ew) != WS_AWL_SEARCHING) { /* NT 1 */
         m->phase = P_IDLE;
         m->idle.init = true;
     }
-    if (e->l1d && e->l1d[i]) ws_cache_index_pause(e->l1d[i], m->phase != P_ADI);
-    for (unsigned s = 0; s < c->n_sched; s++)
-        ws_limit_set(e->sched[i * c->n_sched + s], ws_awl_sched_limit(&m->a, c->n_sched));
 }
 
 static void iacm_ctl_kernel_start(void *ctl, const ws_throttle_epoch *e) {
     iacm_ctl *c = ctl;
     for (unsigned i = 0; i < c->n_sms; i++) {
         iacm_sm *m = &c->sm[i];
-        ws_awl_kernel_start(&m->a);
+        ws_awl_kernel_start(&m->a, c->tie);
         for (int p = 0; p < P_N; p++) m->cycles[p] = 0;
-        enter(c, e, i, P_ADI);
+        enter(c, e, m, P_ADI);
     }
+    for (unsigned i = 0; i < c->n_sms; i++) apply(c, e, i);
+}
+
+/* One period of machine m with its IPC sample and resident warps. */
+static void iacm_sm_epoch(const iacm_ctl *c, const ws_throttle_epoch *e, iacm_sm *m, double ipc,
+                          unsigned warps) {
+    m->cycles[m->phase] += e->cycles;
+    ws_awl_see_warps(&m->a, warps);
+    int next = m->phase;
+    switch (m->phase) {
+    case P_ADI: {
+        uint64_t sel = 0;
+        bool sync = selections(c, e, m, &sel);
+        bool sample = !sync || m->armed;
+        m->armed = sync && sel != m->sel_seen;
+        m->sel_seen = sel;
+        if (!sample) break;
+        if (sync) restart(c, e, m);
+        bool within = m->adi_prev > 0 && fabs(ipc - m->adi_prev) <= c->eadi * m->adi_prev;
+        m->adi_prev = ipc;
+        if (within && m->a.nt) next = P_AWL;
+        break;
+    }
+    case P_AWL: {
+        ws_awl_result r = ws_awl_step(&m->a, ipc, c->ew);
+        if (r != WS_AWL_SEARCHING) next = r == WS_AWL_SETTLED ? P_IDLE : P_ADI;
+        break;
+    }
+    default:
+        if (ws_awl_idle_step(&m->idle, ipc, c->ei)) next = P_ADI;
+        break;
+    }
+    if (next != m->phase) enter(c, e, m, next);
 }
 
 static void iacm_ctl_epoch(void *ctl, const ws_throttle_epoch *e) {
     iacm_ctl *c = ctl;
-    for (unsigned i = 0; i < c->n_sms; i++) {
-        iacm_sm *m = &c->sm[i];
-        double ipc = e->cycles ? (double)e->sm[i].thread_insts / (double)e->cycles : 0;
-        m->cycles[m->phase] += e->cycles;
-        ws_awl_see_warps(&m->a, e->sm[i].warps);
-        int next = m->phase;
-        switch (m->phase) {
-        case P_ADI: {
-            uint64_t sel = 0;
-            bool sync = e->l1d && e->l1d[i] && ws_cache_index_selections(e->l1d[i], &sel);
-            bool sample = !sync || m->armed;
-            m->armed = sync && sel != m->sel_seen;
-            m->sel_seen = sel;
-            if (!sample) break;
-            bool within = m->adi_prev > 0 && fabs(ipc - m->adi_prev) <= c->eadi * m->adi_prev;
-            m->adi_prev = ipc;
-            if (within && m->a.nt) next = P_AWL;
-            break;
+    if (c->gpu) {
+        double ipc;
+        unsigned warps;
+        ws_awl_gpu_sample(e, &ipc, &warps);
+        iacm_sm_epoch(c, e, &c->sm[0], ipc, warps);
+    } else {
+        for (unsigned i = 0; i < c->n_sms; i++) {
+            double ipc = e->cycles ? (double)e->sm[i].thread_insts / (double)e->cycles : 0;
+            iacm_sm_epoch(c, e, &c->sm[i], ipc, e->sm[i].warps);
         }
-        case P_AWL: {
-            ws_awl_result r = ws_awl_step(&m->a, ipc, c->ew);
-            if (r != WS_AWL_SEARCHING) next = r == WS_AWL_SETTLED ? P_IDLE : P_ADI;
-            break;
-        }
-        default:
-            if (ws_awl_idle_step(&m->idle, ipc, c->ei)) next = P_ADI;
-            break;
-        }
-        if (next != m->phase) enter(c, e, i, next);
-        else
-            for (unsigned s = 0; s < c->n_sched; s++)
-                ws_limit_set(e->sched[i * c->n_sched + s], ws_awl_sched_limit(&m->a, c->n_sched));
     }
+    for (unsigned i = 0; i < c->n_sms; i++) apply(c, e, i);
 }
 
 static unsigned iacm_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned max) {
     const iacm_ctl *c = ctl;
     if (max < 5) return 0;
     double lim = 0, cyc[P_N] = {0};
-    unsigned searches = 0, ran = 0;
-    for (unsigned i = 0; i < c->n_sms; i++) {
+    unsigned searches = 0, ran = 0, machines = c->gpu ? 1 : c->n_sms;
+    for (unsigned i = 0; i < machines; i++) {
         lim += ws_awl_sched_limit(&c->sm[i].a, c->n_sched);
         ran += c->sm[i].a.nt != 0;
         searches += c->sm[i].a.searches;
         for (int p = 0; p < P_N; p++) cyc[p] += (double)c->sm[i].cycles[p];
     }
-    double n = c->n_sms ? c->n_sms : 1;
+    double n = machines ? machines : 1;
     /* mean per-scheduler limit at the end over the SMs that ran warps for a full period, AWL
        searches finished, and the mean cycles an SM spent in each phase (full periods) */
     out[0] = (ws_throttle_stat){"warpsim_throttle_limit", ran ? lim / ran : 0, true};
@@ -170,7 +224,8 @@ static unsigned iacm_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned 
 const ws_throttle_policy ws_throttle_iacm = {
     .name = "iacm",
     .doc = "IACM's phases per SM: adaptive L1D indexing, then AWL, then idle "
-           "(iacm[:cp=6250:ew=0.25:ei=0.25:eadi=0.25]; with -l1d_index adi -l1d_bypass pd)",
+           "(iacm[:cp=6250:ew=0.25:ei=0.25:eadi=0.25:tie=0:gpu=0]; with -l1d_index adi "
+           "-l1d_bypass pd; tie and gpu as in awl)",
     .create = ws_limit_create,
     .destroy = free,
     .filter = ws_limit_filter,

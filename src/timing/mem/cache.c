@@ -850,6 +850,9 @@ void ws_cache_read_counts(const ws_cache *c, uint64_t *reads, uint64_t *misses) 
 
 void ws_cache_index_pause(ws_cache *c, bool paused) { c->index_paused = paused; }
 bool ws_cache_index_paused(const ws_cache *c) { return c->index_paused; }
+void ws_cache_index_restart(ws_cache *c) {
+    if (c->index.policy->restart) c->index.policy->restart(c->index.state);
+}
 bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
     if (!c->index.policy->selections) return false;
     *n = c->index.policy->selections(c->index.state);

@@ -183,6 +183,8 @@ void ws_cache_index_pause(ws_cache *c, bool paused);
 bool ws_cache_index_paused(const ws_cache *c);
 /* An adaptive index function's selection rounds so far; false if it has none. */
 bool ws_cache_index_selections(const ws_cache *c, uint64_t *n);
+/* An adaptive index function idle after a selection starts its next round. */
+void ws_cache_index_restart(ws_cache *c);
 
 /* ---- line ownership (observers such as CCWS's victim tags) ---- */
 /* Lines allocated from now on belong to `owner` (e.g. a warp slot). */
