@@ -169,11 +169,12 @@ TEST(timing_watchdog_reports_stuck_units) {
     free(log);
 }
 
-/* -warpsim_stat_interval writes the interval time series beside stats.json. */
+/* -warpsim_stat_interval writes the interval time series beside stats.json, with the warp
+   limit of a warp-limiting policy in force. */
 TEST(timing_interval_time_series) {
     char dir[] = "/tmp/warpsim-ts-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    const char *over[] = {"-warpsim_stat_interval 500", NULL};
+    const char *over[] = {"-warpsim_stat_interval 500", "-warpsim_throttle swl:3", NULL};
     ws_device_options o;
     ws_device_options_init(&o);
     o.functional_only = 0;
@@ -190,14 +191,17 @@ TEST(timing_interval_time_series) {
     snprintf(path, sizeof path, "%s/timeseries.csv", dir);
     FILE *f = fopen(path, "r");
     CHECK_MSG(f != NULL, "no %s", path);
-    int lines = 0, kernels2 = 0;
+    int lines = 0, kernels2 = 0, limit3 = 0;
     while (f && fgets(line, sizeof line, f)) {
         if (lines == 0)
-            CHECK_STR_CONTAINS(line, "kernel,cycle,ipc,l1d_miss_rate,l2_miss_rate,active_warps_per_sm,dram_bw_util");
+            CHECK_STR_CONTAINS(line, "kernel,cycle,ipc,l1d_miss_rate,l2_miss_rate,active_warps_per_sm,"
+                                     "dram_bw_util,warp_limit_per_sched");
         else if (!strncmp(line, "2,", 2))
             kernels2++;
+        if (lines > 0) limit3 += strstr(line, ",3.00\n") != NULL;
         lines++;
     }
+    CHECK_EQ_I64(limit3, lines - 1);
     if (f) fclose(f);
     CHECK(lines > 3);
     CHECK(kernels2 > 0); /* reduce launches two kernels */

@@ -287,6 +287,7 @@ const ws_throttle_policy ws_throttle_awl = {
     .destroy = free,
     .filter = ws_limit_filter,
     .kernel_start = ws_limit_kernel_start,
+    .limit = ws_limit_get,
     .ctl_create = awl_ctl_create,
     .ctl_destroy = awl_ctl_destroy,
     .ctl_period = awl_ctl_period,

@@ -271,6 +271,7 @@ const ws_throttle_policy ws_throttle_dwtcs = {
     .destroy = free,
     .filter = ws_limit_filter,
     .kernel_start = ws_limit_kernel_start,
+    .limit = ws_limit_get,
     .ctl_create = dwtcs_ctl_create,
     .ctl_destroy = ws_dwt_destroy,
     .ctl_period = ws_dwt_period,

@@ -24,6 +24,7 @@ const ws_throttle_policy ws_throttle_dwtpric = {
     .destroy = free,
     .filter = ws_limit_filter,
     .kernel_start = ws_limit_kernel_start,
+    .limit = ws_limit_get,
     .ctl_create = dwtpric_ctl_create,
     .ctl_destroy = ws_dwt_destroy,
     .ctl_period = ws_dwt_period,

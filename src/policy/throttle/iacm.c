@@ -230,6 +230,7 @@ const ws_throttle_policy ws_throttle_iacm = {
     .destroy = free,
     .filter = ws_limit_filter,
     .kernel_start = ws_limit_kernel_start,
+    .limit = ws_limit_get,
     .ctl_create = iacm_ctl_create,
     .ctl_destroy = iacm_ctl_destroy,
     .ctl_period = iacm_ctl_period,

@@ -30,6 +30,8 @@ static void swl_filter(void *st, ws_sched_warp *w, unsigned n) {
 
 static void swl_kernel_start(void *st) {}
 
+static unsigned swl_limit(const void *st) { return ((const swl_state *)st)->limit; }
+
 const ws_throttle_policy ws_throttle_swl = {
     .name = "swl",
     .doc = "static warp limiting: only the N oldest warps of each scheduler issue (swl:N)",
@@ -37,4 +39,5 @@ const ws_throttle_policy ws_throttle_swl = {
     .destroy = free,
     .filter = swl_filter,
     .kernel_start = swl_kernel_start,
+    .limit = swl_limit,
 };

@@ -58,6 +58,9 @@ typedef struct ws_throttle_policy {
     void (*destroy)(void *st);
     void (*filter)(void *st, ws_sched_warp *w, unsigned n);
     void (*kernel_start)(void *st);
+    /* Warp-limiting policies: the number of oldest warps this scheduler lets
+       issue now (for the interval time series). NULL: not a limiter. */
+    unsigned (*limit)(const void *st);
 
     /* ---- optional GPU-wide controller (NULL ctl_create: none) ---- */
     void *(*ctl_create)(const char *args, unsigned n_sms, unsigned n_sched, char *err,

@@ -575,6 +575,16 @@ void *ws_sm_throttle_state(ws_sm *sm, unsigned s) {
     return sm->throttle && s < sm->n_sched ? sm->throttle[s].state : NULL;
 }
 
+bool ws_sm_warp_limit(const ws_sm *sm, double *mean) {
+    unsigned sum = 0;
+    for (unsigned s = 0; sm->throttle && s < sm->n_sched; s++) {
+        if (!sm->throttle[s].policy->limit) return false;
+        sum += sm->throttle[s].policy->limit(sm->throttle[s].state);
+    }
+    *mean = sm->n_sched ? (double)sum / sm->n_sched : 0;
+    return sm->throttle != NULL;
+}
+
 unsigned ws_sm_active_warps(const ws_sm *sm) {
     unsigned n = 0;
     for (uint32_t w = 0; w < sm->max_warps; w++) n += sm->warps[w].valid && !sm->warps[w].func_done;

@@ -115,6 +115,9 @@ bool ws_sm_progressed(const ws_sm *sm);
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm);
 /* Warps resident and not finished (for the interval time series). */
 unsigned ws_sm_active_warps(const ws_sm *sm);
+/* Mean over the schedulers of the warps each lets issue now (a warp-limiting
+   throttle policy's limit); false if the policy does not limit warps. */
+bool ws_sm_warp_limit(const ws_sm *sm, double *mean);
 /* Warp slots of the SM. */
 unsigned ws_sm_max_warps(const ws_sm *sm);
 
