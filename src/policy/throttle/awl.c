@@ -148,37 +148,40 @@ typedef struct {
     bool idling;
 } awl_sm;
 
+int ws_awl_params_parse(const char *args, const char *policy, bool with_eadi, ws_awl_params *p,
+                        char *err, size_t errlen) {
+    static const char *const keys[] = {"cp", "ew", "ei", "tie", "gpu", "eadi"};
+    double v[6] = {6250, 0.25, 0.25, 0, 0, 0.25};
+    if (ws_throttle_args(args, keys, v, with_eadi ? 6 : 5, policy, err, errlen)) return -1;
+    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0 || v[5] < 0 || v[3] < 0 || v[3] >= 1 ||
+        (v[4] != 0 && v[4] != 1)) {
+        snprintf(err, errlen,
+                 "-warpsim_throttle %s: cp must be >= 1 cycle, ew, ei%s >= 0, tie in [0, 1), gpu "
+                 "0 or 1",
+                 policy, with_eadi ? ", eadi" : "");
+        return -1;
+    }
+    *p = (ws_awl_params){(uint64_t)v[0], v[1], v[2], v[5], v[3], v[4] != 0};
+    return 0;
+}
+
 typedef struct {
-    uint64_t cp;
-    double ew, ei, tie;
-    bool gpu;           /* one search for the whole GPU on its mean IPC per SM (sm[0]) */
+    ws_awl_params p;   /* p.gpu: one search for the whole GPU on its mean IPC per SM (sm[0]) */
     unsigned n_sms, n_sched;
     awl_sm *sm;
 } awl_ctl;
 
 static void *awl_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
                             size_t errlen) {
-    static const char *const keys[] = {"cp", "ew", "ei", "tie", "gpu"};
-    double v[5] = {6250, 0.25, 0.25, 0, 0};
-    if (ws_throttle_args(args, keys, v, 5, "awl", err, errlen)) return NULL;
-    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0 || v[3] < 0 || v[3] >= 1 ||
-        (v[4] != 0 && v[4] != 1)) {
-        snprintf(err, errlen,
-                 "-warpsim_throttle awl: cp must be >= 1 cycle, ew and ei >= 0, tie in [0, 1), "
-                 "gpu 0 or 1");
-        return NULL;
-    }
+    ws_awl_params p;
+    if (ws_awl_params_parse(args, "awl", false, &p, err, errlen)) return NULL;
     awl_ctl *c = calloc(1, sizeof *c);
     if (!c || !(c->sm = calloc(n_sms ? n_sms : 1, sizeof *c->sm))) {
         free(c);
         snprintf(err, errlen, "out of host memory");
         return NULL;
     }
-    c->cp = (uint64_t)v[0];
-    c->ew = v[1];
-    c->ei = v[2];
-    c->tie = v[3];
-    c->gpu = v[4] != 0;
+    c->p = p;
     c->n_sms = n_sms;
     c->n_sched = n_sched;
     return c;
@@ -190,10 +193,10 @@ static void awl_ctl_destroy(void *ctl) {
     free(c);
 }
 
-static uint64_t awl_ctl_period(const void *ctl) { return ((const awl_ctl *)ctl)->cp; }
+static uint64_t awl_ctl_period(const void *ctl) { return ((const awl_ctl *)ctl)->p.cp; }
 
 /* The state that decides for SM i. */
-static awl_sm *state(const awl_ctl *c, unsigned i) { return &c->sm[c->gpu ? 0 : i]; }
+static awl_sm *state(const awl_ctl *c, unsigned i) { return &c->sm[c->p.gpu ? 0 : i]; }
 
 static void apply(const awl_ctl *c, const ws_throttle_epoch *e, unsigned i) {
     for (unsigned s = 0; s < c->n_sched; s++)
@@ -203,7 +206,7 @@ static void apply(const awl_ctl *c, const ws_throttle_epoch *e, unsigned i) {
 static void awl_ctl_kernel_start(void *ctl, const ws_throttle_epoch *e) {
     awl_ctl *c = ctl;
     for (unsigned i = 0; i < c->n_sms; i++) {
-        ws_awl_kernel_start(&c->sm[i].a, c->tie);
+        ws_awl_kernel_start(&c->sm[i].a, c->p.tie);
         c->sm[i].idling = false;
         apply(c, e, i);
     }
@@ -211,7 +214,7 @@ static void awl_ctl_kernel_start(void *ctl, const ws_throttle_epoch *e) {
 
 /* The search (re)starts; NT == 1 ends it at once. */
 static void search(awl_ctl *c, awl_sm *m) {
-    if (ws_awl_begin(&m->a, c->ew) != WS_AWL_SEARCHING) m->idling = true, m->idle.init = true;
+    if (ws_awl_begin(&m->a, c->p.ew) != WS_AWL_SEARCHING) m->idling = true, m->idle.init = true;
 }
 
 /* One period of one search with its IPC sample and resident warps. */
@@ -222,12 +225,12 @@ static void awl_sm_epoch(awl_ctl *c, awl_sm *m, double ipc, unsigned warps) {
         search(c, m); /* this period ran unthrottled: NC = NT, the first sample */
     }
     if (m->idling) {
-        if (ws_awl_idle_step(&m->idle, ipc, c->ei)) {
+        if (ws_awl_idle_step(&m->idle, ipc, c->p.ei)) {
             m->idling = false;
             search(c, m);
         }
     } else {
-        ws_awl_result r = ws_awl_step(&m->a, ipc, c->ew);
+        ws_awl_result r = ws_awl_step(&m->a, ipc, c->p.ew);
         if (r == WS_AWL_SETTLED) m->idling = true, m->idle.init = true;
         else if (r == WS_AWL_MOVED) search(c, m);
     }
@@ -246,7 +249,7 @@ void ws_awl_gpu_sample(const ws_throttle_epoch *e, double *ipc, unsigned *warps)
 
 static void awl_ctl_epoch(void *ctl, const ws_throttle_epoch *e) {
     awl_ctl *c = ctl;
-    if (c->gpu) {
+    if (c->p.gpu) {
         double ipc;
         unsigned warps;
         ws_awl_gpu_sample(e, &ipc, &warps);
@@ -265,7 +268,7 @@ static unsigned awl_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned m
     if (max < 2) return 0;
     double lim = 0;
     unsigned searches = 0, n = 0;
-    for (unsigned i = 0; i < (c->gpu ? 1 : c->n_sms); i++) {
+    for (unsigned i = 0; i < (c->p.gpu ? 1 : c->n_sms); i++) {
         lim += ws_awl_sched_limit(&c->sm[i].a, c->n_sched);
         n += c->sm[i].a.nt != 0;
         searches += c->sm[i].a.searches;

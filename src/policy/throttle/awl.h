@@ -6,6 +6,8 @@
 #define WARPSIM_POLICY_THROTTLE_AWL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "policy/throttle/throttle.h"
 
@@ -43,6 +45,18 @@ ws_awl_result ws_awl_begin(ws_awl *a, double ew);
 ws_awl_result ws_awl_step(ws_awl *a, double ipc, double ew);
 /* A period of the idle phase ended: true when |ΔIPC| > εI (leave it). */
 bool ws_awl_idle_step(ws_awl_idle *s, double ipc, double ei);
+/* The controller arguments awl and iacm share (k=v): cp (period, cycles), ew, ei (the 25%
+   thresholds), tie, gpu (awl.c); iacm adds eadi. */
+typedef struct ws_awl_params {
+    uint64_t cp;
+    double ew, ei, eadi, tie;
+    bool gpu;
+} ws_awl_params;
+/* Defaults, then args; 0, or -1 with err naming the policy. eadi is accepted only when
+   with_eadi. */
+int ws_awl_params_parse(const char *args, const char *policy, bool with_eadi, ws_awl_params *p,
+                        char *err, size_t errlen);
+
 /* The gpu scope's sample: mean IPC per SM over the epoch, most warps resident on one SM. */
 void ws_awl_gpu_sample(const ws_throttle_epoch *e, double *ipc, unsigned *warps);
 /* Per-scheduler limit for NC: ceil(NC / n_sched) (0: NT unknown, no limit). */

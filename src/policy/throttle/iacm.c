@@ -48,37 +48,22 @@ typedef struct {
 } iacm_sm;
 
 typedef struct {
-    uint64_t cp;
-    double ew, ei, eadi, tie;
-    bool gpu;          /* one phase machine for the whole GPU on its mean IPC per SM (sm[0]) */
+    ws_awl_params p;   /* p.gpu: one phase machine for the whole GPU on its mean IPC per SM */
     unsigned n_sms, n_sched;
     iacm_sm *sm;
 } iacm_ctl;
 
 static void *iacm_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
                              size_t errlen) {
-    static const char *const keys[] = {"cp", "ew", "ei", "eadi", "tie", "gpu"};
-    double v[6] = {6250, 0.25, 0.25, 0.25, 0, 0};
-    if (ws_throttle_args(args, keys, v, 6, "iacm", err, errlen)) return NULL;
-    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0 || v[3] < 0 || v[4] < 0 ||
-        v[4] >= 1 || (v[5] != 0 && v[5] != 1)) {
-        snprintf(err, errlen,
-                 "-warpsim_throttle iacm: cp must be >= 1 cycle, ew, ei, eadi >= 0, tie in "
-                 "[0, 1), gpu 0 or 1");
-        return NULL;
-    }
+    ws_awl_params p;
+    if (ws_awl_params_parse(args, "iacm", true, &p, err, errlen)) return NULL;
     iacm_ctl *c = calloc(1, sizeof *c);
     if (!c || !(c->sm = calloc(n_sms ? n_sms : 1, sizeof *c->sm))) {
         free(c);
         snprintf(err, errlen, "out of host memory");
         return NULL;
     }
-    c->cp = (uint64_t)v[0];
-    c->ew = v[1];
-    c->ei = v[2];
-    c->eadi = v[3];
-    c->tie = v[4];
-    c->gpu = v[5] != 0;
+    c->p = p;
     c->n_sms = n_sms;
     c->n_sched = n_sched;
     return c;
@@ -90,19 +75,24 @@ static void iacm_ctl_destroy(void *ctl) {
     free(c);
 }
 
-static uint64_t iacm_ctl_period(const void *ctl) { return ((const iacm_ctl *)ctl)->cp; }
+static uint64_t iacm_ctl_period(const void *ctl) { return ((const iacm_ctl *)ctl)->p.cp; }
 
 /* The state that decides for SM i. */
-static iacm_sm *state(const iacm_ctl *c, unsigned i) { return &c->sm[c->gpu ? 0 : i]; }
+static iacm_sm *state(const iacm_ctl *c, unsigned i) { return &c->sm[c->p.gpu ? 0 : i]; }
+
+/* The SMs whose L1Ds machine m steers: [*lo, return value). */
+static unsigned span(const iacm_ctl *c, const iacm_sm *m, unsigned *lo) {
+    *lo = c->p.gpu ? 0 : (unsigned)(m - c->sm);
+    return c->p.gpu ? c->n_sms : *lo + 1;
+}
 
 /* ADI selections of the L1D(s) that machine m watches (false: no adaptive index). */
 static bool selections(const iacm_ctl *c, const ws_throttle_epoch *e, const iacm_sm *m,
                        uint64_t *n) {
-    *n = 0;
-    if (!e->l1d) return false;
-    unsigned lo = c->gpu ? 0 : (unsigned)(m - c->sm), hi = c->gpu ? c->n_sms : lo + 1;
+    unsigned lo, hi = span(c, m, &lo);
     bool any = false;
-    for (unsigned i = lo; i < hi; i++) {
+    *n = 0;
+    for (unsigned i = lo; e->l1d && i < hi; i++) {
         uint64_t k = 0;
         if (e->l1d[i] && ws_cache_index_selections(e->l1d[i], &k)) any = true, *n += k;
     }
@@ -111,9 +101,8 @@ static bool selections(const iacm_ctl *c, const ws_throttle_epoch *e, const iacm
 
 /* The idle sub-phase is over: the L1D(s) of machine m start their next adaptation round. */
 static void restart(const iacm_ctl *c, const ws_throttle_epoch *e, const iacm_sm *m) {
-    if (!e->l1d) return;
-    unsigned lo = c->gpu ? 0 : (unsigned)(m - c->sm), hi = c->gpu ? c->n_sms : lo + 1;
-    for (unsigned i = lo; i < hi; i++)
+    unsigned lo, hi = span(c, m, &lo);
+    for (unsigned i = lo; e->l1d && i < hi; i++)
         if (e->l1d[i]) ws_cache_index_restart(e->l1d[i]);
 }
 
@@ -134,7 +123,7 @@ static void enter(const iacm_ctl *c, const ws_throttle_epoch *e, iacm_sm *m, int
         restart(c, e, m);
     }
     if (phase == P_IDLE) m->idle.init = true;
-    if (phase == P_AWL && ws_awl_begin(&m->a, c->ew) != WS_AWL_SEARCHING) { /* NT 1 */
+    if (phase == P_AWL && ws_awl_begin(&m->a, c->p.ew) != WS_AWL_SEARCHING) { /* NT 1 */
         m->phase = P_IDLE;
         m->idle.init = true;
     }
@@ -144,7 +133,7 @@ static void iacm_ctl_kernel_start(void *ctl, const ws_throttle_epoch *e) {
     iacm_ctl *c = ctl;
     for (unsigned i = 0; i < c->n_sms; i++) {
         iacm_sm *m = &c->sm[i];
-        ws_awl_kernel_start(&m->a, c->tie);
+        ws_awl_kernel_start(&m->a, c->p.tie);
         for (int p = 0; p < P_N; p++) m->cycles[p] = 0;
         enter(c, e, m, P_ADI);
     }
@@ -166,18 +155,18 @@ static void iacm_sm_epoch(const iacm_ctl *c, const ws_throttle_epoch *e, iacm_sm
         m->sel_seen = sel;
         if (!sample) break;
         if (sync) restart(c, e, m);
-        bool within = m->adi_prev > 0 && fabs(ipc - m->adi_prev) <= c->eadi * m->adi_prev;
+        bool within = m->adi_prev > 0 && fabs(ipc - m->adi_prev) <= c->p.eadi * m->adi_prev;
         m->adi_prev = ipc;
         if (within && m->a.nt) next = P_AWL;
         break;
     }
     case P_AWL: {
-        ws_awl_result r = ws_awl_step(&m->a, ipc, c->ew);
+        ws_awl_result r = ws_awl_step(&m->a, ipc, c->p.ew);
         if (r != WS_AWL_SEARCHING) next = r == WS_AWL_SETTLED ? P_IDLE : P_ADI;
         break;
     }
     default:
-        if (ws_awl_idle_step(&m->idle, ipc, c->ei)) next = P_ADI;
+        if (ws_awl_idle_step(&m->idle, ipc, c->p.ei)) next = P_ADI;
         break;
     }
     if (next != m->phase) enter(c, e, m, next);
@@ -185,7 +174,7 @@ static void iacm_sm_epoch(const iacm_ctl *c, const ws_throttle_epoch *e, iacm_sm
 
 static void iacm_ctl_epoch(void *ctl, const ws_throttle_epoch *e) {
     iacm_ctl *c = ctl;
-    if (c->gpu) {
+    if (c->p.gpu) {
         double ipc;
         unsigned warps;
         ws_awl_gpu_sample(e, &ipc, &warps);
@@ -203,7 +192,7 @@ static unsigned iacm_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned 
     const iacm_ctl *c = ctl;
     if (max < 5) return 0;
     double lim = 0, cyc[P_N] = {0};
-    unsigned searches = 0, ran = 0, machines = c->gpu ? 1 : c->n_sms;
+    unsigned searches = 0, ran = 0, machines = c->p.gpu ? 1 : c->n_sms;
     for (unsigned i = 0; i < machines; i++) {
         lim += ws_awl_sched_limit(&c->sm[i].a, c->n_sched);
         ran += c->sm[i].a.nt != 0;
