@@ -38,6 +38,10 @@ TEST(dram_timing_parse_errors) {
     CHECK(ws_dram_timing_parse("nbk=16:nbkgrp=3", &t, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "multiple of nbkgrp");
     CHECK(ws_dram_timing_parse("nbk=8:CL=x", &t, err, sizeof err) == -1);
+    /* the per-cycle bank masks hold 64 banks */
+    CHECK(ws_dram_timing_parse("nbk=128:nbkgrp=4", &t, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "nbk must be 1 to 64");
+    CHECK(ws_dram_timing_parse("nbk=64:nbkgrp=4", &t, err, sizeof err) == 0);
 }
 
 TEST(dram_row_hit_same_bank_group_spacing) {
@@ -76,6 +80,22 @@ TEST(dram_row_miss_other_bank_overlaps) {
     /* ACT b0@0, ACT b4@6 (tRRD); RD b0@12 -> 24; RD b4@18 -> 30 */
     CHECK_EQ_I64(done[0], 24);
     CHECK_EQ_I64(done[1], 30);
+    ws_dram_destroy(d);
+}
+
+TEST(dram_64_banks_highest_bank) {
+    /* the bank masks' top bit: bank 63 waits for bank 0, which comes first in priority order */
+    ws_dram_timing t = {.BL = 8, .data_ratio = 4, .atom_bytes = 64, .bnkgrp_low_bits = 0};
+    char err[256];
+    CHECK(ws_dram_timing_parse("nbk=64:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:"
+                               "WR=12:nbkgrp=4:CCDL=3:RTPL=2",
+                               &t, err, sizeof err) == 0);
+    ws_dram *d = ws_dram_create(&t, 64, true, 0);
+    ws_dram_req r[] = {REQ(0, 63, 5, false), REQ(1, 0, 9, false)};
+    int64_t done[2];
+    run(d, r, 2, done);
+    CHECK_EQ_I64(done[1], 24); /* ACT b0@0, RD@12 */
+    CHECK_EQ_I64(done[0], 30); /* ACT b63@6 (tRRD), RD@18 */
     ws_dram_destroy(d);
 }
 

@@ -36,6 +36,10 @@ struct ws_dram {
     uint32_t queue_size, retq_size;
     bool frfcfs;
     uint32_t nserving;          /* banks with a request being served */
+    /* per-bank bits (nbk <= 64) so that each cycle visits only the banks with work:
+       serving: a request being served; waiting: not serving, with a queue or a row lock
+       (what schedule_bank acts on); timed: a bank timer is running */
+    uint64_t serving, waiting, timed;
     uint32_t settle, quiet;     /* idle cycles after which every timer is 0 */
     bank *bk;
     uint32_t *CCDLc, *RTPLc;    /* per bank group */
@@ -96,8 +100,9 @@ int ws_dram_timing_parse(const char *s, ws_dram_timing *t, char *err, size_t err
         *(uint32_t *)((char *)t + keys[i].off) = (uint32_t)v;
         p = *end ? end + 1 : end;
     }
-    if (!t->nbk || !t->nbkgrp || t->nbk % t->nbkgrp) {
-        snprintf(err, errlen, "DRAM timing '%s': nbk must be > 0 and a multiple of nbkgrp", s);
+    if (!t->nbk || t->nbk > 64 || !t->nbkgrp || t->nbk % t->nbkgrp) {
+        snprintf(err, errlen,
+                 "DRAM timing '%s': nbk must be 1 to 64 and a multiple of nbkgrp", s);
         return -1;
     }
     if (!t->tCCDL) t->tCCDL = t->tCCD;
@@ -177,6 +182,14 @@ static void slot_free(ws_dram *d, int s) {
     d->free_head = s;
 }
 
+/* Bank j's bits in the masks, after its state changed. */
+static inline void note(ws_dram *d, uint32_t j) {
+    const bank *b = &d->bk[j];
+    uint64_t bit = 1ull << j;
+    d->serving = b->cur >= 0 ? d->serving | bit : d->serving & ~bit;
+    d->waiting = b->cur < 0 && (b->qlen || b->has_lock) ? d->waiting | bit : d->waiting & ~bit;
+}
+
 void ws_dram_push(ws_dram *d, const ws_dram_req *r, uint64_t now) {
     int s = slot_alloc(d);
     slot *sl = &d->pool[s];
@@ -196,6 +209,7 @@ void ws_dram_push(ws_dram *d, const ws_dram_req *r, uint64_t now) {
     }
     b->q[b->qlen++] = s;
     d->npending++;
+    note(d, sl->r.bank);
 }
 
 static void bank_take(ws_dram *d, bank *b, uint32_t i) {
@@ -206,11 +220,13 @@ static void bank_take(ws_dram *d, bank *b, uint32_t i) {
     d->npending--;
 }
 
-/* FR-FCFS choice for an idle bank: stay on the locked row while requests
+/* FR-FCFS choice for idle bank j: stay on the locked row while requests
  * hit it; else take the open row's requests; else the oldest request. */
-static void schedule_bank(ws_dram *d, bank *b) {
+static void schedule_bank(ws_dram *d, uint32_t j) {
+    bank *b = &d->bk[j];
     if (!b->qlen) {
         b->has_lock = false;
+        note(d, j);
         return;
     }
     if (b->has_lock) {
@@ -218,6 +234,7 @@ static void schedule_bank(ws_dram *d, bank *b) {
             if (d->pool[b->q[i]].r.row == b->locked_row) {
                 d->stats.row_hits++;
                 bank_take(d, b, i);
+                note(d, j);
                 return;
             }
         b->has_lock = false;
@@ -228,12 +245,14 @@ static void schedule_bank(ws_dram *d, bank *b) {
             b->locked_row = b->curr_row;
             d->stats.row_hits++;
             bank_take(d, b, i);
+            note(d, j);
             return;
         }
     b->has_lock = true;
     b->locked_row = d->pool[b->q[0]].r.row;
     d->stats.row_misses++;
     bank_take(d, b, 0);
+    note(d, j);
 }
 
 static uint32_t group_of(const ws_dram *d, uint32_t bank_no) {
@@ -258,10 +277,12 @@ static inline void dec(uint32_t *c) {
     if (*c) (*c)--;
 }
 
-/* A bank timer starts. */
-static inline void bank_timer(bank *b, uint32_t *c, uint32_t v) {
+/* A timer of bank j starts. */
+static inline void bank_timer(ws_dram *d, uint32_t j, uint32_t *c, uint32_t v) {
+    bank *b = &d->bk[j];
     *c = v;
     if (v > b->tmax) b->tmax = v;
+    if (b->tmax) d->timed |= 1ull << j;
 }
 
 void ws_dram_cycle(ws_dram *d, uint64_t now) {
@@ -291,13 +312,9 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             slot_free(d, s);
         }
     }
-    /* 2. idle banks pick their next request */
+    /* 2. idle banks pick their next request (banks do not interact here: any order) */
     if (d->frfcfs) {
-        for (uint32_t i = 0; i < t->nbk; i++) {
-            uint32_t j = i + d->prio; /* (i + prio) % nbk, prio < nbk */
-            bank *b = &d->bk[j >= t->nbk ? j - t->nbk : j];
-            if (b->cur < 0) schedule_bank(d, b);
-        }
+        for (uint64_t m = d->waiting; m; m &= m - 1) schedule_bank(d, (uint32_t)__builtin_ctzll(m));
     } else {
         /* FIFO: only the globally oldest request may be started */
         int best = -1;
@@ -311,17 +328,18 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             if (d->pool[best].r.row == d->bk[bb].curr_row) d->stats.row_hits++;
             else d->stats.row_misses++;
             bank_take(d, &d->bk[bb], 0);
+            note(d, bb);
         }
     }
-    /* 3. at most one command */
-    bool issued = false, active = false;
+    /* 3. at most one command: the serving banks in priority order, from bank prio round */
+    bool issued = false, active = d->serving != 0;
     uint32_t burst = t->BL / (t->data_ratio ? t->data_ratio : 1);
-    for (uint32_t i = 0; i < t->nbk && !issued; i++) {
-        uint32_t j = i + d->prio; /* (i + prio) % nbk, prio < nbk */
-        if (j >= t->nbk) j -= t->nbk;
+    uint64_t from_prio = d->serving & (~0ull << d->prio), before = d->serving & ~from_prio;
+    for (uint64_t m = from_prio ? from_prio : before; m && !issued;) {
+        uint32_t j = (uint32_t)__builtin_ctzll(m);
+        m &= m - 1;
+        if (!m && from_prio) m = before, from_prio = 0;
         bank *b = &d->bk[j];
-        if (b->cur < 0) continue;
-        active = true;
         slot *sl = &d->pool[b->cur];
         uint32_t g = group_of(d, j);
         bool open_hit = b->state == BANK_ACTIVE && b->curr_row == sl->r.row;
@@ -332,7 +350,7 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             d->CCDc = t->tCCD;
             d->CCDLc[g] = t->tCCDL;
             d->RTWc = d->tRTW;
-            bank_timer(b, &b->RTPc, burst);
+            bank_timer(d, j, &b->RTPc, burst);
             d->RTPLc[g] = t->tRTPL;
             d->stats.n_rd++;
             d->stats.busy_data_cycles += burst;
@@ -344,7 +362,7 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             d->CCDc = t->tCCD;
             d->CCDLc[g] = t->tCCDL;
             d->WTRc = d->tWTR;
-            bank_timer(b, &b->WTPc, d->tWTP);
+            bank_timer(d, j, &b->WTPc, d->tWTP);
             d->stats.n_wr++;
             d->stats.busy_data_cycles += burst;
             issued = true;
@@ -352,17 +370,17 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
             b->state = BANK_ACTIVE;
             b->curr_row = sl->r.row;
             d->RRDc = t->tRRD;
-            bank_timer(b, &b->RCDc, t->tRCD);
-            bank_timer(b, &b->RCDWRc, d->tRCDWR);
-            bank_timer(b, &b->RASc, t->tRAS);
-            bank_timer(b, &b->RCc, t->tRC);
+            bank_timer(d, j, &b->RCDc, t->tRCD);
+            bank_timer(d, j, &b->RCDWRc, d->tRCDWR);
+            bank_timer(d, j, &b->RASc, t->tRAS);
+            bank_timer(d, j, &b->RCc, t->tRC);
             d->prio = (j + 1) % t->nbk;
             d->stats.n_act++;
             issued = true;
         } else if (b->state == BANK_ACTIVE && b->curr_row != sl->r.row && !b->RASc && !b->WTPc &&
                    !b->RTPc && !d->RTPLc[g]) {
             b->state = BANK_IDLE;
-            bank_timer(b, &b->RPc, t->tRP);
+            bank_timer(d, j, &b->RPc, t->tRP);
             d->prio = (j + 1) % t->nbk;
             d->stats.n_pre++;
             issued = true;
@@ -370,6 +388,7 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
         if (issued && sl->txbytes >= sl->r.bytes) { /* all atoms issued */
             b->cur = -1;
             d->nserving--;
+            note(d, j);
         }
     }
     if (issued) d->stats.n_cmd++;
@@ -378,10 +397,10 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
         if (active) d->stats.n_activity++;
     }
     /* 4. time passes */
-    for (uint32_t j = 0; j < t->nbk; j++) {
+    for (uint64_t m = d->timed; m; m &= m - 1) {
+        uint32_t j = (uint32_t)__builtin_ctzll(m);
         bank *b = &d->bk[j];
-        if (!b->tmax) continue; /* every timer is 0 */
-        b->tmax--;
+        if (!--b->tmax) d->timed &= ~(1ull << j); /* every timer is 0 next cycle */
         dec(&b->RCDc); dec(&b->RCDWRc); dec(&b->RASc); dec(&b->RPc); dec(&b->RCc);
         dec(&b->WTPc); dec(&b->RTPc);
     }
