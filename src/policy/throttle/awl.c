@@ -165,6 +165,14 @@ int ws_awl_params_parse(const char *args, const char *policy, bool with_eadi, ws
     return 0;
 }
 
+void *ws_awl_ctl_parts(const char *args, const char *policy, bool with_eadi, unsigned n_sms,
+                       size_t sm_size, ws_awl_params *p, char *err, size_t errlen) {
+    if (ws_awl_params_parse(args, policy, with_eadi, p, err, errlen)) return NULL;
+    void *sm = calloc(n_sms ? n_sms : 1, sm_size);
+    if (!sm) snprintf(err, errlen, "out of host memory");
+    return sm;
+}
+
 typedef struct {
     ws_awl_params p;   /* p.gpu: one search for the whole GPU on its mean IPC per SM (sm[0]) */
     unsigned n_sms, n_sched;
@@ -173,15 +181,13 @@ typedef struct {
 
 static void *awl_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
                             size_t errlen) {
-    ws_awl_params p;
-    if (ws_awl_params_parse(args, "awl", false, &p, err, errlen)) return NULL;
     awl_ctl *c = calloc(1, sizeof *c);
-    if (!c || !(c->sm = calloc(n_sms ? n_sms : 1, sizeof *c->sm))) {
+    if (!c) snprintf(err, errlen, "out of host memory");
+    if (!c || !(c->sm = ws_awl_ctl_parts(args, "awl", false, n_sms, sizeof *c->sm, &c->p, err,
+                                         errlen))) {
         free(c);
-        snprintf(err, errlen, "out of host memory");
         return NULL;
     }
-    c->p = p;
     c->n_sms = n_sms;
     c->n_sched = n_sched;
     return c;

@@ -56,6 +56,10 @@ typedef struct ws_awl_params {
    with_eadi. */
 int ws_awl_params_parse(const char *args, const char *policy, bool with_eadi, ws_awl_params *p,
                         char *err, size_t errlen);
+/* What an awl or iacm controller is made of: its parsed arguments and a zeroed array of n_sms
+   per-SM states of sm_size bytes (at least one). The array, or NULL with err. */
+void *ws_awl_ctl_parts(const char *args, const char *policy, bool with_eadi, unsigned n_sms,
+                       size_t sm_size, ws_awl_params *p, char *err, size_t errlen);
 
 /* The gpu scope's sample: mean IPC per SM over the epoch, most warps resident on one SM. */
 void ws_awl_gpu_sample(const ws_throttle_epoch *e, double *ipc, unsigned *warps);

@@ -55,15 +55,13 @@ typedef struct {
 
 static void *iacm_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
                              size_t errlen) {
-    ws_awl_params p;
-    if (ws_awl_params_parse(args, "iacm", true, &p, err, errlen)) return NULL;
     iacm_ctl *c = calloc(1, sizeof *c);
-    if (!c || !(c->sm = calloc(n_sms ? n_sms : 1, sizeof *c->sm))) {
+    if (!c) snprintf(err, errlen, "out of host memory");
+    if (!c || !(c->sm = ws_awl_ctl_parts(args, "iacm", true, n_sms, sizeof *c->sm, &c->p, err,
+                                         errlen))) {
         free(c);
-        snprintf(err, errlen, "out of host memory");
         return NULL;
     }
-    c->p = p;
     c->n_sms = n_sms;
     c->n_sched = n_sched;
     return c;
