@@ -44,7 +44,7 @@ static void usage(FILE *f) {
         "  warpsim report SWEEP_DIR                                HTML report and figures of a sweep\n"
         "\n"
         "run options:\n"
-        "  --preset NAME     named configuration preset (gtx480 (default), gtx480-v4)\n"
+        "  --preset NAME     named configuration preset (below; default gtx480)\n"
         "  --config FILE     GPGPU-Sim style configuration file (applied after the preset)\n"
         "  --set 'OPT VALUE' set one option (after the preset and file; repeatable),\n"
         "                    e.g. --set '-gpgpu_scheduler lrr' (see `warpsim options`)\n"
@@ -52,7 +52,10 @@ static void usage(FILE *f) {
         "  -o DIR            also write statistics as JSON into DIR\n"
         "  -q, --quiet       no per-kernel report\n"
         "  --max-insn N      stop after N thread instructions (like -gpgpu_max_insn)\n"
-        "  --input SIZE      workload input: small (default) or paper\n");
+        "  --input SIZE      workload input: small (default) or paper\n"
+        "\n"
+        "presets:\n");
+    ws_config_print_presets(f);
 }
 
 #define MAX_SETS 64

@@ -390,9 +390,22 @@ static const char *const p_gtx480_v4[] = {
     "internal_speedup", "2.0",
     NULL};
 
+/* Each doc says which GPGPU-Sim version and config the preset mirrors and how
+ * far its cycle counts have been checked, so nobody quotes an unvalidated
+ * preset's cycles as GPGPU-Sim's. */
 static const preset g_presets[] = {
-    {"gtx480", "GPGPU-Sim 3.2.1 GTX480 (the seed studies' baseline; the defaults)", p_gtx480},
-    {"gtx480-v4", "GPGPU-Sim 4.x SM2_GTX480 (the config of reference/gpgpusim-gtx480)", p_gtx480_v4},
+    {"gtx480",
+     "the default: GPGPU-Sim 3.2.1's GTX480 config (configs/GTX480 of GPGPU-Sim 3.x), the\n"
+     "baseline of the seed studies. Not validated against a GPGPU-Sim 3.2.1 run; it differs\n"
+     "from GPGPU-Sim 4.2's SM2_GTX480 config (clocks, L2 slices, queues), so its cycles are\n"
+     "not GPGPU-Sim 4.2's (vectoradd 65536: 8405 here vs 4870 for 4.2 on SM2_GTX480).\n"
+     "Use it to compare mechanisms with each other, as the seed studies do.",
+     p_gtx480},
+    {"gtx480-v4",
+     "GPGPU-Sim 4.2's SM2_GTX480 config (tests/data/gpgpusim-gtx480/gpgpusim.config, option\n"
+     "for option). Validated: cycles within 10% of GPGPU-Sim 4.2 on its four reference runs\n"
+     "(docs/timing.md, tools/fidelity.py). Use it to compare with GPGPU-Sim's numbers.",
+     p_gtx480_v4},
 };
 
 const char *const *ws_config_preset_names(void) {
@@ -442,8 +455,18 @@ void ws_config_print_options(FILE *out) {
                 type_name(o->type), *o->def ? o->def : "\"\"", o->doc);
     }
     fprintf(out, "\nPresets:\n");
-    for (size_t i = 0; i < sizeof g_presets / sizeof g_presets[0]; i++)
-        fprintf(out, "  %-12s %s\n", g_presets[i].name, g_presets[i].doc);
+    ws_config_print_presets(out);
+}
+
+void ws_config_print_presets(FILE *out) {
+    for (size_t i = 0; i < sizeof g_presets / sizeof g_presets[0]; i++) {
+        fprintf(out, "  %-10s ", g_presets[i].name);
+        for (const char *d = g_presets[i].doc; *d; d++) {
+            fputc(*d, out);
+            if (*d == '\n') fprintf(out, "  %-10s ", "");
+        }
+        fputc('\n', out);
+    }
 }
 
 void ws_config_write(const ws_config *c, FILE *out) {

@@ -56,6 +56,9 @@ int ws_config_apply_preset(ws_config *c, const char *name, char *err, size_t err
 /* Names of the presets, NULL-terminated. */
 const char *const *ws_config_preset_names(void);
 
+/* Each preset's name and what it mirrors (for --help and `warpsim options`). */
+void ws_config_print_presets(FILE *out);
+
 /* `warpsim options`: every option with its type, default and doc. */
 void ws_config_print_options(FILE *out);
 /* The effective configuration in gpgpusim.config syntax (reloadable). */

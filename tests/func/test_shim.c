@@ -254,7 +254,7 @@ TEST(shim_reference_apps_nvcc) {
     for (size_t a = 0; a < 3; a++)
         for (size_t v = 0; v < 2; v++) {
             char src[1024], bin[2048];
-            snprintf(src, sizeof src, "%s/../shared/reference/gpgpusim-gtx480/apps/%s.cu",
+            snprintf(src, sizeof src, "%s/tests/data/ptx/%s.cu",
                      ws_test_root(), apps[a]);
             snprintf(bin, sizeof bin, "%s/%s_%s", cache, apps[a], variants[v][0]);
             struct stat ss, bs;

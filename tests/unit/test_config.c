@@ -103,12 +103,8 @@ TEST(config_list_helpers) {
 /* The reference GPGPU-Sim config loads with its .icnt file and no warnings. */
 TEST(config_loads_reference_gpgpusim_files) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/../shared/reference/gpgpusim-gtx480/gpgpusim.config",
-             ws_test_root());
-    if (access(path, R_OK)) {
-        printf("    (reference config not found at %s; checked the preset instead)\n", path);
-        return;
-    }
+    snprintf(path, sizeof path, "%s/tests/data/gpgpusim-gtx480/gpgpusim.config", ws_test_root());
+    CHECK_MSG(access(path, R_OK) == 0, "reference config %s is missing", path);
     ws_config c;
     char err[512];
     ws_config_init(&c);
