@@ -32,9 +32,12 @@ uint32_t ws_round_small(double x, int ebits, int mbits, int rnd) {
     frexp(a, &e);
     int ex = e - 1;
     if (ex < emin) ex = emin;
-    if (ex > bias + 1) ex = bias + 1; /* far beyond range: overflow below */
-    double s = ldexp(a, mbits - ex), ip = floor(s), fr = s - ip;
-    uint64_t q = (uint64_t)ip;
+    /* At or above 2^(bias+1) every mode overflows. Decide it here: scaling
+       such a value to the significand and casting it to an integer would be
+       out of range (undefined; it gave 0 for 1e30). */
+    bool overflow = ex > bias;
+    double s = overflow ? 0 : ldexp(a, mbits - ex), ip = floor(s), fr = s - ip;
+    uint64_t q = (uint64_t)ip; /* s < 2^(mbits+1): in range */
     bool up;
     switch (rnd) {
     case WS_RND_RZ: case WS_RND_RZI: up = false; break;
@@ -47,7 +50,7 @@ uint32_t ws_round_small(double x, int ebits, int mbits, int rnd) {
     if (q >> (mbits + 1)) { q >>= 1; ex++; }
     uint32_t biased = 0;
     if (q >= (1ull << mbits)) { biased = (uint32_t)(ex + bias); q -= 1ull << mbits; }
-    if (biased >= expmax || q >> mbits) {
+    if (overflow || biased >= expmax || q >> mbits) {
         switch (rnd) {
         case WS_RND_RZ: case WS_RND_RZI: return sign | maxfin;
         case WS_RND_RM: case WS_RND_RMI: return sign | (neg ? inf : maxfin);

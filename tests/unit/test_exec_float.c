@@ -1,6 +1,7 @@
 /* Float, conversion and f16/bf16 semantics of the functional engine. */
 #include <math.h>
 
+#include "exec/exec_internal.h"
 #include "test_exec_util.h"
 
 #define E1(body, a, b, c) wx_eval1(body, (uint64_t)(a), (uint64_t)(b), (uint64_t)(c))
@@ -136,6 +137,61 @@ TEST(exec_cvt_f16_bf16_rounding) {
     CHECK_EQ_U64(E1("cvt.rni.s32.f16 %r9, %h1;" O32("%r9"), 0x3E00 /* 1.5 */, 0, 0), 2);
     CHECK_EQ_U64(E1("cvt.rn.f16.s32 %h9, %r1;" OH("%h9"), 2049, 0, 0), 0x6800); /* 2048: tie to even */
 }
+
+/* Values far beyond the half types' range overflow as IEEE 754 says (to
+ * infinity, or to the largest finite value in the modes that round towards
+ * zero): an earlier rounding helper cast the scaled value to an integer out of
+ * range and returned 0 (cvt.rn.f16.f32 of 1e30 gave 0x0000). */
+TEST(exec_cvt_half_overflow_edges) {
+    CHECK_EQ_U64(E1("cvt.rn.f16.f32 %h9, %f1;" OH("%h9"), F(1e30f), 0, 0), 0x7C00);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f32 %h9, %f1;" OH("%h9"), F(-1e30f), 0, 0), 0xFC00);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f32 %h9, %f1;" OH("%h9"), F(3e38f), 0, 0), 0x7C00);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f32 %h9, %f1;" OH("%h9"), F(65536.0f), 0, 0), 0x7C00);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f32 %h9, %f1;" OH("%h9"), F(65504.0f), 0, 0), 0x7BFF);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f32 %h9, %f1;" OH("%h9"), F(65519.0f), 0, 0), 0x7BFF);
+    CHECK_EQ_U64(E1("cvt.rz.f16.f32 %h9, %f1;" OH("%h9"), F(1e30f), 0, 0), 0x7BFF);
+    CHECK_EQ_U64(E1("cvt.rm.f16.f32 %h9, %f1;" OH("%h9"), F(1e30f), 0, 0), 0x7BFF);
+    CHECK_EQ_U64(E1("cvt.rm.f16.f32 %h9, %f1;" OH("%h9"), F(-1e30f), 0, 0), 0xFC00);
+    CHECK_EQ_U64(E1("cvt.rp.f16.f32 %h9, %f1;" OH("%h9"), F(1e30f), 0, 0), 0x7C00);
+    CHECK_EQ_U64(E1("cvt.rp.f16.f32 %h9, %f1;" OH("%h9"), F(-1e30f), 0, 0), 0xFBFF);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f64 %h9, %fd1;" OH("%h9"), wx_f64(1e200), 0, 0), 0x7C00);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f64 %h9, %fd1;" OH("%h9"), wx_f64(-1e200), 0, 0), 0xFC00);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f64 %h9, %fd1;" OH("%h9"), wx_f64(1e-200), 0, 0), 0x0000);
+    CHECK_EQ_U64(E1("cvt.rn.f16.u64 %h9, %rd4;" OH("%h9"), UINT64_MAX, 0, 0), 0x7C00);
+    CHECK_EQ_U64(E1("cvt.rn.f16.s32 %h9, %r1;" OH("%h9"), (uint32_t)-100000, 0, 0), 0xFC00);
+    CHECK_EQ_U64(E1("cvt.rz.f16.s32 %h9, %r1;" OH("%h9"), 100000, 0, 0), 0x7BFF);
+    CHECK_EQ_U64(E1("cvt.sat.f16.f32 %h9, %f1;" OH("%h9"), F(1e30f), 0, 0), 0x3C00);
+    CHECK_EQ_U64(E1("cvt.rn.f16.f32 %h9, %f1;" OH("%h9"), F(INFINITY), 0, 0), 0x7C00);
+    /* bf16 has f32's exponent range: only f64 inputs (or f32 rounding up) overflow */
+    CHECK_EQ_U64(E1("cvt.rn.bf16.f64 %h9, %fd1;" OH("%h9"), wx_f64(1e200), 0, 0), 0x7F80);
+    CHECK_EQ_U64(E1("cvt.rn.bf16.f64 %h9, %fd1;" OH("%h9"), wx_f64(-1e200), 0, 0), 0xFF80);
+    CHECK_EQ_U64(E1("cvt.rz.bf16.f64 %h9, %fd1;" OH("%h9"), wx_f64(1e200), 0, 0), 0x7F7F);
+    CHECK_EQ_U64(E1("cvt.rn.bf16.f32 %h9, %f1;" OH("%h9"), F(3.4028235e38f), 0, 0), 0x7F80);
+    CHECK_EQ_U64(E1("cvt.rz.bf16.f32 %h9, %f1;" OH("%h9"), F(3.4028235e38f), 0, 0), 0x7F7F);
+    CHECK_EQ_U64(E1("cvt.rn.bf16.f32 %h9, %f1;" OH("%h9"), F(NAN), 0, 0), 0x7FFF);
+}
+
+#ifdef __FLT16_MAX__
+/* Round-to-nearest f32 -> f16 against the compiler's own IEEE conversion on
+ * a spread of bit patterns covering every exponent, both signs, and
+ * the overflow, subnormal and tie regions. */
+TEST(exec_cvt_f16_matches_ieee) {
+    uint32_t seed = 12345;
+    for (int i = 0; i < 20000; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        uint32_t bits = seed;
+        float f;
+        memcpy(&f, &bits, 4);
+        if (f != f) continue; /* NaN payloads: canonical 0x7FFF, tested above */
+        _Float16 h = (_Float16)f;
+        uint16_t want;
+        memcpy(&want, &h, 2);
+        uint16_t got = ws_double_to_f16((double)f, WS_RND_RN);
+        CHECK_MSG(got == want, "f32 0x%08x: got 0x%04x, IEEE 0x%04x", bits, got, want);
+        if (got != want) return;
+    }
+}
+#endif
 
 TEST(exec_f16_arith) {
     CHECK_EQ_U64(E1("add.f16 %h9, %h1, %h2;" OH("%h9"), 0x3C00, 0x3C00, 0), 0x4000);
