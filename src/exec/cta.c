@@ -599,7 +599,7 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
         st->active = mask;
         st->issued_mask = issued;
         st->mem_space = WS_SPACE_NONE;
-        st->is_store = st->is_atomic = 0;
+        st->is_store = st->is_atomic = st->wrote = 0;
         st->access_size = 0;
     }
     if (dispatch(&x, issued) != WS_OK) return WS_STEP_FAULT;
@@ -642,4 +642,65 @@ void ws_cta_deadlock(ws_cta *c, ws_fault *fault) {
     for (uint32_t i = 0; i < c->nwarps; i++) ex += c->warps[i].state == WS_WARP_DONE;
     if (n < (int)sizeof fault->msg - 40)
         snprintf(fault->msg + n, sizeof fault->msg - (size_t)n, " %u warp(s) exited", ex);
+}
+
+/* ---- where stuck warps are ------------------------------------------------ */
+
+/* The innermost loop around pc: the shortest backward branch that jumps
+ * over it. Linear in the function's size; only for reports. */
+static bool loop_around(const ws_func *f, uint32_t pc, uint32_t *head, uint32_t *tail) {
+    bool found = false;
+    for (uint32_t b = pc; b < f->ninsts; b++) {
+        const ws_inst *in = &f->insts[b];
+        if (in->op != WS_OP_BRA || in->nsrc < 1 || in->src[0].kind != WS_OPND_LABEL) continue;
+        uint32_t t = (uint32_t)in->src[0].imm;
+        if (t > pc) continue;
+        if (!found || b - t < *tail - *head) { *head = t; *tail = b; found = true; }
+    }
+    return found;
+}
+
+static uint32_t line_of(const ws_func *f, uint32_t pc) { return pc < f->ninsts ? f->insts[pc].line : 0; }
+
+void ws_where_add(ws_where_tally *t, const ws_cta *c, unsigned warp) {
+    char here[80];
+    const ws_warp *w = &c->warps[warp];
+    const ws_func *f = &c->mod->funcs[w->func];
+    if (w->state == WS_WARP_DONE || w->sp == 0) {
+        snprintf(here, sizeof here, "exited");
+    } else if (w->state == WS_WARP_BAR) {
+        snprintf(here, sizeof here, "barrier %u at line %u of %s", w->bar_id, line_of(f, w->bar_pc),
+                 f->name);
+    } else {
+        uint32_t pc = (uint32_t)w->stack[w->sp - 1].pc, head = 0, tail = 0;
+        if (loop_around(f, pc, &head, &tail))
+            snprintf(here, sizeof here, "line %u in the loop of lines %u-%u of %s", line_of(f, pc),
+                     line_of(f, head), line_of(f, tail), f->name);
+        else
+            snprintf(here, sizeof here, "line %u of %s", line_of(f, pc), f->name);
+    }
+    for (uint32_t i = 0; i < t->n; i++)
+        if (!strcmp(t->where[i], here)) { t->count[i]++; return; }
+    if (t->n == WS_WHERE_MAX) { t->others++; return; }
+    memcpy(t->where[t->n], here, sizeof here);
+    t->count[t->n++] = 1;
+}
+
+void ws_where_format(const ws_where_tally *t, char *buf, size_t n) {
+    size_t o = 0;
+    if (n) buf[0] = 0;
+    for (uint32_t i = 0; i < t->n && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%u warp%s at %s", i ? "; " : "", t->count[i],
+                              t->count[i] == 1 ? "" : "s", t->where[i]);
+    if (t->others && o < n) snprintf(buf + o, n - o, "; %u warps elsewhere", t->others);
+}
+
+void ws_hang_message(const char *kernel, uint64_t quiet, const ws_where_tally *t,
+                     const char *hint, ws_fault *fault) {
+    char where[400];
+    ws_where_format(t, where, sizeof where);
+    fault->code = WS_ERR_DEADLOCK;
+    snprintf(fault->msg, sizeof fault->msg,
+             "kernel %s: hung: %llu warp instructions without a memory write or a warp exit%s: %s",
+             kernel, (unsigned long long)quiet, hint, where);
 }

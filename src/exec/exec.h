@@ -103,6 +103,9 @@ typedef struct ws_launch {
     const ws_tex_table *tex; /* texture objects (NULL: none) */
     uint32_t num_sms;        /* for %nsmid; CTAs get %smid from the dispatcher */
     uint64_t max_warp_insts; /* 0 = no cap */
+    uint64_t hang_warp_insts; /* stop with a report after this many warp instructions without
+                                 a memory write or a warp exit (a spin loop that can never end);
+                                 0 = never */
 } ws_launch_desc;
 
 /* Where and why a kernel failed. */
@@ -116,6 +119,8 @@ typedef struct ws_exec_counts {
     uint64_t warp_insts;
     uint64_t thread_insts;      /* lanes active at issue (GPGPU-Sim's gpgpu_n_tot_thrd_icount) */
     uint64_t thread_insts_exec; /* lanes whose guard predicate held (GPGPU-Sim's gpu_sim_insn) */
+    uint64_t mem_writes;        /* stores, reductions and atomics that changed memory: what the
+                                   hang detector counts as progress */
 } ws_exec_counts;
 
 /* Run the whole grid functionally, CTA after CTA. Returns WS_OK or the fault. */
@@ -138,6 +143,7 @@ typedef struct ws_step {
        state space) and access size in bytes per lane (vector width included). */
     uint8_t mem_space;      /* ws_space actually accessed (generic resolved) */
     uint8_t is_store, is_atomic;
+    uint8_t wrote;          /* it changed memory (a store, or an atomic that changed a value) */
     uint32_t access_size;
     uint64_t addr[WS_WARP_SIZE];
     /* tex: every texel address the warp's fetches read, lane by lane (a
@@ -161,5 +167,22 @@ bool ws_warp_next(ws_cta *c, unsigned warp, uint32_t *func, uint32_t *pc);
 /* Next pc of a warp (for fetch), or -1 when done. */
 int32_t ws_warp_pc(const ws_cta *c, unsigned warp);
 bool ws_cta_done(const ws_cta *c);
+
+/* Where stuck warps are, for hang and deadlock reports: distinct places
+ * ("line 12 in the loop of lines 10-14", "barrier 0 at line 30", "exited")
+ * with how many warps are at each. */
+#define WS_WHERE_MAX 6
+typedef struct ws_where_tally {
+    char where[WS_WHERE_MAX][80];
+    uint32_t count[WS_WHERE_MAX];
+    uint32_t n, others; /* distinct places kept; warps at places beyond them */
+} ws_where_tally;
+void ws_where_add(ws_where_tally *t, const ws_cta *c, unsigned warp);
+/* "48 warps at line 12 in the loop of lines 10-14; 2 warps exited" */
+void ws_where_format(const ws_where_tally *t, char *buf, size_t n);
+/* The message of a hang: `quiet` warp instructions ran without a memory
+ * write or a warp exit; `hint` (may be "") follows that count. */
+void ws_hang_message(const char *kernel, uint64_t quiet, const ws_where_tally *t,
+                     const char *hint, ws_fault *fault);
 
 #endif

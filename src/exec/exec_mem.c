@@ -146,12 +146,15 @@ static inline void store_n(uint8_t *p, uint64_t v, unsigned n) {
     }
 }
 
-static void record(ws_xctx *x, int ms, uint32_t size, bool store, bool atomic) {
+/* wrote: memory changed (the hang detector's progress). */
+static void record(ws_xctx *x, int ms, uint32_t size, bool store, bool atomic, bool wrote) {
+    x->c->counts.mem_writes += wrote;
     if (!x->st) return;
     x->st->mem_space = (uint8_t)ms_space(ms);
     x->st->access_size = size;
     x->st->is_store = store;
     x->st->is_atomic = atomic;
+    x->st->wrote = wrote;
 }
 
 ws_status ws_exec_mem(ws_xctx *x) {
@@ -207,7 +210,8 @@ ws_status ws_exec_mem(ws_xctx *x) {
             else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);
         }
     }
-    record(x, ms0, size, is_st, false);
+    /* a thread's own local memory cannot let another warp progress */
+    record(x, ms0, size, is_st, false, is_st && ms0 != MS_LOCAL && ms0 != MS_PARAMBUF);
     return WS_OK;
 }
 
@@ -306,6 +310,7 @@ ws_status ws_exec_atom(ws_xctx *x) {
     if (plan(x, mo, &p) != WS_OK) return WS_ERR_UNSUPPORTED;
     if (p.ms == MS_CONST || p.ms == MS_PARAMBUF) return ws_unsupported(x, "atomic on a read-only space");
     int ms0 = p.ms;
+    bool changed = false; /* a failed compare-and-swap is no progress */
     WS_FOR_LANES(l, x->mask) {
         uint64_t a = lane_addr(&p, l), ra;
         int rs;
@@ -318,8 +323,9 @@ ws_status ws_exec_atom(ws_xctx *x) {
         uint64_t nv = atom_apply(in->sub, t, old, B[l], C ? C[l] : 0, &ok);
         if (!ok) return ws_unsupported(x, "atomic operation for this type");
         store_n(hp, nv, esz);
+        changed |= nv != old;
         if (D) D[l] = ws_type_is_signed(t) ? ws_ext(old, esz * 8, true) : old;
     }
-    record(x, ms0, esz, true, true);
+    record(x, ms0, esz, true, true, changed);
     return WS_OK;
 }

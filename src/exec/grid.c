@@ -5,12 +5,23 @@
 
 #include "exec/exec_internal.h"
 
+static void hang_report(const ws_cta *c, uint64_t quiet, ws_fault *fault) {
+    ws_where_tally t = {0};
+    for (uint32_t i = 0; i < c->nwarps; i++) ws_where_add(&t, c, i);
+    char hint[200];
+    snprintf(hint, sizeof hint,
+             " (-warpsim_hang_insns) in CTA (%u,%u,%u); functional mode runs CTAs one after "
+             "another, so CTAs that wait for each other never finish here",
+             c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+    ws_hang_message(c->kfunc->name, quiet, &t, hint, fault);
+}
+
 ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault *fault) {
     ws_fault dummy;
     if (!fault) fault = &dummy;
     fault->code = WS_OK;
     fault->msg[0] = 0;
-    if (counts) counts->warp_insts = counts->thread_insts = counts->thread_insts_exec = 0;
+    if (counts) *counts = (ws_exec_counts){0};
     if (!l || !l->img || !l->img->mod || !l->gmem || l->func >= l->img->mod->nfuncs) {
         fault->code = WS_ERR_INVALID_VALUE;
         snprintf(fault->msg, sizeof fault->msg, "invalid launch (missing image, memory or kernel)");
@@ -38,6 +49,7 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
         return WS_ERR_OUT_OF_MEMORY;
     }
     uint64_t cap = l->max_warp_insts, total_w = 0, total_t = 0, total_x = 0;
+    uint64_t hang = l->hang_warp_insts;
     ws_status rc = WS_OK;
     uint32_t nsm = l->num_sms ? l->num_sms : 1;
     uint64_t linear = 0;
@@ -50,7 +62,9 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
                     snprintf(fault->msg, sizeof fault->msg, "kernel %s: out of host memory", kf->name);
                     break;
                 }
-                c->counts.warp_insts = c->counts.thread_insts = c->counts.thread_insts_exec = 0;
+                c->counts = (ws_exec_counts){0};
+                /* CTAs run one at a time, so the hang detector looks at this CTA only */
+                uint64_t writes_seen = 0, quiet_from = 0;
                 bool capped = false;
                 while (!ws_cta_done(c) && rc == WS_OK && !capped) {
                     bool progress = false;
@@ -61,6 +75,15 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
                             if (r == WS_STEP_FAULT) { rc = fault->code; break; }
                             if (r != WS_STEP_BARRIER) progress = true;
                             if (cap && total_w + c->counts.warp_insts >= cap) { capped = true; break; }
+                            if (!hang) continue;
+                            if (c->counts.mem_writes != writes_seen || r == WS_STEP_DONE) {
+                                writes_seen = c->counts.mem_writes;
+                                quiet_from = c->counts.warp_insts;
+                            } else if (c->counts.warp_insts - quiet_from >= hang) {
+                                hang_report(c, c->counts.warp_insts - quiet_from, fault);
+                                rc = fault->code;
+                                break;
+                            }
                         }
                     }
                     if (rc == WS_OK && !capped && !progress && !ws_cta_done(c)) {

@@ -789,6 +789,7 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     l.gmem = d->gmem;
     l.tex = d->tex;
     l.num_sms = (uint32_t)d->props.num_sms;
+    l.hang_warp_insts = (uint64_t)d->cfg.hang_insns;
     /* functional mode approximates the thread-instruction cap in warp instructions */
     uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
     if (cap && !d->gpu) {
@@ -796,7 +797,7 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
         l.max_warp_insts = left / 32 + 1;
     }
 
-    ws_exec_counts c = {0, 0, 0};
+    ws_exec_counts c = {0};
     ws_fault fault;
     memset(&fault, 0, sizeof fault);
     uint64_t cycles = 0;

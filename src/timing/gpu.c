@@ -236,17 +236,23 @@ static bool memory_busy(const ws_gpu *g) {
     return false;
 }
 
-/* The watchdog's report: every unit that holds work. */
+/* The watchdog's report: where the warps wait (barriers with their lines,
+ * as the functional engine reports them), then every unit that holds work. */
 static void describe_stuck(ws_gpu *g, const char *kernel, uint64_t cycle, uint64_t idle,
                            ws_fault *f) {
+    ws_where_tally t = {0};
+    for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_where(g->sm[i], &t);
+    char where[320];
+    ws_where_format(&t, where, sizeof where);
     size_t n = (size_t)snprintf(f->msg, sizeof f->msg,
-                                "kernel %s: no progress for %llu cycles at cycle %llu; ", kernel,
-                                (unsigned long long)idle, (unsigned long long)cycle);
+                                "kernel %s: no progress for %llu cycles at cycle %llu: %s; ", kernel,
+                                (unsigned long long)idle, (unsigned long long)cycle, where);
     char buf[256];
     for (uint32_t i = 0; i < g->n_sms && n < sizeof f->msg; i++)
         if (ws_sm_busy(g->sm[i])) {
             ws_sm_describe(g->sm[i], buf, sizeof buf);
-            n += (size_t)snprintf(f->msg + n, sizeof f->msg - n, "SM %u: %s; ", i, buf);
+            buf[strcspn(buf, "\n")] = 0; /* the unit summary; warps are in the tally above */
+            n += (size_t)snprintf(f->msg + n, sizeof f->msg - n, "%s; ", buf);
         }
     if (n < sizeof f->msg && ws_icnt_busy(g->icnt)) {
         ws_icnt_describe(g->icnt, buf, sizeof buf);
@@ -258,6 +264,27 @@ static void describe_stuck(ws_gpu *g, const char *kernel, uint64_t cycle, uint64
             n += (size_t)snprintf(f->msg + n, sizeof f->msg - n, "partition %u: %s; ", i, buf);
         }
     f->code = WS_ERR_DEADLOCK;
+}
+
+/* Memory writes and CTA completions so far: what the hang detector counts
+ * as progress (issuing instructions is not: a spin loop issues forever). */
+static uint64_t hang_progress(const ws_gpu *g) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        const ws_sm_stats *s = ws_sm_get_stats(g->sm[i]);
+        n += s->mem_writes + s->ctas_done;
+    }
+    return n;
+}
+
+static void describe_hang(ws_gpu *g, const char *kernel, uint64_t cycles, uint64_t insts,
+                          ws_fault *f) {
+    ws_where_tally t = {0};
+    for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_where(g->sm[i], &t);
+    char hint[96];
+    snprintf(hint, sizeof hint, " (over %llu cycles, -warpsim_hang_cycles)",
+             (unsigned long long)cycles);
+    ws_hang_message(kernel, insts, &t, hint, f);
 }
 
 static void add_stats(ws_gpu *g, const ws_gpu_result *r, ws_kernel_stats *ks);
@@ -306,6 +333,8 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     double t_start = wall_now(), t_shown = t_start;
     bool shown = false;
     uint64_t max_cycle = (uint64_t)g->cfg.max_cycle, watchdog = (uint64_t)g->cfg.watchdog_cycles;
+    uint64_t hang = (uint64_t)g->cfg.hang_cycles, hang_seen = hang_progress(g), hang_from = 0;
+    uint64_t hang_insts = 0;
     ws_status rc = WS_OK;
     for (;;) {
         int dom = next_domains(g);
@@ -408,6 +437,19 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             break;
         }
         if (interval && cycle % interval == 0) sample(g, cycle, interval, &ts_prev);
+        if (hang && (cycle & 4095) == 0) {
+            uint64_t p = hang_progress(g), wi = 0;
+            for (uint32_t i = 0; i < g->n_sms; i++) wi += ws_sm_get_stats(g->sm[i])->warp_insts;
+            if (p != hang_seen) {
+                hang_seen = p;
+                hang_from = cycle;
+                hang_insts = wi;
+            } else if (cycle - hang_from >= hang) {
+                describe_hang(g, kf->name, cycle - hang_from, wi - hang_insts, fault);
+                rc = fault->code;
+                break;
+            }
+        }
         if (g->progress && (cycle & 4095) == 0) {
             double t = wall_now();
             if (t - t_shown > 0.5) {

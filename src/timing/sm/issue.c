@@ -208,6 +208,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     sm->st.warp_insts++;
     sm->st.thread_insts += (uint64_t)__builtin_popcount(st.issued_mask);
     sm->st.thread_insts_exec += (uint64_t)__builtin_popcount(st.active);
+    sm->st.mem_writes += st.wrote;
     sm->progressed = true;
     if (d->is_ctrl && fw_all_exited(sm, w)) mark_done(sm, wi);
     return 1;

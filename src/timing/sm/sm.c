@@ -569,6 +569,14 @@ void ws_sm_describe(const ws_sm *sm, char *buf, size_t n) {
 #undef OUT
 }
 
+void ws_sm_where(const ws_sm *sm, ws_where_tally *t) {
+    for (uint32_t wi = 0; wi < sm->max_warps; wi++) {
+        const sm_warp *w = &sm->warps[wi];
+        const ws_cta *c = w->valid ? sm->ctas[w->cta].cta : NULL;
+        if (c) ws_where_add(t, c, w->wid);
+    }
+}
+
 unsigned ws_sm_max_warps(const ws_sm *sm) { return sm->max_warps; }
 struct ws_cache *ws_sm_l1d(ws_sm *sm) { return sm->l1d; }
 void *ws_sm_throttle_state(ws_sm *sm, unsigned s) {

@@ -55,6 +55,7 @@ typedef struct ws_sm_stats {
     uint64_t stall_idle, stall_scoreboard, stall_pipeline, stall_barrier, stall_ibuffer;
     uint64_t mem_requests_out, mem_replies_in;
     uint64_t ctas_done;
+    uint64_t mem_writes;             /* instructions that changed memory (hang detector) */
     /* activity for the energy model (src/stats/energy.h), per thread (lanes
        whose guard held): register operands read by the operand collector and
        written back, and thread instructions by what their lanes compute */
@@ -111,6 +112,8 @@ void ws_sm_describe(const ws_sm *sm, char *buf, size_t n);
 /* Did anything move this cycle (an instruction issued or completed, a
  * memory request sent or received)? For the watchdog. */
 bool ws_sm_progressed(const ws_sm *sm);
+/* Add where each resident warp is to a hang report's tally. */
+void ws_sm_where(const ws_sm *sm, ws_where_tally *t);
 
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm);
 /* Warps resident and not finished (for the interval time series). */
