@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "stats_text.h"
+#include "stats_util.h"
 #include "test.h"
 #include "timing/gpu.h"
 #include "workload.h"
@@ -59,25 +59,8 @@ static void file_key(const char *name, char *out, size_t len) {
 }
 
 static void golden(const char *preset, const char *workload) {
-    const ws_workload *w = ws_workload_find(workload);
-    CHECK_MSG(w != NULL, "no workload %s", workload);
-    if (!w) return;
-    char *rep = NULL, *log = NULL;
-    size_t rlen = 0, llen = 0;
-    FILE *rf = open_memstream(&rep, &rlen), *lf = open_memstream(&log, &llen);
-    ws_device_options o;
-    ws_device_options_init(&o);
-    o.functional_only = 0;
-    o.preset = preset;
-    o.report = rf;
-    ws_device *d = NULL;
-    ws_status s = ws_device_create(&o, &d);
-    CHECK_MSG(s == WS_OK, "device: %s", ws_status_name(s));
-    ws_wl_result r = s == WS_OK ? ws_workload_run(w, d, WS_INPUT_SMALL, lf) : WS_WL_ERROR;
-    fclose(rf);
-    fclose(lf);
-    CHECK_MSG(r == WS_WL_PASS, "%s under %s: %d\n%s", workload, preset, (int)r, log ? log : "");
-    ws_device_destroy(d);
+    char *log = NULL;
+    char *rep = ws_test_timing_report(workload, preset, NULL, &log);
     unsigned long long vals[32];
     collect(rep ? rep : "", vals);
 

@@ -7,25 +7,12 @@
 #include <unistd.h>
 
 #include "stats/report.h"
-#include "stats_text.h"
+#include "stats_util.h"
 #include "test.h"
 #include "timing/gpu.h"
 #include "workload.h"
 
 enum { MAXK = 64 };
-
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *b = malloc((size_t)n + 1);
-    size_t got = b ? fread(b, 1, (size_t)n, f) : 0;
-    if (b) b[got] = 0;
-    fclose(f);
-    return b;
-}
 
 /* For one scope's reader (text or JSON): every cumulative value is the sum of
    the per-kernel values so far, every cumulative ratio the ratio of the sums. */
@@ -68,25 +55,11 @@ static void check_program_scope(const char *what, const char *src, reader get, i
 TEST(stats_program_scope_cumulative_multi_kernel) {
     char dir[] = "/tmp/warpsim-stats-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    char *rep = NULL, *log = NULL;
-    size_t rlen = 0, llen = 0;
-    FILE *rf = open_memstream(&rep, &rlen), *lf = open_memstream(&log, &llen);
-    ws_device_options o;
-    ws_device_options_init(&o);
-    o.functional_only = 0;
-    o.report = rf;
-    o.stats_dir = dir;
-    ws_device *d = NULL;
-    CHECK(ws_device_create(&o, &d) == WS_OK);
-    ws_wl_result r = d ? ws_workload_run(ws_workload_find("rodinia/bfs"), d, WS_INPUT_SMALL, lf)
-                       : WS_WL_ERROR;
-    ws_device_destroy(d);
-    fclose(rf);
-    fclose(lf);
-    CHECK_MSG(r == WS_WL_PASS, "rodinia/bfs: %s", log ? log : "");
+    char *log = NULL;
+    char *rep = ws_test_timing_report("rodinia/bfs", NULL, dir, &log);
     char path[256];
     snprintf(path, sizeof path, "%s/stats.json", dir);
-    char *json = slurp(path);
+    char *json = ws_test_read_file(path, NULL);
     CHECK(json != NULL);
     double v[MAXK];
     size_t kernels = ws_test_text_stat(rep, "kernel_name", v, MAXK);
