@@ -63,7 +63,8 @@ static inline size_t ws_test_text_stat(const char *rep, const char *name, double
 }
 
 /* The same from a stats.json array of flat kernel objects: "NAME": v. */
-static inline size_t ws_test_json_stat(const char *json, const char *name, double *out, size_t max) {
+static inline size_t ws_test_json_stat(const char *json, const char *name, double *out,
+                                       size_t max) {
     size_t n = 0, len = strlen(name);
     for (const char *p = json; (p = strchr(p, '"'));) {
         if (!strncmp(p + 1, name, len) && p[1 + len] == '"' && p[2 + len] == ':') {

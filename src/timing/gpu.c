@@ -351,7 +351,9 @@ static void program_values(const ws_gpu *g, const ws_sm_stats *smt, const ws_mem
         v[P_L2_BYPASS] += a[WS_CACHE_BYPASS];
     }
     v[P_L1D_BYPASS] = smt->l1d_bypass;
-    for (int k = 0; k < 5; k++) v[P_L1D_F_LINE + k] = smt->l1d_fail[k];
+    _Static_assert(P_L1D_F_FLUSH - P_L1D_F_LINE + 1 == WS_FAIL_NKINDS,
+                   "one stat per fail kind, in ws_fail_kind order");
+    for (int k = 0; k < WS_FAIL_NKINDS; k++) v[P_L1D_F_LINE + k] = smt->l1d_fail[k];
     v[P_L1I_ACC] = smt->l1i_access;
     v[P_L1I_MISS] = smt->l1i_miss;
     v[P_L1C_ACC] = smt->l1c_access;
@@ -574,7 +576,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         uint64_t pv[P_N];
         program_values(g, &smt, &mpt, &ic0, pv);
         ws_kstats_add_program(ks, g_program_stats, P_N, pv, g->prog_tot);
-        /* issue stalls */        /* issue stalls */
+        /* per kernel only: issue stalls, time, energy, activity, controller decisions */
         ws_kstats_add_u64(ks, "warpsim_stall_idle", smt.stall_idle);
         ws_kstats_add_u64(ks, "warpsim_stall_scoreboard", smt.stall_scoreboard);
         ws_kstats_add_u64(ks, "warpsim_stall_pipeline", smt.stall_pipeline);

@@ -45,8 +45,8 @@ static void collect(const char *report, unsigned long long *vals) {
             size_t nk = ws_test_text_stat(report, kname, kv, MAXK);
             double sum = 0;
             for (size_t m = 0; m < nk && m < MAXK; m++) sum += kv[m];
-            CHECK_MSG(nk == k && (unsigned long long)sum == vals[i], "%s: total %llu, kernels sum %.0f",
-                      g_stats[i], vals[i], sum);
+            CHECK_MSG(nk == k && (unsigned long long)sum == vals[i],
+                      "%s: total %llu, kernels sum %.0f", g_stats[i], vals[i], sum);
         }
     }
 }

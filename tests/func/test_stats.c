@@ -39,15 +39,15 @@ static void check_program_scope(const char *what, const char *src, reader get, i
             get(src, text && dd->text ? dd->text : dd->name, den, MAXK);
             double want = den[kernels - 1] ? num[kernels - 1] / den[kernels - 1] : 0;
             /* text rounds to 4 places; JSON carries the double exactly */
-            CHECK_MSG(fabs(cv[kernels - 1] - want) <= (text ? 5e-5 : 0), "%s: %s = %.6f, sums give %.6f",
-                      what, cname, cv[kernels - 1], want);
+            CHECK_MSG(fabs(cv[kernels - 1] - want) <= (text ? 5e-5 : 0),
+                      "%s: %s = %.6f, sums give %.6f", what, cname, cv[kernels - 1], want);
             continue;
         }
         double sum = 0;
         for (size_t k = 0; k < kernels; k++) {
             sum += kv[k];
-            CHECK_MSG(cv[k] == sum, "%s: kernel %zu: %s = %.0f, sum of %s = %.0f", what, k + 1, cname,
-                      cv[k], kname, sum);
+            CHECK_MSG(cv[k] == sum, "%s: kernel %zu: %s = %.0f, sum of %s = %.0f", what, k + 1,
+                      cname, cv[k], kname, sum);
         }
     }
 }
