@@ -39,6 +39,23 @@ const char *ws_test_root(void) {
     return r ? r : ".";
 }
 
+char *ws_test_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    if (b) b[n] = 0;
+    if (b && len) *len = (size_t)n;
+    return b;
+}
+
 static int cmp_tests(const void *a, const void *b) {
     const test_entry *x = a, *y = b;
     int c = strcmp(x->file, y->file);

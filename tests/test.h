@@ -21,6 +21,9 @@ void ws_test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Directory of the repository (for tests that read bench/ or tests/data). */
 const char *ws_test_root(void);
+/* A whole file, NUL-terminated (malloc'd; the caller frees it), its length in
+ * *len when len is not NULL; NULL when it cannot be read. */
+char *ws_test_read_file(const char *path, size_t *len);
 
 #define TEST(name)                                                        \
     static void test_##name(void);                                        \

@@ -26,6 +26,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from warpsim_tools.store import aggregate  # noqa: E402
 
 # Classes the specs give: seed000 Table 4.2 (s0) and seed003 Table 2 (s3).
 SPEC = {
@@ -89,16 +91,11 @@ def run_one(binary, name, variant, cap, runs):
 
 
 def totals(kernels):
-    t = {}
-    for k in kernels:
-        for key, v in k.items():
-            if isinstance(v, (int, float)) and not key.startswith("gpu_tot"):
-                t[key] = t.get(key, 0) + v
+    """Whole-run stats: the results database's rules (cumulative counters from
+    the last kernel, ratios from summed counts)."""
+    t = aggregate([{k: v for k, v in kd.items() if isinstance(v, (int, float))} for kd in kernels])
     t["kernels"] = len(kernels)
-    # bandwidth use weighted by cycles
-    cyc = sum(k.get("gpu_sim_cycle", 0) for k in kernels)
-    t["dram_bw_util"] = (sum(k.get("dram_bw_util", 0) * k.get("gpu_sim_cycle", 0) for k in kernels)
-                         / cyc if cyc else 0)
+    t.setdefault("dram_bw_util", 0)
     return t
 
 

@@ -710,8 +710,10 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
            flight: start the next launch on a fresh GPU (after a fault CUDA's
            context is lost too) */
         char err[512];
-        ws_gpu_destroy(d->gpu);
+        ws_gpu *old = d->gpu;
         d->gpu = ws_gpu_create(&d->cfg, err, sizeof err);
+        if (d->gpu) ws_gpu_inherit_totals(d->gpu, old); /* cumulative stats go on */
+        ws_gpu_destroy(old);
         if (!d->gpu) {
             fprintf(stderr, "warpsim: cannot rebuild the simulated GPU: %s\n", err);
         } else {

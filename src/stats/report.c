@@ -45,6 +45,40 @@ int ws_kstats_add_f64(ws_kernel_stats *s, const char *name, double v) {
     return 0;
 }
 
+static double ratio_of(uint64_t num, uint64_t den) { return den ? (double)num / (double)den : 0.0; }
+
+/* One scope's values: ratios from the same scope's counts. */
+static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const uint64_t *v,
+                     int per_kernel) {
+    char name[64];
+    for (size_t i = 0; i < n; i++) {
+        const ws_stat_decl *d = &decl[i];
+        if (d->hidden) continue;
+        snprintf(name, sizeof name, "%s%s", d->name, per_kernel ? WS_STAT_KERNEL_SUFFIX : "");
+        int rc = d->agg == WS_AGG_RATIO ? ws_kstats_add_f64(s, name, ratio_of(v[d->num], v[d->den]))
+                                        : ws_kstats_add_u64(s, name, v[i]);
+        if (rc) return -1;
+        if (!per_kernel) s->extra[s->nextra - 1].text = d->text;
+    }
+    return 0;
+}
+
+int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n,
+                          const uint64_t *kernel, uint64_t *total) {
+    for (size_t i = 0; i < n; i++) {
+        switch (decl[i].agg) {
+        case WS_AGG_SUM: total[i] += kernel[i]; break;
+        case WS_AGG_MAX: if (kernel[i] > total[i]) total[i] = kernel[i]; break;
+        case WS_AGG_LAST: total[i] = kernel[i]; break;
+        case WS_AGG_RATIO: break; /* computed from the totals of num and den */
+        }
+    }
+    /* per-kernel lines first: `grep NAME | tail -1` then still finds the
+       program total, and a first match in the first kernel equals it */
+    if (add_scope(s, decl, n, kernel, 1)) return -1;
+    return add_scope(s, decl, n, total, 0);
+}
+
 /* Instructions per wall second; GPGPU-Sim prints it as an integer. */
 static uint64_t sim_rate(uint64_t insn, double wall_s) {
     if (wall_s <= 0) wall_s = 1e-9;
@@ -72,10 +106,11 @@ void ws_report_text(FILE *out, const ws_kernel_stats *s) {
     fprintf(out, "gpgpu_n_tot_w_icount = %" PRIu64 "\n", s->tot_warp_insn);
     for (size_t i = 0; i < s->nextra; i++) {
         const ws_stat *st = &s->extra[i];
+        const char *name = st->text ? st->text : st->name;
         if (st->is_float)
-            fprintf(out, "%s = %.4f\n", st->name, st->f);
+            fprintf(out, "%s = %.4f\n", name, st->f);
         else
-            fprintf(out, "%s = %" PRIu64 "\n", st->name, st->u);
+            fprintf(out, "%s = %" PRIu64 "\n", name, st->u);
     }
     fprintf(out, "gpu_sim_wall_time = %.6f sec\n", s->wall_s);
     fprintf(out, "gpu_total_sim_rate=%" PRIu64 "\n", sim_rate(s->tot_sim_insn, s->tot_wall_s));

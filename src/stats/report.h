@@ -5,7 +5,15 @@
  * and DRAM numbers through the name/value list (ws_kstats_add_*), which both
  * writers print after the fixed fields, so adding a stat never touches the
  * writers. Text output uses GPGPU-Sim's stat names so existing scripts parse
- * it; JSON carries the same numbers. */
+ * it; JSON carries the same numbers.
+ *
+ * Scope: GPGPU-Sim reports its cache, DRAM, interconnect and stall counters
+ * cumulatively over the program (all kernels so far), so warpsim prints
+ * those names with that meaning, and each one for this kernel alone as
+ * NAME_kernel (a suffix, so that a script's regex "NAME\s*=" never picks up
+ * the per-kernel line). Such program-scope stats are declared once in a
+ * ws_stat_decl table (the timing model's is in timing/gpu.c) and added with
+ * ws_kstats_add_program. */
 #ifndef WARPSIM_STATS_REPORT_H
 #define WARPSIM_STATS_REPORT_H
 
@@ -13,7 +21,9 @@
 #include <stdio.h>
 
 typedef struct ws_stat {
-    char name[64];
+    char name[64];               /* JSON key (an identifier) */
+    const char *text;            /* the text report's spelling when it differs from name
+                                    (GPGPU-Sim's, e.g. "total dram reads"), static; NULL: name */
     int is_float;
     uint64_t u;
     double f;
@@ -46,6 +56,33 @@ void ws_kstats_free(ws_kernel_stats *s);
 /* Append a named value; returns 0, or -1 when out of memory. */
 int ws_kstats_add_u64(ws_kernel_stats *s, const char *name, uint64_t v);
 int ws_kstats_add_f64(ws_kernel_stats *s, const char *name, double v);
+
+/* How a program-scope stat's running total follows its per-kernel values. */
+typedef enum ws_stat_agg {
+    WS_AGG_SUM,    /* a count: the sum over kernels */
+    WS_AGG_MAX,    /* a peak: the largest per-kernel value */
+    WS_AGG_LAST,   /* a state: the latest kernel's value */
+    WS_AGG_RATIO,  /* value[num] / value[den] of the same scope (0 when den is 0): a ratio of
+                      sums for the total, never a mean of per-kernel ratios */
+} ws_stat_agg;
+
+typedef struct ws_stat_decl {
+    const char *name;            /* cumulative name (JSON key); per kernel: name + "_kernel" */
+    const char *text;            /* GPGPU-Sim's text spelling when not name, else NULL */
+    ws_stat_agg agg;
+    int num, den;                /* WS_AGG_RATIO: indices into the same table */
+    int hidden;                  /* kept for ratios only, not reported */
+} ws_stat_decl;
+
+#define WS_STAT_KERNEL_SUFFIX "_kernel"
+
+/* Fold one kernel's values (kernel[i] for decl[i]; ratio entries unused)
+ * into the running totals total[] (owned by the caller, zeroed before the
+ * first kernel), then append every reported stat twice: first all per-kernel
+ * values as NAME_kernel, then all running totals under NAME. Returns 0, or -1
+ * when out of memory. */
+int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n,
+                          const uint64_t *kernel, uint64_t *total);
 
 /* GPGPU-Sim style text block ("kernel_name = ...", "gpu_sim_insn = ..."). */
 void ws_report_text(FILE *out, const ws_kernel_stats *s);

@@ -25,6 +25,71 @@
 
 enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
 
+/* Program-scope statistics: GPGPU-Sim's cache, DRAM, interconnect and stall
+ * counters (and warpsim's additions to those families), which GPGPU-Sim
+ * reports cumulatively over all kernels so far. Each is reported under its
+ * name as the running total and as NAME_kernel for this kernel alone
+ * (ws_kstats_add_program); program_values() measures the kernel's part.
+ * Other stats (warpsim_*, energy, gpu_sim_*) are per kernel only. */
+enum {
+    P_L1D_ACC, P_L1D_MISS, P_L1D_MISS_RATE, P_L1D_PEND, P_L1D_RES_FAIL, P_L1D_BYPASS,
+    P_L1D_F_LINE, P_L1D_F_MSHR, P_L1D_F_MERGE, P_L1D_F_MQ, P_L1D_F_FLUSH,
+    P_L1I_ACC, P_L1I_MISS, P_L1I_MISS_RATE, P_L1C_ACC, P_L1C_MISS, P_L1C_MISS_RATE,
+    P_L1T_ACC, P_L1T_MISS, P_SHMEM_BKCONFLICT,
+    P_L2_ACC, P_L2_MISS, P_L2_MISS_RATE, P_L2_PEND, P_L2_RES_FAIL, P_L2_BYPASS,
+    P_DRAM_RD, P_DRAM_WR, P_DRAM_ROW_HIT, P_DRAM_ROW_MISS, P_DRAM_BUSY, P_DRAM_CYC, P_DRAM_BW,
+    P_STALL_DRAMFULL, P_STALL_ICNT2SH, P_ICNT_REQ, P_ICNT_REPLY,
+    P_N
+};
+
+#define RATE(n, d) .agg = WS_AGG_RATIO, .num = (n), .den = (d)
+static const ws_stat_decl g_program_stats[P_N] = {
+    [P_L1D_ACC] = {"L1D_total_cache_accesses"},
+    [P_L1D_MISS] = {"L1D_total_cache_misses"},
+    [P_L1D_MISS_RATE] = {"L1D_total_cache_miss_rate", RATE(P_L1D_MISS, P_L1D_ACC)},
+    [P_L1D_PEND] = {"L1D_total_cache_pending_hits"},
+    [P_L1D_RES_FAIL] = {"L1D_total_cache_reservation_fails"},
+    [P_L1D_BYPASS] = {"L1D_total_cache_bypasses"},
+    [P_L1D_F_LINE] = {"L1D_fail_LINE_ALLOC_FAIL"},
+    [P_L1D_F_MSHR] = {"L1D_fail_MSHR_ENTRY_FAIL"},
+    [P_L1D_F_MERGE] = {"L1D_fail_MSHR_MERGE_FAIL"},
+    [P_L1D_F_MQ] = {"L1D_fail_MISS_QUEUE_FULL"},
+    [P_L1D_F_FLUSH] = {"L1D_fail_FLUSH_BLOCKED"},
+    [P_L1I_ACC] = {"L1I_total_cache_accesses"},
+    [P_L1I_MISS] = {"L1I_total_cache_misses"},
+    [P_L1I_MISS_RATE] = {"L1I_total_cache_miss_rate", RATE(P_L1I_MISS, P_L1I_ACC)},
+    [P_L1C_ACC] = {"L1C_total_cache_accesses"},
+    [P_L1C_MISS] = {"L1C_total_cache_misses"},
+    [P_L1C_MISS_RATE] = {"L1C_total_cache_miss_rate", RATE(P_L1C_MISS, P_L1C_ACC)},
+    [P_L1T_ACC] = {"L1T_total_cache_accesses"},
+    [P_L1T_MISS] = {"L1T_total_cache_misses"},
+    [P_SHMEM_BKCONFLICT] = {"gpgpu_n_shmem_bkconflict"},
+    [P_L2_ACC] = {"L2_total_cache_accesses"},
+    [P_L2_MISS] = {"L2_total_cache_misses"},
+    [P_L2_MISS_RATE] = {"L2_total_cache_miss_rate", RATE(P_L2_MISS, P_L2_ACC)},
+    [P_L2_PEND] = {"L2_total_cache_pending_hits"},
+    [P_L2_RES_FAIL] = {"L2_total_cache_reservation_fails"},
+    [P_L2_BYPASS] = {"L2_total_cache_bypasses"},
+    [P_DRAM_RD] = {"total_dram_reads", .text = "total dram reads"},
+    [P_DRAM_WR] = {"total_dram_writes", .text = "total dram writes"},
+    [P_DRAM_ROW_HIT] = {"dram_row_hits"},
+    [P_DRAM_ROW_MISS] = {"dram_row_misses"},
+    [P_DRAM_BUSY] = {"dram_busy_data_cycles", .hidden = 1},
+    [P_DRAM_CYC] = {"dram_cycles", .hidden = 1},
+    [P_DRAM_BW] = {"dram_bw_util", RATE(P_DRAM_BUSY, P_DRAM_CYC)},
+    [P_STALL_DRAMFULL] = {"gpu_stall_dramfull"},
+    /* GPGPU-Sim pads this one: "gpu_stall_icnt2sh    = N" */
+    [P_STALL_ICNT2SH] = {"gpu_stall_icnt2sh", .text = "gpu_stall_icnt2sh   "},
+    [P_ICNT_REQ] = {"icnt_total_packets_req"},
+    [P_ICNT_REPLY] = {"icnt_total_packets_reply"},
+};
+#undef RATE
+
+const ws_stat_decl *ws_gpu_program_stats(size_t *n) {
+    *n = P_N;
+    return g_program_stats;
+}
+
 struct ws_gpu {
     ws_config cfg;
     uint32_t n_sms, n_chan, n_sub_per_chan, n_subparts, flit;
@@ -41,6 +106,7 @@ struct ws_gpu {
     uint64_t tot_cycles;
     /* per-kernel counters kept here */
     uint64_t stall_icnt2sh, stall_dramfull;
+    uint64_t prog_tot[P_N];   /* program-scope stats summed over the kernels (see above) */
     uint64_t kernel_uid;
     FILE *ts;                 /* interval time series, or NULL */
     uint64_t insn_cap;        /* stop the kernel after this many instructions (0: none) */
@@ -206,6 +272,10 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
 }
 
 void ws_gpu_destroy(ws_gpu *g) { gpu_free(g); }
+
+void ws_gpu_inherit_totals(ws_gpu *to, const ws_gpu *from) {
+    memcpy(to->prog_tot, from->prog_tot, sizeof to->prog_tot);
+}
 uint32_t ws_gpu_num_sms(const ws_gpu *g) { return g->n_sms; }
 double ws_gpu_core_mhz(const ws_gpu *g) { return g->mhz[0]; }
 
@@ -287,7 +357,49 @@ static void describe_hang(ws_gpu *g, const char *kernel, uint64_t cycles, uint64
     ws_hang_message(kernel, insts, &t, hint, f);
 }
 
-static void add_stats(ws_gpu *g, const ws_gpu_result *r, ws_kernel_stats *ks);
+/* This kernel's part of the program-scope stats, from the units' counters
+ * summed over SMs (smt) and channels (mpt), and the interconnect's totals at
+ * the kernel's start (ic0). */
+static void program_values(const ws_gpu *g, const ws_sm_stats *smt, const ws_mempart_stats *mpt,
+                           const ws_icnt_stats *ic0, uint64_t *v) {
+    memset(v, 0, P_N * sizeof *v);
+    for (int d = 0; d < 2; d++) {
+        v[P_L1D_ACC] += smt->l1d_access[d][0] + smt->l1d_access[d][1] + smt->l1d_access[d][2];
+        v[P_L1D_MISS] += smt->l1d_access[d][2];
+        v[P_L1D_PEND] += smt->l1d_access[d][1];
+        v[P_L1D_RES_FAIL] += smt->l1d_access[d][3];
+        /* a sector miss (line present, sector not) is a miss too */
+        const uint64_t *a = mpt->l2_access[d];
+        v[P_L2_ACC] += a[WS_CACHE_HIT] + a[WS_CACHE_HIT_RESERVED] + a[WS_CACHE_MISS] +
+                       a[WS_CACHE_SECTOR_MISS];
+        v[P_L2_MISS] += a[WS_CACHE_MISS] + a[WS_CACHE_SECTOR_MISS];
+        v[P_L2_PEND] += a[WS_CACHE_HIT_RESERVED];
+        v[P_L2_RES_FAIL] += a[WS_CACHE_RESERVATION_FAIL];
+        v[P_L2_BYPASS] += a[WS_CACHE_BYPASS];
+    }
+    v[P_L1D_BYPASS] = smt->l1d_bypass;
+    _Static_assert(P_L1D_F_FLUSH - P_L1D_F_LINE + 1 == WS_FAIL_NKINDS,
+                   "one stat per fail kind, in ws_fail_kind order");
+    for (int k = 0; k < WS_FAIL_NKINDS; k++) v[P_L1D_F_LINE + k] = smt->l1d_fail[k];
+    v[P_L1I_ACC] = smt->l1i_access;
+    v[P_L1I_MISS] = smt->l1i_miss;
+    v[P_L1C_ACC] = smt->l1c_access;
+    v[P_L1C_MISS] = smt->l1c_miss;
+    v[P_L1T_ACC] = smt->l1t_access;
+    v[P_L1T_MISS] = smt->l1t_miss;
+    v[P_SHMEM_BKCONFLICT] = smt->shmem_bank_conflict_cycles;
+    v[P_DRAM_RD] = mpt->dram_reads;
+    v[P_DRAM_WR] = mpt->dram_writes;
+    v[P_DRAM_ROW_HIT] = mpt->dram_row_hits;
+    v[P_DRAM_ROW_MISS] = mpt->dram_row_misses;
+    v[P_DRAM_BUSY] = mpt->dram_busy_data_cycles;
+    v[P_DRAM_CYC] = mpt->dram_cycles;
+    v[P_STALL_DRAMFULL] = g->stall_dramfull;
+    v[P_STALL_ICNT2SH] = g->stall_icnt2sh;
+    const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
+    v[P_ICNT_REQ] = ic->packets[0] - ic0->packets[0];
+    v[P_ICNT_REPLY] = ic->packets[1] - ic0->packets[1];
+}
 
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
@@ -490,7 +602,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             const uint64_t *b = (const uint64_t *)s;
             for (size_t k = 0; k < sizeof *s / sizeof(uint64_t); k++) a[k] = b[k] - a[k];
         }
-        /* keep the differences for add_stats */
+        /* sum the differences over the units */
         ws_sm_stats smt = {0};
         ws_mempart_stats mpt = {0};
         for (uint32_t i = 0; i < g->n_sms; i++) {
@@ -503,65 +615,16 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             const uint64_t *b = (const uint64_t *)&mp0[i];
             for (size_t k = 0; k < sizeof mpt / sizeof(uint64_t); k++) a[k] += b[k];
         }
-        /* L1D */
-        uint64_t l1_acc = 0, l1_miss = 0, l1_pend = 0, l1_fail = 0;
-        for (int d = 0; d < 2; d++) {
-            l1_acc += smt.l1d_access[d][0] + smt.l1d_access[d][1] + smt.l1d_access[d][2];
-            l1_miss += smt.l1d_access[d][2];
-            l1_pend += smt.l1d_access[d][1];
-            l1_fail += smt.l1d_access[d][3];
-        }
-        ws_kstats_add_u64(ks, "L1D_total_cache_accesses", l1_acc);
-        ws_kstats_add_u64(ks, "L1D_total_cache_misses", l1_miss);
-        ws_kstats_add_f64(ks, "L1D_total_cache_miss_rate", l1_acc ? (double)l1_miss / (double)l1_acc : 0);
-        ws_kstats_add_u64(ks, "L1D_total_cache_pending_hits", l1_pend);
-        ws_kstats_add_u64(ks, "L1D_total_cache_reservation_fails", l1_fail);
-        ws_kstats_add_u64(ks, "L1D_total_cache_bypasses", smt.l1d_bypass);
-        ws_kstats_add_u64(ks, "L1D_fail_LINE_ALLOC_FAIL", smt.l1d_fail[0]);
-        ws_kstats_add_u64(ks, "L1D_fail_MSHR_ENTRY_FAIL", smt.l1d_fail[1]);
-        ws_kstats_add_u64(ks, "L1D_fail_MSHR_MERGE_FAIL", smt.l1d_fail[2]);
-        ws_kstats_add_u64(ks, "L1D_fail_MISS_QUEUE_FULL", smt.l1d_fail[3]);
-        ws_kstats_add_u64(ks, "L1D_fail_FLUSH_BLOCKED", smt.l1d_fail[4]);
-        ws_kstats_add_u64(ks, "L1I_total_cache_accesses", smt.l1i_access);
-        ws_kstats_add_u64(ks, "L1I_total_cache_misses", smt.l1i_miss);
-        ws_kstats_add_u64(ks, "L1C_total_cache_accesses", smt.l1c_access);
-        ws_kstats_add_u64(ks, "L1C_total_cache_misses", smt.l1c_miss);
-        ws_kstats_add_u64(ks, "L1T_total_cache_accesses", smt.l1t_access);
-        ws_kstats_add_u64(ks, "L1T_total_cache_misses", smt.l1t_miss);
-        ws_kstats_add_u64(ks, "gpgpu_n_shmem_bkconflict", smt.shmem_bank_conflict_cycles);
-        /* L2 */
-        uint64_t l2_acc = 0, l2_miss = 0, l2_pend = 0, l2_fail = 0;
-        for (int d = 0; d < 2; d++) {
-            /* a sector miss (line present, sector not) is a miss too */
-            l2_acc += mpt.l2_access[d][WS_CACHE_HIT] + mpt.l2_access[d][WS_CACHE_HIT_RESERVED] +
-                      mpt.l2_access[d][WS_CACHE_MISS] + mpt.l2_access[d][WS_CACHE_SECTOR_MISS];
-            l2_miss += mpt.l2_access[d][WS_CACHE_MISS] + mpt.l2_access[d][WS_CACHE_SECTOR_MISS];
-            l2_pend += mpt.l2_access[d][WS_CACHE_HIT_RESERVED];
-            l2_fail += mpt.l2_access[d][WS_CACHE_RESERVATION_FAIL];
-        }
-        ws_kstats_add_u64(ks, "L2_total_cache_accesses", l2_acc);
-        ws_kstats_add_u64(ks, "L2_total_cache_misses", l2_miss);
-        ws_kstats_add_f64(ks, "L2_total_cache_miss_rate", l2_acc ? (double)l2_miss / (double)l2_acc : 0);
-        ws_kstats_add_u64(ks, "L2_total_cache_pending_hits", l2_pend);
-        ws_kstats_add_u64(ks, "L2_total_cache_reservation_fails", l2_fail);
-        ws_kstats_add_u64(ks, "L2_total_cache_bypasses",
-                          mpt.l2_access[0][WS_CACHE_BYPASS] + mpt.l2_access[1][WS_CACHE_BYPASS]);
-        /* DRAM */
-        ws_kstats_add_u64(ks, "total_dram_reads", mpt.dram_reads);
-        ws_kstats_add_u64(ks, "total_dram_writes", mpt.dram_writes);
-        ws_kstats_add_u64(ks, "dram_row_hits", mpt.dram_row_hits);
-        ws_kstats_add_u64(ks, "dram_row_misses", mpt.dram_row_misses);
-        ws_kstats_add_f64(ks, "dram_bw_util",
-                          mpt.dram_cycles ? (double)mpt.dram_busy_data_cycles / (double)mpt.dram_cycles : 0);
-        ws_kstats_add_u64(ks, "gpu_stall_dramfull", g->stall_dramfull);
-        ws_kstats_add_u64(ks, "gpu_stall_icnt2sh", g->stall_icnt2sh);
-        /* issue stalls */
+        uint64_t pv[P_N];
+        program_values(g, &smt, &mpt, &ic0, pv);
+        ws_kstats_add_program(ks, g_program_stats, P_N, pv, g->prog_tot);
+        /* per kernel only: issue stalls, time, energy, activity, controller decisions */
         ws_kstats_add_u64(ks, "warpsim_stall_idle", smt.stall_idle);
         ws_kstats_add_u64(ks, "warpsim_stall_scoreboard", smt.stall_scoreboard);
         ws_kstats_add_u64(ks, "warpsim_stall_pipeline", smt.stall_pipeline);
         ws_kstats_add_u64(ks, "warpsim_stall_barrier", smt.stall_barrier);
         ws_kstats_add_u64(ks, "warpsim_stall_ibuffer", smt.stall_ibuffer);
-        add_stats(g, out, ks);
+        ws_kstats_add_f64(ks, "gpu_sim_time_us", (double)out->cycles / g->mhz[0]);
         /* energy: this kernel's activity through the model's coefficients */
         const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
         ws_energy_activity ea = {
@@ -569,10 +632,10 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             .rf_reads = smt.rf_reads, .rf_writes = smt.rf_writes,
             .lanes_int = smt.thread_insts_int, .lanes_fp = smt.thread_insts_fp,
             .lanes_dp = smt.thread_insts_dp, .lanes_sfu = smt.thread_insts_sfu,
-            .lanes_mem = smt.thread_insts_mem, .l1d_accesses = l1_acc,
+            .lanes_mem = smt.thread_insts_mem, .l1d_accesses = pv[P_L1D_ACC],
             .shmem_accesses = smt.shmem_accesses + smt.shmem_bank_conflict_cycles,
             .const_accesses = smt.l1c_access, .sm_active_cycles = smt.cycles_active,
-            .l2_accesses = l2_acc,
+            .l2_accesses = pv[P_L2_ACC],
             .icnt_flits = ic->flits[0] + ic->flits[1] - ic0.flits[0] - ic0.flits[1],
             .dram_act = mpt.dram_n_act, .dram_rd = mpt.dram_reads, .dram_wr = mpt.dram_writes,
             .cycles = out->cycles, .core_mhz = g->mhz[0], .n_sms = g->n_sms,
@@ -597,11 +660,4 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     free(sm0);
     free(mp0);
     return rc;
-}
-
-static void add_stats(ws_gpu *g, const ws_gpu_result *r, ws_kernel_stats *ks) {
-    const ws_icnt_stats *is = ws_icnt_get_stats(g->icnt);
-    ws_kstats_add_u64(ks, "icnt_total_packets_req", is->packets[0]);
-    ws_kstats_add_u64(ks, "icnt_total_packets_reply", is->packets[1]);
-    ws_kstats_add_f64(ks, "gpu_sim_time_us", (double)r->cycles / g->mhz[0]);
 }

@@ -20,6 +20,13 @@ typedef struct ws_gpu ws_gpu;
  * option when the configuration cannot be modelled. */
 ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen);
 void ws_gpu_destroy(ws_gpu *g);
+/* The program-scope statistics' running totals (GPGPU-Sim's cumulative
+ * counters) start at zero in a new GPU: a GPU built to replace another
+ * midway through a program takes over the other's with this. */
+void ws_gpu_inherit_totals(ws_gpu *to, const ws_gpu *from);
+/* The table of program-scope statistics (reported cumulatively and as
+ * NAME_kernel); *n gets its length. */
+const ws_stat_decl *ws_gpu_program_stats(size_t *n);
 uint32_t ws_gpu_num_sms(const ws_gpu *g);
 double ws_gpu_core_mhz(const ws_gpu *g);
 
@@ -45,7 +52,8 @@ typedef struct ws_gpu_result {
 } ws_gpu_result;
 
 /* Run the launch l (functional state from exec) on the timing model. The
- * per-kernel statistics (GPGPU-Sim names) are appended to ks's extra list.
+ * kernel's statistics (GPGPU-Sim names) are appended to ks's extra list, the
+ * program-scope ones both as running totals and per kernel.
  * Returns WS_OK, the functional fault (illegal address, trap, ...),
  * WS_ERR_INVALID_CONFIG when a CTA cannot fit on an SM, or WS_ERR_DEADLOCK
  * when the watchdog stops a run that makes no progress (the message names

@@ -7,63 +7,64 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "stats_util.h"
 #include "test.h"
+#include "timing/gpu.h"
 #include "workload.h"
 
-/* Summed over the run's kernels (per-kernel stats) or last value (totals). */
+/* The run's totals: the last kernel's value of each cumulative stat, read
+ * from the text report under GPGPU-Sim's spelling (the golden files write
+ * spaces as '_'). Program-scope ones must also equal the sum of their
+ * per-kernel values (NAME_kernel). */
 static const char *const g_stats[] = {
     "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpgpu_n_tot_w_icount",
     "L1D_total_cache_accesses", "L1D_total_cache_misses", "L1D_total_cache_pending_hits",
     "L1D_fail_LINE_ALLOC_FAIL", "L1D_fail_MSHR_ENTRY_FAIL", "L1D_fail_MSHR_MERGE_FAIL",
     "L1D_fail_MISS_QUEUE_FULL", "L1I_total_cache_misses", "L1C_total_cache_misses",
-    "L2_total_cache_accesses", "L2_total_cache_misses", "total_dram_reads", "total_dram_writes",
+    "L2_total_cache_accesses", "L2_total_cache_misses", "total dram reads", "total dram writes",
+    "gpu_stall_dramfull", "gpu_stall_icnt2sh", "icnt_total_packets_req",
     NULL,
 };
 
-static int is_total(const char *name) { return !strncmp(name, "gpu_tot_", 8) || strstr(name, "_tot_"); }
+enum { MAXK = 64 };
 
 /* Parse the text report: "name = value" lines. */
 static void collect(const char *report, unsigned long long *vals) {
-    for (int i = 0; g_stats[i]; i++) vals[i] = 0;
-    const char *p = report;
-    while (p && *p) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        for (int i = 0; g_stats[i]; i++) {
-            size_t n = strlen(g_stats[i]);
-            if (len > n + 3 && !strncmp(p, g_stats[i], n) && !strncmp(p + n, " = ", 3)) {
-                unsigned long long v = strtoull(p + n + 3, NULL, 10);
-                vals[i] = is_total(g_stats[i]) ? v : vals[i] + v;
-            }
+    size_t n;
+    const ws_stat_decl *decl = ws_gpu_program_stats(&n);
+    double v[MAXK], kv[MAXK];
+    char kname[80];
+    for (int i = 0; g_stats[i]; i++) {
+        size_t k = ws_test_text_stat(report, g_stats[i], v, MAXK);
+        CHECK_MSG(k > 0 && k <= MAXK, "%s: %zu values", g_stats[i], k);
+        vals[i] = k > 0 && k <= MAXK ? (unsigned long long)v[k - 1] : 0;
+        for (size_t j = 0; j < n; j++) {
+            const char *name = decl[j].text ? decl[j].text : decl[j].name;
+            if (strcmp(name, g_stats[i])) continue;
+            snprintf(kname, sizeof kname, "%s%s", decl[j].name, WS_STAT_KERNEL_SUFFIX);
+            size_t nk = ws_test_text_stat(report, kname, kv, MAXK);
+            double sum = 0;
+            for (size_t m = 0; m < nk && m < MAXK; m++) sum += kv[m];
+            CHECK_MSG(nk == k && (unsigned long long)sum == vals[i],
+                      "%s: total %llu, kernels sum %.0f", g_stats[i], vals[i], sum);
         }
-        p = eol ? eol + 1 : NULL;
     }
 }
 
+/* Golden files name a stat without spaces. */
+static void file_key(const char *name, char *out, size_t len) {
+    snprintf(out, len, "%s", name);
+    for (char *c = out; *c; c++)
+        if (*c == ' ') *c = '_';
+}
+
 static void golden(const char *preset, const char *workload) {
-    const ws_workload *w = ws_workload_find(workload);
-    CHECK_MSG(w != NULL, "no workload %s", workload);
-    if (!w) return;
-    char *rep = NULL, *log = NULL;
-    size_t rlen = 0, llen = 0;
-    FILE *rf = open_memstream(&rep, &rlen), *lf = open_memstream(&log, &llen);
-    ws_device_options o;
-    ws_device_options_init(&o);
-    o.functional_only = 0;
-    o.preset = preset;
-    o.report = rf;
-    ws_device *d = NULL;
-    ws_status s = ws_device_create(&o, &d);
-    CHECK_MSG(s == WS_OK, "device: %s", ws_status_name(s));
-    ws_wl_result r = s == WS_OK ? ws_workload_run(w, d, WS_INPUT_SMALL, lf) : WS_WL_ERROR;
-    fclose(rf);
-    fclose(lf);
-    CHECK_MSG(r == WS_WL_PASS, "%s under %s: %d\n%s", workload, preset, (int)r, log ? log : "");
-    ws_device_destroy(d);
+    char *log = NULL;
+    char *rep = ws_test_timing_report(workload, preset, NULL, &log);
     unsigned long long vals[32];
     collect(rep ? rep : "", vals);
 
-    char path[4096], name[128];
+    char path[4096], name[128], key[128];
     snprintf(name, sizeof name, "%s", workload);
     for (char *c = name; *c; c++)
         if (*c == '/') *c = '_';
@@ -72,23 +73,27 @@ static void golden(const char *preset, const char *workload) {
         FILE *f = fopen(path, "w");
         CHECK_MSG(f != NULL, "cannot write %s", path);
         if (f) {
-            for (int i = 0; g_stats[i]; i++) fprintf(f, "%s %llu\n", g_stats[i], vals[i]);
+            for (int i = 0; g_stats[i]; i++) {
+                file_key(g_stats[i], key, sizeof key);
+                fprintf(f, "%s %llu\n", key, vals[i]);
+            }
             fclose(f);
             printf("    wrote %s\n", path);
         }
     } else {
         FILE *f = fopen(path, "r");
         CHECK_MSG(f != NULL, "no golden file %s (WARPSIM_UPDATE_GOLDEN=1 writes it)", path);
-        char key[128];
         unsigned long long want;
         int seen = 0;
-        while (f && fscanf(f, "%127s %llu", key, &want) == 2) {
-            for (int i = 0; g_stats[i]; i++)
-                if (!strcmp(key, g_stats[i])) {
-                    seen++;
-                    CHECK_MSG(vals[i] == want, "%s %s: %s = %llu, golden %llu", preset, workload,
-                              key, vals[i], want);
-                }
+        char fkey[128];
+        while (f && fscanf(f, "%127s %llu", fkey, &want) == 2) {
+            for (int i = 0; g_stats[i]; i++) {
+                file_key(g_stats[i], key, sizeof key);
+                if (strcmp(key, fkey)) continue;
+                seen++;
+                CHECK_MSG(vals[i] == want, "%s %s: %s = %llu, golden %llu", preset, workload,
+                          key, vals[i], want);
+            }
         }
         if (f) fclose(f);
         CHECK_MSG(!f || seen == (int)(sizeof g_stats / sizeof g_stats[0]) - 1,

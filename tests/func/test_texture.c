@@ -46,8 +46,8 @@ TEST(texture_workload_functional_and_timing) {
         CHECK_MSG(r == WS_WL_PASS, "texture (%s) returned %d:\n%s", functional ? "functional" : "timing",
                   (int)r, log ? log : "");
         if (!functional) {
-            long long acc = stat_sum(rep, "L1T_total_cache_accesses");
-            long long miss = stat_sum(rep, "L1T_total_cache_misses");
+            long long acc = stat_sum(rep, "L1T_total_cache_accesses_kernel");
+            long long miss = stat_sum(rep, "L1T_total_cache_misses_kernel");
             CHECK_MSG(acc > 0 && miss > 0 && miss < acc, "L1T accesses %lld, misses %lld", acc, miss);
         }
         free(rep);
@@ -119,8 +119,8 @@ TEST(texture_cache_hits_and_misses) {
     CHECK(ws_memcpy_dtoh(d, out, o, sizeof out) == WS_OK);
     for (int i = 0; i < 32; i++) CHECK_MSG(out[i] == 2.0f * i + 32.0f * i, "out[%d] = %g", i, out[i]);
     fflush(rf);
-    CHECK_EQ_I64(stat_sum(rep, "L1T_total_cache_accesses"), 34);
-    CHECK_EQ_I64(stat_sum(rep, "L1T_total_cache_misses"), 32);
+    CHECK_EQ_I64(stat_sum(rep, "L1T_total_cache_accesses_kernel"), 34);
+    CHECK_EQ_I64(stat_sum(rep, "L1T_total_cache_misses_kernel"), 32);
     CHECK(ws_launch(d, k2, one, warp, 0, a2) == WS_OK);
     CHECK(ws_memcpy_dtoh(d, out, o, sizeof out) == WS_OK);
     /* rows 0 and 1 (values 0..31, 32..63 in h), x centre lane + 0.5 */
@@ -129,8 +129,8 @@ TEST(texture_cache_hits_and_misses) {
         CHECK_MSG(out[i] == want, "quad out[%d] = %g, want %g", i, out[i], want);
     }
     fflush(rf);
-    CHECK_EQ_I64(stat_sum(rep, "L1T_total_cache_accesses"), 36);
-    CHECK_EQ_I64(stat_sum(rep, "L1T_total_cache_misses"), 34);
+    CHECK_EQ_I64(stat_sum(rep, "L1T_total_cache_accesses_kernel"), 36);
+    CHECK_EQ_I64(stat_sum(rep, "L1T_total_cache_misses_kernel"), 34);
     ws_device_destroy(d);
     fclose(rf);
     free(rep);

@@ -94,17 +94,40 @@ gpgpu_num_sched_per_core = [1, 2]
 
 class AggregateTest(unittest.TestCase):
     def test_rules(self):
+        # per-kernel values only (stats.json of warpsim before NAME_kernel existed)
         k1 = {"gpu_sim_cycle": 100, "gpu_sim_insn": 200, "gpu_tot_sim_insn": 200, "gpu_ipc": 2.0,
-              "L1D_total_cache_miss_rate": 0.5, "L1D_total_cache_accesses": 10, "kernel_launch_uid": 1}
+              "L1D_total_cache_miss_rate": 0.5, "L1D_total_cache_accesses": 10,
+              "L1D_total_cache_misses": 5, "dram_bw_util": 0.2, "kernel_launch_uid": 1}
         k2 = {"gpu_sim_cycle": 300, "gpu_sim_insn": 300, "gpu_tot_sim_insn": 500, "gpu_ipc": 1.0,
-              "L1D_total_cache_miss_rate": 0.1, "L1D_total_cache_accesses": 30, "kernel_launch_uid": 2}
+              "L1D_total_cache_miss_rate": 0.1, "L1D_total_cache_accesses": 90,
+              "L1D_total_cache_misses": 9, "dram_bw_util": 0.6, "kernel_launch_uid": 2}
         a = store.aggregate([k1, k2])
         self.assertEqual(a["gpu_sim_insn"], 500)  # its cumulative twin
         self.assertEqual(a["gpu_sim_cycle"], 400)  # summed
         self.assertAlmostEqual(a["gpu_ipc"], 500 / 400)  # sum(insn) / sum(cycle)
-        self.assertAlmostEqual(a["L1D_total_cache_miss_rate"], (0.5 * 100 + 0.1 * 300) / 400)
-        self.assertEqual(a["L1D_total_cache_accesses"], 40)
+        # misses / accesses summed, not the cycle-weighted mean of the rates (0.2)
+        self.assertAlmostEqual(a["L1D_total_cache_miss_rate"], 14 / 100)
+        self.assertAlmostEqual(a["dram_bw_util"], (0.2 * 100 + 0.6 * 300) / 400)  # no counts: by cycles
+        self.assertEqual(a["L1D_total_cache_accesses"], 100)
         self.assertNotIn("kernel_launch_uid", a)
+
+    def test_cumulative_stats_and_kernel_twins(self):
+        # warpsim's cumulative NAME (last value) beside per-kernel NAME_kernel
+        k1 = {"gpu_sim_cycle": 100, "L2_total_cache_accesses": 10, "L2_total_cache_accesses_kernel": 10,
+              "L2_total_cache_misses": 5, "L2_total_cache_misses_kernel": 5,
+              "L2_total_cache_miss_rate": 0.5, "L2_total_cache_miss_rate_kernel": 0.5,
+              "energy_total_nJ": 2000.0, "gpu_sim_time_us": 1.0, "avg_power_W": 2.0}
+        k2 = {"gpu_sim_cycle": 300, "L2_total_cache_accesses": 100, "L2_total_cache_accesses_kernel": 90,
+              "L2_total_cache_misses": 14, "L2_total_cache_misses_kernel": 9,
+              "L2_total_cache_miss_rate": 0.14, "L2_total_cache_miss_rate_kernel": 0.1,
+              "energy_total_nJ": 3000.0, "gpu_sim_time_us": 4.0, "avg_power_W": 0.75}
+        a = store.aggregate([k1, k2])
+        self.assertEqual(a["L2_total_cache_accesses"], 100)  # the last total, not 110
+        self.assertEqual(a["L2_total_cache_misses"], 14)
+        self.assertEqual(a["L2_total_cache_miss_rate"], 0.14)
+        self.assertEqual(a["L2_total_cache_accesses_kernel"], 100)  # summed
+        self.assertAlmostEqual(a["L2_total_cache_miss_rate_kernel"], 0.14)  # from the sums
+        self.assertAlmostEqual(a["avg_power_W"], 5000e-9 / 5e-6)  # energy / time
 
     def test_gpu_ipc_derived_from_cycles(self):
         a = store.aggregate([{"gpu_sim_cycle": 100, "gpu_sim_insn": 300}, {"gpu_sim_cycle": 100, "gpu_sim_insn": 100}])

@@ -235,8 +235,10 @@ static int run_with(const char *wl, const char **over, const char *const *names,
 }
 
 TEST(bypass_policies_end_to_end) {
-    static const char *const names[] = {"L1D_total_cache_bypasses", "L2_total_cache_bypasses",
-                                        "L1D_total_cache_accesses", NULL};
+    /* per-kernel values, summed over the run's kernels */
+    static const char *const names[] = {"L1D_total_cache_bypasses_kernel",
+                                        "L2_total_cache_bypasses_kernel",
+                                        "L1D_total_cache_accesses_kernel", NULL};
     uint64_t base[4], v[4];
     const char *none[] = {NULL};
     CHECK(run_with("micro/vectoradd", none, names, base));

@@ -176,7 +176,7 @@ static int run_with(const char *wl, const char *opt, uint64_t *cycles, uint64_t 
     fclose(rf);
     fclose(lf);
     *misses = 0;
-    static const char name[] = "\nL1D_total_cache_misses = ";
+    static const char name[] = "\nL1D_total_cache_misses_kernel = "; /* summed */
     for (const char *p = rep; p && (p = strstr(p, name)); p++)
         *misses += strtoull(p + sizeof name - 1, NULL, 10);
     free(rep);

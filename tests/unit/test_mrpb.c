@@ -95,7 +95,7 @@ static int run_with(const char *wl, const char **over, uint64_t *cycles, uint64_
     fclose(rf);
     fclose(lf);
     *acc = 0;
-    static const char name[] = "\nL1D_total_cache_accesses = ";
+    static const char name[] = "\nL1D_total_cache_accesses_kernel = "; /* summed */
     for (const char *p = rep; p && (p = strstr(p, name)); p++)
         *acc += strtoull(p + sizeof name - 1, NULL, 10);
     free(rep);

@@ -11,17 +11,7 @@ static inline char *ptxt_read(const char *rel, size_t *len)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", ws_test_root(), rel);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
-    fclose(f);
-    if (b) b[n] = 0;
-    if (len) *len = (size_t)n;
-    return b;
+    return ws_test_read_file(path, len);
 }
 
 /* Parse a file under tests/data/ptx; reports a failure and returns NULL on error. */

@@ -39,9 +39,35 @@ CREATE INDEX IF NOT EXISTS stats_key ON stats(key);
 RUN_COLS = ["id", "idx", "workload", "input", "class", "config", "status", "exit_code", "message",
             "wall_s", "started", "finished", "host", "engine", "warpsim_version", "kernels"]
 
-# Rates and averages are not summed over kernels; they are weighted by cycles.
+# warpsim reports GPGPU-Sim's cache, DRAM, interconnect and stall counters
+# cumulatively (as GPGPU-Sim does) and each kernel's own value as NAME_kernel.
+KERNEL_SUFFIX = "_kernel"
+
+# Ratios whose whole-run value is a ratio of the summed counts:
+# name -> (numerator, denominator, scale). X_miss_rate[_kernel] is
+# X_misses[_kernel] / X_accesses[_kernel] (see _ratio_parts).
+_RATIOS = {
+    "gpu_ipc": ("gpu_sim_insn", "gpu_sim_cycle", 1.0),
+    "avg_power_W": ("energy_total_nJ", "gpu_sim_time_us", 1e-3),  # nJ / us = 1e-3 W
+    "energy_efficiency_insn_per_nJ": ("gpu_sim_insn", "energy_total_nJ", 1.0),
+}
+_MISS_RATE = re.compile(r"(.+)_miss_rate(%s)?" % KERNEL_SUFFIX)
+
+# Other rates and averages without their counts: means weighted by cycles
+# (right for dram_bw_util, whose denominator, DRAM cycles, follows core cycles).
 _RATIO = re.compile(r"(rate|ipc|ratio|avg|average|util|occupancy|_per_|efficiency|fraction|"
                     r"percent|bw|bandwidth|mpki|latency)", re.I)
+
+
+def _ratio_parts(key):
+    """(numerator, denominator, scale) of a ratio of counts, or None."""
+    if key in _RATIOS:
+        return _RATIOS[key]
+    m = _MISS_RATE.fullmatch(key)
+    if m:
+        sfx = m.group(2) or ""
+        return (f"{m.group(1)}_misses{sfx}", f"{m.group(1)}_accesses{sfx}", 1.0)
+    return None
 
 
 def _num(v):
@@ -74,12 +100,17 @@ def _cumulative_name(k):
 def aggregate(kernels):
     """Whole-run value of every numeric stat from the per-kernel dicts.
 
-    1. GPGPU-Sim's cumulative counters (gpu_tot_*, tot_*): the last kernel's value.
+    1. Cumulative counters: GPGPU-Sim's gpu_tot_* / tot_*, and every stat that
+       has a per-kernel twin NAME_kernel (warpsim's cumulative cache, DRAM,
+       icnt and stall counters): the last kernel's value.
     2. A stat whose cumulative twin exists (gpu_sim_insn -> gpu_tot_sim_insn,
        gpu_ipc -> gpu_tot_ipc): the twin's last value.
-    3. Rates and averages: the mean over kernels weighted by gpu_sim_cycle
-       (else gpu_sim_insn, else unweighted); gpu_ipc is sum(insn) / sum(cycle).
-    4. Everything else (counts): the sum over kernels.
+    3. Ratios of counts (miss rates, gpu_ipc, avg_power_W, ...): sum(numerator)
+       / sum(denominator) over the kernels, never a mean of per-kernel ratios;
+       this also covers stats.json files with per-kernel values only.
+    4. Other rates and averages: the mean over kernels weighted by
+       gpu_sim_cycle (else gpu_sim_insn, else unweighted).
+    5. Everything else (counts): the sum over kernels.
     gpu_ipc is derived (sum(insn) / sum(cycle)) when the kernels have cycles but no IPC.
     """
     out = {}
@@ -98,13 +129,14 @@ def aggregate(kernels):
             continue
         vals = [(k[key], k) for k in kernels if key in k]
         twin = _cumulative_name(key)
-        if key.startswith("gpu_tot_") or key.startswith("tot_"):
+        parts = _ratio_parts(key)
+        if key.startswith("gpu_tot_") or key.startswith("tot_") or key + KERNEL_SUFFIX in last:
             out[key] = last[key]
         elif twin in last:
             out[key] = last[twin]
-        elif key == "gpu_ipc" and all("gpu_sim_cycle" in k and "gpu_sim_insn" in k for _, k in vals):
-            cyc = sum(k["gpu_sim_cycle"] for _, k in vals)
-            out[key] = sum(k["gpu_sim_insn"] for _, k in vals) / cyc if cyc else vals[-1][0]
+        elif parts and all(parts[0] in k and parts[1] in k for _, k in vals):
+            den = sum(k[parts[1]] for _, k in vals)
+            out[key] = parts[2] * sum(k[parts[0]] for _, k in vals) / den if den else 0.0
         elif _RATIO.search(key):
             for wkey in ("gpu_sim_cycle", "gpu_sim_insn"):
                 if all(wkey in k for _, k in vals):

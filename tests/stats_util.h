@@ -1,0 +1,79 @@
+/* Statistics in tests: a timing run's report, and reading stats back from
+ * the text report or stats.json. */
+#ifndef WARPSIM_TESTS_STATS_UTIL_H
+#define WARPSIM_TESTS_STATS_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "warpsim/warpsim.h"
+#include "workload.h"
+
+/* Run a bundled workload (small input) on the timing model under preset
+ * (NULL: the default), with JSON stats in stats_dir when not NULL. Returns
+ * the text report (the caller frees it); *log gets the workload's output
+ * (freed by the caller). A failure to run or check is a test failure. */
+static inline char *ws_test_timing_report(const char *workload, const char *preset,
+                                          const char *stats_dir, char **log) {
+    char *rep = NULL;
+    size_t rlen = 0, llen = 0;
+    *log = NULL;
+    FILE *rf = open_memstream(&rep, &rlen), *lf = open_memstream(log, &llen);
+    const ws_workload *w = ws_workload_find(workload);
+    CHECK_MSG(w != NULL, "no workload %s", workload);
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = 0;
+    o.preset = preset;
+    o.report = rf;
+    o.stats_dir = stats_dir;
+    ws_device *d = NULL;
+    ws_status s = w ? ws_device_create(&o, &d) : WS_ERR_INVALID_VALUE;
+    CHECK_MSG(s == WS_OK, "device: %s", ws_status_name(s));
+    ws_wl_result r = s == WS_OK ? ws_workload_run(w, d, WS_INPUT_SMALL, lf) : WS_WL_ERROR;
+    ws_device_destroy(d);
+    fclose(rf);
+    fclose(lf);
+    CHECK_MSG(r == WS_WL_PASS, "%s under %s: %d\n%s", workload, preset ? preset : "the default",
+              (int)r, *log ? *log : "");
+    return rep;
+}
+
+/* The values of stat NAME in a text report, one per kernel in order: lines
+ * "NAME = v", where NAME may be padded with spaces before the '=' (GPGPU-Sim
+ * pads gpu_stall_icnt2sh) but is never a prefix of a longer name. Returns
+ * how many (at most max are stored). */
+static inline size_t ws_test_text_stat(const char *rep, const char *name, double *out, size_t max) {
+    size_t n = 0, len = strlen(name);
+    for (const char *p = rep; p && *p;) {
+        if (!strncmp(p, name, len)) {
+            const char *q = p + len;
+            while (*q == ' ') q++;
+            if (*q == '=') {
+                if (n < max) out[n] = strtod(q + 1, NULL);
+                n++;
+            }
+        }
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    return n;
+}
+
+/* The same from a stats.json array of flat kernel objects: "NAME": v. */
+static inline size_t ws_test_json_stat(const char *json, const char *name, double *out,
+                                       size_t max) {
+    size_t n = 0, len = strlen(name);
+    for (const char *p = json; (p = strchr(p, '"'));) {
+        if (!strncmp(p + 1, name, len) && p[1 + len] == '"' && p[2 + len] == ':') {
+            if (n < max) out[n] = strtod(p + 3 + len, NULL);
+            n++;
+        }
+        p++;
+    }
+    return n;
+}
+
+#endif
