@@ -24,31 +24,46 @@ typedef struct ws_msets {
     uint32_t set[WS_WARP_SIZE]; /* otherwise: lane l's set (executing lanes only) */
 } ws_msets;
 
-/* Read the membermask operand src[mi] and build the sets; a fault when an
- * executing lane is not in its own mask. */
-static ws_status read_members(ws_xctx *x, unsigned mi, ws_msets *ms) {
-    const ws_inst *in = x->in;
+/* Slow path of read_members: the masks V differ or leave out executing lanes. */
+static ws_status lane_sets(ws_xctx *x, const uint64_t *V, ws_msets *ms) {
     uint32_t M = x->mask;
-    ms->uniform = true;
-    if (in->nsrc <= mi) return ws_unsupported(x, "missing membermask operand");
-    uint64_t tmp[WS_WARP_SIZE];
-    const uint64_t *V = ws_src(x, &in->src[mi], tmp);
-    if (!V) return ws_unsupported(x, "membermask operand kind");
-    /* Common case first: one mask for all lanes that covers them all. */
-    uint32_t m0 = (uint32_t)V[__builtin_ctz(M)];
-    bool same = true;
-    if (in->src[mi].kind != WS_OPND_IMM) WS_FOR_LANES(l, M) same &= (uint32_t)V[l] == m0;
-    if (same && (M & ~m0) == 0) return WS_OK;
     ms->uniform = false;
     WS_FOR_LANES(l, M) {
         uint32_t m = (uint32_t)V[l];
         if (!(m >> l & 1))
             return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l,
                            "%s.sync: membermask 0x%08x of lane %u does not include the lane "
-                           "(undefined in PTX)", ws_opcode_name((ws_opcode)in->op), m, l);
+                           "(undefined in PTX)",
+                           x->in->op == WS_OP_BAR ? "bar.warp" : ws_opcode_name((ws_opcode)x->in->op), m, l);
         ms->set[l] = m & M;
     }
     return WS_OK;
+}
+
+/* Read the membermask operand src[mi] and build the sets; a fault when an
+ * executing lane is not in its own mask. */
+static inline ws_status read_members(ws_xctx *x, unsigned mi, ws_msets *ms) {
+    const ws_inst *in = x->in;
+    uint32_t M = x->mask, all;
+    ms->uniform = true;
+    if (in->nsrc <= mi) return ws_unsupported(x, "missing membermask operand");
+    const ws_operand *o = &in->src[mi];
+    uint64_t tmp[WS_WARP_SIZE];
+    const uint64_t *V = o->kind == WS_OPND_REG ? ws_reg(x->w, o->reg) : ws_src(x, o, tmp);
+    if (!V) return ws_unsupported(x, "membermask operand kind");
+    /* Common case: every executing lane's mask covers all executing lanes,
+     * so every set is x->mask. The full-warp loop is branch-free, so the
+     * compiler may vectorise it. */
+    if (o->kind == WS_OPND_IMM) {
+        all = (uint32_t)o->imm;
+    } else if (M == ~0u) {
+        all = ~0u;
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) all &= (uint32_t)V[l];
+    } else {
+        all = ~0u;
+        WS_FOR_LANES(l, M) all &= (uint32_t)V[l];
+    }
+    return (all & M) == M ? WS_OK : lane_sets(x, V, ms);
 }
 
 /* As read_members; forms without .sync have no membermask. */
@@ -171,24 +186,30 @@ ws_status ws_exec_warp(ws_xctx *x) {
         uint64_t *D = ws_dst(x, &in->dst[0]);
         uint64_t out[WS_WARP_SIZE];
         if (in->sub == WS_MATCH_ANY) {
-            while (next_group(&ms, &todo, &g, &s)) WS_FOR_LANES(l, g) {
-                uint32_t same = 0;
-                WS_FOR_LANES(k, s) if ((A[k] & vm) == (A[l] & vm)) same |= 1u << k;
-                out[l] = same;
+            /* One pass over the set per distinct value, not per lane. */
+            while (next_group(&ms, &todo, &g, &s)) {
+                for (uint32_t left = g; left;) {
+                    uint64_t v = A[__builtin_ctz(left)] & vm;
+                    uint32_t same = 0;
+                    WS_FOR_LANES(k, s) if ((A[k] & vm) == v) same |= 1u << k;
+                    WS_FOR_LANES(k, same & g) out[k] = same;
+                    left &= ~same;
+                }
             }
             WS_FOR_LANES(l, M) D[l] = out[l];
             return WS_OK;
         }
         if (in->sub == WS_MATCH_ALL) {
             uint32_t pv = 0;
+            uint64_t *R = ms.uniform ? D : out; /* one group: A is read before D is written */
             while (next_group(&ms, &todo, &g, &s)) {
                 uint64_t v0 = A[__builtin_ctz(s)] & vm;
                 bool all = true;
                 WS_FOR_LANES(k, s) if ((A[k] & vm) != v0) all = false;
-                WS_FOR_LANES(l, g) out[l] = all ? s : 0;
+                WS_FOR_LANES(l, g) R[l] = all ? s : 0;
                 if (all) pv |= g;
             }
-            WS_FOR_LANES(l, M) D[l] = out[l];
+            if (R == out) WS_FOR_LANES(l, M) D[l] = out[l];
             if (in->ndst > 1) ws_pred_write(x, &in->dst[1], pv);
             return WS_OK;
         }
@@ -200,14 +221,14 @@ ws_status ws_exec_warp(ws_xctx *x) {
         const uint64_t *A = ws_src(x, &in->src[0], ta);
         if (!A) return ws_unsupported(x, "operand kind");
         bool sg = ws_type_is_signed((ws_type)in->type);
-        uint64_t out[WS_WARP_SIZE];
+        uint64_t out[WS_WARP_SIZE], *D = ws_dst(x, &in->dst[0]);
+        uint64_t *R = ms.uniform ? D : out; /* one group: A is read before D is written */
         while (next_group(&ms, &todo, &g, &s)) {
             uint32_t acc;
             if (!redux_set(in->sub, sg, A, s, &acc)) return ws_unsupported(x, "redux operation");
-            WS_FOR_LANES(l, g) out[l] = sg ? (uint64_t)(int64_t)(int32_t)acc : acc;
+            WS_FOR_LANES(l, g) R[l] = sg ? (uint64_t)(int64_t)(int32_t)acc : acc;
         }
-        uint64_t *D = ws_dst(x, &in->dst[0]);
-        WS_FOR_LANES(l, M) D[l] = out[l];
+        if (R == out) WS_FOR_LANES(l, M) D[l] = out[l];
         return WS_OK;
     }
     default: return ws_unsupported(x, NULL);

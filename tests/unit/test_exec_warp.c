@@ -274,6 +274,8 @@ TEST(exec_warp_member_self_missing_faults) {
         CHECK_MSG(st == WS_ERR_LAUNCH_FAILURE, "'%s': %s", bodies[i], ws_status_name(st));
         CHECK_STR_CONTAINS(f.msg, "does not include the lane");
         CHECK_STR_CONTAINS(f.msg, "thread (37,0,0)");
+        CHECK_STR_CONTAINS(f.msg, i + 1 < sizeof bodies / sizeof bodies[0] ? "sync: membermask 0x00000f00"
+                                                                            : "bar.warp.sync: membermask");
         /* the same with lane 37 diverged away: no fault, everyone else done */
         snprintf(body, sizeof body,
                  "setp.eq.u32 %%p2, %%r0, %%r0;\nmov.u64 %%rd7, 0;\nsetp.eq.u32 %%p1, %%r0, 37;\n"
