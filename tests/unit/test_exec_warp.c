@@ -114,9 +114,9 @@ static void make_case(wcase *wc, uint64_t seed, bool small_values) {
             uint32_t m = shape_mask(shape, l, col, &seed);
             uint32_t sb = (uint32_t)(rng(&seed) % 40); /* b >= 32: only b[4:0] counts */
             uint32_t sc;
-            if (shape < 6) { /* what __shfl_*_sync(mask, v, b, width) passes */
+            if (shape < 6) { /* what __shfl_*_sync(mask, v, b, width) passes: clamp 0 (up) or 31 */
                 unsigned width = 1u << shape;
-                sc = (32 - width) << 8 | 31;
+                sc = (32 - width) << 8 | (rng(&seed) % 2 ? 31 : 0);
             } else {
                 sc = (uint32_t)(rng(&seed) & 0x1F1F);
             }
