@@ -513,8 +513,9 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
         if (!x->mask) return WS_OK;
         return ws_fail(x, WS_ERR_TRAP, (uint32_t)__builtin_ctz(x->mask), "trap executed");
     case WS_OP_BAR:
-        /* bar.warp.sync: lanes of one warp already execute together here. */
-        if (x->in->sub == WS_BAR_WARP_SYNC) return WS_OK;
+        /* bar.warp.sync: lanes of one warp already execute together here, and
+         * the SIMT stack cannot wait for diverged lanes; only check the mask. */
+        if (x->in->sub == WS_BAR_WARP_SYNC) return x->mask ? ws_warp_check_members(x, 0) : WS_OK;
         return x->mask ? exec_bar(x) : WS_OK;
     case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH:
         return WS_OK; /* no functional effect: execution is sequentially consistent */

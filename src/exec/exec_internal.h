@@ -143,6 +143,8 @@ ws_status ws_exec_conv(ws_xctx *x);
 ws_status ws_exec_mem(ws_xctx *x);
 ws_status ws_exec_atom(ws_xctx *x);
 ws_status ws_exec_warp(ws_xctx *x);
+/* Fault if an executing lane's membermask (src[mi]) does not include it. */
+ws_status ws_warp_check_members(ws_xctx *x, unsigned mi);
 ws_status ws_exec_tex(ws_xctx *x);
 
 /* Helpers shared by the semantic files. */
