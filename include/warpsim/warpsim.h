@@ -188,6 +188,7 @@ typedef struct ws_run_totals {
     uint64_t cycles;         /* simulated core cycles (timing mode) */
     uint64_t thread_insts_exec; /* lanes whose guard predicate held (GPGPU-Sim's gpu_sim_insn) */
     int capped;              /* the instruction cap stopped the run: results are incomplete */
+    uint64_t skipped_launches; /* launches after the cap, not simulated */
 } ws_run_totals;
 void ws_device_totals(const ws_device *d, ws_run_totals *t);
 

@@ -138,10 +138,13 @@ static int run_workload(const run_opts *o, const char *name) {
     /* a run cut short on purpose cannot be checked: not a failure */
     bool capped = tot.capped && r != WS_WL_ERROR;
     if (capped) r = WS_WL_PASS;
+    char capnote[96];
+    snprintf(capnote, sizeof capnote, "CAPPED (instruction cap reached; %llu later launches "
+             "skipped; output not checked)", (unsigned long long)tot.skipped_launches);
     printf("warpsim: %s (%s input): %s; %llu kernels, %llu warp insts, %llu thread insts, "
            "%.3f s, %.1f M thread-insts/s\n",
            w->name, o->input == WS_INPUT_PAPER ? "paper" : "small",
-           capped ? "CAPPED (instruction cap reached; output not checked)"
+           capped ? capnote
            : r == WS_WL_PASS ? "PASS" : r == WS_WL_MISMATCH ? "FAIL (output mismatch)" : "ERROR",
            (unsigned long long)tot.kernels, (unsigned long long)tot.warp_insts,
            (unsigned long long)tot.thread_insts, secs,

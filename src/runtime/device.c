@@ -57,6 +57,8 @@ struct ws_device {
     ws_module_handle *modules;
     char err[1024];
     ws_run_totals totals;
+    char skipped[4][64];         /* the first kernels whose launches the cap skipped */
+    uint32_t nskipped;
     uint64_t tot_ctas;
     double tot_wall_s;
     uint64_t launch_uid;
@@ -284,8 +286,24 @@ static void module_free(ws_device *d, ws_module_handle *m) {
     free(m);
 }
 
+/* A launch after the instruction cap: counted, and named at the end. */
+static void note_skipped(ws_device *d, const char *name) {
+    d->totals.skipped_launches++;
+    for (uint32_t i = 0; i < d->nskipped; i++)
+        if (!strncmp(d->skipped[i], name, sizeof d->skipped[i] - 1)) return;
+    if (d->nskipped < 4) snprintf(d->skipped[d->nskipped++], sizeof d->skipped[0], "%s", name);
+}
+
 void ws_device_destroy(ws_device *d) {
     if (!d) return;
+    if (d->totals.skipped_launches) {
+        fprintf(stderr, "warpsim: %llu launch%s skipped after the instruction cap (kernels ",
+                (unsigned long long)d->totals.skipped_launches,
+                d->totals.skipped_launches == 1 ? "" : "es");
+        for (uint32_t i = 0; i < d->nskipped; i++)
+            fprintf(stderr, "%s%s", i ? ", " : "", d->skipped[i]);
+        fprintf(stderr, "%s)\n", d->nskipped == 4 ? ", ..." : "");
+    }
     while (d->modules) {
         ws_module_handle *m = d->modules;
         d->modules = m->next;
@@ -776,7 +794,10 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
         return fail(d, WS_ERR_INVALID_VALUE, "launch of %s: null parameter buffer", f->name);
     /* the instruction cap ended the simulation: later launches are skipped
        (their inputs are whatever the cut-short run left, so not even checked) */
-    if (d->totals.capped) return WS_OK;
+    if (d->totals.capped) {
+        note_skipped(d, f->name);
+        return WS_OK;
+    }
     ws_status s = check_config(d, f, grid, block, dyn_shared);
     if (s != WS_OK) return s;
 
@@ -806,8 +827,16 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     ws_kernel_stats ks;
     ws_kstats_init(&ks);
     double t0 = now_s();
+    int was_capped = d->totals.capped;
     s = run_grid(d, &l, &c, &fault, &cycles, &ks);
     if (!d->gpu && l.max_warp_insts && c.warp_insts >= l.max_warp_insts) d->totals.capped = 1;
+    if (d->totals.capped && !was_capped) {
+        ks.capped = 1;
+        fprintf(stderr, "warpsim: the instruction cap (%llu thread instructions) stopped kernel %s "
+                "(launch %llu) before its end; later launches are skipped and the program's "
+                "results are incomplete\n", (unsigned long long)cap, f->name,
+                (unsigned long long)d->launch_uid + 1);
+    }
     double wall = now_s() - t0;
     d->launch_uid++;
     d->totals.kernels++;

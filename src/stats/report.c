@@ -91,6 +91,8 @@ void ws_report_text(FILE *out, const ws_kernel_stats *s) {
     fprintf(out, "kernel_grid_dim = (%u,%u,%u)\n", s->grid[0], s->grid[1], s->grid[2]);
     fprintf(out, "kernel_block_dim = (%u,%u,%u)\n", s->block[0], s->block[1], s->block[2]);
     fprintf(out, "warpsim_mode = %s\n", s->functional_only ? "functional" : "performance");
+    /* only when it happened: a partial kernel must not pass for a whole one */
+    if (s->capped) fprintf(out, "warpsim_capped = 1\n");
     /* Cycles (and IPC) exist only when the timing model ran: no fake zeros. */
     if (!s->functional_only) fprintf(out, "gpu_sim_cycle = %" PRIu64 "\n", s->sim_cycle);
     fprintf(out, "gpu_sim_insn = %" PRIu64 "\n", s->sim_insn);
@@ -179,6 +181,7 @@ int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *ca
          s->grid[2], s->block[0], s->block[1], s->block[2]);
     jput(&j, ", \"mode\": ");
     jstr(&j, s->functional_only ? "functional" : "performance");
+    jkey_u64(&j, "warpsim_capped", (uint64_t)s->capped);
     if (!s->functional_only) jkey_u64(&j, "gpu_sim_cycle", s->sim_cycle);
     jkey_u64(&j, "gpu_sim_insn", s->sim_insn);
     if (!s->functional_only && s->sim_cycle)

@@ -34,6 +34,7 @@ typedef struct ws_kernel_stats {
     uint64_t launch_uid;         /* 1-based, in launch order on the device */
     uint32_t grid[3], block[3];
     int functional_only;         /* 1: no cycles were simulated */
+    int capped;                  /* 1: the instruction cap stopped this kernel before its end */
     /* this kernel */
     uint64_t sim_insn;           /* thread instructions whose guard predicate held: GPGPU-Sim's
                                     gpu_sim_insn (an instruction predicated off for a lane does

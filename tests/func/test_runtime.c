@@ -344,3 +344,72 @@ TEST(runtime_fatbin_extract) {
     CHECK(ws_fatbin_extract_ptx(&wrapper, &arch, err, sizeof err) == NULL);
     CHECK_STR_CONTAINS(err, "magic");
 }
+
+/* A run the instruction cap stops must not look finished: the stopped
+ * kernel is marked in the text report and the JSON, later launches are
+ * counted as skipped, and the device says so on stderr. */
+static void capped_run(int functional) {
+    char dir[] = "/tmp/warpsim_capped_XXXXXX";
+    if (!mkdtemp(dir)) { CHECK(0); return; }
+    char *text = NULL, *errs = NULL;
+    size_t tlen = 0, elen = 0;
+    FILE *tf = open_memstream(&text, &tlen);
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = functional;
+    o.stats_dir = dir;
+    o.report = tf;
+    o.max_insn = 1000;
+    ws_device *d = NULL;
+    /* the notices go to stderr: catch them in a file for the check */
+    char errpath[300];
+    snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *ef = fopen(errpath, "w");
+    if (ef) dup2(fileno(ef), 2);
+    if (ws_device_create(&o, &d) == WS_OK) {
+        ws_module_handle *m = load_vecadd(d);
+        ws_kernel *k = NULL;
+        if (m && ws_module_get_kernel(m, "vecadd", &k) == WS_OK) {
+            ws_devptr a, c;
+            CHECK(ws_malloc(d, 1 << 16, &a) == WS_OK);
+            CHECK(ws_malloc(d, 1 << 16, &c) == WS_OK);
+            int n = 8192;
+            void *args[] = {&a, &a, &c, &n};
+            for (int i = 0; i < 3; i++)
+                CHECK(ws_launch(d, k, (ws_dim3){32, 1, 1}, (ws_dim3){256, 1, 1}, 0, args) == WS_OK);
+            ws_run_totals t;
+            ws_device_totals(d, &t);
+            CHECK(t.capped);
+            CHECK_EQ_U64(t.kernels, 1);
+            CHECK_EQ_U64(t.skipped_launches, 2);
+        }
+        ws_device_destroy(d);
+    } else {
+        CHECK(0);
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    if (ef) fclose(ef);
+    fclose(tf);
+    CHECK_STR_CONTAINS(text, "warpsim_capped = 1");
+    char path[300];
+    snprintf(path, sizeof path, "%s/stats.json", dir);
+    char *j = slurp(path);
+    CHECK_STR_CONTAINS(j ? j : "", "\"warpsim_capped\": 1");
+    errs = slurp(errpath);
+    CHECK_STR_CONTAINS(errs ? errs : "", "stopped kernel vecadd (launch 1) before its end");
+    CHECK_STR_CONTAINS(errs ? errs : "", "2 launches skipped after the instruction cap (kernels vecadd)");
+    (void)elen;
+    free(j);
+    free(errs);
+    free(text);
+    unlink(path);
+    unlink(errpath);
+    rmdir(dir);
+}
+
+TEST(runtime_capped_run_is_marked_functional) { capped_run(1); }
+TEST(runtime_capped_run_is_marked_timing) { capped_run(0); }
