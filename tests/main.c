@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct {
     const char *name, *file;
@@ -54,6 +55,28 @@ char *ws_test_read_file(const char *path, size_t *len) {
     if (b) b[n] = 0;
     if (b && len) *len = (size_t)n;
     return b;
+}
+
+void ws_test_stderr_begin(ws_test_stderr *c) {
+    snprintf(c->path, sizeof c->path, "/tmp/warpsim-stderr-XXXXXX");
+    int fd = mkstemp(c->path);
+    fflush(stderr);
+    c->saved = fd >= 0 ? dup(2) : -1;
+    if (fd >= 0) {
+        dup2(fd, 2);
+        close(fd);
+    }
+}
+
+char *ws_test_stderr_end(ws_test_stderr *c) {
+    fflush(stderr);
+    if (c->saved >= 0) {
+        dup2(c->saved, 2);
+        close(c->saved);
+    }
+    char *s = ws_test_read_file(c->path, NULL);
+    unlink(c->path);
+    return s ? s : calloc(1, 1);
 }
 
 static int cmp_tests(const void *a, const void *b) {

@@ -24,6 +24,12 @@ const char *ws_test_root(void);
 /* A whole file, NUL-terminated (malloc'd; the caller frees it), its length in
  * *len when len is not NULL; NULL when it cannot be read. */
 char *ws_test_read_file(const char *path, size_t *len);
+/* Catch what the code under test writes to stderr (notices, progress):
+ * begin sends stderr to a temporary file; end restores it and returns what
+ * was written (malloc'd, NUL-terminated; "" if nothing). */
+typedef struct ws_test_stderr { int saved; char path[64]; } ws_test_stderr;
+void ws_test_stderr_begin(ws_test_stderr *c);
+char *ws_test_stderr_end(ws_test_stderr *c);
 
 #define TEST(name)                                                        \
     static void test_##name(void);                                        \

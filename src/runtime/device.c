@@ -257,7 +257,7 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
         } else {
             d->props.num_sms = (int)ws_gpu_num_sms(d->gpu);
             d->props.clock_khz = (int)(ws_gpu_core_mhz(d->gpu) * 1000.0);
-            ws_gpu_set_progress(d->gpu, !d->opt.quiet);
+            ws_gpu_set_progress(d->gpu, d->cfg.progress_s);
             if (d->stats_dir && d->cfg.stat_interval > 0) {
                 char path[4096];
                 snprintf(path, sizeof path, "%s/timeseries.csv", d->stats_dir);
@@ -735,7 +735,7 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
         if (!d->gpu) {
             fprintf(stderr, "warpsim: cannot rebuild the simulated GPU: %s\n", err);
         } else {
-            ws_gpu_set_progress(d->gpu, !d->opt.quiet);
+            ws_gpu_set_progress(d->gpu, d->cfg.progress_s);
             if (d->timeseries) ws_gpu_set_timeseries(d->gpu, d->timeseries);
         }
     }

@@ -110,7 +110,9 @@ struct ws_gpu {
     uint64_t kernel_uid;
     FILE *ts;                 /* interval time series, or NULL */
     uint64_t insn_cap;        /* stop the kernel after this many instructions (0: none) */
-    bool ts_header, progress;
+    bool ts_header;
+    double progress_s;      /* seconds between progress lines; 0: none */
+    bool progress_tty;      /* stderr is a terminal: one line redrawn in place */
 };
 
 /* Running sums over all units, for interval deltas. */
@@ -177,7 +179,27 @@ void ws_gpu_set_timeseries(ws_gpu *g, FILE *f) {
     g->ts_header = false;
 }
 
-void ws_gpu_set_progress(ws_gpu *g, bool on) { g->progress = on && isatty(2); }
+void ws_gpu_set_progress(ws_gpu *g, double every_s) {
+    g->progress_s = every_s > 0 ? every_s : 0;
+    g->progress_tty = isatty(2);
+}
+
+/* One progress line: where the kernel is, how fast it goes, and when it
+ * should end (from the share of its CTAs completed so far). */
+static void show_progress(const ws_gpu *g, const char *kernel, uint64_t cycle, uint64_t insts,
+                          uint64_t done, uint64_t total, double elapsed) {
+    double pct = total ? 100.0 * (double)done / (double)total : 0;
+    /* under an instruction cap the kernel ends at whichever comes first */
+    double frac = pct / 100, cap = g->insn_cap ? (double)insts / (double)g->insn_cap : 0;
+    if (cap > frac) frac = cap;
+    char eta[32] = "?";
+    if (frac > 0 && frac < 1) snprintf(eta, sizeof eta, "%.0f s", elapsed * (1 - frac) / frac);
+    fprintf(stderr, "%swarpsim: kernel %s (launch %llu): cycle %llu, %.1f M insts, "
+            "%.1f K cycles/s, CTAs %llu/%llu done (%.1f%%), ETA %s%s", g->progress_tty ? "\r" : "",
+            kernel, (unsigned long long)g->kernel_uid, (unsigned long long)cycle, (double)insts / 1e6,
+            elapsed > 0 ? (double)cycle / elapsed / 1e3 : 0.0, (unsigned long long)done,
+            (unsigned long long)total, pct, eta, g->progress_tty ? "   " : "\n");
+}
 void ws_gpu_set_insn_cap(ws_gpu *g, uint64_t insns) { g->insn_cap = insns; }
 
 /* Instructions (guard-true lanes) executed since the snapshot. */
@@ -562,18 +584,21 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                 break;
             }
         }
-        if (g->progress && (cycle & 4095) == 0) {
+        if (g->progress_s > 0 && (cycle & 4095) == 0) {
             double t = wall_now();
-            if (t - t_shown > 0.5) {
-                fprintf(stderr, "\rwarpsim: %s: cycle %llu, CTAs %llu/%llu, %.1f K cycles/s   ",
-                        kf->name, (unsigned long long)cycle, (unsigned long long)next_cta,
-                        (unsigned long long)total_ctas, (double)cycle / (t - t_start) / 1e3);
+            /* a terminal gets a live line; a log gets one line per period */
+            if (t - t_shown >= (g->progress_tty ? 0.5 : g->progress_s)) {
+                uint64_t done = 0;
+                for (uint32_t i = 0; i < g->n_sms; i++)
+                    done += ws_sm_get_stats(g->sm[i])->ctas_done - sm0[i].ctas_done;
+                show_progress(g, kf->name, cycle, insns_since(g, sm0), done, total_ctas,
+                              t - t_start);
                 t_shown = t;
                 shown = true;
             }
         }
     }
-    if (shown) fprintf(stderr, "\r%60s\r", "");
+    if (shown && g->progress_tty) fprintf(stderr, "\r%120s\r", "");
     if (interval && cycle % interval) sample(g, cycle, cycle % interval, &ts_prev);
     /* kernel boundary in the memory system (L2 flush option, adaptive
        indexing's reset) */

@@ -35,8 +35,9 @@ double ws_gpu_core_mhz(const ws_gpu *g);
  * cycle, IPC, L1D and L2 miss rates, active warps (mean over SMs), DRAM
  * bandwidth use. f = NULL turns it off. */
 void ws_gpu_set_timeseries(ws_gpu *g, FILE *f);
-/* Progress on a terminal: a line on stderr every ~0.5 s of a long run. */
-void ws_gpu_set_progress(ws_gpu *g, bool on);
+/* Progress of long kernels on stderr: on a terminal one line redrawn every
+ * 0.5 s, otherwise (a batch log) a line every every_s seconds; 0: none. */
+void ws_gpu_set_progress(ws_gpu *g, double every_s);
 
 /* A host-to-device copy of n bytes at addr: with -gpgpu_perf_sim_memcpy the
  * copied lines are placed in the L2 (GPGPU-Sim 4 does this), so a kernel

@@ -2,6 +2,7 @@
  * sets, on a lock nobody releases) stops with a report of where the warps
  * are, in both modes; a long loop that keeps writing memory does not. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test.h"
@@ -151,3 +152,39 @@ static void barrier_case(int functional) {
 
 TEST(barrier_deadlock_functional) { barrier_case(1); }
 TEST(barrier_deadlock_timing) { barrier_case(0); }
+
+/* Progress lines reach a batch log (stderr not a terminal) with -q too:
+ * kernel, cycle, instructions, rate, CTAs done of total and an ETA. */
+TEST(progress_lines_in_batch_logs) {
+    static const char *const sets[] = {"-warpsim_progress 0.000001", NULL};
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.quiet = 1;
+    o.functional_only = 0;
+    o.config_overrides = sets;
+    ws_device *d = NULL;
+    if (ws_device_create(&o, &d) != WS_OK) { CHECK(0); return; }
+    ws_module_handle *m = NULL;
+    ws_kernel *k = NULL;
+    ws_status s = ws_module_load(d, HANG_PTX, 0, "hang.ptx", NULL, &m);
+    if (s != WS_OK || ws_module_get_kernel(m, "busy", &k) != WS_OK) {
+        CHECK(0);
+        ws_device_destroy(d);
+        return;
+    }
+    ws_devptr buf;
+    CHECK(ws_malloc(d, 64, &buf) == WS_OK);
+    uint32_t n = 3000;
+    void *args[] = {&buf, &n};
+    ws_test_stderr cap;
+    ws_test_stderr_begin(&cap);
+    s = ws_launch(d, k, (ws_dim3){4, 1, 1}, (ws_dim3){32, 1, 1}, 0, args);
+    char *err = ws_test_stderr_end(&cap);
+    CHECK(s == WS_OK);
+    CHECK_STR_CONTAINS(err, "warpsim: kernel busy (launch 1): cycle 4096, ");
+    CHECK_STR_CONTAINS(err, "M insts, ");
+    CHECK_STR_CONTAINS(err, "K cycles/s, CTAs 0/4 done (0.0%), ETA ?\n");
+    CHECK(strchr(err, '\r') == NULL); /* not a terminal: whole lines */
+    free(err);
+    ws_device_destroy(d);
+}
