@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "runtime/shim.h"
 #include "test.h"
 
 static int g_warnings;
@@ -272,4 +273,35 @@ TEST(config_loads_every_gpgpusim_tested_config) {
         CHECK_MSG(g_warnings <= 2, "%s: %d notes (one per file expected)", *n, g_warnings);
         ws_config_free(&c);
     }
+}
+
+/* --set (ws_device_options.config_overrides) and WARPSIM_SET (the CUDA shim)
+ * refuse an unknown option: the device is not created. */
+TEST(config_unknown_override_refuses_the_device) {
+    const char *sets[] = {"-gpgpu_n_clusters 4", "-gpgpu_schedular lrr", NULL};
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.config_overrides = sets;
+    o.overrides_source = "--set";
+    ws_device *d = NULL;
+    CHECK(ws_device_create(&o, &d) == WS_ERR_CONFIG);
+    CHECK(d == NULL);
+    sets[1] = "-gpgpu_scheduler lrr";
+    CHECK(ws_device_create(&o, &d) == WS_OK);
+    ws_device_destroy(d);
+
+    const char *old = getenv("WARPSIM_SET");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("WARPSIM_SET", "-gpgpu_n_clusters 4\n-gpgpu_schedular lrr\n", 1);
+    d = NULL;
+    CHECK(ws_shim_open_device(&d) == WS_ERR_CONFIG);
+    CHECK(d == NULL);
+    /* more overrides than the shim holds: an error, not a silently shorter list */
+    char many[65 * 24] = "";
+    for (int i = 0; i < 65; i++) strcat(many, "-gpgpu_n_clusters 4\n");
+    setenv("WARPSIM_SET", many, 1);
+    CHECK(ws_shim_open_device(&d) == WS_ERR_CONFIG);
+    if (saved) setenv("WARPSIM_SET", saved, 1);
+    else unsetenv("WARPSIM_SET");
+    free(saved);
 }
