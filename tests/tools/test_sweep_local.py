@@ -237,7 +237,11 @@ exec '{WARPSIM}' "$@"
 
     def test_option_without_effect_in_vary(self):
         spec = SMALL_SPEC + "gpgpu_kernel_launch_latency = [0, 5000]\n"
-        self.refused(spec, "[vary] gpgpu_kernel_launch_latency: the option has no effect in warpsim")
+        self.refused(spec, "bad.toml: [vary] gpgpu_kernel_launch_latency: the option has no effect in warpsim")
+        # the same between explicit configs; set alike in all of them, it is harmless
+        spec = SMALL_SPEC + ('[[configs]]\nname = "a"\n[[configs]]\nname = "b"\n'
+                             'options = { gpgpu_sub_core_model = 1 }\n')
+        self.refused(spec, "bad.toml: configs[1] (b) options gpgpu_sub_core_model: the option has no effect")
 
     def test_misspelled_option_in_base_config_file(self):
         self.write("my.config", "-gpgpu_n_clusters 4\n-gpgpu_shader_ctas 2\n")

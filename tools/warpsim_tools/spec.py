@@ -405,17 +405,22 @@ def no_effect_options(binary):
 def check(sw, binary):
     """Raise SpecError naming every problem when warpsim refuses any config of
     the sweep (every config x every distinct set of extra arguments), or when
-    [vary] varies an option warpsim accepts but does not model (its columns
-    would all be the same). Runs nothing and writes nothing outside a
+    configs differ in an option warpsim accepts but does not model (their
+    columns would be the same). Runs nothing and writes nothing outside a
     temporary folder."""
     problems = []
-    axes = sw.raw.get("vary", {}) if isinstance(sw.raw.get("vary"), dict) else {}
     dead = no_effect_options(binary)
-    for k in axes:
-        if _opt_name(k).lstrip("-") in dead:
-            problems.append(f"{sw.path}: [vary] {k}: the option has no effect in warpsim (accepted only so "
-                            f"that GPGPU-Sim configs load; see `warpsim options`): every column would be "
-                            f"the same")
+    where = {}
+    for c in sw.configs:
+        for k in c.options:
+            if k.lstrip("-") in dead:
+                where.setdefault(k, c.origins.get(k) or f"{sw.path}: {k}")
+    for k in where:
+        vs = {c.options.get(k) for c in sw.configs}  # None: left at its default
+        if len(vs) > 1:  # what tells the configs apart does nothing
+            problems.append(f"{where[k]}: the option has no effect in warpsim (accepted only so that "
+                            f"GPGPU-Sim configs load; see `warpsim options`): the configs that differ "
+                            f"in it would give the same results")
     seen, refused = set(), {}
     with tempfile.TemporaryDirectory(prefix="warpsim-check-") as tmp:
         for run in sw.runs:
