@@ -20,7 +20,7 @@ typedef struct opt_def {
     const char *doc;
     size_t offset;
     bool icnt;  /* a key of the .icnt file */
-    bool alias; /* a second name of the option before it */
+    bool alias; /* a second name: sets the field of the option it names */
 } opt_def;
 
 #define OPT_T_INT T_INT
@@ -534,7 +534,8 @@ static void print_value(FILE *out, const ws_config *c, const opt_def *o) {
 }
 
 void ws_config_print_options(FILE *out) {
-    fprintf(out, "Options (GPGPU-Sim names; config files use '-name value'):\n\n");
+    fprintf(out, "Options (GPGPU-Sim names; config files use '-name value'). An unknown option is an\n"
+                 "error; \"(accepted; no effect)\" marks GPGPU-Sim options warpsim does not model.\n\n");
     for (size_t i = 0; i < NOPTS; i++) {
         const opt_def *o = &g_opts[i];
         if (i == 0 || g_opts[i - 1].icnt != o->icnt)

@@ -397,7 +397,7 @@ def no_effect_options(binary):
     out = set()
     for line in p.stdout.splitlines():
         parts = line.split()
-        if parts and "(accepted; no effect" in line:
+        if line.startswith("  ") and parts and "(accepted; no effect" in line:  # an option's row
             out.add(parts[0].lstrip("-"))
     return out
 
