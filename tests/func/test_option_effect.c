@@ -81,7 +81,9 @@ static void slurp_tree(src_text *t, const char *dir) {
     closedir(d);
 }
 
-static int ident(char ch) { return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'); }
+static int ident(char ch) {
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
 
 /* "cfg->FIELD", "cfg.FIELD", "c->FIELD" or "c.FIELD" as whole words. */
 static int read_in(const char *text, const char *field) {

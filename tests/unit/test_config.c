@@ -114,7 +114,8 @@ TEST(config_loads_reference_gpgpusim_files) {
     CHECK_MSG(rc == 0, "load failed: %s", err);
     /* one note for the .icnt file (flit_size, input_speedup), then the config's */
     CHECK_MSG(g_warnings == 2, "%d notes, last: %s", g_warnings, g_last_warning);
-    CHECK_STR_CONTAINS(g_last_warning, "SM2_GTX480/gpgpusim.config: 5 options set here have no effect");
+    CHECK_STR_CONTAINS(g_last_warning,
+                       "SM2_GTX480/gpgpusim.config: 5 options set here have no effect");
     CHECK_STR_CONTAINS(g_last_warning, "-gpgpu_n_cluster_ejection_buffer_size 32");
     CHECK_EQ_I64(c.icnt_vc_buf_size, 64);
     CHECK_EQ_I64(c.icnt_bs_flit_size, 40);
@@ -304,4 +305,17 @@ TEST(config_unknown_override_refuses_the_device) {
     if (saved) setenv("WARPSIM_SET", saved, 1);
     else unsetenv("WARPSIM_SET");
     free(saved);
+
+    /* WARPSIM_CONFIG: the file's unknown option */
+    char dir[256] = "", path[4096];
+    write_tmp(dir, sizeof dir, "s.config", "-gpgpu_n_clusters 4\n-gpgpu_n_clusterz 4\n", path,
+              sizeof path);
+    old = getenv("WARPSIM_CONFIG");
+    saved = old ? strdup(old) : NULL;
+    setenv("WARPSIM_CONFIG", path, 1);
+    CHECK(ws_shim_open_device(&d) == WS_ERR_CONFIG);
+    if (saved) setenv("WARPSIM_CONFIG", saved, 1);
+    else unsetenv("WARPSIM_CONFIG");
+    free(saved);
+    rm_tmp(dir, (const char *const[]){"s.config", NULL});
 }
