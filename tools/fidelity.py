@@ -13,7 +13,7 @@ thread-instructions/s and the ratio of the two modes.
 Not a test: a timing run of matmul 256 takes seconds. Usage:
     tools/fidelity.py [--ref DIR] [--bin DIR] [--build DIR]
 --ref: the folder with gpgpusim.config and stats/ (default
-tests/data/gpgpusim-gtx480, committed with its provenance).
+tests/data/gpgpusim-configs/SM2_GTX480, committed with its provenance).
 --bin: folder with the programs vectoradd and matmul (default: build them
 with nvcc into the build folder when a full nvcc exists, else the prebuilt
 binaries in tests/data/driver/nvcc13/).
@@ -84,7 +84,8 @@ def run(prog, arg, env_extra, build):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--ref", default=os.path.join(ROOT, "tests", "data", "gpgpusim-gtx480"))
+    ap.add_argument("--ref", default=os.path.join(ROOT, "tests", "data", "gpgpusim-configs",
+                                                  "SM2_GTX480"))
     ap.add_argument("--bin")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     args = ap.parse_args()

@@ -39,7 +39,6 @@ IPC = "gpu_ipc"
 ENERGY = "energy_total_nJ"
 INSN = "gpu_sim_insn"
 STATE_FILE = "reproduce.json"  # beside results.db: seed, input, cap, schemes left out and why
-PROBE_WORKLOAD = "micro/vectoradd"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -77,7 +76,7 @@ class Results:
 
 
 def _ignored_options(run_dir):
-    """Options warpsim warned about and ignored (an option this build lacks)."""
+    """Options warpsim warned about and ignored (builds before unknown options became errors)."""
     try:
         with open(os.path.join(run_dir, "stderr.txt"), errors="replace") as f:
             text = f.read()
@@ -548,31 +547,10 @@ def derive_spec(raw, spec_dir, inp, cap, drop_configs, only=None):
 
 
 def probe(warpsim, cfg, tmp):
-    """Why this warpsim cannot run the config, or None. A one-instruction
-    timing run builds the whole GPU, so unknown options and policy values show."""
-    text = cfg.config_text()
-    if text is None:
-        return None
-    path = os.path.join(tmp, f"probe-{specmod.slug(cfg.name)}.txt")
-    with open(path, "w") as f:
-        f.write(text)
-    try:
-        p = subprocess.run([warpsim, "run", "-q", "--config", path, "--max-insn", "1", PROBE_WORKLOAD],
-                           capture_output=True, text=True, timeout=300, cwd=tmp, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError) as e:
-        return f"probe failed: {e}"
-
-    def clean(line):
-        line = re.sub(r"^warpsim:\s*(warning:\s*)?", "", line.strip())
-        return re.sub(re.escape(path) + r"(:\d+)*:?\s*", "", line).strip()
-    lines = [clean(x) for x in p.stderr.splitlines() if x.strip()]
-    unknown = [x for x in lines if "unknown option" in x]
-    if unknown:
-        return "; ".join(unknown)
-    if p.returncode != 0:
-        useful = [x for x in lines if "cannot create the device" not in x] or lines
-        return "; ".join(useful[-2:]) or f"warpsim exited {p.returncode}"
-    return None
+    """Why this warpsim cannot run the config, or None: `warpsim run
+    --check-config` builds the whole GPU, so unknown options and policy values
+    show (the same check `warpsim sweep` makes of every config)."""
+    return specmod.check_config(warpsim, cfg, [], tmp)
 
 
 def default_sweep_dir(seed, inp, cap, only=False):

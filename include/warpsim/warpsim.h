@@ -51,6 +51,8 @@ typedef struct ws_device_options {
     const char *config_file;    /* GPGPU-Sim style config file, or NULL */
     const char *preset;         /* named preset (e.g. "gtx480"), or NULL for the default */
     const char *const *config_overrides; /* NULL-terminated "-option value" strings, or NULL */
+    const char *overrides_source; /* names them in messages while the
+                                     device is created ("--set"; NULL: "override") */
     FILE *report;               /* where per-kernel reports go (NULL: stdout) */
     int quiet;                  /* 1: no per-kernel report */
     const char *stats_dir;      /* if set, JSON stats are written there */

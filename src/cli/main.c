@@ -2,6 +2,7 @@
  *
  *   warpsim run [--config FILE | --preset NAME] [--functional] [-o DIR] WORKLOAD [--input small|paper]
  *   warpsim run [options] -- PROGRAM ARGS...     run a CUDA program under the libcudart shim
+ *   warpsim run [options] --check-config         load the configuration, build the GPU, exit
  *   warpsim list                                 list bundled workloads
  *   warpsim ptx-check [-v] FILE.ptx...           parse and validate PTX
  *   warpsim options                              every option, its default and doc
@@ -35,6 +36,7 @@ static void usage(FILE *f) {
         "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"
         "  warpsim run [options] -- PROGRAM [ARGS...]              run a CUDA program (built with\n"
         "                                                           nvcc -cudart shared) on the simulator\n"
+        "  warpsim run [options] --check-config                    check the configuration, run nothing\n"
         "  warpsim list                                            list the bundled workloads\n"
         "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
         "  warpsim options                                         list every configuration option\n"
@@ -49,6 +51,8 @@ static void usage(FILE *f) {
         "  --set 'OPT VALUE' set one option (after the preset and file; repeatable),\n"
         "                    e.g. --set '-gpgpu_scheduler lrr' (see `warpsim options`)\n"
         "  --functional      functional simulation only (no timing model)\n"
+        "  --check-config    load the configuration and build the simulated GPU from it (which\n"
+        "                    checks every option name and value), then exit: 0 = usable\n"
         "  -o DIR            also write statistics as JSON into DIR\n"
         "  -q, --quiet       no per-kernel report\n"
         "  --max-insn N      stop after N thread instructions (like -gpgpu_max_insn)\n"
@@ -63,7 +67,7 @@ typedef struct run_opts {
     const char *config, *preset, *outdir;
     const char *sets[MAX_SETS + 1]; /* "-name value" overrides, NULL-terminated */
     int nsets;
-    int functional, quiet;
+    int functional, quiet, check;
     unsigned long long max_insn;
     ws_input_size input;
 } run_opts;
@@ -93,6 +97,39 @@ static int mkdir_p(const char *dir) {
     return 0;
 }
 
+static void device_options(const run_opts *o, ws_device_options *opt) {
+    ws_device_options_init(opt);
+    opt->functional_only = o->functional;
+    opt->config_file = o->config;
+    opt->preset = o->preset;
+    opt->config_overrides = o->nsets ? o->sets : NULL;
+    opt->overrides_source = "--set";
+    opt->stats_dir = o->outdir;
+    opt->quiet = o->quiet;
+    opt->max_insn = o->max_insn;
+}
+
+/* --check-config: what a run would do before its first instruction, with the
+ * timing model always built (it checks the values the option table cannot,
+ * e.g. policy names), so that a sweep can refuse a bad config up front. */
+static int check_config(const run_opts *o) {
+    ws_device_options opt;
+    run_opts c = *o;
+    c.outdir = NULL;
+    c.functional = 0;
+    c.quiet = 1;
+    device_options(&c, &opt);
+    ws_device *d = NULL;
+    ws_status st = ws_device_create(&opt, &d);
+    ws_device_destroy(d);
+    if (st != WS_OK) {
+        fprintf(stderr, "warpsim: configuration refused (%s)\n", ws_status_name(st));
+        return 2;
+    }
+    printf("warpsim: configuration OK\n");
+    return 0;
+}
+
 static int run_workload(const run_opts *o, const char *name) {
     const ws_workload *w = ws_workload_find(name);
     if (!w) {
@@ -112,14 +149,7 @@ static int run_workload(const run_opts *o, const char *name) {
         return 2;
     }
     ws_device_options opt;
-    ws_device_options_init(&opt);
-    opt.functional_only = o->functional;
-    opt.config_file = o->config;
-    opt.preset = o->preset;
-    opt.config_overrides = o->nsets ? o->sets : NULL;
-    opt.stats_dir = o->outdir;
-    opt.quiet = o->quiet;
-    opt.max_insn = o->max_insn;
+    device_options(o, &opt);
     ws_device *d = NULL;
     ws_status st = ws_device_create(&opt, &d);
     if (st != WS_OK) {
@@ -254,6 +284,7 @@ static int cmd_run(int argc, char **argv) {
                 fprintf(stderr, "warpsim run: give either a workload or -- PROGRAM, not both\n");
                 return 2;
             }
+            if (o.check) return check_config(&o);
             return run_program(&o, argv + i + 1);
         } else if (!strcmp(a, "--config") && has_next) {
             o.config = argv[++i];
@@ -267,6 +298,8 @@ static int cmd_run(int argc, char **argv) {
             o.sets[o.nsets++] = argv[++i];
         } else if (!strcmp(a, "--functional")) {
             o.functional = 1;
+        } else if (!strcmp(a, "--check-config")) {
+            o.check = 1;
         } else if (!strcmp(a, "-o") && has_next) {
             o.outdir = argv[++i];
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -295,6 +328,7 @@ static int cmd_run(int argc, char **argv) {
             return 2;
         }
     }
+    if (o.check) return check_config(&o);
     if (!workload) {
         fprintf(stderr, "warpsim run: no workload given (see `warpsim list`)\n");
         return 2;

@@ -19,7 +19,8 @@ typedef struct opt_def {
     double lo, hi;
     const char *doc;
     size_t offset;
-    bool icnt; /* a key of the .icnt file */
+    bool icnt;  /* a key of the .icnt file */
+    bool alias; /* a second name: sets the field of the option it names */
 } opt_def;
 
 #define OPT_T_INT T_INT
@@ -28,13 +29,16 @@ typedef struct opt_def {
 #define OPT_T_STR T_STR
 
 static const opt_def g_opts[] = {
-#define X(field, name, type, def, lo, hi, doc) \
-    {name, OPT_T_##type, def, (double)(lo), (double)(hi), doc, offsetof(ws_config, field), false},
-#define ICNT_X(field, name, type, def, lo, hi, doc) \
-    {name, OPT_T_##type, def, (double)(lo), (double)(hi), doc, offsetof(ws_config, field), true},
+#define OPT_ROW(field, name, type, def, lo, hi, doc, icnt, alias) \
+    {name, OPT_T_##type, def, (double)(lo), (double)(hi), doc, offsetof(ws_config, field), icnt, alias},
+#define X(field, name, type, def, lo, hi, doc) OPT_ROW(field, name, type, def, lo, hi, doc, false, false)
+#define ICNT_X(field, name, type, def, lo, hi, doc) OPT_ROW(field, name, type, def, lo, hi, doc, true, false)
+#define ALIAS_X(field, name, type, def, lo, hi, doc) OPT_ROW(field, name, type, def, lo, hi, doc, false, true)
 #include "config/options.def"
 #undef X
 #undef ICNT_X
+#undef ALIAS_X
+#undef OPT_ROW
 };
 #define NOPTS (sizeof g_opts / sizeof g_opts[0])
 
@@ -42,6 +46,62 @@ static const opt_def *find_opt(const char *name, bool icnt) {
     for (size_t i = 0; i < NOPTS; i++)
         if (g_opts[i].icnt == icnt && !strcmp(g_opts[i].name, name)) return &g_opts[i];
     return NULL;
+}
+
+/* Options kept only so that GPGPU-Sim files load: not part of the effective
+ * configuration. */
+static bool no_effect(const opt_def *o) { return !strncmp(o->doc, "(accepted;", 10); }
+
+/* Edit distance, case-insensitive: what a typo costs. */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 255 || lb > 255) return SIZE_MAX;
+    size_t row[256];
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t sub = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* "unknown option -NAME; did you mean -CLOSEST?" into err: the closest name
+ * of the same kind (.icnt key or not; both when any), if close enough to be
+ * a typo rather than a different option. */
+static void unknown_msg(char *err, size_t errlen, const char *what, const char *name, int kind) {
+    const opt_def *best = NULL;
+    size_t bd = SIZE_MAX;
+    for (size_t i = 0; i < NOPTS; i++) {
+        if (kind >= 0 && g_opts[i].icnt != (kind == 1)) continue;
+        size_t d = edit_distance(name, g_opts[i].name);
+        /* "-scheduler" for "-gpgpu_scheduler": the prefix is easy to forget */
+        if (!strncmp(g_opts[i].name, "gpgpu_", 6)) {
+            size_t d2 = edit_distance(name, g_opts[i].name + 6);
+            if (d2 < d) d = d2;
+        }
+        if (d < bd) bd = d, best = &g_opts[i];
+    }
+    size_t limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
+    const char *dash = kind == 1 ? "" : "-";
+    if (best && bd <= limit)
+        snprintf(err, errlen, "%s %s%s; did you mean %s%s? (see `warpsim options`)", what, dash,
+                 name, best->icnt ? "" : "-", best->name);
+    else
+        snprintf(err, errlen, "%s %s%s (see `warpsim options`)", what, dash, name);
+}
+
+int ws_config_no_effect(const char *name) {
+    if (name[0] == '-') name++;
+    const opt_def *o = find_opt(name, false);
+    if (!o) o = find_opt(name, true);
+    return o ? no_effect(o) : -1;
 }
 
 static const char *type_name(opt_type t) {
@@ -159,18 +219,62 @@ int ws_config_set(ws_config *c, const char *name, const char *value, char *err, 
     const opt_def *o = find_opt(name, false);
     if (!o) o = find_opt(name, true);
     if (!o) {
-        snprintf(err, errlen, "unknown option -%s (see `warpsim options`)", name);
+        unknown_msg(err, errlen, "unknown option", name, -1);
         return -1;
     }
     return set_value(c, o, value, err, errlen);
 }
 
-static void warnf(ws_config_warn_fn warn, void *ctx, const char *fmt, const char *a, int line,
-                  const char *b) {
-    char msg[512];
-    snprintf(msg, sizeof msg, fmt, a, line, b);
+/* The no-effect options a file sets away from their defaults, gathered into
+ * one note per file: they are what a GPGPU-Sim user may expect to matter. */
+typedef struct noted {
+    char text[3072];
+    size_t len;
+    int n;
+} noted;
+
+static bool is_default(const ws_config *c, const opt_def *o) {
+    const char *field = (const char *)c + o->offset;
+    switch (o->type) {
+    case T_INT: return *(const int64_t *)field == strtoll(o->def, NULL, 0);
+    case T_BOOL: return *(const bool *)field == (o->def[0] == '1' || o->def[0] == 't');
+    case T_DOUBLE: return *(const double *)field == strtod(o->def, NULL);
+    default: return !strcmp(*(char *const *)field, o->def);
+    }
+}
+
+static void format_value(char *buf, size_t n, const ws_config *c, const opt_def *o) {
+    const char *field = (const char *)c + o->offset;
+    switch (o->type) {
+    case T_INT: snprintf(buf, n, "%" PRId64, *(const int64_t *)field); break;
+    case T_BOOL: snprintf(buf, n, "%d", *(const bool *)field ? 1 : 0); break;
+    case T_DOUBLE: snprintf(buf, n, "%g", *(const double *)field); break;
+    case T_STR: {
+        const char *s = *(char *const *)field;
+        snprintf(buf, n, strchr(s, ' ') || !*s ? "\"%s\"" : "%s", s);
+        break;
+    }
+    }
+}
+
+static void note_add(noted *nt, const ws_config *c, const opt_def *o) {
+    if (!no_effect(o) || is_default(c, o)) return;
+    char v[128];
+    format_value(v, sizeof v, c, o);
+    if (nt->len < sizeof nt->text)
+        nt->len += (size_t)snprintf(nt->text + nt->len, sizeof nt->text - nt->len, "%s%s%s %s",
+                                    nt->n ? ", " : "", o->icnt ? "" : "-", o->name, v);
+    nt->n++;
+}
+
+static void note_flush(const noted *nt, const char *file, ws_config_warn_fn warn, void *ctx) {
+    if (!nt->n) return;
+    char msg[3400];
+    snprintf(msg, sizeof msg, "%s: %d option%s set here %s no effect in warpsim (accepted for "
+             "GPGPU-Sim configs; see `warpsim options`): %s", file, nt->n, nt->n == 1 ? "" : "s",
+             nt->n == 1 ? "has" : "have", nt->text);
     if (warn) warn(ctx, msg);
-    else fprintf(stderr, "warpsim: warning: %s\n", msg);
+    else fprintf(stderr, "warpsim: note: %s\n", msg);
 }
 
 static char *slurp(const char *path) {
@@ -192,6 +296,7 @@ int ws_config_load_text(ws_config *c, const char *text, const char *name, const 
                         ws_config_warn_fn warn, void *ctx, char *err, size_t errlen) {
     const char *p = text;
     int line = 1;
+    noted nt = {.len = 0};
     while (*p) {
         /* skip whitespace and comments */
         if (*p == '\n') { line++; p++; continue; }
@@ -244,15 +349,17 @@ int ws_config_load_text(ws_config *c, const char *text, const char *name, const 
         }
         value[vl] = 0;
         const opt_def *o = find_opt(oname, false);
-        if (!o) {
-            warnf(warn, ctx, "%s:%d: unknown option -%s ignored", name, opt_line, oname);
-            continue;
-        }
         char e2[512];
+        if (!o) {
+            unknown_msg(e2, sizeof e2, "unknown option", oname, 0);
+            snprintf(err, errlen, "%s:%d: %s", name, opt_line, e2);
+            return -1;
+        }
         if (set_value(c, o, value, e2, sizeof e2)) {
             snprintf(err, errlen, "%s:%d: %s", name, opt_line, e2);
             return -1;
         }
+        note_add(&nt, c, o);
         if (!strcmp(o->name, "inter_config_file") && c->inter_config_file[0]) {
             char path[4096];
             if (c->inter_config_file[0] == '/' || !dir)
@@ -262,6 +369,7 @@ int ws_config_load_text(ws_config *c, const char *text, const char *name, const 
             if (ws_config_load_icnt(c, path, warn, ctx, err, errlen)) return -1;
         }
     }
+    note_flush(&nt, name, warn, ctx);
     return 0;
 }
 
@@ -290,6 +398,7 @@ int ws_config_load_icnt(ws_config *c, const char *path, ws_config_warn_fn warn, 
         return -1;
     }
     int line = 1, rc = 0;
+    noted nt = {.len = 0};
     char *p = text;
     while (*p) {
         if (*p == '\n') { line++; p++; continue; }
@@ -334,17 +443,21 @@ int ws_config_load_icnt(ws_config *c, const char *path, ws_config_warn_fn warn, 
         }
         p++;
         const opt_def *o = find_opt(key, true);
-        if (!o) {
-            warnf(warn, ctx, "%s:%d: unknown interconnect option '%s' ignored", path, line, key);
-            continue;
-        }
         char e2[512];
+        if (!o) {
+            unknown_msg(e2, sizeof e2, "unknown interconnect key", key, 1);
+            snprintf(err, errlen, "%s:%d: %s", path, line, e2);
+            rc = -1;
+            break;
+        }
         if (set_value(c, o, value, e2, sizeof e2)) {
             snprintf(err, errlen, "%s:%d: %s", path, line, e2);
             rc = -1;
             break;
         }
+        note_add(&nt, c, o);
     }
+    if (!rc) note_flush(&nt, path, warn, ctx);
     free(text);
     return rc;
 }
@@ -358,7 +471,7 @@ typedef struct preset {
 /* GPGPU-Sim 3.2.1's GTX480 configuration: the defaults. */
 static const char *const p_gtx480[] = {NULL};
 
-/* GPGPU-Sim 4.x's SM2_GTX480 configuration (reference/gpgpusim-gtx480/). */
+/* GPGPU-Sim 4.2's SM2_GTX480 configuration (tests/data/gpgpusim-configs/SM2_GTX480/). */
 static const char *const p_gtx480_v4[] = {
     "gpgpu_n_sub_partition_per_mchannel", "2",
     "gpgpu_clock_domains", "700.0:700.0:700.0:924.0",
@@ -402,8 +515,8 @@ static const preset g_presets[] = {
      "Use it to compare mechanisms with each other, as the seed studies do.",
      p_gtx480},
     {"gtx480-v4",
-     "GPGPU-Sim 4.2's SM2_GTX480 config (tests/data/gpgpusim-gtx480/gpgpusim.config, option\n"
-     "for option). Validated: cycles within 10% of GPGPU-Sim 4.2 on its four reference runs\n"
+     "GPGPU-Sim 4.2's SM2_GTX480 config (tests/data/gpgpusim-configs/SM2_GTX480, option for\n"
+     "option). Validated: cycles within 10% of GPGPU-Sim 4.2 on its four reference runs\n"
      "(docs/timing.md, tools/fidelity.py). Use it to compare with GPGPU-Sim's numbers.",
      p_gtx480_v4},
 };
@@ -427,26 +540,15 @@ int ws_config_apply_preset(ws_config *c, const char *name, char *err, size_t err
     return -1;
 }
 
-/* Options kept only so that GPGPU-Sim files load: not part of the effective
- * configuration. */
-static bool no_effect(const opt_def *o) { return !strncmp(o->doc, "(accepted;", 10); }
-
 static void print_value(FILE *out, const ws_config *c, const opt_def *o) {
-    const char *field = (const char *)c + o->offset;
-    switch (o->type) {
-    case T_INT: fprintf(out, "%" PRId64, *(const int64_t *)field); break;
-    case T_BOOL: fprintf(out, "%d", *(const bool *)field ? 1 : 0); break;
-    case T_DOUBLE: fprintf(out, "%g", *(const double *)field); break;
-    case T_STR: {
-        const char *s = *(char *const *)field;
-        fprintf(out, strchr(s, ' ') || !*s ? "\"%s\"" : "%s", s);
-        break;
-    }
-    }
+    char v[4200];
+    format_value(v, sizeof v, c, o);
+    fputs(v, out);
 }
 
 void ws_config_print_options(FILE *out) {
-    fprintf(out, "Options (GPGPU-Sim names; config files use '-name value'):\n\n");
+    fprintf(out, "Options (GPGPU-Sim names; config files use '-name value'). An unknown option is an\n"
+                 "error; \"(accepted; no effect)\" marks GPGPU-Sim options warpsim does not model.\n\n");
     for (size_t i = 0; i < NOPTS; i++) {
         const opt_def *o = &g_opts[i];
         if (i == 0 || g_opts[i - 1].icnt != o->icnt)
@@ -473,7 +575,7 @@ void ws_config_write(const ws_config *c, FILE *out) {
     fprintf(out, "# warpsim effective configuration\n");
     for (size_t i = 0; i < NOPTS; i++) {
         const opt_def *o = &g_opts[i];
-        if (o->icnt || no_effect(o) || !strcmp(o->name, "inter_config_file")) continue;
+        if (o->icnt || o->alias || no_effect(o) || !strcmp(o->name, "inter_config_file")) continue;
         fprintf(out, "-%s ", o->name);
         print_value(out, c, o);
         fputc('\n', out);

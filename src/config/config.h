@@ -17,13 +17,16 @@
 typedef struct ws_config {
 #define X(field, name, type, def, lo, hi, doc) WS_CFG_CTYPE_##type field;
 #define ICNT_X X
+#define ALIAS_X(field, name, type, def, lo, hi, doc) /* a second name: no field of its own */
 #include "config/options.def"
 #undef X
 #undef ICNT_X
+#undef ALIAS_X
 } ws_config;
 
-/* Reports problems: warnings (unknown options) and errors (bad values).
- * Messages are complete lines without the newline. */
+/* Receives notes: options accepted for GPGPU-Sim compatibility that are set
+ * to a value warpsim does not act on. Messages are complete lines without
+ * the newline. Problems (unknown options, bad values) are errors. */
 typedef void (*ws_config_warn_fn)(void *ctx, const char *msg);
 
 /* Defaults (the gtx480 preset). Strings are owned by the config. */
@@ -32,13 +35,14 @@ void ws_config_free(ws_config *c);
 int ws_config_copy(ws_config *dst, const ws_config *src);
 
 /* Set one option by its name from text. Returns 0, or -1 with err filled:
- * unknown option, or a bad value naming the option, the value and what is
- * allowed. */
+ * unknown option (with the closest known name), or a bad value naming the
+ * option, the value and what is allowed. */
 int ws_config_set(ws_config *c, const char *name, const char *value, char *err, size_t errlen);
 
 /* Load a GPGPU-Sim style file: "-option value" lines, '#' comments, values
- * in double quotes may span lines. Unknown options are reported through
- * warn (and skipped); bad values are errors. The interconnect file named by
+ * in double quotes may span lines. Unknown options and bad values are errors
+ * naming file:line; options with no effect set to a value other than their
+ * default are listed in one note through warn (NULL: stderr). The interconnect file named by
  * -inter_config_file is loaded too (relative to this file's directory).
  * Returns 0 or -1 with err filled. */
 int ws_config_load_file(ws_config *c, const char *path, ws_config_warn_fn warn, void *ctx,
@@ -58,6 +62,10 @@ const char *const *ws_config_preset_names(void);
 
 /* Each preset's name and what it mirrors (for --help and `warpsim options`). */
 void ws_config_print_presets(FILE *out);
+
+/* 1: a known option (either kind, leading '-' optional) marked "(accepted;
+ * no effect)"; 0: an option the simulator reads; -1: no such option. */
+int ws_config_no_effect(const char *name);
 
 /* `warpsim options`: every option with its type, default and doc. */
 void ws_config_print_options(FILE *out);

@@ -169,9 +169,9 @@ static void free_overrides(char **ov) {
     free(ov);
 }
 
-static void config_warning(void *ctx, const char *msg) {
+static void config_note(void *ctx, const char *msg) {
     (void)ctx;
-    fprintf(stderr, "warpsim: warning: %s\n", msg);
+    fprintf(stderr, "warpsim: note: %s\n", msg);
 }
 
 /* Defaults, then the preset or the config file, then the overrides
@@ -185,17 +185,21 @@ static ws_status build_config(ws_device *d) {
         return WS_ERR_CONFIG;
     }
     if (d->config_file &&
-        ws_config_load_file(&d->cfg, d->config_file, config_warning, NULL, err, sizeof err)) {
+        ws_config_load_file(&d->cfg, d->config_file, config_note, NULL, err, sizeof err)) {
         fprintf(stderr, "warpsim: %s\n", err);
         return WS_ERR_CONFIG;
     }
+    /* "SOURCE #N '-name value'": which override, as a file:line names a line */
+    const char *src = d->opt.overrides_source ? d->opt.overrides_source : "override";
     for (char **o = d->overrides; o && *o; o++) {
         char name[256];
         const char *p = *o;
+        int idx = (int)(o - d->overrides) + 1;
         while (*p == ' ') p++;
         size_t n = strcspn(p, " \t=");
         if (n == 0 || n >= sizeof name) {
-            fprintf(stderr, "warpsim: bad option override '%s' (want '-name value')\n", *o);
+            fprintf(stderr, "warpsim: %s #%d '%s': bad option override (want '-name value')\n", src,
+                    idx, *o);
             return WS_ERR_CONFIG;
         }
         memcpy(name, p, n);
@@ -203,9 +207,12 @@ static ws_status build_config(ws_device *d) {
         const char *v = p + n;
         while (*v == ' ' || *v == '\t' || *v == '=') v++;
         if (ws_config_set(&d->cfg, name, v, err, sizeof err)) {
-            fprintf(stderr, "warpsim: %s\n", err);
+            fprintf(stderr, "warpsim: %s #%d '%s': %s\n", src, idx, *o, err);
             return WS_ERR_CONFIG;
         }
+        if (ws_config_no_effect(name) == 1)
+            fprintf(stderr, "warpsim: note: %s #%d '%s': this option has no effect in warpsim "
+                    "(accepted for GPGPU-Sim configs; see `warpsim options`)\n", src, idx, *o);
     }
     return WS_OK;
 }

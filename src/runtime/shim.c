@@ -29,11 +29,18 @@ ws_status ws_shim_open_device(ws_device **out) {
     char *copy = sets && *sets ? strdup(sets) : NULL;
     const char *over[65];
     int n = 0;
-    for (char *save = NULL, *t = copy ? strtok_r(copy, "\n", &save) : NULL; t && n < 64;
-         t = strtok_r(NULL, "\n", &save))
+    for (char *save = NULL, *t = copy ? strtok_r(copy, "\n", &save) : NULL; t;
+         t = strtok_r(NULL, "\n", &save)) {
+        if (n == 64) { /* dropping the rest would run a config nobody asked for */
+            fprintf(stderr, "warpsim: WARPSIM_SET: more than 64 option overrides\n");
+            free(copy);
+            return WS_ERR_CONFIG;
+        }
         over[n++] = t;
+    }
     over[n] = NULL;
     if (n) o.config_overrides = over;
+    o.overrides_source = "WARPSIM_SET";
     ws_status s = ws_device_create(&o, out);
     free(copy);
     if (s != WS_OK)

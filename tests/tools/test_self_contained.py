@@ -8,7 +8,8 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Built from parts so that this file does not match itself.
-OUTSIDE = re.compile(r"\.\./(\.\./)*" + "shared" + r"/|/" + "work" + r"/(main|shared)\b")
+OUTSIDE = re.compile(r"\.\./(\.\./)*" + "shared" + r"/|/" + "work" + r"/(main|shared)\b|\b"
+                     + "shared" + r"/(oracle|reference|specs|seeds)\b")
 SKIP_DIRS = {".git", "build", "sweeps", "__pycache__"}
 
 

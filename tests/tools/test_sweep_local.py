@@ -190,3 +190,66 @@ exec '{WARPSIM}' "$@"
             self.assertEqual(after[k]["started"], v["started"], f"{k} was redone")
         rows = db_rows(sweep)["runs"]
         self.assertEqual([r[5] for r in rows], ["ok"] * 6)
+
+
+class SweepCheckTest(ToolTest):
+    """Every config of a sweep is checked by the warpsim binary before any run
+    starts: a misspelled option or a refused value fails the whole sweep, with
+    where the spec sets it, and leaves no folder behind."""
+
+    def refused(self, spec_text, *expect, name="bad.toml", dry_run=False):
+        spec = self.write(name, spec_text)
+        sweep = os.path.join(self.tmp, "sw")
+        log = os.path.join(self.tmp, "calls.log")
+        # Logs every call of the binary, so that the test sees that nothing ran.
+        wrapper = self.write("warpsim-log", f"""#!/bin/sh
+echo "$*" >> '{log}'
+exec '{WARPSIM}' "$@"
+""", 0o755)
+        args = ["sweep", spec, "-o", sweep] + (["--dry-run"] if dry_run else [])
+        p = self.warpsim(*args, env={"WARPSIM_BIN": wrapper}, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("the sweep is not valid; nothing was run", p.stderr)
+        for e in expect:
+            self.assertIn(e, p.stderr)
+        self.assertFalse(os.path.exists(sweep), "the refused sweep made its folder")
+        with open(log) as f:
+            calls = [c for c in f.read().splitlines() if c.startswith("run ")]
+        self.assertTrue(calls, "no config was checked")
+        self.assertTrue(all("--check-config" in c for c in calls), calls)
+        return p.stderr
+
+    def test_misspelled_option_in_vary(self):
+        err = self.refused(SMALL_SPEC.replace("gpgpu_scheduler =", "gpgpu_schedular ="),
+                           "bad.toml: [vary] gpgpu_schedular: unknown option -gpgpu_schedular; "
+                           "did you mean -gpgpu_scheduler?", "(configs gto, lrr, oldest)")
+        self.assertEqual(err.count("unknown option"), 1, err)  # one line for the three configs
+
+    def test_misspelled_option_in_base_options_and_dry_run(self):
+        spec = SMALL_SPEC.replace('preset = "gtx480"', 'options = { gpgpu_n_clusterz = 4 }')
+        self.refused(spec, "bad.toml: [base] options gpgpu_n_clusterz: unknown option -gpgpu_n_clusterz; "
+                           "did you mean -gpgpu_n_clusters?", dry_run=True)
+
+    def test_refused_value_in_one_config(self):
+        spec = SMALL_SPEC.replace('"oldest"]', '"oldest", "lurr"]')
+        err = self.refused(spec, "-gpgpu_scheduler lurr: unknown policy", "(config lurr)")
+        self.assertNotIn("config gto", err)
+
+    def test_option_without_effect_in_vary(self):
+        spec = SMALL_SPEC + "gpgpu_kernel_launch_latency = [0, 5000]\n"
+        self.refused(spec, "bad.toml: [vary] gpgpu_kernel_launch_latency: the option has no effect in warpsim")
+        # the same between explicit configs; set alike in all of them, it is harmless
+        spec = SMALL_SPEC + ('[[configs]]\nname = "a"\n[[configs]]\nname = "b"\n'
+                             'options = { gpgpu_sub_core_model = 1 }\n')
+        self.refused(spec, "bad.toml: configs[1] (b) options gpgpu_sub_core_model: the option has no effect")
+
+    def test_misspelled_option_in_base_config_file(self):
+        self.write("my.config", "-gpgpu_n_clusters 4\n-gpgpu_shader_ctas 2\n")
+        spec = SMALL_SPEC.replace('preset = "gtx480"', 'config = "my.config"')
+        self.refused(spec, "my.config:2: unknown option -gpgpu_shader_ctas; did you mean -gpgpu_shader_cta?")
+
+    def test_misspelled_set_in_sweep_args(self):
+        spec = SMALL_SPEC.replace("timeout = 120", 'timeout = 120\nargs = ["--set", "-gpgpu_l1_latancy 4"]')
+        self.refused(spec, "--set #1 '-gpgpu_l1_latancy 4': unknown option -gpgpu_l1_latancy; "
+                           "did you mean -gpgpu_l1_latency?")
+

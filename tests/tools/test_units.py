@@ -75,6 +75,16 @@ gpgpu_num_sched_per_core = [1, 2]
         self.assertIn(f"-inter_config_file {d}/my.icnt", text)
         self.assertTrue(text.rstrip().endswith("-gpgpu_scheduler lrr"))
 
+    def test_each_config_line_knows_where_the_spec_sets_it(self):
+        sw = self.load('workloads = ["a"]\n[base]\noptions = { gpgpu_n_clusters = 4 }\n'
+                       '[[configs]]\nname = "c"\noptions = { gpgpu_shader_cta = 2 }\n'
+                       '[vary]\ngpgpu_scheduler = ["gto"]\n')
+        lines = dict(sw.configs[0].config_lines())
+        self.assertTrue(lines["-gpgpu_n_clusters 4"].endswith("s.toml: [base] options gpgpu_n_clusters"))
+        self.assertTrue(lines["-gpgpu_shader_cta 2"].endswith("s.toml: configs[0] (c) options gpgpu_shader_cta"))
+        self.assertTrue(lines["-gpgpu_scheduler gto"].endswith("s.toml: [vary] gpgpu_scheduler"))
+        self.assertEqual(sw.configs[0].config_text(), "\n".join(lines) + "\n")
+
     def test_errors_are_clear(self):
         cases = [
             ('workloads = []\n', "no workloads"),
@@ -84,6 +94,10 @@ gpgpu_num_sched_per_core = [1, 2]
             ('workloads = [{name = "a", input = "huge"}]\n', "input must be"),
             ('workloads = ["a"]\n[base]\npreset = "gtx480-v4"\n[vary]\nx = [1]\n', "--preset and --config"),
             ('workloads = ["a"\n', "s.toml"),
+            # an option beside 'options' instead of in it would be ignored: an error
+            ('workloads = ["a"]\n[base]\ngpgpu_scheduler = "lrr"\n', "[base]: unknown keys gpgpu_scheduler"),
+            ('workloads = ["a"]\n[[configs]]\nname = "x"\noptoins = { a = 1 }\n',
+             "configs[0]: unknown keys optoins"),
         ]
         for text, msg in cases:
             with self.subTest(msg=msg):

@@ -8,6 +8,8 @@ import itertools
 import json
 import os
 import re
+import subprocess
+import tempfile
 
 try:
     import tomllib
@@ -61,36 +63,42 @@ def load_file(path):
 class Config:
     """One configuration: base + options, with a name for tables and folders."""
 
-    def __init__(self, name, preset=None, config_file=None, options=None, params=None):
+    def __init__(self, name, preset=None, config_file=None, options=None, params=None, origins=None):
         self.name = name
         self.preset = preset
         self.config_file = config_file
         self.options = options or {}  # "-name" -> "value", in order
         self.params = params or {}  # what distinguishes it (for tables and the DB)
+        self.origins = origins or {}  # "-name" -> where the spec sets it, for messages
 
-    def config_text(self):
-        """The exact configuration file given to `warpsim run --config`, or None
-        when the run is the base preset alone."""
+    def config_lines(self):
+        """config_text() as (line, where it comes from) pairs, or None."""
         lines = []
         if self.config_file:
-            lines.append(f"# base: {self.config_file}")
+            lines.append((f"# base: {self.config_file}", None))
             base_dir = os.path.dirname(self.config_file)
             with open(self.config_file) as f:
-                for line in f.read().splitlines():
+                for i, line in enumerate(f.read().splitlines(), 1):
                     # Keep a relative .icnt path valid from the run folder.
                     m = re.match(r"\s*-inter_config_file\s+(\S+)(.*)$", line)
                     if m and not os.path.isabs(m.group(1)):
                         line = f"-inter_config_file {os.path.join(base_dir, m.group(1))}{m.group(2)}"
-                    lines.append(line)
+                    lines.append((line, f"{self.config_file}:{i}"))
         elif not self.options:
             return None
         else:
-            lines.append(f"# base: preset {self.preset or DEFAULT_PRESET}")
+            lines.append((f"# base: preset {self.preset or DEFAULT_PRESET}", None))
         if self.options:
-            lines.append(f"# sweep config '{self.name}'")
+            lines.append((f"# sweep config '{self.name}'", None))
             for k, v in self.options.items():
-                lines.append(f"{k} {v}")
-        return "\n".join(lines) + "\n"
+                lines.append((f"{k} {v}", self.origins.get(k)))
+        return lines
+
+    def config_text(self):
+        """The exact configuration file given to `warpsim run --config`, or None
+        when the run is the base preset alone."""
+        lines = self.config_lines()
+        return None if lines is None else "\n".join(t for t, _ in lines) + "\n"
 
     def run_args(self, config_path):
         """Arguments for `warpsim run` given where config_text() was written."""
@@ -156,6 +164,15 @@ def _options_table(v, where):
     if not isinstance(v, dict):
         raise SpecError(f"{where}: 'options' must be a table of option = value")
     return {_opt_name(k): _opt_value(x) for k, x in v.items()}
+
+
+def _known_keys(tbl, known, where):
+    """A misspelled key (or an option put beside 'options' instead of in it)
+    would otherwise be ignored without a word."""
+    unknown = sorted(set(tbl) - set(known))
+    if unknown:
+        raise SpecError(f"{where}: unknown keys {', '.join(unknown)} (known: {', '.join(known)}; "
+                        f"simulator options go in 'options = {{ name = value }}')")
 
 
 def _base(tbl, where, spec_dir):
@@ -236,8 +253,10 @@ def load(path, output=None):
     base = raw.get("base", {})
     if not isinstance(base, dict):
         raise SpecError(f"{path}: [base] must be a table")
+    _known_keys(base, ("preset", "config", "options"), f"{path}: [base]")
     bpreset, bfile = _base(base, f"{path}: [base]", spec_dir)
     bopts = _options_table(base.get("options"), f"{path}: [base]")
+    origins = {k: f"{path}: [base] options {k.lstrip('-')}" for k in bopts}
 
     # Explicit configs (default: one, the base), then x the cartesian product of [vary].
     explicit = []
@@ -245,6 +264,7 @@ def load(path, output=None):
         where = f"{path}: configs[{i}]"
         if not isinstance(c, dict) or "name" not in c:
             raise SpecError(f"{where}: each [[configs]] needs a 'name'")
+        _known_keys(c, ("name", "preset", "config", "options"), where)
         p, f = _base(c, where, spec_dir)
         if not p and not f:
             p, f = bpreset, bfile
@@ -253,9 +273,11 @@ def load(path, output=None):
         opts.update(own)
         params = {"config": c["name"]}
         params.update(own)
-        explicit.append((c["name"], p, f, opts, params))
+        orig = dict(origins)
+        orig.update({k: f"{where} ({c['name']}) options {k.lstrip('-')}" for k in own})
+        explicit.append((c["name"], p, f, opts, params, orig))
     if not explicit:
-        explicit.append((None, bpreset, bfile, dict(bopts), {}))
+        explicit.append((None, bpreset, bfile, dict(bopts), {}, origins))
 
     vary = raw.get("vary", {})
     if not isinstance(vary, dict):
@@ -268,10 +290,12 @@ def load(path, output=None):
         axes.append((_opt_name(k), [_opt_value(v) for v in vals]))
 
     configs = []
-    for cname, p, f, opts, params in explicit:
+    for cname, p, f, opts, params, orig in explicit:
         for combo in itertools.product(*[vals for _, vals in axes]) if axes else [()]:
             o = dict(opts)
             prm = dict(params)
+            org = dict(orig)
+            org.update({k: f"{path}: [vary] {k.lstrip('-')}" for k, _ in axes})
             parts = [cname] if cname else []
             for (k, _), v in zip(axes, combo):
                 o[k] = v
@@ -284,7 +308,7 @@ def load(path, output=None):
                     f"{path}: config '{cfg_name}': preset '{p}' with options needs `warpsim run` to take "
                     f"--preset and --config together, which it does not yet; use a config file as the "
                     f"base ([base] config = FILE) or preset '{DEFAULT_PRESET}'")
-            configs.append(Config(cfg_name, p, f, o, prm))
+            configs.append(Config(cfg_name, p, f, o, prm, org))
     names = [c.name for c in configs]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -310,3 +334,106 @@ def load(path, output=None):
         raise SpecError(f"{path}: [slurm] must be a table")
     return Sweep(name, path, raw, workloads, configs, baseline, runs, os.path.abspath(out), slurm,
                  raw.get("jobs"))
+
+
+# ---- checking every config with the warpsim binary, before anything runs ----
+def check_config(binary, cfg, extra_args, tmp):
+    """Why `warpsim run --check-config` refuses this config (with these extra
+    `warpsim run` arguments), or None. The timing model is built, so option
+    names and values are both checked; a file:line of the config the sweep
+    writes is replaced by where the spec (or its base config file) sets it."""
+    lines = cfg.config_lines()
+    args = [binary, "run", "--check-config"]
+    path = None
+    if lines is not None:
+        path = os.path.join(tmp, f"check-{slug(cfg.name)}.config")
+        with open(path, "w") as f:
+            f.write("\n".join(t for t, _ in lines) + "\n")
+        args += ["--config", path]
+    elif cfg.preset:
+        args += ["--preset", cfg.preset]
+    skip = {"--functional", "-q", "--quiet"}
+    i = 0
+    while i < len(extra_args):  # keep what shapes the config; -o DIR would create folders
+        a = extra_args[i]
+        if a == "-o":
+            i += 2
+            continue
+        if a not in skip:
+            args.append(a)
+        i += 1
+    try:
+        p = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=tmp,
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"cannot run {binary}: {e}"
+    if p.returncode == 0:
+        return None
+
+    def place(line):
+        line = re.sub(r"^warpsim:\s*", "", line.strip())
+        if path:
+            def where(m):
+                n = int(m.group(1))
+                org = lines[n - 1][1] if 0 < n <= len(lines) else None
+                return (org or f"config line {n}") + ": "
+            line = re.sub(re.escape(path) + r":(\d+):\s*", where, line)
+            line = line.replace(path, "the config")
+        return line
+    msgs = [place(x) for x in p.stderr.splitlines() if x.strip() and "note:" not in x]
+    useful = [m for m in msgs if not m.startswith(("configuration refused", "cannot create the device"))]
+    return "; ".join(useful or msgs) or f"warpsim exited {p.returncode}"
+
+
+def no_effect_options(binary):
+    """Names `warpsim options` marks "(accepted; no effect)"; empty when it cannot say."""
+    try:
+        p = subprocess.run([binary, "options"], capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if p.returncode != 0:
+        return set()
+    out = set()
+    for line in p.stdout.splitlines():
+        parts = line.split()
+        if line.startswith("  ") and parts and "(accepted; no effect" in line:  # an option's row
+            out.add(parts[0].lstrip("-"))
+    return out
+
+
+def check(sw, binary):
+    """Raise SpecError naming every problem when warpsim refuses any config of
+    the sweep (every config x every distinct set of extra arguments), or when
+    configs differ in an option warpsim accepts but does not model (their
+    columns would be the same). Runs nothing and writes nothing outside a
+    temporary folder."""
+    problems = []
+    dead = no_effect_options(binary)
+    where = {}
+    for c in sw.configs:
+        for k in c.options:
+            if k.lstrip("-") in dead:
+                where.setdefault(k, c.origins.get(k) or f"{sw.path}: {k}")
+    for k in where:
+        vs = {c.options.get(k) for c in sw.configs}  # None: left at its default
+        if len(vs) > 1:  # what tells the configs apart does nothing
+            problems.append(f"{where[k]}: the option has no effect in warpsim (accepted only so that "
+                            f"GPGPU-Sim configs load; see `warpsim options`): the configs that differ "
+                            f"in it would give the same results")
+    seen, refused = set(), {}
+    with tempfile.TemporaryDirectory(prefix="warpsim-check-") as tmp:
+        for run in sw.runs:
+            key = (run.config.name, tuple(run.extra_args))
+            if key in seen:
+                continue
+            seen.add(key)
+            why = check_config(binary, run.config, run.extra_args, tmp)
+            if why:
+                refused.setdefault(why, []).append(run.config.name)
+    for why, names in refused.items():
+        names = list(dict.fromkeys(names))
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        problems.append(f"{why} (config{'s' if len(names) > 1 else ''} {shown})")
+    if problems:
+        raise SpecError(f"{sw.path}: the sweep is not valid; nothing was run:\n  " + "\n  ".join(problems))

@@ -371,6 +371,12 @@ def main(argv):
         return 0
     source = find_warpsim()
     check_workloads(sw, source)
+    # Every config, before anything runs or any folder is made: a misspelled
+    # option must not run the default under another name.
+    try:
+        specmod.check(sw, source)
+    except specmod.SpecError as e:
+        die(str(e))
     if opts.dry_run and not os.path.exists(os.path.join(sw.output, "results.db")):
         # nothing has run yet: every run is to do, and a dry run leaves no folder behind
         for run in sw.runs:
