@@ -43,7 +43,7 @@ class ReportTest(ToolTest):
         self.assertIn("<td>micro/matmul</td>", page)
 
         if not os.access(CHROMIUM, os.X_OK):
-            self.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh)")
+            self.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh --tools)")
         profile = tempfile.mkdtemp(prefix="warpsim-chromium-")
         self.addCleanup(shutil.rmtree, profile, True)
         shot = os.path.join(self.tmp, "report.png")

@@ -7,7 +7,7 @@
 #   tools/slurm/local-cluster.sh stop DIR    stop what `start DIR` started (by pid)
 #   export SLURM_CONF=DIR/slurm.conf          then sbatch, squeue, sinfo talk to it
 #
-# Needs Debian's munge, slurmctld, slurmd and slurm-client (scripts/setup.sh).
+# Needs Debian's munge, slurmctld, slurmd and slurm-client (scripts/setup.sh --tools).
 # Runs the daemons as the calling user (root in CI). Ports: free ones picked at
 # start (or SLURMCTLD_PORT / SLURMD_PORT).
 set -eu
@@ -23,7 +23,7 @@ need() {
     for p in "$@"; do
         if ! command -v "$p" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$p" ]; then
             echo "local-cluster: '$p' is missing: install munge, slurmctld, slurmd and slurm-client" \
-                 "(scripts/setup.sh)" >&2
+                 "(scripts/setup.sh --tools)" >&2
             exit 3
         fi
     done
