@@ -59,6 +59,40 @@ TEST(shim_driver_api_program) {
     free(out);
 }
 
+/* Builds tests/data/SRC (a plain C host program with its own declarations)
+   with cc against the shim library LIB of the build and runs it on the
+   vecadd PTX; returns its exit status and output. */
+static int run_host_program(const char *src, const char *lib, char **out) {
+    char cmd[4096], bin[1024];
+    const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+    snprintf(bin, sizeof bin, "%s/%.*s", build_dir(), (int)(strlen(base) - 2), base);
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -O1 -o %s %s/tests/data/%s %s/lib/%s 2>&1 && " SHIM_ENV
+             "LD_LIBRARY_PATH=%s/lib %s %s/tests/data/driver/vecadd.ptx 2>&1",
+             bin, ws_test_root(), src, build_dir(), lib, build_dir(), bin, ws_test_root());
+    return run_cmd(cmd, out);
+}
+
+/* Destroyed, made-up and wrong-kind stream, event and kernel handles give
+   cudaErrorInvalidResourceHandle from every runtime call that takes one
+   (launches on both paths, async copies and sets, stream and event calls). */
+TEST(shim_runtime_invalid_handles) {
+    char *out = NULL;
+    int rc = run_host_program("cudart/handles_host.c", "libcudart.so.13", &out);
+    CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "handles_host exited %d: %s", rc,
+              out ? out : "");
+    free(out);
+}
+
+/* The same for the driver API: CUmodule, CUfunction, CUstream, CUevent. */
+TEST(shim_driver_invalid_handles) {
+    char *out = NULL;
+    int rc = run_host_program("driver/handles_driver.c", "libcuda.so.1", &out);
+    CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "handles_driver exited %d: %s", rc,
+              out ? out : "");
+    free(out);
+}
+
 /* Our cudaDeviceProp / cudaFuncAttributes and the texture structs of the
    runtime and driver APIs must match CUDA 13's layout. */
 #define PROP_FIELDS(X)                                                         \
