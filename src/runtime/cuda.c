@@ -1,13 +1,16 @@
 /* libcuda.so.1 replacement: the driver API subset a plain C host program
- * needs (init, device queries, one context, PTX modules, memory, launches).
+ * needs (init, device queries, one context, PTX modules, memory, launches,
+ * streams and events).
  * Exports the versioned names cuda.h maps to (cuMemAlloc -> cuMemAlloc_v2,
  * cuCtxCreate -> cuCtxCreate_v4, ...) as well as the plain ones.
  *
  * One simulated device; launches run at call time. Kernel faults are sticky
  * as in CUDA: later calls return CUDA_ERROR_ILLEGAL_ADDRESS & co., and the
  * simulator's message goes to stderr. Options come from the WARPSIM_*
- * environment variables (see shim.h). The shim is process-global; host
- * threads must not call it concurrently. */
+ * environment variables (see shim.h). Module, function, stream and event
+ * handles are checked against the live ones (g.handles): a destroyed or
+ * made-up one gives CUDA_ERROR_INVALID_HANDLE. The shim is process-global;
+ * host threads must not call it concurrently. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

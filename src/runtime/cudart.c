@@ -21,6 +21,10 @@
  * - Events record simulated time (ws_device_time_ns): functional mode has no
  *   cycles, so elapsed times are 0 ms until the timing model lands.
  * - Options come from WARPSIM_* environment variables (see shim.h).
+ * - Stream, event and kernel handles are checked against the live ones
+ *   (g.handles): a destroyed or made-up one gives cudaErrorInvalidResourceHandle
+ *   as in CUDA. The default streams 0, cudaStreamLegacy and
+ *   cudaStreamPerThread are always valid; cudaDeviceReset destroys the rest.
  * - The shim is process-global by nature (CUDA's API is); host threads must
  *   not call it concurrently. */
 #include <errno.h>
