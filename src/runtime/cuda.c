@@ -61,11 +61,6 @@ static struct {
     ws_handles handles;         /* live modules, functions, streams and events */
 } g;
 
-typedef struct stream_rec { unsigned flags; } stream_rec;
-typedef struct event_rec { double t_ns; unsigned flags; int recorded; } event_rec;
-
-#define EVENT_DISABLE_TIMING 0x2u   /* CU_EVENT_DISABLE_TIMING */
-
 static int live(const void *h, ws_handle_kind kind) { return ws_handles_has(&g.handles, h, kind); }
 
 /* The legacy default stream (0), CU_STREAM_LEGACY (0x1), CU_STREAM_PER_THREAD
@@ -447,34 +442,21 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
 /* ---- streams and events ---------------------------------------------------------------- */
 /* Work runs at call time, so streams only need to exist: a destroyed or
    made-up stream or event is refused with CUDA_ERROR_INVALID_HANDLE. */
-static CUresult new_handle(void **out, size_t size, ws_handle_kind kind) {
+static CUresult create(void **out, ws_handle_kind kind, unsigned flags) {
     ENTER();
-    if (!out) return CUDA_ERROR_INVALID_VALUE;
-    void *r = calloc(1, size);
-    if (!r || ws_handles_add(&g.handles, r, kind, NULL) != 0) {
-        free(r);
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    *out = r;
-    return CUDA_SUCCESS;
+    return from_ws(ws_handles_create(&g.handles, out, kind, flags));
 }
 
-static CUresult destroy_handle(void *h, ws_handle_kind kind) {
+static CUresult destroy(void *h, ws_handle_kind kind) {
     if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
-    if (!ws_handles_remove(&g.handles, h, kind)) return CUDA_ERROR_INVALID_HANDLE;
-    free(h);
-    return CUDA_SUCCESS;
+    return ws_handles_destroy(&g.handles, h, kind) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) {
-    CUresult r = new_handle(s, sizeof(stream_rec), WS_HANDLE_STREAM);
-    if (r == CUDA_SUCCESS) ((stream_rec *)*s)->flags = flags;
-    return r;
-}
+EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) { return create(s, WS_HANDLE_STREAM, flags); }
 EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int prio) {
     return cuStreamCreate(s, flags);
 }
-EXPORT CUresult cuStreamDestroy_v2(CUstream s) { return destroy_handle(s, WS_HANDLE_STREAM); }
+EXPORT CUresult cuStreamDestroy_v2(CUstream s) { return destroy(s, WS_HANDLE_STREAM); }
 EXPORT CUresult cuStreamDestroy(CUstream s) { return cuStreamDestroy_v2(s); }
 
 EXPORT CUresult cuStreamSynchronize(CUstream s) {
@@ -487,18 +469,14 @@ EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
     return valid_stream(s) && live(e, WS_HANDLE_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags) {
-    CUresult r = new_handle(e, sizeof(event_rec), WS_HANDLE_EVENT);
-    if (r == CUDA_SUCCESS) ((event_rec *)*e)->flags = flags;
-    return r;
-}
-EXPORT CUresult cuEventDestroy_v2(CUevent e) { return destroy_handle(e, WS_HANDLE_EVENT); }
+EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags) { return create(e, WS_HANDLE_EVENT, flags); }
+EXPORT CUresult cuEventDestroy_v2(CUevent e) { return destroy(e, WS_HANDLE_EVENT); }
 EXPORT CUresult cuEventDestroy(CUevent e) { return cuEventDestroy_v2(e); }
 
 EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
     ENTER();
     if (!live(e, WS_HANDLE_EVENT) || !valid_stream(s)) return CUDA_ERROR_INVALID_HANDLE;
-    event_rec *r = e;
+    ws_handle_rec *r = e;
     r->t_ns = ws_device_time_ns(g.dev);  /* simulated time */
     r->recorded = 1;
     return CUDA_SUCCESS;
@@ -520,11 +498,7 @@ EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) {
     ENTER();
     if (!live(a, WS_HANDLE_EVENT) || !live(b, WS_HANDLE_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
     if (!ms) return CUDA_ERROR_INVALID_VALUE;
-    const event_rec *x = a, *y = b;
-    if (!x->recorded || !y->recorded || (x->flags | y->flags) & EVENT_DISABLE_TIMING)
-        return CUDA_ERROR_INVALID_HANDLE;
-    *ms = (float)((y->t_ns - x->t_ns) / 1e6);
-    return CUDA_SUCCESS;
+    return ws_handles_elapsed(a, b, ms) == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
     return cuEventElapsedTime_v2(ms, a, b);

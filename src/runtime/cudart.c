@@ -114,10 +114,6 @@ typedef struct tex_rec {        /* a texture object, with the descriptors it was
 
 typedef struct launch_cfg { dim3 grid, block; size_t shmem; cudaStream_t stream; } launch_cfg;
 
-typedef struct stream_rec { unsigned flags; } stream_rec;
-typedef struct event_rec { double t_ns; unsigned flags; int recorded; } event_rec;
-
-#define EVENT_DISABLE_TIMING 0x2u   /* cudaEventDisableTiming */
 
 static struct {
     ws_device *dev;
@@ -378,11 +374,14 @@ static int valid_stream(cudaStream_t s) {
     return (uintptr_t)s <= 2 || ws_handles_has(&g.handles, s, WS_HANDLE_STREAM);
 }
 
-#define CHECK_STREAM(s)                                                             \
-    do {                                                                            \
-        if (!valid_stream(s))                                                       \
-            return set_err(g.sticky ? g.sticky : cudaErrorInvalidResourceHandle);    \
+/* A bad handle gives cudaErrorInvalidResourceHandle, unless a sticky kernel
+   fault takes precedence (it is returned by every call). */
+#define CHECK_HANDLE(ok)                                                          \
+    do {                                                                          \
+        if (!(ok)) return set_err(g.sticky ? g.sticky : cudaErrorInvalidResourceHandle); \
     } while (0)
+#define CHECK_STREAM(s) CHECK_HANDLE(valid_stream(s))
+#define CHECK_EVENT(e) CHECK_HANDLE(ws_handles_has(&g.handles, e, WS_HANDLE_EVENT))
 
 static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem,
                           cudaStream_t stream) {
@@ -1177,35 +1176,8 @@ EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
 /* Handles are records registered in g.handles while alive: a destroyed or
    made-up handle is refused with cudaErrorInvalidResourceHandle, as CUDA does,
    instead of being dereferenced. */
-static int valid_event(cudaEvent_t e) { return ws_handles_has(&g.handles, e, WS_HANDLE_EVENT); }
-
-#define CHECK_EVENT(e)                                                              \
-    do {                                                                            \
-        if (!valid_event(e)) return set_err(g.sticky ? g.sticky : cudaErrorInvalidResourceHandle); \
-    } while (0)
-
-/* A new record of `size` bytes registered as a live handle of `kind`. */
-static cudaError_t new_handle(void **out, size_t size, ws_handle_kind kind) {
-    if (!out) return set_err(cudaErrorInvalidValue);
-    void *r = calloc(1, size);
-    if (!r || ws_handles_add(&g.handles, r, kind, NULL) != 0) {
-        free(r);
-        return set_err(cudaErrorMemoryAllocation);
-    }
-    *out = r;
-    return cudaSuccess;
-}
-
-static cudaError_t destroy_handle(void *h, ws_handle_kind kind) {
-    if (!ws_handles_remove(&g.handles, h, kind)) return set_err(cudaErrorInvalidResourceHandle);
-    free(h);
-    return cudaSuccess;
-}
-
 EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
-    cudaError_t e = new_handle(s, sizeof(stream_rec), WS_HANDLE_STREAM);
-    if (e == cudaSuccess) ((stream_rec *)*s)->flags = flags;
-    return e;
+    return set_err(from_ws(ws_handles_create(&g.handles, s, WS_HANDLE_STREAM, flags)));
 }
 EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
 EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int prio) {
@@ -1213,7 +1185,10 @@ EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
 }
 /* The default streams (0, cudaStreamLegacy, cudaStreamPerThread) are not
    registered, so destroying one is refused too. */
-EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) { return destroy_handle(s, WS_HANDLE_STREAM); }
+EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) {
+    return ws_handles_destroy(&g.handles, s, WS_HANDLE_STREAM) ? cudaSuccess
+                                                              : set_err(cudaErrorInvalidResourceHandle);
+}
 EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) {
     CHECK_STREAM(s);
     return cudaDeviceSynchronize();
@@ -1230,17 +1205,18 @@ EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f
 }
 
 EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
-    cudaError_t r = new_handle(e, sizeof(event_rec), WS_HANDLE_EVENT);
-    if (r == cudaSuccess) ((event_rec *)*e)->flags = flags;
-    return r;
+    return set_err(from_ws(ws_handles_create(&g.handles, e, WS_HANDLE_EVENT, flags)));
 }
 EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
-EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) { return destroy_handle(e, WS_HANDLE_EVENT); }
+EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
+    return ws_handles_destroy(&g.handles, e, WS_HANDLE_EVENT) ? cudaSuccess
+                                                             : set_err(cudaErrorInvalidResourceHandle);
+}
 EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
     CHECK_EVENT(e);
     CHECK_STREAM(s);
     ENTER();
-    event_rec *r = e;
+    ws_handle_rec *r = e;
     r->t_ns = ws_device_time_ns(g.dev);  /* simulated time, not host time */
     r->recorded = 1;
     return cudaSuccess;
@@ -1264,11 +1240,7 @@ EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     CHECK_EVENT(a);
     CHECK_EVENT(b);
     if (!ms) return set_err(cudaErrorInvalidValue);
-    const event_rec *x = a, *y = b;
-    if (!x->recorded || !y->recorded || (x->flags | y->flags) & EVENT_DISABLE_TIMING)
-        return set_err(cudaErrorInvalidResourceHandle);
-    *ms = (float)((y->t_ns - x->t_ns) / 1e6);
-    return cudaSuccess;
+    return ws_handles_elapsed(a, b, ms) == 0 ? cudaSuccess : set_err(cudaErrorInvalidResourceHandle);
 }
 EXPORT cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t a, cudaEvent_t b) {
     return cudaEventElapsedTime(ms, a, b);

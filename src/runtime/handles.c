@@ -84,3 +84,27 @@ void ws_handles_free(ws_handles *h) {
     free(h->slot);
     *h = (ws_handles){0};
 }
+
+ws_status ws_handles_create(ws_handles *h, void **out, ws_handle_kind kind, unsigned flags) {
+    if (!out) return WS_ERR_INVALID_VALUE;
+    ws_handle_rec *r = calloc(1, sizeof *r);
+    if (!r || ws_handles_add(h, r, kind, NULL) != 0) {
+        free(r);
+        return WS_ERR_OUT_OF_MEMORY;
+    }
+    r->flags = flags;
+    *out = r;
+    return WS_OK;
+}
+
+int ws_handles_destroy(ws_handles *h, void *p, ws_handle_kind kind) {
+    if (!ws_handles_remove(h, p, kind)) return 0;
+    free(p);
+    return 1;
+}
+
+int ws_handles_elapsed(const ws_handle_rec *a, const ws_handle_rec *b, float *ms) {
+    if (!a->recorded || !b->recorded || (a->flags | b->flags) & WS_EVENT_DISABLE_TIMING) return -1;
+    *ms = (float)((b->t_ns - a->t_ns) / 1e6);
+    return 0;
+}

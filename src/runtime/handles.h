@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "warpsim/warpsim.h"
+
 typedef enum {
     WS_HANDLE_ANY = 0,  /* only as a filter in ws_handles_drop */
     WS_HANDLE_STREAM,
@@ -49,5 +51,27 @@ void ws_handles_drop(ws_handles *h, ws_handle_kind kind, const void *owner, void
 
 /* Frees the table (handles are not freed). */
 void ws_handles_free(ws_handles *h);
+
+/* What both shims keep per stream and event: work runs at call time, so a
+   stream needs only its flags, an event the simulated time it recorded. */
+typedef struct {
+    unsigned flags;
+    int recorded;
+    double t_ns;
+} ws_handle_rec;
+
+#define WS_EVENT_DISABLE_TIMING 0x2u  /* cudaEventDisableTiming = CU_EVENT_DISABLE_TIMING */
+
+/* A new zeroed record with `flags`, registered as a live handle of `kind`,
+   in *out. WS_ERR_INVALID_VALUE when out is null, WS_ERR_OUT_OF_MEMORY. */
+ws_status ws_handles_create(ws_handles *h, void **out, ws_handle_kind kind, unsigned flags);
+
+/* Unregisters and frees a record of ws_handles_create; 0 when p is not a
+   live handle of `kind` (nothing happens then), 1 otherwise. */
+int ws_handles_destroy(ws_handles *h, void *p, ws_handle_kind kind);
+
+/* Milliseconds from event a to event b; -1 when either was never recorded
+   or has timing disabled (CUDA's invalid-handle case), 0 otherwise. */
+int ws_handles_elapsed(const ws_handle_rec *a, const ws_handle_rec *b, float *ms);
 
 #endif

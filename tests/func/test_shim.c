@@ -73,24 +73,21 @@ static int run_host_program(const char *src, const char *lib, char **out) {
     return run_cmd(cmd, out);
 }
 
-/* Destroyed, made-up and wrong-kind stream, event and kernel handles give
-   cudaErrorInvalidResourceHandle from every runtime call that takes one
-   (launches on both paths, async copies and sets, stream and event calls). */
-TEST(shim_runtime_invalid_handles) {
-    char *out = NULL;
-    int rc = run_host_program("cudart/handles_host.c", "libcudart.so.13", &out);
-    CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "handles_host exited %d: %s", rc,
-              out ? out : "");
-    free(out);
-}
-
-/* The same for the driver API: CUmodule, CUfunction, CUstream, CUevent. */
-TEST(shim_driver_invalid_handles) {
-    char *out = NULL;
-    int rc = run_host_program("driver/handles_driver.c", "libcuda.so.1", &out);
-    CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "handles_driver exited %d: %s", rc,
-              out ? out : "");
-    free(out);
+/* Destroyed, made-up and wrong-kind handles give the invalid-handle error
+   (400) from every call that takes one: streams, events and kernels in the
+   runtime API (launches on both paths, async copies and sets, stream and
+   event calls), and CUmodule, CUfunction, CUstream and CUevent in the driver
+   API. */
+TEST(shim_invalid_handles) {
+    static const char *const progs[][2] = {{"cudart/handles_host.c", "libcudart.so.13"},
+                                           {"driver/handles_driver.c", "libcuda.so.1"}};
+    for (size_t i = 0; i < 2; i++) {
+        char *out = NULL;
+        int rc = run_host_program(progs[i][0], progs[i][1], &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "%s exited %d: %s", progs[i][0], rc,
+                  out ? out : "");
+        free(out);
+    }
 }
 
 /* Our cudaDeviceProp / cudaFuncAttributes and the texture structs of the

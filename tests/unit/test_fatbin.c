@@ -43,7 +43,18 @@ static int read_copy(const uint8_t *data, size_t n, char *err, size_t errlen) {
     return ptx != NULL;
 }
 
-static const char *const valid[] = {"vectoradd_z.fatbin", "vectoradd_nc.fatbin", "matmul_z.fatbin"};
+/* Runs fn on each nvcc 13 fat binary (a .nv_fatbin section without its
+   leading empty header), loaded into an exact-size buffer fn may modify. */
+static void each_valid(void (*fn)(const char *name, uint8_t *d, size_t n)) {
+    static const char *const valid[] = {"vectoradd_z.fatbin", "vectoradd_nc.fatbin",
+                                        "matmul_z.fatbin"};
+    for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++) {
+        size_t n;
+        uint8_t *d = load(valid[i], &n);
+        if (d) fn(valid[i], d, n);
+        free(d);
+    }
+}
 
 TEST(fatbin_fuzz_crashes_are_errors) {
     static const char *const crashes[] = {
@@ -63,58 +74,46 @@ TEST(fatbin_fuzz_crashes_are_errors) {
     }
 }
 
-TEST(fatbin_nvcc13_images_decode) {
-    for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++) {
-        size_t n;
-        uint8_t *d = load(valid[i], &n);
-        if (!d) continue;
-        unsigned arch = 0;
-        char err[512] = "";
-        char *ptx = ws_fatbin_ptx_from_data(d, n, &arch, err, sizeof err);
-        CHECK_MSG(ptx && strstr(ptx, ".entry") && arch == 75, "%s: %s", valid[i], ptx ? "" : err);
-        free(ptx);
-        /* length unknown (a bare pointer, as cuModuleLoadData passes): same */
-        ptx = ws_fatbin_ptx_from_data(d, 0, &arch, err, sizeof err);
-        CHECK_MSG(ptx != NULL, "%s without length: %s", valid[i], err);
-        free(ptx);
-        free(d);
-    }
+static void decodes(const char *name, uint8_t *d, size_t n) {
+    unsigned arch = 0;
+    char err[512] = "";
+    char *ptx = ws_fatbin_ptx_from_data(d, n, &arch, err, sizeof err);
+    CHECK_MSG(ptx && strstr(ptx, ".entry") && arch == 75, "%s: %s", name, ptx ? "" : err);
+    free(ptx);
+    /* length unknown (a bare pointer, as cuModuleLoadData passes): same */
+    ptx = ws_fatbin_ptx_from_data(d, 0, &arch, err, sizeof err);
+    CHECK_MSG(ptx != NULL, "%s without length: %s", name, err);
+    free(ptx);
 }
 
-TEST(fatbin_every_truncation_is_an_error) {
-    for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++) {
-        size_t n;
-        uint8_t *d = load(valid[i], &n);
-        if (!d) continue;
-        char err[512];
-        for (size_t k = 1; k < n; k++)
-            CHECK_MSG(!read_copy(d, k, err, sizeof err), "%s cut to %zu bytes decoded", valid[i], k);
-        read_copy(d, 10, err, sizeof err);
-        CHECK_STR_CONTAINS(err, "truncated");
-        free(d);
-    }
+TEST(fatbin_nvcc13_images_decode) { each_valid(decodes); }
+
+static void truncations_fail(const char *name, uint8_t *d, size_t n) {
+    char err[512];
+    for (size_t k = 1; k < n; k++)
+        CHECK_MSG(!read_copy(d, k, err, sizeof err), "%s cut to %zu bytes decoded", name, k);
+    read_copy(d, 10, err, sizeof err);
+    CHECK_STR_CONTAINS(err, "truncated");
 }
+
+TEST(fatbin_every_truncation_is_an_error) { each_valid(truncations_fail); }
 
 /* Every byte set to values that break sizes in different ways (0, all ones,
    top bit flipped, off by one): no crash, and an error or PTX. */
-TEST(fatbin_single_byte_corruptions) {
-    static const int ops[] = {0, 1, 2, 3};
-    for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++) {
-        size_t n;
-        uint8_t *d = load(valid[i], &n);
-        if (!d) continue;
-        char err[512];
-        for (size_t at = 0; at < n; at++) {
-            uint8_t keep = d[at];
-            for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
-                d[at] = ops[o] == 0 ? 0 : ops[o] == 1 ? 0xff : ops[o] == 2 ? keep ^ 0x80 : keep + 1;
-                if (d[at] != keep) read_copy(d, n, err, sizeof err);
-            }
-            d[at] = keep;
+static void corruptions_survive(const char *name, uint8_t *d, size_t n) {
+    char err[512];
+    (void)name;
+    for (size_t at = 0; at < n; at++) {
+        const uint8_t keep = d[at], vals[] = {0, 0xff, keep ^ 0x80, (uint8_t)(keep + 1)};
+        for (size_t v = 0; v < sizeof vals; v++) {
+            d[at] = vals[v];
+            if (d[at] != keep) read_copy(d, n, err, sizeof err);
         }
-        free(d);
+        d[at] = keep;
     }
 }
+
+TEST(fatbin_single_byte_corruptions) { each_valid(corruptions_survive); }
 
 /* Size fields set to the values that wrapped the old bounds checks, and a
    decompressed size over the cap. */

@@ -59,15 +59,12 @@ enum { OK = 0, INVALID_VALUE = 1, INVALID_DEVICE_FUNCTION = 98, INVALID_HANDLE =
 enum { H2D = 1, D2H = 2 };
 
 static int failures;
-#define CK(call, want)                                                                   \
-    do {                                                                                 \
-        cudaError_t r_ = (call);                                                         \
-        if (r_ != (want)) {                                                              \
-            printf("FAIL line %d: %s -> %d (%s), want %d\n", __LINE__, #call, (int)r_,    \
-                   cudaGetErrorName(r_), (int)(want));                                   \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
+static void expect(int line, const char *call, cudaError_t got, cudaError_t want) {
+    if (got == want) return;
+    printf("FAIL line %d: %s -> %d (%s), want %d\n", line, call, got, cudaGetErrorName(got), want);
+    failures++;
+}
+#define CK(call, want) expect(__LINE__, #call, (call), (want))
 
 /* nvcc's fat binary layout: 16-byte header, one 64-byte PTX entry header,
    the NUL-terminated PTX (uncompressed, as --no-compress writes it). */
@@ -248,10 +245,6 @@ int main(int argc, char **argv) {
     CK(cudaStreamDestroy(s), OK);
 
     free(fb);
-    if (failures) {
-        printf("%d failures\n", failures);
-        return 1;
-    }
-    printf("PASS\n");
-    return 0;
+    printf(failures ? "%d failures\n" : "PASS\n", failures);
+    return failures != 0;
 }

@@ -1,5 +1,5 @@
 /* Invalid handles through warpsim's libcuda.so.1, from a plain C program
- * with its own declarations (no CUDA headers; built by tests/func/
+ * with the declarations of cu_api.h (no CUDA headers; built by tests/func/
  * test_shim.c). A made-up, destroyed or wrong-kind CUmodule, CUfunction,
  * CUstream or CUevent must give CUDA_ERROR_INVALID_HANDLE (400), never
  * CUDA_SUCCESS or a crash; the default streams (0, CU_STREAM_LEGACY,
@@ -9,54 +9,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef int CUresult;
-typedef int CUdevice;
-typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUevent;
-typedef unsigned long long CUdeviceptr;
-
-CUresult cuInit(unsigned);
-CUresult cuDeviceGet(CUdevice *, int);
-CUresult cuCtxCreate_v4(CUcontext *, void *, unsigned, CUdevice);
-CUresult cuCtxDestroy_v2(CUcontext);
-CUresult cuModuleLoad(CUmodule *, const char *);
-CUresult cuModuleUnload(CUmodule);
-CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
-CUresult cuModuleGetGlobal_v2(CUdeviceptr *, size_t *, CUmodule, const char *);
-CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr, const void *, size_t, CUstream);
-CUresult cuMemcpyDtoHAsync_v2(void *, CUdeviceptr, size_t, CUstream);
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream);
-CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream);
-CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, CUstream, void **, void **);
-CUresult cuStreamCreate(CUstream *, unsigned);
-CUresult cuStreamDestroy_v2(CUstream);
-CUresult cuStreamSynchronize(CUstream);
-CUresult cuStreamQuery(CUstream);
-CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned);
-CUresult cuEventCreate(CUevent *, unsigned);
-CUresult cuEventDestroy_v2(CUevent);
-CUresult cuEventRecord(CUevent, CUstream);
-CUresult cuEventQuery(CUevent);
-CUresult cuEventSynchronize(CUevent);
-CUresult cuEventElapsedTime_v2(float *, CUevent, CUevent);
-CUresult cuGetErrorName(CUresult, const char **);
+#include "cu_api.h"
 
 enum { OK = 0, INVALID_VALUE = 1, INVALID_HANDLE = 400 };
 
 static int failures;
-#define CK(call, want)                                                                   \
-    do {                                                                                 \
-        CUresult r_ = (call);                                                            \
-        if (r_ != (want)) {                                                              \
-            const char *n_ = "?";                                                        \
-            cuGetErrorName(r_, &n_);                                                     \
-            printf("FAIL line %d: %s -> %d %s, want %d\n", __LINE__, #call, r_, n_,       \
-                   (int)(want));                                                         \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
+static void expect(int line, const char *call, CUresult got, CUresult want) {
+    const char *name = "?";
+    if (got == want) return;
+    cuGetErrorName(got, &name);
+    printf("FAIL line %d: %s -> %d %s, want %d\n", line, call, got, name, want);
+    failures++;
+}
+#define CK(call, want) expect(__LINE__, #call, (call), (want))
 
 static CUdeviceptr buf;
 static int n = 4;
@@ -175,10 +140,6 @@ int main(int argc, char **argv) {
     CK(cuStreamQuery(NULL), OK);
     CK(cuCtxDestroy_v2(ctx), OK);
 
-    if (failures) {
-        printf("%d failures\n", failures);
-        return 1;
-    }
-    printf("PASS\n");
-    return 0;
+    printf(failures ? "%d failures\n" : "PASS\n", failures);
+    return failures != 0;
 }
