@@ -452,7 +452,9 @@ static CUresult destroy(void *h, ws_handle_kind kind) {
     return ws_handles_destroy(&g.handles, h, kind) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) { return create(s, WS_HANDLE_STREAM, flags); }
+EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) {
+    return create(s, WS_HANDLE_STREAM, flags);
+}
 EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int prio) {
     return cuStreamCreate(s, flags);
 }
@@ -469,7 +471,9 @@ EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
     return valid_stream(s) && live(e, WS_HANDLE_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags) { return create(e, WS_HANDLE_EVENT, flags); }
+EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags) {
+    return create(e, WS_HANDLE_EVENT, flags);
+}
 EXPORT CUresult cuEventDestroy_v2(CUevent e) { return destroy(e, WS_HANDLE_EVENT); }
 EXPORT CUresult cuEventDestroy(CUevent e) { return cuEventDestroy_v2(e); }
 

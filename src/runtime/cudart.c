@@ -114,7 +114,6 @@ typedef struct tex_rec {        /* a texture object, with the descriptors it was
 
 typedef struct launch_cfg { dim3 grid, block; size_t shmem; cudaStream_t stream; } launch_cfg;
 
-
 static struct {
     ws_device *dev;
     int dev_failed;
@@ -376,9 +375,12 @@ static int valid_stream(cudaStream_t s) {
 
 /* A bad handle gives cudaErrorInvalidResourceHandle, unless a sticky kernel
    fault takes precedence (it is returned by every call). */
-#define CHECK_HANDLE(ok)                                                          \
-    do {                                                                          \
-        if (!(ok)) return set_err(g.sticky ? g.sticky : cudaErrorInvalidResourceHandle); \
+static cudaError_t bad_handle(void) {
+    return set_err(g.sticky ? g.sticky : cudaErrorInvalidResourceHandle);
+}
+#define CHECK_HANDLE(ok)                  \
+    do {                                  \
+        if (!(ok)) return bad_handle();   \
     } while (0)
 #define CHECK_STREAM(s) CHECK_HANDLE(valid_stream(s))
 #define CHECK_EVENT(e) CHECK_HANDLE(ws_handles_has(&g.handles, e, WS_HANDLE_EVENT))
@@ -412,8 +414,7 @@ static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_
    what __cudaPushCallConfiguration was given. */
 EXPORT cudaError_t __cudaLaunchKernel(void *kernel, dim3 grid, dim3 block, void **args,
                                       size_t shmem, cudaStream_t stream) {
-    if (!ws_handles_has(&g.handles, kernel, WS_HANDLE_FUNCTION))
-        return set_err(cudaErrorInvalidResourceHandle);
+    if (!ws_handles_has(&g.handles, kernel, WS_HANDLE_FUNCTION)) return bad_handle();
     return launch(kernel, grid, block, args, shmem, stream);
 }
 
@@ -1186,8 +1187,7 @@ EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
 /* The default streams (0, cudaStreamLegacy, cudaStreamPerThread) are not
    registered, so destroying one is refused too. */
 EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) {
-    return ws_handles_destroy(&g.handles, s, WS_HANDLE_STREAM) ? cudaSuccess
-                                                              : set_err(cudaErrorInvalidResourceHandle);
+    return ws_handles_destroy(&g.handles, s, WS_HANDLE_STREAM) ? cudaSuccess : bad_handle();
 }
 EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) {
     CHECK_STREAM(s);
@@ -1209,8 +1209,7 @@ EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
 }
 EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
 EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
-    return ws_handles_destroy(&g.handles, e, WS_HANDLE_EVENT) ? cudaSuccess
-                                                             : set_err(cudaErrorInvalidResourceHandle);
+    return ws_handles_destroy(&g.handles, e, WS_HANDLE_EVENT) ? cudaSuccess : bad_handle();
 }
 EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
     CHECK_EVENT(e);
@@ -1240,7 +1239,7 @@ EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     CHECK_EVENT(a);
     CHECK_EVENT(b);
     if (!ms) return set_err(cudaErrorInvalidValue);
-    return ws_handles_elapsed(a, b, ms) == 0 ? cudaSuccess : set_err(cudaErrorInvalidResourceHandle);
+    return ws_handles_elapsed(a, b, ms) == 0 ? cudaSuccess : bad_handle();
 }
 EXPORT cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t a, cudaEvent_t b) {
     return cudaEventElapsedTime(ms, a, b);

@@ -69,7 +69,8 @@ TEST(handles_registry_matches_reference) {
     CHECK(!ws_handles_has(&h, NULL, WS_HANDLE_STREAM));
     ws_handles_drop(&h, WS_HANDLE_ANY, NULL, NULL);
     CHECK_EQ_U64(h.n, 0);
-    for (int i = 0; i < NKEYS; i++) CHECK(!ws_handles_has(&h, (const void *)key_of(i), WS_HANDLE_EVENT));
+    for (int i = 0; i < NKEYS; i++)
+        CHECK(!ws_handles_has(&h, (const void *)key_of(i), WS_HANDLE_EVENT));
     ws_handles_free(&h);
     CHECK(!ws_handles_has(&h, (const void *)key_of(1), WS_HANDLE_EVENT));
 }

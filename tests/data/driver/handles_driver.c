@@ -115,7 +115,7 @@ int main(int argc, char **argv) {
     CK(cuModuleGetFunction(&tmp, NULL, "vecadd"), INVALID_HANDLE);
     CK(cuModuleGetFunction(&tmp, f, "vecadd"), INVALID_HANDLE);
     CK(cuModuleGetGlobal_v2(&dp, &bytes, s, "counter"), INVALID_HANDLE);
-    CK(cuLaunchKernel((CUfunction)0x6666660, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL), INVALID_HANDLE);
+    CK(cuLaunchKernel((CUfunction)0x6666660, 1, 1, 1, 1, 1, 1, 0, 0, args, 0), INVALID_HANDLE);
     CK(cuLaunchKernel(mod, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL), INVALID_HANDLE);
     CK(cuLaunchKernel(NULL, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL), INVALID_HANDLE);
     CK(cuModuleUnload(s), INVALID_HANDLE);
