@@ -3,6 +3,8 @@
 #   make test       build and run the test suite (release build)
 #   make asan       the test suite under AddressSanitizer + UBSan (build-asan/)
 #   make test-tools the experiment tools' tests (tests/tools, Python; part of `make test`)
+#   make fuzz       fuzz the fat binary reader with libFuzzer for FUZZ_SECONDS (needs clang;
+#                   not a test)
 #   make bench-speed  simulation speed: matmul 256 functional and timing, two memory-bound runs (not a test)
 #   make ptx        regenerate bundled workloads' PTX + ptxas info (needs nvcc)
 
@@ -46,7 +48,7 @@ CUDART   := $(BUILD)/lib/libcudart.so.13
 CUDADRV  := $(BUILD)/lib/libcuda.so.1
 TESTBIN  := $(BUILD)/run_tests
 
-.PHONY: all test test-tools asan clean bench-speed ptx check-ptx
+.PHONY: all test test-tools asan clean bench-speed ptx check-ptx fuzz
 all: $(WARPSIM) $(CUDART) $(CUDADRV) $(TESTBIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -104,6 +106,22 @@ asan:
 
 bench-speed: $(WARPSIM)
 	./tools/bench_speed.sh
+
+# libFuzzer on the fat binary reader, seeded with tests/data/fatbin (nvcc 13
+# images and past crash inputs); new inputs go to $(BUILD)/fuzz/corpus and
+# crashes to $(BUILD)/fuzz/crashes. The malloc limit sits above the reader's
+# 256 MiB cap on decompressed PTX, so a bigger allocation is a finding.
+CLANG        ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BIN     := $(BUILD)/fuzz/fuzz_fatbin
+$(FUZZ_BIN): tests/fuzz/fuzz_fatbin.c src/runtime/fatbin.c src/runtime/fatbin.h
+	@mkdir -p $(dir $@)
+	$(CLANG) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    $(CPPFLAGS) -o $@ tests/fuzz/fuzz_fatbin.c src/runtime/fatbin.c $(LDLIBS)
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/crashes
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -malloc_limit_mb=512 \
+	    -artifact_prefix=$(BUILD)/fuzz/crashes/ $(BUILD)/fuzz/corpus tests/data/fatbin
 
 ptx:
 	./tools/gen_ptx.sh

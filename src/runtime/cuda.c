@@ -1,13 +1,16 @@
 /* libcuda.so.1 replacement: the driver API subset a plain C host program
- * needs (init, device queries, one context, PTX modules, memory, launches).
+ * needs (init, device queries, one context, PTX modules, memory, launches,
+ * streams and events).
  * Exports the versioned names cuda.h maps to (cuMemAlloc -> cuMemAlloc_v2,
  * cuCtxCreate -> cuCtxCreate_v4, ...) as well as the plain ones.
  *
  * One simulated device; launches run at call time. Kernel faults are sticky
  * as in CUDA: later calls return CUDA_ERROR_ILLEGAL_ADDRESS & co., and the
  * simulator's message goes to stderr. Options come from the WARPSIM_*
- * environment variables (see shim.h). The shim is process-global; host
- * threads must not call it concurrently. */
+ * environment variables (see shim.h). Module, function, stream and event
+ * handles are checked against the live ones (g.handles): a destroyed or
+ * made-up one gives CUDA_ERROR_INVALID_HANDLE. The shim is process-global;
+ * host threads must not call it concurrently. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 
 #include "runtime/cudart_types.h"
 #include "runtime/fatbin.h"
+#include "runtime/handles.h"
 #include "runtime/shim.h"
 #include "warpsim/warpsim.h"
 
@@ -27,6 +31,7 @@ typedef ws_module_handle *CUmodule;
 typedef ws_kernel *CUfunction;
 typedef unsigned long long CUdeviceptr;
 typedef void *CUstream;
+typedef void *CUevent;
 
 enum {
     CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2,
@@ -34,7 +39,7 @@ enum {
     CUDA_ERROR_INVALID_IMAGE = 200, CUDA_ERROR_INVALID_CONTEXT = 201,
     CUDA_ERROR_NO_BINARY_FOR_GPU = 209, CUDA_ERROR_INVALID_PTX = 218,
     CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222, CUDA_ERROR_FILE_NOT_FOUND = 301,
-    CUDA_ERROR_INVALID_HANDLE = 400, CUDA_ERROR_NOT_FOUND = 500,
+    CUDA_ERROR_INVALID_HANDLE = 400, CUDA_ERROR_NOT_FOUND = 500, CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700, CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
     CUDA_ERROR_ASSERT = 710, CUDA_ERROR_MISALIGNED_ADDRESS = 716, CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_UNKNOWN = 999,
@@ -53,7 +58,20 @@ static struct {
     int nctx;
     CUresult sticky;
     tex_rec *texs;
+    ws_handles handles;         /* live modules, functions, streams and events */
 } g;
+
+static int live(const void *h, ws_handle_kind kind) { return ws_handles_has(&g.handles, h, kind); }
+
+/* The legacy default stream (0), CU_STREAM_LEGACY (0x1), CU_STREAM_PER_THREAD
+   (0x2) or a stream created and not yet destroyed. */
+static int valid_stream(CUstream s) { return (uintptr_t)s <= 2 || live(s, WS_HANDLE_STREAM); }
+
+/* Unloading frees a module's kernels: their handles go with it. */
+static void unload_module(void *m) {
+    ws_handles_drop(&g.handles, WS_HANDLE_FUNCTION, m, NULL);
+    if (g.dev) ws_module_unload(g.dev, m);
+}
 
 /* A context handle: any non-null token; there is one device-wide state. */
 static char ctx_token;
@@ -205,6 +223,10 @@ static CUresult ctx_destroy(CUcontext ctx) {
             free(t);
         }
         g.texs = NULL;
+        /* every handle dies with the device (modules with it, in the device) */
+        ws_handles_drop(&g.handles, WS_HANDLE_STREAM, NULL, free);
+        ws_handles_drop(&g.handles, WS_HANDLE_EVENT, NULL, free);
+        ws_handles_drop(&g.handles, WS_HANDLE_ANY, NULL, NULL);
         ws_device_destroy(g.dev);
         g.dev = NULL;
         g.sticky = CUDA_SUCCESS;
@@ -228,11 +250,21 @@ EXPORT CUresult cuCtxSynchronize(void) {
 }
 
 /* ---- modules ------------------------------------------------------------------- */
+/* A module just loaded (status s) becomes a live handle. */
+static CUresult loaded(ws_status s, CUmodule *m) {
+    if (s != WS_OK) return fail(s);
+    if (ws_handles_add(&g.handles, *m, WS_HANDLE_MODULE, NULL) != 0) {
+        ws_module_unload(g.dev, *m);
+        *m = NULL;
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return CUDA_SUCCESS;
+}
+
 EXPORT CUresult cuModuleLoad(CUmodule *m, const char *path) {
     ENTER();
     if (!m || !path) return CUDA_ERROR_INVALID_VALUE;
-    ws_status s = ws_module_load_file(g.dev, path, m);
-    return s == WS_OK ? CUDA_SUCCESS : fail(s);
+    return loaded(ws_module_load_file(g.dev, path, m), m);
 }
 
 EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image) {
@@ -250,15 +282,14 @@ EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image) {
         }
         ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), "fatbin", NULL, m);
         free(ptx);
-        return s == WS_OK ? CUDA_SUCCESS : fail(s);
+        return loaded(s, m);
     }
     if (memcmp(image, "\177ELF", 4) == 0) {
         say("cuModuleLoadData: a cubin (ELF) image has no PTX; warpsim needs PTX text");
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
     const char *ptx = image;
-    ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), "ptx-image", NULL, m);
-    return s == WS_OK ? CUDA_SUCCESS : fail(s);
+    return loaded(ws_module_load(g.dev, ptx, strlen(ptx), "ptx-image", NULL, m), m);
 }
 
 EXPORT CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, void *opts,
@@ -272,21 +303,26 @@ EXPORT CUresult cuModuleLoadFatBinary(CUmodule *m, const void *fatbin) {
 
 EXPORT CUresult cuModuleUnload(CUmodule m) {
     if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
-    if (!m) return CUDA_ERROR_INVALID_HANDLE;
-    if (g.dev) ws_module_unload(g.dev, m);
+    if (!ws_handles_remove(&g.handles, m, WS_HANDLE_MODULE)) return CUDA_ERROR_INVALID_HANDLE;
+    unload_module(m);
     return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
     ENTER();
-    if (!f || !m || !name) return CUDA_ERROR_INVALID_VALUE;
+    if (!live(m, WS_HANDLE_MODULE)) return CUDA_ERROR_INVALID_HANDLE;
+    if (!f || !name) return CUDA_ERROR_INVALID_VALUE;
     ws_status s = ws_module_get_kernel(m, name, f);
-    return s == WS_OK ? CUDA_SUCCESS : fail(s);
+    if (s != WS_OK) return fail(s);
+    /* owned by its module, so that unloading the module retires it */
+    return ws_handles_add(&g.handles, *f, WS_HANDLE_FUNCTION, m) == 0 ? CUDA_SUCCESS
+                                                                       : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dp, size_t *bytes, CUmodule m, const char *name) {
     ENTER();
-    if (!m || !name) return CUDA_ERROR_INVALID_VALUE;
+    if (!live(m, WS_HANDLE_MODULE)) return CUDA_ERROR_INVALID_HANDLE;
+    if (!name) return CUDA_ERROR_INVALID_VALUE;
     ws_devptr a = 0;
     size_t sz = 0;
     ws_status s = ws_module_get_global(m, name, &a, &sz);
@@ -379,7 +415,7 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
                                unsigned by, unsigned bz, unsigned shmem, CUstream stream,
                                void **params, void **extra) {
     ENTER();
-    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    if (!live(f, WS_HANDLE_FUNCTION) || !valid_stream(stream)) return CUDA_ERROR_INVALID_HANDLE;
     ws_dim3 grid = {gx, gy, gz}, block = {bx, by, bz};
     ws_status s;
     if (params) {
@@ -401,6 +437,102 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
     if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE) return r;
     g.sticky = r;  /* a fault inside the kernel: sticky, reported from here on */
     return r;
+}
+
+/* ---- streams and events ---------------------------------------------------------------- */
+/* Work runs at call time, so streams only need to exist: a destroyed or
+   made-up stream or event is refused with CUDA_ERROR_INVALID_HANDLE. */
+static CUresult create(void **out, ws_handle_kind kind, unsigned flags) {
+    ENTER();
+    return from_ws(ws_handles_create(&g.handles, out, kind, flags));
+}
+
+static CUresult destroy(void *h, ws_handle_kind kind) {
+    if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
+    return ws_handles_destroy(&g.handles, h, kind) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) {
+    return create(s, WS_HANDLE_STREAM, flags);
+}
+EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int prio) {
+    return cuStreamCreate(s, flags);
+}
+EXPORT CUresult cuStreamDestroy_v2(CUstream s) { return destroy(s, WS_HANDLE_STREAM); }
+EXPORT CUresult cuStreamDestroy(CUstream s) { return cuStreamDestroy_v2(s); }
+
+EXPORT CUresult cuStreamSynchronize(CUstream s) {
+    ENTER();
+    return valid_stream(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+EXPORT CUresult cuStreamQuery(CUstream s) { return cuStreamSynchronize(s); }
+EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
+    ENTER();
+    return valid_stream(s) && live(e, WS_HANDLE_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags) {
+    return create(e, WS_HANDLE_EVENT, flags);
+}
+EXPORT CUresult cuEventDestroy_v2(CUevent e) { return destroy(e, WS_HANDLE_EVENT); }
+EXPORT CUresult cuEventDestroy(CUevent e) { return cuEventDestroy_v2(e); }
+
+EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
+    ENTER();
+    if (!live(e, WS_HANDLE_EVENT) || !valid_stream(s)) return CUDA_ERROR_INVALID_HANDLE;
+    ws_handle_rec *r = e;
+    r->t_ns = ws_device_time_ns(g.dev);  /* simulated time */
+    r->recorded = 1;
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags) {
+    return cuEventRecord(e, s);
+}
+
+/* An event never recorded is complete. */
+EXPORT CUresult cuEventQuery(CUevent e) {
+    ENTER();
+    return live(e, WS_HANDLE_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+EXPORT CUresult cuEventSynchronize(CUevent e) { return cuEventQuery(e); }
+
+/* Either event never recorded, or created with CU_EVENT_DISABLE_TIMING:
+   CUDA_ERROR_INVALID_HANDLE, as the driver documents. */
+EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) {
+    ENTER();
+    if (!live(a, WS_HANDLE_EVENT) || !live(b, WS_HANDLE_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+    if (!ms) return CUDA_ERROR_INVALID_VALUE;
+    return ws_handles_elapsed(a, b, ms) == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+    return cuEventElapsedTime_v2(ms, a, b);
+}
+
+/* Asynchronous copies and sets: synchronous here, once the stream checks out. */
+#define ASYNC(call, s) (valid_stream(s) ? (call) : g.sticky ? g.sticky : CUDA_ERROR_INVALID_HANDLE)
+EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
+    return ASYNC(cuMemcpyHtoD_v2(dst, src, n), s);
+}
+EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+    return ASYNC(cuMemcpyDtoH_v2(dst, src, n), s);
+}
+EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+    return ASYNC(cuMemcpyDtoD_v2(dst, src, n), s);
+}
+EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s) {
+    return ASYNC(cuMemsetD8_v2(dst, v, n), s);
+}
+EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream s) {
+    return ASYNC(cuMemsetD32_v2(dst, v, n), s);
+}
+EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
+    return cuMemcpyHtoDAsync_v2(dst, src, n, s);
+}
+EXPORT CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+    return cuMemcpyDtoHAsync_v2(dst, src, n, s);
+}
+EXPORT CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+    return cuMemcpyDtoDAsync_v2(dst, src, n, s);
 }
 
 /* ---- texture objects ------------------------------------------------------------------ */
@@ -523,6 +655,7 @@ static const struct { int code; const char *name, *text; } errs[] = {
     {CUDA_ERROR_FILE_NOT_FOUND, "CUDA_ERROR_FILE_NOT_FOUND", "file not found"},
     {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid handle"},
     {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready"},
     {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "a kernel accessed an illegal memory address"},
     {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
     {CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "a kernel trapped (device-side assert or trap)"},

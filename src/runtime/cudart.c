@@ -21,6 +21,10 @@
  * - Events record simulated time (ws_device_time_ns): functional mode has no
  *   cycles, so elapsed times are 0 ms until the timing model lands.
  * - Options come from WARPSIM_* environment variables (see shim.h).
+ * - Stream, event and kernel handles are checked against the live ones
+ *   (g.handles): a destroyed or made-up one gives cudaErrorInvalidResourceHandle
+ *   as in CUDA. The default streams 0, cudaStreamLegacy and
+ *   cudaStreamPerThread are always valid; cudaDeviceReset destroys the rest.
  * - The shim is process-global by nature (CUDA's API is); host threads must
  *   not call it concurrently. */
 #include <errno.h>
@@ -33,6 +37,7 @@
 
 #include "runtime/cudart_types.h"
 #include "runtime/fatbin.h"
+#include "runtime/handles.h"
 #include "runtime/shim.h"
 #include "warpsim/warpsim.h"
 
@@ -109,9 +114,6 @@ typedef struct tex_rec {        /* a texture object, with the descriptors it was
 
 typedef struct launch_cfg { dim3 grid, block; size_t shmem; cudaStream_t stream; } launch_cfg;
 
-typedef struct stream_rec { unsigned flags; } stream_rec;
-typedef struct event_rec { double t_ns; int recorded; } event_rec;
-
 static struct {
     ws_device *dev;
     int dev_failed;
@@ -125,6 +127,7 @@ static struct {
     tex_rec *texs;
     launch_cfg cfg[16];
     int ncfg;
+    ws_handles handles;         /* live streams, events and kernel handles */
 } g;
 
 static cudaError_t set_err(cudaError_t e) {
@@ -246,6 +249,11 @@ EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *dev
     f->fb = (fatbin_rec *)handle;
     f->next = g.funcs;
     g.funcs = f;
+    /* the record is the handle __cudaGetKernel hands out */
+    if (ws_handles_add(&g.handles, f, WS_HANDLE_FUNCTION, NULL) != 0) {
+        say("out of memory registering a kernel");
+        abort();
+    }
 }
 
 static var_rec *add_var(void **handle, const void *host_var, const char *name, size_t size) {
@@ -359,8 +367,28 @@ EXPORT cudaError_t __cudaGetKernel(void **out, const void *hostFun) {
     return cudaSuccess;
 }
 
-static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem) {
+/* The legacy default stream (0), cudaStreamLegacy (0x1), cudaStreamPerThread
+   (0x2) or a stream created and not yet destroyed. */
+static int valid_stream(cudaStream_t s) {
+    return (uintptr_t)s <= 2 || ws_handles_has(&g.handles, s, WS_HANDLE_STREAM);
+}
+
+/* A bad handle gives cudaErrorInvalidResourceHandle, unless a sticky kernel
+   fault takes precedence (it is returned by every call). */
+static cudaError_t bad_handle(void) {
+    return set_err(g.sticky ? g.sticky : cudaErrorInvalidResourceHandle);
+}
+#define CHECK_HANDLE(ok)                  \
+    do {                                  \
+        if (!(ok)) return bad_handle();   \
+    } while (0)
+#define CHECK_STREAM(s) CHECK_HANDLE(valid_stream(s))
+#define CHECK_EVENT(e) CHECK_HANDLE(ws_handles_has(&g.handles, e, WS_HANDLE_EVENT))
+
+static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem,
+                          cudaStream_t stream) {
     ENTER();
+    CHECK_STREAM(stream);
     ws_kernel *k = NULL;
     cudaError_t e = get_kernel(f, &k);
     if (e != cudaSuccess) return set_err(e);
@@ -382,21 +410,24 @@ static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_
     return cudaSuccess;
 }
 
+/* The <<<>>> path: `kernel` is what __cudaGetKernel returned, the stream
+   what __cudaPushCallConfiguration was given. */
 EXPORT cudaError_t __cudaLaunchKernel(void *kernel, dim3 grid, dim3 block, void **args,
                                       size_t shmem, cudaStream_t stream) {
-    return launch((func_rec *)kernel, grid, block, args, shmem);
+    if (!ws_handles_has(&g.handles, kernel, WS_HANDLE_FUNCTION)) return bad_handle();
+    return launch(kernel, grid, block, args, shmem, stream);
 }
 
 EXPORT cudaError_t __cudaLaunchKernel_ptsz(void *kernel, dim3 grid, dim3 block, void **args,
                                            size_t shmem, cudaStream_t stream) {
-    return launch((func_rec *)kernel, grid, block, args, shmem);
+    return __cudaLaunchKernel(kernel, grid, block, args, shmem, stream);
 }
 
 EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
                                     size_t shmem, cudaStream_t stream) {
     func_rec *f = find_func(func);
     if (!f) return set_err(cudaErrorInvalidDeviceFunction);
-    return launch(f, grid, block, args, shmem);
+    return launch(f, grid, block, args, shmem, stream);
 }
 
 EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args,
@@ -547,11 +578,12 @@ EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
     return do_memcpy(dst, src, n, kind);
 }
 EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+    CHECK_STREAM(s);
     return do_memcpy(dst, src, n, kind);
 }
 EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n, int kind,
                                         cudaStream_t s) {
-    return do_memcpy(dst, src, n, kind);
+    return cudaMemcpyAsync(dst, src, n, kind, s);
 }
 EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t n, int kind) {
     return do_memcpy(dst, src, n, kind);
@@ -569,7 +601,10 @@ static cudaError_t do_memset(void *p, int v, size_t n) {
 }
 
 EXPORT cudaError_t cudaMemset(void *p, int v, size_t n) { return do_memset(p, v, n); }
-EXPORT cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { return do_memset(p, v, n); }
+EXPORT cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+    CHECK_STREAM(s);
+    return do_memset(p, v, n);
+}
 
 /* ---- pitched memory, arrays and texture objects ------------------------------ */
 /* Pitched rows start 512 bytes apart at least, the textureAlignment
@@ -610,6 +645,7 @@ EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
 }
 EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                                      size_t width, size_t height, int kind, cudaStream_t st) {
+    CHECK_STREAM(st);
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -956,11 +992,13 @@ EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, si
 
 EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n,
                                            size_t offset, int kind, cudaStream_t s) {
+    CHECK_STREAM(s);
     return cudaMemcpyToSymbol(sym, src, n, offset, kind);
 }
 
 EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t offset,
                                              int kind, cudaStream_t s) {
+    CHECK_STREAM(s);
     return cudaMemcpyFromSymbol(dst, sym, n, offset, kind);
 }
 
@@ -1112,6 +1150,9 @@ EXPORT cudaError_t cudaDeviceReset(void) {
         free(t);
     }
     g.texs = NULL;
+    /* streams and events belong to the device: their handles die with it */
+    ws_handles_drop(&g.handles, WS_HANDLE_STREAM, NULL, free);
+    ws_handles_drop(&g.handles, WS_HANDLE_EVENT, NULL, free);
     ws_device_destroy(g.dev);
     g.dev = NULL;
     g.dev_failed = 0;
@@ -1133,43 +1174,48 @@ EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
 }
 
 /* ---- streams and events ---------------------------------------------------------- */
+/* Handles are records registered in g.handles while alive: a destroyed or
+   made-up handle is refused with cudaErrorInvalidResourceHandle, as CUDA does,
+   instead of being dereferenced. */
 EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
-    if (!s) return set_err(cudaErrorInvalidValue);
-    stream_rec *r = calloc(1, sizeof *r);
-    if (!r) return set_err(cudaErrorMemoryAllocation);
-    r->flags = flags;
-    *s = r;
-    return cudaSuccess;
+    return set_err(from_ws(ws_handles_create(&g.handles, s, WS_HANDLE_STREAM, flags)));
 }
 EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
 EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int prio) {
     return cudaStreamCreateWithFlags(s, flags);
 }
+/* The default streams (0, cudaStreamLegacy, cudaStreamPerThread) are not
+   registered, so destroying one is refused too. */
 EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) {
-    free(s);
-    return cudaSuccess;
+    return ws_handles_destroy(&g.handles, s, WS_HANDLE_STREAM) ? cudaSuccess : bad_handle();
 }
-EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) { return cudaDeviceSynchronize(); }
-EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaDeviceSynchronize(); }
-EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) { return g.sticky ? set_err(g.sticky) : cudaSuccess; }
-EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) { return cudaSuccess; }
+EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+    CHECK_STREAM(s);
+    return cudaDeviceSynchronize();
+}
+EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
+EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) {
+    CHECK_STREAM(s);
+    return g.sticky ? set_err(g.sticky) : cudaSuccess;  /* work ran at call time */
+}
+EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) {
+    CHECK_STREAM(s);
+    CHECK_EVENT(e);
+    return g.sticky ? set_err(g.sticky) : cudaSuccess;
+}
 
 EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
-    if (!e) return set_err(cudaErrorInvalidValue);
-    event_rec *r = calloc(1, sizeof *r);
-    if (!r) return set_err(cudaErrorMemoryAllocation);
-    *e = r;
-    return cudaSuccess;
+    return set_err(from_ws(ws_handles_create(&g.handles, e, WS_HANDLE_EVENT, flags)));
 }
 EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
 EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
-    free(e);
-    return cudaSuccess;
+    return ws_handles_destroy(&g.handles, e, WS_HANDLE_EVENT) ? cudaSuccess : bad_handle();
 }
 EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
-    if (!e) return set_err(cudaErrorInvalidResourceHandle);
+    CHECK_EVENT(e);
+    CHECK_STREAM(s);
     ENTER();
-    event_rec *r = e;
+    ws_handle_rec *r = e;
     r->t_ns = ws_device_time_ns(g.dev);  /* simulated time, not host time */
     r->recorded = 1;
     return cudaSuccess;
@@ -1178,17 +1224,22 @@ EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) { return 
 EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned f) {
     return cudaEventRecord(e, s);
 }
+/* An event never recorded is complete (CUDA: "an empty set of work"). */
 EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) {
-    if (!e) return set_err(cudaErrorInvalidResourceHandle);
+    CHECK_EVENT(e);
     return cudaDeviceSynchronize();
 }
-EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) { return cudaSuccess; }
+EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) {
+    CHECK_EVENT(e);
+    return g.sticky ? set_err(g.sticky) : cudaSuccess;
+}
+/* CUDA's rules: either event never recorded, or created with
+   cudaEventDisableTiming, gives cudaErrorInvalidResourceHandle. */
 EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
-    if (!ms || !a || !b) return set_err(cudaErrorInvalidValue);
-    const event_rec *x = a, *y = b;
-    if (!x->recorded || !y->recorded) return set_err(cudaErrorInvalidResourceHandle);
-    *ms = (float)((y->t_ns - x->t_ns) / 1e6);
-    return cudaSuccess;
+    CHECK_EVENT(a);
+    CHECK_EVENT(b);
+    if (!ms) return set_err(cudaErrorInvalidValue);
+    return ws_handles_elapsed(a, b, ms) == 0 ? cudaSuccess : bad_handle();
 }
 EXPORT cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t a, cudaEvent_t b) {
     return cudaEventElapsedTime(ms, a, b);

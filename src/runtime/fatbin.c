@@ -26,6 +26,7 @@
 #define KIND_ELF 2
 #define FLAG_COMPRESSED_OLD 0x2000u
 #define FLAG_COMPRESSED_ZSTD 0x8000u
+#define FATBIN_HEADER 16u
 #define ENTRY_MIN_HEADER 64u
 
 static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
@@ -65,13 +66,15 @@ static char *copy_text(const uint8_t *p, size_t n) {
     return s;
 }
 
-static char *decode_entry(const uint8_t *e, char *err, size_t errlen) {
-    uint32_t hsize = rd32(e + 4);
-    uint64_t psize = rd64(e + 8);
+/* The PTX of the entry at e, whose header (ehsize bytes) and payload (psize
+   bytes) the caller has checked to lie inside the image. Every read below
+   stays inside the payload. */
+static char *decode_entry(const uint8_t *e, uint32_t ehsize, uint64_t psize, char *err,
+                          size_t errlen) {
     uint32_t csize = rd32(e + 16);
     uint64_t flags = rd64(e + 40);
     uint64_t dsize = rd64(e + 56);
-    const uint8_t *payload = e + hsize;
+    const uint8_t *payload = e + ehsize;
     if (flags & FLAG_COMPRESSED_ZSTD) {
 #ifdef WARPSIM_NO_ZSTD
         (void)csize;
@@ -82,11 +85,24 @@ static char *decode_entry(const uint8_t *e, char *err, size_t errlen) {
                  "--no-compress");
         return NULL;
 #else
+        if (csize > psize) {
+            snprintf(err, errlen,
+                     "fat binary is corrupt: compressed PTX of %u bytes in a payload of %llu bytes",
+                     csize, (unsigned long long)psize);
+            return NULL;
+        }
         size_t in = csize ? csize : (size_t)psize;
         unsigned long long fsz = ZSTD_getFrameContentSize(payload, in);
         if (dsize == 0 && fsz != ZSTD_CONTENTSIZE_UNKNOWN && fsz != ZSTD_CONTENTSIZE_ERROR) dsize = fsz;
-        if (dsize == 0 || dsize > (1ull << 32)) {
+        if (dsize == 0) {
             snprintf(err, errlen, "fat binary: compressed PTX entry has no usable size");
+            return NULL;
+        }
+        if (dsize > WS_FATBIN_MAX_PTX) {
+            snprintf(err, errlen,
+                     "fat binary: compressed PTX claims %llu bytes decompressed, over warpsim's "
+                     "limit of %u MiB (corrupt, or PTX too large to simulate)",
+                     (unsigned long long)dsize, WS_FATBIN_MAX_PTX >> 20);
             return NULL;
         }
         char *out = malloc((size_t)dsize + 1);
@@ -117,11 +133,15 @@ static char *decode_entry(const uint8_t *e, char *err, size_t errlen) {
     return s;
 }
 
+/* Bounds are checked by comparing each size with the bytes that remain,
+   never by forming a pointer past them: sizes come from the file, and a
+   huge one would wrap the arithmetic. */
 char *ws_fatbin_ptx_from_data(const void *data, size_t len, unsigned *arch, char *err,
                               size_t errlen) {
     const uint8_t *h = data;
-    if (!h || (len && len < 16)) {
-        snprintf(err, errlen, "fat binary: no data");
+    if (!h || (len && len < FATBIN_HEADER)) {
+        snprintf(err, errlen, "fat binary: %s", h ? "truncated before the end of its header"
+                                                  : "no data");
         return NULL;
     }
     if (rd32(h) != WS_FATBIN_MAGIC) {
@@ -130,32 +150,44 @@ char *ws_fatbin_ptx_from_data(const void *data, size_t len, unsigned *arch, char
     }
     uint16_t hsize = rd16(h + 6);
     uint64_t fat_size = rd64(h + 8);
-    if (hsize < 16 || (len && hsize + fat_size > len)) {
-        snprintf(err, errlen, "fat binary header is corrupt (header %u bytes, body %llu bytes)",
-                 hsize, (unsigned long long)fat_size);
+    /* Length unknown (a bare pointer): trust the header up to a sane size. */
+    uint64_t avail = len ? (uint64_t)len : (uint64_t)WS_FATBIN_MAX_IMAGE;
+    if (hsize < FATBIN_HEADER || hsize > avail || fat_size > avail - hsize) {
+        snprintf(err, errlen,
+                 "fat binary header is corrupt or the image truncated (header %u bytes, entries "
+                 "%llu bytes, image %s%llu bytes)", hsize, (unsigned long long)fat_size,
+                 len ? "" : "at most ", (unsigned long long)avail);
         return NULL;
     }
-    const uint8_t *p = h + hsize, *end = p + fat_size;
+    const uint8_t *body = h + hsize;
     const uint8_t *best = NULL;
+    uint32_t best_hsize = 0;
+    uint64_t best_psize = 0;
     unsigned best_arch = 0, nelf = 0, elf_arch = 0;
-    while (p + ENTRY_MIN_HEADER <= end) {
-        uint16_t kind = rd16(p);
-        uint32_t ehsize = rd32(p + 4);
-        uint64_t psize = rd64(p + 8);
-        unsigned a = rd32(p + 28);
-        if (ehsize < ENTRY_MIN_HEADER || psize > (uint64_t)(end - p) - ehsize) {
-            snprintf(err, errlen, "fat binary entry at offset %zu is corrupt",
-                     (size_t)(p - h));
+    for (uint64_t off = 0, rem; (rem = fat_size - off) >= ENTRY_MIN_HEADER;) {
+        const uint8_t *e = body + off;
+        uint16_t kind = rd16(e);
+        uint32_t ehsize = rd32(e + 4);
+        uint64_t psize = rd64(e + 8);
+        unsigned a = rd32(e + 28);
+        if (ehsize < ENTRY_MIN_HEADER || ehsize > rem || psize > rem - ehsize) {
+            snprintf(err, errlen,
+                     "fat binary entry at offset %llu is corrupt or truncated (header %u bytes, "
+                     "payload %llu bytes, %llu bytes left)",
+                     (unsigned long long)(hsize + off), ehsize, (unsigned long long)psize,
+                     (unsigned long long)rem);
             return NULL;
         }
         if (kind == KIND_PTX && (!best || a > best_arch)) {
-            best = p;
+            best = e;
+            best_hsize = ehsize;
+            best_psize = psize;
             best_arch = a;
         } else if (kind == KIND_ELF) {
             nelf++;
             if (a > elf_arch) elf_arch = a;
         }
-        p += ehsize + psize;
+        off += ehsize + psize;  /* <= fat_size: checked above */
     }
     if (!best) {
         if (nelf)
@@ -169,5 +201,5 @@ char *ws_fatbin_ptx_from_data(const void *data, size_t len, unsigned *arch, char
         return NULL;
     }
     if (arch) *arch = best_arch;
-    return decode_entry(best, err, errlen);
+    return decode_entry(best, best_hsize, best_psize, err, errlen);
 }

@@ -59,6 +59,37 @@ TEST(shim_driver_api_program) {
     free(out);
 }
 
+/* Builds tests/data/SRC (a plain C host program with its own declarations)
+   with cc against the shim library LIB of the build and runs it on the
+   vecadd PTX; returns its exit status and output. */
+static int run_host_program(const char *src, const char *lib, char **out) {
+    char cmd[4096], bin[1024];
+    const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+    snprintf(bin, sizeof bin, "%s/%.*s", build_dir(), (int)(strlen(base) - 2), base);
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -O1 -o %s %s/tests/data/%s %s/lib/%s 2>&1 && " SHIM_ENV
+             "LD_LIBRARY_PATH=%s/lib %s %s/tests/data/driver/vecadd.ptx 2>&1",
+             bin, ws_test_root(), src, build_dir(), lib, build_dir(), bin, ws_test_root());
+    return run_cmd(cmd, out);
+}
+
+/* Destroyed, made-up and wrong-kind handles give the invalid-handle error
+   (400) from every call that takes one: streams, events and kernels in the
+   runtime API (launches on both paths, async copies and sets, stream and
+   event calls), and CUmodule, CUfunction, CUstream and CUevent in the driver
+   API. */
+TEST(shim_invalid_handles) {
+    static const char *const progs[][2] = {{"cudart/handles_host.c", "libcudart.so.13"},
+                                           {"driver/handles_driver.c", "libcuda.so.1"}};
+    for (size_t i = 0; i < 2; i++) {
+        char *out = NULL;
+        int rc = run_host_program(progs[i][0], progs[i][1], &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "%s exited %d: %s", progs[i][0], rc,
+                  out ? out : "");
+        free(out);
+    }
+}
+
 /* Our cudaDeviceProp / cudaFuncAttributes and the texture structs of the
    runtime and driver APIs must match CUDA 13's layout. */
 #define PROP_FIELDS(X)                                                         \

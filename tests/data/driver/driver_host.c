@@ -1,35 +1,10 @@
 /* A plain C driver-API host program, built by tests/func/test_shim_driver.c
- * against warpsim's libcuda.so.1 with its own minimal declarations (no CUDA
+ * against warpsim's libcuda.so.1 with the declarations of cu_api.h (no CUDA
  * headers). Usage: driver_host PTXFILE. Prints PASS on success. */
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef int CUresult;
-typedef int CUdevice;
-typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream;
-typedef unsigned long long CUdeviceptr;
-
-CUresult cuInit(unsigned);
-CUresult cuDeviceGetCount(int *);
-CUresult cuDeviceGet(CUdevice *, int);
-CUresult cuDeviceGetName(char *, int, CUdevice);
-CUresult cuDeviceGetAttribute(int *, int, CUdevice);
-CUresult cuDeviceTotalMem_v2(size_t *, CUdevice);
-CUresult cuCtxCreate_v4(CUcontext *, void *, unsigned, CUdevice);
-CUresult cuCtxDestroy_v2(CUcontext);
-CUresult cuCtxSynchronize(void);
-CUresult cuModuleLoad(CUmodule *, const char *);
-CUresult cuModuleUnload(CUmodule);
-CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
-CUresult cuModuleGetGlobal_v2(CUdeviceptr *, size_t *, CUmodule, const char *);
-CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
-CUresult cuMemFree_v2(CUdeviceptr);
-CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void *, size_t);
-CUresult cuMemcpyDtoH_v2(void *, CUdeviceptr, size_t);
-CUresult cuMemsetD32_v2(CUdeviceptr, unsigned, size_t);
-CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, CUstream, void **, void **);
-CUresult cuGetErrorName(CUresult, const char **);
+#include "cu_api.h"
 
 #define CK(call)                                                            \
     do {                                                                    \

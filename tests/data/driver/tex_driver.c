@@ -9,22 +9,8 @@
 
 #include "runtime/cudart_types.h"
 
-typedef int CUresult;
-typedef int CUdevice;
-typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream;
-typedef unsigned long long CUdeviceptr;
+#include "cu_api.h"
 
-CUresult cuInit(unsigned);
-CUresult cuDeviceGet(CUdevice *, int);
-CUresult cuCtxCreate_v4(CUcontext *, void *, unsigned, CUdevice);
-CUresult cuCtxDestroy_v2(CUcontext);
-CUresult cuModuleLoad(CUmodule *, const char *);
-CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
-CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
-CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void *, size_t);
-CUresult cuMemcpyDtoH_v2(void *, CUdeviceptr, size_t);
-CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, CUstream, void **, void **);
 CUresult cuTexObjectCreate(unsigned long long *, const ws_cu_resource_desc *,
                            const ws_cu_texture_desc *, const void *);
 CUresult cuTexObjectDestroy(unsigned long long);
