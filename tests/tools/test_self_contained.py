@@ -14,9 +14,12 @@ SKIP_DIRS = {".git", "build", "sweeps", "__pycache__"}
 
 
 def repository_files():
-    r = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True)
-    if r.returncode == 0:
-        return [p for p in r.stdout.decode().split("\0") if p]
+    try:
+        r = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True)
+        if r.returncode == 0:
+            return [p for p in r.stdout.decode().split("\0") if p]
+    except OSError:
+        pass  # no git on this machine
     paths = []  # not a git checkout (an unpacked archive): every file but build outputs
     for d, dirs, files in os.walk(ROOT):
         dirs[:] = [x for x in dirs if x not in SKIP_DIRS]
