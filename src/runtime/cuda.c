@@ -49,6 +49,7 @@ typedef struct tex_rec {        /* a texture object and the descriptors it was m
 
 static struct {
     int initialised;
+    unsigned nmodules;          /* modules loaded from memory: names them */
     ws_device *dev;
     int nctx;
     CUresult sticky;
@@ -248,7 +249,9 @@ EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image) {
             say(err);
             return CUDA_ERROR_NO_BINARY_FOR_GPU;
         }
-        ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), "fatbin", NULL, m);
+        char name[128];
+        ws_shim_module_name(name, sizeof name, ++g.nmodules, arch);
+        ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), name, NULL, m);
         free(ptx);
         return s == WS_OK ? CUDA_SUCCESS : fail(s);
     }
@@ -257,7 +260,9 @@ EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image) {
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
     const char *ptx = image;
-    ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), "ptx-image", NULL, m);
+    char name[128];
+    ws_shim_module_name(name, sizeof name, ++g.nmodules, 0);
+    ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), name, NULL, m);
     return s == WS_OK ? CUDA_SUCCESS : fail(s);
 }
 
