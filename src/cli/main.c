@@ -38,7 +38,7 @@ static const char RUN_USAGE[] =
     "  warpsim run [options] --check-config                    check the configuration, run nothing\n"
     "\n"
     "run options (--opt VALUE or --opt=VALUE):\n"
-    "  --preset NAME     named configuration preset (see `warpsim --help`; default gtx480)\n"
+    "  --preset NAME     named configuration preset (below; default gtx480)\n"
     "  --config FILE     GPGPU-Sim style configuration file (applied after the preset)\n"
     "  --set 'OPT VALUE' set one option (after the preset and file; repeatable),\n"
     "                    e.g. --set '-gpgpu_scheduler lrr' (see `warpsim options`)\n"
