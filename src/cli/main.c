@@ -30,54 +30,50 @@
 
 #define WARPSIM_VERSION "0.1.0"
 
-static const char RUN_USAGE[] =
-    "usage:\n"
-    "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"
-    "  warpsim run [options] -- PROGRAM [ARGS...]              run a CUDA program (built with\n"
-    "                                                           nvcc -cudart shared) on the simulator\n"
+#define RUN_LINES                                                                                  \
+    "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"              \
+    "  warpsim run [options] -- PROGRAM [ARGS...]              run a CUDA program (built with\n"      \
+    "                                                           nvcc -cudart shared) on the simulator\n" \
     "  warpsim run [options] --check-config                    check the configuration, run nothing\n"
-    "\n"
-    "run options (--opt VALUE or --opt=VALUE):\n"
-    "  --preset NAME     named configuration preset (below; default gtx480)\n"
-    "  --config FILE     GPGPU-Sim style configuration file (applied after the preset)\n"
-    "  --set 'OPT VALUE' set one option (after the preset and file; repeatable),\n"
-    "                    e.g. --set '-gpgpu_scheduler lrr' (see `warpsim options`)\n"
-    "  --functional      functional simulation only (no timing model)\n"
-    "  --check-config    load the configuration and build the simulated GPU from it (which\n"
-    "                    checks every option name and value), then exit: 0 = usable\n"
-    "  -o, --output DIR  also write statistics as JSON into DIR\n"
-    "  -q, --quiet       no per-kernel report\n"
-    "  --max-insn N      stop after N thread instructions (like -gpgpu_max_insn)\n"
-    "  --max-cycle N     stop after N core cycles (like -gpgpu_max_cycle; timing runs)\n"
-    "                    a capped run is marked: warpsim_capped = 1, later launches skipped\n"
-    "  --input SIZE      workload input: small (default) or paper\n"
-    "  --dump-ptx DIR    write every PTX module loaded to DIR, under the name its error\n"
-    "                    messages use (for -- PROGRAM: PROGRAM.moduleN.compute_ARCH.ptx)\n"
-    "  -h, --help        this help\n";
+#define RUN_OPTIONS                                                                                \
+    "run options (--opt VALUE or --opt=VALUE):\n"                                                  \
+    "  --preset NAME     named configuration preset (below; default gtx480)\n"                     \
+    "  --config FILE     GPGPU-Sim style configuration file (applied after the preset)\n"          \
+    "  --set 'OPT VALUE' set one option (after the preset and file; repeatable),\n"                \
+    "                    e.g. --set '-gpgpu_scheduler lrr' (see `warpsim options`)\n"              \
+    "  --functional      functional simulation only (no timing model)\n"                           \
+    "  --check-config    load the configuration and build the simulated GPU from it (which\n"      \
+    "                    checks every option name and value), then exit: 0 = usable\n"             \
+    "  -o, --output DIR  also write statistics as JSON into DIR\n"                                 \
+    "  -q, --quiet       no per-kernel report\n"                                                   \
+    "  --max-insn N      stop after N thread instructions (like -gpgpu_max_insn)\n"                \
+    "  --max-cycle N     stop after N core cycles (like -gpgpu_max_cycle; timing runs)\n"          \
+    "                    a capped run is marked: warpsim_capped = 1, later launches skipped\n"     \
+    "  --input SIZE      workload input: small (default) or paper\n"                               \
+    "  --dump-ptx DIR    write every PTX module loaded to DIR, under the name its error\n"         \
+    "                    messages use (for -- PROGRAM: PROGRAM.moduleN.compute_ARCH.ptx)\n"        \
+    "  -h, --help        this help\n"
+static const char RUN_USAGE[] = "usage:\n" RUN_LINES "\n" RUN_OPTIONS;
 
 static void usage(FILE *f) {
-    fprintf(f,
-        "warpsim " WARPSIM_VERSION " - a cycle-level GPGPU simulator\n"
-        "\n"
-        "usage:\n"
-        "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"
-        "  warpsim run [options] -- PROGRAM [ARGS...]              run a CUDA program (built with\n"
-        "                                                           nvcc -cudart shared) on the simulator\n"
-        "  warpsim run [options] --check-config                    check the configuration, run nothing\n"
-        "  warpsim list                                            list the bundled workloads\n"
-        "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
-        "  warpsim options                                         list every configuration option\n"
-        "  warpsim version                                         print the version\n"
-        "  warpsim sweep SPEC [--engine local|slurm] [-j N]        run or resume a sweep (docs/sweeps.md)\n"
-        "  warpsim query SWEEP_DIR [--metric M]                    normalised table of a sweep\n"
-        "  warpsim report SWEEP_DIR                                HTML report and figures of a sweep\n"
-        "  warpsim timeseries RUN_DIR|FILE.csv [-o FILE.png]       plot a run's interval time series\n"
-        "                                                           (-warpsim_stat_interval N with -o DIR)\n"
-        "  warpsim COMMAND --help                                  one command's usage and options\n"
-        "\n"
-        "%s"
-        "\n"
-        "presets:\n", strstr(RUN_USAGE, "run options"));
+    fputs("warpsim " WARPSIM_VERSION " - a cycle-level GPGPU simulator\n"
+          "\n"
+          "usage:\n"
+          RUN_LINES
+          "  warpsim list                                            list the bundled workloads\n"
+          "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
+          "  warpsim options                                         list every configuration option\n"
+          "  warpsim version                                         print the version\n"
+          "  warpsim sweep SPEC [--engine local|slurm] [-j N]        run or resume a sweep (docs/sweeps.md)\n"
+          "  warpsim query SWEEP_DIR [--metric M]                    normalised table of a sweep\n"
+          "  warpsim report SWEEP_DIR                                HTML report and figures of a sweep\n"
+          "  warpsim timeseries RUN_DIR|FILE.csv [-o FILE.png]       plot a run's interval time series\n"
+          "                                                           (-warpsim_stat_interval N with -o DIR)\n"
+          "  warpsim COMMAND --help                                  one command's usage and options\n"
+          "\n"
+          RUN_OPTIONS
+          "\n"
+          "presets:\n", f);
     ws_config_print_presets(f);
 }
 
