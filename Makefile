@@ -7,6 +7,10 @@
 #                   not a test)
 #   make bench-speed  simulation speed: matmul 256 functional and timing, two memory-bound runs (not a test)
 #   make ptx        regenerate bundled workloads' PTX + ptxas info (needs nvcc)
+#   make install [PREFIX=/usr/local] [DESTDIR=]   warpsim on PATH: PREFIX/bin/warpsim, the shim
+#                   libraries and the experiment tools in PREFIX/lib/warpsim (where an installed
+#                   warpsim looks for them), example sweep specs in PREFIX/share/warpsim
+#   make uninstall  remove what `make install` put there
 
 BUILD   ?= build
 CC      ?= cc
@@ -48,7 +52,7 @@ CUDART   := $(BUILD)/lib/libcudart.so.13
 CUDADRV  := $(BUILD)/lib/libcuda.so.1
 TESTBIN  := $(BUILD)/run_tests
 
-.PHONY: all test test-tools asan clean bench-speed ptx check-ptx fuzz
+.PHONY: all test test-tools asan clean bench-speed ptx check-ptx fuzz install uninstall
 all: $(WARPSIM) $(CUDART) $(CUDADRV) $(TESTBIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -131,6 +135,25 @@ check-ptx:
 
 clean:
 	rm -rf build build-asan
+
+# The layout src/cli/main.c looks for beside an installed binary:
+# PREFIX/bin/warpsim, PREFIX/lib/warpsim/{libcudart.so.13,libcuda.so.1,tools/}.
+PREFIX  ?= /usr/local
+INSTDIR  = $(DESTDIR)$(PREFIX)
+TOOLS_PY := $(wildcard tools/warpsim_tools/*.py)
+install: $(WARPSIM) $(CUDART) $(CUDADRV)
+	install -d $(INSTDIR)/bin $(INSTDIR)/lib/warpsim/tools/warpsim_tools $(INSTDIR)/share/warpsim/examples
+	install -m 755 $(WARPSIM) $(INSTDIR)/bin/warpsim
+	install -m 755 $(CUDART) $(CUDADRV) $(INSTDIR)/lib/warpsim/
+	ln -sf libcudart.so.13 $(INSTDIR)/lib/warpsim/libcudart.so
+	ln -sf libcuda.so.1 $(INSTDIR)/lib/warpsim/libcuda.so
+	install -m 755 tools/warpsim-tools $(INSTDIR)/lib/warpsim/tools/
+	install -m 644 $(TOOLS_PY) $(INSTDIR)/lib/warpsim/tools/warpsim_tools/
+	install -m 644 tools/examples/*.toml $(INSTDIR)/share/warpsim/examples/
+
+uninstall:
+	rm -f $(INSTDIR)/bin/warpsim
+	rm -rf $(INSTDIR)/lib/warpsim $(INSTDIR)/share/warpsim
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

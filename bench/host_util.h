@@ -43,8 +43,8 @@ static inline void wl_init(wl_ctx *c, ws_device *d, ws_module_handle *m, FILE *l
 static inline int wl_check(wl_ctx *c, ws_status s, const char *what) {
     if (s == WS_OK) return 0;
     const char *why = ws_device_last_error(c->d);
-    fprintf(c->log, "%s: %s failed: %s%s%s\n", c->name, what, ws_status_name(s),
-            why && *why ? ": " : "", why ? why : "");
+    /* the reason says more than the status's name; the name is the fallback */
+    fprintf(c->log, "%s: %s failed: %s\n", c->name, what, why && *why ? why : ws_status_name(s));
     c->failed = 1;
     return 1;
 }
@@ -151,7 +151,7 @@ static inline ws_wl_result wl_finish(wl_ctx *c, const char *summary) {
     for (int i = 0; i < c->nbufs; i++) ws_free(c->d, c->bufs[i]);
     c->nbufs = 0;
     if (c->capped) { /* what the cut-short run left is not checked */
-        fprintf(c->log, "%s: %s capped by the instruction cap: output not checked\n", c->name,
+        fprintf(c->log, "%s: %s capped (instruction or cycle cap): output not checked\n", c->name,
                 summary);
         return WS_WL_PASS;
     }

@@ -67,8 +67,8 @@ ws_wl_result ws_workload_run(const ws_workload *w, ws_device *d, ws_input_size i
     ws_module_handle *m = NULL;
     ws_status s = ws_module_load(d, w->ptx, strlen(w->ptx), w->name, w->ptxinfo, &m);
     if (s != WS_OK) {
-        fprintf(log, "%s: loading the module failed: %s: %s\n", w->name, ws_status_name(s),
-                ws_device_last_error(d));
+        const char *why = ws_device_last_error(d);
+        fprintf(log, "%s: loading the module failed: %s\n", w->name, *why ? why : ws_status_name(s));
         return WS_WL_ERROR;
     }
     ws_wl_result r = w->run(d, m, in, log);

@@ -59,6 +59,9 @@ typedef struct ws_device_options {
     uint64_t max_insn;          /* stop simulating once this many thread instructions
                                    (gpu_tot_sim_insn) have run, like GPGPU-Sim's
                                    -gpgpu_max_insn; later launches are skipped (0: no cap) */
+    const char *dump_ptx_dir;   /* if set, every loaded module's PTX is written there as
+                                   DIR/<module name>[.ptx], so that the line numbers of
+                                   its errors can be looked up */
 } ws_device_options;
 
 void ws_device_options_init(ws_device_options *o);
@@ -189,8 +192,9 @@ typedef struct ws_run_totals {
     uint64_t thread_insts;   /* thread instructions: lanes active at issue */
     uint64_t cycles;         /* simulated core cycles (timing mode) */
     uint64_t thread_insts_exec; /* lanes whose guard predicate held (GPGPU-Sim's gpu_sim_insn) */
-    int capped;              /* the instruction cap stopped the run: results are incomplete */
+    int capped;              /* a cap stopped the run: results are incomplete */
     uint64_t skipped_launches; /* launches after the cap, not simulated */
+    int capped_by_cycles;    /* that cap was -gpgpu_max_cycle (else the instruction cap) */
 } ws_run_totals;
 void ws_device_totals(const ws_device *d, ws_run_totals *t);
 

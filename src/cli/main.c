@@ -6,8 +6,10 @@
  *   warpsim list                                 list bundled workloads
  *   warpsim ptx-check [-v] FILE.ptx...           parse and validate PTX
  *   warpsim options                              every option, its default and doc
- *   warpsim sweep|query|report ...               experiment tools (tools/warpsim-tools, Python)
+ *   warpsim sweep|query|report|timeseries ...    experiment tools (tools/warpsim-tools, Python)
+ *   warpsim COMMAND --help                       that command's usage
  *
+ * Options that take a value accept both `--opt VALUE` and `--opt=VALUE`.
  * Exit status: the workload's or program's (0 = pass), or 2 when the
  * simulator itself could not run it. */
 #include <errno.h>
@@ -28,44 +30,86 @@
 
 #define WARPSIM_VERSION "0.1.0"
 
+#define RUN_LINES                                                                                  \
+    "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"              \
+    "  warpsim run [options] -- PROGRAM [ARGS...]              run a CUDA program (built with\n"      \
+    "                                                           nvcc -cudart shared) on the simulator\n" \
+    "  warpsim run [options] --check-config                    check the configuration, run nothing\n"
+#define RUN_OPTIONS                                                                                \
+    "run options (--opt VALUE or --opt=VALUE):\n"                                                  \
+    "  --preset NAME     named configuration preset (below; default gtx480)\n"                     \
+    "  --config FILE     GPGPU-Sim style configuration file (applied after the preset)\n"          \
+    "  --set 'OPT VALUE' set one option (after the preset and file; repeatable),\n"                \
+    "                    e.g. --set '-gpgpu_scheduler lrr' (see `warpsim options`)\n"              \
+    "  --functional      functional simulation only (no timing model)\n"                           \
+    "  --check-config    load the configuration and build the simulated GPU from it (which\n"      \
+    "                    checks every option name and value), then exit: 0 = usable\n"             \
+    "  -o, --output DIR  also write statistics as JSON into DIR\n"                                 \
+    "  -q, --quiet       no per-kernel report\n"                                                   \
+    "  --max-insn N      stop after N thread instructions (like -gpgpu_max_insn)\n"                \
+    "  --max-cycle N     stop after N core cycles (like -gpgpu_max_cycle; timing runs)\n"          \
+    "                    a capped run is marked: warpsim_capped = 1, later launches skipped\n"     \
+    "  --input SIZE      workload input: small (default) or paper\n"                               \
+    "  --dump-ptx DIR    write every PTX module loaded to DIR, under the name its error\n"         \
+    "                    messages use (for -- PROGRAM: PROGRAM.moduleN.compute_ARCH.ptx)\n"        \
+    "  -h, --help        this help\n"
+static const char RUN_USAGE[] = "usage:\n" RUN_LINES "\n" RUN_OPTIONS;
+
 static void usage(FILE *f) {
-    fprintf(f,
-        "warpsim " WARPSIM_VERSION " - a cycle-level GPGPU simulator\n"
-        "\n"
-        "usage:\n"
-        "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"
-        "  warpsim run [options] -- PROGRAM [ARGS...]              run a CUDA program (built with\n"
-        "                                                           nvcc -cudart shared) on the simulator\n"
-        "  warpsim run [options] --check-config                    check the configuration, run nothing\n"
-        "  warpsim list                                            list the bundled workloads\n"
-        "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
-        "  warpsim options                                         list every configuration option\n"
-        "  warpsim version                                         print the version\n"
-        "  warpsim sweep SPEC [--engine local|slurm] [-j N]        run or resume a sweep (docs/sweeps.md)\n"
-        "  warpsim query SWEEP_DIR [--metric M]                    normalised table of a sweep\n"
-        "  warpsim report SWEEP_DIR                                HTML report and figures of a sweep\n"
-        "\n"
-        "run options:\n"
-        "  --preset NAME     named configuration preset (below; default gtx480)\n"
-        "  --config FILE     GPGPU-Sim style configuration file (applied after the preset)\n"
-        "  --set 'OPT VALUE' set one option (after the preset and file; repeatable),\n"
-        "                    e.g. --set '-gpgpu_scheduler lrr' (see `warpsim options`)\n"
-        "  --functional      functional simulation only (no timing model)\n"
-        "  --check-config    load the configuration and build the simulated GPU from it (which\n"
-        "                    checks every option name and value), then exit: 0 = usable\n"
-        "  -o DIR            also write statistics as JSON into DIR\n"
-        "  -q, --quiet       no per-kernel report\n"
-        "  --max-insn N      stop after N thread instructions (like -gpgpu_max_insn)\n"
-        "  --input SIZE      workload input: small (default) or paper\n"
-        "\n"
-        "presets:\n");
+    fputs("warpsim " WARPSIM_VERSION " - a cycle-level GPGPU simulator\n"
+          "\n"
+          "usage:\n"
+          RUN_LINES
+          "  warpsim list                                            list the bundled workloads\n"
+          "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
+          "  warpsim options                                         list every configuration option\n"
+          "  warpsim version                                         print the version\n"
+          "  warpsim sweep SPEC [--engine local|slurm] [-j N]        run or resume a sweep (docs/sweeps.md)\n"
+          "  warpsim query SWEEP_DIR [--metric M]                    normalised table of a sweep\n"
+          "  warpsim report SWEEP_DIR                                HTML report and figures of a sweep\n"
+          "  warpsim timeseries RUN_DIR|FILE.csv [-o FILE.png]       plot a run's interval time series\n"
+          "                                                           (-warpsim_stat_interval N with -o DIR)\n"
+          "  warpsim COMMAND --help                                  one command's usage and options\n"
+          "\n"
+          RUN_OPTIONS
+          "\n"
+          "presets:\n", f);
     ws_config_print_presets(f);
 }
 
+/* `warpsim CMD --help` (stdout, exit 0) for the commands implemented here. */
+static int command_usage(const char *cmd) {
+    if (!strcmp(cmd, "run")) {
+        fputs(RUN_USAGE, stdout);
+        printf("\npresets:\n");
+        ws_config_print_presets(stdout);
+    } else if (!strcmp(cmd, "list")) {
+        printf("usage: warpsim list\n  list the bundled workloads (name, suite, description);\n"
+               "  run one with `warpsim run NAME` or `warpsim run SUITE/NAME`\n");
+    } else if (!strcmp(cmd, "ptx-check")) {
+        printf("usage: warpsim ptx-check [-v] FILE.ptx...\n"
+               "  parse and validate PTX files; errors as FILE:LINE:COL: message\n"
+               "  -v  also print each function as parsed\n"
+               "exit status: 0 all valid, 1 some invalid, 2 no files\n");
+    } else if (!strcmp(cmd, "options")) {
+        printf("usage: warpsim options\n"
+               "  every configuration option: name, default and what it does, then the presets;\n"
+               "  set them with --config FILE, --set '-name value' or WARPSIM_SET\n");
+    } else if (!strcmp(cmd, "version")) {
+        printf("usage: warpsim version\n  print the version\n");
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+static int is_help(const char *a) { return !strcmp(a, "-h") || !strcmp(a, "--help"); }
+
 #define MAX_SETS 64
 typedef struct run_opts {
-    const char *config, *preset, *outdir;
-    const char *sets[MAX_SETS + 1]; /* "-name value" overrides, NULL-terminated */
+    const char *config, *preset, *outdir, *dump_ptx;
+    const char *sets[MAX_SETS + 2]; /* "-name value" overrides (+ --max-cycle), NULL-terminated */
+    char max_cycle_set[48];         /* --max-cycle N as "-gpgpu_max_cycle N" */
     int nsets;
     int functional, quiet, check;
     unsigned long long max_insn;
@@ -107,6 +151,15 @@ static void device_options(const run_opts *o, ws_device_options *opt) {
     opt->stats_dir = o->outdir;
     opt->quiet = o->quiet;
     opt->max_insn = o->max_insn;
+    opt->dump_ptx_dir = o->dump_ptx;
+}
+
+/* ws_device_create reports a bad configuration or an unreadable file on
+ * stderr itself, with the reason; only other failures need a line here. */
+static void device_error(ws_status st) {
+    if (st != WS_ERR_CONFIG && st != WS_ERR_IO)
+        fprintf(stderr, "warpsim: cannot create the device: %s\n",
+                st == WS_ERR_OUT_OF_MEMORY ? "out of host memory" : ws_status_name(st));
 }
 
 /* --check-config: what a run would do before its first instruction, with the
@@ -123,7 +176,8 @@ static int check_config(const run_opts *o) {
     ws_status st = ws_device_create(&opt, &d);
     ws_device_destroy(d);
     if (st != WS_OK) {
-        fprintf(stderr, "warpsim: configuration refused (%s)\n", ws_status_name(st));
+        device_error(st);
+        fprintf(stderr, "warpsim: configuration refused\n");
         return 2;
     }
     printf("warpsim: configuration OK\n");
@@ -153,9 +207,7 @@ static int run_workload(const run_opts *o, const char *name) {
     ws_device *d = NULL;
     ws_status st = ws_device_create(&opt, &d);
     if (st != WS_OK) {
-        fprintf(stderr, "warpsim: cannot create the device: %s%s%s\n", ws_status_name(st),
-                d ? ": " : "", d ? ws_device_last_error(d) : "");
-        ws_device_destroy(d);
+        device_error(st);
         return 2;
     }
     struct timespec t0, t1;
@@ -168,9 +220,10 @@ static int run_workload(const run_opts *o, const char *name) {
     /* a run cut short on purpose cannot be checked: not a failure */
     bool capped = tot.capped && r != WS_WL_ERROR;
     if (capped) r = WS_WL_PASS;
-    char capnote[96];
-    snprintf(capnote, sizeof capnote, "CAPPED (instruction cap reached; %llu later launches "
-             "skipped; output not checked)", (unsigned long long)tot.skipped_launches);
+    char capnote[128];
+    snprintf(capnote, sizeof capnote, "CAPPED (%s cap reached; %llu later launches "
+             "skipped; output not checked)", tot.capped_by_cycles ? "cycle" : "instruction",
+             (unsigned long long)tot.skipped_launches);
     printf("warpsim: %s (%s input): %s; %llu kernels, %llu warp insts, %llu thread insts, "
            "%.3f s, %.1f M thread-insts/s\n",
            w->name, o->input == WS_INPUT_PAPER ? "paper" : "small",
@@ -184,19 +237,33 @@ static int run_workload(const run_opts *o, const char *name) {
     return r == WS_WL_PASS ? 0 : r == WS_WL_MISMATCH ? 1 : 2;
 }
 
+/* A folder beside the executable that holds `probe`: the first of `rel`
+ * (relative to the executable's folder) that does. The build tree has
+ * build/warpsim, build/lib, tools/; `make install` has PREFIX/bin/warpsim,
+ * PREFIX/lib/warpsim (shims) and PREFIX/lib/warpsim/tools. On failure `out`
+ * names the first candidate, for the message. */
+static int find_beside_exe(char *out, size_t n, const char *const rel[], const char *probe) {
+    char dir[PATH_MAX], path[2 * PATH_MAX];
+    if (exe_dir(dir, sizeof dir)) {
+        snprintf(out, n, "(cannot locate the warpsim executable)");
+        return -1;
+    }
+    for (int i = 0; rel[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", dir, rel[i], probe);
+        if (!access(path, R_OK)) /* a truncated path would not be found */
+            return snprintf(out, n, "%s/%s", dir, rel[i]) < (int)n ? 0 : -1;
+    }
+    if (snprintf(out, n, "%s/%s/%s", dir, rel[0], probe) >= (int)n) out[0] = 0;
+    return -1;
+}
+
 /* Run PROGRAM with the shim libraries first on the library path; options
  * reach the shim through WARPSIM_* environment variables. */
 static int run_program(const run_opts *o, char **argv) {
-    char dir[PATH_MAX], lib[PATH_MAX + 8];
-    if (exe_dir(dir, sizeof dir)) {
-        fprintf(stderr, "warpsim: cannot locate the warpsim executable\n");
-        return 2;
-    }
-    snprintf(lib, sizeof lib, "%s/lib", dir);
-    char probe[PATH_MAX + 32];
-    snprintf(probe, sizeof probe, "%s/libcudart.so.13", lib);
-    if (access(probe, R_OK)) {
-        fprintf(stderr, "warpsim: the CUDA runtime shim %s is missing (run `make`)\n", probe);
+    static const char *const libdirs[] = {"lib", "../lib/warpsim", NULL};
+    char lib[PATH_MAX];
+    if (find_beside_exe(lib, sizeof lib, libdirs, "libcudart.so.13")) {
+        fprintf(stderr, "warpsim: the CUDA runtime shim %s is missing (run `make`)\n", lib);
         return 2;
     }
     const char *old = getenv("LD_LIBRARY_PATH");
@@ -236,6 +303,7 @@ static int run_program(const run_opts *o, char **argv) {
         snprintf(b, sizeof b, "%llu", o->max_insn);
         setenv("WARPSIM_MAX_INSN", b, 1);
     }
+    if (o->dump_ptx) setenv("WARPSIM_DUMP_PTX", o->dump_ptx, 1);
     fflush(stdout);
     pid_t pid = fork();
     if (pid < 0) {
@@ -269,57 +337,90 @@ static int parse_u64(const char *s, unsigned long long *out) {
     return 0;
 }
 
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: 1 with *val set (and *i
+ * past the value), -1 when the value is missing, 0 for another argument. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **val) {
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n)) return 0;
+    if (a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (a[n]) return 0;
+    if (*i + 1 >= argc) return -1;
+    *val = argv[++*i];
+    return 1;
+}
+
 static int cmd_run(int argc, char **argv) {
     run_opts o = {0};
-    const char *workload = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int has_next = i + 1 < argc;
+    const char *workload = NULL, *max_cycle = NULL;
+    char **program = NULL;
+    for (int i = 0; i < argc && !program; i++) {
+        const char *a = argv[i], *v = NULL;
+        int r = 0;
+        /* the options that take a value; the first that matches sets v */
+        static const char *const valued[] = {"--config", "--preset", "--set", "-o", "--output",
+                                             "--max-insn", "--max-cycle", "--input", "--dump-ptx",
+                                             NULL};
+        int which = -1;
+        for (int k = 0; valued[k] && !r; k++)
+            if ((r = opt_value(argc, argv, &i, valued[k], &v))) which = k;
+        if (r < 0) {
+            fprintf(stderr, "warpsim run: option '%s' needs a value (see `warpsim run --help`)\n", a);
+            return 2;
+        }
+        const char *name = which >= 0 ? valued[which] : a;
         if (!strcmp(a, "--")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpsim run: '--' must be followed by a program\n");
                 return 2;
             }
-            if (workload) {
-                fprintf(stderr, "warpsim run: give either a workload or -- PROGRAM, not both\n");
-                return 2;
-            }
-            if (o.check) return check_config(&o);
-            return run_program(&o, argv + i + 1);
-        } else if (!strcmp(a, "--config") && has_next) {
-            o.config = argv[++i];
-        } else if (!strcmp(a, "--preset") && has_next) {
-            o.preset = argv[++i];
-        } else if (!strcmp(a, "--set") && has_next) {
+            program = argv + i + 1;
+        } else if (is_help(a)) {
+            return command_usage("run");
+        } else if (!strcmp(name, "--config")) {
+            o.config = v;
+        } else if (!strcmp(name, "--preset")) {
+            o.preset = v;
+        } else if (!strcmp(name, "--set")) {
             if (o.nsets == MAX_SETS) {
                 fprintf(stderr, "warpsim run: at most %d --set options\n", MAX_SETS);
                 return 2;
             }
-            o.sets[o.nsets++] = argv[++i];
-        } else if (!strcmp(a, "--functional")) {
-            o.functional = 1;
-        } else if (!strcmp(a, "--check-config")) {
-            o.check = 1;
-        } else if (!strcmp(a, "-o") && has_next) {
-            o.outdir = argv[++i];
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o.quiet = 1;
-        } else if (!strcmp(a, "--max-insn") && has_next) {
-            if (parse_u64(argv[++i], &o.max_insn)) {
-                fprintf(stderr, "warpsim run: --max-insn wants a count, got '%s'\n", argv[i]);
+            o.sets[o.nsets++] = v;
+        } else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+            o.outdir = v;
+        } else if (!strcmp(name, "--dump-ptx")) {
+            o.dump_ptx = v;
+        } else if (!strcmp(name, "--max-insn")) {
+            if (parse_u64(v, &o.max_insn)) {
+                fprintf(stderr, "warpsim run: --max-insn wants a count, got '%s'\n", v);
                 return 2;
             }
-        } else if (!strcmp(a, "--input") && has_next) {
-            const char *v = argv[++i];
+        } else if (!strcmp(name, "--max-cycle")) {
+            unsigned long long n;
+            if (parse_u64(v, &n)) {
+                fprintf(stderr, "warpsim run: --max-cycle wants a count, got '%s'\n", v);
+                return 2;
+            }
+            max_cycle = v;
+        } else if (!strcmp(name, "--input")) {
             if (!strcmp(v, "small")) o.input = WS_INPUT_SMALL;
             else if (!strcmp(v, "paper")) o.input = WS_INPUT_PAPER;
             else {
                 fprintf(stderr, "warpsim run: --input must be 'small' or 'paper', got '%s'\n", v);
                 return 2;
             }
+        } else if (!strcmp(a, "--functional")) {
+            o.functional = 1;
+        } else if (!strcmp(a, "--check-config")) {
+            o.check = 1;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o.quiet = 1;
         } else if (a[0] == '-') {
-            fprintf(stderr, "warpsim run: unknown option or missing value: '%s'\n", a);
-            usage(stderr);
+            fprintf(stderr, "warpsim run: unknown option '%s' (see `warpsim run --help`)\n", a);
             return 2;
         } else if (!workload) {
             workload = a;
@@ -328,9 +429,25 @@ static int cmd_run(int argc, char **argv) {
             return 2;
         }
     }
+    /* --max-cycle is -gpgpu_max_cycle, after every --set: it reaches a
+       workload's device and a program's shim (WARPSIM_SET) alike */
+    if (max_cycle) {
+        snprintf(o.max_cycle_set, sizeof o.max_cycle_set, "-gpgpu_max_cycle %s", max_cycle);
+        o.sets[o.nsets++] = o.max_cycle_set;
+    }
+    if (o.dump_ptx && mkdir_p(o.dump_ptx)) {
+        fprintf(stderr, "warpsim: cannot create directory '%s': %s\n", o.dump_ptx, strerror(errno));
+        return 2;
+    }
+    if (program && workload) {
+        fprintf(stderr, "warpsim run: give either a workload or -- PROGRAM, not both\n");
+        return 2;
+    }
     if (o.check) return check_config(&o);
+    if (program) return run_program(&o, program);
     if (!workload) {
         fprintf(stderr, "warpsim run: no workload given (see `warpsim list`)\n");
+        fputs(RUN_USAGE, stderr);
         return 2;
     }
     return run_workload(&o, workload);
@@ -404,22 +521,24 @@ static int cmd_ptx_check(int argc, char **argv) {
     return bad ? 1 : 0;
 }
 
-/* sweep, query, report: the Python tools in <repo>/tools, found from this
- * executable (build/warpsim -> ..). They run this binary (WARPSIM_BIN) with
+/* sweep, query, report, timeseries: the Python tools (tools/warpsim-tools),
+ * found from this executable (build/warpsim -> ../tools, or an installed
+ * copy's lib/warpsim/tools). They run this binary (WARPSIM_BIN) with
  * Debian's python3 when present, which has python3-matplotlib. */
 static int run_tool(const char *cmd, int argc, char **argv) {
+    static const char *const tooldirs[] = {"../tools", "../lib/warpsim/tools", NULL};
     char dir[PATH_MAX], script[PATH_MAX + 32], self[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0 || exe_dir(dir, sizeof dir)) {
+    if (len <= 0) {
         fprintf(stderr, "warpsim: cannot locate the warpsim executable\n");
         return 2;
     }
     self[len] = 0;
-    snprintf(script, sizeof script, "%s/../tools/warpsim-tools", dir);
-    if (access(script, R_OK)) {
-        fprintf(stderr, "warpsim %s: the tools are missing: %s\n", cmd, script);
+    if (find_beside_exe(dir, sizeof dir, tooldirs, "warpsim-tools")) {
+        fprintf(stderr, "warpsim %s: the tools are missing: %s\n", cmd, dir);
         return 2;
     }
+    snprintf(script, sizeof script, "%s/warpsim-tools", dir);
     setenv("WARPSIM_BIN", self, 0);
     const char *py = getenv("WARPSIM_PYTHON");
     if (!py || !*py) py = access("/usr/bin/python3", X_OK) ? "python3" : "/usr/bin/python3";
@@ -435,22 +554,55 @@ static int run_tool(const char *cmd, int argc, char **argv) {
     return 2;
 }
 
+static int is_tool(const char *cmd) {
+    return !strcmp(cmd, "sweep") || !strcmp(cmd, "query") || !strcmp(cmd, "report") ||
+           !strcmp(cmd, "timeseries");
+}
+
+/* Commands other than run and ptx-check take no arguments but --help. */
+static int no_args(const char *cmd, int argc, char **argv) {
+    if (argc == 0) return 0;
+    if (is_help(argv[0])) return command_usage(cmd) ? 2 : 1;
+    fprintf(stderr, "warpsim %s: unexpected argument '%s' (see `warpsim %s --help`)\n", cmd,
+            argv[0], cmd);
+    return 2;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    if (argc < 2 || is_help(argv[1])) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
     const char *cmd = argv[1];
+    /* `warpsim help [COMMAND]` is `warpsim [COMMAND] --help` */
+    if (!strcmp(cmd, "help")) {
+        if (argc < 3) {
+            usage(stdout);
+            return 0;
+        }
+        static char help_flag[] = "--help";
+        char *args[] = {argv[0], argv[2], help_flag, NULL};
+        return main(3, args);
+    }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
-    if (!strcmp(cmd, "list")) return cmd_list();
-    if (!strcmp(cmd, "ptx-check")) return cmd_ptx_check(argc - 2, argv + 2);
-    if (!strcmp(cmd, "sweep") || !strcmp(cmd, "query") || !strcmp(cmd, "report"))
-        return run_tool(cmd, argc - 2, argv + 2);
+    if (!strcmp(cmd, "ptx-check")) {
+        if (argc > 2 && is_help(argv[2])) return command_usage(cmd);
+        return cmd_ptx_check(argc - 2, argv + 2);
+    }
+    if (is_tool(cmd)) return run_tool(cmd, argc - 2, argv + 2);
+    if (!strcmp(cmd, "--version")) cmd = "version";
+    int r;
+    if (!strcmp(cmd, "list")) {
+        if ((r = no_args(cmd, argc - 2, argv + 2))) return r == 1 ? 0 : r;
+        return cmd_list();
+    }
     if (!strcmp(cmd, "options")) {
+        if ((r = no_args(cmd, argc - 2, argv + 2))) return r == 1 ? 0 : r;
         ws_config_print_options(stdout);
         return 0;
     }
-    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    if (!strcmp(cmd, "version")) {
+        if ((r = no_args(cmd, argc - 2, argv + 2))) return r == 1 ? 0 : r;
         printf("warpsim " WARPSIM_VERSION "\n");
         return 0;
     }

@@ -54,6 +54,7 @@ typedef struct tex_rec {        /* a texture object and the descriptors it was m
 
 static struct {
     int initialised;
+    unsigned nmodules;          /* modules loaded from memory: names them */
     ws_device *dev;
     int nctx;
     CUresult sticky;
@@ -280,7 +281,9 @@ EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image) {
             say(err);
             return CUDA_ERROR_NO_BINARY_FOR_GPU;
         }
-        ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), "fatbin", NULL, m);
+        char name[128];
+        ws_shim_module_name(name, sizeof name, ++g.nmodules, arch);
+        ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), name, NULL, m);
         free(ptx);
         return loaded(s, m);
     }
@@ -289,7 +292,9 @@ EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image) {
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
     const char *ptx = image;
-    return loaded(ws_module_load(g.dev, ptx, strlen(ptx), "ptx-image", NULL, m), m);
+    char name[128];
+    ws_shim_module_name(name, sizeof name, ++g.nmodules, 0);
+    return loaded(ws_module_load(g.dev, ptx, strlen(ptx), name, NULL, m), m);
 }
 
 EXPORT CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, void *opts,

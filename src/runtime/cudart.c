@@ -67,6 +67,7 @@ typedef struct fatbin_rec {
     const void *wrapper;
     ws_module_handle *mod;      /* loaded on first use */
     cudaError_t load_err;       /* sticky load failure */
+    unsigned index;             /* 1-based registration order: names the module */
     struct fatbin_rec *next;
 } fatbin_rec;
 
@@ -208,6 +209,7 @@ EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
         abort();
     }
     fb->wrapper = fatCubin;
+    fb->index = g.fatbins ? g.fatbins->index + 1 : 1;
     fb->next = g.fatbins;
     g.fatbins = fb;
     return (void **)fb;
@@ -310,8 +312,8 @@ static int load_fatbin(fatbin_rec *fb) {
         fb->load_err = cudaErrorNoKernelImageForDevice;
         return -1;
     }
-    char name[64];
-    snprintf(name, sizeof name, "embedded.compute_%u.ptx", arch);
+    char name[128];
+    ws_shim_module_name(name, sizeof name, fb->index, arch);
     ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), name, NULL, &fb->mod);
     free(ptx);
     if (s != WS_OK) {

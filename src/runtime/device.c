@@ -67,6 +67,7 @@ struct ws_device {
     ws_config cfg;               /* the simulated GPU (defaults = preset gtx480) */
     ws_gpu *gpu;                 /* timing model; NULL in functional-only mode */
     FILE *timeseries;            /* DIR/timeseries.csv when an interval is set */
+    char *dump_ptx_dir;
 };
 
 const char *ws_status_name(ws_status s) {
@@ -229,8 +230,9 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     d->config_file = dup_str(d->opt.config_file);
     d->preset = dup_str(d->opt.preset);
     d->stats_dir = dup_str(d->opt.stats_dir);
+    d->dump_ptx_dir = dup_str(d->opt.dump_ptx_dir);
     if ((d->opt.config_file && !d->config_file) || (d->opt.preset && !d->preset) ||
-        (d->opt.stats_dir && !d->stats_dir))
+        (d->opt.stats_dir && !d->stats_dir) || (d->opt.dump_ptx_dir && !d->dump_ptx_dir))
         st = WS_ERR_OUT_OF_MEMORY;
     if (st == WS_OK && d->opt.config_overrides) {
         size_t n = 0;
@@ -243,6 +245,7 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     d->opt.config_file = d->config_file;
     d->opt.preset = d->preset;
     d->opt.stats_dir = d->stats_dir;
+    d->opt.dump_ptx_dir = d->dump_ptx_dir;
     d->opt.config_overrides = (const char *const *)d->overrides;
     if (st == WS_OK && d->config_file) {
         /* Kept for the timing model; reading it now reports a bad path early. */
@@ -304,9 +307,10 @@ static void note_skipped(ws_device *d, const char *name) {
 void ws_device_destroy(ws_device *d) {
     if (!d) return;
     if (d->totals.skipped_launches) {
-        fprintf(stderr, "warpsim: %llu launch%s skipped after the instruction cap (kernels ",
+        fprintf(stderr, "warpsim: %llu launch%s skipped after the %s cap (kernels ",
                 (unsigned long long)d->totals.skipped_launches,
-                d->totals.skipped_launches == 1 ? "" : "es");
+                d->totals.skipped_launches == 1 ? "" : "es",
+                d->totals.capped_by_cycles ? "cycle" : "instruction");
         for (uint32_t i = 0; i < d->nskipped; i++)
             fprintf(stderr, "%s%s", i ? ", " : "", d->skipped[i]);
         fprintf(stderr, "%s)\n", d->nskipped == 4 ? ", ..." : "");
@@ -324,6 +328,7 @@ void ws_device_destroy(ws_device *d) {
     free(d->config_file);
     free(d->preset);
     free(d->stats_dir);
+    free(d->dump_ptx_dir);
     free_overrides(d->overrides);
     free(d->config_text);
     free(d->json);
@@ -482,6 +487,25 @@ static char *run_ptxas(const char *ptx, size_t len, const char *target) {
     return out;
 }
 
+/* --dump-ptx / WARPSIM_DUMP_PTX: the module as DIR/<name>, written before it
+ * is parsed so that a module that fails to parse can be read at its error's line. */
+static void dump_ptx(const char *dir, const char *name, const char *ptx, size_t len) {
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    size_t bl = strlen(base);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%s", dir, base,
+             bl > 4 && !strcmp(base + bl - 4, ".ptx") ? "" : ".ptx");
+    FILE *f = fopen(path, "w");
+    int bad = !f;
+    if (f) {
+        bad = fwrite(ptx, 1, len, f) != len;
+        bad |= fclose(f) != 0;
+    }
+    if (bad) fprintf(stderr, "warpsim: cannot write %s: %s\n", path, strerror(errno));
+    else fprintf(stderr, "warpsim: PTX of module %s written to %s\n", name, path);
+}
+
 ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *name,
                          const char *ptxas_info, ws_module_handle **out) {
     if (!out) return fail(d, WS_ERR_INVALID_VALUE, "ws_module_load: null result pointer");
@@ -495,6 +519,7 @@ ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *
         return fail(d, WS_ERR_OUT_OF_MEMORY, "out of host memory loading %s", name);
     }
     m->dev = d;
+    if (d->dump_ptx_dir) dump_ptx(d->dump_ptx_dir, name, ptx, len);
     ws_diag diag;
     memset(&diag, 0, sizeof diag);
     m->mod = ws_ptx_parse(ptx, len, name, &diag);
@@ -839,9 +864,17 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     if (!d->gpu && l.max_warp_insts && c.warp_insts >= l.max_warp_insts) d->totals.capped = 1;
     if (d->totals.capped && !was_capped) {
         ks.capped = 1;
-        fprintf(stderr, "warpsim: the instruction cap (%llu thread instructions) stopped kernel %s "
-                "(launch %llu) before its end; later launches are skipped and the program's "
-                "results are incomplete\n", (unsigned long long)cap, f->name,
+        /* the timing model stops at whichever cap comes first: name the one it hit */
+        uint64_t max_cycle = d->gpu && d->cfg.max_cycle > 0 ? (uint64_t)d->cfg.max_cycle : 0;
+        d->totals.capped_by_cycles = max_cycle && d->totals.cycles + cycles >= max_cycle;
+        char what[96];
+        if (d->totals.capped_by_cycles)
+            snprintf(what, sizeof what, "cycle cap (%llu cycles)", (unsigned long long)max_cycle);
+        else
+            snprintf(what, sizeof what, "instruction cap (%llu thread instructions)",
+                     (unsigned long long)cap);
+        fprintf(stderr, "warpsim: the %s stopped kernel %s (launch %llu) before its end; later "
+                "launches are skipped and the program's results are incomplete\n", what, f->name,
                 (unsigned long long)d->launch_uid + 1);
     }
     double wall = now_s() - t0;

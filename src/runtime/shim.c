@@ -1,6 +1,7 @@
 /* Shared shim helpers: options from the environment, device attributes. */
 #include "runtime/shim.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@ ws_status ws_shim_open_device(ws_device **out) {
     if (o.config_file && !*o.config_file) o.config_file = NULL;
     if (o.preset && !*o.preset) o.preset = NULL;
     if (o.stats_dir && !*o.stats_dir) o.stats_dir = NULL;
+    o.dump_ptx_dir = getenv("WARPSIM_DUMP_PTX");
+    if (o.dump_ptx_dir && !*o.dump_ptx_dir) o.dump_ptx_dir = NULL;
     /* WARPSIM_SET: option overrides, one "-name value" per line */
     const char *sets = getenv("WARPSIM_SET");
     char *copy = sets && *sets ? strdup(sets) : NULL;
@@ -43,11 +46,24 @@ ws_status ws_shim_open_device(ws_device **out) {
     o.overrides_source = "WARPSIM_SET";
     ws_status s = ws_device_create(&o, out);
     free(copy);
+    /* a bad configuration or unreadable file has been reported already, with
+       its reason; other failures (out of memory) have not */
+    int reported = s == WS_ERR_CONFIG || s == WS_ERR_IO;
     if (s != WS_OK)
-        fprintf(stderr, "warpsim: cannot open the simulated device: %s%s%s%s\n", ws_status_name(s),
+        fprintf(stderr, "warpsim: cannot open the simulated device%s%s%s%s%s\n",
+                reported ? "" : ": ", reported ? "" : ws_status_name(s),
                 o.config_file ? " (WARPSIM_CONFIG=" : "", o.config_file ? o.config_file : "",
                 o.config_file ? ")" : "");
     return s;
+}
+
+void ws_shim_module_name(char *buf, size_t n, unsigned index, unsigned arch) {
+    /* program_invocation_short_name (GNU): the program's own name, the
+       closest thing an embedded module has to a file name */
+    if (arch)
+        snprintf(buf, n, "%s.module%u.compute_%u.ptx", program_invocation_short_name, index, arch);
+    else
+        snprintf(buf, n, "%s.module%u.ptx", program_invocation_short_name, index);
 }
 
 int ws_shim_device_attr(const ws_device_props *p, int attr, int *v) {

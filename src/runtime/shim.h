@@ -9,9 +9,13 @@
  *   WARPSIM_SET=LINES       option overrides, one "-name value" per line
  *   WARPSIM_STATS_DIR=DIR   write DIR/stats.json (one object per kernel)
  *   WARPSIM_QUIET=1         no per-kernel report on stdout
- *   WARPSIM_MAX_INSN=N      stop a kernel after N warp instructions */
+ *   WARPSIM_MAX_INSN=N      stop a kernel after N warp instructions
+ *   WARPSIM_DUMP_PTX=DIR    write each embedded PTX module to DIR under the name
+ *                           its error messages use (ws_shim_module_name) */
 #ifndef WARPSIM_RUNTIME_SHIM_H
 #define WARPSIM_RUNTIME_SHIM_H
+
+#include <stddef.h>
 
 #include "warpsim/warpsim.h"
 
@@ -21,6 +25,11 @@ ws_status ws_shim_open_device(ws_device **out);
 
 /* Value of a CUDA device attribute (cudaDeviceAttr / CUdevice_attribute share
  * numbers). Returns 0 and sets *v, or -1 for an attribute warpsim does not know. */
+/* Name of a program's N-th embedded PTX module (1-based) in messages and
+ * dumps: "PROG.moduleN.compute_ARCH.ptx" ("PROG.moduleN.ptx" for arch 0:
+ * PTX text given to cuModuleLoadData). */
+void ws_shim_module_name(char *buf, size_t n, unsigned index, unsigned arch);
+
 int ws_shim_device_attr(const ws_device_props *p, int attr, int *v);
 
 #endif

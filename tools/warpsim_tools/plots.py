@@ -130,7 +130,7 @@ def timeseries(csv_path, out_path, title=None, metrics=None):
 
 
 def main_timeseries(argv):
-    ap = argparse.ArgumentParser(prog="warpsim-tools timeseries",
+    ap = argparse.ArgumentParser(prog="warpsim timeseries",
                                  description="plot a run's interval time series (timeseries.csv)")
     ap.add_argument("run", help="run folder (with timeseries.csv) or the CSV file")
     ap.add_argument("-o", "--output", help="PNG to write (default: beside the CSV)")
