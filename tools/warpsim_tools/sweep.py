@@ -518,9 +518,9 @@ def snapshot(binary, out, with_shim=False):
             for n in shim:
                 shutil.copy2(os.path.join(lib, n), os.path.join(tmp, "lib", n), follow_symlinks=False)
             os.replace(tmp, folder)
-        except OSError:
+        except OSError as e:
             shutil.rmtree(tmp, ignore_errors=True)
-            raise
+            raise OSError(e.errno, e.strerror, folder) from None
     return os.path.join(folder, "warpsim"), sha
 
 
