@@ -527,10 +527,12 @@ def snapshot(binary, out, with_shim=False):
 def classify_only(sw):
     ok = failed = 0
     for run in sw.runs:
-        res = _read_json(os.path.join(sw.output, "runs", run.id, runone.RESULT))
+        p = os.path.join(sw.output, "runs", run.id, runone.RESULT)
+        res = _read_json(p)
         if res:
-            ok += res.get("status") == STATUS_DONE
-            failed += res.get("status") != STATUS_DONE
+            good = res.get("status") == STATUS_DONE and not runone.stats_problem(os.path.dirname(p))
+            ok += good
+            failed += not good
     return ok, failed
 
 
