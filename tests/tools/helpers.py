@@ -29,6 +29,9 @@ def _snapshot():
     os.symlink(os.path.join(os.path.dirname(os.path.abspath(BUILT)), "lib"),
                os.path.join(session, "build", "lib"))
     dest = os.path.join(session, "build", "warpsim")
+    lib = os.path.join(os.path.dirname(BUILT), "lib")
+    if os.path.isdir(lib):  # the CUDA runtime shim: `warpsim run -- PROGRAM` finds it beside the binary
+        shutil.copytree(lib, os.path.join(session, "build", "lib"), symlinks=True)
     for _ in range(20):
         shutil.copy2(BUILT, dest)
         try:

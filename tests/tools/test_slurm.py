@@ -100,6 +100,18 @@ class SlurmTest(ToolTest):
         self.assertIn("6/6 done, 0 running, 0 failed", p.stderr)
         self.assertEqual([r[5] for r in db_rows(sweep)["runs"]], ["ok"] * 6)
 
+    def test_program_sweep_through_slurm(self):
+        from test_sweep_programs import PROGRAMS, SPEC
+        spec = self.write("mine.toml", SPEC.format(cwd=os.path.relpath(PROGRAMS, self.tmp)))
+        sweep = os.path.join(self.tmp, "sw")
+        p = self.warpsim("sweep", spec, "-o", sweep, "--engine", "slurm", "--wait-timeout", "120",
+                         env=self.env, timeout=180)
+        self.assertIn("4/4 done, 0 running, 0 failed", p.stderr)
+        rows = db_rows(sweep)
+        self.assertEqual({(r[0], r[5]) for r in rows["runs"]},
+                         {(c + w, "ok") for c in ("gto/", "lrr/") for w in ("vadd-cmd", "vadd-sh-cmd")})
+        self.assertEqual(len({rid for rid, k, _ in rows["stats"] if k == "gpu_sim_insn"}), 4)
+
 
 if __name__ == "__main__":
     unittest.main()

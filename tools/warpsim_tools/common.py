@@ -28,3 +28,53 @@ def die(msg, code=2):
     prog = os.environ.get("WARPSIM_TOOL", "warpsim")
     sys.stderr.write(f"{prog}: {msg}\n")
     sys.exit(code)
+
+
+def write_atomic(path, data, mode=None):
+    """Write text or bytes to path through a temporary file in the same folder
+    and a rename: readers see the old file or the whole new one, never a part.
+    On any error (a full or read-only disk) the temporary file is removed and
+    the OSError goes up, naming path."""
+    tmp = f"{path}.tmp.{os.getpid()}"
+    try:
+        with open(tmp, "wb" if isinstance(data, bytes) else "w") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise OSError(e.errno, e.strerror, path) from None
+
+
+def copy_atomic(src, dest):
+    """shutil.copy2 through a temporary file and a rename (see write_atomic)."""
+    import shutil
+    tmp = f"{dest}.tmp.{os.getpid()}"
+    try:
+        shutil.copy2(src, tmp)
+        os.replace(tmp, dest)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise OSError(e.errno, e.strerror, dest) from None
+
+
+def disk_error(e):
+    """One line for an OSError or sqlite3 error of the tools (no traceback)."""
+    import errno as errnomod
+    what = getattr(e, "filename", None)
+    why = getattr(e, "strerror", None) or str(e)
+    hint = ""
+    if getattr(e, "errno", None) == errnomod.ENOSPC or "disk is full" in str(e):
+        hint = " (the disk is full: free space and run the command again; finished runs are kept)"
+    elif getattr(e, "errno", None) in (errnomod.EROFS, errnomod.EACCES, errnomod.EPERM) or "readonly" in str(e):
+        hint = " (the folder is not writable: choose another with -o, or fix its permissions)"
+    return f"{what}: {why}{hint}" if what else f"{why}{hint}"

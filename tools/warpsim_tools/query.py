@@ -76,10 +76,11 @@ class Table:
         self.rows = []
         self.classes = []
         wl = plan["workloads"]
-        multi_input = len({w["input"] for w in wl}) > 1
+        # A program of the user's own ("command") has no input to tell apart.
+        multi_input = len({w["input"] for w in wl if "command" not in w}) > 1
         per_class = {}
         for w in wl:
-            label = w["name"] + (f" ({w['input']})" if multi_input else "")
+            label = w["name"] + (f" ({w['input']})" if multi_input and "command" not in w else "")
             row = {}
             base = by.get((w["name"], w["input"], self.baseline))
             for c in self.configs:

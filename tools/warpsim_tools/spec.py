@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -24,6 +25,13 @@ class SpecError(Exception):
 # The defaults are preset gtx480 (src/config/options.def), so options on top
 # of it need no preset flag: a config file holding just the options is exact.
 DEFAULT_PRESET = "gtx480"
+
+# Seconds a run may take unless the spec's `timeout` (0: no limit) or
+# `warpsim sweep --timeout` says otherwise: a hung run must not hold a sweep forever.
+DEFAULT_TIMEOUT = 4 * 3600
+
+# The input column of a run of the user's own program (it has no small/paper input).
+COMMAND_INPUT = "cmd"
 
 _SAFE = re.compile(r"[^A-Za-z0-9._=+,-]+")
 
@@ -107,8 +115,35 @@ class Config:
         return ["--config", config_path]
 
 
+class Command:
+    """A workload that is the user's own program: `warpsim run ... -- PROGRAM ARGS`
+    in folder cwd (absolute) with env added to the environment."""
+
+    def __init__(self, argv, cwd, env):
+        self.argv = argv
+        self.cwd = cwd
+        self.env = env
+
+    def problem(self):
+        """Why the program cannot be started, or None."""
+        if not os.path.isdir(self.cwd):
+            return f"cwd '{self.cwd}' is not a folder"
+        prog = self.argv[0]
+        if "/" in prog:
+            path = os.path.normpath(os.path.join(self.cwd, prog))
+        else:
+            path = shutil.which(prog, path=self.env.get("PATH", os.environ.get("PATH", os.defpath)))
+            if not path:
+                return f"program '{prog}' is not on the PATH"
+        if not os.path.exists(path):
+            return f"program '{prog}' not found ({path} does not exist)"
+        if not os.path.isfile(path) or not os.access(path, os.X_OK):
+            return f"program '{prog}' is not an executable file ({path})"
+        return None
+
+
 class Run:
-    def __init__(self, workload, input, wclass, config, functional, extra_args, timeout):
+    def __init__(self, workload, input, wclass, config, functional, extra_args, timeout, command=None):
         self.workload = workload
         self.input = input
         self.wclass = wclass
@@ -116,6 +151,7 @@ class Run:
         self.functional = functional
         self.extra_args = list(extra_args)
         self.timeout = timeout
+        self.command = command
         self.id = f"{slug(config.name)}/{slug(workload.replace('/', '.'))}-{slug(input)}"
 
     def args(self, config_path):
@@ -124,11 +160,15 @@ class Run:
             a.append("--functional")
         a += self.config.run_args(config_path)
         a += self.extra_args
+        if self.command:
+            return a + ["--"] + self.command.argv
         return a + [self.workload, "--input", self.input]
 
 
 class Sweep:
-    def __init__(self, name, path, raw, workloads, configs, baseline, runs, output, slurm, jobs):
+    def __init__(self, name, path, raw, workloads, configs, baseline, runs, output, slurm, jobs,
+                 commands=None):
+        self.commands = commands or {}  # workload name -> Command
         self.name = name
         self.path = path
         self.raw = raw
@@ -154,7 +194,9 @@ class Sweep:
             "spec": os.path.abspath(self.path),
             "baseline": self.baseline,
             "configs": [{"name": c.name, "params": c.params} for c in self.configs],
-            "workloads": [{"name": w, "input": i, "class": c} for w, i, c in self.workloads],
+            "workloads": [dict({"name": w, "input": i, "class": c},
+                               **({"command": self.commands[w].argv} if w in self.commands else {}))
+                          for w, i, c in self.workloads],
         }
 
 
@@ -187,7 +229,30 @@ def _base(tbl, where, spec_dir):
     return preset, cfile
 
 
-def load(path, output=None):
+def _timeout(v, where):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+        raise SpecError(f"{where}: 'timeout' must be seconds per run (0: no limit), got {v!r}")
+    return v or None
+
+
+def _command(entry, where, spec_dir):
+    """The Command of a workload table with 'command'."""
+    argv = entry["command"]
+    if isinstance(argv, str):
+        argv = [argv]
+    if not isinstance(argv, list) or not argv or not all(isinstance(a, (str, int, float)) for a in argv):
+        raise SpecError(f"{where}: 'command' must be a list: the program and its arguments")
+    env = entry.get("env", {})
+    if not isinstance(env, dict):
+        raise SpecError(f"{where}: 'env' must be a table of NAME = \"value\"")
+    cwd = entry.get("cwd", ".")
+    if not isinstance(cwd, str):
+        raise SpecError(f"{where}: 'cwd' must be a folder (relative to the spec's folder)")
+    return Command([str(a) for a in argv], os.path.normpath(os.path.join(spec_dir, cwd)),
+                   {str(k): str(v) for k, v in env.items()})
+
+
+def load(path, output=None, timeout=None):
     raw = load_file(path)
     if not isinstance(raw, dict):
         raise SpecError(f"{path}: the top level must be a table")
@@ -200,7 +265,9 @@ def load(path, output=None):
     name = raw.get("name") or os.path.splitext(os.path.basename(path))[0]
     default_input = raw.get("input", "small")
     functional = bool(raw.get("functional", False))
-    timeout = raw.get("timeout")
+    # --timeout (the caller) wins over the spec's, which wins over the default.
+    timeout = _timeout(timeout if timeout is not None else raw.get("timeout", DEFAULT_TIMEOUT),
+                       "--timeout" if timeout is not None else path)
     extra = raw.get("args", [])
     if not isinstance(extra, list):
         raise SpecError(f"{path}: 'args' must be a list of extra `warpsim run` arguments")
@@ -208,12 +275,22 @@ def load(path, output=None):
     # Workloads: strings or tables {name, input, class}; [classes] maps class -> names.
     workloads = []
     wargs = {}  # (workload, input) -> its own extra `warpsim run` arguments
+    commands = {}  # workload name -> Command (the user's own program)
     seen = set()
 
     def add(entry, cls=None):
         own = []
         if isinstance(entry, str):
             w, inputs, c = entry, [default_input], cls
+        elif isinstance(entry, dict) and "name" in entry and "command" in entry:
+            w, c, inputs = entry["name"], entry.get("class", cls), [COMMAND_INPUT]
+            unknown_w = sorted(set(entry) - {"name", "command", "cwd", "env", "class", "args"})
+            if unknown_w:
+                raise SpecError(f"{path}: workload {w}: unknown keys {', '.join(unknown_w)} (known for "
+                                f"a program of your own: name, command, cwd, env, class, args)")
+            if w in commands:
+                raise SpecError(f"{path}: workload {w} is listed twice")
+            commands[w] = _command(entry, f"{path}: workload {w}", spec_dir)
         elif isinstance(entry, dict) and "name" in entry:
             w, c = entry["name"], entry.get("class", cls)
             inp = entry.get("input", entry.get("inputs", default_input))
@@ -221,15 +298,17 @@ def load(path, output=None):
             unknown_w = sorted(set(entry) - {"name", "input", "inputs", "class", "args"})
             if unknown_w:
                 raise SpecError(f"{path}: workload {w}: unknown keys {', '.join(unknown_w)} "
-                                f"(known: name, input, class, args)")
+                                f"(known: name, input, class, args; a program of your own: "
+                                f"name, command, cwd, env, class, args)")
+        else:
+            raise SpecError(f"{path}: a workload is a name or a table with 'name' (got {entry!r})")
+        if isinstance(entry, dict):
             own = entry.get("args", [])
             if not isinstance(own, list):
                 raise SpecError(f"{path}: workload {w}: 'args' must be a list of `warpsim run` arguments")
             own = [str(a) for a in own]
-        else:
-            raise SpecError(f"{path}: a workload is a name or a table with 'name' (got {entry!r})")
         for i in inputs:
-            if i not in ("small", "paper"):
+            if i not in ("small", "paper") and w not in commands:
                 raise SpecError(f"{path}: workload {w}: input must be 'small' or 'paper', got {i!r}")
             key = (w, i)
             if key in seen:
@@ -322,7 +401,7 @@ def load(path, output=None):
         raise SpecError(f"{path}: baseline '{baseline}' is not a config (configs: {', '.join(names)})")
 
     # A workload's own args come after the sweep's (e.g. its own --max-insn cap wins).
-    runs = [Run(w, i, c, cfg, functional, list(extra) + wargs.get((w, i), []), timeout)
+    runs = [Run(w, i, c, cfg, functional, list(extra) + wargs.get((w, i), []), timeout, commands.get(w))
             for cfg in configs for (w, i, c) in workloads]
     out = output or raw.get("output")
     if out and not output:
@@ -333,7 +412,7 @@ def load(path, output=None):
     if not isinstance(slurm, dict):
         raise SpecError(f"{path}: [slurm] must be a table")
     return Sweep(name, path, raw, workloads, configs, baseline, runs, os.path.abspath(out), slurm,
-                 raw.get("jobs"))
+                 raw.get("jobs"), commands)
 
 
 # ---- checking every config with the warpsim binary, before anything runs ----
@@ -408,7 +487,8 @@ def check(sw, binary):
     configs differ in an option warpsim accepts but does not model (their
     columns would be the same). Runs nothing and writes nothing outside a
     temporary folder."""
-    problems = []
+    problems = [f"{sw.path}: workload {w}: {why}" for w, cmd in sw.commands.items()
+                for why in [cmd.problem()] if why]
     dead = no_effect_options(binary)
     where = {}
     for c in sw.configs:

@@ -9,8 +9,9 @@ Layout of a sweep folder:
       stats.json        (warpsim -o), timeseries.csv when the timing model writes it,
       result.json       written last: status, exit code, times, warpsim version, host
   slurm/                array scripts, task lists and task logs (SLURM engine)
-A run is finished when its result.json says ok and its run.json matches the spec;
-everything else is (re)done, so a killed sweep loses no finished run.
+A run is finished when its result.json says ok, its stats.json is readable and
+its run.json matches the spec; everything else is (re)done, so a killed sweep
+loses no finished run.
 """
 import argparse
 import hashlib
@@ -18,12 +19,13 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 
 from . import runone, spec as specmod, store as storemod
-from .common import find_warpsim, tools_dir, die
+from .common import copy_atomic, die, disk_error, find_warpsim, tools_dir, write_atomic
 
 STATUS_DONE = "ok"
 
@@ -79,7 +81,8 @@ def _read_json(path):
 
 
 def run_plan(sw, run, binary):
-    return {
+    own = {"cwd": run.command.cwd, "env": run.command.env} if run.command else {}
+    return dict(own, **{
         "id": run.id,
         "workload": run.workload,
         "input": run.input,
@@ -91,11 +94,12 @@ def run_plan(sw, run, binary):
         "warpsim": binary,
         "timeout": run.timeout,
         "sweep": sw.name,
-    }
+    })
 
 
 def _same(a, b):
-    keys = ("id", "workload", "input", "args", "config_text", "timeout")
+    # Not the timeout: a run that finished ok is as good under another limit.
+    keys = ("id", "workload", "input", "args", "config_text", "cwd", "env")
     return a is not None and all(a.get(k) == b.get(k) for k in keys)
 
 
@@ -108,7 +112,8 @@ def prepare(sw, binary, store, dry_run=False):
         plan = run_plan(sw, run, binary)
         old = _read_json(os.path.join(d, runone.PLAN))
         res = _read_json(os.path.join(d, runone.RESULT))
-        if _same(old, plan) and res and res.get("status") == STATUS_DONE:
+        # ok but without a readable stats.json (a full disk, a deleted file): redone
+        if _same(old, plan) and res and res.get("status") == STATUS_DONE and not runone.stats_problem(d):
             done.append((run, d, res))
             continue
         if dry_run:
@@ -118,8 +123,7 @@ def prepare(sw, binary, store, dry_run=False):
             shutil.rmtree(d)
         os.makedirs(d)
         if plan["config_text"] is not None:
-            with open(os.path.join(d, "config.txt"), "w") as f:
-                f.write(plan["config_text"])
+            write_atomic(os.path.join(d, "config.txt"), plan["config_text"])
         runone.write_json_atomic(os.path.join(d, runone.PLAN), plan)
         todo.append((run, d, plan))
     # Finished runs the database has not seen yet (e.g. the sweep was killed
@@ -132,17 +136,31 @@ def prepare(sw, binary, store, dry_run=False):
     return done, todo
 
 
-def finish(store, run, d, rc=None):
+def finish(store, run, d, rc=None, status="failed"):
+    """Record a run that ended; without a result.json it is `status` (failed,
+    or interrupted when the sweep stopped it), with the runner's last line."""
     res = _read_json(os.path.join(d, runone.RESULT))
     if res is None:
-        res = {"status": "failed", "message": f"the runner ended (status {rc}) without a result.json"}
+        msg = f"the runner ended (status {rc}) without a result.json"
+        try:
+            with open(os.path.join(d, "runner.log"), errors="replace") as f:
+                last = [ln for ln in f.read()[-2000:].splitlines() if ln.strip()]
+            if last:
+                msg += ": " + last[-1].strip()
+        except OSError:
+            pass
+        res = {"status": status, "message": msg}
     store.record(run.id, d, res)
     return res.get("status") == STATUS_DONE
 
 
+# Statuses of runs that ended without success (all are redone on resume).
+UNSUCCESSFUL = ("failed", "timeout", "interrupted")
+
+
 def counts(store):
     c = store.counts()
-    return c.get("ok", 0), c.get("running", 0), sum(v for k, v in c.items() if k in ("failed", "timeout")), \
+    return c.get("ok", 0), c.get("running", 0), sum(v for k, v in c.items() if k in UNSUCCESSFUL), \
         c.get("pending", 0) + c.get("queued", 0)
 
 
@@ -165,13 +183,14 @@ def engine_local(sw, store, todo, jobs, progress):
     def stop(signum, frame):
         for p in running:
             if p.poll() is None:
-                p.terminate()  # the runner kills warpsim and records the run as failed
+                p.terminate()  # the runner kills warpsim and records the run as interrupted
         for p, (run, d, _) in running.items():
             try:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
-            finish(store, run, d, p.returncode)
+                p.wait()
+            finish(store, run, d, p.returncode, status="interrupted")
         progress.show(*counts(store), final=True)
         sys.stderr.write(f"sweep {sw.name}: interrupted; run it again to resume\n")
         os._exit(128 + signum)
@@ -219,14 +238,32 @@ def _squeue(job):
     return states or None
 
 
+SLURM_HINT = ("for a one-node cluster on this machine: tools/slurm/local-cluster.sh start DIR, "
+              "then export SLURM_CONF=DIR/slurm.conf (docs/sweeps.md)")
+
+
+def check_slurm():
+    """Die with one line when no SLURM cluster answers (before anything is made)."""
+    missing = [c for c in ("sbatch", "squeue", "sinfo") if shutil.which(c) is None]
+    if missing:
+        die(f"--engine slurm: {', '.join(missing)} not found (no SLURM client commands on the PATH); "
+            f"{SLURM_HINT}")
+    try:
+        p = subprocess.run(["sinfo", "-h", "-o", "%P"], capture_output=True, text=True, timeout=30,
+                           stdin=subprocess.DEVNULL)
+        why = None if p.returncode == 0 else (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
+    except (OSError, subprocess.SubprocessError) as e:
+        why = str(e)
+    if why:
+        die(f"--engine slurm: no SLURM cluster answers (sinfo: {why}); {SLURM_HINT}")
+
+
 def slurm_submit(sw, todo, opts):
     sdir = os.path.join(sw.output, "slurm")
     os.makedirs(sdir, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
     tasks = os.path.join(sdir, f"tasks-{stamp}.txt")
-    with open(tasks, "w") as f:
-        for _, d, _ in todo:
-            f.write(d + "\n")
+    write_atomic(tasks, "".join(d + "\n" for _, d, _ in todo))
     cfg = dict(sw.slurm)
     lines = ["#!/bin/sh",
              f"#SBATCH --job-name={cfg.pop('job_name', 'warpsim-' + specmod.slug(sw.name))}",
@@ -245,8 +282,7 @@ def slurm_submit(sw, todo, opts):
         f"PYTHONPATH='{tools_dir()}' exec '{sys.executable}' -m warpsim_tools.runone \"$dir\" slurm",
     ]
     script = os.path.join(sdir, f"array-{stamp}.sh")
-    with open(script, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_atomic(script, "\n".join(lines) + "\n")
     try:
         out = subprocess.run(["sbatch", "--parsable", script], capture_output=True, text=True, timeout=120)
     except FileNotFoundError:
@@ -254,7 +290,7 @@ def slurm_submit(sw, todo, opts):
     except subprocess.TimeoutExpired:
         die("sbatch did not answer in 120 s")
     if out.returncode != 0:
-        die(f"sbatch failed: {out.stderr.strip() or out.stdout.strip()}")
+        die(f"sbatch failed: {out.stderr.strip() or out.stdout.strip()}; {SLURM_HINT}")
     job = out.stdout.strip().split(";")[0]
     return job, [d for _, d, _ in todo]
 
@@ -345,9 +381,18 @@ def main(argv):
     ap.add_argument("--slurm-arg", action="append", help="extra sbatch option, e.g. --slurm-arg=--partition=x")
     ap.add_argument("--status", action="store_true", help="only show the sweep's progress")
     ap.add_argument("--dry-run", action="store_true", help="list the runs to do, run nothing")
+    ap.add_argument("--timeout", type=float, metavar="SECONDS",
+                    help=f"limit per run (default: the spec's 'timeout', else {specmod.DEFAULT_TIMEOUT} s; "
+                         f"0: none)")
     ap.add_argument("-q", "--quiet", action="store_true")
     opts = ap.parse_args(argv)
+    try:
+        return sweep(opts)
+    except (OSError, sqlite3.Error) as e:  # a full or read-only disk: one line, no traceback
+        die(disk_error(e))
 
+
+def sweep(opts):
     spec_path, output = opts.spec, opts.output
     if os.path.isdir(spec_path):
         plan = _read_json(os.path.join(spec_path, "plan.json"))
@@ -360,7 +405,7 @@ def main(argv):
                 if os.path.exists(os.path.join(output, cand)):
                     spec_path = os.path.join(output, cand)
     try:
-        sw = specmod.load(spec_path, output)
+        sw = specmod.load(spec_path, output, opts.timeout)
     except (specmod.SpecError, OSError) as e:
         die(str(e))
 
@@ -377,6 +422,8 @@ def main(argv):
         specmod.check(sw, source)
     except specmod.SpecError as e:
         die(str(e))
+    if opts.engine == "slurm" and not opts.dry_run:
+        check_slurm()
     if opts.dry_run and not os.path.exists(os.path.join(sw.output, "results.db")):
         # nothing has run yet: every run is to do, and a dry run leaves no folder behind
         for run in sw.runs:
@@ -384,10 +431,10 @@ def main(argv):
         sys.stderr.write(f"sweep {sw.name}: 0 finished, {len(sw.runs)} to run\n")
         return 0
     os.makedirs(sw.output, exist_ok=True)
-    binary, sha = snapshot(source, sw.output)
+    binary, sha = snapshot(source, sw.output, with_shim=bool(sw.commands))
     ext = ".json" if spec_path.endswith(".json") else ".toml"
     if os.path.abspath(spec_path) != os.path.abspath(os.path.join(sw.output, "spec" + ext)):
-        shutil.copyfile(spec_path, os.path.join(sw.output, "spec" + ext))
+        copy_atomic(spec_path, os.path.join(sw.output, "spec" + ext))
     plan = sw.plan()
     runone.write_json_atomic(os.path.join(sw.output, "plan.json"), plan)
     store = storemod.Store(sw.output, create=True)
@@ -431,30 +478,61 @@ def main(argv):
     return 0 if ok == len(sw.runs) else 1
 
 
-def snapshot(binary, out):
+def _shim_files(binary):
+    """The CUDA runtime shim beside the binary (<dir>/lib/libcuda*), which
+    `warpsim run -- PROGRAM` puts first on LD_LIBRARY_PATH."""
+    lib = os.path.join(os.path.dirname(os.path.realpath(binary)), "lib")
+    try:
+        return lib, sorted(n for n in os.listdir(lib) if n.startswith("libcuda"))
+    except OSError:
+        return lib, []
+
+
+def snapshot(binary, out, with_shim=False):
     """Runs use a copy of the binary, SWEEP_DIR/bin/warpsim-<sha256 prefix>:
-    a rebuild during a sweep cannot change (or break) the runs still to do."""
+    a rebuild during a sweep cannot change (or break) the runs still to do.
+    A sweep of programs (with_shim) also needs the shim: the binary and its
+    lib/ go to SWEEP_DIR/bin/<sha256 prefix of both>/."""
     h = hashlib.sha256()
-    with open(binary, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
+    lib, shim = _shim_files(binary) if with_shim else (None, [])
+    for path in [binary] + [os.path.join(lib, n) for n in shim]:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
     sha = h.hexdigest()
-    dest = os.path.join(out, "bin", f"warpsim-{sha[:16]}")
-    if not os.path.exists(dest):
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        tmp = f"{dest}.tmp.{os.getpid()}"
-        shutil.copy2(binary, tmp)
-        os.replace(tmp, dest)
-    return dest, sha
+    if not with_shim:
+        dest = os.path.join(out, "bin", f"warpsim-{sha[:16]}")
+        if not os.path.exists(dest):
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            copy_atomic(binary, dest)
+        return dest, sha
+    if not shim:
+        die(f"the CUDA runtime shim is missing ({lib}/libcudart.so.*): the sweep's programs run "
+            f"under it (run `make`)")
+    folder = os.path.join(out, "bin", sha[:16])
+    if not os.path.exists(folder):  # built beside, renamed whole
+        tmp = f"{folder}.tmp.{os.getpid()}"
+        try:
+            os.makedirs(os.path.join(tmp, "lib"))
+            shutil.copy2(binary, os.path.join(tmp, "warpsim"))
+            for n in shim:
+                shutil.copy2(os.path.join(lib, n), os.path.join(tmp, "lib", n), follow_symlinks=False)
+            os.replace(tmp, folder)
+        except OSError as e:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise OSError(e.errno, e.strerror, folder) from None
+    return os.path.join(folder, "warpsim"), sha
 
 
 def classify_only(sw):
     ok = failed = 0
     for run in sw.runs:
-        res = _read_json(os.path.join(sw.output, "runs", run.id, runone.RESULT))
+        p = os.path.join(sw.output, "runs", run.id, runone.RESULT)
+        res = _read_json(p)
         if res:
-            ok += res.get("status") == STATUS_DONE
-            failed += res.get("status") != STATUS_DONE
+            good = res.get("status") == STATUS_DONE and not runone.stats_problem(os.path.dirname(p))
+            ok += good
+            failed += not good
     return ok, failed
 
 
@@ -472,7 +550,7 @@ def check_workloads(sw, binary):
             full.add(f"{parts[1]}/{parts[0]}")
     bad = []
     for w, _, _ in sw.workloads:
-        if w in full or len(names.get(w, [])) == 1:
+        if w in sw.commands or w in full or len(names.get(w, [])) == 1:
             continue
         if w in names:
             bad.append(f"{w} (ambiguous: " + ", ".join(f"{s}/{w}" for s in names[w]) + ")")
