@@ -16,8 +16,8 @@ TOOLS = os.path.join(REPO, "tools")
 
 
 def _snapshot():
-    """A private copy of the binary, as SESSION/build/warpsim beside
-    SESSION/tools and SESSION/build/lib links, so that `warpsim sweep` still finds the tools and a
+    """A private copy of the binary and its shim libraries, as
+    SESSION/build/warpsim and SESSION/build/lib beside a SESSION/tools link, so that `warpsim sweep` still finds the tools and a
     rebuild of build/warpsim while the tests run cannot break them."""
     if not os.access(BUILT, os.X_OK):
         return BUILT
@@ -25,9 +25,6 @@ def _snapshot():
     atexit.register(shutil.rmtree, session, True)
     os.makedirs(os.path.join(session, "build"))
     os.symlink(TOOLS, os.path.join(session, "tools"))
-    # the shim libraries `warpsim run -- PROG` looks for beside the binary
-    os.symlink(os.path.join(os.path.dirname(os.path.abspath(BUILT)), "lib"),
-               os.path.join(session, "build", "lib"))
     dest = os.path.join(session, "build", "warpsim")
     lib = os.path.join(os.path.dirname(BUILT), "lib")
     if os.path.isdir(lib):  # the CUDA runtime shim: `warpsim run -- PROGRAM` finds it beside the binary
