@@ -1,6 +1,7 @@
 /* The one parser of policy parameters (see params.h). */
 #include "policy/params.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,10 +194,13 @@ int ws_params_parse(ws_params *p, const ws_policy_info *policy, const char *hint
         if (d->def || (p->given & (1u << k))) continue;
         char range[120];
         ws_param_describe(d, range, sizeof range);
-        char pos[80] = "";
-        if (k == 0) snprintf(pos, sizeof pos, "%s:VALUE or ", policy->name);
-        snprintf(err, errlen, "%s: missing argument '%s' (%s%s:%s=VALUE; %s: %s, %s)", what,
-                 d->key, pos, policy->name, d->key, d->key, range, d->doc);
+        char up[32], pos[80] = "";
+        size_t j = 0;
+        for (; d->key[j] && j + 1 < sizeof up; j++) up[j] = (char)toupper((unsigned char)d->key[j]);
+        up[j] = 0;
+        if (k == 0) snprintf(pos, sizeof pos, "%s:%s or ", policy->name, up);
+        snprintf(err, errlen, "%s: missing argument '%s' (%s%s:%s=%s; %s: %s, %s)", what, d->key,
+                 pos, policy->name, d->key, up, d->key, range, d->doc);
         return -1;
     }
     return 0;

@@ -16,6 +16,5 @@ static void oldest_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned
 
 const ws_sched_policy ws_sched_oldest = {
     "oldest", "oldest warp (smallest dynamic warp id) first", NULL, 0, oldest_create,
-    oldest_destroy,
-    oldest_order, oldest_issued, 0, 1,
+    oldest_destroy, oldest_order, oldest_issued, 0, 1,
 };
