@@ -33,20 +33,37 @@ void ws_policy_print_catalog(FILE *out) {
     }
 }
 
+/* s in a Markdown table cell ('|' would end the cell). */
+static void cell(FILE *out, const char *s) {
+    fputs(" ", out);
+    for (; *s; s++) {
+        if (*s == '|') fputc('\\', out);
+        fputc(*s, out);
+    }
+    fputs(" |", out);
+}
+
 void ws_policy_print_markdown(FILE *out) {
     for (const ws_policy_family *f = ws_policy_families; f->name; f++) {
         fprintf(out, "\n### %s (`%s`)\n\n| policy | key | type | default | accepts | what |\n"
                      "|---|---|---|---|---|---|\n", f->name, f->options);
         ws_policy_info p;
         for (unsigned i = 0; (p = f->info(i)).name; i++) {
-            if (!p.nparams) fprintf(out, "| `%s` | | | | | %s |\n", p.name, p.doc);
+            if (!p.nparams) {
+                fprintf(out, "| `%s` | | | | |", p.name);
+                cell(out, p.doc);
+                fputc('\n', out);
+            }
             for (unsigned k = 0; k < p.nparams; k++) {
                 const ws_param_def *d = &p.params[k];
                 char range[120];
                 ws_param_describe(d, range, sizeof range);
-                fprintf(out, "| %s%s%s | `%s` | %s | %s | %s | %s |\n", k ? "" : "`",
-                        k ? "" : p.name, k ? "" : "`", d->key, ws_param_type_name(d->type),
-                        d->def ? d->def : "(required)", range, d->doc);
+                fprintf(out, "| %s%s%s | `%s` | %s | %s |", k ? "" : "`", k ? "" : p.name,
+                        k ? "" : "`", d->key, ws_param_type_name(d->type),
+                        d->def ? d->def : "(required)");
+                cell(out, range);
+                cell(out, d->doc);
+                fputc('\n', out);
             }
         }
     }
