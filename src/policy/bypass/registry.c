@@ -50,11 +50,15 @@ int ws_bypass_create(ws_bypass *b, const char *what, const char *spec, unsigned 
         if (k < errlen) snprintf(err + k, errlen - k, ")");
         return -1;
     }
-    char e[400];
+    char e[200], opt[96];
+    snprintf(opt, sizeof opt, "-%s %s", what, name);
     ws_policy_info info = WS_POLICY_INFO(b->policy);
     ws_params prm;
-    if (ws_params_parse(&prm, &info, NULL, colon ? colon + 1 : NULL, name, e, sizeof e) ||
-        !(b->state = b->policy->create(&prm, n, e, sizeof e))) {
+    if (ws_params_parse(&prm, &info, NULL, colon ? colon + 1 : NULL, opt, err, errlen)) {
+        b->policy = NULL;
+        return -1;
+    }
+    if (!(b->state = b->policy->create(&prm, n, e, sizeof e))) {
         snprintf(err, errlen, "-%s %s: %s", what, spec, e);
         b->policy = NULL;
         return -1;
