@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/catalog.h"
+
 typedef enum { T_INT, T_BOOL, T_DOUBLE, T_STR } opt_type;
 
 typedef struct opt_def {
@@ -556,6 +558,8 @@ void ws_config_print_options(FILE *out) {
         fprintf(out, "  %s%-42s %-6s default %-12s %s\n", o->icnt ? "" : "-", o->name,
                 type_name(o->type), *o->def ? o->def : "\"\"", o->doc);
     }
+    fputc('\n', out);
+    ws_policy_print_catalog(out); /* the policy options' parameters, from the policies' tables */
     fprintf(out, "\nPresets:\n");
     ws_config_print_presets(out);
 }

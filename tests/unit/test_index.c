@@ -120,7 +120,11 @@ TEST(index_poly_arguments_and_errors) {
     CHECK(ws_index_create(&ix, "pli", &g48, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "power-of-two");
     CHECK(ws_index_create(&ix, "pric:banana", &g32, err, sizeof err) == -1);
-    CHECK_STR_CONTAINS(err, "not understood");
+    CHECK_STR_CONTAINS(err, "pric index: bad argument 'banana' (poly: an integer in [0, 131071]");
+    CHECK(ws_index_create(&ix, "pric::6", &g32, err, sizeof err) == -1); /* abits below the line */
+    CHECK_STR_CONTAINS(err, "abits=6");
+    CHECK(ws_index_create(&ix, "pric::27", &g32, err, sizeof err) == 0); /* POLY left default */
+    ws_index_destroy(&ix);
     /* other sizes get an irreducible default */
     ws_cache_geom g128 = {128, 128, 4, NULL};
     CHECK(ws_index_create(&ix, "pli", &g128, err, sizeof err) == 0);

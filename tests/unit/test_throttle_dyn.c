@@ -385,7 +385,7 @@ TEST(throttle_awl_tie_walks_across_a_plateau) {
     ws_throttle_ctl c;
     char err[256];
     CHECK(ws_throttle_ctl_create(&c, "awl:tie=1", 1, 1, err, sizeof err) == -1);
-    CHECK_STR_CONTAINS(err, "tie in [0, 1)");
+    CHECK_STR_CONTAINS(err, "tie: a number in [0, 1)");
     CHECK(ws_throttle_ctl_create(&c, "iacm:gpu=2", 1, 1, err, sizeof err) == -1);
 }
 

@@ -2,17 +2,10 @@
  * full-bypass configuration of seed 000's characterisation). The tags keep
  * updating (tag-only mode), which costs nothing in timing and keeps the
  * cache's miss counts meaningful. */
-#include <stdio.h>
-
 #include "policy/bypass/bypass.h"
 
 static int g_always;
-static void *always_create(const char *args, unsigned n, char *err, size_t errlen) {
-    (void)n;
-    if (args) {
-        snprintf(err, errlen, "always takes no arguments");
-        return NULL;
-    }
+static void *always_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     return &g_always; /* stateless */
 }
 static void always_destroy(void *st) { (void)st; }
@@ -22,6 +15,6 @@ static void always_kernel_start(void *st, ws_cache_bypass *mode, unsigned n) {
 }
 
 const ws_bypass_policy ws_bypass_always = {
-    "always", "static switch: every access bypasses the cache (tags keep updating)",
+    "always", "static switch: every access bypasses the cache (tags keep updating)", NULL, 0,
     always_create, always_destroy, 0, always_kernel_start, NULL,
 };

@@ -9,7 +9,8 @@
  * per-access work is done by the cache in the mode it was given.
  *
  * To add a policy: write src/policy/bypass/<name>.c defining a
- * `const ws_bypass_policy ws_bypass_<name>` and add one line to registry.c. */
+ * `const ws_bypass_policy ws_bypass_<name>` (with its parameter table,
+ * params.h) and add one line to registry.c. */
 #ifndef WARPSIM_POLICY_BYPASS_H
 #define WARPSIM_POLICY_BYPASS_H
 
@@ -17,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "policy/args.h"
+#include "policy/params.h"
 #include "timing/mem/cache.h"
 
 /* One cache's reads over the period just ended (ws_cache_read_counts). */
@@ -36,9 +37,11 @@ typedef struct ws_bypass_epoch {
 typedef struct ws_bypass_policy {
     const char *name; /* config name (text before the first ':') */
     const char *doc;  /* one line */
-    /* State for n caches; args is the text after "name:" or NULL. NULL and
-       err on bad arguments. */
-    void *(*create)(const char *args, unsigned n, char *err, size_t errlen);
+    const ws_param_def *params; /* its parameters (WS_PARAMS(table); NULL, 0: none) */
+    unsigned nparams;
+    /* State for n caches, from the parsed parameters. NULL and err when
+       they do not go together. */
+    void *(*create)(ws_params *p, unsigned n, char *err, size_t errlen);
     void (*destroy)(void *st);
     /* Core cycles per period (NULL or 0: no periods, static policies). */
     uint64_t (*period)(const void *st);
@@ -50,6 +53,8 @@ typedef struct ws_bypass_policy {
 
 const ws_bypass_policy *ws_bypass_find(const char *name);
 const ws_bypass_policy *const *ws_bypass_all(void);
+/* The i-th policy's name, doc and parameters (name NULL past the end). */
+ws_policy_info ws_bypass_info(unsigned i);
 
 typedef struct ws_bypass {
     const ws_bypass_policy *policy;

@@ -4,11 +4,8 @@
  * the cache is bypassed, else it caches. While bypassed it runs tag-only,
  * so the miss rate is still measured and caching resumes when the program's
  * phase changes. Caches start enabled at every kernel launch.
- * Args (k=v, ':'-separated): period=CYCLES, threshold=RATE (0-1),
- * scope=0|1 (0: one GPU-wide decision from the summed counters, the spec's
- * recommendation; 1: each cache decides alone), wait=0|1 (1: start only
- * once the warp-throttling controller has settled, DWT-PRIC's order). */
-#include <stdio.h>
+ * Parameters: dbsa_params (scope=gpu, one decision from the summed
+ * counters, is the spec's recommendation; wait=1 is DWT-PRIC's order). */
 #include <stdlib.h>
 
 #include "policy/bypass/bypass.h"
@@ -19,23 +16,21 @@ typedef struct {
     bool per_cache, wait, started;
 } dbsa_state;
 
-static void *dbsa_create(const char *args, unsigned n, char *err, size_t errlen) {
-    (void)n;
-    static const char *const keys[] = {"period", "threshold", "scope", "wait"};
-    double v[4] = {10000, 0.9, 0, 0};
-    if (ws_policy_args(args, keys, v, 4, "dbsa", err, errlen)) return NULL;
-    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[1] > 1 || (v[2] != 0 && v[2] != 1) ||
-        (v[3] != 0 && v[3] != 1)) {
-        snprintf(err, errlen,
-                 "dbsa: period must be >= 1 cycle, threshold in [0, 1], scope and wait 0 or 1");
-        return NULL;
-    }
+static const ws_param_def dbsa_params[] = {
+    WS_INT("period", "10000", 1, 1e12, "core cycles per period"),
+    WS_DOUBLE("threshold", "0.9", 0, 1, "read miss rate above which the level is bypassed"),
+    WS_ENUM("scope", "gpu", "gpu|cache",
+            "gpu: one decision from the summed counters; cache: each cache decides alone"),
+    WS_BOOL("wait", "0", "start once the warp-throttling controller has settled (DWT-PRIC)"),
+};
+
+static void *dbsa_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     dbsa_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->period = (uint64_t)v[0];
-    s->threshold = v[1];
-    s->per_cache = v[2] != 0;
-    s->wait = v[3] != 0;
+    s->period = (uint64_t)ws_param_int(p, "period");
+    s->threshold = ws_param_double(p, "threshold");
+    s->per_cache = ws_param_enum(p, "scope") == 1;
+    s->wait = ws_param_bool(p, "wait");
     return s;
 }
 
@@ -75,5 +70,5 @@ static void dbsa_epoch(void *st, const ws_bypass_epoch *e) {
 
 const ws_bypass_policy ws_bypass_dbsa = {
     "dbsa", "bypass the level for a period when its miss rate was above a threshold (seed 000)",
-    dbsa_create, free, dbsa_period, dbsa_kernel_start, dbsa_epoch,
+    WS_PARAMS(dbsa_params), dbsa_create, free, dbsa_period, dbsa_kernel_start, dbsa_epoch,
 };

@@ -6,9 +6,8 @@
  * Only lines with RPD 0 may be victims; a read whose set holds only
  * protected or reserved lines bypasses the cache (it would otherwise be a
  * line-allocation failure), which protects reused lines from streams and
- * uses spare interconnect bandwidth instead of stalling. Args: rpd=N (1-7,
- * a 3-bit counter in hardware). */
-#include <stdio.h>
+ * uses spare interconnect bandwidth instead of stalling. Parameter: rpd
+ * (1-7 in a 3-bit hardware counter). */
 #include <stdlib.h>
 
 #include "policy/bypass/bypass.h"
@@ -17,17 +16,13 @@ typedef struct {
     uint8_t rpd;
 } pd_state;
 
-static void *pd_create(const char *args, unsigned n, char *err, size_t errlen) {
-    (void)n;
-    static const char *const keys[] = {"rpd"};
-    double v[1] = {4};
-    if (ws_policy_args(args, keys, v, 1, "pd", err, errlen)) return NULL;
-    if (v[0] < 1 || v[0] > 255 || v[0] != (int)v[0]) {
-        snprintf(err, errlen, "pd: rpd must be an integer from 1 to 255 (got %g)", v[0]);
-        return NULL;
-    }
+static const ws_param_def pd_params[] = {
+    WS_INT("rpd", "4", 1, 255, "protection distance: accesses of its set a line is kept for"),
+};
+
+static void *pd_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     pd_state *s = malloc(sizeof *s);
-    if (s) s->rpd = (uint8_t)v[0];
+    if (s) s->rpd = (uint8_t)ws_param_int(p, "rpd");
     return s;
 }
 
@@ -41,5 +36,5 @@ static void pd_kernel_start(void *st, ws_cache_bypass *mode, unsigned n) {
 
 const ws_bypass_policy ws_bypass_pd = {
     "pd", "protection-distance bypass: lines are protected for rpd accesses of their set (IACM)",
-    pd_create, free, 0, pd_kernel_start, NULL,
+    WS_PARAMS(pd_params), pd_create, free, 0, pd_kernel_start, NULL,
 };

@@ -28,6 +28,11 @@ const ws_bypass_policy *ws_bypass_find(const char *name) {
 
 const ws_bypass_policy *const *ws_bypass_all(void) { return g_policies; }
 
+ws_policy_info ws_bypass_info(unsigned i) {
+    if (i + 1 >= sizeof g_policies / sizeof g_policies[0]) return (ws_policy_info){0};
+    return WS_POLICY_INFO(g_policies[i]);
+}
+
 int ws_bypass_create(ws_bypass *b, const char *what, const char *spec, unsigned n, char *err,
                      size_t errlen) {
     char name[64];
@@ -45,9 +50,15 @@ int ws_bypass_create(ws_bypass *b, const char *what, const char *spec, unsigned 
         if (k < errlen) snprintf(err + k, errlen - k, ")");
         return -1;
     }
-    char e[200];
-    b->state = b->policy->create(colon ? colon + 1 : NULL, n, e, sizeof e);
-    if (!b->state) {
+    char e[200], opt[96];
+    snprintf(opt, sizeof opt, "-%s %s", what, name);
+    ws_policy_info info = WS_POLICY_INFO(b->policy);
+    ws_params prm;
+    if (ws_params_parse(&prm, &info, NULL, colon ? colon + 1 : NULL, opt, err, errlen)) {
+        b->policy = NULL;
+        return -1;
+    }
+    if (!(b->state = b->policy->create(&prm, n, e, sizeof e))) {
         snprintf(err, errlen, "-%s %s: %s", what, spec, e);
         b->policy = NULL;
         return -1;

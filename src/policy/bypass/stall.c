@@ -2,17 +2,10 @@
  * 2014, as seed 000 §2.7 configures it): a read that finds every way of its
  * set reserved goes to the next level uncached instead of failing with
  * LINE_ALLOC_FAIL and retrying. */
-#include <stdio.h>
-
 #include "policy/bypass/bypass.h"
 
 static int g_stall;
-static void *stall_create(const char *args, unsigned n, char *err, size_t errlen) {
-    (void)n;
-    if (args) {
-        snprintf(err, errlen, "stall takes no arguments");
-        return NULL;
-    }
+static void *stall_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     return &g_stall; /* stateless */
 }
 static void stall_destroy(void *st) { (void)st; }
@@ -22,6 +15,6 @@ static void stall_kernel_start(void *st, ws_cache_bypass *mode, unsigned n) {
 }
 
 const ws_bypass_policy ws_bypass_stall = {
-    "stall", "bypass a read whose set has no free line instead of stalling (MRPB)",
+    "stall", "bypass a read whose set has no free line instead of stalling (MRPB)", NULL, 0,
     stall_create, stall_destroy, 0, stall_kernel_start, NULL,
 };

@@ -10,11 +10,9 @@
  *    cache flushes if the index changed;
  *  - IDLE (ni accesses; ni=0: until the owner restarts it, as IACM does
  *    after its 6250-cycle idle sub-phase): no monitoring.
- * Arguments and owner hints ("k=v:k=v"): nv, ns, ni (periods), skip_gw=1
- * (L1D: global writes are write-evict/no-allocate, so they do not sample),
- * mrp=exact|trans (exact mean relative period, or the hardware's
- * transition count), abits (address width N, 32), reset=1 (conventional
- * bits again at each kernel start). */
+ * Parameters (adi_params) come from the owner's hints (the -adi_* options;
+ * the L1D adds skip_gw=1: its global writes are write-evict/no-allocate,
+ * so they do not sample) and the spec's arguments, which override them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,46 +53,17 @@ static void conventional(adi_state *s) {
     for (unsigned i = 0; i < s->S; i++) s->idx[i] = (uint8_t)(s->B + i);
 }
 
-/* Parse one k=v list; unknown keys are errors only for the user's args. */
-static int parse_kv(adi_state *s, const char *list, bool strict, char *err, size_t errlen) {
-    for (const char *p = list; p && *p;) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        char item[64];
-        if (n >= sizeof item) n = sizeof item - 1;
-        memcpy(item, p, n);
-        item[n] = 0;
-        p = end ? end + 1 : NULL;
-        char *eq = strchr(item, '=');
-        if (!eq) goto bad;
-        *eq = 0;
-        const char *k = item, *v = eq + 1;
-        char *ve;
-        unsigned long x = strtoul(v, &ve, 10);
-        bool num = ve != v && !*ve;
-        if (!strcmp(k, "mrp")) {
-            if (strcmp(v, "exact") && strcmp(v, "trans")) goto bad;
-            s->trans = !strcmp(v, "trans");
-        } else if (!num) {
-            if (strict || !strcmp(k, "nv") || !strcmp(k, "ns") || !strcmp(k, "ni")) goto bad;
-        } else if (!strcmp(k, "nv") && x > 0) s->nv = (uint32_t)x;
-        else if (!strcmp(k, "ns") && x > 0) s->ns = (uint32_t)x;
-        else if (!strcmp(k, "ni")) s->ni = (uint32_t)x;
-        else if (!strcmp(k, "skip_gw") && x <= 1) s->skip_gw = x;
-        else if (!strcmp(k, "reset") && x <= 1) s->kreset = x;
-        else if (!strcmp(k, "abits") && x <= 64) s->N = (unsigned)x;
-        else if (strict) goto bad;
-        continue;
-    bad:
-        snprintf(err, errlen,
-                 "adi index: '%s%s%s' not understood (keys: nv, ns > 0; ni >= 0 (0: until "
-                 "restarted); skip_gw, reset 0/1; "
-                 "mrp=exact|trans; abits <= 64)",
-                 item, eq ? "=" : "", eq ? eq + 1 : "");
-        return -1;
-    }
-    return 0;
-}
+static const ws_param_def adi_params[] = {
+    WS_INT("nv", "1024", 1, 4294967295.0, "victimization period, misses"),
+    WS_INT("ns", "1024", 1, 4294967295.0, "selection period, accesses"),
+    WS_INT("ni", "4096", 0, 4294967295.0,
+           "idle period, accesses (0: until the owner restarts it, as IACM does)"),
+    WS_BOOL("skip_gw", "0", "global writes do not sample"),
+    WS_ENUM("mrp", "exact", "exact|trans",
+            "candidate measure: exact mean relative period, or the hardware's transition count"),
+    WS_INT("abits", "32", 1, 64, "address width N (candidate bits lie below it)"),
+    WS_BOOL("reset", "1", "conventional index bits again at each kernel start"),
+};
 
 static void adi_destroy(void *st) {
     adi_state *s = st;
@@ -105,7 +74,7 @@ static void adi_destroy(void *st) {
     free(s);
 }
 
-static void *adi_create(const ws_cache_geom *g, const char *args, char *err, size_t errlen) {
+static void *adi_create(const ws_cache_geom *g, ws_params *p, char *err, size_t errlen) {
     int S = ws_log2_exact(g->nsets), B = ws_log2_exact(g->line_size);
     if (S < 1 || S > MAX_S || B < 0) {
         snprintf(err, errlen, "adi index needs 2 to %u sets, a power of two (got %u)", 1u << MAX_S,
@@ -116,15 +85,13 @@ static void *adi_create(const ws_cache_geom *g, const char *args, char *err, siz
     if (!s) return NULL;
     s->S = (unsigned)S;
     s->B = (unsigned)B;
-    s->N = 32;
-    s->nv = 1024;
-    s->ns = 1024;
-    s->ni = 4096;
-    s->kreset = true;
-    if (parse_kv(s, g->hints, false, err, errlen) || parse_kv(s, args, true, err, errlen)) {
-        adi_destroy(s);
-        return NULL;
-    }
+    s->nv = (uint32_t)ws_param_int(p, "nv");
+    s->ns = (uint32_t)ws_param_int(p, "ns");
+    s->ni = (uint32_t)ws_param_int(p, "ni");
+    s->skip_gw = ws_param_bool(p, "skip_gw");
+    s->trans = ws_param_enum(p, "mrp") == 1;
+    s->N = (unsigned)ws_param_int(p, "abits");
+    s->kreset = ws_param_bool(p, "reset");
     if (s->N < s->B + s->S || s->N - s->B - (s->S - 1) > 64) {
         snprintf(err, errlen, "adi index: abits=%u leaves no candidate bits above the %u index bits",
                  s->N, s->S);
@@ -306,8 +273,9 @@ const ws_index_policy ws_index_adi = {
     .name = "adi",
     .code = 0,
     .doc = "adaptive indexing: entropy/correlation victim, mean-relative-period selection, "
-           "flush on change; args nv=:ns=:ni= (0: idle until restarted, as under IACM):"
-           "mrp=exact|trans:skip_gw=:abits=:reset=",
+           "flush on change (defaults from -adi_nv, -adi_ns, -adi_ni)",
+    .params = adi_params,
+    .nparams = sizeof adi_params / sizeof adi_params[0],
     .create = adi_create,
     .destroy = adi_destroy,
     .set_index = adi_set,

@@ -11,14 +11,10 @@ typedef struct {
     uint64_t mask;
 } bxi_state;
 
-static void *bxi_create(const ws_cache_geom *g, const char *args, char *err, size_t errlen) {
+static void *bxi_create(const ws_cache_geom *g, ws_params *p, char *err, size_t errlen) {
     int s = ws_log2_exact(g->nsets), b = ws_log2_exact(g->line_size);
     if (s < 0 || b < 0) {
         snprintf(err, errlen, "bxi index needs a power-of-two number of sets (got %u)", g->nsets);
-        return NULL;
-    }
-    if (args && *args) {
-        snprintf(err, errlen, "bxi index takes no arguments (got '%s')", args);
         return NULL;
     }
     bxi_state *st = malloc(sizeof *st);

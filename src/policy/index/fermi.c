@@ -12,15 +12,11 @@ typedef struct {
     uint32_t nsets;
 } fermi_state;
 
-static void *fermi_create(const ws_cache_geom *g, const char *args, char *err, size_t errlen) {
+static void *fermi_create(const ws_cache_geom *g, ws_params *p, char *err, size_t errlen) {
     if (g->line_size != 128 || (g->nsets != 32 && g->nsets != 64)) {
         snprintf(err, errlen,
                  "fermi index is defined for 128-byte lines and 32 or 64 sets (got %u sets of %u B)",
                  g->nsets, g->line_size);
-        return NULL;
-    }
-    if (args && *args) {
-        snprintf(err, errlen, "fermi index takes no arguments (got '%s')", args);
         return NULL;
     }
     fermi_state *s = malloc(sizeof *s);

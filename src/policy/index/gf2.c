@@ -40,30 +40,19 @@ static uint64_t default_poly(int m) {
     return 0;
 }
 
-void *ws_polyidx_create(const ws_cache_geom *g, const char *args, unsigned default_abits,
-                        const char *name, char *err, size_t errlen) {
+void *ws_polyidx_create(const ws_cache_geom *g, uint64_t poly, unsigned abits, const char *name,
+                        char *err, size_t errlen) {
     int m = ws_log2_exact(g->nsets), b = ws_log2_exact(g->line_size);
     if (m < 0 || m > 16 || b < 0) {
         snprintf(err, errlen, "%s index needs a power-of-two number of sets (<= 65536), got %u",
                  name, g->nsets);
         return NULL;
     }
-    uint64_t poly = default_poly(m);
-    unsigned abits = default_abits;
-    if (args && *args) {
-        const char *p = args;
-        char *end;
-        if (*p != ':') {
-            poly = strtoull(p, &end, 0);
-            if (end == p || (*end && *end != ':')) goto bad;
-            p = end;
-        }
-        if (*p == ':') {
-            p++;
-            unsigned long v = strtoul(p, &end, 10);
-            if (end == p || *end || v < (unsigned long)b || v > 64) goto bad;
-            abits = (unsigned)v;
-        }
+    if (!poly) poly = default_poly(m);
+    if (abits < (unsigned)b) {
+        snprintf(err, errlen, "%s index: abits=%u is below the %d line-offset bits", name, abits,
+                 b);
+        return NULL;
     }
     if (ws_gf2_degree(poly) != m) {
         snprintf(err, errlen,
@@ -94,10 +83,6 @@ void *ws_polyidx_create(const ws_cache_geom *g, const char *args, unsigned defau
             s->tab[c][v] = (uint16_t)r;
         }
     return s;
-bad:
-    snprintf(err, errlen, "%s index: arguments '%s' not understood (expected [POLY][:ADDRESS_BITS], "
-             "e.g. '37', '0x43', '37:27')", name, args);
-    return NULL;
 }
 
 uint32_t ws_polyidx_set(const void *state, uint64_t addr) {

@@ -16,11 +16,17 @@ uint64_t ws_gf2_mod(uint64_t a, uint64_t p);
 bool ws_gf2_irreducible(uint64_t p);
 
 /* Set index = (block address of the low abits address bits) mod P(x).
- * args: "[POLY][:ABITS]", POLY decimal or 0x-hex (default: x^5+x^2+1 for
- * 32 sets, x^6+x+1 for 64, else the smallest irreducible polynomial of the
- * degree). name is used in messages. */
-void *ws_polyidx_create(const ws_cache_geom *g, const char *args, unsigned default_abits,
-                        const char *name, char *err, size_t errlen);
+ * poly 0: x^5+x^2+1 for 32 sets, x^6+x+1 for 64, else the smallest
+ * irreducible polynomial of the degree. name is used in messages. */
+void *ws_polyidx_create(const ws_cache_geom *g, uint64_t poly, unsigned abits, const char *name,
+                        char *err, size_t errlen);
+/* The parameter table of pric and pli (positional: pric:POLY:ABITS, as before). */
+#define WS_POLYIDX_PARAMS(ABITS_DEFAULT)                                                       \
+    {                                                                                          \
+        WS_INT("poly", "0", 0, 131071,                                                         \
+               "P(x) as a bit vector (37 = x^5+x^2+1; 0x43 too); 0: the default for the sets"), \
+        WS_INT("abits", ABITS_DEFAULT, 1, 64, "address bits that take part")                   \
+    }
 uint32_t ws_polyidx_set(const void *state, uint64_t addr);
 
 #endif

@@ -2,8 +2,8 @@
  * L2, and later the partition and DRAM-bank mappings).
  *
  * To add a function: write src/policy/index/<name>.c defining a
- * `const ws_index_policy ws_index_<name>` and add one line to the table in
- * registry.c. The cache calls set_index once per access; keep it cheap.
+ * `const ws_index_policy ws_index_<name>` (with its parameter table,
+ * params.h) and add one line to the table in registry.c. The cache calls set_index once per access; keep it cheap.
  * Adaptive functions (adi) also implement observe: the cache reports each
  * access and flushes when the function says it changed. */
 #ifndef WARPSIM_POLICY_INDEX_H
@@ -13,13 +13,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy/params.h"
+
 typedef struct ws_cache_geom {
     uint32_t nsets;      /* number of sets (any value; power-of-two functions check) */
     uint32_t line_size;  /* bytes, power of two */
     uint32_t assoc;
     /* Owner defaults for adaptive functions, "key=value:key=value" (NULL if
-       none); the spec's own arguments override them. Static functions ignore
-       them, so one owner string can serve every function. */
+       none); the spec's own arguments override them. Keys a function does
+       not declare are ignored, so one owner string can serve every function. */
     const char *hints;
 } ws_cache_geom;
 
@@ -35,11 +37,11 @@ typedef struct ws_index_policy {
     const char *name;    /* config name, e.g. "linear" */
     char code;           /* GPGPU-Sim cache-string letter ('L', 'H', ...), 0 if none */
     const char *doc;     /* one line */
-    /* Build per-cache state for geometry g and optional arguments (text after
-       "name:" in the config, or NULL). Return NULL and fill err if the
-       geometry or arguments are not supported. A policy without state may
-       return any non-NULL pointer (e.g. the geometry it copies). */
-    void *(*create)(const ws_cache_geom *g, const char *args, char *err, size_t errlen);
+    const ws_param_def *params; /* its parameters (WS_PARAMS(table); NULL, 0: none) */
+    unsigned nparams;
+    /* Build per-cache state for geometry g and the parsed parameters. Return
+       NULL and fill err if the geometry or parameters are not supported. */
+    void *(*create)(const ws_cache_geom *g, ws_params *p, char *err, size_t errlen);
     void (*destroy)(void *state);
     /* Set of byte address addr. */
     uint32_t (*set_index)(const void *state, uint64_t addr);
@@ -69,6 +71,8 @@ typedef struct ws_index_policy {
 const ws_index_policy *ws_index_find(const char *name);
 /* All policies, NULL-terminated. */
 const ws_index_policy *const *ws_index_all(void);
+/* The i-th policy's name, doc and parameters (name NULL past the end). */
+ws_policy_info ws_index_info(unsigned i);
 
 /* A ready-to-use instance (what a cache holds). */
 typedef struct ws_index {
@@ -93,9 +97,6 @@ static inline bool ws_index_kernel_start(ws_index *ix) {
 }
 
 /* Shared helpers. */
-/* Value of key `key` in a "k=v:k=v" list (the last one wins), copied into
-   out; false if absent. */
-bool ws_index_kv(const char *list, const char *key, char *out, size_t outlen);
 /* Shared helper for power-of-two geometries: log2 of x, or -1 if x is not a power of two. */
 int ws_log2_exact(uint64_t x);
 

@@ -10,15 +10,11 @@ typedef struct {
     uint64_t mask; /* nsets - 1 when nsets is a power of two, else 0 */
 } linear_state;
 
-static void *linear_create(const ws_cache_geom *g, const char *args, char *err, size_t errlen) {
+static void *linear_create(const ws_cache_geom *g, ws_params *p, char *err, size_t errlen) {
     int ll = ws_log2_exact(g->line_size);
     if (ll < 0 || g->nsets == 0) {
         snprintf(err, errlen, "linear index: line size %u must be a power of two and sets > 0",
                  g->line_size);
-        return NULL;
-    }
-    if (args && *args) {
-        snprintf(err, errlen, "linear index takes no arguments (got '%s')", args);
         return NULL;
     }
     linear_state *s = malloc(sizeof *s);

@@ -5,15 +5,20 @@
 
 #include "policy/index/gf2.h"
 
-static void *pric_create(const ws_cache_geom *g, const char *args, char *err, size_t errlen) {
-    return ws_polyidx_create(g, args, 27, "pric", err, errlen);
+static const ws_param_def pric_params[] = WS_POLYIDX_PARAMS("27");
+
+static void *pric_create(const ws_cache_geom *g, ws_params *p, char *err, size_t errlen) {
+    uint64_t poly = (uint64_t)ws_param_int(p, "poly");
+    return ws_polyidx_create(g, poly, (unsigned)ws_param_int(p, "abits"), "pric", err, errlen);
 }
 
 const ws_index_policy ws_index_pric = {
     .name = "pric",
     .code = 0,
     .doc = "pseudo-random interleaving: line address mod irreducible P(x) over GF(2); "
-           "args [POLY][:ADDR_BITS], default Poly(37)/x^6+x+1, 27 address bits",
+           "pric[:POLY][:ABITS], default Poly(37)/x^6+x+1, 27 address bits",
+    .params = pric_params,
+    .nparams = sizeof pric_params / sizeof pric_params[0],
     .create = pric_create,
     .destroy = free,
     .set_index = ws_polyidx_set,

@@ -17,15 +17,11 @@ static bool is_prime(uint32_t n) {
     return true;
 }
 
-static void *prime_create(const ws_cache_geom *g, const char *args, char *err, size_t errlen) {
+static void *prime_create(const ws_cache_geom *g, ws_params *p, char *err, size_t errlen) {
     int b = ws_log2_exact(g->line_size);
     if (b < 0 || g->nsets < 2) {
         snprintf(err, errlen, "prime index needs at least 2 sets and a power-of-two line (got %u sets)",
                  g->nsets);
-        return NULL;
-    }
-    if (args && *args) {
-        snprintf(err, errlen, "prime index takes no arguments (got '%s')", args);
         return NULL;
     }
     prime_state *s = malloc(sizeof *s);

@@ -25,30 +25,17 @@ static const ws_index_policy *const g_index_policies[] = {
 
 const ws_index_policy *const *ws_index_all(void) { return g_index_policies; }
 
+ws_policy_info ws_index_info(unsigned i) {
+    if (i + 1 >= sizeof g_index_policies / sizeof g_index_policies[0]) return (ws_policy_info){0};
+    return WS_POLICY_INFO(g_index_policies[i]);
+}
+
 const ws_index_policy *ws_index_find(const char *name) {
     for (const ws_index_policy *const *p = g_index_policies; *p; p++) {
         if (!strcmp((*p)->name, name)) return *p;
         if ((*p)->code && name[0] == (*p)->code && name[1] == 0) return *p;
     }
     return NULL;
-}
-
-bool ws_index_kv(const char *list, const char *key, char *out, size_t outlen) {
-    bool found = false;
-    size_t kl = strlen(key);
-    for (const char *p = list; p && *p;) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-            size_t vl = n - kl - 1;
-            if (vl >= outlen) vl = outlen - 1;
-            memcpy(out, p + kl + 1, vl);
-            out[vl] = 0;
-            found = true; /* keep going: a later value overrides */
-        }
-        p = end ? end + 1 : NULL;
-    }
-    return found;
 }
 
 int ws_log2_exact(uint64_t x) {
@@ -77,8 +64,14 @@ int ws_index_create(ws_index *ix, const char *spec, const ws_cache_geom *g, char
         if (k < errlen) snprintf(err + k, errlen - k, ")");
         return -1;
     }
+    char what[80];
+    snprintf(what, sizeof what, "%s index", p->name);
+    ws_policy_info info = WS_POLICY_INFO(p);
+    ws_params prm;
+    if (ws_params_parse(&prm, &info, g->hints, colon ? colon + 1 : NULL, what, err, errlen))
+        return -1;
     ix->policy = p;
-    ix->state = p->create(g, colon ? colon + 1 : NULL, err, errlen);
+    ix->state = p->create(g, &prm, err, errlen);
     return ix->state ? 0 : -1;
 }
 

@@ -9,7 +9,7 @@ typedef struct {
     ws_sched_ageord age;
 } gto_state;
 
-static void *gto_create(const char *args, unsigned n, char *err, size_t errlen) {
+static void *gto_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     gto_state *s = calloc(1, sizeof *s);
     if (s) {
         s->last = -1;
@@ -29,6 +29,6 @@ static void gto_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned id
 }
 
 const ws_sched_policy ws_sched_gto = {
-    "gto", "greedy on the last issued warp, then oldest first", gto_create, gto_destroy, gto_order,
-    gto_issued, 0, 1,
+    "gto", "greedy on the last issued warp, then oldest first", NULL, 0, gto_create, gto_destroy,
+    gto_order, gto_issued, 0, 1,
 };

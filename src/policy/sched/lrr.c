@@ -5,7 +5,7 @@
 
 typedef struct { unsigned last; } lrr_state;
 
-static void *lrr_create(const char *args, unsigned n, char *err, size_t errlen) {
+static void *lrr_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     lrr_state *s = calloc(1, sizeof *s);
     if (s) s->last = n ? n - 1 : 0; /* first cycle starts at index 0 */
     return s;
@@ -21,6 +21,6 @@ static void lrr_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned id
 }
 
 const ws_sched_policy ws_sched_lrr = {
-    "lrr", "loose round robin over the scheduler's warps", lrr_create, lrr_destroy, lrr_order,
-    lrr_issued, 0, 1,
+    "lrr", "loose round robin over the scheduler's warps", NULL, 0, lrr_create, lrr_destroy,
+    lrr_order, lrr_issued, 0, 1,
 };

@@ -3,7 +3,7 @@
 
 #include "policy/sched/sched.h"
 
-static void *oldest_create(const char *args, unsigned n, char *err, size_t errlen) {
+static void *oldest_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     ws_sched_ageord *a = malloc(sizeof *a);
     if (a) ws_sched_ageord_init(a, n);
     return a;
@@ -15,6 +15,6 @@ static unsigned oldest_order(void *st, const ws_sched_warp *w, unsigned n, uint1
 static void oldest_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned idx) {}
 
 const ws_sched_policy ws_sched_oldest = {
-    "oldest", "oldest warp (smallest dynamic warp id) first", oldest_create, oldest_destroy,
-    oldest_order, oldest_issued, 0, 1,
+    "oldest", "oldest warp (smallest dynamic warp id) first", NULL, 0, oldest_create,
+    oldest_destroy, oldest_order, oldest_issued, 0, 1,
 };

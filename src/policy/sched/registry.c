@@ -20,6 +20,11 @@ static const ws_sched_policy *const g_sched_policies[] = {
 
 const ws_sched_policy *const *ws_sched_all(void) { return g_sched_policies; }
 
+ws_policy_info ws_sched_info(unsigned i) {
+    if (i + 1 >= sizeof g_sched_policies / sizeof g_sched_policies[0]) return (ws_policy_info){0};
+    return WS_POLICY_INFO(g_sched_policies[i]);
+}
+
 const ws_sched_policy *ws_sched_find(const char *name) {
     size_t n = strcspn(name, ":");
     for (const ws_sched_policy *const *p = g_sched_policies; *p; p++)
@@ -38,7 +43,12 @@ int ws_sched_create(ws_sched *s, const char *spec, unsigned n, char *err, size_t
         return -1;
     }
     const char *colon = strchr(spec, ':');
-    s->state = s->policy->create(colon ? colon + 1 : NULL, n, err, errlen);
+    char what[80];
+    snprintf(what, sizeof what, "-gpgpu_scheduler %s", s->policy->name);
+    ws_policy_info info = WS_POLICY_INFO(s->policy);
+    ws_params p;
+    if (ws_params_parse(&p, &info, NULL, colon ? colon + 1 : NULL, what, err, errlen)) return -1;
+    s->state = s->policy->create(&p, n, err, errlen);
     return s->state ? 0 : -1;
 }
 

@@ -7,13 +7,16 @@
  * eligible warp and tells the policy which one issued.
  *
  * To add a policy: write src/policy/sched/<name>.c defining a
- * `const ws_sched_policy ws_sched_<name>` and add one line to registry.c. */
+ * `const ws_sched_policy ws_sched_<name>` (with its parameter table,
+ * params.h) and add one line to registry.c. */
 #ifndef WARPSIM_POLICY_SCHED_H
 #define WARPSIM_POLICY_SCHED_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "policy/params.h"
 
 typedef struct ws_sched_warp {
     uint16_t slot;     /* SM warp slot */
@@ -31,9 +34,11 @@ typedef struct ws_sched_warp {
 typedef struct ws_sched_policy {
     const char *name;  /* config name (text before the first ':') */
     const char *doc;   /* one line */
-    /* State for one scheduler supervising n warp slots; args is the text
-       after "name:" or NULL. NULL and err on bad arguments. */
-    void *(*create)(const char *args, unsigned n, char *err, size_t errlen);
+    const ws_param_def *params; /* its parameters (WS_PARAMS(table); NULL, 0: none) */
+    unsigned nparams;
+    /* State for one scheduler supervising n warp slots, from the parsed
+       parameters. NULL and err when they do not go together. */
+    void *(*create)(ws_params *p, unsigned n, char *err, size_t errlen);
     void (*destroy)(void *st);
     /* Write a priority order of indices into w[0..n) to out; return how many
        (warps left out are not considered this cycle). */
@@ -53,6 +58,8 @@ typedef struct ws_sched_policy {
 
 const ws_sched_policy *ws_sched_find(const char *name); /* "gto", "two_level_active:6:0:1" */
 const ws_sched_policy *const *ws_sched_all(void);
+/* The i-th policy's name, doc and parameters (name NULL past the end). */
+ws_policy_info ws_sched_info(unsigned i);
 
 /* A created instance. */
 typedef struct ws_sched {

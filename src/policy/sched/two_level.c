@@ -3,9 +3,10 @@
  * barrier, atomic) or whose next instruction depends on a pending global/
  * local load is demoted to the tail of the pending FIFO, and pending warps
  * are promoted from its head until N are active again. Issue walks the
- * active list in order. inner and outer select prioritisations; GPGPU-Sim
- * implements only outer = 0/1 round robin, which is what this does. */
-#include <stdio.h>
+ * active list in order. inner and outer select prioritisations (GPGPU-Sim's
+ * enum scheduler_prioritization_type, by number or name); GPGPU-Sim
+ * implements only outer = 0/1 round robin, which is what this does for any
+ * value: they are accepted and kept for GPGPU-Sim configs. */
 #include <stdlib.h>
 
 #include "policy/sched/sched.h"
@@ -16,22 +17,24 @@ typedef struct {
     uint16_t *act;           /* active list, priority order */
     uint16_t *pend;          /* pending FIFO (ring) */
     unsigned phead, plen;
+    unsigned inner, outer;   /* accepted, no effect (see above) */
 } tl_state;
 
-static void *tl_create(const char *args, unsigned n, char *err, size_t errlen) {
-    long nact = 6, inner = 0, outer = 1;
-    if (args && sscanf(args, "%ld:%ld:%ld", &nact, &inner, &outer) < 1) {
-        snprintf(err, errlen, "-gpgpu_scheduler two_level_active:%s: expected N:inner:outer", args);
-        return NULL;
-    }
-    if (nact < 1) {
-        snprintf(err, errlen, "-gpgpu_scheduler two_level_active: N must be at least 1");
-        return NULL;
-    }
+#define TL_PRIOS "lrr|srr|gto|gtlrr|gty|oldest|youngest"
+static const ws_param_def tl_params[] = {
+    WS_INT("n", "6", 1, 65535, "active warps per scheduler"),
+    WS_ENUM("inner", "lrr", TL_PRIOS, "inner prioritisation (accepted; GPGPU-Sim's enum)"),
+    WS_ENUM("outer", "srr", TL_PRIOS, "outer prioritisation (accepted; round robin either way)"),
+};
+
+static void *tl_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     tl_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
+    unsigned nact = (unsigned)ws_param_int(p, "n");
+    s->inner = ws_param_enum(p, "inner");
+    s->outer = ws_param_enum(p, "outer");
     s->n = n;
-    s->max_active = (unsigned)nact < n ? (unsigned)nact : n;
+    s->max_active = nact < n ? nact : n;
     s->act = calloc(n ? n : 1, sizeof *s->act);
     s->pend = calloc(n ? n : 1, sizeof *s->pend);
     for (unsigned i = 0; i < n; i++) {
@@ -67,5 +70,5 @@ static void tl_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned idx
 
 const ws_sched_policy ws_sched_two_level_active = {
     "two_level_active", "N active warps in order; waiting or long-latency-dependent warps are demoted",
-    tl_create, tl_destroy, tl_order, tl_issued, 1, 0,
+    WS_PARAMS(tl_params), tl_create, tl_destroy, tl_order, tl_issued, 1, 0,
 };

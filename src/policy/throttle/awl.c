@@ -23,7 +23,7 @@
  * walks across a plateau to a cliff beyond it; gpu=1, one search for the
  * whole GPU on the mean IPC per SM, whose sample is ~n_sms times larger and
  * is not biased by the SMs sharing DRAM bandwidth (docs/policies.md).
- * Args (k=v): cp, ew, ei, tie, gpu. */
+ * Parameters: the first 5 of ws_awl_param_defs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,26 +148,27 @@ typedef struct {
     bool idling;
 } awl_sm;
 
-int ws_awl_params_parse(const char *args, const char *policy, bool with_eadi, ws_awl_params *p,
-                        char *err, size_t errlen) {
-    static const char *const keys[] = {"cp", "ew", "ei", "tie", "gpu", "eadi"};
-    double v[6] = {6250, 0.25, 0.25, 0, 0, 0.25};
-    if (ws_throttle_args(args, keys, v, with_eadi ? 6 : 5, policy, err, errlen)) return -1;
-    if (v[0] < 1 || v[0] > 1e12 || v[1] < 0 || v[2] < 0 || v[5] < 0 || v[3] < 0 || v[3] >= 1 ||
-        (v[4] != 0 && v[4] != 1)) {
-        snprintf(err, errlen,
-                 "-warpsim_throttle %s: cp must be >= 1 cycle, ew, ei%s >= 0, tie in [0, 1), gpu "
-                 "0 or 1",
-                 policy, with_eadi ? ", eadi" : "");
-        return -1;
-    }
-    *p = (ws_awl_params){(uint64_t)v[0], v[1], v[2], v[5], v[3], v[4] != 0};
-    return 0;
-}
+const ws_param_def ws_awl_param_defs[6] = {
+    WS_INT("cp", "6250", 1, 1e12, "core cycles per period (IPC sample)"),
+    WS_DOUBLE("ew", "0.25", 0, 1e6, "a search ending within ew x NP of the last optimum NP idles"),
+    WS_DOUBLE("ei", "0.25", 0, 1e6, "idle ends when IPC changes by more than ei x the last IPC"),
+    WS_DOUBLE("tie", "0", 0, 0x1.fffffffffffffp-1, /* [0, 1) */
+              "a sample less than tie below the search path's best IPC still counts as better"),
+    WS_BOOL("gpu", "0", "one search for the whole GPU on the mean IPC per SM"),
+    WS_DOUBLE("eadi", "0.25", 0, 1e6, "the ADI phase ends when a sample is within eadi of the "
+              "last"),
+};
 
-void *ws_awl_ctl_parts(const char *args, const char *policy, bool with_eadi, unsigned n_sms,
-                       size_t sm_size, ws_awl_params *p, char *err, size_t errlen) {
-    if (ws_awl_params_parse(args, policy, with_eadi, p, err, errlen)) return NULL;
+void *ws_awl_ctl_parts(ws_params *prm, bool with_eadi, unsigned n_sms, size_t sm_size,
+                       ws_awl_params *p, char *err, size_t errlen) {
+    *p = (ws_awl_params){
+        .cp = (uint64_t)ws_param_int(prm, "cp"),
+        .ew = ws_param_double(prm, "ew"),
+        .ei = ws_param_double(prm, "ei"),
+        .eadi = with_eadi ? ws_param_double(prm, "eadi") : 0.25,
+        .tie = ws_param_double(prm, "tie"),
+        .gpu = ws_param_bool(prm, "gpu"),
+    };
     void *sm = calloc(n_sms ? n_sms : 1, sm_size);
     if (!sm) snprintf(err, errlen, "out of host memory");
     return sm;
@@ -179,12 +180,11 @@ typedef struct {
     awl_sm *sm;
 } awl_ctl;
 
-static void *awl_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
+static void *awl_ctl_create(ws_params *p, unsigned n_sms, unsigned n_sched, char *err,
                             size_t errlen) {
     awl_ctl *c = calloc(1, sizeof *c);
     if (!c) snprintf(err, errlen, "out of host memory");
-    if (!c || !(c->sm = ws_awl_ctl_parts(args, "awl", false, n_sms, sizeof *c->sm, &c->p, err,
-                                         errlen))) {
+    if (!c || !(c->sm = ws_awl_ctl_parts(p, false, n_sms, sizeof *c->sm, &c->p, err, errlen))) {
         free(c);
         return NULL;
     }
@@ -289,9 +289,9 @@ static unsigned awl_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned m
 const ws_throttle_policy ws_throttle_awl = {
     .name = "awl",
     .doc = "IACM's adaptive warp limiting per SM: binary then linear search on IPC, idle until "
-           "IPC changes (awl[:cp=6250:ew=0.25:ei=0.25:tie=0:gpu=0]; tie: a sample this "
-           "fraction below the best still counts as better; gpu=1: one search for all SMs on "
-           "their mean IPC)",
+           "IPC changes",
+    .params = ws_awl_param_defs,
+    .nparams = 5,
     .create = ws_limit_create,
     .destroy = free,
     .filter = ws_limit_filter,

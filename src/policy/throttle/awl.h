@@ -45,21 +45,19 @@ ws_awl_result ws_awl_begin(ws_awl *a, double ew);
 ws_awl_result ws_awl_step(ws_awl *a, double ipc, double ew);
 /* A period of the idle phase ended: true when |ΔIPC| > εI (leave it). */
 bool ws_awl_idle_step(ws_awl_idle *s, double ipc, double ei);
-/* The controller arguments awl and iacm share (k=v): cp (period, cycles), ew, ei (the 25%
-   thresholds), tie, gpu (awl.c); iacm adds eadi. */
+/* The controller parameters awl and iacm share: cp (period, cycles), ew, ei (the 25%
+   thresholds), tie, gpu (awl.c); iacm adds eadi, the last entry (awl declares the first 5). */
+extern const ws_param_def ws_awl_param_defs[6];
 typedef struct ws_awl_params {
     uint64_t cp;
     double ew, ei, eadi, tie;
     bool gpu;
 } ws_awl_params;
-/* Defaults, then args; 0, or -1 with err naming the policy. eadi is accepted only when
-   with_eadi. */
-int ws_awl_params_parse(const char *args, const char *policy, bool with_eadi, ws_awl_params *p,
-                        char *err, size_t errlen);
-/* What an awl or iacm controller is made of: its parsed arguments and a zeroed array of n_sms
-   per-SM states of sm_size bytes (at least one). The array, or NULL with err. */
-void *ws_awl_ctl_parts(const char *args, const char *policy, bool with_eadi, unsigned n_sms,
-                       size_t sm_size, ws_awl_params *p, char *err, size_t errlen);
+/* What an awl or iacm controller is made of: its parameters (eadi read only when with_eadi)
+   and a zeroed array of n_sms per-SM states of sm_size bytes (at least one). The array, or
+   NULL with err. */
+void *ws_awl_ctl_parts(ws_params *prm, bool with_eadi, unsigned n_sms, size_t sm_size,
+                       ws_awl_params *p, char *err, size_t errlen);
 
 /* The gpu scope's sample: mean IPC per SM over the epoch, most warps resident on one SM. */
 void ws_awl_gpu_sample(const ws_throttle_epoch *e, double *ipc, unsigned *warps);

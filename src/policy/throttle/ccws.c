@@ -22,7 +22,7 @@
  * loads; warps waiting at a barrier, memory barrier or atomic take no room
  * in the stack (as in swl: holding it could stall the warps they wait for);
  * ties go to the older warp; VTA set = line number mod sets.
- * Args k=v: k (8), base (100), vta (16 entries per warp), ways (8), decay (1). */
+ * Parameters: ccws_params. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,31 +55,30 @@ typedef struct ccws_sched {
     unsigned id;
 } ccws_sched;
 
-static int parse(const char *args, ccws_args *out, char *err, size_t errlen) {
-    static const char *const keys[] = {"k", "base", "vta", "ways", "decay"};
-    double v[] = {8, 100, 16, 8, 1};
-    if (ws_throttle_args(args, keys, v, 5, "ccws", err, errlen)) return -1;
-    for (unsigned i = 0; i < 5; i++)
-        if (v[i] < 0 || v[i] > 1e6 || v[i] != (double)(unsigned)v[i]) {
-            snprintf(err, errlen, "ccws: %s must be a whole number in 0..1000000", keys[i]);
-            return -1;
-        }
-    *out = (ccws_args){(unsigned)v[0], (unsigned)v[1], (unsigned)v[2], (unsigned)v[3],
-                       (unsigned)v[4]};
-    if (!out->base || !out->vta || !out->ways || out->vta % out->ways || out->vta > 4096) {
-        snprintf(err, errlen,
-                 "ccws: need base >= 1 and vta (<= 4096) a multiple of ways >= 1 "
-                 "(got base=%u vta=%u ways=%u)",
-                 out->base, out->vta, out->ways);
+static const ws_param_def ccws_params[] = {
+    WS_INT("k", "8", 0, 1e6, "score gain of a VTA hit (x hits per instruction x cutoff)"),
+    WS_INT("base", "100", 1, 1e6, "a warp's base score (cutoff = live warps x base)"),
+    WS_INT("vta", "16", 1, 4096, "victim tag array entries per warp (a multiple of ways)"),
+    WS_INT("ways", "8", 1, 4096, "victim tag array associativity"),
+    WS_INT("decay", "1", 0, 1e6, "score points lost per cycle, down to base"),
+};
+
+static int parse(ws_params *p, ccws_args *out, char *err, size_t errlen) {
+    *out = (ccws_args){(unsigned)ws_param_int(p, "k"), (unsigned)ws_param_int(p, "base"),
+                       (unsigned)ws_param_int(p, "vta"), (unsigned)ws_param_int(p, "ways"),
+                       (unsigned)ws_param_int(p, "decay")};
+    if (out->vta % out->ways) {
+        snprintf(err, errlen, "-warpsim_throttle ccws: vta must be a multiple of ways (got vta=%u "
+                 "ways=%u)", out->vta, out->ways);
         return -1;
     }
     return 0;
 }
 
 /* ---- per-scheduler part --------------------------------------------------- */
-static void *ccws_create(const char *args, unsigned n, char *err, size_t errlen) {
+static void *ccws_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     ccws_args a;
-    if (parse(args, &a, err, errlen)) return NULL;
+    if (parse(p, &a, err, errlen)) return NULL;
     return calloc(1, sizeof(ccws_sched));
 }
 
@@ -166,10 +165,10 @@ static void sm_destroy(void *p) {
     free(m);
 }
 
-static void *sm_create(const char *args, unsigned n_warps, unsigned l1d_line, char *err,
+static void *sm_create(ws_params *p, unsigned n_warps, unsigned l1d_line, char *err,
                        size_t errlen) {
     ccws_sm *m = calloc(1, sizeof *m);
-    if (!m || parse(args, &m->a, err, errlen)) {
+    if (!m || parse(p, &m->a, err, errlen)) {
         free(m);
         return NULL;
     }
@@ -265,7 +264,9 @@ bool ws_ccws_vta_has(const void *sm, unsigned slot, uint64_t block) {
 const ws_throttle_policy ws_throttle_ccws = {
     .name = "ccws",
     .doc = "cache-conscious wavefront scheduling: warps that lose locality (victim tag hits) "
-           "keep lower-scored warps from issuing loads (ccws[:k=8:base=100:vta=16:ways=8:decay=1])",
+           "keep lower-scored warps from issuing loads",
+    .params = ccws_params,
+    .nparams = sizeof ccws_params / sizeof ccws_params[0],
     .create = ccws_create,
     .destroy = free,
     .filter = ccws_filter,

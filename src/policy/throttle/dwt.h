@@ -5,10 +5,12 @@
 
 #include "policy/throttle/throttle.h"
 
+/* The parameters of both (n, m, mpki, period). */
+extern const ws_param_def ws_dwt_params[4];
 /* first_n_only: thrashing is checked only in a kernel's first N periods
    (DWT-PRIC); else at the end of every period over the last N. */
-void *ws_dwt_create(const char *args, unsigned n_sms, unsigned n_sched, bool first_n_only,
-                    const char *policy, char *err, size_t errlen);
+void *ws_dwt_create(ws_params *p, unsigned n_sms, unsigned n_sched, bool first_n_only, char *err,
+                    size_t errlen);
 void ws_dwt_destroy(void *ctl);
 uint64_t ws_dwt_period(const void *ctl);
 void ws_dwt_kernel_start(void *ctl, const ws_throttle_epoch *e);

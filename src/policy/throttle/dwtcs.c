@@ -21,7 +21,7 @@
  * Settled (for DBSA's wait=1): once a limit is decided, or once the first
  * N periods passed without detecting thrashing (then it stays settled,
  * even if standalone DWT-CS detects thrashing later).
- * Args (k=v, ':'-separated): n, m, mpki, period.
+ * Parameters: ws_dwt_params.
  *
  * The per-scheduler state is limit.c's; this file also holds dwtpric's
  * controller (dwt.h). */
@@ -60,23 +60,22 @@ typedef struct {
     uint64_t kcycles, decided_at;
 } dwt;
 
-void *ws_dwt_create(const char *args, unsigned n_sms, unsigned n_sched, bool first_n_only,
-                    const char *policy, char *err, size_t errlen) {
-    static const char *const keys[] = {"n", "m", "mpki", "period"};
-    double v[4] = {3, 3, 10, 10000};
-    if (ws_throttle_args(args, keys, v, 4, policy, err, errlen)) return NULL;
-    if (v[0] < 1 || v[0] > 1000 || v[1] < 1 || v[1] > 1000 || v[2] < 0 || v[3] < 1 ||
-        v[3] > 1e12) {
-        snprintf(err, errlen, "-warpsim_throttle %s: n and m must be in 1..1000, mpki >= 0, "
-                 "period >= 1 cycle", policy);
-        return NULL;
-    }
+const ws_param_def ws_dwt_params[4] = {
+    WS_INT("n", "3", 1, 1000, "periods of high MPKI that mean thrashing"),
+    WS_INT("m", "3", 1, 1000, "sampling periods"),
+    WS_DOUBLE("mpki", "10", 0, 1e9, "GPU-wide L1D read misses per 1000 thread instructions above "
+              "which a period is high"),
+    WS_INT("period", "10000", 1, 1e12, "core cycles per period"),
+};
+
+void *ws_dwt_create(ws_params *p, unsigned n_sms, unsigned n_sched, bool first_n_only, char *err,
+                    size_t errlen) {
     dwt *d = calloc(1, sizeof *d);
     if (!d) return NULL;
-    d->n = (unsigned)v[0];
-    d->m = (unsigned)v[1];
-    d->mpki = v[2];
-    d->period = (uint64_t)v[3];
+    d->n = (unsigned)ws_param_int(p, "n");
+    d->m = (unsigned)ws_param_int(p, "m");
+    d->mpki = ws_param_double(p, "mpki");
+    d->period = (uint64_t)ws_param_int(p, "period");
     d->first_n_only = first_n_only;
     d->n_sms = n_sms;
     d->n_sched = n_sched;
@@ -258,15 +257,16 @@ unsigned ws_dwt_stats(const void *ctl, ws_throttle_stat *out, unsigned max) {
     return 2;
 }
 
-static void *dwtcs_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
+static void *dwtcs_ctl_create(ws_params *p, unsigned n_sms, unsigned n_sched, char *err,
                               size_t errlen) {
-    return ws_dwt_create(args, n_sms, n_sched, false, "dwtcs", err, errlen);
+    return ws_dwt_create(p, n_sms, n_sched, false, err, errlen);
 }
 
 const ws_throttle_policy ws_throttle_dwtcs = {
     .name = "dwtcs",
-    .doc = "DWT-CS: on N periods of high L1D MPKI, SM c samples limit c, all take the best "
-           "(dwtcs[:n=3:m=3:mpki=10:period=10000])",
+    .doc = "DWT-CS: on N periods of high L1D MPKI, SM c samples limit c, all take the best",
+    .params = ws_dwt_params,
+    .nparams = sizeof ws_dwt_params / sizeof ws_dwt_params[0],
     .create = ws_limit_create,
     .destroy = free,
     .filter = ws_limit_filter,

@@ -5,21 +5,22 @@
  * (`dbsa:wait=1`) starts then. DWT-PRIC as a whole is
  *   -l1d_index pric -warpsim_throttle dwtpric -l1d_bypass dbsa:wait=1
  *   -l2_bypass dbsa:wait=1
- * Args as dwtcs: n, m, mpki, period. */
+ * Parameters as dwtcs (ws_dwt_params). */
 #include <stdlib.h>
 
 #include "policy/throttle/dwt.h"
 #include "policy/throttle/limit.h"
 
-static void *dwtpric_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
+static void *dwtpric_ctl_create(ws_params *p, unsigned n_sms, unsigned n_sched, char *err,
                                 size_t errlen) {
-    return ws_dwt_create(args, n_sms, n_sched, true, "dwtpric", err, errlen);
+    return ws_dwt_create(p, n_sms, n_sched, true, err, errlen);
 }
 
 const ws_throttle_policy ws_throttle_dwtpric = {
     .name = "dwtpric",
-    .doc = "DWT-CS in DWT-PRIC's order: thrashing checked in a kernel's first N periods only "
-           "(dwtpric[:n=3:m=3:mpki=10:period=10000])",
+    .doc = "DWT-CS in DWT-PRIC's order: thrashing checked in a kernel's first N periods only",
+    .params = ws_dwt_params,
+    .nparams = sizeof ws_dwt_params / sizeof ws_dwt_params[0],
     .create = ws_limit_create,
     .destroy = free,
     .filter = ws_limit_filter,

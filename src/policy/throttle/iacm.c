@@ -26,7 +26,7 @@
  * the previous IPC (or NP). tie and gpu=1 are awl.c's options beyond the
  * spec; with gpu=1 one machine decides every SM's phase and limit from the
  * mean IPC per SM, and its ADI samples follow the selections of all L1Ds.
- * Args (k=v): cp, ew, ei, eadi, tie, gpu. */
+ * Parameters: ws_awl_param_defs (awl's and eadi). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +53,11 @@ typedef struct {
     iacm_sm *sm;
 } iacm_ctl;
 
-static void *iacm_ctl_create(const char *args, unsigned n_sms, unsigned n_sched, char *err,
+static void *iacm_ctl_create(ws_params *p, unsigned n_sms, unsigned n_sched, char *err,
                              size_t errlen) {
     iacm_ctl *c = calloc(1, sizeof *c);
     if (!c) snprintf(err, errlen, "out of host memory");
-    if (!c || !(c->sm = ws_awl_ctl_parts(args, "iacm", true, n_sms, sizeof *c->sm, &c->p, err,
-                                         errlen))) {
+    if (!c || !(c->sm = ws_awl_ctl_parts(p, true, n_sms, sizeof *c->sm, &c->p, err, errlen))) {
         free(c);
         return NULL;
     }
@@ -211,8 +210,9 @@ static unsigned iacm_ctl_stats(const void *ctl, ws_throttle_stat *out, unsigned 
 const ws_throttle_policy ws_throttle_iacm = {
     .name = "iacm",
     .doc = "IACM's phases per SM: adaptive L1D indexing, then AWL, then idle "
-           "(iacm[:cp=6250:ew=0.25:ei=0.25:eadi=0.25:tie=0:gpu=0]; with -l1d_index adi "
-           "-l1d_bypass pd; tie and gpu as in awl)",
+           "(with -l1d_index adi -l1d_bypass pd)",
+    .params = ws_awl_param_defs,
+    .nparams = 6,
     .create = ws_limit_create,
     .destroy = free,
     .filter = ws_limit_filter,

@@ -1,8 +1,6 @@
 /* Warp limiting shared by the throttle policies (see limit.h). */
 #include "policy/throttle/limit.h"
 
-#include "policy/args.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +23,8 @@ void ws_throttle_limit_filter(ws_sched_warp *w, unsigned n, unsigned limit) {
     }
 }
 
-void *ws_limit_create(const char *args, unsigned n, char *err, size_t errlen) {
-    (void)args, (void)err, (void)errlen; /* the controller parses the args */
+void *ws_limit_create(ws_params *p, unsigned n, char *err, size_t errlen) {
+    /* the controller reads the parameters */
     ws_limit_state *s = malloc(sizeof *s);
     if (s) s->limit = s->slots = n;
     return s;
@@ -47,10 +45,3 @@ void ws_limit_set(void *st, unsigned limit) {
 }
 
 unsigned ws_limit_get(const void *st) { return ((const ws_limit_state *)st)->limit; }
-
-int ws_throttle_args(const char *args, const char *const *keys, double *val, unsigned nkeys,
-                     const char *policy, char *err, size_t errlen) {
-    char what[64];
-    snprintf(what, sizeof what, "-warpsim_throttle %s", policy);
-    return ws_policy_args(args, keys, val, nkeys, what, err, errlen);
-}

@@ -1,6 +1,6 @@
 /* Shared by the warp-limiting throttle policies (swl, dwtcs, dwtpric, awl,
  * iacm): the "only the N oldest warps issue" rule, the per-scheduler state
- * that a GPU-wide controller steers, and a k=v argument parser. */
+ * that a GPU-wide controller steers. */
 #ifndef WARPSIM_POLICY_THROTTLE_LIMIT_H
 #define WARPSIM_POLICY_THROTTLE_LIMIT_H
 
@@ -17,16 +17,11 @@ void ws_throttle_limit_filter(ws_sched_warp *w, unsigned n, unsigned limit);
 typedef struct ws_limit_state {
     unsigned limit, slots;
 } ws_limit_state;
-void *ws_limit_create(const char *args, unsigned n, char *err, size_t errlen);
+void *ws_limit_create(ws_params *p, unsigned n, char *err, size_t errlen);
 void ws_limit_filter(void *st, ws_sched_warp *w, unsigned n);
 void ws_limit_kernel_start(void *st);
 /* limit 0: no throttling (the slot count). */
 void ws_limit_set(void *st, unsigned limit);
 unsigned ws_limit_get(const void *st);
-
-/* Parse "k=v:k=v" into val[] (keys[i] -> val[i]; absent keys keep their
- * value). 0, or -1 with err naming the policy, the bad item and the keys. */
-int ws_throttle_args(const char *args, const char *const *keys, double *val, unsigned nkeys,
-                     const char *policy, char *err, size_t errlen);
 
 #endif

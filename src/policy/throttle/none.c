@@ -3,7 +3,7 @@
 
 #include "policy/throttle/throttle.h"
 
-static void *none_create(const char *args, unsigned n, char *err, size_t errlen) {
+static void *none_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     return malloc(1); /* stateless; non-NULL means success */
 }
 static void none_filter(void *st, ws_sched_warp *w, unsigned n) {}

@@ -29,22 +29,40 @@ const ws_throttle_policy *ws_throttle_find(const char *name) {
     return NULL;
 }
 
-/* The policy a spec "name[:args]" names, and its args (NULL if none). */
-static const ws_throttle_policy *lookup(const char *spec, const char **args) {
+ws_policy_info ws_throttle_info(unsigned i) {
+    if (i + 1 >= sizeof g_policies / sizeof g_policies[0]) return (ws_policy_info){0};
+    return WS_POLICY_INFO(g_policies[i]);
+}
+
+/* The policy a spec "name[:args]" names (NULL: unknown) and its parsed
+   parameters; *rc -1 with err when they are bad. */
+static const ws_throttle_policy *lookup(const char *spec, ws_params *prm, int *rc, char *err,
+                                        size_t errlen) {
     char name[64];
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
     if (len >= sizeof name) len = sizeof name - 1;
     memcpy(name, spec, len);
     name[len] = 0;
-    *args = colon ? colon + 1 : NULL;
-    return ws_throttle_find(name);
+    const ws_throttle_policy *p = ws_throttle_find(name);
+    *rc = 0;
+    if (!p) return NULL;
+    char what[96];
+    snprintf(what, sizeof what, "-warpsim_throttle %s", p->name);
+    ws_policy_info info = WS_POLICY_INFO(p);
+    if (ws_params_parse(prm, &info, NULL, colon ? colon + 1 : NULL, what, err, errlen)) {
+        *rc = -1;
+        return NULL;
+    }
+    return p;
 }
 
 int ws_throttle_create(ws_throttle *t, const char *spec, unsigned n, char *err, size_t errlen) {
-    const char *args;
-    t->policy = lookup(spec, &args);
+    ws_params prm;
+    int rc;
+    t->policy = lookup(spec, &prm, &rc, err, errlen);
     t->state = NULL;
+    if (rc) return -1;
     if (!t->policy) {
         size_t k = (size_t)snprintf(err, errlen, "-warpsim_throttle %s: unknown policy (known:", spec);
         for (const ws_throttle_policy *const *p = g_policies; *p && k < errlen; p++)
@@ -52,18 +70,19 @@ int ws_throttle_create(ws_throttle *t, const char *spec, unsigned n, char *err, 
         if (k < errlen) snprintf(err + k, errlen - k, ")");
         return -1;
     }
-    t->state = t->policy->create(args, n, err, errlen);
+    t->state = t->policy->create(&prm, n, err, errlen);
     return t->state ? 0 : -1;
 }
 
 int ws_throttle_ctl_create(ws_throttle_ctl *c, const char *spec, unsigned n_sms, unsigned n_sched,
                            char *err, size_t errlen) {
-    const char *args;
-    const ws_throttle_policy *p = lookup(spec, &args);
+    ws_params prm;
+    int rc;
+    const ws_throttle_policy *p = lookup(spec, &prm, &rc, err, errlen);
     c->policy = NULL;
     c->state = NULL;
-    if (!p || !p->ctl_create) return 0; /* an unknown name is reported by ws_throttle_create */
-    if (!(c->state = p->ctl_create(args, n_sms, n_sched, err, errlen))) return -1;
+    if (!p || !p->ctl_create) return rc; /* an unknown name is reported by ws_throttle_create */
+    if (!(c->state = p->ctl_create(&prm, n_sms, n_sched, err, errlen))) return -1;
     c->policy = p;
     return 0;
 }
@@ -83,12 +102,13 @@ void ws_throttle_destroy(ws_throttle *t) {
 int ws_throttle_sm_create(ws_throttle_sm *t, const char *spec, unsigned n_warps,
                           unsigned l1d_line, ws_throttle *sched, unsigned n_sched, char *err,
                           size_t errlen) {
-    const char *args;
-    const ws_throttle_policy *p = lookup(spec, &args);
+    ws_params prm;
+    int rc;
+    const ws_throttle_policy *p = lookup(spec, &prm, &rc, err, errlen);
     t->policy = NULL;
     t->state = NULL;
-    if (!p || !p->sm_create) return 0;
-    if (!(t->state = p->sm_create(args, n_warps, l1d_line, err, errlen))) return -1;
+    if (!p || !p->sm_create) return rc;
+    if (!(t->state = p->sm_create(&prm, n_warps, l1d_line, err, errlen))) return -1;
     t->policy = p;
     for (unsigned s = 0; s < n_sched; s++)
         if (sched[s].policy == p && sched[s].state) p->sm_attach(sched[s].state, t->state, s);

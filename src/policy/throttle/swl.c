@@ -1,8 +1,7 @@
 /* Static warp limiting (SWL, "Best-SWL" when the limit is searched offline):
  * each scheduler lets only its N oldest unfinished warps issue, gating every
  * instruction of the others (the meaning of "active warps" in seed 000's
- * §2.2; GPGPU-Sim 3.2.2's warp_limiting scheduler does the same). Args: N. */
-#include <stdio.h>
+ * §2.2; GPGPU-Sim 3.2.2's warp_limiting scheduler does the same). */
 #include <stdlib.h>
 
 #include "policy/throttle/limit.h"
@@ -11,16 +10,13 @@ typedef struct {
     unsigned limit;
 } swl_state;
 
-static void *swl_create(const char *args, unsigned n, char *err, size_t errlen) {
-    char *end = NULL;
-    long v = args ? strtol(args, &end, 10) : 0;
-    if (!args || end == args || *end || v < 1 || v > 1024) {
-        snprintf(err, errlen, "-warpsim_throttle swl:N needs a warp limit N >= 1 (got '%s')",
-                 args ? args : "");
-        return NULL;
-    }
+static const ws_param_def swl_params[] = {
+    WS_INT("n", NULL, 1, 1024, "warps each scheduler lets issue (its N oldest)"),
+};
+
+static void *swl_create(ws_params *p, unsigned n, char *err, size_t errlen) {
     swl_state *s = malloc(sizeof *s);
-    if (s) s->limit = (unsigned)v;
+    if (s) s->limit = (unsigned)ws_param_int(p, "n");
     return s;
 }
 
@@ -35,6 +31,8 @@ static unsigned swl_limit(const void *st) { return ((const swl_state *)st)->limi
 const ws_throttle_policy ws_throttle_swl = {
     .name = "swl",
     .doc = "static warp limiting: only the N oldest warps of each scheduler issue (swl:N)",
+    .params = swl_params,
+    .nparams = sizeof swl_params / sizeof swl_params[0],
     .create = swl_create,
     .destroy = free,
     .filter = swl_filter,

@@ -16,7 +16,9 @@
  * id order.
  *
  * To add a policy: write src/policy/throttle/<name>.c defining a
- * `const ws_throttle_policy ws_throttle_<name>` and add one line to registry.c. */
+ * `const ws_throttle_policy ws_throttle_<name>` (with its parameter table,
+ * params.h) and add one line to registry.c. Every hook that creates state
+ * gets the same parsed parameters. */
 #ifndef WARPSIM_POLICY_THROTTLE_H
 #define WARPSIM_POLICY_THROTTLE_H
 
@@ -24,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy/params.h"
 #include "policy/sched/sched.h"
 
 struct ws_cache;
@@ -52,9 +55,11 @@ typedef struct ws_throttle_epoch {
 typedef struct ws_throttle_policy {
     const char *name;  /* config name (text before the first ':') */
     const char *doc;
-    /* State for one scheduler of n warp slots; args is the text after
-       "name:" or NULL. NULL and err on bad arguments. */
-    void *(*create)(const char *args, unsigned n, char *err, size_t errlen);
+    const ws_param_def *params; /* its parameters (NULL, 0: none) */
+    unsigned nparams;
+    /* State for one scheduler of n warp slots. NULL and err when the
+       parameters do not go together. */
+    void *(*create)(ws_params *p, unsigned n, char *err, size_t errlen);
     void (*destroy)(void *st);
     void (*filter)(void *st, ws_sched_warp *w, unsigned n);
     void (*kernel_start)(void *st);
@@ -63,8 +68,7 @@ typedef struct ws_throttle_policy {
     unsigned (*limit)(const void *st);
 
     /* ---- optional GPU-wide controller (NULL ctl_create: none) ---- */
-    void *(*ctl_create)(const char *args, unsigned n_sms, unsigned n_sched, char *err,
-                        size_t errlen);
+    void *(*ctl_create)(ws_params *p, unsigned n_sms, unsigned n_sched, char *err, size_t errlen);
     void (*ctl_destroy)(void *ctl);
     /* Core cycles until the next epoch (may change with the controller's phase). */
     uint64_t (*ctl_period)(const void *ctl);
@@ -87,7 +91,7 @@ typedef struct ws_throttle_policy {
      * id, id + n_sched, ...) and reports its L1D events to it. Warps are SM
      * warp slots; l1d_line is the L1D line size in bytes. Use designated
      * initializers: fields are appended here. */
-    void *(*sm_create)(const char *args, unsigned n_warps, unsigned l1d_line, char *err,
+    void *(*sm_create)(ws_params *p, unsigned n_warps, unsigned l1d_line, char *err,
                        size_t errlen);
     void (*sm_destroy)(void *sm);
     void (*sm_attach)(void *st, void *sm, unsigned id);
@@ -113,6 +117,8 @@ typedef struct ws_throttle_stat {
 } ws_throttle_stat;
 
 const ws_throttle_policy *ws_throttle_find(const char *name);
+/* The i-th policy's name, doc and parameters (name NULL past the end). */
+ws_policy_info ws_throttle_info(unsigned i);
 
 typedef struct ws_throttle {
     const ws_throttle_policy *policy;

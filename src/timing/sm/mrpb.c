@@ -20,10 +20,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/args.h"
+#include "policy/catalog.h"
 #include "timing/sm/sm_internal.h"
 
 #define NONE UINT16_MAX
+
+static const ws_param_def mrpb_params[] = {
+    WS_INT("size", "32", 1, 4096, "requests the buffer holds in all"),
+    WS_INT("queues", "48", 1, 4096, "FIFO queues (a request's queue: its warp slot mod queues)"),
+};
+
+const ws_policy_info sm_mrpb_info = {
+    "mrpb", "MRPB's request reordering: per-warp FIFOs, the lowest non-empty one drains first",
+    WS_PARAMS(mrpb_params),
+};
 
 int sm_mrpb_parse(const char *spec, unsigned *size, unsigned *queues, char *err, size_t errlen) {
     *size = *queues = 0;
@@ -32,19 +42,12 @@ int sm_mrpb_parse(const char *spec, unsigned *size, unsigned *queues, char *err,
         snprintf(err, errlen, "-l1d_reorder %s: unknown (known: none mrpb)", spec);
         return -1;
     }
-    static const char *const keys[] = {"size", "queues"};
-    double v[2] = {32, 48};
-    char what[96];
-    snprintf(what, sizeof what, "-l1d_reorder %s", spec);
-    if (ws_policy_args(spec[4] ? spec + 5 : NULL, keys, v, 2, what, err, errlen)) return -1;
-    for (unsigned i = 0; i < 2; i++)
-        if (v[i] < 1 || v[i] > 4096 || v[i] != (unsigned)v[i]) {
-            snprintf(err, errlen, "%s: bad argument '%s=%g' (an integer from 1 to 4096)", what,
-                     keys[i], v[i]);
-            return -1;
-        }
-    *size = (unsigned)v[0];
-    *queues = (unsigned)v[1];
+    ws_params p;
+    if (ws_params_parse(&p, &sm_mrpb_info, NULL, spec[4] ? spec + 5 : NULL, "-l1d_reorder mrpb",
+                        err, errlen))
+        return -1;
+    *size = (unsigned)ws_param_int(&p, "size");
+    *queues = (unsigned)ws_param_int(&p, "queues");
     return 0;
 }
 
