@@ -74,7 +74,7 @@ static double ratio_of(uint64_t num, uint64_t den) { return den ? (double)num / 
 /* One scope's values: ratios from the same scope's counts. */
 static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const uint64_t *v,
                      int per_kernel) {
-    char name[64];
+    char name[96];
     for (size_t i = 0; i < n; i++) {
         const ws_stat_decl *d = &decl[i];
         if (d->hidden) continue;
