@@ -585,7 +585,7 @@ static void write_options(const ws_config *c, FILE *out, bool with_doc) {
 }
 
 void ws_config_echo(const ws_config *c, FILE *out) {
-    fprintf(out, "warpsim: configuration options (those that take effect):\n\n");
+    fprintf(out, "# warpsim: configuration options (those that take effect)\n\n");
     write_options(c, out, true);
     fputc('\n', out);
 }

@@ -72,8 +72,8 @@ void ws_config_print_options(FILE *out);
 /* The effective configuration in gpgpusim.config syntax (reloadable). */
 void ws_config_write(const ws_config *c, FILE *out);
 /* The same options as GPGPU-Sim echoes its own at the start of a run:
- * "-name value # doc" lines (the config parser reads them back), after a
- * header line. */
+ * "-name value # doc" lines after a "#" header: a config file that gives
+ * the same configuration. */
 void ws_config_echo(const ws_config *c, FILE *out);
 
 /* Helpers for the units that parse structured option strings. */
