@@ -41,12 +41,7 @@ static char *run(const char *kernel, unsigned grid, unsigned block) {
     char *rep = NULL;
     size_t len = 0;
     FILE *rf = open_memstream(&rep, &len);
-    ws_device_options o;
-    ws_device_options_init(&o);
-    o.functional_only = 0;
-    o.report = rf;
-    ws_device *d = NULL;
-    CHECK(ws_device_create(&o, &d) == WS_OK);
+    ws_device *d = ws_test_timing_device(NULL, NULL, rf);
     ws_module_handle *m = NULL;
     ws_kernel *k = NULL;
     ws_devptr in = 0, out = 0;
