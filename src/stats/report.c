@@ -83,7 +83,9 @@ static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, con
                                         : ws_kstats_add_u64(s, name, v[i]);
         if (rc) return -1;
         /* a JSON-only stat stays out of the text in both scopes */
-        if (!per_kernel || (d->text && !*d->text)) s->extra[s->nextra - 1].text = d->text;
+        ws_stat *st = &s->extra[s->nextra - 1];
+        st->json_only = d->text && !*d->text;
+        if (!per_kernel && d->text) snprintf(st->text, sizeof st->text, "%s", d->text);
     }
     return 0;
 }
@@ -133,11 +135,11 @@ void ws_report_text(FILE *out, const ws_kernel_stats *s) {
     fprintf(out, "gpgpu_n_tot_w_icount = %" PRIu64 "\n", s->tot_warp_insn);
     for (size_t i = 0; i < s->nextra; i++) {
         const ws_stat *st = &s->extra[i];
-        const char *name = st->text ? st->text : st->name;
+        const char *name = *st->text ? st->text : st->name;
         if (st->line)
             fprintf(out, "%s\n", st->line);
-        else if (!*name)
-            continue; /* JSON only */
+        else if (st->json_only)
+            continue;
         else if (st->str)
             fprintf(out, "%s = %s\n", name, st->str);
         else if (st->is_float)

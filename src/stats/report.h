@@ -22,9 +22,10 @@
 
 typedef struct ws_stat {
     char name[96];               /* JSON key (an identifier); unused for a text line */
-    const char *text;            /* the text report's spelling when it differs from name
-                                    (GPGPU-Sim's, e.g. "total dram reads"), static; NULL: name;
-                                    "": JSON only (the text shows it in a line of its own) */
+    char text[96];               /* the text report's spelling when it differs from name
+                                    (GPGPU-Sim's, e.g. "total dram reads"); "": name (a copy:
+                                    a declaration table may not outlive the report) */
+    int json_only;               /* not in the text (which shows it in a line of its own) */
     char *line;                  /* owned: a whole text-report line (GPGPU-Sim's multi-value
                                     formats, "L1D_cache_core[0]: Access = ..."), not in JSON */
     char *str;                   /* owned: a string value ("name = str"; JSON string) */
