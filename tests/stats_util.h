@@ -11,6 +11,23 @@
 #include "warpsim/warpsim.h"
 #include "workload.h"
 
+/* A timing-mode device under preset (NULL: the default) whose text report
+ * goes to rf and JSON stats to stats_dir (NULL: none); NULL (a test
+ * failure) if it cannot be created. */
+static inline ws_device *ws_test_timing_device(const char *preset, const char *stats_dir,
+                                               FILE *rf) {
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = 0;
+    o.preset = preset;
+    o.report = rf;
+    o.stats_dir = stats_dir;
+    ws_device *d = NULL;
+    ws_status s = ws_device_create(&o, &d);
+    CHECK_MSG(s == WS_OK, "device: %s", ws_status_name(s));
+    return s == WS_OK ? d : NULL;
+}
+
 /* Run a bundled workload (small input) on the timing model under preset
  * (NULL: the default), with JSON stats in stats_dir when not NULL. Returns
  * the text report (the caller frees it); *log gets the workload's output
@@ -23,16 +40,8 @@ static inline char *ws_test_timing_report(const char *workload, const char *pres
     FILE *rf = open_memstream(&rep, &rlen), *lf = open_memstream(log, &llen);
     const ws_workload *w = ws_workload_find(workload);
     CHECK_MSG(w != NULL, "no workload %s", workload);
-    ws_device_options o;
-    ws_device_options_init(&o);
-    o.functional_only = 0;
-    o.preset = preset;
-    o.report = rf;
-    o.stats_dir = stats_dir;
-    ws_device *d = NULL;
-    ws_status s = w ? ws_device_create(&o, &d) : WS_ERR_INVALID_VALUE;
-    CHECK_MSG(s == WS_OK, "device: %s", ws_status_name(s));
-    ws_wl_result r = s == WS_OK ? ws_workload_run(w, d, WS_INPUT_SMALL, lf) : WS_WL_ERROR;
+    ws_device *d = w ? ws_test_timing_device(preset, stats_dir, rf) : NULL;
+    ws_wl_result r = d ? ws_workload_run(w, d, WS_INPUT_SMALL, lf) : WS_WL_ERROR;
     ws_device_destroy(d);
     fclose(rf);
     fclose(lf);

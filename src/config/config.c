@@ -575,15 +575,28 @@ void ws_config_print_presets(FILE *out) {
     }
 }
 
-void ws_config_write(const ws_config *c, FILE *out) {
-    fprintf(out, "# warpsim effective configuration\n");
+/* The options that take effect, as "-name value" lines; with_doc: padded
+ * and followed by "# doc", as GPGPU-Sim echoes its configuration. */
+static void write_options(const ws_config *c, FILE *out, bool with_doc) {
+    char v[4200];
     for (size_t i = 0; i < NOPTS; i++) {
         const opt_def *o = &g_opts[i];
         if (o->icnt || o->alias || no_effect(o) || !strcmp(o->name, "inter_config_file")) continue;
-        fprintf(out, "-%s ", o->name);
-        print_value(out, c, o);
-        fputc('\n', out);
+        format_value(v, sizeof v, c, o);
+        if (with_doc) fprintf(out, "-%-40s %s # %s\n", o->name, v, o->doc);
+        else fprintf(out, "-%s %s\n", o->name, v);
     }
+}
+
+void ws_config_echo(const ws_config *c, FILE *out) {
+    fprintf(out, "# warpsim: configuration options (those that take effect)\n\n");
+    write_options(c, out, true);
+    fputc('\n', out);
+}
+
+void ws_config_write(const ws_config *c, FILE *out) {
+    fprintf(out, "# warpsim effective configuration\n");
+    write_options(c, out, false);
     fprintf(out, "# interconnect\n");
     for (size_t i = 0; i < NOPTS; i++) {
         const opt_def *o = &g_opts[i];

@@ -71,6 +71,10 @@ int ws_config_no_effect(const char *name);
 void ws_config_print_options(FILE *out);
 /* The effective configuration in gpgpusim.config syntax (reloadable). */
 void ws_config_write(const ws_config *c, FILE *out);
+/* The same options as GPGPU-Sim echoes its own at the start of a run:
+ * "-name value # doc" lines after a "#" header: a config file that gives
+ * the same configuration. */
+void ws_config_echo(const ws_config *c, FILE *out);
 
 /* Helpers for the units that parse structured option strings. */
 /* "4,13,4,5,145" -> up to max integers; returns the count or -1. */

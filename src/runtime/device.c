@@ -68,6 +68,7 @@ struct ws_device {
     ws_gpu *gpu;                 /* timing model; NULL in functional-only mode */
     FILE *timeseries;            /* DIR/timeseries.csv when an interval is set */
     char *dump_ptx_dir;
+    bool config_echoed;          /* the configuration was shown / saved (before kernel 1) */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -778,6 +779,27 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
     return s;
 }
 
+/* The configuration the timing model uses, once per device before the first
+ * kernel's report (GPGPU-Sim echoes its options at the start of a run): on
+ * the text report unless quiet, and as DIR/config.txt beside stats.json. */
+static void echo_config(ws_device *d) {
+    if (d->config_echoed || !d->gpu) return;
+    d->config_echoed = true;
+    if (!d->opt.quiet) ws_config_echo(&d->cfg, d->opt.report ? d->opt.report : stdout);
+    if (!d->stats_dir) return;
+    size_t n = strlen(d->stats_dir) + sizeof "/config.txt";
+    char *path = malloc(n);
+    FILE *f = NULL;
+    if (path) {
+        snprintf(path, n, "%s/config.txt", d->stats_dir);
+        f = fopen(path, "w");
+    }
+    if (f) ws_config_echo(&d->cfg, f);
+    if (!f || ferror(f) | (fclose(f) != 0))
+        fprintf(stderr, "warpsim: cannot write %s/config.txt\n", d->stats_dir);
+    free(path);
+}
+
 static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3],
                           const uint32_t block[3], const ws_exec_counts *c, uint64_t cycles,
                           double wall, ws_kernel_stats *kstats) {
@@ -798,6 +820,7 @@ static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3]
     ks.tot_sim_cycle = d->totals.cycles;
     ks.tot_issued_cta = d->tot_ctas;
     ks.tot_wall_s = d->tot_wall_s;
+    echo_config(d);
     if (!d->opt.quiet) ws_report_text(d->opt.report ? d->opt.report : stdout, &ks);
     if (d->stats_dir) {
         char err[512];

@@ -11,6 +11,10 @@
 void ws_kstats_init(ws_kernel_stats *s) { memset(s, 0, sizeof *s); }
 
 void ws_kstats_free(ws_kernel_stats *s) {
+    for (size_t i = 0; i < s->nextra; i++) {
+        free(s->extra[i].line);
+        free(s->extra[i].str);
+    }
     free(s->extra);
     s->extra = NULL;
     s->nextra = s->cap_extra = 0;
@@ -45,12 +49,32 @@ int ws_kstats_add_f64(ws_kernel_stats *s, const char *name, double v) {
     return 0;
 }
 
+int ws_kstats_add_str(ws_kernel_stats *s, const char *name, const char *v) {
+    ws_stat *st = add_stat(s, name);
+    if (!st) return -1;
+    if (!(st->str = strdup(v))) return -1;
+    return 0;
+}
+
+int ws_kstats_add_line(ws_kernel_stats *s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    ws_stat *st = n < 0 ? NULL : add_stat(s, "");
+    if (!st || !(st->line = malloc((size_t)n + 1))) return -1;
+    va_start(ap, fmt);
+    vsnprintf(st->line, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
 static double ratio_of(uint64_t num, uint64_t den) { return den ? (double)num / (double)den : 0.0; }
 
 /* One scope's values: ratios from the same scope's counts. */
 static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const uint64_t *v,
                      int per_kernel) {
-    char name[64];
+    char name[96];
     for (size_t i = 0; i < n; i++) {
         const ws_stat_decl *d = &decl[i];
         if (d->hidden) continue;
@@ -58,7 +82,10 @@ static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, con
         int rc = d->agg == WS_AGG_RATIO ? ws_kstats_add_f64(s, name, ratio_of(v[d->num], v[d->den]))
                                         : ws_kstats_add_u64(s, name, v[i]);
         if (rc) return -1;
-        if (!per_kernel) s->extra[s->nextra - 1].text = d->text;
+        /* a JSON-only stat stays out of the text in both scopes */
+        ws_stat *st = &s->extra[s->nextra - 1];
+        st->json_only = d->text && !*d->text;
+        if (!per_kernel && d->text) snprintf(st->text, sizeof st->text, "%s", d->text);
     }
     return 0;
 }
@@ -108,8 +135,14 @@ void ws_report_text(FILE *out, const ws_kernel_stats *s) {
     fprintf(out, "gpgpu_n_tot_w_icount = %" PRIu64 "\n", s->tot_warp_insn);
     for (size_t i = 0; i < s->nextra; i++) {
         const ws_stat *st = &s->extra[i];
-        const char *name = st->text ? st->text : st->name;
-        if (st->is_float)
+        const char *name = *st->text ? st->text : st->name;
+        if (st->line)
+            fprintf(out, "%s\n", st->line);
+        else if (st->json_only)
+            continue;
+        else if (st->str)
+            fprintf(out, "%s = %s\n", name, st->str);
+        else if (st->is_float)
             fprintf(out, "%s = %.4f\n", name, st->f);
         else
             fprintf(out, "%s = %" PRIu64 "\n", name, st->u);
@@ -196,7 +229,13 @@ int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *ca
     jkey_u64(&j, "gpgpu_n_tot_thrd_icount", s->tot_thrd_icount);
     jkey_u64(&j, "gpgpu_n_tot_w_icount", s->tot_warp_insn);
     for (size_t i = 0; i < s->nextra; i++) {
-        if (s->extra[i].is_float) jkey_f64(&j, s->extra[i].name, s->extra[i].f);
+        if (s->extra[i].line) continue; /* text only */
+        if (s->extra[i].str) {
+            jput(&j, ", ");
+            jstr(&j, s->extra[i].name);
+            jput(&j, ": ");
+            jstr(&j, s->extra[i].str);
+        } else if (s->extra[i].is_float) jkey_f64(&j, s->extra[i].name, s->extra[i].f);
         else jkey_u64(&j, s->extra[i].name, s->extra[i].u);
     }
     jkey_f64(&j, "wall_time_s", s->wall_s);

@@ -21,9 +21,14 @@
 #include <stdio.h>
 
 typedef struct ws_stat {
-    char name[64];               /* JSON key (an identifier) */
-    const char *text;            /* the text report's spelling when it differs from name
-                                    (GPGPU-Sim's, e.g. "total dram reads"), static; NULL: name */
+    char name[96];               /* JSON key (an identifier); unused for a text line */
+    char text[96];               /* the text report's spelling when it differs from name
+                                    (GPGPU-Sim's, e.g. "total dram reads"); "": name (a copy:
+                                    a declaration table may not outlive the report) */
+    int json_only;               /* not in the text (which shows it in a line of its own) */
+    char *line;                  /* owned: a whole text-report line (GPGPU-Sim's multi-value
+                                    formats, "L1D_cache_core[0]: Access = ..."), not in JSON */
+    char *str;                   /* owned: a string value ("name = str"; JSON string) */
     int is_float;
     uint64_t u;
     double f;
@@ -57,6 +62,12 @@ void ws_kstats_free(ws_kernel_stats *s);
 /* Append a named value; returns 0, or -1 when out of memory. */
 int ws_kstats_add_u64(ws_kernel_stats *s, const char *name, uint64_t v);
 int ws_kstats_add_f64(ws_kernel_stats *s, const char *name, double v);
+/* A string value (text "name = v", JSON "name": "v"). */
+int ws_kstats_add_str(ws_kernel_stats *s, const char *name, const char *v);
+/* A line printed as is in the text report (no newline in fmt), absent from
+ * JSON: for GPGPU-Sim formats with several values per line, whose numbers
+ * the JSON carries as separate keys. */
+int ws_kstats_add_line(ws_kernel_stats *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* How a program-scope stat's running total follows its per-kernel values. */
 typedef enum ws_stat_agg {
@@ -69,7 +80,9 @@ typedef enum ws_stat_agg {
 
 typedef struct ws_stat_decl {
     const char *name;            /* cumulative name (JSON key); per kernel: name + "_kernel" */
-    const char *text;            /* GPGPU-Sim's text spelling when not name, else NULL */
+    const char *text;            /* GPGPU-Sim's text spelling when not name, else NULL; "": JSON
+                                    only, in both scopes (the text prints it in a line of its
+                                    own, e.g. per-core arrays and distributions) */
     ws_stat_agg agg;
     int num, den;                /* WS_AGG_RATIO: indices into the same table */
     int hidden;                  /* kept for ratios only, not reported */

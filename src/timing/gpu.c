@@ -10,6 +10,7 @@
  * the dispatcher gives at most one new CTA to each SM (core). */
 #include "timing/gpu.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,10 @@ enum {
     P_L2_ACC, P_L2_MISS, P_L2_MISS_RATE, P_L2_PEND, P_L2_RES_FAIL, P_L2_BYPASS,
     P_DRAM_RD, P_DRAM_WR, P_DRAM_ROW_HIT, P_DRAM_ROW_MISS, P_DRAM_BUSY, P_DRAM_CYC, P_DRAM_BW,
     P_STALL_DRAMFULL, P_STALL_ICNT2SH, P_ICNT_REQ, P_ICNT_REPLY,
+    P_N_LOAD, P_N_STORE, P_N_SHMEM, P_N_TEX, P_N_CONST, P_N_PARAM,
+    P_MEM_RD_LOCAL, P_MEM_WR_LOCAL, P_MEM_RD_GLOBAL, P_MEM_WR_GLOBAL, P_MEM_TEX, P_MEM_CONST,
+    P_MF_LAT_SUM, P_MF_N, P_MF_MAX, P_MF_AVG,
+    P_L2_REPLY_BYTES, P_CYCLES, P_WARPS_LIVE, P_WARP_SLOTS,
     P_N
 };
 
@@ -82,6 +87,30 @@ static const ws_stat_decl g_program_stats[P_N] = {
     [P_STALL_ICNT2SH] = {"gpu_stall_icnt2sh", .text = "gpu_stall_icnt2sh   "},
     [P_ICNT_REQ] = {"icnt_total_packets_req"},
     [P_ICNT_REPLY] = {"icnt_total_packets_reply"},
+    /* thread-level: guard-true lanes of memory instructions by space (GPGPU-Sim pads two) */
+    [P_N_LOAD] = {"gpgpu_n_load_insn", .text = "gpgpu_n_load_insn "},
+    [P_N_STORE] = {"gpgpu_n_store_insn"},
+    [P_N_SHMEM] = {"gpgpu_n_shmem_insn"},
+    [P_N_TEX] = {"gpgpu_n_tex_insn"},
+    [P_N_CONST] = {"gpgpu_n_const_mem_insn"},
+    [P_N_PARAM] = {"gpgpu_n_param_mem_insn"},
+    /* requests the SMs sent towards memory, by kind */
+    [P_MEM_RD_LOCAL] = {"gpgpu_n_mem_read_local"},
+    [P_MEM_WR_LOCAL] = {"gpgpu_n_mem_write_local"},
+    [P_MEM_RD_GLOBAL] = {"gpgpu_n_mem_read_global"},
+    [P_MEM_WR_GLOBAL] = {"gpgpu_n_mem_write_global"},
+    [P_MEM_TEX] = {"gpgpu_n_mem_texture"},
+    [P_MEM_CONST] = {"gpgpu_n_mem_const"},
+    /* data replies at the SMs: core cycles from the request's creation to arrival */
+    [P_MF_LAT_SUM] = {"mf_latency_sum", .hidden = 1},
+    [P_MF_N] = {"mf_replies", .hidden = 1},
+    [P_MF_MAX] = {"maxmflatency", .agg = WS_AGG_MAX},
+    [P_MF_AVG] = {"averagemflatency", RATE(P_MF_LAT_SUM, P_MF_N)},
+    /* for L2_BW and gpu_tot_occupancy, which GPGPU-Sim names per scope itself */
+    [P_L2_REPLY_BYTES] = {"l2_reply_bytes", .hidden = 1},
+    [P_CYCLES] = {"core_cycles", .hidden = 1},
+    [P_WARPS_LIVE] = {"warps_live_cycles", .hidden = 1},
+    [P_WARP_SLOTS] = {"warp_slot_cycles", .hidden = 1},
 };
 #undef RATE
 
@@ -106,7 +135,12 @@ struct ws_gpu {
     uint64_t tot_cycles;
     /* per-kernel counters kept here */
     uint64_t stall_icnt2sh, stall_dramfull;
-    uint64_t prog_tot[P_N];   /* program-scope stats summed over the kernels (see above) */
+    /* program-scope stats: g_program_stats, then the ones sized by the configuration
+       (per-core L1D, warp issue distribution, cache breakdowns; see build_decl) */
+    ws_stat_decl *decl;
+    char (*dtext)[2][80];     /* names and text spellings of the generated entries */
+    size_t n_decl;
+    uint64_t *prog_tot;       /* their running totals over the kernels */
     uint64_t kernel_uid;
     FILE *ts;                 /* interval time series, or NULL */
     uint64_t insn_cap;        /* stop the kernel after this many instructions (0: none) */
@@ -221,8 +255,93 @@ void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n) {
     }
 }
 
+/* GPGPU-Sim's breakdown outcomes: ws_cache_status's first five, then MSHR_HIT. */
+enum { BD_MSHR_HIT = 5, BD_N = 6 };
+static const char *const g_outcome[BD_N] = {"HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL",
+                                            "SECTOR_MISS", "MSHR_HIT"};
+/* Per-core L1D entries, in this order. */
+enum { CORE_ACC, CORE_MISS, CORE_PEND, CORE_RES_FAIL, CORE_N };
+/* Warp issue distribution: Stall, W0_Idle, W0_Scoreboard, then W1..W32. */
+enum { WD_STALL, WD_IDLE, WD_SCOREBOARD, WD_W1, WD_N = WD_W1 + 32 };
+
+/* Where the generated groups start in g->decl. */
+static size_t d_core(const ws_gpu *g) { (void)g; return P_N; }
+static size_t d_wdist(const ws_gpu *g) { return P_N + (size_t)g->n_sms * CORE_N; }
+static size_t d_l1bd(const ws_gpu *g) { return d_wdist(g) + WD_N; }
+static size_t d_l2bd(const ws_gpu *g) { return d_l1bd(g) + (size_t)WS_MA_COUNT * BD_N; }
+
+/* Does warpsim count this core-cache combination? The L1D serves global and
+ * local loads and stores, the L1C constants, the L1I instructions (their
+ * MSHR merges too); no core cache sees the other kinds, and the L1D's
+ * merges are not kept by kind, so those combinations are not reported. */
+static bool core_bd_counted(int a, int o) {
+    switch (a) {
+    case WS_MA_GLOBAL_R: case WS_MA_LOCAL_R: case WS_MA_GLOBAL_W: case WS_MA_LOCAL_W:
+        return o != BD_MSHR_HIT;
+    case WS_MA_CONST_R: case WS_MA_INST: return true;
+    default: return false;
+    }
+}
+
+static void set_decl(ws_gpu *g, size_t i, const char *text, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void set_decl(ws_gpu *g, size_t i, const char *text, const char *fmt, ...) {
+    char (*t)[80] = g->dtext[i - P_N];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t[0], sizeof t[0], fmt, ap);
+    va_end(ap);
+    g->decl[i].name = t[0];
+    if (text) {
+        snprintf(t[1], sizeof t[1], "%s", text);
+        g->decl[i].text = t[1];
+    } else {
+        g->decl[i].text = ""; /* JSON only: the text has a line of its own */
+    }
+}
+
+/* The program-scope table of this GPU: the static one, then per-core L1D
+ * counts and the warp distribution (JSON keys; the text prints GPGPU-Sim's
+ * lines), then the L1 and L2 breakdowns under GPGPU-Sim's text names. */
+static int build_decl(ws_gpu *g) {
+    g->n_decl = d_l2bd(g) + (size_t)WS_MA_COUNT * BD_N;
+    g->decl = calloc(g->n_decl, sizeof *g->decl);
+    g->dtext = calloc(g->n_decl - P_N, sizeof *g->dtext);
+    g->prog_tot = calloc(g->n_decl, sizeof *g->prog_tot);
+    if (!g->decl || !g->dtext || !g->prog_tot) return -1;
+    memcpy(g->decl, g_program_stats, sizeof g_program_stats);
+    static const char *const core_key[CORE_N] = {"accesses", "misses", "pending_hits",
+                                                 "reservation_fails"};
+    for (uint32_t c = 0; c < g->n_sms; c++)
+        for (int k = 0; k < CORE_N; k++)
+            set_decl(g, d_core(g) + c * CORE_N + k, NULL, "L1D_cache_core_%u_%s", c, core_key[k]);
+    static const char *const wd0[3] = {"Stall", "W0_Idle", "W0_Scoreboard"};
+    for (int k = 0; k < WD_N; k++) {
+        if (k < WD_W1) set_decl(g, d_wdist(g) + (size_t)k, NULL, "warp_distro_%s", wd0[k]);
+        else set_decl(g, d_wdist(g) + (size_t)k, NULL, "warp_distro_W%d", k - WD_W1 + 1);
+    }
+    char text[80];
+    for (int a = 0; a < WS_MA_COUNT; a++)
+        for (int o = 0; o < BD_N; o++) {
+            const char *an = ws_mem_access_name((ws_mem_access)a);
+            size_t i = d_l1bd(g) + (size_t)a * BD_N + (size_t)o;
+            snprintf(text, sizeof text, "Total_core_cache_stats_breakdown[%s][%s]", an, g_outcome[o]);
+            set_decl(g, i, text, "Total_core_cache_stats_breakdown_%s_%s", an, g_outcome[o]);
+            g->decl[i].hidden = !core_bd_counted(a, o);
+            /* every L2 access is counted by its kind; MSHR merges are not kept by kind */
+            i = d_l2bd(g) + (size_t)a * BD_N + (size_t)o;
+            snprintf(text, sizeof text, "L2_cache_stats_breakdown[%s][%s]", an, g_outcome[o]);
+            set_decl(g, i, text, "L2_cache_stats_breakdown_%s_%s", an, g_outcome[o]);
+            g->decl[i].hidden = o == BD_MSHR_HIT;
+        }
+    return 0;
+}
+
 static void gpu_free(ws_gpu *g) {
     if (!g) return;
+    free(g->decl);
+    free(g->dtext);
+    free(g->prog_tot);
     if (g->sm)
         for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_destroy(g->sm[i]);
     free(g->sm);
@@ -272,6 +391,11 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         gpu_free(g);
         return NULL;
     }
+    if (build_decl(g)) {
+        snprintf(err, errlen, "out of memory");
+        gpu_free(g);
+        return NULL;
+    }
     for (uint32_t i = 0; i < g->n_sms; i++) {
         ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit};
         if (!(g->sm[i] = ws_sm_create(&env, err, errlen))) {
@@ -296,7 +420,9 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
 void ws_gpu_destroy(ws_gpu *g) { gpu_free(g); }
 
 void ws_gpu_inherit_totals(ws_gpu *to, const ws_gpu *from) {
-    memcpy(to->prog_tot, from->prog_tot, sizeof to->prog_tot);
+    /* the same configuration, so the same table */
+    size_t n = to->n_decl < from->n_decl ? to->n_decl : from->n_decl;
+    memcpy(to->prog_tot, from->prog_tot, n * sizeof *to->prog_tot);
 }
 uint32_t ws_gpu_num_sms(const ws_gpu *g) { return g->n_sms; }
 double ws_gpu_core_mhz(const ws_gpu *g) { return g->mhz[0]; }
@@ -421,6 +547,94 @@ static void program_values(const ws_gpu *g, const ws_sm_stats *smt, const ws_mem
     const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
     v[P_ICNT_REQ] = ic->packets[0] - ic0->packets[0];
     v[P_ICNT_REPLY] = ic->packets[1] - ic0->packets[1];
+    /* loads: atomics too (GPGPU-Sim counts every non-store global/local access as a load) */
+    v[P_N_LOAD] = smt->mem_insn[WS_SPACE_GLOBAL][0] + smt->mem_insn[WS_SPACE_LOCAL][0];
+    v[P_N_STORE] = smt->mem_insn[WS_SPACE_GLOBAL][1] + smt->mem_insn[WS_SPACE_LOCAL][1];
+    v[P_N_SHMEM] = smt->mem_insn[WS_SPACE_SHARED][0] + smt->mem_insn[WS_SPACE_SHARED][1];
+    v[P_N_TEX] = smt->mem_insn[WS_SPACE_TEX][0];
+    v[P_N_CONST] = smt->mem_insn[WS_SPACE_CONST][0];
+    v[P_N_PARAM] = smt->mem_insn[WS_SPACE_PARAM][0] + smt->mem_insn[WS_SPACE_PARAM][1];
+    v[P_MEM_RD_LOCAL] = smt->mem_out[WS_MA_LOCAL_R];
+    v[P_MEM_WR_LOCAL] = smt->mem_out[WS_MA_LOCAL_W];
+    v[P_MEM_RD_GLOBAL] = smt->mem_out[WS_MA_GLOBAL_R];
+    v[P_MEM_WR_GLOBAL] = smt->mem_out[WS_MA_GLOBAL_W];
+    v[P_MEM_TEX] = smt->mem_out[WS_MA_TEXTURE_R];
+    v[P_MEM_CONST] = smt->mem_out[WS_MA_CONST_R];
+    v[P_MF_LAT_SUM] = smt->mf_lat_sum;
+    v[P_MF_N] = smt->mf_lat_n;
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        if (ws_sm_max_mf_latency(g->sm[i]) > v[P_MF_MAX]) v[P_MF_MAX] = ws_sm_max_mf_latency(g->sm[i]);
+    /* GPGPU-Sim counts 32 B per reply packet leaving the L2 side (L2_BW) */
+    v[P_L2_REPLY_BYTES] = 32 * mpt->replies_out;
+    v[P_WARPS_LIVE] = smt->warps_live_sum;
+    v[P_WARP_SLOTS] = smt->cycles_active * ws_sm_max_warps(g->sm[0]);
+}
+
+/* This kernel's values of the generated entries (build_decl) from the
+ * per-SM differences (smk) and their sums (smt, mpt). */
+static void breakdown_values(const ws_gpu *g, const ws_sm_stats *smk, const ws_sm_stats *smt,
+                             const ws_mempart_stats *mpt, uint64_t *v) {
+    for (uint32_t c = 0; c < g->n_sms; c++) {
+        uint64_t *o = v + d_core(g) + c * CORE_N;
+        for (int d = 0; d < 2; d++) {
+            const uint64_t *a = smk[c].l1d_access[d];
+            o[CORE_ACC] += a[0] + a[1] + a[2];
+            o[CORE_MISS] += a[2];
+            o[CORE_PEND] += a[1];
+            o[CORE_RES_FAIL] += a[3];
+        }
+    }
+    uint64_t *w = v + d_wdist(g);
+    w[WD_STALL] = smt->stall_pipeline;
+    /* GPGPU-Sim's "no valid instruction": idle warps, barriers, empty instruction buffers */
+    w[WD_IDLE] = smt->stall_idle + smt->stall_barrier + smt->stall_ibuffer;
+    w[WD_SCOREBOARD] = smt->stall_scoreboard;
+    for (int k = 1; k <= 32; k++) w[WD_W1 + k - 1] = smt->issue_lanes[k];
+    uint64_t *l1 = v + d_l1bd(g), *l2 = v + d_l2bd(g);
+    static const int l1d_kind[2][2] = {{WS_MA_GLOBAL_R, WS_MA_LOCAL_R},
+                                       {WS_MA_GLOBAL_W, WS_MA_LOCAL_W}};
+    for (int o = 0; o < BD_MSHR_HIT; o++) {
+        for (int d = 0; d < 2; d++) {
+            l1[l1d_kind[d][0] * BD_N + o] = smt->l1d_status[d][o] - smt->l1d_local[d][o];
+            l1[l1d_kind[d][1] * BD_N + o] = smt->l1d_local[d][o];
+        }
+        l1[WS_MA_CONST_R * BD_N + o] = smt->l1c_status[o];
+        l1[WS_MA_INST * BD_N + o] = smt->l1i_status[o];
+        for (int a = 0; a < WS_MA_COUNT; a++) l2[a * BD_N + o] = mpt->l2_by_access[a][o];
+    }
+    l1[WS_MA_CONST_R * BD_N + BD_MSHR_HIT] = smt->l1c_mshr_hits;
+    l1[WS_MA_INST * BD_N + BD_MSHR_HIT] = smt->l1i_mshr_hits;
+}
+
+/* GPGPU-Sim's multi-value lines, from the running totals, and the stats it
+ * names per scope itself (L2_BW / L2_BW_total, gpu_occupancy /
+ * gpu_tot_occupancy). kv: this kernel's values. */
+static void add_breakdown_lines(const ws_gpu *g, ws_kernel_stats *ks, const uint64_t *kv) {
+    const uint64_t *t = g->prog_tot;
+    for (uint32_t c = 0; c < g->n_sms; c++) {
+        const uint64_t *o = t + d_core(g) + c * CORE_N;
+        ws_kstats_add_line(ks, "L1D_cache_core[%u]: Access = %llu, Miss = %llu, Miss_rate = %.3f, "
+                           "Pending_hits = %llu, Reservation_fails = %llu", c,
+                           (unsigned long long)o[CORE_ACC], (unsigned long long)o[CORE_MISS],
+                           ratio(o[CORE_MISS], o[CORE_ACC]), (unsigned long long)o[CORE_PEND],
+                           (unsigned long long)o[CORE_RES_FAIL]);
+    }
+    const uint64_t *w = t + d_wdist(g);
+    char line[1024];
+    int n = snprintf(line, sizeof line, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu",
+                     (unsigned long long)w[WD_STALL], (unsigned long long)w[WD_IDLE],
+                     (unsigned long long)w[WD_SCOREBOARD]);
+    for (int k = 1; k <= 32 && n > 0 && (size_t)n < sizeof line; k++)
+        n += snprintf(line + n, sizeof line - (size_t)n, "\tW%d:%llu", k,
+                      (unsigned long long)w[WD_W1 + k - 1]);
+    ws_kstats_add_line(ks, "Warp Occupancy Distribution:");
+    ws_kstats_add_line(ks, "%s", line);
+    /* bytes over simulated seconds, in GB/s: B * MHz / cycles / 1e3 */
+    ws_kstats_add_f64(ks, "L2_BW", ratio(kv[P_L2_REPLY_BYTES], kv[P_CYCLES]) * g->mhz[0] / 1e3);
+    ws_kstats_add_f64(ks, "L2_BW_total",
+                      ratio(t[P_L2_REPLY_BYTES], t[P_CYCLES]) * g->mhz[0] / 1e3);
+    ws_kstats_add_f64(ks, "gpu_occupancy", 100 * ratio(kv[P_WARPS_LIVE], kv[P_WARP_SLOTS]));
+    ws_kstats_add_f64(ks, "gpu_tot_occupancy", 100 * ratio(t[P_WARPS_LIVE], t[P_WARP_SLOTS]));
 }
 
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
@@ -640,9 +854,24 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             const uint64_t *b = (const uint64_t *)&mp0[i];
             for (size_t k = 0; k < sizeof mpt / sizeof(uint64_t); k++) a[k] += b[k];
         }
-        uint64_t pv[P_N];
+        uint64_t *pv = calloc(g->n_decl, sizeof *pv);
+        if (!pv) {
+            free(sm0);
+            free(mp0);
+            fault->code = WS_ERR_OUT_OF_MEMORY;
+            snprintf(fault->msg, sizeof fault->msg, "out of host memory");
+            return fault->code;
+        }
         program_values(g, &smt, &mpt, &ic0, pv);
-        ws_kstats_add_program(ks, g_program_stats, P_N, pv, g->prog_tot);
+        pv[P_CYCLES] = out->cycles;
+        breakdown_values(g, sm0, &smt, &mpt, pv);
+        ws_kstats_add_program(ks, g->decl, g->n_decl, pv, g->prog_tot);
+        add_breakdown_lines(g, ks, pv);
+        /* occupancy: what fits and why (the same on every SM) */
+        ws_kstats_add_u64(ks, "warpsim_regs_per_thread", res->regs_per_thread);
+        ws_kstats_add_u64(ks, "warpsim_smem_per_cta", res->smem_per_cta);
+        ws_kstats_add_u64(ks, "warpsim_ctas_per_sm", ws_sm_max_ctas(g->sm[0]));
+        ws_kstats_add_str(ks, "warpsim_cta_limited_by", ws_sm_cta_limiter(g->sm[0]));
         /* per kernel only: issue stalls, time, energy, activity, controller decisions */
         ws_kstats_add_u64(ks, "warpsim_stall_idle", smt.stall_idle);
         ws_kstats_add_u64(ks, "warpsim_stall_scoreboard", smt.stall_scoreboard);
@@ -681,6 +910,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         ws_kstats_add_u64(ks, "warpsim_icnt_flits", ea.icnt_flits);
         ws_kstats_add_u64(ks, "warpsim_sm_active_cycles", smt.cycles_active);
         ws_control_add_stats(g->ctl, ks); /* what a throttle controller decided */
+        free(pv);
     }
     free(sm0);
     free(mp0);

@@ -100,7 +100,7 @@ def _cumulative_name(k):
 def aggregate(kernels):
     """Whole-run value of every numeric stat from the per-kernel dicts.
 
-    1. Cumulative counters: GPGPU-Sim's gpu_tot_* / tot_*, and every stat that
+    1. Cumulative counters: GPGPU-Sim's gpu_tot_* / tot_* / *_total, and every stat that
        has a per-kernel twin NAME_kernel (warpsim's cumulative cache, DRAM,
        icnt and stall counters): the last kernel's value.
     2. A stat whose cumulative twin exists (gpu_sim_insn -> gpu_tot_sim_insn,
@@ -130,7 +130,9 @@ def aggregate(kernels):
         vals = [(k[key], k) for k in kernels if key in k]
         twin = _cumulative_name(key)
         parts = _ratio_parts(key)
-        if key.startswith("gpu_tot_") or key.startswith("tot_") or key + KERNEL_SUFFIX in last:
+        # NAME_total: GPGPU-Sim's own cumulative spelling (L2_BW_total)
+        if (key.startswith("gpu_tot_") or key.startswith("tot_") or key.endswith("_total")
+                or key + KERNEL_SUFFIX in last):
             out[key] = last[key]
         elif twin in last:
             out[key] = last[twin]

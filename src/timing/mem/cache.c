@@ -683,10 +683,14 @@ static void start_pending_flush(ws_cache *c, uint64_t now) {
 ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
                                    bool local, bool full_write, void *req, uint64_t now) {
     start_pending_flush(c, now);
-    if (now < c->blocked_until && now >= c->flush_from) return fail(c, dir, WS_FAIL_FLUSH);
+    if (now < c->blocked_until && now >= c->flush_from) {
+        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
+        return fail(c, dir, WS_FAIL_FLUSH);
+    }
     ws_cache_result r = c->byp.tag_only
                             ? access_tag_only(c, addr, index_addr, dir, req, now)
                             : access_body(c, addr, index_addr, dir, local, full_write, req, now);
+    if (local) c->stats.status_local[dir][r.status]++;
     /* adaptive index functions watch every access that was not rejected */
     if (c->index.policy->observe && !c->index_paused && r.status != WS_CACHE_RESERVATION_FAIL &&
         ws_index_observe(&c->index, index_addr, to_probe(r.status), dir == WS_ACC_WRITE && !local)) {

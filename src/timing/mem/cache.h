@@ -97,6 +97,7 @@ typedef struct ws_cache_out {
 
 typedef struct ws_cache_stats {
     uint64_t status[2][WS_CACHE_NSTATUS]; /* [read/write][status] */
+    uint64_t status_local[2][WS_CACHE_NSTATUS]; /* the part of status for local memory */
     uint64_t fail[2][WS_FAIL_NKINDS];
     uint64_t evictions, writebacks, fills;
     uint64_t mshr_hits;   /* misses merged into an outstanding MSHR entry */

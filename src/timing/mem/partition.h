@@ -21,6 +21,7 @@
  * L2 the L2 counts are per 32 B sector access, as GPGPU-Sim's. */
 typedef struct ws_mempart_stats {
     uint64_t l2_access[2][WS_CACHE_NSTATUS]; /* [read/write][ws_cache_status] */
+    uint64_t l2_by_access[WS_MA_COUNT][WS_CACHE_NSTATUS]; /* the same by ws_mem_access */
     uint64_t l2_fail[WS_FAIL_NKINDS];        /* by ws_fail_kind */
     uint64_t dram_reads, dram_writes, dram_row_hits, dram_row_misses;
     uint64_t dram_cycles, dram_busy_data_cycles, dram_n_cmd, dram_n_nop, dram_n_act, dram_n_pre;

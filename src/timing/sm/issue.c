@@ -192,6 +192,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
             in->smem_cycles = sm_smem_conflict_cycles(sm, st.addr, st.active);
         in->longop = in->is_load && (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL ||
                                      in->space == WS_SPACE_TEX);
+        /* GPGPU-Sim's gpgpu_n_*_insn: guard-true lanes by the space accessed */
+        if (!in->is_membar && op != WS_OP_PREFETCH)
+            sm->st.mem_insn[in->space][in->is_store] += (uint64_t)__builtin_popcount(st.active);
         if (in->is_membar) w->membar = true;
         if (in->is_atomic) w->n_atomic++;
     }
@@ -206,7 +209,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     w->fetch_func = e->func;
     w->fetch_pc = e->pc + 1;
     sm->st.warp_insts++;
-    sm->st.thread_insts += (uint64_t)__builtin_popcount(st.issued_mask);
+    unsigned lanes = (unsigned)__builtin_popcount(st.issued_mask);
+    sm->st.thread_insts += lanes;
+    sm->st.issue_lanes[lanes]++;
     sm->st.thread_insts_exec += (uint64_t)__builtin_popcount(st.active);
     sm->st.mem_writes += st.wrote;
     sm->progressed = true;

@@ -69,6 +69,7 @@ void sm_outq_push(ws_sm *sm, ws_mreq *r) {
     ws_addrdec_decode(sm->env.addrdec, r);
     ws_mreq_fifo_push(&sm->outq, r);
     sm->st.mem_requests_out++;
+    sm->st.mem_out[r->access]++;
     sm->progressed = true;
 }
 
@@ -125,6 +126,7 @@ void sm_warp_try_finish(ws_sm *sm, unsigned wi) {
     sm_ibuf_flush(w);
     sm_fetch_mark(sm, wi);
     sm_cta *c = &sm->ctas[w->cta];
+    sm->n_live_warps--;
     if (--c->warps_left == 0) cta_finish(sm, w->cta);
 }
 
@@ -261,25 +263,40 @@ static uint16_t name_number(const char *name, uint32_t slot) {
     return (uint16_t)slot;
 }
 
-static uint32_t compute_max_cta(const ws_sm *sm) {
+/* CTAs per SM and what limits them: every resource whose bound is the
+ * minimum (GPGPU-Sim names the ties too), or "grid" when the kernel has too
+ * few CTAs to give each SM that many. */
+static uint32_t compute_max_cta(const ws_sm *sm, const char **why) {
     uint32_t padded = sm->padded_threads;
-    uint32_t r = sm->max_threads / padded;
-    if (sm->res.smem_per_cta) {
-        uint32_t s = (uint32_t)(sm->cfg->shmem_size / sm->res.smem_per_cta);
-        if (s < r) r = s;
-    }
+    uint32_t by[4] = {sm->max_threads / padded, UINT32_MAX, UINT32_MAX, sm->max_ctas};
+    if (sm->res.smem_per_cta) by[1] = (uint32_t)(sm->cfg->shmem_size / sm->res.smem_per_cta);
     if (sm->res.regs_per_thread) {
         /* per-thread count rounded up to a multiple of 4, as GPGPU-Sim does */
         uint32_t regs = (sm->res.regs_per_thread + 3) & ~3u;
-        uint32_t g = (uint32_t)(sm->cfg->shader_registers / ((uint64_t)padded * regs));
-        if (g < r) r = g;
+        by[2] = (uint32_t)(sm->cfg->shader_registers / ((uint64_t)padded * regs));
     }
-    if (sm->max_ctas < r) r = sm->max_ctas;
+    uint32_t r = by[0];
+    for (int i = 1; i < 4; i++)
+        if (by[i] < r) r = by[i];
+    static const char *const names[16] = {
+        "", "threads", "smem", "threads smem", "regs", "threads regs", "smem regs",
+        "threads smem regs", "cta_limit", "threads cta_limit", "smem cta_limit",
+        "threads smem cta_limit", "regs cta_limit", "threads regs cta_limit",
+        "smem regs cta_limit", "threads smem regs cta_limit"};
+    unsigned mask = 0;
+    for (int i = 0; i < 4; i++) mask |= (by[i] == r) ? 1u << i : 0;
+    *why = names[mask];
     /* few CTAs: spread them (GPGPU-Sim limits per-SM CTAs to what keeps all SMs busy) */
     uint64_t nblocks = (uint64_t)sm->launch.grid[0] * sm->launch.grid[1] * sm->launch.grid[2];
-    if (nblocks < (uint64_t)r * sm->n_sms) r = (uint32_t)((nblocks + sm->n_sms - 1) / sm->n_sms);
+    if (nblocks < (uint64_t)r * sm->n_sms) {
+        r = (uint32_t)((nblocks + sm->n_sms - 1) / sm->n_sms);
+        *why = "grid";
+    }
     return r;
 }
+
+const char *ws_sm_cta_limiter(const ws_sm *sm) { return sm->cta_limiter; }
+uint64_t ws_sm_max_mf_latency(const ws_sm *sm) { return sm->mf_lat_max; }
 
 uint32_t ws_sm_max_ctas(const ws_sm *sm) { return sm->max_cta; }
 
@@ -299,7 +316,8 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     sm->res.threads_per_cta = threads;
     sm->warps_per_cta = (threads + 31) / 32;
     sm->padded_threads = sm->warps_per_cta * 32;
-    sm->max_cta = compute_max_cta(sm);
+    sm->max_cta = compute_max_cta(sm, &sm->cta_limiter);
+    sm->mf_lat_max = 0;
     sm->local_threads = sm->padded_threads * (sm->max_cta ? sm->max_cta : 1) * sm->n_sms;
 
     /* per-function tables: global instruction index, decoded instructions */
@@ -376,6 +394,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     ct->nthreads = sm->padded_threads;
     sm->n_active_ctas++;
     sm->n_active_threads += ct->nthreads;
+    sm->n_live_warps += ct->nwarps;
     for (uint32_t i = 0; i < ct->nwarps; i++) {
         uint32_t wi = ct->first_warp + i;
         if (wi >= sm->max_warps) break;
@@ -450,6 +469,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     sm->progressed = false;
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
         sm->st.cycles_active++;
+        sm->st.warps_live_sum += sm->n_live_warps;
         sm->resbus[now % SM_RESBUS_RING] = 0;
         sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
         for (unsigned s = 0; s < sm->n_sched; s++) (*sm->memo_stall[s])++;
@@ -457,7 +477,10 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
         return;
     }
     if (!sm->n_active_ctas && !ws_sm_busy(sm)) return;
-    if (sm->n_active_ctas) sm->st.cycles_active++;
+    if (sm->n_active_ctas) {
+        sm->st.cycles_active++;
+        sm->st.warps_live_sum += sm->n_live_warps;
+    }
     sm->resbus[now % SM_RESBUS_RING] = 0;
     /* reverse pipeline order, so each stage sees last cycle's state of the next */
     sm_units_writeback(sm);
@@ -486,6 +509,12 @@ void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now) {
     sm->st.mem_replies_in++;
     sm->progressed = true;
     r->t_returned = now;
+    if (r->access != WS_MA_INST) { /* GPGPU-Sim's mf latency leaves instruction fetches out */
+        uint64_t lat = now - r->t_created;
+        sm->st.mf_lat_sum += lat;
+        sm->st.mf_lat_n++;
+        if (lat > sm->mf_lat_max) sm->mf_lat_max = lat;
+    }
     if (r->access == WS_MA_INST) {
         /* instruction replies go straight to the L1I (GPGPU-Sim's fetch response) */
         sm_pend *p = r->origin;
@@ -517,16 +546,23 @@ const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm) {
     const ws_cache_stats *d = ws_cache_get_stats(sm->l1d);
     for (int dir = 0; dir < 2; dir++)
         for (int s = 0; s < 4; s++) m->st.l1d_access[dir][s] = d->status[dir][s];
+    _Static_assert(WS_CACHE_NSTATUS == 6, "ws_sm_stats.l1d_status has one entry per status");
+    memcpy(m->st.l1d_status, d->status, sizeof m->st.l1d_status);
+    memcpy(m->st.l1d_local, d->status_local, sizeof m->st.l1d_local);
     for (int k = 0; k < WS_FAIL_NKINDS && k < 5; k++) m->st.l1d_fail[k] = d->fail[0][k] + d->fail[1][k];
     m->st.l1d_bypass = d->status[0][WS_CACHE_BYPASS] + d->status[1][WS_CACHE_BYPASS];
     const ws_cache_stats *i = ws_cache_get_stats(sm->l1i);
     m->st.l1i_access = i->status[0][WS_CACHE_HIT] + i->status[0][WS_CACHE_HIT_RESERVED] +
                        i->status[0][WS_CACHE_MISS];
     m->st.l1i_miss = i->status[0][WS_CACHE_MISS];
+    memcpy(m->st.l1i_status, i->status[0], sizeof m->st.l1i_status);
+    m->st.l1i_mshr_hits = i->mshr_hits;
     const ws_cache_stats *c = ws_cache_get_stats(sm->l1c);
     m->st.l1c_access = c->status[0][WS_CACHE_HIT] + c->status[0][WS_CACHE_HIT_RESERVED] +
                        c->status[0][WS_CACHE_MISS];
     m->st.l1c_miss = c->status[0][WS_CACHE_MISS];
+    memcpy(m->st.l1c_status, c->status[0], sizeof m->st.l1c_status);
+    m->st.l1c_mshr_hits = c->mshr_hits;
     sm_tex_stats(sm, &m->st.l1t_access, &m->st.l1t_miss);
     return &sm->st;
 }

@@ -61,6 +61,18 @@ typedef struct ws_sm_stats {
        written back, and thread instructions by what their lanes compute */
     uint64_t rf_reads, rf_writes;
     uint64_t thread_insts_int, thread_insts_fp, thread_insts_dp, thread_insts_sfu, thread_insts_mem;
+    /* GPGPU-Sim's breakdowns */
+    uint64_t issue_lanes[33];        /* warp instructions issued with k lanes active (W1..W32) */
+    uint64_t mem_insn[WS_SPACE_COUNT][2]; /* memory instructions' guard-true lanes by the space
+                                        they accessed, [load (atomics too) / store] */
+    uint64_t l1d_status[2][6];       /* L1D [read/write][ws_cache_status], and of those the */
+    uint64_t l1d_local[2][6];        /* local-memory accesses (the others are global) */
+    uint64_t l1c_status[6], l1i_status[6]; /* L1C, L1I reads by ws_cache_status */
+    uint64_t l1c_mshr_hits, l1i_mshr_hits; /* misses merged into an outstanding fetch */
+    uint64_t mem_out[WS_MA_COUNT];   /* requests sent towards memory, by ws_mem_access */
+    uint64_t mf_lat_sum, mf_lat_n;   /* data replies received (not instruction fetches) and
+                                        their cycles from the request's creation to arrival */
+    uint64_t warps_live_sum;         /* per active cycle, warps of resident CTAs not exited */
 } ws_sm_stats;
 
 typedef struct ws_sm ws_sm;
@@ -116,6 +128,11 @@ bool ws_sm_progressed(const ws_sm *sm);
 void ws_sm_where(const ws_sm *sm, ws_where_tally *t);
 
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm);
+/* The longest reply latency (mf_lat_sum's unit) since the current kernel began. */
+uint64_t ws_sm_max_mf_latency(const ws_sm *sm);
+/* Why the current kernel gets no more CTAs per SM than ws_sm_max_ctas: "threads", "regs",
+   "smem", "cta_limit" (the CTA slots) or "grid" (too few CTAs for all SMs). */
+const char *ws_sm_cta_limiter(const ws_sm *sm);
 /* Warps resident and not finished (for the interval time series). */
 unsigned ws_sm_active_warps(const ws_sm *sm);
 /* Mean over the schedulers of the warps each lets issue now (a warp-limiting

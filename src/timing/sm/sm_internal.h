@@ -182,6 +182,8 @@ struct ws_sm {
     uint32_t sb_preds_at;      /* scoreboard id of predicate 0 */
     uint32_t sb_words;
     uint32_t max_cta, warps_per_cta, padded_threads;
+    const char *cta_limiter;   /* why max_cta is what it is (ws_sm_cta_limiter) */
+    uint64_t mf_lat_max;       /* the longest reply latency this kernel */
     uint32_t local_threads;    /* max concurrent threads GPU-wide (local-memory map) */
     uint32_t n_sms;
 
@@ -191,6 +193,7 @@ struct ws_sm {
     uint64_t *sb_store;
     sm_cta *ctas;
     unsigned n_active_ctas, n_active_threads;
+    unsigned n_live_warps;     /* warps of resident CTAs not finished (occupancy) */
     uint64_t next_age, next_uid;
 
     /* instruction pool */
