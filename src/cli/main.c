@@ -233,7 +233,12 @@ static int run_workload(const run_opts *o, const char *name) {
            (unsigned long long)tot.thread_insts, secs,
            secs > 0 ? (double)tot.thread_insts / secs / 1e6 : 0.0);
     if (r == WS_WL_ERROR) fprintf(stderr, "warpsim: %s\n", ws_device_last_error(d));
+    /* statistics that did not reach their files make the run a failure, even
+       if the workload passed: a sweep must not take a truncated result */
+    bool io_ok = ws_device_flush(d) == WS_OK;
+    if (!io_ok) fprintf(stderr, "warpsim: %s\n", ws_device_last_error(d));
     ws_device_destroy(d);
+    if (!io_ok) return 2;
     return r == WS_WL_PASS ? 0 : r == WS_WL_MISMATCH ? 1 : 2;
 }
 

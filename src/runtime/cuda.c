@@ -198,9 +198,12 @@ static CUresult ctx_create(CUcontext *ctx, CUdevice d) {
     if (!g.initialised) return CUDA_ERROR_NOT_INITIALIZED;
     if (!ctx) return CUDA_ERROR_INVALID_VALUE;
     if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
-    if (!g.dev && ws_shim_open_device(&g.dev) != WS_OK) {
-        g.dev = NULL;
-        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!g.dev) {
+        if (ws_shim_open_device(&g.dev) != WS_OK) {
+            g.dev = NULL;
+            return CUDA_ERROR_NOT_INITIALIZED;
+        }
+        ws_shim_check_outputs_at_exit(&g.dev);
     }
     g.nctx++;
     *ctx = &ctx_token;

@@ -137,9 +137,13 @@ static cudaError_t set_err(cudaError_t e) {
 }
 
 static ws_device *dev(void) {
-    if (!g.dev && !g.dev_failed && ws_shim_open_device(&g.dev) != WS_OK) {
-        g.dev = NULL;
-        g.dev_failed = 1;
+    if (!g.dev && !g.dev_failed) {
+        if (ws_shim_open_device(&g.dev) != WS_OK) {
+            g.dev = NULL;
+            g.dev_failed = 1;
+        } else {
+            ws_shim_check_outputs_at_exit(&g.dev);
+        }
     }
     return g.dev;
 }

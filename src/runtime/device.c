@@ -69,6 +69,8 @@ struct ws_device {
     FILE *timeseries;            /* DIR/timeseries.csv when an interval is set */
     char *dump_ptx_dir;
     bool config_echoed;          /* the configuration was shown / saved (before kernel 1) */
+    char io_err[1024];           /* the first failed write of an output file ("" if none) */
+    bool ts_failed;              /* the time series' write error was reported */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -297,6 +299,8 @@ static void module_free(ws_device *d, ws_module_handle *m) {
     free(m);
 }
 
+static void check_timeseries(ws_device *d, bool close_it);
+
 /* A launch after the instruction cap: counted, and named at the end. */
 static void note_skipped(ws_device *d, const char *name) {
     d->totals.skipped_launches++;
@@ -323,8 +327,8 @@ void ws_device_destroy(ws_device *d) {
     }
     if (d->gmem) ws_gmem_destroy(d->gmem);
     ws_tex_table_destroy(d->tex);
+    check_timeseries(d, true);
     ws_gpu_destroy(d->gpu);
-    if (d->timeseries) fclose(d->timeseries);
     ws_config_free(&d->cfg);
     free(d->config_file);
     free(d->preset);
@@ -782,22 +786,57 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
 /* The configuration the timing model uses, once per device before the first
  * kernel's report (GPGPU-Sim echoes its options at the start of a run): on
  * the text report unless quiet, and as DIR/config.txt beside stats.json. */
+/* An output file could not be written: said at once, remembered for
+ * ws_device_flush (so the run ends with a non-zero status). */
+static void io_failed(ws_device *d, const char *msg) {
+    fprintf(stderr, "warpsim: %s\n", msg);
+    if (!d->io_err[0]) snprintf(d->io_err, sizeof d->io_err, "%s", msg);
+    d->totals.io_errors++;
+}
+
 static void echo_config(ws_device *d) {
     if (d->config_echoed || !d->gpu) return;
     d->config_echoed = true;
     if (!d->opt.quiet) ws_config_echo(&d->cfg, d->opt.report ? d->opt.report : stdout);
     if (!d->stats_dir) return;
-    size_t n = strlen(d->stats_dir) + sizeof "/config.txt";
-    char *path = malloc(n);
-    FILE *f = NULL;
-    if (path) {
-        snprintf(path, n, "%s/config.txt", d->stats_dir);
-        f = fopen(path, "w");
+    char *text = NULL, err[600];
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        ws_config_echo(&d->cfg, m);
+        fclose(m);
     }
-    if (f) ws_config_echo(&d->cfg, f);
-    if (!f || ferror(f) | (fclose(f) != 0))
-        fprintf(stderr, "warpsim: cannot write %s/config.txt\n", d->stats_dir);
-    free(path);
+    if (!text) io_failed(d, "cannot write config.txt: out of memory");
+    else if (ws_write_file_atomic(d->stats_dir, "config.txt", text, err, sizeof err)) io_failed(d, err);
+    free(text);
+}
+
+/* Flush the time series and tell whether it still reaches its file. */
+static void check_timeseries(ws_device *d, bool close_it) {
+    if (!d->timeseries) return;
+    int bad = fflush(d->timeseries) != 0 || ferror(d->timeseries);
+    int e = errno;
+    if (close_it) {
+        if (fclose(d->timeseries) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+        d->timeseries = NULL;
+        if (d->gpu) ws_gpu_set_timeseries(d->gpu, NULL);
+    }
+    if (bad && !d->ts_failed) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "cannot write %s/timeseries.csv: %s", d->stats_dir, strerror(e));
+        d->ts_failed = true;
+        io_failed(d, msg);
+    }
+}
+
+ws_status ws_device_flush(ws_device *d) {
+    if (!d) return WS_ERR_INVALID_VALUE;
+    check_timeseries(d, false);
+    if (!d->io_err[0]) return WS_OK;
+    return fail(d, WS_ERR_IO, "%s (the run's statistics are incomplete)", d->io_err);
 }
 
 static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3],
@@ -831,9 +870,10 @@ static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3]
             d->json_len = before;
             if (d->json) d->json[before] = '\0';
         } else if (ws_report_write_json_file(d->stats_dir, d->json, err, sizeof err) != 0) {
-            fprintf(stderr, "warpsim: %s\n", err);
+            io_failed(d, err);
         }
     }
+    check_timeseries(d, false); /* a kernel's samples are written: a full disk shows now */
     ws_kstats_free(&ks);
 }
 

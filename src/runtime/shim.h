@@ -23,6 +23,12 @@
  * reason to stderr. */
 ws_status ws_shim_open_device(ws_device **out);
 
+/* At the program's exit, check that the device's output files (stats.json,
+ * config.txt, timeseries.csv) were written; if not, say so and end the
+ * process with status 1 (a program that passed must not hide a truncated
+ * result). *slot is read at exit: the shim may replace or drop the device. */
+void ws_shim_check_outputs_at_exit(ws_device **slot);
+
 /* Value of a CUDA device attribute (cudaDeviceAttr / CUdevice_attribute share
  * numbers). Returns 0 and sets *v, or -1 for an attribute warpsim does not know. */
 /* Name of a program's N-th embedded PTX module (1-based) in messages and

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void ws_kstats_init(ws_kernel_stats *s) { memset(s, 0, sizeof *s); }
 
@@ -245,24 +246,50 @@ int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *ca
     return j.oom ? -1 : 0;
 }
 
+int ws_write_file_atomic(const char *dir, const char *name, const char *text, char *err,
+                         size_t errlen) {
+    size_t n = strlen(dir) + strlen(name) + 8;
+    char *path = malloc(n), *tmp = malloc(n);
+    int bad = 0;
+    if (!path || !tmp) {
+        snprintf(err, errlen, "out of memory");
+        bad = 1;
+    } else {
+        snprintf(path, n, "%s/%s", dir, name);
+        snprintf(tmp, n, "%s/%s.tmp", dir, name);
+        /* a full disk shows at fwrite, fflush or fclose: check them all, and
+           only then replace the old file, so a reader never sees half of one */
+        FILE *f = fopen(tmp, "w");
+        size_t len = strlen(text);
+        if (!f || fwrite(text, 1, len, f) != len || fflush(f) != 0 || ferror(f)) bad = 1;
+        int e = errno;
+        if (f && fclose(f) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+        if (!bad && rename(tmp, path) != 0) {
+            bad = 1;
+            e = errno;
+        }
+        if (bad) {
+            snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+            unlink(tmp);
+        }
+    }
+    free(path);
+    free(tmp);
+    return bad ? -1 : 0;
+}
+
 int ws_report_write_json_file(const char *dir, const char *objs, char *err, size_t errlen) {
-    size_t n = strlen(dir) + sizeof "/stats.json";
-    char *path = malloc(n);
-    if (!path) {
+    size_t n = (objs ? strlen(objs) : 0) + 4;
+    char *text = malloc(n);
+    if (!text) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    snprintf(path, n, "%s/stats.json", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        free(path);
-        return -1;
-    }
-    fprintf(f, "[%s]\n", objs ? objs : "");
-    int bad = ferror(f);
-    if (fclose(f) != 0) bad = 1;
-    if (bad) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    free(path);
-    return bad ? -1 : 0;
+    snprintf(text, n, "[%s]\n", objs ? objs : "");
+    int rc = ws_write_file_atomic(dir, "stats.json", text, err, errlen);
+    free(text);
+    return rc;
 }

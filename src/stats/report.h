@@ -112,4 +112,10 @@ int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *ca
  * message in err. */
 int ws_report_write_json_file(const char *dir, const char *objs, char *err, size_t errlen);
 
+/* Write text to DIR/NAME through DIR/NAME.tmp and a rename, so that a full
+ * disk or a crash leaves the old file or none, never a truncated one; every
+ * step is checked. 0, or -1 with "cannot write PATH: reason" in err. */
+int ws_write_file_atomic(const char *dir, const char *name, const char *text, char *err,
+                         size_t errlen);
+
 #endif
