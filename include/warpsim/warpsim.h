@@ -194,11 +194,14 @@ typedef struct ws_run_totals {
     uint64_t thread_insts_exec; /* lanes whose guard predicate held (GPGPU-Sim's gpu_sim_insn) */
     int capped;              /* a cap stopped the run: results are incomplete */
     uint64_t skipped_launches; /* launches after the cap, not simulated */
+    uint64_t failed_launches; /* launches that returned an error (fault, bad configuration) */
     uint64_t io_errors;      /* output files (stats.json, config.txt, timeseries.csv) that
                                 could not be written */
     int capped_by_cycles;    /* that cap was -gpgpu_max_cycle (else the instruction cap) */
 } ws_run_totals;
 void ws_device_totals(const ws_device *d, ws_run_totals *t);
+/* The message of the first failed launch ("" if none). */
+const char *ws_device_first_failure(const ws_device *d);
 /* Flush the output files (the time series) and report whether every write
  * of this device's outputs succeeded: WS_OK, or WS_ERR_IO with the first
  * failure in ws_device_last_error. Call it before deciding a run's exit

@@ -264,6 +264,43 @@ static int find_beside_exe(char *out, size_t n, const char *const rel[], const c
 
 /* Run PROGRAM with the shim libraries first on the library path; options
  * reach the shim through WARPSIM_* environment variables. */
+/* What the shim wrote to the summary file: a program that never loaded it
+ * (nvcc's default static runtime) simulated nothing; failed launches are
+ * named even if the program ignored the errors CUDA returned. Returns the
+ * exit status to report for a program that exited 0 (0: nothing wrong). */
+static int program_summary(const char *path, const char *prog, bool not_run, bool ok) {
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[1300];
+    bool loaded = false;
+    unsigned long long failed = 0;
+    char first[1200] = "";
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long n;
+        int off = 0;
+        if (!strcmp(line, "loaded\n")) loaded = true;
+        else if (sscanf(line, "failed_launches %llu %n", &n, &off) == 1 && off > 0) {
+            if (!failed) snprintf(first, sizeof first, "%s", line + off);
+            failed += n;
+        }
+    }
+    fclose(f);
+    first[strcspn(first, "\n")] = 0;
+    if (!loaded && !not_run) {
+        /* after a failure of its own the program's message comes first: a note */
+        fprintf(stderr, "warpsim: %s%s did not use warpsim's CUDA runtime, so nothing was "
+                "simulated: nvcc links the CUDA runtime statically by default; rebuild with "
+                "-cudart shared\n", ok ? "" : "note: ", prog);
+        return 2;
+    }
+    if (failed) {
+        fprintf(stderr, "warpsim: %llu kernel launch%s failed in %s (first: %s)\n", failed,
+                failed == 1 ? "" : "es", prog, first);
+        return 1;
+    }
+    return 0;
+}
+
 static int run_program(const run_opts *o, char **argv) {
     static const char *const libdirs[] = {"lib", "../lib/warpsim", NULL};
     char lib[PATH_MAX];
@@ -309,10 +346,18 @@ static int run_program(const run_opts *o, char **argv) {
         setenv("WARPSIM_MAX_INSN", b, 1);
     }
     if (o->dump_ptx) setenv("WARPSIM_DUMP_PTX", o->dump_ptx, 1);
+    /* the shim reports here whether it was loaded and which launches failed */
+    char summary[] = "/tmp/warpsim-summary-XXXXXX";
+    int sfd = mkstemp(summary);
+    if (sfd >= 0) {
+        close(sfd);
+        setenv("WARPSIM_SUMMARY_FILE", summary, 1);
+    }
     fflush(stdout);
     pid_t pid = fork();
     if (pid < 0) {
         perror("warpsim: fork");
+        if (sfd >= 0) unlink(summary);
         return 2;
     }
     if (pid == 0) {
@@ -323,14 +368,21 @@ static int run_program(const run_opts *o, char **argv) {
     int status;
     if (waitpid(pid, &status, 0) < 0) {
         perror("warpsim: waitpid");
+        if (sfd >= 0) unlink(summary);
         return 2;
     }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    int rc = 2;
+    if (WIFEXITED(status)) rc = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpsim: '%s' was killed by signal %d\n", argv[0], WTERMSIG(status));
-        return 128 + WTERMSIG(status);
+        rc = 128 + WTERMSIG(status);
     }
-    return 2;
+    if (sfd >= 0) {
+        int s = program_summary(summary, argv[0], rc == 127, rc == 0);
+        unlink(summary);
+        if (s && rc == 0) rc = s;
+    }
+    return rc;
 }
 
 static int parse_u64(const char *s, unsigned long long *out) {

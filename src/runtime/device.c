@@ -71,6 +71,7 @@ struct ws_device {
     bool config_echoed;          /* the configuration was shown / saved (before kernel 1) */
     char io_err[1024];           /* the first failed write of an output file ("" if none) */
     bool ts_failed;              /* the time series' write error was reported */
+    char first_failure[1024];    /* the first failed launch's message */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -877,8 +878,23 @@ static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3]
     ws_kstats_free(&ks);
 }
 
+static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                               size_t dyn_shared, const void *params, size_t params_size);
+
+/* Every failed launch is counted and the first one kept: a program may ignore
+ * the error CUDA returns, the run's summary does not (ws_run_totals). */
 ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                            size_t dyn_shared, const void *params, size_t params_size) {
+    ws_status s = launch_packed(d, k, grid, block, dyn_shared, params, params_size);
+    if (s != WS_OK && d) {
+        if (!d->totals.failed_launches++)
+            snprintf(d->first_failure, sizeof d->first_failure, "%s", d->err);
+    }
+    return s;
+}
+
+static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                               size_t dyn_shared, const void *params, size_t params_size) {
     if (!d || !k) return d ? fail(d, WS_ERR_INVALID_VALUE, "launch: null kernel") : WS_ERR_INVALID_VALUE;
     const ws_func *f = kfunc(k);
     if (params_size != f->param_size)
@@ -997,3 +1013,4 @@ double ws_device_time_ns(const ws_device *d) {
 }
 
 void ws_device_totals(const ws_device *d, ws_run_totals *t) { *t = d->totals; }
+const char *ws_device_first_failure(const ws_device *d) { return d->first_failure; }

@@ -48,9 +48,9 @@ def error_line(text):
     """The informative line of a failed run's stderr: the last `warpsim...:`
     error that says what went wrong (not a note, not a generic 'cannot create
     the device'), else the last warpsim line, else the last line."""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    ours = [ln for ln in lines if re.match(r"warpsim( \w+)?: ", ln) and
-            not any(x in ln for x in NOT_ERRORS)]
+    lines = [ln.strip() for ln in text.splitlines()
+             if ln.strip() and not any(x in ln for x in NOT_ERRORS)]
+    ours = [ln for ln in lines if re.match(r"warpsim( \w+)?: ", ln)]
     useful = [ln for ln in ours if not any(g in ln for g in GENERIC)]
     for pick in (useful, ours, lines):
         if pick:
