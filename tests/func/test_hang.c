@@ -47,32 +47,40 @@ static const char *const HANG_PTX =
     "  ret;\n"                                                         /* 35 */
     "}\n";
 
-static ws_device *open_dev(int functional) {
-    static const char *const sets[] = {"-warpsim_hang_insns 20000", "-warpsim_hang_cycles 40000",
-                                       NULL};
+/* A quiet device with these overrides and the kernels named in `names`
+ * (NULL-terminated) of `ptx`; NULL after a failed check. */
+static ws_device *open_with(int functional, const char *const *sets, const char *ptx,
+                            const char *const *names, ws_kernel **k) {
     ws_device_options o;
     ws_device_options_init(&o);
     o.quiet = 1;
     o.functional_only = functional;
     o.config_overrides = sets;
     ws_device *d = NULL;
-    return ws_device_create(&o, &d) == WS_OK ? d : NULL;
+    if (ws_device_create(&o, &d) != WS_OK) {
+        CHECK_MSG(0, "cannot create the device");
+        return NULL;
+    }
+    ws_module_handle *m = NULL;
+    ws_status s = ws_module_load(d, ptx, 0, "test.ptx", NULL, &m);
+    for (size_t i = 0; names[i] && s == WS_OK; i++) s = ws_module_get_kernel(m, names[i], &k[i]);
+    if (s != WS_OK) {
+        CHECK_MSG(0, "load: %s", ws_device_last_error(d));
+        ws_device_destroy(d);
+        return NULL;
+    }
+    return d;
 }
 
 static void hang_case(int functional) {
-    ws_device *d = open_dev(functional);
-    if (!d) { CHECK(d != NULL); return; }
-    ws_module_handle *m = NULL;
-    ws_status s = ws_module_load(d, HANG_PTX, 0, "hang.ptx", NULL, &m);
-    CHECK_MSG(s == WS_OK, "load: %s", ws_device_last_error(d));
-    ws_kernel *spin = NULL, *lock = NULL, *busy = NULL;
-    if (s != WS_OK || ws_module_get_kernel(m, "spin", &spin) != WS_OK ||
-        ws_module_get_kernel(m, "lock", &lock) != WS_OK ||
-        ws_module_get_kernel(m, "busy", &busy) != WS_OK) {
-        CHECK(0);
-        ws_device_destroy(d);
-        return;
-    }
+    static const char *const sets[] = {"-warpsim_hang_insns 20000", "-warpsim_hang_cycles 40000",
+                                       NULL};
+    static const char *const names[] = {"spin", "lock", "busy", NULL};
+    ws_kernel *k[3];
+    ws_device *d = open_with(functional, sets, HANG_PTX, names, k);
+    if (!d) return;
+    ws_kernel *spin = k[0], *lock = k[1], *busy = k[2];
+    ws_status s;
     ws_devptr buf;
     CHECK(ws_malloc(d, 64, &buf) == WS_OK);
     uint32_t zero[16] = {0}, one = 1;
@@ -126,22 +134,11 @@ static const char *const BAR_PTX =
 
 static void barrier_case(int functional) {
     static const char *const sets[] = {"-warpsim_watchdog_cycles 2000", NULL};
-    ws_device_options o;
-    ws_device_options_init(&o);
-    o.quiet = 1;
-    o.functional_only = functional;
-    o.config_overrides = sets;
-    ws_device *d = NULL;
-    if (ws_device_create(&o, &d) != WS_OK) { CHECK(0); return; }
-    ws_module_handle *m = NULL;
-    ws_kernel *k = NULL;
-    ws_status s = ws_module_load(d, BAR_PTX, 0, "bar.ptx", NULL, &m);
-    if (s != WS_OK || ws_module_get_kernel(m, "halfbar", &k) != WS_OK) {
-        CHECK_MSG(0, "load: %s", ws_device_last_error(d));
-        ws_device_destroy(d);
-        return;
-    }
-    s = ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){64, 1, 1}, 0, NULL);
+    static const char *const names[] = {"halfbar", NULL};
+    ws_kernel *k;
+    ws_device *d = open_with(functional, sets, BAR_PTX, names, &k);
+    if (!d) return;
+    ws_status s = ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){64, 1, 1}, 0, NULL);
     CHECK_MSG(s == WS_ERR_DEADLOCK, "got %s", ws_status_name(s));
     const char *e = ws_device_last_error(d);
     CHECK_STR_CONTAINS(e, "halfbar");
@@ -157,28 +154,17 @@ TEST(barrier_deadlock_timing) { barrier_case(0); }
  * kernel, cycle, instructions, rate, CTAs done of total and an ETA. */
 TEST(progress_lines_in_batch_logs) {
     static const char *const sets[] = {"-warpsim_progress 0.000001", NULL};
-    ws_device_options o;
-    ws_device_options_init(&o);
-    o.quiet = 1;
-    o.functional_only = 0;
-    o.config_overrides = sets;
-    ws_device *d = NULL;
-    if (ws_device_create(&o, &d) != WS_OK) { CHECK(0); return; }
-    ws_module_handle *m = NULL;
-    ws_kernel *k = NULL;
-    ws_status s = ws_module_load(d, HANG_PTX, 0, "hang.ptx", NULL, &m);
-    if (s != WS_OK || ws_module_get_kernel(m, "busy", &k) != WS_OK) {
-        CHECK(0);
-        ws_device_destroy(d);
-        return;
-    }
+    static const char *const names[] = {"busy", NULL};
+    ws_kernel *k;
+    ws_device *d = open_with(0, sets, HANG_PTX, names, &k);
+    if (!d) return;
     ws_devptr buf;
     CHECK(ws_malloc(d, 64, &buf) == WS_OK);
     uint32_t n = 3000;
     void *args[] = {&buf, &n};
     ws_test_stderr cap;
     ws_test_stderr_begin(&cap);
-    s = ws_launch(d, k, (ws_dim3){4, 1, 1}, (ws_dim3){32, 1, 1}, 0, args);
+    ws_status s = ws_launch(d, k, (ws_dim3){4, 1, 1}, (ws_dim3){32, 1, 1}, 0, args);
     char *err = ws_test_stderr_end(&cap);
     CHECK(s == WS_OK);
     CHECK_STR_CONTAINS(err, "warpsim: kernel busy (launch 1): cycle 4096, ");

@@ -30,19 +30,14 @@ def die(msg, code=2):
     sys.exit(code)
 
 
-def write_atomic(path, data, mode=None):
-    """Write text or bytes to path through a temporary file in the same folder
-    and a rename: readers see the old file or the whole new one, never a part.
-    On any error (a full or read-only disk) the temporary file is removed and
-    the OSError goes up, naming path."""
+def _via_temporary(path, fill):
+    """Run fill(tmp) to make a temporary file beside path, then rename it over
+    path: readers see the old file or the whole new one, never a part. On any
+    error (a full or read-only disk) the temporary file is removed and the
+    OSError goes up, naming path."""
     tmp = f"{path}.tmp.{os.getpid()}"
     try:
-        with open(tmp, "wb" if isinstance(data, bytes) else "w") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        fill(tmp)
         os.replace(tmp, path)
     except OSError as e:
         try:
@@ -52,19 +47,22 @@ def write_atomic(path, data, mode=None):
         raise OSError(e.errno, e.strerror, path) from None
 
 
+def write_atomic(path, data, mode=None):
+    """Write text or bytes to path through a temporary file (see _via_temporary)."""
+    def fill(tmp):
+        with open(tmp, "wb" if isinstance(data, bytes) else "w") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+    _via_temporary(path, fill)
+
+
 def copy_atomic(src, dest):
-    """shutil.copy2 through a temporary file and a rename (see write_atomic)."""
+    """shutil.copy2 through a temporary file and a rename (see _via_temporary)."""
     import shutil
-    tmp = f"{dest}.tmp.{os.getpid()}"
-    try:
-        shutil.copy2(src, tmp)
-        os.replace(tmp, dest)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise OSError(e.errno, e.strerror, dest) from None
+    _via_temporary(dest, lambda tmp: shutil.copy2(src, tmp))
 
 
 def disk_error(e):
