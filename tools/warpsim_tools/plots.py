@@ -27,7 +27,7 @@ import re
 import sys
 
 from .common import die
-from .statdesc import label as stat_label
+from .statdesc import describe, label as stat_label
 
 FORMATS = ("png", "pdf", "svg")
 LOG_RATIO = 100.0
@@ -121,7 +121,7 @@ def ordered_values(values):
 
 
 def ordered_axis(plan_configs, baseline=None):
-    """(option, {config: number}, [configs left out]) when the configs differ
+    """(option, {config: number}, [configs left out], prefix) when the configs differ
     in one option only and its values are ordered (see ordered_values); only
     the baseline may have a value that is not a number. None otherwise."""
     keys = []
@@ -141,7 +141,7 @@ def ordered_axis(plan_configs, baseline=None):
     left = [name for name in vals if name not in xs]
     if any(name != baseline for name in left):
         return None
-    return k, xs, left
+    return k, xs, left, _NUM.match(str(next(iter(nums))).strip()).group(1)
 
 
 def _cmap(plt, n):
@@ -156,7 +156,19 @@ def metric_label(table):
     return stat_label(table.metric, None if table.raw else table.baseline, table.invert)
 
 
-def _finish_y(ax, values, normalized):
+def chart_title(table, option=None):
+    """'IPC normalized to gto', 'Speedup over gto (simulated cycles)', 'DRAM reads per workload'."""
+    lab = describe(table.metric)[0]
+    if table.raw:
+        t = f"{lab} per workload"
+    elif table.invert:
+        t = f"Speedup over {table.baseline} ({lab[0].lower() + lab[1:]})"
+    else:
+        t = f"{lab} normalized to {table.baseline}"
+    return t + (f" against {option.lstrip('-')}" if option else "")
+
+
+def _finish_y(ax, values, normalized, baseline=None):
     """Scale and limits of the y axis by the rules above; True when log."""
     log = use_log(values)
     vs = [v for v in values if v is not None and math.isfinite(v)]
@@ -168,7 +180,8 @@ def _finish_y(ax, values, normalized):
         top = max(vs + [0])
         ax.set_ylim(0, top * 1.12 if top > 0 else 1)
     if normalized:
-        ax.axhline(1.0, color="black", linestyle="--", linewidth=0.9, zorder=3, label="_ref")
+        ax.axhline(1.0, color="black", linestyle="--", linewidth=0.9, zorder=3,
+                   label=f"{baseline} (baseline) = 1.0" if baseline else "_ref")
     return log
 
 
@@ -178,17 +191,19 @@ def bars(table, base, title=None, formats=FORMATS):
     Normalised bars grow from the 1.0 line. Returns the paths written."""
     plt = _plt()
     groups = [(label, row, kind, cls) for kind, label, cls, row in table.rows]
-    n = len(table.configs)
     normalized = not table.raw
+    # Normalised, the baseline's bars are all 1.0: the reference line stands for them.
+    configs = [c for c in table.configs if not (normalized and c == table.baseline)] or list(table.configs)
+    n = len(configs)
     width = 0.8 / max(n, 1)
     fig_w = min(max(6.5, 2 + 0.13 * len(groups) * (n + 1)), 18)
     fig, ax = plt.subplots(figsize=(fig_w, 4.2))
     cmap = _cmap(plt, n)
     xs = list(range(len(groups)))
-    allv = [g[1].get(c) for g in groups for c in table.configs]
+    allv = [g[1].get(c) for g in groups for c in configs]
     log = use_log(allv)
     bottom = 1.0 if normalized else (min(v for v in allv if v) / 2 if log else 0.0)
-    for j, c in enumerate(table.configs):
+    for j, c in enumerate(configs):
         pos, hv = [], []
         for x, g in zip(xs, groups):
             v = g[1].get(c)
@@ -198,7 +213,7 @@ def bars(table, base, title=None, formats=FORMATS):
             hv.append(v - bottom)
         ax.bar(pos, hv, width, bottom=bottom, label=c, color=cmap(j % cmap.N), edgecolor="black",
                linewidth=0.5, hatch=HATCHES[j % len(HATCHES)], zorder=2)
-    _finish_y(ax, allv, normalized)
+    _finish_y(ax, allv, normalized, table.baseline)
     prev_cls = None
     for x, (label, _, kind, cls) in enumerate(groups):
         if x and (cls != prev_cls or (kind == "mean" and cls is None and groups[x - 1][3] is not None)):
@@ -211,9 +226,10 @@ def bars(table, base, title=None, formats=FORMATS):
             t.set_fontweight("bold")
     ax.set_xlim(-0.6, len(groups) - 0.4)
     ax.set_ylabel(metric_label(table))
-    ncol = min(n, 6)
+    nleg = n + (1 if normalized else 0)
+    ncol = min(nleg, 6)
     ax.legend(ncol=ncol, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
-    ax.set_title(title or table.title(), pad=8 + 16 * ((n + ncol - 1) // ncol))
+    ax.set_title(title or chart_title(table), pad=8 + 16 * ((nleg + ncol - 1) // ncol))
     ax.grid(axis="y", linestyle=":", linewidth=0.5)
     ax.set_axisbelow(True)
     fig.tight_layout()
@@ -224,7 +240,7 @@ def lines(table, axis, base, title=None, formats=FORMATS):
     """The metric against an ordered parameter: one line per workload (and a
     thick black line for the geometric mean over all workloads)."""
     plt = _plt()
-    option, xs_by_cfg, left = axis
+    option, xs_by_cfg, left, prefix = axis
     cfgs = sorted(xs_by_cfg, key=lambda c: xs_by_cfg[c])
     xs = [xs_by_cfg[c] for c in cfgs]
     normalized = not table.raw
@@ -246,7 +262,9 @@ def lines(table, axis, base, title=None, formats=FORMATS):
             if table.raw and v is not None:
                 allv.append(v)
                 ax.axhline(v, color=color, linestyle=":", linewidth=0.9)
-    log = _finish_y(ax, allv, normalized)
+    if left and table.raw:
+        ax.plot([], [], color="black", linestyle=":", linewidth=0.9, label=f"{', '.join(left)} (baseline)")
+    log = _finish_y(ax, allv, normalized, table.baseline)
     if not log and not normalized:
         vs = [v for v in allv if v is not None]
         lo, hi = min(vs), max(vs)
@@ -255,29 +273,15 @@ def lines(table, axis, base, title=None, formats=FORMATS):
     if min(xs) > 0 and max(xs) / min(xs) >= 8:
         ax.set_xscale("log", base=2)
     ax.set_xticks(xs)
-    ax.set_xticklabels([_short(table, c, axis) for c in cfgs], fontsize=8)
-    ax.minorticks_off() if hasattr(ax, "minorticks_off") else None
-    ax.set_xlabel(_option_label(option, axis, table))
+    ax.set_xticklabels([f"{xs_by_cfg[c]:g}" for c in cfgs], fontsize=8)
+    ax.minorticks_off()
+    ax.set_xlabel(option.lstrip("-") + (f" = {prefix}N" if prefix else ""))
     ax.set_ylabel(metric_label(table))
     ax.grid(linestyle=":", linewidth=0.5)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    ax.set_title(title or table.title())
+    ax.set_title(title or chart_title(table, option))
     fig.tight_layout()
     return save(fig, base, formats)
-
-
-def _short(table, cfg, axis):
-    v = axis[1][cfg]
-    return f"{v:g}"
-
-
-def _option_label(option, axis, table):
-    name = option.lstrip("-")
-    left = axis[2]
-    note = ""
-    if left:
-        note = (f"; {', '.join(left)}: the 1.0 line" if not table.raw else f"; {', '.join(left)}: dotted")
-    return f"{name}{note}"
 
 
 # ---- time series ----
@@ -348,8 +352,7 @@ def timeseries(csv_paths, base, title=None, metrics=None, labels=None, formats=(
     for ax, name in zip(axes[:, 0], names):
         for i, ((xname, xs, bounds, cols), lab) in enumerate(zip(data, labels)):
             if name in cols:
-                ax.plot(xs, cols[name], linewidth=1.1, color=cmap(i % cmap.N), label=lab,
-                        drawstyle="steps-post" if many else "default")
+                ax.plot(xs, cols[name], linewidth=1.0, color=cmap(i % cmap.N), label=lab)
             if not many and len(bounds) <= 64:
                 for b in bounds:
                     ax.axvline(b, color="grey", linewidth=0.5, linestyle=":")

@@ -21,7 +21,7 @@ th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 tr.mean td { font-weight: bold; background: #f3f3f3; }
 td.bad { color: #b00; } td.ok { color: #070; }
-img { max-width: 100%; border: 1px solid #eee; }
+img { max-width: min(100%, 960px); border: 1px solid #eee; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.85em; color: #333; max-width: 60em; }
 .dl { color: #666; white-space: nowrap; } .dl a { margin-left: 0.3em; }
 summary { cursor: pointer; } summary h2 { display: inline-block; border: none; margin: 0.8em 0 0.3em; }
@@ -98,8 +98,8 @@ def _caption(t, how, axis, mean):
         s = (f"{what} per workload, one bar per config; workloads grouped by class, each class closed by "
              f"its {_e(mean)}, then geometric and harmonic means over all workloads (bold).")
     if not t.raw:
-        s += (f" The dashed line at 1.0 is the baseline <code>{_e(t.baseline)}</code>; bars start at it, "
-              "the y range shows the spread.")
+        s += (f" The dashed line at 1.0 is the baseline <code>{_e(t.baseline)}</code>"
+              + ("; bars start at it" if how == "bars" else "") + "; the y range shows the spread.")
     elif how == "bars":
         s += " Bars start at 0" + (" (log scale: the values span more than two decades)." if
                                    plots.use_log([v for *_, r in t.rows for v in r.values()]) else ".")
@@ -120,6 +120,7 @@ def build(sweep_dir, out_dir=None, metric=None, baseline=None, invert=False, mea
     if note:
         warn.write(note + "\n")
     figs = Figures(out_dir, list(formats))
+    # A line plot when one option varies over ordered values (swl:1, swl:2, ...), else bars.
     axis = plots.ordered_axis(plan.get("configs", []), t.baseline)
     paths, how = _chart(t, axis, figs, f"normalised_{slug(t.metric)}")
     fig_norm = figs.html(paths, _caption(t, how, axis, mean), f"normalised {t.metric} per workload")
@@ -160,12 +161,12 @@ def build(sweep_dir, out_dir=None, metric=None, baseline=None, invert=False, mea
 
     counts = store.counts()
     name = store.meta("name", os.path.basename(os.path.abspath(sweep_dir)))
-    sections = [("norm", t.title(),
+    sections = [("norm", f"{plots.chart_title(t)} ({t.metric})",
                  fig_norm + table_html(t) +
                  f"<p class='note'>Class rows: {_e(mean)} of the class; then geometric and harmonic means "
                  f"over all workloads. CSV: <a href='normalised.csv'>normalised.csv</a>, every run and stat: "
                  f"<a href='runs.csv'>runs.csv</a>.</p>", True),
-                ("raw", traw.title(), fig_raw + table_html(traw), True)]
+                ("raw", f"{plots.chart_title(traw)} ({t.metric})", fig_raw + table_html(traw), True)]
     if ts_html:
         sections.append(("timeseries", "Interval time series", "\n".join(ts_html), True))
     cfg = ["<table><tr><th>config</th><th>options</th></tr>"]
