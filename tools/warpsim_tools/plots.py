@@ -181,8 +181,13 @@ def _finish_y(ax, values, normalized, baseline=None):
         ax.set_ylim(0, top * 1.12 if top > 0 else 1)
     if normalized:
         ax.axhline(1.0, color="black", linestyle="--", linewidth=0.9, zorder=3,
-                   label=f"{baseline} (baseline) = 1.0" if baseline else "_ref")
+                   label=f"{baseline} (baseline) = 1.0" if baseline else "_ref", gid="reference-1.0")
     return log
+
+
+def _tag(ax, kind, log):
+    """An id on the axes in the SVG (<g id='chart-bars-log'>): what the tests look for."""
+    ax.set_gid(f"chart-{kind}-{'log' if log else 'linear'}")
 
 
 def bars(table, base, title=None, formats=FORMATS):
@@ -213,7 +218,7 @@ def bars(table, base, title=None, formats=FORMATS):
             hv.append(v - bottom)
         ax.bar(pos, hv, width, bottom=bottom, label=c, color=cmap(j % cmap.N), edgecolor="black",
                linewidth=0.5, hatch=HATCHES[j % len(HATCHES)], zorder=2)
-    _finish_y(ax, allv, normalized, table.baseline)
+    _tag(ax, "bars", _finish_y(ax, allv, normalized, table.baseline))
     prev_cls = None
     for x, (label, _, kind, cls) in enumerate(groups):
         if x and (cls != prev_cls or (kind == "mean" and cls is None and groups[x - 1][3] is not None)):
@@ -256,7 +261,8 @@ def lines(table, axis, base, title=None, formats=FORMATS):
         color = "black" if is_mean else cmap(i % cmap.N)
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], color=color, linewidth=2.4 if is_mean else 1.3,
-                    marker=None if is_mean else MARKERS[i % len(MARKERS)], markersize=4, label=lab, zorder=3)
+                    marker=None if is_mean else MARKERS[i % len(MARKERS)], markersize=4, label=lab, zorder=3,
+                    gid=f"line-{i}")
         for c in left:  # the baseline without a number (e.g. 'none')
             v = row.get(c)
             if table.raw and v is not None:
@@ -265,6 +271,7 @@ def lines(table, axis, base, title=None, formats=FORMATS):
     if left and table.raw:
         ax.plot([], [], color="black", linestyle=":", linewidth=0.9, label=f"{', '.join(left)} (baseline)")
     log = _finish_y(ax, allv, normalized, table.baseline)
+    _tag(ax, "lines", log)
     if not log and not normalized:
         vs = [v for v in allv if v is not None]
         lo, hi = min(vs), max(vs)
@@ -352,7 +359,7 @@ def timeseries(csv_paths, base, title=None, metrics=None, labels=None, formats=(
     for ax, name in zip(axes[:, 0], names):
         for i, ((xname, xs, bounds, cols), lab) in enumerate(zip(data, labels)):
             if name in cols:
-                ax.plot(xs, cols[name], linewidth=1.0, color=cmap(i % cmap.N), label=lab)
+                ax.plot(xs, cols[name], linewidth=1.0, color=cmap(i % cmap.N), label=lab, gid=f"series-{name}-{i}")
             if not many and len(bounds) <= 64:
                 for b in bounds:
                     ax.axvline(b, color="grey", linewidth=0.5, linestyle=":")

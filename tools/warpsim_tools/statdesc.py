@@ -85,7 +85,7 @@ def tidy(name):
         lw = w.lower()
         if lw in _WORDS:
             out.append(_WORDS[lw])
-        elif re.fullmatch(r"[A-Z][A-Z0-9]+|[A-Z]\d\w*", w):  # already an acronym: L1D, MSHR
+        elif re.fullmatch(r"[A-Z]+\d[A-Z0-9]*", w):  # a cache level: L1D, L2
             out.append(w)
         else:
             out.append(lw)
