@@ -172,6 +172,8 @@ def _finish_y(ax, values, normalized, baseline=None):
     """Scale and limits of the y axis by the rules above; True when log."""
     log = use_log(values)
     vs = [v for v in values if v is not None and math.isfinite(v)]
+    if not log:
+        ax.yaxis.set_major_formatter(_plain_formatter(max([abs(v) for v in vs] + [0])))
     if log:
         ax.set_yscale("log")
     elif normalized:
@@ -183,6 +185,17 @@ def _finish_y(ax, values, normalized, baseline=None):
         ax.axhline(1.0, color="black", linestyle="--", linewidth=0.9, zorder=3,
                    label=f"{baseline} (baseline) = 1.0" if baseline else "_ref", gid="reference-1.0")
     return log
+
+
+def _plain_formatter(top):
+    """Tick labels as plain numbers, with thousands separators from 10,000 on; never an offset
+    or a '1e6' above the axis."""
+    from matplotlib.ticker import FuncFormatter, ScalarFormatter
+    if top >= 10000:
+        return FuncFormatter(lambda v, _: f"{v:,.0f}")
+    f = ScalarFormatter(useOffset=False)
+    f.set_scientific(False)
+    return f
 
 
 def _tag(ax, kind, log):
@@ -218,6 +231,10 @@ def bars(table, base, title=None, formats=FORMATS):
             hv.append(v - bottom)
         ax.bar(pos, hv, width, bottom=bottom, label=c, color=cmap(j % cmap.N), edgecolor="black",
                linewidth=0.5, hatch=HATCHES[j % len(HATCHES)], zorder=2)
+        if normalized:  # a dot at each bar's end: a value of 1.0 (no bar) still shows
+            ax.plot(pos, [h + bottom for h in hv], linestyle="none", marker="o", markersize=3.5,
+                    markerfacecolor=cmap(j % cmap.N), markeredgecolor="black", markeredgewidth=0.5,
+                    zorder=4, label="_dots")
     _tag(ax, "bars", _finish_y(ax, allv, normalized, table.baseline))
     prev_cls = None
     for x, (label, _, kind, cls) in enumerate(groups):

@@ -21,7 +21,7 @@ th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 tr.mean td { font-weight: bold; background: #f3f3f3; }
 td.bad { color: #b00; } td.ok { color: #070; }
-img { max-width: min(100%, 960px); border: 1px solid #eee; }
+img { max-width: min(100%, 840px); border: 1px solid #eee; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.85em; color: #333; max-width: 60em; }
 .dl { color: #666; white-space: nowrap; } .dl a { margin-left: 0.3em; }
 summary { cursor: pointer; } summary h2 { display: inline-block; border: none; margin: 0.8em 0 0.3em; }
