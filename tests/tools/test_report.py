@@ -125,7 +125,7 @@ class ReportTest(ToolTest):
         self.assertIn("<section id='workloads'>", page)
         self.assertIn("<section id='configs'>", page)
 
-        shot = self.screenshot(index, "report.png")
+        shot = self.screenshot(index, "report.png", 2400)
         frac, near = colour_stats(shot, [TAB_BLUE, TAB_ORANGE])
         self.assertGreater(frac, 0.03, "the screenshot is (nearly) blank")
         # The bar chart's bars are on the page: many pixels of the first two bar colours.
@@ -159,7 +159,41 @@ class ReportTest(ToolTest):
             for tick in ("8", "15", "30"):
                 self.assertIn(tick, texts)
         self.assertIn("against <code>gpgpu_n_clusters</code>", page)
-        shot = self.screenshot(index, "clusters.png", 900)
+        shot = self.screenshot(index, "clusters.png", 1600)
         frac, near = colour_stats(shot, [TAB_BLUE, TAB_ORANGE])
         self.assertGreater(frac, 0.03, "the screenshot is (nearly) blank")
         self.assertGreater(near[TAB_BLUE], 100, near)
+
+
+class TimeseriesCommandTest(ToolTest):
+    def test_one_run_and_runs_overlaid(self):
+        runs = []
+        for i, cfg in enumerate(["gto", "lrr"]):
+            d = os.path.join(self.tmp, cfg)
+            os.makedirs(d)
+            fake_timeseries(os.path.join(d, "timeseries.csv"), 30 * i)
+            runs.append(d)
+        # One run: PNG beside the CSV (as before).
+        p = self.warpsim("timeseries", runs[0])
+        self.assertEqual(p.stdout.split(), [os.path.join(runs[0], "timeseries.png")])
+        check = os.path.join(self.tmp, "one.png")
+        self.warpsim("timeseries", runs[0], "-o", check)
+        self.assertTrue(os.path.getsize(check) > 5000)
+        # Two runs overlaid, every format.
+        stem = os.path.join(self.tmp, "both")
+        p = self.warpsim("timeseries", *runs, "-o", stem + ".png", "--format", "png,pdf,svg",
+                         "--label", "gto", "--label", "lrr")
+        self.assertEqual(p.stdout.split(), [stem + ".png", stem + ".pdf", stem + ".svg"])
+        check_formats(self, stem)
+        ids = svg_ids(stem + ".svg")
+        self.assertEqual(sorted(i for i in ids if i.startswith("series-ipc-")), ["series-ipc-0", "series-ipc-1"])
+        texts = svg_texts(stem + ".svg")
+        self.assertIn("gto", texts)
+        self.assertIn("L1D miss rate", texts)
+        self.assertFalse([t for t in texts if "l1d_miss_rate" in t], texts)
+        # The extension of -o is the format.
+        p = self.warpsim("timeseries", runs[1], "-o", os.path.join(self.tmp, "v.svg"))
+        self.assertEqual(p.stdout.split(), [os.path.join(self.tmp, "v.svg")])
+        p = self.warpsim("timeseries", runs[1], "--label", "a", "--label", "b", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--label given 2 times for 1 runs", p.stderr)

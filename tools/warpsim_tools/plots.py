@@ -152,8 +152,13 @@ HATCHES = ["", "//", "\\\\", "xx", "..", "--", "++", "oo", "**", "||"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
 
 
+def _cfg(name):
+    """A config's name for a label: 'config 8' when the name is a bare number."""
+    return f"config {name}" if _NUM.match(str(name)) and not _NUM.match(str(name)).group(1) else str(name)
+
+
 def metric_label(table):
-    return stat_label(table.metric, None if table.raw else table.baseline, table.invert)
+    return stat_label(table.metric, None if table.raw else _cfg(table.baseline), table.invert)
 
 
 def chart_title(table, option=None):
@@ -162,9 +167,9 @@ def chart_title(table, option=None):
     if table.raw:
         t = f"{lab} per workload"
     elif table.invert:
-        t = f"Speedup over {table.baseline} ({lab[0].lower() + lab[1:]})"
+        t = f"Speedup over {_cfg(table.baseline)} ({lab[0].lower() + lab[1:]})"
     else:
-        t = f"{lab} normalized to {table.baseline}"
+        t = f"{lab} normalized to {_cfg(table.baseline)}"
     return t + (f" against {option.lstrip('-')}" if option else "")
 
 
@@ -183,7 +188,7 @@ def _finish_y(ax, values, normalized, baseline=None):
         ax.set_ylim(0, top * 1.12 if top > 0 else 1)
     if normalized:
         ax.axhline(1.0, color="black", linestyle="--", linewidth=0.9, zorder=3,
-                   label=f"{baseline} (baseline) = 1.0" if baseline else "_ref", gid="reference-1.0")
+                   label=f"{_cfg(baseline)} (baseline) = 1.0" if baseline else "_ref", gid="reference-1.0")
     return log
 
 
