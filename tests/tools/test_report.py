@@ -17,23 +17,8 @@ CHROMIUM = "/usr/bin/chromium"
 TAB_BLUE, TAB_ORANGE = (31, 119, 180), (255, 127, 14)  # matplotlib's first two bar colours
 
 # One ordered option (functional runs: seconds).
-ORDERED_SPEC = """
-name = "clusters"
-input = "small"
-functional = true
-timeout = 120
-baseline = "8"
-
-[base]
-preset = "gtx480"
-
-[classes]
-streaming = ["micro/vectoradd"]
-compute = ["micro/matmul"]
-
-[vary]
-gpgpu_n_clusters = [8, 15, 30]
-"""
+ORDERED_SPEC = (SMALL_SPEC.replace('name = "tiny"', 'name = "clusters"\nbaseline = "8"')
+                .replace('gpgpu_scheduler = ["gto", "lrr", "oldest"]', "gpgpu_n_clusters = [8, 15, 30]"))
 
 
 def fake_timeseries(path, shift):

@@ -76,7 +76,9 @@ def save(fig, base, formats=FORMATS):
     paths = []
     for fmt in formats:
         p = f"{base}.{fmt}"
-        fig.savefig(p, dpi=DPI, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+        # No dates in the files: the same figure gives the same bytes.
+        meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
+        fig.savefig(p, dpi=DPI, bbox_inches="tight", metadata=meta)
         paths.append(p)
     plt.close(fig)
     return paths
