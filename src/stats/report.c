@@ -8,6 +8,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The fields ws_report_text and ws_report_json write themselves, in text
+ * order (JSON-only ones where JSON has them). */
+#define K(n, u, d, ...) {n, .unit = u, .desc = d, __VA_ARGS__}
+#define CUM .scope = WS_SCOPE_CUMULATIVE, .agg = WS_AGG_LAST
+#define STATE .agg = WS_AGG_LAST
+static const ws_stat_decl report_stats[] = {
+    K("kernel_name", "", "the kernel's (mangled) name", STATE, .src = WS_SRC_NONE),
+    K("kernel_launch_uid", "", "1-based launch number on the device", STATE),
+    K("grid", "CTAs", "grid dimensions (x,y,z); JSON: a list", .text = "kernel_grid_dim", STATE),
+    K("block", "threads", "CTA dimensions (x,y,z); JSON: a list", .text = "kernel_block_dim",
+      STATE),
+    K("mode", "", "performance (timing model) or functional", .text = "warpsim_mode", STATE),
+    K("warpsim_capped", "", "1: an instruction or cycle cap stopped this kernel before its end "
+      "(text: only then)", .agg = WS_AGG_MAX, .when = "text: when capped; JSON: always"),
+    K("gpu_sim_cycle", "cycles", "core cycles of this kernel", .twin = "gpu_tot_sim_cycle"),
+    K("gpu_sim_insn", "instructions", "thread instructions whose guard predicate held",
+      .twin = "gpu_tot_sim_insn"),
+    K("gpu_ipc", "instructions/cycle", "gpu_sim_insn / gpu_sim_cycle", .agg = WS_AGG_RATIO,
+      .num_name = "gpu_sim_insn", .den_name = "gpu_sim_cycle", .twin = "gpu_tot_ipc",
+      .run = WS_RUN_GEOMEAN),
+    K("gpu_tot_sim_cycle", "cycles", "core cycles of all kernels so far", CUM),
+    K("gpu_tot_sim_insn", "instructions", "gpu_sim_insn of all kernels so far", CUM),
+    K("gpu_tot_ipc", "instructions/cycle", "gpu_tot_sim_insn / gpu_tot_sim_cycle", CUM,
+      .run = WS_RUN_GEOMEAN),
+    K("gpu_sim_issued_cta", "CTAs", "CTAs issued in this kernel", .text = "",
+      .twin = "gpu_tot_issued_cta"),
+    K("gpu_tot_issued_cta", "CTAs", "CTAs issued in all kernels so far", CUM),
+    K("gpu_sim_warp_insn", "warp instructions", "warp instructions issued in this kernel"),
+    K("gpgpu_n_tot_thrd_icount", "instructions",
+      "thread instructions so far, lanes active at issue (guard ignored)", CUM),
+    K("gpgpu_n_tot_w_icount", "warp instructions", "warp instructions so far", CUM),
+    K("wall_time_s", "s", "host wall time of this launch", .text = "gpu_sim_wall_time",
+      .twin = "tot_wall_time_s"),
+    K("tot_wall_time_s", "s", "host wall time of all launches so far", .text = "", CUM),
+    K("gpu_total_sim_rate", "instructions/s", "simulation speed: gpu_tot_sim_insn per wall "
+      "second so far", CUM, .run = WS_RUN_MEAN),
+};
+#undef K
+#undef CUM
+#undef STATE
+const ws_stat_table ws_report_stat_table = {"report", report_stats,
+                                            sizeof report_stats / sizeof report_stats[0]};
+
 void ws_kstats_init(ws_kernel_stats *s) { memset(s, 0, sizeof *s); }
 
 void ws_kstats_free(ws_kernel_stats *s) {
@@ -97,13 +140,31 @@ int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n
         case WS_AGG_SUM: total[i] += kernel[i]; break;
         case WS_AGG_MAX: if (kernel[i] > total[i]) total[i] = kernel[i]; break;
         case WS_AGG_LAST: total[i] = kernel[i]; break;
-        case WS_AGG_RATIO: break; /* computed from the totals of num and den */
+        case WS_AGG_RATIO: /* computed from the totals of num and den */
+        case WS_AGG_WMEAN: break; /* not used in program tables */
         }
     }
     /* per-kernel lines first: `grep NAME | tail -1` then still finds the
        program total, and a first match in the first kernel equals it */
     if (add_scope(s, decl, n, kernel, 1)) return -1;
     return add_scope(s, decl, n, total, 0);
+}
+
+int ws_kstats_add_table(ws_kernel_stats *s, const ws_stat_table *t, const void *unit) {
+    const char *base = unit;
+    for (size_t i = 0; i < t->n; i++) {
+        const ws_stat_decl *d = &t->decl[i];
+        if (d->hidden || d->src == WS_SRC_NONE) continue;
+        int rc = d->src == WS_SRC_F64 ? ws_kstats_add_f64(s, d->name, *(const double *)(base + d->off))
+                                      : ws_kstats_add_u64(s, d->name, *(const uint64_t *)(base + d->off));
+        if (rc) return -1;
+        if (d->text) {
+            ws_stat *st = &s->extra[s->nextra - 1];
+            st->json_only = !*d->text;
+            snprintf(st->text, sizeof st->text, "%s", d->text);
+        }
+    }
+    return 0;
 }
 
 /* Instructions per wall second; GPGPU-Sim prints it as an integer. */
