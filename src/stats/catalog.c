@@ -96,9 +96,9 @@ static const char *text_of(const ws_stat_decl *d) { return d->text ? d->text : d
                 if (!d->hidden)
 
 void ws_catalog_print(FILE *f) {
-    fprintf(f, "%-46s %-8s %-10s %-14s %s\n", "NAME", "SCOPE", "KERNELS", "UNIT", "DESCRIPTION");
+    fprintf(f, "%-46s %-10s %-13s %-18s %s\n", "NAME", "SCOPE", "KERNELS", "UNIT", "DESCRIPTION");
     EACH_DECL(t, d) {
-        fprintf(f, "%-46s %-8s %-10s %-14s %s", d->name, scope_name(d->scope),
+        fprintf(f, "%-46s %-10s %-13s %-18s %s", d->name, scope_name(d->scope),
                 ws_stat_agg_name(d->agg), d->unit, d->desc);
         const char *num = ws_catalog_num(t, d), *den = ws_catalog_den(t, d);
         if (num && den) fprintf(f, " [%s / %s]", num, den);
@@ -155,6 +155,26 @@ void ws_catalog_print_json(FILE *f) {
 }
 
 void ws_catalog_print_markdown(FILE *f) {
+    fputs("# Statistics\n\n"
+          "<!-- generated from the statistics catalog (src/stats/catalog.h) by "
+          "`WARPSIM_UPDATE_DOCS=1 make test T=stats_docs`; do not edit -->\n\n"
+          "Every statistic in warpsim's per-kernel report (text) and stats.json (JSON), as "
+          "`warpsim stats` lists it (`--json`: machine-readable). Columns:\n\n"
+          "- **name (JSON)**: the key in stats.json; **text**: the spelling in the text report "
+          "(GPGPU-Sim's where it has one; *JSON only*: the text shows it in a line of its own "
+          "or not at all).\n"
+          "- **scope**: *kernel*: this kernel alone; *program*: GPGPU-Sim's cumulative counter "
+          "(the value over all kernels so far under the name, this kernel's part as "
+          "NAME`_kernel`); *cumulative*: a running total alone (GPGPU-Sim's `gpu_tot_*`).\n"
+          "- **over kernels**: how per-kernel values make the whole program's value: *sum*, "
+          "*max*, *last*, a *ratio* of two summed stats (never a mean of per-kernel ratios) or "
+          "a *mean weighted by* a stat. Where GPGPU-Sim has its own cumulative spelling, the "
+          "whole run's value is that stat's last value. `warpsim sweep`'s database "
+          "(tools/warpsim_tools/store.py) aggregates by these rules.\n"
+          "- **over runs**: how a sweep combines one stat's whole-run values over runs "
+          "(*sum*, *mean*, *geomean*, *max*; *none*: a state that does not combine).\n"
+          "- A `*` in a name stands for a family (per SM, per access kind and outcome).\n\n",
+          f);
     const char *unit = NULL;
     EACH_DECL(t, d) {
         if (unit != t->unit) {
@@ -169,11 +189,12 @@ void ws_catalog_print_markdown(FILE *f) {
         else if (den) snprintf(agg, sizeof agg, "mean weighted by `%s`", den);
         else snprintf(agg, sizeof agg, "%s", ws_stat_agg_name(d->agg));
         const char *tx = text_of(d);
-        fprintf(f, "| `%s` | %s%s%s | %s | %s | %s | %s | %s%s%s%s |\n", d->name, *tx ? "`" : "",
-                *tx ? (strcmp(tx, d->name) ? tx : "same") : "JSON only", *tx ? "`" : "",
-                *d->unit ? d->unit : "-", scope_name(d->scope), agg, ws_stat_run_name(d), d->desc,
-                d->twin ? "; whole run: `" : "", d->twin ? d->twin : "", d->twin ? "`" : "");
-        if (d->when) fprintf(f, "|  |  |  |  |  |  | (reported %s) |\n", d->when);
+        fprintf(f, "| `%s` | %s%s%s | %s | %s | %s | %s | %s", d->name, *tx ? "`" : "",
+                *tx ? (strcmp(tx, d->name) ? tx : "same") : "JSON only", *tx ? "`" : "", d->unit,
+                scope_name(d->scope), agg, ws_stat_run_name(d), d->desc);
+        if (d->twin) fprintf(f, "; whole run: `%s`", d->twin);
+        if (d->when) fprintf(f, " (reported: %s)", d->when);
+        fputs(" |\n", f);
         if (d + 1 == t->decl + t->n) fputc('\n', f);
     }
 }

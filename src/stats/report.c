@@ -14,13 +14,13 @@
 #define CUM .scope = WS_SCOPE_CUMULATIVE, .agg = WS_AGG_LAST
 #define STATE .agg = WS_AGG_LAST
 static const ws_stat_decl report_stats[] = {
-    K("kernel_name", "", "the kernel's (mangled) name", STATE, .src = WS_SRC_NONE),
-    K("kernel_launch_uid", "", "1-based launch number on the device", STATE),
+    K("kernel_name", "text", "the kernel's (mangled) name", STATE),
+    K("kernel_launch_uid", "id", "1-based launch number on the device", STATE),
     K("grid", "CTAs", "grid dimensions (x,y,z); JSON: a list", .text = "kernel_grid_dim", STATE),
     K("block", "threads", "CTA dimensions (x,y,z); JSON: a list", .text = "kernel_block_dim",
       STATE),
-    K("mode", "", "performance (timing model) or functional", .text = "warpsim_mode", STATE),
-    K("warpsim_capped", "", "1: an instruction or cycle cap stopped this kernel before its end "
+    K("mode", "text", "performance (timing model) or functional", .text = "warpsim_mode", STATE),
+    K("warpsim_capped", "flag", "1: an instruction or cycle cap stopped this kernel before its end "
       "(text: only then)", .agg = WS_AGG_MAX, .when = "text: when capped; JSON: always"),
     K("gpu_sim_cycle", "cycles", "core cycles of this kernel", .twin = "gpu_tot_sim_cycle"),
     K("gpu_sim_insn", "instructions", "thread instructions whose guard predicate held",
