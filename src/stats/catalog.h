@@ -50,6 +50,7 @@ typedef enum ws_stat_src {
     WS_SRC_NONE,  /* the unit computes it (off unused) */
     WS_SRC_U64,   /* a uint64_t at off in the unit's stats struct */
     WS_SRC_F64,   /* a double at off */
+    WS_SRC_STR,   /* a const char * at off (a string value) */
 } ws_stat_src;
 
 typedef struct ws_stat_decl {

@@ -150,13 +150,19 @@ int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n
     return add_scope(s, decl, n, total, 0);
 }
 
-int ws_kstats_add_table(ws_kernel_stats *s, const ws_stat_table *t, const void *unit) {
+int ws_kstats_add_decls(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const void *unit) {
     const char *base = unit;
-    for (size_t i = 0; i < t->n; i++) {
-        const ws_stat_decl *d = &t->decl[i];
-        if (d->hidden || d->src == WS_SRC_NONE) continue;
-        int rc = d->src == WS_SRC_F64 ? ws_kstats_add_f64(s, d->name, *(const double *)(base + d->off))
-                                      : ws_kstats_add_u64(s, d->name, *(const uint64_t *)(base + d->off));
+    for (size_t i = 0; i < n; i++) {
+        const ws_stat_decl *d = &decl[i];
+        if (d->hidden) continue;
+        const void *v = base + d->off;
+        int rc = 0;
+        switch (d->src) {
+        case WS_SRC_NONE: continue;
+        case WS_SRC_U64: rc = ws_kstats_add_u64(s, d->name, *(const uint64_t *)v); break;
+        case WS_SRC_F64: rc = ws_kstats_add_f64(s, d->name, *(const double *)v); break;
+        case WS_SRC_STR: rc = ws_kstats_add_str(s, d->name, *(const char *const *)v); break;
+        }
         if (rc) return -1;
         if (d->text) {
             ws_stat *st = &s->extra[s->nextra - 1];
@@ -165,6 +171,10 @@ int ws_kstats_add_table(ws_kernel_stats *s, const ws_stat_table *t, const void *
         }
     }
     return 0;
+}
+
+int ws_kstats_add_table(ws_kernel_stats *s, const ws_stat_table *t, const void *unit) {
+    return ws_kstats_add_decls(s, t->decl, t->n, unit);
 }
 
 /* Instructions per wall second; GPGPU-Sim prints it as an integer. */

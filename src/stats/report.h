@@ -82,11 +82,14 @@ int ws_kstats_add_line(ws_kernel_stats *s, const char *fmt, ...) __attribute__((
 int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n,
                           const uint64_t *kernel, uint64_t *total);
 
-/* Append every reported entry of t (kernel scope), reading WS_SRC_U64 /
- * WS_SRC_F64 values at their offsets in unit (the unit's stats struct);
+/* Append every entry of t (kernel scope), reading WS_SRC_U64 / WS_SRC_F64 /
+ * WS_SRC_STR values at their offsets in unit (the unit's stats struct);
  * WS_SRC_NONE entries are skipped (the unit adds them itself). Returns 0,
  * or -1 when out of memory. */
 int ws_kstats_add_table(ws_kernel_stats *s, const ws_stat_table *t, const void *unit);
+/* The same for n declarations of a table (a unit whose stats the report
+ * interleaves with another's). */
+int ws_kstats_add_decls(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const void *unit);
 
 /* The report's own fields (kernel name, gpu_sim_*, gpu_tot_*, wall time). */
 extern const ws_stat_table ws_report_stat_table;

@@ -154,27 +154,38 @@ static const ws_stat_decl g_families[] = {
 const ws_stat_table ws_gpu_family_table = {"per-core and per-kind breakdowns", g_families,
                                            sizeof g_families / sizeof g_families[0]};
 
-/* Per kernel stats the GPU computes itself. */
-#define K(nm, u, d, ...) {nm, .unit = u, .desc = d, __VA_ARGS__}
-static const ws_stat_decl g_kernel_stats[] = {
-    K("L2_BW", "GB/s", "bytes leaving the L2 towards the SMs per simulated second",
+/* Per kernel stats the GPU computes itself (values in gpu_kernel_vals). */
+typedef struct gpu_kernel_vals {
+    double l2_bw, l2_bw_total, occ, tot_occ;
+    uint64_t regs, smem, ctas;
+    const char *limiter;
+    double time_us;
+} gpu_kernel_vals;
+/* the report prints the issue stalls between the limiter and the time */
+enum { GK_TIME_US = 8, GK_N };
+#define K(f, src_, nm, u, d, ...)                                                             \
+    {nm, .unit = u, .desc = d, .src = src_, .off = offsetof(gpu_kernel_vals, f), __VA_ARGS__}
+static const ws_stat_decl g_kernel_stats[GK_N] = {
+    K(l2_bw, WS_SRC_F64, "L2_BW", "GB/s", "bytes leaving the L2 towards the SMs per simulated second",
       .twin = "L2_BW_total", .agg = WS_AGG_WMEAN, .den_name = "gpu_sim_cycle"),
-    K("L2_BW_total", "GB/s", "L2_BW over all kernels so far", .scope = WS_SCOPE_CUMULATIVE,
-      .agg = WS_AGG_LAST, .run = WS_RUN_MEAN),
-    K("gpu_occupancy", "%", "live warps / warp slots of active SMs", .twin = "gpu_tot_occupancy",
-      .agg = WS_AGG_WMEAN, .den_name = "warpsim_sm_active_cycles"),
-    K("gpu_tot_occupancy", "%", "gpu_occupancy over all kernels so far",
+    K(l2_bw_total, WS_SRC_F64, "L2_BW_total", "GB/s", "L2_BW over all kernels so far",
       .scope = WS_SCOPE_CUMULATIVE, .agg = WS_AGG_LAST, .run = WS_RUN_MEAN),
-    K("warpsim_regs_per_thread", "registers", "registers per thread (ptxas)", .agg = WS_AGG_LAST),
-    K("warpsim_smem_per_cta", "B", "shared memory per CTA", .agg = WS_AGG_LAST),
-    K("warpsim_ctas_per_sm", "CTAs", "CTAs of this kernel that fit on an SM at once",
+    K(occ, WS_SRC_F64, "gpu_occupancy", "%", "live warps / warp slots of active SMs",
+      .twin = "gpu_tot_occupancy", .agg = WS_AGG_WMEAN, .den_name = "warpsim_sm_active_cycles"),
+    K(tot_occ, WS_SRC_F64, "gpu_tot_occupancy", "%", "gpu_occupancy over all kernels so far",
+      .scope = WS_SCOPE_CUMULATIVE, .agg = WS_AGG_LAST, .run = WS_RUN_MEAN),
+    K(regs, WS_SRC_U64, "warpsim_regs_per_thread", "registers", "registers per thread (ptxas)",
       .agg = WS_AGG_LAST),
-    K("warpsim_cta_limited_by", "text", "what limits CTAs per SM (a string)", .agg = WS_AGG_LAST),
-    K("gpu_sim_time_us", "us", "simulated time of this kernel at the core clock"),
+    K(smem, WS_SRC_U64, "warpsim_smem_per_cta", "B", "shared memory per CTA", .agg = WS_AGG_LAST),
+    K(ctas, WS_SRC_U64, "warpsim_ctas_per_sm", "CTAs", "CTAs of this kernel that fit on an SM at once",
+      .agg = WS_AGG_LAST),
+    K(limiter, WS_SRC_STR, "warpsim_cta_limited_by", "text", "what limits CTAs per SM (a string)",
+      .agg = WS_AGG_LAST),
+    [GK_TIME_US] = K(time_us, WS_SRC_F64, "gpu_sim_time_us", "us",
+                     "simulated time of this kernel at the core clock"),
 };
 #undef K
-const ws_stat_table ws_gpu_kernel_table = {"GPU (per kernel)", g_kernel_stats,
-                                           sizeof g_kernel_stats / sizeof g_kernel_stats[0]};
+const ws_stat_table ws_gpu_kernel_table = {"GPU (per kernel)", g_kernel_stats, GK_N};
 
 const ws_stat_decl *ws_gpu_program_stats(size_t *n) {
     *n = P_N;
@@ -668,10 +679,8 @@ static void breakdown_values(const ws_gpu *g, const ws_sm_stats *smk, const ws_s
     l1[WS_MA_INST * BD_N + BD_MSHR_HIT] = smt->l1i_mshr_hits;
 }
 
-/* GPGPU-Sim's multi-value lines, from the running totals, and the stats it
- * names per scope itself (L2_BW / L2_BW_total, gpu_occupancy /
- * gpu_tot_occupancy). kv: this kernel's values. */
-static void add_breakdown_lines(const ws_gpu *g, ws_kernel_stats *ks, const uint64_t *kv) {
+/* GPGPU-Sim's multi-value lines, from the running totals. */
+static void add_breakdown_lines(const ws_gpu *g, ws_kernel_stats *ks) {
     const uint64_t *t = g->prog_tot;
     for (uint32_t c = 0; c < g->n_sms; c++) {
         const uint64_t *o = t + d_core(g) + c * CORE_N;
@@ -691,12 +700,23 @@ static void add_breakdown_lines(const ws_gpu *g, ws_kernel_stats *ks, const uint
                       (unsigned long long)w[WD_W1 + k - 1]);
     ws_kstats_add_line(ks, "Warp Occupancy Distribution:");
     ws_kstats_add_line(ks, "%s", line);
+}
+
+/* The per-kernel stats of g_kernel_stats. kv: this kernel's program-scope values. */
+static void kernel_values(const ws_gpu *g, const uint64_t *kv, const ws_kernel_res *res,
+                          uint64_t cycles, gpu_kernel_vals *o) {
+    const uint64_t *t = g->prog_tot;
     /* bytes over simulated seconds, in GB/s: B * MHz / cycles / 1e3 */
-    ws_kstats_add_f64(ks, "L2_BW", ratio(kv[P_L2_REPLY_BYTES], kv[P_CYCLES]) * g->mhz[0] / 1e3);
-    ws_kstats_add_f64(ks, "L2_BW_total",
-                      ratio(t[P_L2_REPLY_BYTES], t[P_CYCLES]) * g->mhz[0] / 1e3);
-    ws_kstats_add_f64(ks, "gpu_occupancy", 100 * ratio(kv[P_WARPS_LIVE], kv[P_WARP_SLOTS]));
-    ws_kstats_add_f64(ks, "gpu_tot_occupancy", 100 * ratio(t[P_WARPS_LIVE], t[P_WARP_SLOTS]));
+    o->l2_bw = ratio(kv[P_L2_REPLY_BYTES], kv[P_CYCLES]) * g->mhz[0] / 1e3;
+    o->l2_bw_total = ratio(t[P_L2_REPLY_BYTES], t[P_CYCLES]) * g->mhz[0] / 1e3;
+    o->occ = 100 * ratio(kv[P_WARPS_LIVE], kv[P_WARP_SLOTS]);
+    o->tot_occ = 100 * ratio(t[P_WARPS_LIVE], t[P_WARP_SLOTS]);
+    /* occupancy: what fits and why (the same on every SM) */
+    o->regs = res->regs_per_thread;
+    o->smem = res->smem_per_cta;
+    o->ctas = ws_sm_max_ctas(g->sm[0]);
+    o->limiter = ws_sm_cta_limiter(g->sm[0]);
+    o->time_us = (double)cycles / g->mhz[0];
 }
 
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
@@ -915,15 +935,13 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         pv[P_CYCLES] = out->cycles;
         breakdown_values(g, sm0, &smt, &mpt, pv);
         ws_kstats_add_program(ks, g->decl, g->n_decl, pv, g->prog_tot);
-        add_breakdown_lines(g, ks, pv);
-        /* occupancy: what fits and why (the same on every SM) */
-        ws_kstats_add_u64(ks, "warpsim_regs_per_thread", res->regs_per_thread);
-        ws_kstats_add_u64(ks, "warpsim_smem_per_cta", res->smem_per_cta);
-        ws_kstats_add_u64(ks, "warpsim_ctas_per_sm", ws_sm_max_ctas(g->sm[0]));
-        ws_kstats_add_str(ks, "warpsim_cta_limited_by", ws_sm_cta_limiter(g->sm[0]));
+        add_breakdown_lines(g, ks);
+        gpu_kernel_vals kval;
+        kernel_values(g, pv, res, out->cycles, &kval);
+        ws_kstats_add_decls(ks, g_kernel_stats, GK_TIME_US, &kval);
         /* per kernel only: issue stalls, time, energy, activity, controller decisions */
         ws_kstats_add_table(ks, &ws_sm_stat_table, &smt);
-        ws_kstats_add_f64(ks, "gpu_sim_time_us", (double)out->cycles / g->mhz[0]);
+        ws_kstats_add_decls(ks, g_kernel_stats + GK_TIME_US, GK_N - GK_TIME_US, &kval);
         /* energy: this kernel's activity through the model's coefficients */
         const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
         ws_energy_activity ea = {
