@@ -137,7 +137,7 @@ void ws_catalog_print_json(FILE *f) {
         jfield(f, "text", text_of(d));
         jfield(f, "json", d->name);
         jfield(f, "kernel_json", d->scope == WS_SCOPE_PROGRAM ? kname : NULL);
-        jfield(f, "unit_of", t->unit);
+        jfield(f, "declared_by", t->unit);
         jfield(f, "description", d->desc);
         jfield(f, "unit", d->unit);
         jfield(f, "scope", scope_name(d->scope));
