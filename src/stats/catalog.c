@@ -55,12 +55,15 @@ const ws_stat_decl *ws_catalog_find(const char *key, int *per_kernel) {
     return NULL;
 }
 
+/* Only a ratio or weighted mean has parts (gpu_tot_ipc names its den for the report). */
 const char *ws_catalog_num(const ws_stat_table *t, const ws_stat_decl *d) {
+    if (d->agg != WS_AGG_RATIO) return NULL;
     if (d->num_name) return d->num_name;
     return d->agg == WS_AGG_RATIO && t ? t->decl[d->num].name : NULL;
 }
 
 const char *ws_catalog_den(const ws_stat_table *t, const ws_stat_decl *d) {
+    if (d->agg != WS_AGG_RATIO && d->agg != WS_AGG_WMEAN) return NULL;
     if (d->den_name) return d->den_name;
     return d->agg == WS_AGG_RATIO && t ? t->decl[d->den].name : NULL;
 }

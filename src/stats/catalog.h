@@ -51,7 +51,16 @@ typedef enum ws_stat_src {
     WS_SRC_U64,   /* a uint64_t at off in the unit's stats struct */
     WS_SRC_F64,   /* a double at off */
     WS_SRC_STR,   /* a const char * at off (a string value) */
+    WS_SRC_DIM3,  /* a const uint32_t * at off to three values: text "(x,y,z)", JSON a list */
 } ws_stat_src;
+
+/* When a stat is printed (the report's own fields; 0: always). */
+enum {
+    WS_SHOW_TIMING = 1,      /* only when the timing model ran (cycles exist) */
+    WS_SHOW_IF_DEN = 2,      /* only when the stat den_name is not 0 (an IPC needs cycles) */
+    WS_SHOW_TEXT_IF_SET = 4, /* in the text only when not 0 (warpsim_capped) */
+    WS_SHOW_LAST = 8,        /* after the units' stats */
+};
 
 typedef struct ws_stat_decl {
     const char *name;            /* JSON key; per kernel for WS_SCOPE_PROGRAM: name + "_kernel";
@@ -72,6 +81,9 @@ typedef struct ws_stat_decl {
     ws_stat_run run;
     ws_stat_src src;
     size_t off;
+    const char *fmt;             /* text line: printf format of the name and the value (NULL:
+                                    "%s = %" PRIu64, "%s = %.4f", "%s = %s") */
+    unsigned show;               /* WS_SHOW_* */
 } ws_stat_decl;
 
 typedef struct ws_stat_table {
