@@ -187,11 +187,6 @@ static const ws_stat_decl g_kernel_stats[GK_N] = {
 #undef K
 const ws_stat_table ws_gpu_kernel_table = {"GPU (per kernel)", g_kernel_stats, GK_N};
 
-const ws_stat_decl *ws_gpu_program_stats(size_t *n) {
-    *n = P_N;
-    return g_program_stats;
-}
-
 struct ws_gpu {
     ws_config cfg;
     uint32_t n_sms, n_chan, n_sub_per_chan, n_subparts, flit;

@@ -9,7 +9,6 @@
 
 #include "stats_util.h"
 #include "test.h"
-#include "timing/gpu.h"
 #include "workload.h"
 
 /* The run's totals: the last kernel's value of each cumulative stat, by its

@@ -2,6 +2,7 @@
  * counters are cumulative over the program, their per-kernel values are
  * NAME_kernel, and ratios come from summed counts (text and JSON). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,6 @@
 #include "stats/report.h"
 #include "stats_util.h"
 #include "test.h"
-#include "timing/gpu.h"
 #include "workload.h"
 
 enum { MAXK = 64 };
