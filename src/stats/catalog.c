@@ -59,7 +59,7 @@ const ws_stat_decl *ws_catalog_find(const char *key, int *per_kernel) {
 const char *ws_catalog_num(const ws_stat_table *t, const ws_stat_decl *d) {
     if (d->agg != WS_AGG_RATIO) return NULL;
     if (d->num_name) return d->num_name;
-    return d->agg == WS_AGG_RATIO && t ? t->decl[d->num].name : NULL;
+    return t ? t->decl[d->num].name : NULL; /* by index in a program table */
 }
 
 const char *ws_catalog_den(const ws_stat_table *t, const ws_stat_decl *d) {
@@ -91,7 +91,7 @@ static const char *scope_name(ws_stat_scope s) {
 /* The text spelling: "" when JSON only. */
 static const char *text_of(const ws_stat_decl *d) { return d->text ? d->text : d->name; }
 
-/* Calls f on every catalogued (reported) declaration, in order. */
+/* Every catalogued (reported) declaration d, of table t, in order. */
 #define EACH_DECL(t, d)                                                                       \
     for (size_t ti_ = 0; ti_ < sizeof g_tables / sizeof g_tables[0]; ti_++)                   \
         for (const ws_stat_table *t = g_tables[ti_]; t; t = NULL)                             \
@@ -188,12 +188,15 @@ void ws_catalog_print_markdown(FILE *f) {
         }
         const char *num = ws_catalog_num(t, d), *den = ws_catalog_den(t, d);
         char agg[200];
-        if (num && den) snprintf(agg, sizeof agg, "ratio `%s` / `%s`", num, den);
+        if (num && den && d->scale && d->scale != 1)
+            snprintf(agg, sizeof agg, "ratio `%s` / `%s` x %g", num, den, d->scale);
+        else if (num && den) snprintf(agg, sizeof agg, "ratio `%s` / `%s`", num, den);
         else if (den) snprintf(agg, sizeof agg, "mean weighted by `%s`", den);
         else snprintf(agg, sizeof agg, "%s", ws_stat_agg_name(d->agg));
         const char *tx = text_of(d);
-        fprintf(f, "| `%s` | %s%s%s | %s | %s | %s | %s | %s", d->name, *tx ? "`" : "",
-                *tx ? (strcmp(tx, d->name) ? tx : "same") : "JSON only", *tx ? "`" : "", d->unit,
+        int same = !strcmp(tx, d->name), quote = *tx && !same;
+        fprintf(f, "| `%s` | %s%s%s | %s | %s | %s | %s | %s", d->name, quote ? "`" : "",
+                same ? "same" : *tx ? tx : "JSON only", quote ? "`" : "", d->unit,
                 scope_name(d->scope), agg, ws_stat_run_name(d), d->desc);
         if (d->twin) fprintf(f, "; whole run: `%s`", d->twin);
         if (d->when) fprintf(f, " (reported: %s)", d->when);
