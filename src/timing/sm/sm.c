@@ -593,11 +593,14 @@ const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
     {"warpsim_" #f, .unit = "scheduler-cycles", .desc = d, .src = WS_SRC_U64,                \
      .off = offsetof(ws_sm_stats, f)}
 static const ws_stat_decl sm_stats[] = {
-    STALL(stall_idle, "scheduler cycles with no warp ready: all idle or done"),
-    STALL(stall_scoreboard, "scheduler cycles whose ready warps all waited on the scoreboard"),
-    STALL(stall_pipeline, "scheduler cycles whose warp could not issue: the unit was busy"),
-    STALL(stall_barrier, "scheduler cycles whose warps all waited at a barrier"),
-    STALL(stall_ibuffer, "scheduler cycles whose warps all had an empty instruction buffer"),
+    /* scheduler cycles that issued nothing, by why (issue.c's order of tests) */
+    STALL(stall_idle, "no issue: no warp had a valid instruction (none at a barrier or on an "
+          "empty instruction buffer)"),
+    STALL(stall_scoreboard, "no issue: warps had instructions, none passed the scoreboard"),
+    STALL(stall_pipeline, "no issue: an instruction was ready but its pipeline register was busy"),
+    STALL(stall_barrier, "no issue: no valid instruction, some warp waited at a barrier"),
+    STALL(stall_ibuffer, "no issue: no valid instruction, some warp's instruction buffer was "
+          "empty"),
 };
 #undef STALL
 const ws_stat_table ws_sm_stat_table = {"SM issue stalls", sm_stats,
