@@ -714,6 +714,67 @@ static void kernel_values(const ws_gpu *g, const uint64_t *kv, const ws_kernel_r
     o->time_us = (double)cycles / g->mhz[0];
 }
 
+/* The kernel's statistics into ks, from the units' counters now and at the
+ * kernel's start (sm0, mp0: turned into this kernel's part; ic0). Once per
+ * kernel; not inlined, so that it does not change the code of the cycle loop.
+ * Returns 0, or -1 when out of memory. */
+__attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res *res,
+                                                 const ws_gpu_result *out, ws_kernel_stats *ks,
+                                                 ws_sm_stats *sm0, ws_mempart_stats *mp0,
+                                                 const ws_icnt_stats *ic0) {
+    /* turn running totals into this kernel's numbers, summed over the units */
+    ws_sm_stats smt = {0};
+    ws_mempart_stats mpt = {0};
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        ws_counters_diff(ws_sm_counters, ws_sm_ncounters, &sm0[i], ws_sm_get_stats(g->sm[i]),
+                         &sm0[i]);
+        ws_counters_add(ws_sm_counters, ws_sm_ncounters, &smt, &sm0[i]);
+    }
+    for (uint32_t i = 0; i < g->n_chan; i++) {
+        ws_counters_diff(ws_mempart_counters, ws_mempart_ncounters, &mp0[i],
+                         ws_mempart_get_stats(g->part[i]), &mp0[i]);
+        ws_counters_add(ws_mempart_counters, ws_mempart_ncounters, &mpt, &mp0[i]);
+    }
+    uint64_t *pv = calloc(g->n_decl, sizeof *pv);
+    if (!pv) return -1;
+    program_values(g, &smt, &mpt, ic0, pv);
+    pv[P_CYCLES] = out->cycles;
+    breakdown_values(g, sm0, &smt, &mpt, pv);
+    ws_kstats_add_program(ks, g->decl, g->n_decl, pv, g->prog_tot);
+    add_breakdown_lines(g, ks);
+    gpu_kernel_vals kval;
+    kernel_values(g, pv, res, out->cycles, &kval);
+    ws_kstats_add_decls(ks, g_kernel_stats, GK_TIME_US, &kval);
+    /* per kernel only: issue stalls, time, energy, activity, controller decisions */
+    ws_kstats_add_table(ks, &ws_sm_stat_table, &smt);
+    ws_kstats_add_decls(ks, g_kernel_stats + GK_TIME_US, GK_N - GK_TIME_US, &kval);
+    /* energy: this kernel's activity through the model's coefficients */
+    const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
+    ws_energy_activity ea = {
+        .warp_insts = smt.warp_insts, .l1i_accesses = smt.l1i_access,
+        .rf_reads = smt.rf_reads, .rf_writes = smt.rf_writes,
+        .lanes_int = smt.thread_insts_int, .lanes_fp = smt.thread_insts_fp,
+        .lanes_dp = smt.thread_insts_dp, .lanes_sfu = smt.thread_insts_sfu,
+        .lanes_mem = smt.thread_insts_mem, .l1d_accesses = pv[P_L1D_ACC],
+        .shmem_accesses = smt.shmem_accesses + smt.shmem_bank_conflict_cycles,
+        .const_accesses = smt.l1c_access, .sm_active_cycles = smt.cycles_active,
+        .l2_accesses = pv[P_L2_ACC],
+        .icnt_flits = ic->flits[0] + ic->flits[1] - ic0->flits[0] - ic0->flits[1],
+        .dram_act = mpt.dram_n_act, .dram_rd = mpt.dram_reads, .dram_wr = mpt.dram_writes,
+        .cycles = out->cycles, .core_mhz = g->mhz[0], .n_sms = g->n_sms,
+    };
+    ws_energy_params ep;
+    ws_energy_params_from_config(&ep, &g->cfg);
+    ws_energy en;
+    ws_energy_compute(&ep, &ea, &en);
+    ws_energy_report(ks, &en, out->thread_insts_exec);
+    /* the activity behind it, for recalibration */
+    ws_kstats_add_table(ks, &ws_energy_activity_table, &ea);
+    ws_control_add_stats(g->ctl, ks); /* what a throttle controller decided */
+    free(pv);
+    return 0;
+}
+
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
     const ws_func *kf = &l->img->mod->funcs[l->func];
@@ -904,63 +965,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         out->thread_insts += s->thread_insts - sm0[i].thread_insts;
         out->thread_insts_exec += s->thread_insts_exec - sm0[i].thread_insts_exec;
     }
-    if (rc == WS_OK && ks) {
-        /* turn running totals into this kernel's numbers, summed over the units */
-        ws_sm_stats smt = {0};
-        ws_mempart_stats mpt = {0};
-        for (uint32_t i = 0; i < g->n_sms; i++) {
-            ws_counters_diff(ws_sm_counters, ws_sm_ncounters, &sm0[i], ws_sm_get_stats(g->sm[i]),
-                             &sm0[i]);
-            ws_counters_add(ws_sm_counters, ws_sm_ncounters, &smt, &sm0[i]);
-        }
-        for (uint32_t i = 0; i < g->n_chan; i++) {
-            ws_counters_diff(ws_mempart_counters, ws_mempart_ncounters, &mp0[i],
-                             ws_mempart_get_stats(g->part[i]), &mp0[i]);
-            ws_counters_add(ws_mempart_counters, ws_mempart_ncounters, &mpt, &mp0[i]);
-        }
-        uint64_t *pv = calloc(g->n_decl, sizeof *pv);
-        if (!pv) {
-            free(sm0);
-            free(mp0);
-            fault->code = WS_ERR_OUT_OF_MEMORY;
-            snprintf(fault->msg, sizeof fault->msg, "out of host memory");
-            return fault->code;
-        }
-        program_values(g, &smt, &mpt, &ic0, pv);
-        pv[P_CYCLES] = out->cycles;
-        breakdown_values(g, sm0, &smt, &mpt, pv);
-        ws_kstats_add_program(ks, g->decl, g->n_decl, pv, g->prog_tot);
-        add_breakdown_lines(g, ks);
-        gpu_kernel_vals kval;
-        kernel_values(g, pv, res, out->cycles, &kval);
-        ws_kstats_add_decls(ks, g_kernel_stats, GK_TIME_US, &kval);
-        /* per kernel only: issue stalls, time, energy, activity, controller decisions */
-        ws_kstats_add_table(ks, &ws_sm_stat_table, &smt);
-        ws_kstats_add_decls(ks, g_kernel_stats + GK_TIME_US, GK_N - GK_TIME_US, &kval);
-        /* energy: this kernel's activity through the model's coefficients */
-        const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
-        ws_energy_activity ea = {
-            .warp_insts = smt.warp_insts, .l1i_accesses = smt.l1i_access,
-            .rf_reads = smt.rf_reads, .rf_writes = smt.rf_writes,
-            .lanes_int = smt.thread_insts_int, .lanes_fp = smt.thread_insts_fp,
-            .lanes_dp = smt.thread_insts_dp, .lanes_sfu = smt.thread_insts_sfu,
-            .lanes_mem = smt.thread_insts_mem, .l1d_accesses = pv[P_L1D_ACC],
-            .shmem_accesses = smt.shmem_accesses + smt.shmem_bank_conflict_cycles,
-            .const_accesses = smt.l1c_access, .sm_active_cycles = smt.cycles_active,
-            .l2_accesses = pv[P_L2_ACC],
-            .icnt_flits = ic->flits[0] + ic->flits[1] - ic0.flits[0] - ic0.flits[1],
-            .dram_act = mpt.dram_n_act, .dram_rd = mpt.dram_reads, .dram_wr = mpt.dram_writes,
-            .cycles = out->cycles, .core_mhz = g->mhz[0], .n_sms = g->n_sms,
-        };
-        ws_energy_params ep;
-        ws_energy_params_from_config(&ep, &g->cfg);
-        ws_energy en;
-        ws_energy_compute(&ep, &ea, &en);
-        ws_energy_report(ks, &en, out->thread_insts_exec);
-        /* the activity behind it, for recalibration */
-        ws_kstats_add_table(ks, &ws_energy_activity_table, &ea);
-        ws_control_add_stats(g->ctl, ks); /* what a throttle controller decided */
-        free(pv);
+    if (rc == WS_OK && ks && kernel_stats(g, res, out, ks, sm0, mp0, &ic0)) {
+        fault->code = rc = WS_ERR_OUT_OF_MEMORY;
+        snprintf(fault->msg, sizeof fault->msg, "out of host memory");
     }
     free(sm0);
     free(mp0);
