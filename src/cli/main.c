@@ -6,6 +6,7 @@
  *   warpsim list                                 list bundled workloads
  *   warpsim ptx-check [-v] FILE.ptx...           parse and validate PTX
  *   warpsim options                              every option, its default and doc
+ *   warpsim stats [--json]                       every statistic: names, unit, scope, aggregation
  *   warpsim sweep|query|report|timeseries ...    experiment tools (tools/warpsim-tools, Python)
  *   warpsim COMMAND --help                       that command's usage
  *
@@ -25,6 +26,7 @@
 
 #include "config/config.h"
 #include "ptx/ptx.h"
+#include "stats/catalog.h"
 #include "warpsim/warpsim.h"
 #include "workload.h"
 
@@ -63,6 +65,7 @@ static void usage(FILE *f) {
           "  warpsim list                                            list the bundled workloads\n"
           "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
           "  warpsim options                                         list every configuration option\n"
+          "  warpsim stats [--json]                                  list every statistic (docs/stats.md)\n"
           "  warpsim version                                         print the version\n"
           "  warpsim sweep SPEC [--engine local|slurm] [-j N]        run or resume a sweep (docs/sweeps.md)\n"
           "  warpsim query SWEEP_DIR [--metric M]                    normalised table of a sweep\n"
@@ -95,6 +98,13 @@ static int command_usage(const char *cmd) {
         printf("usage: warpsim options\n"
                "  every configuration option: name, default and what it does, then the presets;\n"
                "  set them with --config FILE, --set '-name value' or WARPSIM_SET\n");
+    } else if (!strcmp(cmd, "stats")) {
+        printf("usage: warpsim stats [--json]\n"
+               "  every statistic warpsim reports: JSON key, unit, scope (kernel, or program: the\n"
+               "  cumulative value with NAME_kernel for one kernel), how it aggregates over\n"
+               "  kernels and over a sweep's runs, and what it means (docs/stats.md)\n"
+               "  --json  the same as a JSON array (name, text, json, description, unit, scope,\n"
+               "          kernel_agg, run_agg, numerator, denominator, ...)\n");
     } else if (!strcmp(cmd, "version")) {
         printf("usage: warpsim version\n  print the version\n");
     } else {
@@ -656,6 +666,15 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "options")) {
         if ((r = no_args(cmd, argc - 2, argv + 2))) return r == 1 ? 0 : r;
         ws_config_print_options(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "stats")) {
+        if (argc == 3 && !strcmp(argv[2], "--json")) {
+            ws_catalog_print_json(stdout);
+            return 0;
+        }
+        if ((r = no_args(cmd, argc - 2, argv + 2))) return r == 1 ? 0 : r;
+        ws_catalog_print(stdout);
         return 0;
     }
     if (!strcmp(cmd, "version")) {

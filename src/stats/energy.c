@@ -62,29 +62,60 @@ void ws_energy_compute(const ws_energy_params *p, const ws_energy_activity *a, w
     e->avg_power_w = e->time_s > 0 ? e->total * 1e-9 / e->time_s : 0.0;
 }
 
-int ws_energy_report(ws_kernel_stats *ks, const ws_energy *e, uint64_t insn) {
-    static const struct { const char *name; size_t off; } parts[] = {
-        {"energy_dynamic_fetch_nJ", offsetof(ws_energy, fetch)},
-        {"energy_dynamic_rf_nJ", offsetof(ws_energy, rf)},
-        {"energy_dynamic_fu_nJ", offsetof(ws_energy, fu)},
-        {"energy_dynamic_l1d_nJ", offsetof(ws_energy, l1d)},
-        {"energy_dynamic_shmem_nJ", offsetof(ws_energy, shmem)},
-        {"energy_dynamic_const_nJ", offsetof(ws_energy, constc)},
-        {"energy_dynamic_pipe_nJ", offsetof(ws_energy, pipe)},
-        {"energy_dynamic_l2_nJ", offsetof(ws_energy, l2)},
-        {"energy_dynamic_icnt_nJ", offsetof(ws_energy, icnt)},
-        {"energy_dynamic_dram_nJ", offsetof(ws_energy, dram)},
-        {"energy_dynamic_nJ", offsetof(ws_energy, dynamic)},
-        {"energy_idle_core_nJ", offsetof(ws_energy, idle_core)},
-        {"energy_static_nJ", offsetof(ws_energy, static_)},
-    };
-    int rc = ws_kstats_add_f64(ks, "energy_total_nJ", e->total);
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        rc |= ws_kstats_add_f64(ks, parts[i].name, *(const double *)((const char *)e + parts[i].off));
-    rc |= ws_kstats_add_f64(ks, "avg_power_W", e->avg_power_w);
+#define EU(f, nm, u, d, ...)                                                                  \
+    {nm, .unit = u, .desc = d, .src = WS_SRC_F64, .off = offsetof(ws_energy, f), __VA_ARGS__}
+#define E(f, nm, d) EU(f, nm, "nJ", d)
+#define DYN(f, what) E(f, "energy_dynamic_" #f "_nJ", "dynamic energy: " what)
+static const ws_stat_decl energy_stats[] = {
+    E(total, "energy_total_nJ", "energy of this kernel: dynamic + idle core + static"),
+    DYN(fetch, "instruction fetch (L1I) and decode/schedule per warp instruction"),
+    DYN(rf, "register file reads and writes"),
+    DYN(fu, "functional units, per lane"),
+    DYN(l1d, "L1 data cache accesses"),
+    DYN(shmem, "shared memory accesses and bank-conflict replays"),
+    E(constc, "energy_dynamic_const_nJ", "dynamic energy: constant cache accesses"),
+    DYN(pipe, "clock tree and pipeline of SMs with work"),
+    DYN(l2, "L2 accesses"),
+    DYN(icnt, "interconnect flits"),
+    DYN(dram, "DRAM activates, reads and writes"),
+    E(dynamic, "energy_dynamic_nJ", "sum of the dynamic parts"),
+    E(idle_core, "energy_idle_core_nJ", "extra power of SMs without a CTA over the kernel"),
+    E(static_, "energy_static_nJ", "leakage and constant power over the kernel"),
+    EU(avg_power_w, "avg_power_W", "W", "energy_total_nJ over the simulated time", .agg = WS_AGG_RATIO, .num_name = "energy_total_nJ", .den_name = "gpu_sim_time_us",
+      .scale = 1e-3),
     /* seed 003's efficiency is 1 / normalised energy for the same work: the
        ratio of this number between two runs of one program */
-    rc |= ws_kstats_add_f64(ks, "energy_efficiency_insn_per_nJ",
-                            e->total > 0 ? (double)insn / e->total : 0.0);
-    return rc ? -1 : 0;
+    EU(insn_per_nj, "energy_efficiency_insn_per_nJ", "instructions/nJ",
+      "thread instructions (gpu_sim_insn) per nJ", .agg = WS_AGG_RATIO, .num_name = "gpu_sim_insn",
+      .den_name = "energy_total_nJ"),
+};
+#undef DYN
+#undef E
+#undef EU
+const ws_stat_table ws_energy_stat_table = {"energy model", energy_stats,
+                                            sizeof energy_stats / sizeof energy_stats[0]};
+
+#define A(f, nm, u, d)                                                                        \
+    {nm, .unit = u, .desc = d, .src = WS_SRC_U64, .off = offsetof(ws_energy_activity, f)}
+static const ws_stat_decl activity_stats[] = {
+    A(rf_reads, "warpsim_rf_reads", "operands", "register operands read, per lane"),
+    A(rf_writes, "warpsim_rf_writes", "operands", "register results written, per lane"),
+    A(lanes_int, "warpsim_thread_insts_int", "instructions", "integer/logic thread instructions"),
+    A(lanes_fp, "warpsim_thread_insts_fp", "instructions", "single-precision thread instructions"),
+    A(lanes_dp, "warpsim_thread_insts_dp", "instructions", "double-precision thread instructions"),
+    A(lanes_sfu, "warpsim_thread_insts_sfu", "instructions", "SFU thread instructions"),
+    A(lanes_mem, "warpsim_thread_insts_mem", "instructions", "memory thread instructions"),
+    A(icnt_flits, "warpsim_icnt_flits", "flits", "interconnect flits, both directions"),
+    A(sm_active_cycles, "warpsim_sm_active_cycles", "SM-cycles", "SM cycles with a resident CTA, "
+      "summed over SMs"),
+};
+#undef A
+const ws_stat_table ws_energy_activity_table = {"energy model's activity (for recalibration)",
+                                                activity_stats,
+                                                sizeof activity_stats / sizeof activity_stats[0]};
+
+int ws_energy_report(ws_kernel_stats *ks, const ws_energy *e, uint64_t insn) {
+    ws_energy v = *e;
+    v.insn_per_nj = e->total > 0 ? (double)insn / e->total : 0.0;
+    return ws_kstats_add_table(ks, &ws_energy_stat_table, &v);
 }

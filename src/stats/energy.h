@@ -45,7 +45,12 @@ typedef struct ws_energy {
     double fetch, rf, fu, l1d, shmem, constc, pipe, l2, icnt, dram; /* dynamic parts */
     double dynamic, idle_core, static_, total;
     double time_s, avg_power_w;
+    double insn_per_nj;          /* set by ws_energy_report: thread instructions per nJ */
 } ws_energy;
+
+/* The energy stats (offsets into ws_energy) and the activity behind them
+ * (offsets into ws_energy_activity). */
+extern const ws_stat_table ws_energy_stat_table, ws_energy_activity_table;
 
 void ws_energy_params_from_config(ws_energy_params *p, const ws_config *c);
 void ws_energy_compute(const ws_energy_params *p, const ws_energy_activity *a, ws_energy *e);

@@ -9,6 +9,76 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The report's own fields, from ws_kernel_stats (report_values). */
+typedef struct report_vals {
+    const char *kernel_name, *mode;
+    uint64_t uid, capped;
+    const uint32_t *grid, *block;
+    uint64_t cycle, insn, tot_cycle, tot_insn, issued_cta, tot_issued_cta, warp_insn;
+    uint64_t thrd_icount, w_icount, rate;
+    double ipc, tot_ipc, wall, tot_wall;
+} report_vals;
+
+/* In text order; the text prints those marked WS_SHOW_LAST after the
+ * units' stats, JSON-only ones (text "") where JSON has them. */
+#define K(f, src_, n, u, d, ...)                                                              \
+    {n, .unit = u, .desc = d, .src = src_, .off = offsetof(report_vals, f), __VA_ARGS__}
+#define CUM .scope = WS_SCOPE_CUMULATIVE, .agg = WS_AGG_LAST
+#define STATE .agg = WS_AGG_LAST
+#define U WS_SRC_U64
+#define F WS_SRC_F64
+static const ws_stat_decl report_stats[] = {
+    K(kernel_name, WS_SRC_STR, "kernel_name", "text", "the kernel's (mangled) name", STATE,
+      .fmt = "%s = %s "),
+    K(uid, U, "kernel_launch_uid", "id", "1-based launch number on the device", STATE,
+      .fmt = "%s = %" PRIu64 " "),
+    K(grid, WS_SRC_DIM3, "grid", "CTAs", "grid dimensions (x,y,z); JSON: a list",
+      .text = "kernel_grid_dim", STATE),
+    K(block, WS_SRC_DIM3, "block", "threads", "CTA dimensions (x,y,z); JSON: a list",
+      .text = "kernel_block_dim", STATE),
+    K(mode, WS_SRC_STR, "mode", "text", "performance (timing model) or functional",
+      .text = "warpsim_mode", STATE),
+    K(capped, U, "warpsim_capped", "flag", "1: an instruction or cycle cap stopped this kernel "
+      "before its end (text: only then)", .agg = WS_AGG_MAX,
+      .when = "text: when capped; JSON: always", .show = WS_SHOW_TEXT_IF_SET),
+    K(cycle, U, "gpu_sim_cycle", "cycles", "core cycles of this kernel",
+      .twin = "gpu_tot_sim_cycle", .show = WS_SHOW_TIMING),
+    K(insn, U, "gpu_sim_insn", "instructions", "thread instructions whose guard predicate held",
+      .twin = "gpu_tot_sim_insn"),
+    K(ipc, F, "gpu_ipc", "instructions/cycle", "gpu_sim_insn / gpu_sim_cycle",
+      .agg = WS_AGG_RATIO, .num_name = "gpu_sim_insn", .den_name = "gpu_sim_cycle",
+      .twin = "gpu_tot_ipc", .run = WS_RUN_GEOMEAN, .fmt = "%s = %12.4f",
+      .show = WS_SHOW_TIMING | WS_SHOW_IF_DEN),
+    K(tot_cycle, U, "gpu_tot_sim_cycle", "cycles", "core cycles of all kernels so far", CUM,
+      .show = WS_SHOW_TIMING),
+    K(tot_insn, U, "gpu_tot_sim_insn", "instructions", "gpu_sim_insn of all kernels so far", CUM),
+    /* the running ratio; not a WS_AGG_RATIO (it is the total already) */
+    K(tot_ipc, F, "gpu_tot_ipc", "instructions/cycle", "gpu_tot_sim_insn / gpu_tot_sim_cycle", CUM,
+      .den_name = "gpu_tot_sim_cycle", .run = WS_RUN_GEOMEAN, .fmt = "%s = %12.4f",
+      .show = WS_SHOW_TIMING | WS_SHOW_IF_DEN),
+    K(issued_cta, U, "gpu_sim_issued_cta", "CTAs", "CTAs issued in this kernel", .text = "",
+      .twin = "gpu_tot_issued_cta"),
+    K(tot_issued_cta, U, "gpu_tot_issued_cta", "CTAs", "CTAs issued in all kernels so far", CUM),
+    K(warp_insn, U, "gpu_sim_warp_insn", "warp instructions", "warp instructions issued in this "
+      "kernel"),
+    K(thrd_icount, U, "gpgpu_n_tot_thrd_icount", "instructions",
+      "thread instructions so far, lanes active at issue (guard ignored)", CUM),
+    K(w_icount, U, "gpgpu_n_tot_w_icount", "warp instructions", "warp instructions so far", CUM),
+    K(wall, F, "wall_time_s", "s", "host wall time of this launch", .text = "gpu_sim_wall_time",
+      .twin = "tot_wall_time_s", .fmt = "%s = %.6f sec", .show = WS_SHOW_LAST),
+    K(tot_wall, F, "tot_wall_time_s", "s", "host wall time of all launches so far", .text = "", CUM,
+      .show = WS_SHOW_LAST),
+    K(rate, U, "gpu_total_sim_rate", "instructions/s", "simulation speed: gpu_tot_sim_insn per "
+      "wall second so far", CUM, .run = WS_RUN_MEAN, .fmt = "%s=%" PRIu64, .show = WS_SHOW_LAST),
+};
+#undef K
+#undef CUM
+#undef STATE
+#undef U
+#undef F
+enum { N_REPORT = sizeof report_stats / sizeof report_stats[0] };
+const ws_stat_table ws_report_stat_table = {"report", report_stats, N_REPORT};
+
 void ws_kstats_init(ws_kernel_stats *s) { memset(s, 0, sizeof *s); }
 
 void ws_kstats_free(ws_kernel_stats *s) {
@@ -98,7 +168,8 @@ int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n
         case WS_AGG_SUM: total[i] += kernel[i]; break;
         case WS_AGG_MAX: if (kernel[i] > total[i]) total[i] = kernel[i]; break;
         case WS_AGG_LAST: total[i] = kernel[i]; break;
-        case WS_AGG_RATIO: break; /* computed from the totals of num and den */
+        case WS_AGG_RATIO: /* computed from the totals of num and den */
+        case WS_AGG_WMEAN: break; /* not used in program tables */
         }
     }
     /* per-kernel lines first: `grep NAME | tail -1` then still finds the
@@ -107,33 +178,92 @@ int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n
     return add_scope(s, decl, n, total, 0);
 }
 
+int ws_kstats_add_decls(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const void *unit) {
+    const char *base = unit;
+    for (size_t i = 0; i < n; i++) {
+        const ws_stat_decl *d = &decl[i];
+        if (d->hidden) continue;
+        const void *v = base + d->off;
+        int rc = 0;
+        switch (d->src) {
+        case WS_SRC_NONE:
+        case WS_SRC_DIM3: continue; /* the report's own grid and block only */
+        case WS_SRC_U64: rc = ws_kstats_add_u64(s, d->name, *(const uint64_t *)v); break;
+        case WS_SRC_F64: rc = ws_kstats_add_f64(s, d->name, *(const double *)v); break;
+        case WS_SRC_STR: rc = ws_kstats_add_str(s, d->name, *(const char *const *)v); break;
+        }
+        if (rc) return -1;
+        if (d->text) {
+            ws_stat *st = &s->extra[s->nextra - 1];
+            st->json_only = !*d->text;
+            snprintf(st->text, sizeof st->text, "%s", d->text);
+        }
+    }
+    return 0;
+}
+
+int ws_kstats_add_table(ws_kernel_stats *s, const ws_stat_table *t, const void *unit) {
+    return ws_kstats_add_decls(s, t->decl, t->n, unit);
+}
+
 /* Instructions per wall second; GPGPU-Sim prints it as an integer. */
 static uint64_t sim_rate(uint64_t insn, double wall_s) {
     if (wall_s <= 0) wall_s = 1e-9;
     return (uint64_t)((double)insn / wall_s);
 }
 
+static void report_values(const ws_kernel_stats *s, report_vals *v) {
+    *v = (report_vals){
+        .kernel_name = s->kernel_name, .mode = s->functional_only ? "functional" : "performance",
+        .uid = s->launch_uid, .capped = (uint64_t)s->capped, .grid = s->grid, .block = s->block,
+        .cycle = s->sim_cycle, .insn = s->sim_insn, .tot_cycle = s->tot_sim_cycle,
+        .tot_insn = s->tot_sim_insn, .issued_cta = s->issued_cta,
+        .tot_issued_cta = s->tot_issued_cta, .warp_insn = s->sim_warp_insn,
+        .thrd_icount = s->tot_thrd_icount, .w_icount = s->tot_warp_insn,
+        .rate = sim_rate(s->tot_sim_insn, s->tot_wall_s),
+        .ipc = ratio_of(s->sim_insn, s->sim_cycle), .tot_ipc = ratio_of(s->tot_sim_insn, s->tot_sim_cycle),
+        .wall = s->wall_s, .tot_wall = s->tot_wall_s,
+    };
+}
+
+/* Is report field d printed for this kernel? Cycles (and IPC) exist only when
+   the timing model ran: no fake zeros. */
+static int shown(const ws_stat_decl *d, const ws_kernel_stats *s, const report_vals *v) {
+    if ((d->show & WS_SHOW_TIMING) && s->functional_only) return 0;
+    if (d->show & WS_SHOW_IF_DEN) {
+        /* the den is a report field: gpu_sim_cycle or gpu_tot_sim_cycle */
+        for (size_t i = 0; i < N_REPORT; i++)
+            if (!strcmp(report_stats[i].name, d->den_name))
+                return *(const uint64_t *)((const char *)v + report_stats[i].off) != 0;
+    }
+    return 1;
+}
+
+static void text_field(FILE *out, const ws_stat_decl *d, const ws_kernel_stats *s,
+                       const report_vals *v) {
+    const char *name = d->text ? d->text : d->name;
+    const void *p = (const char *)v + d->off;
+    if ((d->text && !*d->text) || !shown(d, s, v)) return;
+    if ((d->show & WS_SHOW_TEXT_IF_SET) && !*(const uint64_t *)p) return;
+    switch (d->src) {
+    case WS_SRC_NONE: return;
+    case WS_SRC_U64: fprintf(out, d->fmt ? d->fmt : "%s = %" PRIu64, name, *(const uint64_t *)p); break;
+    case WS_SRC_F64: fprintf(out, d->fmt ? d->fmt : "%s = %.4f", name, *(const double *)p); break;
+    case WS_SRC_STR: fprintf(out, d->fmt ? d->fmt : "%s = %s", name, *(const char *const *)p); break;
+    case WS_SRC_DIM3: {
+        const uint32_t *x = *(const uint32_t *const *)p;
+        fprintf(out, "%s = (%u,%u,%u)", name, x[0], x[1], x[2]);
+        break;
+    }
+    }
+    fputc('\n', out);
+}
+
 void ws_report_text(FILE *out, const ws_kernel_stats *s) {
-    fprintf(out, "kernel_name = %s \n", s->kernel_name);
-    fprintf(out, "kernel_launch_uid = %" PRIu64 " \n", s->launch_uid);
-    fprintf(out, "kernel_grid_dim = (%u,%u,%u)\n", s->grid[0], s->grid[1], s->grid[2]);
-    fprintf(out, "kernel_block_dim = (%u,%u,%u)\n", s->block[0], s->block[1], s->block[2]);
-    fprintf(out, "warpsim_mode = %s\n", s->functional_only ? "functional" : "performance");
-    /* only when it happened: a partial kernel must not pass for a whole one */
-    if (s->capped) fprintf(out, "warpsim_capped = 1\n");
-    /* Cycles (and IPC) exist only when the timing model ran: no fake zeros. */
-    if (!s->functional_only) fprintf(out, "gpu_sim_cycle = %" PRIu64 "\n", s->sim_cycle);
-    fprintf(out, "gpu_sim_insn = %" PRIu64 "\n", s->sim_insn);
-    if (!s->functional_only && s->sim_cycle)
-        fprintf(out, "gpu_ipc = %12.4f\n", (double)s->sim_insn / (double)s->sim_cycle);
-    if (!s->functional_only) fprintf(out, "gpu_tot_sim_cycle = %" PRIu64 "\n", s->tot_sim_cycle);
-    fprintf(out, "gpu_tot_sim_insn = %" PRIu64 "\n", s->tot_sim_insn);
-    if (!s->functional_only && s->tot_sim_cycle)
-        fprintf(out, "gpu_tot_ipc = %12.4f\n", (double)s->tot_sim_insn / (double)s->tot_sim_cycle);
-    fprintf(out, "gpu_tot_issued_cta = %" PRIu64 "\n", s->tot_issued_cta);
-    fprintf(out, "gpu_sim_warp_insn = %" PRIu64 "\n", s->sim_warp_insn);
-    fprintf(out, "gpgpu_n_tot_thrd_icount = %" PRIu64 "\n", s->tot_thrd_icount);
-    fprintf(out, "gpgpu_n_tot_w_icount = %" PRIu64 "\n", s->tot_warp_insn);
+    report_vals v;
+    report_values(s, &v);
+    for (size_t i = 0; i < N_REPORT; i++)
+        if (!(report_stats[i].show & WS_SHOW_LAST)) text_field(out, &report_stats[i], s, &v);
     for (size_t i = 0; i < s->nextra; i++) {
         const ws_stat *st = &s->extra[i];
         const char *name = *st->text ? st->text : st->name;
@@ -148,8 +278,8 @@ void ws_report_text(FILE *out, const ws_kernel_stats *s) {
         else
             fprintf(out, "%s = %" PRIu64 "\n", name, st->u);
     }
-    fprintf(out, "gpu_sim_wall_time = %.6f sec\n", s->wall_s);
-    fprintf(out, "gpu_total_sim_rate=%" PRIu64 "\n", sim_rate(s->tot_sim_insn, s->tot_wall_s));
+    for (size_t i = 0; i < N_REPORT; i++)
+        if (report_stats[i].show & WS_SHOW_LAST) text_field(out, &report_stats[i], s, &v);
     fflush(out);
 }
 
@@ -199,6 +329,13 @@ static void jkey_u64(jbuf *j, const char *k, uint64_t v) {
     jput(j, ": %" PRIu64, v);
 }
 
+static void jkey_str(jbuf *j, const char *k, const char *v) {
+    jput(j, ", ");
+    jstr(j, k);
+    jput(j, ": ");
+    jstr(j, v);
+}
+
 static void jkey_f64(jbuf *j, const char *k, double v) {
     jput(j, ", ");
     jstr(j, k);
@@ -206,44 +343,48 @@ static void jkey_f64(jbuf *j, const char *k, double v) {
     else jput(j, ": null");  /* JSON has no NaN/Inf */
 }
 
+static void json_field(jbuf *j, const ws_stat_decl *d, const ws_kernel_stats *s,
+                       const report_vals *v) {
+    const void *p = (const char *)v + d->off;
+    if (!shown(d, s, v)) return;
+    switch (d->src) {
+    case WS_SRC_NONE: return;
+    case WS_SRC_U64: jkey_u64(j, d->name, *(const uint64_t *)p); return;
+    case WS_SRC_F64: jkey_f64(j, d->name, *(const double *)p); return;
+    case WS_SRC_STR: jkey_str(j, d->name, *(const char *const *)p); return;
+    case WS_SRC_DIM3: {
+        const uint32_t *x = *(const uint32_t *const *)p;
+        jput(j, ", ");
+        jstr(j, d->name);
+        jput(j, ": [%u, %u, %u]", x[0], x[1], x[2]);
+        return;
+    }
+    }
+}
+
 int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *cap) {
     jbuf j = {buf, len, cap, 0};
-    jput(&j, "%s{\"kernel_name\": ", *len ? "," : "");
-    jstr(&j, s->kernel_name);
-    jkey_u64(&j, "kernel_launch_uid", s->launch_uid);
-    jput(&j, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]", s->grid[0], s->grid[1],
-         s->grid[2], s->block[0], s->block[1], s->block[2]);
-    jput(&j, ", \"mode\": ");
-    jstr(&j, s->functional_only ? "functional" : "performance");
-    jkey_u64(&j, "warpsim_capped", (uint64_t)s->capped);
-    if (!s->functional_only) jkey_u64(&j, "gpu_sim_cycle", s->sim_cycle);
-    jkey_u64(&j, "gpu_sim_insn", s->sim_insn);
-    if (!s->functional_only && s->sim_cycle)
-        jkey_f64(&j, "gpu_ipc", (double)s->sim_insn / (double)s->sim_cycle);
-    if (!s->functional_only) jkey_u64(&j, "gpu_tot_sim_cycle", s->tot_sim_cycle);
-    if (!s->functional_only && s->tot_sim_cycle)
-        jkey_f64(&j, "gpu_tot_ipc", (double)s->tot_sim_insn / (double)s->tot_sim_cycle);
-    jkey_u64(&j, "gpu_tot_sim_insn", s->tot_sim_insn);
-    jkey_u64(&j, "gpu_sim_issued_cta", s->issued_cta);
-    jkey_u64(&j, "gpu_tot_issued_cta", s->tot_issued_cta);
-    jkey_u64(&j, "gpu_sim_warp_insn", s->sim_warp_insn);
-    jkey_u64(&j, "gpgpu_n_tot_thrd_icount", s->tot_thrd_icount);
-    jkey_u64(&j, "gpgpu_n_tot_w_icount", s->tot_warp_insn);
+    report_vals v;
+    report_values(s, &v);
+    /* the first field opens the object (kernel_name: no leading comma) */
+    jput(&j, "%s{", *len ? "," : "");
+    size_t mark = *len;
+    for (size_t i = 0; i < N_REPORT; i++)
+        if (!(report_stats[i].show & WS_SHOW_LAST)) json_field(&j, &report_stats[i], s, &v);
     for (size_t i = 0; i < s->nextra; i++) {
         if (s->extra[i].line) continue; /* text only */
-        if (s->extra[i].str) {
-            jput(&j, ", ");
-            jstr(&j, s->extra[i].name);
-            jput(&j, ": ");
-            jstr(&j, s->extra[i].str);
-        } else if (s->extra[i].is_float) jkey_f64(&j, s->extra[i].name, s->extra[i].f);
+        if (s->extra[i].str) jkey_str(&j, s->extra[i].name, s->extra[i].str);
+        else if (s->extra[i].is_float) jkey_f64(&j, s->extra[i].name, s->extra[i].f);
         else jkey_u64(&j, s->extra[i].name, s->extra[i].u);
     }
-    jkey_f64(&j, "wall_time_s", s->wall_s);
-    jkey_f64(&j, "tot_wall_time_s", s->tot_wall_s);
-    jkey_u64(&j, "gpu_total_sim_rate", sim_rate(s->tot_sim_insn, s->tot_wall_s));
+    for (size_t i = 0; i < N_REPORT; i++)
+        if (report_stats[i].show & WS_SHOW_LAST) json_field(&j, &report_stats[i], s, &v);
     jput(&j, "}");
-    return j.oom ? -1 : 0;
+    if (j.oom) return -1;
+    /* drop the ", " before the first key */
+    memmove(*buf + mark, *buf + mark + 2, *len - mark - 1);
+    *len -= 2;
+    return 0;
 }
 
 int ws_write_file_atomic(const char *dir, const char *name, const char *text, char *err,

@@ -13,12 +13,16 @@
  * NAME_kernel (a suffix, so that a script's regex "NAME\s*=" never picks up
  * the per-kernel line). Such program-scope stats are declared once in a
  * ws_stat_decl table (the timing model's is in timing/gpu.c) and added with
- * ws_kstats_add_program. */
+ * ws_kstats_add_program. Every stat is declared in the catalog
+ * (stats/catalog.h); units whose values sit in a struct add them with
+ * ws_kstats_add_table. */
 #ifndef WARPSIM_STATS_REPORT_H
 #define WARPSIM_STATS_REPORT_H
 
 #include <stdint.h>
 #include <stdio.h>
+
+#include "stats/catalog.h"
 
 typedef struct ws_stat {
     char name[96];               /* JSON key (an identifier); unused for a text line */
@@ -69,26 +73,6 @@ int ws_kstats_add_str(ws_kernel_stats *s, const char *name, const char *v);
  * the JSON carries as separate keys. */
 int ws_kstats_add_line(ws_kernel_stats *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* How a program-scope stat's running total follows its per-kernel values. */
-typedef enum ws_stat_agg {
-    WS_AGG_SUM,    /* a count: the sum over kernels */
-    WS_AGG_MAX,    /* a peak: the largest per-kernel value */
-    WS_AGG_LAST,   /* a state: the latest kernel's value */
-    WS_AGG_RATIO,  /* value[num] / value[den] of the same scope (0 when den is 0): a ratio of
-                      sums for the total, never a mean of per-kernel ratios */
-} ws_stat_agg;
-
-typedef struct ws_stat_decl {
-    const char *name;            /* cumulative name (JSON key); per kernel: name + "_kernel" */
-    const char *text;            /* GPGPU-Sim's text spelling when not name, else NULL; "": JSON
-                                    only, in both scopes (the text prints it in a line of its
-                                    own, e.g. per-core arrays and distributions) */
-    ws_stat_agg agg;
-    int num, den;                /* WS_AGG_RATIO: indices into the same table */
-    int hidden;                  /* kept for ratios only, not reported */
-} ws_stat_decl;
-
-#define WS_STAT_KERNEL_SUFFIX "_kernel"
 
 /* Fold one kernel's values (kernel[i] for decl[i]; ratio entries unused)
  * into the running totals total[] (owned by the caller, zeroed before the
@@ -97,6 +81,18 @@ typedef struct ws_stat_decl {
  * when out of memory. */
 int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n,
                           const uint64_t *kernel, uint64_t *total);
+
+/* Append every entry of t (kernel scope), reading WS_SRC_U64 / WS_SRC_F64 /
+ * WS_SRC_STR values at their offsets in unit (the unit's stats struct);
+ * WS_SRC_NONE entries are skipped (the unit adds them itself). Returns 0,
+ * or -1 when out of memory. */
+int ws_kstats_add_table(ws_kernel_stats *s, const ws_stat_table *t, const void *unit);
+/* The same for n declarations of a table (a unit whose stats the report
+ * interleaves with another's). */
+int ws_kstats_add_decls(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const void *unit);
+
+/* The report's own fields (kernel name, gpu_sim_*, gpu_tot_*, wall time). */
+extern const ws_stat_table ws_report_stat_table;
 
 /* GPGPU-Sim style text block ("kernel_name = ...", "gpu_sim_insn = ..."). */
 void ws_report_text(FILE *out, const ws_kernel_stats *s);

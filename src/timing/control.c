@@ -211,6 +211,24 @@ void ws_control_kernel_end(ws_control *c) {
     if (c->t.policy && c->t.policy->ctl_kernel_end) c->t.policy->ctl_kernel_end(c->t.state);
 }
 
+#define T(nm, u, d, w, ...) {nm, .unit = u, .desc = d, .when = "-warpsim_throttle " w, __VA_ARGS__}
+static const ws_stat_decl control_stats[] = {
+    T("warpsim_throttle_limit", "warps", "warps per scheduler the controller allowed at the "
+      "kernel's end (mean over SMs that ran a full period)", "awl, iacm, dwtcs, dwtpric",
+      .agg = WS_AGG_WMEAN, .den_name = "gpu_sim_cycle"),
+    T("warpsim_throttle_searches", "searches", "limit searches the controller finished",
+      "awl, iacm"),
+    T("warpsim_throttle_decided_cycle", "cycles", "kernel cycle at which the limit was decided",
+      "dwtcs, dwtpric", .agg = WS_AGG_LAST),
+    T("warpsim_iacm_adi_cycles", "cycles", "mean cycles an SM spent in IACM's indexing phase",
+      "iacm"),
+    T("warpsim_iacm_awl_cycles", "cycles", "mean cycles an SM spent in IACM's AWL phase", "iacm"),
+    T("warpsim_iacm_idle_cycles", "cycles", "mean cycles an SM spent in IACM's idle phase", "iacm"),
+};
+#undef T
+const ws_stat_table ws_control_stat_table = {"throttle controller", control_stats,
+                                             sizeof control_stats / sizeof control_stats[0]};
+
 void ws_control_add_stats(const ws_control *c, ws_kernel_stats *ks) {
     if (!c->t.policy || !c->t.policy->ctl_stats) return;
     ws_throttle_stat st[8];

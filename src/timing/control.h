@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "stats/catalog.h"
 #include "timing/mem/partition.h"
 #include "timing/sm/sm.h"
 
@@ -34,5 +35,8 @@ void ws_control_kernel_end(ws_control *c);
 /* Append what the controllers decided to the kernel's report. */
 struct ws_kernel_stats;
 void ws_control_add_stats(const ws_control *c, struct ws_kernel_stats *ks);
+/* What the throttle controllers may report (their names; values come from
+   the policy's ctl_stats). */
+extern const ws_stat_table ws_control_stat_table;
 
 #endif

@@ -48,76 +48,144 @@ enum {
 };
 
 #define RATE(n, d) .agg = WS_AGG_RATIO, .num = (n), .den = (d)
+#define S(id, nm, u, d, ...) [id] = {nm, .unit = u, .desc = d, .scope = WS_SCOPE_PROGRAM, __VA_ARGS__}
+#define L1D_FAIL(id, kind) S(id, "L1D_fail_" #kind, "accesses", "L1D reservation fails: " #kind)
 static const ws_stat_decl g_program_stats[P_N] = {
-    [P_L1D_ACC] = {"L1D_total_cache_accesses"},
-    [P_L1D_MISS] = {"L1D_total_cache_misses"},
-    [P_L1D_MISS_RATE] = {"L1D_total_cache_miss_rate", RATE(P_L1D_MISS, P_L1D_ACC)},
-    [P_L1D_PEND] = {"L1D_total_cache_pending_hits"},
-    [P_L1D_RES_FAIL] = {"L1D_total_cache_reservation_fails"},
-    [P_L1D_BYPASS] = {"L1D_total_cache_bypasses"},
-    [P_L1D_F_LINE] = {"L1D_fail_LINE_ALLOC_FAIL"},
-    [P_L1D_F_MSHR] = {"L1D_fail_MSHR_ENTRY_FAIL"},
-    [P_L1D_F_MERGE] = {"L1D_fail_MSHR_MERGE_FAIL"},
-    [P_L1D_F_MQ] = {"L1D_fail_MISS_QUEUE_FULL"},
-    [P_L1D_F_FLUSH] = {"L1D_fail_FLUSH_BLOCKED"},
-    [P_L1I_ACC] = {"L1I_total_cache_accesses"},
-    [P_L1I_MISS] = {"L1I_total_cache_misses"},
-    [P_L1I_MISS_RATE] = {"L1I_total_cache_miss_rate", RATE(P_L1I_MISS, P_L1I_ACC)},
-    [P_L1C_ACC] = {"L1C_total_cache_accesses"},
-    [P_L1C_MISS] = {"L1C_total_cache_misses"},
-    [P_L1C_MISS_RATE] = {"L1C_total_cache_miss_rate", RATE(P_L1C_MISS, P_L1C_ACC)},
-    [P_L1T_ACC] = {"L1T_total_cache_accesses"},
-    [P_L1T_MISS] = {"L1T_total_cache_misses"},
-    [P_SHMEM_BKCONFLICT] = {"gpgpu_n_shmem_bkconflict"},
-    [P_L2_ACC] = {"L2_total_cache_accesses"},
-    [P_L2_MISS] = {"L2_total_cache_misses"},
-    [P_L2_MISS_RATE] = {"L2_total_cache_miss_rate", RATE(P_L2_MISS, P_L2_ACC)},
-    [P_L2_PEND] = {"L2_total_cache_pending_hits"},
-    [P_L2_RES_FAIL] = {"L2_total_cache_reservation_fails"},
-    [P_L2_BYPASS] = {"L2_total_cache_bypasses"},
-    [P_DRAM_RD] = {"total_dram_reads", .text = "total dram reads"},
-    [P_DRAM_WR] = {"total_dram_writes", .text = "total dram writes"},
-    [P_DRAM_ROW_HIT] = {"dram_row_hits"},
-    [P_DRAM_ROW_MISS] = {"dram_row_misses"},
-    [P_DRAM_BUSY] = {"dram_busy_data_cycles", .hidden = 1},
-    [P_DRAM_CYC] = {"dram_cycles", .hidden = 1},
-    [P_DRAM_BW] = {"dram_bw_util", RATE(P_DRAM_BUSY, P_DRAM_CYC)},
-    [P_STALL_DRAMFULL] = {"gpu_stall_dramfull"},
+    S(P_L1D_ACC, "L1D_total_cache_accesses", "accesses", "L1D accesses (hits, pending hits, misses)"),
+    S(P_L1D_MISS, "L1D_total_cache_misses", "accesses", "L1D misses"),
+    S(P_L1D_MISS_RATE, "L1D_total_cache_miss_rate", "ratio", "L1D misses / accesses",
+      RATE(P_L1D_MISS, P_L1D_ACC)),
+    S(P_L1D_PEND, "L1D_total_cache_pending_hits", "accesses",
+      "L1D hits on a line whose fill is in flight"),
+    S(P_L1D_RES_FAIL, "L1D_total_cache_reservation_fails", "accesses",
+      "L1D accesses refused for lack of a line, MSHR or miss-queue slot (retried)"),
+    S(P_L1D_BYPASS, "L1D_total_cache_bypasses", "accesses", "accesses a bypass policy sent past the L1D"),
+    L1D_FAIL(P_L1D_F_LINE, LINE_ALLOC_FAIL),
+    L1D_FAIL(P_L1D_F_MSHR, MSHR_ENTRY_FAIL),
+    L1D_FAIL(P_L1D_F_MERGE, MSHR_MERGE_FAIL),
+    L1D_FAIL(P_L1D_F_MQ, MISS_QUEUE_FULL),
+    L1D_FAIL(P_L1D_F_FLUSH, FLUSH_BLOCKED),
+    S(P_L1I_ACC, "L1I_total_cache_accesses", "accesses", "instruction cache accesses"),
+    S(P_L1I_MISS, "L1I_total_cache_misses", "accesses", "instruction cache misses"),
+    S(P_L1I_MISS_RATE, "L1I_total_cache_miss_rate", "ratio", "L1I misses / accesses",
+      RATE(P_L1I_MISS, P_L1I_ACC)),
+    S(P_L1C_ACC, "L1C_total_cache_accesses", "accesses", "constant cache accesses"),
+    S(P_L1C_MISS, "L1C_total_cache_misses", "accesses", "constant cache misses"),
+    S(P_L1C_MISS_RATE, "L1C_total_cache_miss_rate", "ratio", "L1C misses / accesses",
+      RATE(P_L1C_MISS, P_L1C_ACC)),
+    S(P_L1T_ACC, "L1T_total_cache_accesses", "accesses", "texture cache accesses"),
+    S(P_L1T_MISS, "L1T_total_cache_misses", "accesses", "texture cache misses"),
+    S(P_SHMEM_BKCONFLICT, "gpgpu_n_shmem_bkconflict", "cycles",
+      "extra shared-memory cycles spent on bank conflicts"),
+    S(P_L2_ACC, "L2_total_cache_accesses", "accesses", "L2 accesses (hits, pending hits, misses)"),
+    S(P_L2_MISS, "L2_total_cache_misses", "accesses", "L2 misses (sector misses too)"),
+    S(P_L2_MISS_RATE, "L2_total_cache_miss_rate", "ratio", "L2 misses / accesses",
+      RATE(P_L2_MISS, P_L2_ACC)),
+    S(P_L2_PEND, "L2_total_cache_pending_hits", "accesses", "L2 hits on a line whose fill is in flight"),
+    S(P_L2_RES_FAIL, "L2_total_cache_reservation_fails", "accesses",
+      "L2 accesses refused for lack of resources (retried)"),
+    S(P_L2_BYPASS, "L2_total_cache_bypasses", "accesses", "accesses a bypass policy sent past the L2"),
+    S(P_DRAM_RD, "total_dram_reads", "commands", "DRAM read commands", .text = "total dram reads"),
+    S(P_DRAM_WR, "total_dram_writes", "commands", "DRAM write commands", .text = "total dram writes"),
+    S(P_DRAM_ROW_HIT, "dram_row_hits", "commands", "DRAM accesses to an open row"),
+    S(P_DRAM_ROW_MISS, "dram_row_misses", "commands", "DRAM accesses that opened a row"),
+    S(P_DRAM_BUSY, "dram_busy_data_cycles", "cycles", "DRAM cycles moving data", .hidden = 1),
+    S(P_DRAM_CYC, "dram_cycles", "cycles", "DRAM cycles, all channels", .hidden = 1),
+    S(P_DRAM_BW, "dram_bw_util", "ratio", "share of DRAM cycles moving data (all channels)",
+      RATE(P_DRAM_BUSY, P_DRAM_CYC)),
+    S(P_STALL_DRAMFULL, "gpu_stall_dramfull", "cycles",
+      "sub-partition cycles a request waited because the partition's queue was full"),
     /* GPGPU-Sim pads this one: "gpu_stall_icnt2sh    = N" */
-    [P_STALL_ICNT2SH] = {"gpu_stall_icnt2sh", .text = "gpu_stall_icnt2sh   "},
-    [P_ICNT_REQ] = {"icnt_total_packets_req"},
-    [P_ICNT_REPLY] = {"icnt_total_packets_reply"},
+    S(P_STALL_ICNT2SH, "gpu_stall_icnt2sh", "cycles",
+      "sub-partition cycles a reply waited for interconnect buffer space",
+      .text = "gpu_stall_icnt2sh   "),
+    S(P_ICNT_REQ, "icnt_total_packets_req", "packets", "request packets into the interconnect"),
+    S(P_ICNT_REPLY, "icnt_total_packets_reply", "packets", "reply packets into the interconnect"),
     /* thread-level: guard-true lanes of memory instructions by space (GPGPU-Sim pads two) */
-    [P_N_LOAD] = {"gpgpu_n_load_insn", .text = "gpgpu_n_load_insn "},
-    [P_N_STORE] = {"gpgpu_n_store_insn"},
-    [P_N_SHMEM] = {"gpgpu_n_shmem_insn"},
-    [P_N_TEX] = {"gpgpu_n_tex_insn"},
-    [P_N_CONST] = {"gpgpu_n_const_mem_insn"},
-    [P_N_PARAM] = {"gpgpu_n_param_mem_insn"},
+    S(P_N_LOAD, "gpgpu_n_load_insn", "instructions", "global/local loads (atomics too), per lane",
+      .text = "gpgpu_n_load_insn "),
+    S(P_N_STORE, "gpgpu_n_store_insn", "instructions", "global/local stores, per lane"),
+    S(P_N_SHMEM, "gpgpu_n_shmem_insn", "instructions", "shared-memory instructions, per lane"),
+    S(P_N_TEX, "gpgpu_n_tex_insn", "instructions", "texture fetches, per lane"),
+    S(P_N_CONST, "gpgpu_n_const_mem_insn", "instructions", "constant-memory loads, per lane"),
+    S(P_N_PARAM, "gpgpu_n_param_mem_insn", "instructions", "parameter-memory accesses, per lane"),
     /* requests the SMs sent towards memory, by kind */
-    [P_MEM_RD_LOCAL] = {"gpgpu_n_mem_read_local"},
-    [P_MEM_WR_LOCAL] = {"gpgpu_n_mem_write_local"},
-    [P_MEM_RD_GLOBAL] = {"gpgpu_n_mem_read_global"},
-    [P_MEM_WR_GLOBAL] = {"gpgpu_n_mem_write_global"},
-    [P_MEM_TEX] = {"gpgpu_n_mem_texture"},
-    [P_MEM_CONST] = {"gpgpu_n_mem_const"},
+    S(P_MEM_RD_LOCAL, "gpgpu_n_mem_read_local", "requests", "local-memory read requests to memory"),
+    S(P_MEM_WR_LOCAL, "gpgpu_n_mem_write_local", "requests", "local-memory write requests to memory"),
+    S(P_MEM_RD_GLOBAL, "gpgpu_n_mem_read_global", "requests", "global read requests to memory"),
+    S(P_MEM_WR_GLOBAL, "gpgpu_n_mem_write_global", "requests", "global write requests to memory"),
+    S(P_MEM_TEX, "gpgpu_n_mem_texture", "requests", "texture requests to memory"),
+    S(P_MEM_CONST, "gpgpu_n_mem_const", "requests", "constant requests to memory"),
     /* data replies at the SMs: core cycles from the request's creation to arrival */
-    [P_MF_LAT_SUM] = {"mf_latency_sum", .hidden = 1},
-    [P_MF_N] = {"mf_replies", .hidden = 1},
-    [P_MF_MAX] = {"maxmflatency", .agg = WS_AGG_MAX},
-    [P_MF_AVG] = {"averagemflatency", RATE(P_MF_LAT_SUM, P_MF_N)},
+    S(P_MF_LAT_SUM, "mf_latency_sum", "cycles", "", .hidden = 1),
+    S(P_MF_N, "mf_replies", "replies", "", .hidden = 1),
+    S(P_MF_MAX, "maxmflatency", "cycles", "longest memory request latency (creation to reply)",
+      .agg = WS_AGG_MAX),
+    S(P_MF_AVG, "averagemflatency", "cycles", "mean memory request latency (creation to reply)",
+      RATE(P_MF_LAT_SUM, P_MF_N)),
     /* for L2_BW and gpu_tot_occupancy, which GPGPU-Sim names per scope itself */
-    [P_L2_REPLY_BYTES] = {"l2_reply_bytes", .hidden = 1},
-    [P_CYCLES] = {"core_cycles", .hidden = 1},
-    [P_WARPS_LIVE] = {"warps_live_cycles", .hidden = 1},
-    [P_WARP_SLOTS] = {"warp_slot_cycles", .hidden = 1},
+    S(P_L2_REPLY_BYTES, "l2_reply_bytes", "B", "", .hidden = 1),
+    S(P_CYCLES, "core_cycles", "cycles", "", .hidden = 1),
+    S(P_WARPS_LIVE, "warps_live_cycles", "warp-cycles", "", .hidden = 1),
+    S(P_WARP_SLOTS, "warp_slot_cycles", "warp-cycles", "", .hidden = 1),
 };
+#undef L1D_FAIL
 #undef RATE
+#undef S
+const ws_stat_table ws_gpu_stat_table = {"memory system (GPGPU-Sim's cumulative counters)",
+                                         g_program_stats, P_N};
 
-const ws_stat_decl *ws_gpu_program_stats(size_t *n) {
-    *n = P_N;
-    return g_program_stats;
-}
+/* The generated program-scope entries (build_decl), one declaration per family. */
+#define F(nm, tx, u, d) {nm, .text = tx, .unit = u, .desc = d, .scope = WS_SCOPE_PROGRAM}
+static const ws_stat_decl g_families[] = {
+    F("L1D_cache_core_*_accesses", "", "accesses", "one SM's L1D accesses (text: L1D_cache_core[i] line)"),
+    F("L1D_cache_core_*_misses", "", "accesses", "one SM's L1D misses"),
+    F("L1D_cache_core_*_pending_hits", "", "accesses", "one SM's L1D pending hits"),
+    F("L1D_cache_core_*_reservation_fails", "", "accesses", "one SM's L1D reservation fails"),
+    F("warp_distro_*", "", "scheduler-cycles",
+      "warp issue distribution: Stall, W0_Idle, W0_Scoreboard, or issued with k lanes (Wk); "
+      "text: the Warp Occupancy Distribution line"),
+    F("Total_core_cache_stats_breakdown_*", "Total_core_cache_stats_breakdown[*][*]", "accesses",
+      "core caches' accesses by access kind and outcome"),
+    F("L2_cache_stats_breakdown_*", "L2_cache_stats_breakdown[*][*]", "accesses",
+      "L2 accesses by access kind and outcome"),
+};
+#undef F
+const ws_stat_table ws_gpu_family_table = {"per-core and per-kind breakdowns", g_families,
+                                           sizeof g_families / sizeof g_families[0]};
+
+/* Per kernel stats the GPU computes itself (values in gpu_kernel_vals). */
+typedef struct gpu_kernel_vals {
+    double l2_bw, l2_bw_total, occ, tot_occ;
+    uint64_t regs, smem, ctas;
+    const char *limiter;
+    double time_us;
+} gpu_kernel_vals;
+/* the report prints the issue stalls between the limiter and the time */
+enum { GK_TIME_US = 8, GK_N };
+#define K(f, src_, nm, u, d, ...)                                                             \
+    {nm, .unit = u, .desc = d, .src = src_, .off = offsetof(gpu_kernel_vals, f), __VA_ARGS__}
+static const ws_stat_decl g_kernel_stats[GK_N] = {
+    K(l2_bw, WS_SRC_F64, "L2_BW", "GB/s", "bytes leaving the L2 towards the SMs per simulated second",
+      .twin = "L2_BW_total", .agg = WS_AGG_WMEAN, .den_name = "gpu_sim_cycle"),
+    K(l2_bw_total, WS_SRC_F64, "L2_BW_total", "GB/s", "L2_BW over all kernels so far",
+      .scope = WS_SCOPE_CUMULATIVE, .agg = WS_AGG_LAST, .run = WS_RUN_MEAN),
+    K(occ, WS_SRC_F64, "gpu_occupancy", "%", "live warps / warp slots of active SMs",
+      .twin = "gpu_tot_occupancy", .agg = WS_AGG_WMEAN, .den_name = "warpsim_sm_active_cycles"),
+    K(tot_occ, WS_SRC_F64, "gpu_tot_occupancy", "%", "gpu_occupancy over all kernels so far",
+      .scope = WS_SCOPE_CUMULATIVE, .agg = WS_AGG_LAST, .run = WS_RUN_MEAN),
+    K(regs, WS_SRC_U64, "warpsim_regs_per_thread", "registers", "registers per thread (ptxas)",
+      .agg = WS_AGG_LAST),
+    K(smem, WS_SRC_U64, "warpsim_smem_per_cta", "B", "shared memory per CTA", .agg = WS_AGG_LAST),
+    K(ctas, WS_SRC_U64, "warpsim_ctas_per_sm", "CTAs", "CTAs of this kernel that fit on an SM at once",
+      .agg = WS_AGG_LAST),
+    K(limiter, WS_SRC_STR, "warpsim_cta_limited_by", "text", "what limits CTAs per SM (a string)",
+      .agg = WS_AGG_LAST),
+    [GK_TIME_US] = K(time_us, WS_SRC_F64, "gpu_sim_time_us", "us",
+                     "simulated time of this kernel at the core clock"),
+};
+#undef K
+const ws_stat_table ws_gpu_kernel_table = {"GPU (per kernel)", g_kernel_stats, GK_N};
 
 struct ws_gpu {
     ws_config cfg;
@@ -606,10 +674,8 @@ static void breakdown_values(const ws_gpu *g, const ws_sm_stats *smk, const ws_s
     l1[WS_MA_INST * BD_N + BD_MSHR_HIT] = smt->l1i_mshr_hits;
 }
 
-/* GPGPU-Sim's multi-value lines, from the running totals, and the stats it
- * names per scope itself (L2_BW / L2_BW_total, gpu_occupancy /
- * gpu_tot_occupancy). kv: this kernel's values. */
-static void add_breakdown_lines(const ws_gpu *g, ws_kernel_stats *ks, const uint64_t *kv) {
+/* GPGPU-Sim's multi-value lines, from the running totals. */
+static void add_breakdown_lines(const ws_gpu *g, ws_kernel_stats *ks) {
     const uint64_t *t = g->prog_tot;
     for (uint32_t c = 0; c < g->n_sms; c++) {
         const uint64_t *o = t + d_core(g) + c * CORE_N;
@@ -629,12 +695,84 @@ static void add_breakdown_lines(const ws_gpu *g, ws_kernel_stats *ks, const uint
                       (unsigned long long)w[WD_W1 + k - 1]);
     ws_kstats_add_line(ks, "Warp Occupancy Distribution:");
     ws_kstats_add_line(ks, "%s", line);
+}
+
+/* The per-kernel stats of g_kernel_stats. kv: this kernel's program-scope values. */
+static void kernel_values(const ws_gpu *g, const uint64_t *kv, const ws_kernel_res *res,
+                          uint64_t cycles, gpu_kernel_vals *o) {
+    const uint64_t *t = g->prog_tot;
     /* bytes over simulated seconds, in GB/s: B * MHz / cycles / 1e3 */
-    ws_kstats_add_f64(ks, "L2_BW", ratio(kv[P_L2_REPLY_BYTES], kv[P_CYCLES]) * g->mhz[0] / 1e3);
-    ws_kstats_add_f64(ks, "L2_BW_total",
-                      ratio(t[P_L2_REPLY_BYTES], t[P_CYCLES]) * g->mhz[0] / 1e3);
-    ws_kstats_add_f64(ks, "gpu_occupancy", 100 * ratio(kv[P_WARPS_LIVE], kv[P_WARP_SLOTS]));
-    ws_kstats_add_f64(ks, "gpu_tot_occupancy", 100 * ratio(t[P_WARPS_LIVE], t[P_WARP_SLOTS]));
+    o->l2_bw = ratio(kv[P_L2_REPLY_BYTES], kv[P_CYCLES]) * g->mhz[0] / 1e3;
+    o->l2_bw_total = ratio(t[P_L2_REPLY_BYTES], t[P_CYCLES]) * g->mhz[0] / 1e3;
+    o->occ = 100 * ratio(kv[P_WARPS_LIVE], kv[P_WARP_SLOTS]);
+    o->tot_occ = 100 * ratio(t[P_WARPS_LIVE], t[P_WARP_SLOTS]);
+    /* occupancy: what fits and why (the same on every SM) */
+    o->regs = res->regs_per_thread;
+    o->smem = res->smem_per_cta;
+    o->ctas = ws_sm_max_ctas(g->sm[0]);
+    o->limiter = ws_sm_cta_limiter(g->sm[0]);
+    o->time_us = (double)cycles / g->mhz[0];
+}
+
+/* The kernel's statistics into ks, from the units' counters now and at the
+ * kernel's start (sm0, mp0: turned into this kernel's part; ic0). Once per
+ * kernel; not inlined, so that it does not change the code of the cycle loop.
+ * Returns 0, or -1 when out of memory. */
+__attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res *res,
+                                                 const ws_gpu_result *out, ws_kernel_stats *ks,
+                                                 ws_sm_stats *sm0, ws_mempart_stats *mp0,
+                                                 const ws_icnt_stats *ic0) {
+    /* turn running totals into this kernel's numbers, summed over the units */
+    ws_sm_stats smt = {0};
+    ws_mempart_stats mpt = {0};
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        ws_counters_diff(ws_sm_counters, ws_sm_ncounters, &sm0[i], ws_sm_get_stats(g->sm[i]),
+                         &sm0[i]);
+        ws_counters_add(ws_sm_counters, ws_sm_ncounters, &smt, &sm0[i]);
+    }
+    for (uint32_t i = 0; i < g->n_chan; i++) {
+        ws_counters_diff(ws_mempart_counters, ws_mempart_ncounters, &mp0[i],
+                         ws_mempart_get_stats(g->part[i]), &mp0[i]);
+        ws_counters_add(ws_mempart_counters, ws_mempart_ncounters, &mpt, &mp0[i]);
+    }
+    uint64_t *pv = calloc(g->n_decl, sizeof *pv);
+    if (!pv) return -1;
+    program_values(g, &smt, &mpt, ic0, pv);
+    pv[P_CYCLES] = out->cycles;
+    breakdown_values(g, sm0, &smt, &mpt, pv);
+    ws_kstats_add_program(ks, g->decl, g->n_decl, pv, g->prog_tot);
+    add_breakdown_lines(g, ks);
+    gpu_kernel_vals kval;
+    kernel_values(g, pv, res, out->cycles, &kval);
+    ws_kstats_add_decls(ks, g_kernel_stats, GK_TIME_US, &kval);
+    /* per kernel only: issue stalls, time, energy, activity, controller decisions */
+    ws_kstats_add_table(ks, &ws_sm_stat_table, &smt);
+    ws_kstats_add_decls(ks, g_kernel_stats + GK_TIME_US, GK_N - GK_TIME_US, &kval);
+    /* energy: this kernel's activity through the model's coefficients */
+    const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
+    ws_energy_activity ea = {
+        .warp_insts = smt.warp_insts, .l1i_accesses = smt.l1i_access,
+        .rf_reads = smt.rf_reads, .rf_writes = smt.rf_writes,
+        .lanes_int = smt.thread_insts_int, .lanes_fp = smt.thread_insts_fp,
+        .lanes_dp = smt.thread_insts_dp, .lanes_sfu = smt.thread_insts_sfu,
+        .lanes_mem = smt.thread_insts_mem, .l1d_accesses = pv[P_L1D_ACC],
+        .shmem_accesses = smt.shmem_accesses + smt.shmem_bank_conflict_cycles,
+        .const_accesses = smt.l1c_access, .sm_active_cycles = smt.cycles_active,
+        .l2_accesses = pv[P_L2_ACC],
+        .icnt_flits = ic->flits[0] + ic->flits[1] - ic0->flits[0] - ic0->flits[1],
+        .dram_act = mpt.dram_n_act, .dram_rd = mpt.dram_reads, .dram_wr = mpt.dram_writes,
+        .cycles = out->cycles, .core_mhz = g->mhz[0], .n_sms = g->n_sms,
+    };
+    ws_energy_params ep;
+    ws_energy_params_from_config(&ep, &g->cfg);
+    ws_energy en;
+    ws_energy_compute(&ep, &ea, &en);
+    ws_energy_report(ks, &en, out->thread_insts_exec);
+    /* the activity behind it, for recalibration */
+    ws_kstats_add_table(ks, &ws_energy_activity_table, &ea);
+    ws_control_add_stats(g->ctl, ks); /* what a throttle controller decided */
+    free(pv);
+    return 0;
 }
 
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
@@ -827,90 +965,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         out->thread_insts += s->thread_insts - sm0[i].thread_insts;
         out->thread_insts_exec += s->thread_insts_exec - sm0[i].thread_insts_exec;
     }
-    if (rc == WS_OK && ks) {
-        /* turn running totals into this kernel's numbers */
-        for (uint32_t i = 0; i < g->n_sms; i++) {
-            const ws_sm_stats *s = ws_sm_get_stats(g->sm[i]);
-            uint64_t *a = (uint64_t *)&sm0[i];
-            const uint64_t *b = (const uint64_t *)s;
-            for (size_t k = 0; k < sizeof *s / sizeof(uint64_t); k++) a[k] = b[k] - a[k];
-        }
-        for (uint32_t i = 0; i < g->n_chan; i++) {
-            const ws_mempart_stats *s = ws_mempart_get_stats(g->part[i]);
-            uint64_t *a = (uint64_t *)&mp0[i];
-            const uint64_t *b = (const uint64_t *)s;
-            for (size_t k = 0; k < sizeof *s / sizeof(uint64_t); k++) a[k] = b[k] - a[k];
-        }
-        /* sum the differences over the units */
-        ws_sm_stats smt = {0};
-        ws_mempart_stats mpt = {0};
-        for (uint32_t i = 0; i < g->n_sms; i++) {
-            uint64_t *a = (uint64_t *)&smt;
-            const uint64_t *b = (const uint64_t *)&sm0[i];
-            for (size_t k = 0; k < sizeof smt / sizeof(uint64_t); k++) a[k] += b[k];
-        }
-        for (uint32_t i = 0; i < g->n_chan; i++) {
-            uint64_t *a = (uint64_t *)&mpt;
-            const uint64_t *b = (const uint64_t *)&mp0[i];
-            for (size_t k = 0; k < sizeof mpt / sizeof(uint64_t); k++) a[k] += b[k];
-        }
-        uint64_t *pv = calloc(g->n_decl, sizeof *pv);
-        if (!pv) {
-            free(sm0);
-            free(mp0);
-            fault->code = WS_ERR_OUT_OF_MEMORY;
-            snprintf(fault->msg, sizeof fault->msg, "out of host memory");
-            return fault->code;
-        }
-        program_values(g, &smt, &mpt, &ic0, pv);
-        pv[P_CYCLES] = out->cycles;
-        breakdown_values(g, sm0, &smt, &mpt, pv);
-        ws_kstats_add_program(ks, g->decl, g->n_decl, pv, g->prog_tot);
-        add_breakdown_lines(g, ks, pv);
-        /* occupancy: what fits and why (the same on every SM) */
-        ws_kstats_add_u64(ks, "warpsim_regs_per_thread", res->regs_per_thread);
-        ws_kstats_add_u64(ks, "warpsim_smem_per_cta", res->smem_per_cta);
-        ws_kstats_add_u64(ks, "warpsim_ctas_per_sm", ws_sm_max_ctas(g->sm[0]));
-        ws_kstats_add_str(ks, "warpsim_cta_limited_by", ws_sm_cta_limiter(g->sm[0]));
-        /* per kernel only: issue stalls, time, energy, activity, controller decisions */
-        ws_kstats_add_u64(ks, "warpsim_stall_idle", smt.stall_idle);
-        ws_kstats_add_u64(ks, "warpsim_stall_scoreboard", smt.stall_scoreboard);
-        ws_kstats_add_u64(ks, "warpsim_stall_pipeline", smt.stall_pipeline);
-        ws_kstats_add_u64(ks, "warpsim_stall_barrier", smt.stall_barrier);
-        ws_kstats_add_u64(ks, "warpsim_stall_ibuffer", smt.stall_ibuffer);
-        ws_kstats_add_f64(ks, "gpu_sim_time_us", (double)out->cycles / g->mhz[0]);
-        /* energy: this kernel's activity through the model's coefficients */
-        const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
-        ws_energy_activity ea = {
-            .warp_insts = smt.warp_insts, .l1i_accesses = smt.l1i_access,
-            .rf_reads = smt.rf_reads, .rf_writes = smt.rf_writes,
-            .lanes_int = smt.thread_insts_int, .lanes_fp = smt.thread_insts_fp,
-            .lanes_dp = smt.thread_insts_dp, .lanes_sfu = smt.thread_insts_sfu,
-            .lanes_mem = smt.thread_insts_mem, .l1d_accesses = pv[P_L1D_ACC],
-            .shmem_accesses = smt.shmem_accesses + smt.shmem_bank_conflict_cycles,
-            .const_accesses = smt.l1c_access, .sm_active_cycles = smt.cycles_active,
-            .l2_accesses = pv[P_L2_ACC],
-            .icnt_flits = ic->flits[0] + ic->flits[1] - ic0.flits[0] - ic0.flits[1],
-            .dram_act = mpt.dram_n_act, .dram_rd = mpt.dram_reads, .dram_wr = mpt.dram_writes,
-            .cycles = out->cycles, .core_mhz = g->mhz[0], .n_sms = g->n_sms,
-        };
-        ws_energy_params ep;
-        ws_energy_params_from_config(&ep, &g->cfg);
-        ws_energy en;
-        ws_energy_compute(&ep, &ea, &en);
-        ws_energy_report(ks, &en, out->thread_insts_exec);
-        /* the activity behind it, for recalibration */
-        ws_kstats_add_u64(ks, "warpsim_rf_reads", smt.rf_reads);
-        ws_kstats_add_u64(ks, "warpsim_rf_writes", smt.rf_writes);
-        ws_kstats_add_u64(ks, "warpsim_thread_insts_int", smt.thread_insts_int);
-        ws_kstats_add_u64(ks, "warpsim_thread_insts_fp", smt.thread_insts_fp);
-        ws_kstats_add_u64(ks, "warpsim_thread_insts_dp", smt.thread_insts_dp);
-        ws_kstats_add_u64(ks, "warpsim_thread_insts_sfu", smt.thread_insts_sfu);
-        ws_kstats_add_u64(ks, "warpsim_thread_insts_mem", smt.thread_insts_mem);
-        ws_kstats_add_u64(ks, "warpsim_icnt_flits", ea.icnt_flits);
-        ws_kstats_add_u64(ks, "warpsim_sm_active_cycles", smt.cycles_active);
-        ws_control_add_stats(g->ctl, ks); /* what a throttle controller decided */
-        free(pv);
+    if (rc == WS_OK && ks && kernel_stats(g, res, out, ks, sm0, mp0, &ic0)) {
+        fault->code = rc = WS_ERR_OUT_OF_MEMORY;
+        snprintf(fault->msg, sizeof fault->msg, "out of host memory");
     }
     free(sm0);
     free(mp0);

@@ -24,9 +24,10 @@ void ws_gpu_destroy(ws_gpu *g);
  * counters) start at zero in a new GPU: a GPU built to replace another
  * midway through a program takes over the other's with this. */
 void ws_gpu_inherit_totals(ws_gpu *to, const ws_gpu *from);
-/* The table of program-scope statistics (reported cumulatively and as
- * NAME_kernel); *n gets its length. */
-const ws_stat_decl *ws_gpu_program_stats(size_t *n);
+/* The catalog's tables of the GPU: the program-scope stats (reported
+ * cumulatively and as NAME_kernel), their configuration-sized families, and
+ * the per-kernel ones it computes. */
+extern const ws_stat_table ws_gpu_stat_table, ws_gpu_family_table, ws_gpu_kernel_table;
 uint32_t ws_gpu_num_sms(const ws_gpu *g);
 double ws_gpu_core_mhz(const ws_gpu *g);
 

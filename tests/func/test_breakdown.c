@@ -59,7 +59,7 @@ static char *run(const char *kernel, unsigned grid, unsigned block) {
 
 static double stat1(const char *rep, const char *name) {
     double v = -1;
-    CHECK_MSG(ws_test_text_stat(rep, name, &v, 1) == 1, "%s: not once in the report", name);
+    CHECK_MSG(ws_test_stat(rep, 1, name, &v, 1) == 1, "%s: not once in the report", name);
     return v;
 }
 

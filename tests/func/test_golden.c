@@ -9,19 +9,19 @@
 
 #include "stats_util.h"
 #include "test.h"
-#include "timing/gpu.h"
 #include "workload.h"
 
-/* The run's totals: the last kernel's value of each cumulative stat, read
- * from the text report under GPGPU-Sim's spelling (the golden files write
- * spaces as '_'). Program-scope ones must also equal the sum of their
- * per-kernel values (NAME_kernel). */
+/* The run's totals: the last kernel's value of each cumulative stat, by its
+ * catalog name, read from the text report under GPGPU-Sim's spelling (the
+ * golden files write spaces as '_', which gives the catalog name).
+ * Program-scope ones must also equal the sum of their per-kernel values
+ * (NAME_kernel). */
 static const char *const g_stats[] = {
     "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpgpu_n_tot_w_icount",
     "L1D_total_cache_accesses", "L1D_total_cache_misses", "L1D_total_cache_pending_hits",
     "L1D_fail_LINE_ALLOC_FAIL", "L1D_fail_MSHR_ENTRY_FAIL", "L1D_fail_MSHR_MERGE_FAIL",
     "L1D_fail_MISS_QUEUE_FULL", "L1I_total_cache_misses", "L1C_total_cache_misses",
-    "L2_total_cache_accesses", "L2_total_cache_misses", "total dram reads", "total dram writes",
+    "L2_total_cache_accesses", "L2_total_cache_misses", "total_dram_reads", "total_dram_writes",
     "gpu_stall_dramfull", "gpu_stall_icnt2sh", "icnt_total_packets_req",
     NULL,
 };
@@ -30,24 +30,20 @@ enum { MAXK = 64 };
 
 /* Parse the text report: "name = value" lines. */
 static void collect(const char *report, unsigned long long *vals) {
-    size_t n;
-    const ws_stat_decl *decl = ws_gpu_program_stats(&n);
     double v[MAXK], kv[MAXK];
     char kname[80];
     for (int i = 0; g_stats[i]; i++) {
-        size_t k = ws_test_text_stat(report, g_stats[i], v, MAXK);
+        size_t k = ws_test_stat(report, 1, g_stats[i], v, MAXK);
         CHECK_MSG(k > 0 && k <= MAXK, "%s: %zu values", g_stats[i], k);
         vals[i] = k > 0 && k <= MAXK ? (unsigned long long)v[k - 1] : 0;
-        for (size_t j = 0; j < n; j++) {
-            const char *name = decl[j].text ? decl[j].text : decl[j].name;
-            if (strcmp(name, g_stats[i])) continue;
-            snprintf(kname, sizeof kname, "%s%s", decl[j].name, WS_STAT_KERNEL_SUFFIX);
-            size_t nk = ws_test_text_stat(report, kname, kv, MAXK);
-            double sum = 0;
-            for (size_t m = 0; m < nk && m < MAXK; m++) sum += kv[m];
-            CHECK_MSG(nk == k && (unsigned long long)sum == vals[i],
-                      "%s: total %llu, kernels sum %.0f", g_stats[i], vals[i], sum);
-        }
+        const ws_stat_decl *d = ws_catalog_find(g_stats[i], NULL);
+        if (!d || d->scope != WS_SCOPE_PROGRAM) continue;
+        snprintf(kname, sizeof kname, "%s%s", d->name, WS_STAT_KERNEL_SUFFIX);
+        size_t nk = ws_test_stat(report, 1, kname, kv, MAXK);
+        double sum = 0;
+        for (size_t m = 0; m < nk && m < MAXK; m++) sum += kv[m];
+        CHECK_MSG(nk == k && (unsigned long long)sum == vals[i], "%s: total %llu, kernels sum %.0f",
+                  g_stats[i], vals[i], sum);
     }
 }
 

@@ -2,55 +2,96 @@
  * counters are cumulative over the program, their per-kernel values are
  * NAME_kernel, and ratios come from summed counts (text and JSON). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "stats/report.h"
 #include "stats_util.h"
 #include "test.h"
-#include "timing/gpu.h"
 #include "workload.h"
 
 enum { MAXK = 64 };
 
-/* For one scope's reader (text or JSON): every cumulative value is the sum of
-   the per-kernel values so far, every cumulative ratio the ratio of the sums. */
-typedef size_t (*reader)(const char *, const char *, double *, size_t);
+static double tol(int text, double want) {
+    double m = fabs(want) > 1 ? fabs(want) : 1;
+    /* text rounds to 4 places; JSON carries doubles (sums in another order round apart) */
+    return text ? 1e-3 * m : 1e-9 * m;
+}
 
-static void check_program_scope(const char *what, const char *src, reader get, int text,
-                                size_t kernels) {
-    size_t n;
-    const ws_stat_decl *decl = ws_gpu_program_stats(&n);
-    double kv[MAXK], cv[MAXK], num[MAXK], den[MAXK];
-    char kname[80];
-    for (size_t i = 0; i < n; i++) {
-        const ws_stat_decl *d = &decl[i];
-        if (d->hidden) continue;
-        const char *cname = text && d->text ? d->text : d->name;
-        snprintf(kname, sizeof kname, "%s%s", d->name, WS_STAT_KERNEL_SUFFIX);
-        CHECK_MSG(get(src, kname, kv, MAXK) == kernels, "%s: %s per kernel", what, kname);
-        CHECK_MSG(get(src, cname, cv, MAXK) == kernels, "%s: %s per kernel", what, cname);
-        if (d->agg == WS_AGG_RATIO) {
-            /* counts of the same scope */
-            const ws_stat_decl *dn = &decl[d->num], *dd = &decl[d->den];
-            if (dn->hidden || dd->hidden) continue; /* dram_bw_util: its counts are not reported */
-            get(src, text && dn->text ? dn->text : dn->name, num, MAXK);
-            get(src, text && dd->text ? dd->text : dd->name, den, MAXK);
-            double want = den[kernels - 1] ? num[kernels - 1] / den[kernels - 1] : 0;
-            /* text rounds to 4 places; JSON carries the double exactly */
-            CHECK_MSG(fabs(cv[kernels - 1] - want) <= (text ? 5e-5 : 0),
-                      "%s: %s = %.6f, sums give %.6f", what, cname, cv[kernels - 1], want);
-            continue;
+/* For one format (text or JSON), every catalogued stat aggregates as the
+   catalog says: a program-scope value is the sum / max / last / ratio of the
+   per-kernel values so far, and a per-kernel stat with GPGPU-Sim's own
+   cumulative spelling (gpu_sim_insn -> gpu_tot_sim_insn) aggregates to it. */
+static void check_catalog_aggregation(const char *what, const char *src, int text,
+                                      size_t kernels) {
+    size_t nt;
+    const ws_stat_table *const *tables = ws_catalog_tables(&nt);
+    static double kv[MAXK], cv[MAXK], num[MAXK], den[MAXK];
+    char kname[160];
+    size_t checked = 0;
+    for (size_t t = 0; t < nt; t++)
+        for (size_t i = 0; i < tables[t]->n; i++) {
+            const ws_stat_decl *d = &tables[t]->decl[i];
+            if (d->hidden || d->when || strchr(d->name, '*')) continue;
+            if (text && d->text && !*d->text) continue; /* JSON only */
+            const char *nn = ws_catalog_num(tables[t], d), *dn = ws_catalog_den(tables[t], d);
+            if (d->scope == WS_SCOPE_PROGRAM) {
+                snprintf(kname, sizeof kname, "%s%s", d->name, WS_STAT_KERNEL_SUFFIX);
+                CHECK_MSG(ws_test_stat(src, text, kname, kv, MAXK) == kernels, "%s: %s", what,
+                          kname);
+                CHECK_MSG(ws_test_stat(src, text, d->name, cv, MAXK) == kernels, "%s: %s", what,
+                          d->name);
+                if (d->agg == WS_AGG_RATIO) {
+                    if (tables[t]->decl[d->num].hidden || tables[t]->decl[d->den].hidden)
+                        continue; /* dram_bw_util: its counts are not reported */
+                    ws_test_stat(src, text, nn, num, MAXK);
+                    ws_test_stat(src, text, dn, den, MAXK);
+                    double want = den[kernels - 1] ? num[kernels - 1] / den[kernels - 1] : 0;
+                    CHECK_MSG(fabs(cv[kernels - 1] - want) <= (text ? 5e-5 : 0),
+                              "%s: %s = %.6f, sums give %.6f", what, d->name, cv[kernels - 1], want);
+                    checked++;
+                    continue;
+                }
+                double acc = 0;
+                for (size_t k = 0; k < kernels; k++) {
+                    acc = d->agg == WS_AGG_MAX ? (kv[k] > acc ? kv[k] : acc)
+                          : d->agg == WS_AGG_LAST ? kv[k] : acc + kv[k];
+                    CHECK_MSG(cv[k] == acc, "%s: kernel %zu: %s = %.0f, %s of %s = %.0f", what,
+                              k + 1, d->name, cv[k], ws_stat_agg_name(d->agg), kname, acc);
+                }
+                checked++;
+            } else if (d->scope == WS_SCOPE_KERNEL && (d->twin || nn)) {
+                CHECK_MSG(ws_test_stat(src, text, d->name, kv, MAXK) == kernels, "%s: %s", what,
+                          d->name);
+                if (nn) ws_test_stat(src, text, nn, num, MAXK);
+                if (dn) ws_test_stat(src, text, dn, den, MAXK);
+                /* a JSON-only twin (tot_wall_time_s) is checked in JSON */
+                if (d->twin && ws_test_stat(src, text, d->twin, cv, MAXK) != kernels) continue;
+                double s = 0, sn = 0, sd = 0, sw = 0;
+                for (size_t k = 0; k < kernels; k++) {
+                    double scale = d->scale ? d->scale : 1;
+                    s += kv[k];
+                    if (nn) sn += num[k];
+                    if (dn) sd += den[k], sw += kv[k] * den[k];
+                    /* a ratio of other stats holds in each kernel too */
+                    if (nn && dn && den[k])
+                        CHECK_MSG(fabs(kv[k] - scale * num[k] / den[k]) <= tol(text, kv[k]),
+                                  "%s: kernel %zu: %s = %g, %s / %s = %g", what, k + 1, d->name,
+                                  kv[k], nn, dn, scale * num[k] / den[k]);
+                    if (!d->twin) continue;
+                    double want = d->agg == WS_AGG_RATIO ? (sd ? scale * sn / sd : 0)
+                                  : d->agg == WS_AGG_WMEAN ? (sd ? sw / sd : 0) : s;
+                    CHECK_MSG(fabs(cv[k] - want) <= tol(text, want),
+                              "%s: kernel %zu: %s = %g, %s of %s gives %g", what, k + 1, d->twin,
+                              cv[k], ws_stat_agg_name(d->agg), d->name, want);
+                }
+                checked++;
+            }
         }
-        /* a count sums over the kernels, a peak takes the largest */
-        double sum = 0;
-        for (size_t k = 0; k < kernels; k++) {
-            sum = d->agg == WS_AGG_MAX ? (kv[k] > sum ? kv[k] : sum) : sum + kv[k];
-            CHECK_MSG(cv[k] == sum, "%s: kernel %zu: %s = %.0f, %s of %s = %.0f", what, k + 1,
-                      cname, cv[k], d->agg == WS_AGG_MAX ? "max" : "sum", kname, sum);
-        }
-    }
+    CHECK_MSG(checked > 50, "%s: %zu stats checked", what, checked);
 }
 
 TEST(stats_program_scope_cumulative_multi_kernel) {
@@ -66,15 +107,15 @@ TEST(stats_program_scope_cumulative_multi_kernel) {
     size_t kernels = ws_test_text_stat(rep, "kernel_name", v, MAXK);
     CHECK_MSG(kernels > 2 && kernels <= MAXK, "%zu kernels", kernels);
     if (json && kernels > 2 && kernels <= MAXK) {
-        check_program_scope("text", rep, ws_test_text_stat, 1, kernels);
-        check_program_scope("json", json, ws_test_json_stat, 0, kernels);
+        check_catalog_aggregation("text", rep, 1, kernels);
+        check_catalog_aggregation("json", json, 0, kernels);
         /* the issue's case: the whole-run miss rate is total misses / total
            accesses, not a mean of the kernels' rates */
         double acc[MAXK], miss[MAXK], rate[MAXK], krate[MAXK];
-        ws_test_json_stat(json, "L1D_total_cache_accesses_kernel", acc, MAXK);
-        ws_test_json_stat(json, "L1D_total_cache_misses_kernel", miss, MAXK);
-        ws_test_json_stat(json, "L1D_total_cache_miss_rate", rate, MAXK);
-        ws_test_json_stat(json, "L1D_total_cache_miss_rate_kernel", krate, MAXK);
+        ws_test_stat(json, 0, "L1D_total_cache_accesses_kernel", acc, MAXK);
+        ws_test_stat(json, 0, "L1D_total_cache_misses_kernel", miss, MAXK);
+        ws_test_stat(json, 0, "L1D_total_cache_miss_rate", rate, MAXK);
+        ws_test_stat(json, 0, "L1D_total_cache_miss_rate_kernel", krate, MAXK);
         double sa = 0, sm = 0;
         for (size_t k = 0; k < kernels; k++) sa += acc[k], sm += miss[k];
         CHECK(sa > 0);
@@ -131,4 +172,101 @@ TEST(stats_add_program_aggregates) {
     free(j);
     free(buf);
     ws_kstats_free(&s);
+}
+
+/* The keys of a stats.json array of flat kernel objects, each once, in buf
+   (NUL-separated); returns how many. */
+static size_t json_keys(const char *json, char *buf, size_t cap) {
+    size_t n = 0, at = 0;
+    for (const char *p = json; (p = strstr(p, "\"")); ) {
+        const char *e = strchr(p + 1, '"');
+        if (!e) break;
+        /* a key follows '{' or ", " and is followed by ':' */
+        int key = e[1] == ':' && p > json && (p[-1] == '{' || (p[-1] == ' ' && p[-2] == ','));
+        if (key) {
+            size_t len = (size_t)(e - p - 1);
+            bool seen = false;
+            for (size_t o = 0; o < at && !seen; o += strlen(buf + o) + 1)
+                seen = strlen(buf + o) == len && !strncmp(buf + o, p + 1, len);
+            if (!seen && at + len + 1 < cap) {
+                memcpy(buf + at, p + 1, len);
+                buf[at + len] = 0;
+                at += len + 1;
+                n++;
+            }
+        }
+        p = e + 1;
+    }
+    return n;
+}
+
+/* Every stat a timing run reports (text and JSON) is in the catalog, and
+   every catalogued stat reported always is there. */
+static void check_covered(const char *workload, const char *const *sets) {
+    char dir[] = "/tmp/warpsim-cat-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char *log = NULL;
+    char *rep = ws_test_timing_report_set(workload, NULL, sets, dir, &log);
+    char path[256];
+    snprintf(path, sizeof path, "%s/stats.json", dir);
+    char *json = ws_test_read_file(path, NULL);
+    CHECK(json != NULL && rep != NULL);
+    static char keys[1 << 16];
+    size_t nk = json ? json_keys(json, keys, sizeof keys) : 0;
+    CHECK_MSG(nk > 300, "%s: %zu JSON keys", workload, nk);
+    size_t at = 0;
+    for (size_t i = 0; i < nk; i++, at += strlen(keys + at) + 1)
+        CHECK_MSG(ws_catalog_find(keys + at, NULL), "%s: JSON %s is not in the catalog",
+                  workload, keys + at);
+    /* text: "NAME = v" lines (GPGPU-Sim pads some names; gpu_total_sim_rate has no spaces) */
+    size_t nl = 0;
+    for (const char *p = rep; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *eol = strchr(p, '\n'), *eq = strchr(p, '=');
+        if (!eq || (eol && eq > eol) || *p == '-' || *p == '#' || memchr(p, ':', (size_t)(eq - p)))
+            continue;
+        char name[160];
+        size_t len = (size_t)(eq - p);
+        while (len && p[len - 1] == ' ') len--;
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        CHECK_MSG(ws_catalog_find(name, NULL), "%s: text %s is not in the catalog", workload,
+                  name);
+        nl++;
+    }
+    CHECK_MSG(nl > 200, "%s: %zu text stats", workload, nl);
+    /* and the other way round */
+    size_t nt;
+    const ws_stat_table *const *t = ws_catalog_tables(&nt);
+    for (size_t ti = 0; ti < nt; ti++)
+        for (size_t i = 0; i < t[ti]->n; i++) {
+            const ws_stat_decl *d = &t[ti]->decl[i];
+            if (d->hidden || d->when) continue;
+            bool found = false, kfound = d->scope != WS_SCOPE_PROGRAM;
+            at = 0;
+            for (size_t k = 0; k < nk; k++, at += strlen(keys + at) + 1) {
+                int pk = 0;
+                if (ws_catalog_find(keys + at, &pk) != d) continue;
+                if (pk) kfound = true;
+                else found = true;
+            }
+            CHECK_MSG(found && kfound, "%s: %s missing from stats.json", workload, d->name);
+            if (!strchr(d->name, '*') && !(d->text && !*d->text)) {
+                char line[200];
+                snprintf(line, sizeof line, "\n%s =", d->text ? d->text : d->name);
+                CHECK_MSG(strstr(rep, line) || !strcmp(d->name, "gpu_total_sim_rate") ||
+                          !strcmp(d->name, "kernel_name"), "%s: text lacks %s", workload, line);
+            }
+        }
+    free(json);
+    free(rep);
+    free(log);
+    unlink(path);
+    rmdir(dir);
+}
+
+TEST(stats_catalog_covers_reports) {
+    static const char *const dwtcs[] = {"-warpsim_throttle dwtcs", NULL};
+    static const char *const awl[] = {"-warpsim_throttle awl", NULL};
+    check_covered("micro/matmul", dwtcs);  /* one kernel */
+    check_covered("rodinia/bfs", awl);     /* several */
+    check_covered("micro/vectoradd", NULL);
 }

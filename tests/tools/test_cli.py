@@ -23,8 +23,8 @@ def kernels(stats_dir):
 
 
 class HelpTest(ToolTest):
-    COMMANDS = ("run", "list", "ptx-check", "options", "version", "sweep", "query", "report",
-                "timeseries")
+    COMMANDS = ("run", "list", "ptx-check", "options", "stats", "version", "sweep", "query",
+                "report", "timeseries")
 
     def test_every_command_has_help_on_stdout(self):
         for cmd in self.COMMANDS:

@@ -19,6 +19,8 @@ import os
 import re
 import sqlite3
 
+from . import catalog
+
 DB_NAME = "results.db"
 
 SCHEMA = """
@@ -41,8 +43,9 @@ RUN_COLS = ["id", "idx", "workload", "input", "class", "config", "status", "exit
 
 # warpsim reports GPGPU-Sim's cache, DRAM, interconnect and stall counters
 # cumulatively (as GPGPU-Sim does) and each kernel's own value as NAME_kernel.
-KERNEL_SUFFIX = "_kernel"
+KERNEL_SUFFIX = catalog.KERNEL_SUFFIX
 
+# The rules by name below are the fallback for stats not in the catalog.
 # Ratios whose whole-run value is a ratio of the summed counts:
 # name -> (numerator, denominator, scale). X_miss_rate[_kernel] is
 # X_misses[_kernel] / X_accesses[_kernel] (see _ratio_parts).
@@ -97,9 +100,61 @@ def _cumulative_name(k):
     return "tot_" + k
 
 
-def aggregate(kernels):
+def _sum_over(vals, key):
+    """The sum of stat key over the kernels of vals, or None when a kernel lacks it."""
+    if not all(key in k for _, k in vals):
+        return None
+    return sum(k[key] for _, k in vals)
+
+
+def _by_catalog(entry, per_kernel, key, vals, last):
+    """Whole-run value of key by its catalog entry (`warpsim stats --json`), or None
+    when the data lack what the rule needs (the caller then falls back)."""
+    scope = entry.get("scope")
+    if scope == "cumulative":
+        return last[key]
+    if scope == "program" and not per_kernel and key + KERNEL_SUFFIX in last:
+        return last[key]  # the running total's last value
+    twin = entry.get("cumulative")
+    if twin and twin in last:
+        return last[twin]  # GPGPU-Sim's own cumulative spelling
+    agg = entry.get("kernel_agg")
+    # per-kernel values: NAME_kernel, or NAME itself in files from before NAME_kernel
+    sfx = KERNEL_SUFFIX if per_kernel else ""
+    if agg == "sum":
+        return sum(v for v, _ in vals)
+    if agg == "max":
+        return max(v for v, _ in vals)
+    if agg == "last":
+        return vals[-1][0]
+    num, den = entry.get("numerator"), entry.get("denominator")
+    if scope != "program":
+        sfx = ""
+    if agg == "ratio" and num and den:
+        n, d = _sum_over(vals, num + sfx), _sum_over(vals, den + sfx)
+        if n is None or d is None:
+            return None
+        return (entry.get("scale") or 1.0) * n / d if d else 0.0
+    if agg == "weighted_mean" and den:
+        w = _sum_over(vals, den + sfx)
+        if w:
+            return sum(v * k[den + sfx] for v, k in vals) / w
+    return None
+
+
+def aggregate(kernels, cat=None):
     """Whole-run value of every numeric stat from the per-kernel dicts.
 
+    A stat in warpsim's statistics catalog (cat, default: catalog.load(), i.e.
+    `warpsim stats --json`) follows its declaration: a cumulative stat's last
+    value; a program-scope NAME beside NAME_kernel: its last value (the running
+    total); a per-kernel stat with GPGPU-Sim's own cumulative spelling
+    (gpu_sim_insn -> gpu_tot_sim_insn): that stat's last value; else the
+    declared aggregation over kernels: sum, max, last, a ratio of the summed
+    numerator and denominator, or a mean weighted by the declared stat.
+
+    Stats not in the catalog (older stats.json files, other simulators), and
+    catalogued ones whose rule lacks data, follow rules by name:
     1. Cumulative counters: GPGPU-Sim's gpu_tot_* / tot_* / *_total, and every stat that
        has a per-kernel twin NAME_kernel (warpsim's cumulative cache, DRAM,
        icnt and stall counters): the last kernel's value.
@@ -116,6 +171,8 @@ def aggregate(kernels):
     out = {}
     if not kernels:
         return out
+    if cat is None:
+        cat = catalog.load()
     keys = []
     for k in kernels:
         for key in k:
@@ -128,6 +185,12 @@ def aggregate(kernels):
         if key.endswith("_uid"):  # launch ids: not a quantity
             continue
         vals = [(k[key], k) for k in kernels if key in k]
+        entry, per_kernel = cat.find(key) if cat else (None, False)
+        if entry:
+            v = _by_catalog(entry, per_kernel, key, vals, last)
+            if v is not None:
+                out[key] = v
+                continue
         twin = _cumulative_name(key)
         parts = _ratio_parts(key)
         # NAME_total: GPGPU-Sim's own cumulative spelling (L2_BW_total)

@@ -545,6 +545,32 @@ void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len) {
     }
 }
 
+const ws_counter_decl ws_mempart_counters[] = {
+    WS_COUNTER(ws_mempart_stats, l2_access),
+    WS_COUNTER(ws_mempart_stats, l2_by_access),
+    WS_COUNTER(ws_mempart_stats, l2_fail),
+    WS_COUNTER(ws_mempart_stats, dram_reads),
+    WS_COUNTER(ws_mempart_stats, dram_writes),
+    WS_COUNTER(ws_mempart_stats, dram_row_hits),
+    WS_COUNTER(ws_mempart_stats, dram_row_misses),
+    WS_COUNTER(ws_mempart_stats, dram_cycles),
+    WS_COUNTER(ws_mempart_stats, dram_busy_data_cycles),
+    WS_COUNTER(ws_mempart_stats, dram_n_cmd),
+    WS_COUNTER(ws_mempart_stats, dram_n_nop),
+    WS_COUNTER(ws_mempart_stats, dram_n_act),
+    WS_COUNTER(ws_mempart_stats, dram_n_pre),
+    WS_COUNTER(ws_mempart_stats, stall_dram_full),
+    WS_COUNTER(ws_mempart_stats, l2_mshr_hits),
+    WS_COUNTER(ws_mempart_stats, l2_writebacks),
+    WS_COUNTER(ws_mempart_stats, l2_fills),
+    WS_COUNTER(ws_mempart_stats, reqs_in),
+    WS_COUNTER(ws_mempart_stats, replies_out),
+    WS_COUNTER(ws_mempart_stats, dram_n_activity),
+    WS_COUNTER(ws_mempart_stats, dram_reqs),
+    WS_COUNTER(ws_mempart_stats, l2_bypass),
+};
+const size_t ws_mempart_ncounters = sizeof ws_mempart_counters / sizeof ws_mempart_counters[0];
+
 const ws_mempart_stats *ws_mempart_get_stats(const ws_mempart *p) {
     ws_mempart_stats *st = (ws_mempart_stats *)&p->stats; /* totals are gathered on demand */
     memset(st->l2_access, 0, sizeof st->l2_access);

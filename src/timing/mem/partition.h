@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "stats/catalog.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/mreq.h"
 
@@ -31,6 +32,10 @@ typedef struct ws_mempart_stats {
     uint64_t dram_n_activity, dram_reqs;     /* DRAM cycles with work; requests served */
     uint64_t l2_bypass;           /* requests sent straight to DRAM (texture-only L2) */
 } ws_mempart_stats;
+
+/* Every ws_mempart_stats counter (per-kernel differences iterate these). */
+extern const ws_counter_decl ws_mempart_counters[];
+extern const size_t ws_mempart_ncounters;
 
 typedef struct ws_mempart ws_mempart;
 

@@ -2,6 +2,7 @@
  * order of the pipeline stages, the request/reply ports and statistics.
  * The stages live in fetch.c, issue.c, opcoll.c, units.c and ldst.c. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -540,6 +541,70 @@ bool ws_sm_fault(const ws_sm *sm, ws_fault *f) {
 }
 
 bool ws_sm_progressed(const ws_sm *sm) { return sm->progressed; }
+
+const ws_counter_decl ws_sm_counters[] = {
+    WS_COUNTER(ws_sm_stats, cycles_active),
+    WS_COUNTER(ws_sm_stats, warp_insts),
+    WS_COUNTER(ws_sm_stats, thread_insts),
+    WS_COUNTER(ws_sm_stats, thread_insts_exec),
+    WS_COUNTER(ws_sm_stats, l1d_access),
+    WS_COUNTER(ws_sm_stats, l1d_fail),
+    WS_COUNTER(ws_sm_stats, l1d_bypass),
+    WS_COUNTER(ws_sm_stats, l1i_access),
+    WS_COUNTER(ws_sm_stats, l1i_miss),
+    WS_COUNTER(ws_sm_stats, l1c_access),
+    WS_COUNTER(ws_sm_stats, l1c_miss),
+    WS_COUNTER(ws_sm_stats, l1t_access),
+    WS_COUNTER(ws_sm_stats, l1t_miss),
+    WS_COUNTER(ws_sm_stats, shmem_accesses),
+    WS_COUNTER(ws_sm_stats, shmem_bank_conflict_cycles),
+    WS_COUNTER(ws_sm_stats, stall_idle),
+    WS_COUNTER(ws_sm_stats, stall_scoreboard),
+    WS_COUNTER(ws_sm_stats, stall_pipeline),
+    WS_COUNTER(ws_sm_stats, stall_barrier),
+    WS_COUNTER(ws_sm_stats, stall_ibuffer),
+    WS_COUNTER(ws_sm_stats, mem_requests_out),
+    WS_COUNTER(ws_sm_stats, mem_replies_in),
+    WS_COUNTER(ws_sm_stats, ctas_done),
+    WS_COUNTER(ws_sm_stats, mem_writes),
+    WS_COUNTER(ws_sm_stats, rf_reads),
+    WS_COUNTER(ws_sm_stats, rf_writes),
+    WS_COUNTER(ws_sm_stats, thread_insts_int),
+    WS_COUNTER(ws_sm_stats, thread_insts_fp),
+    WS_COUNTER(ws_sm_stats, thread_insts_dp),
+    WS_COUNTER(ws_sm_stats, thread_insts_sfu),
+    WS_COUNTER(ws_sm_stats, thread_insts_mem),
+    WS_COUNTER(ws_sm_stats, issue_lanes),
+    WS_COUNTER(ws_sm_stats, mem_insn),
+    WS_COUNTER(ws_sm_stats, l1d_status),
+    WS_COUNTER(ws_sm_stats, l1d_local),
+    WS_COUNTER(ws_sm_stats, l1c_status),
+    WS_COUNTER(ws_sm_stats, l1i_status),
+    WS_COUNTER(ws_sm_stats, l1c_mshr_hits),
+    WS_COUNTER(ws_sm_stats, l1i_mshr_hits),
+    WS_COUNTER(ws_sm_stats, mem_out),
+    WS_COUNTER(ws_sm_stats, mf_lat_sum),
+    WS_COUNTER(ws_sm_stats, mf_lat_n),
+    WS_COUNTER(ws_sm_stats, warps_live_sum),
+};
+const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
+
+#define STALL(f, d)                                                                          \
+    {"warpsim_" #f, .unit = "scheduler-cycles", .desc = d, .src = WS_SRC_U64,                \
+     .off = offsetof(ws_sm_stats, f)}
+static const ws_stat_decl sm_stats[] = {
+    /* scheduler cycles that issued nothing, by why (issue.c's order of tests) */
+    STALL(stall_idle, "no issue: no warp had a valid instruction (none at a barrier or on an "
+          "empty instruction buffer)"),
+    STALL(stall_scoreboard, "no issue: warps had instructions, none passed the scoreboard"),
+    STALL(stall_pipeline, "no issue: an instruction was ready but its pipeline register was busy"),
+    STALL(stall_barrier, "no issue: no valid instruction, some warp waited at a barrier"),
+    STALL(stall_ibuffer, "no issue: no valid instruction, some warp's instruction buffer was "
+          "empty"),
+};
+#undef STALL
+const ws_stat_table ws_sm_stat_table = {"SM issue stalls", sm_stats,
+                                        sizeof sm_stats / sizeof sm_stats[0]};
 
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm) {
     ws_sm *m = (ws_sm *)sm; /* cache counters are copied in on demand */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "stats/catalog.h"
 #include "exec/exec.h"
 #include "timing/mem/addrdec.h"
 #include "timing/mem/mreq.h"
@@ -74,6 +75,13 @@ typedef struct ws_sm_stats {
                                         their cycles from the request's creation to arrival */
     uint64_t warps_live_sum;         /* per active cycle, warps of resident CTAs not exited */
 } ws_sm_stats;
+
+/* Every ws_sm_stats counter (a kernel's part is the difference of two
+ * snapshots, summed over the SMs), and the issue stalls reported per
+ * kernel (values at their offsets in the SMs' summed differences). */
+extern const ws_counter_decl ws_sm_counters[];
+extern const size_t ws_sm_ncounters;
+extern const ws_stat_table ws_sm_stat_table;
 
 typedef struct ws_sm ws_sm;
 
