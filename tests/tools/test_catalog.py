@@ -5,7 +5,9 @@ import json
 import os
 import sys
 
-from helpers import BUILT, REPO, ToolTest
+import unittest
+
+from helpers import BUILT, REPO, WARPSIM, ToolTest
 
 sys.path.insert(0, os.path.join(REPO, "tools"))
 from warpsim_tools import catalog, store  # noqa: E402
@@ -132,3 +134,26 @@ class AggregateByCatalogTest(CatalogTest):
         cyc = [k["gpu_sim_cycle"] for k in ks]
         self.assertAlmostEqual(store.aggregate(ks2, cat)["my_hit_rate"],
                                sum(r * c for r, c in enumerate(cyc)) / sum(cyc))
+
+
+class FigureLabelsFromCatalogTest(unittest.TestCase):
+    """Axis labels of stats without a curated label come from the catalog."""
+
+    def test_uncurated_stats_take_the_catalog_description_and_unit(self):
+        from warpsim_tools import catalog, statdesc
+        cat = catalog.load(WARPSIM)
+        checked = 0
+        for e in cat.entries:
+            name = e["name"]
+            if e.get("family") or name in statdesc.STATS or not e.get("description"):
+                continue
+            lab, unit, _ = statdesc.describe(name, cat)
+            first = e["description"].split(";")[0].split("(")[0].split("[")[0].strip()
+            self.assertEqual(lab.lower(), first.lower(), name)
+            if e.get("unit") not in statdesc._NO_UNIT:
+                self.assertEqual(unit, e["unit"], name)
+            checked += 1
+        self.assertGreater(checked, 20)
+        # curated labels win; unknown names still get a tidy one
+        self.assertEqual(statdesc.describe("gpu_tot_ipc", cat)[0], "IPC")
+        self.assertEqual(statdesc.describe("no_such_stat", cat)[0], "No such stat")

@@ -1,7 +1,9 @@
 """Readable names of stats for axis labels, legends and captions.
 
-STATS is a plain data table keyed by stat name (a later change may generate it
-from the C side's stat declarations): label (a short readable name), unit
+STATS is a plain data table keyed by stat name, short curated labels for the
+stats figures show most; every other stat the simulator declares (its
+statistics catalog, `warpsim stats`) is labelled from its catalog description
+and unit (`describe`): label (a short readable name), unit
 ("" when the value is a count, ratio or fraction whose label says so) and
 higher_is_better (True, False or None when neither). Names not in the table
 get a tidy label from `tidy()`; time-series columns (timeseries.csv) are in
@@ -93,15 +95,37 @@ def tidy(name):
     return s[0].upper() + s[1:]
 
 
-def describe(name):
+# catalog units that name no quantity: no "(unit)" after the label
+_NO_UNIT = {"", "text", "flag", "id", "count", "fraction", "ratio"}
+
+
+def from_catalog(name, cat=None):
+    """(label, unit, None) from the simulator's statistics catalog (`warpsim
+    stats --json`, declared next to the code that counts each stat), or None
+    when the catalog does not know the name."""
+    if cat is None:
+        from . import catalog
+        cat = catalog.load()
+    e, per_kernel = cat.find(name)
+    if not e or e.get("family") or not e.get("description"):
+        return None
+    lab = re.split(r"[;(\[]", e["description"])[0].strip()
+    if per_kernel and "kernel" not in lab:
+        lab += " (this kernel)"
+    unit = e.get("unit", "")
+    return (lab[0].upper() + lab[1:], "" if unit in _NO_UNIT else unit, None)
+
+
+def describe(name, cat=None):
     """(label, unit, higher_is_better) of a stat; per-kernel or prefixed names
-    ('k3.gpu_sim_cycle') use the last part."""
-    if name in STATS:
-        return STATS[name]
+    ('k3.gpu_sim_cycle') use the last part. STATS holds short curated labels
+    for the stats figures show most; every other stat the simulator declares
+    takes its catalog description and unit; anything else a tidy label."""
     tail = name.rsplit(".", 1)[-1]
-    if tail in STATS:
-        return STATS[tail]
-    return (tidy(tail), "", None)
+    for key in (name, tail):
+        if key in STATS:
+            return STATS[key]
+    return from_catalog(tail, cat) or (tidy(tail), "", None)
 
 
 def label(name, normalized_to=None, inverted=False):
