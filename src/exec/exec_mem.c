@@ -79,6 +79,74 @@ static inline uint64_t lane_addr(const addr_plan *p, uint32_t l) {
     return p->base[l] + p->off;
 }
 
+/* Where an address outside allocations lies, for memcheck's reports. */
+static void describe_near(char *buf, size_t n, uint64_t a, uint32_t size, const ws_gmem_near *nr) {
+    if (!nr) {
+        snprintf(buf, n, "no allocation is live");
+        return;
+    }
+    unsigned long long b = nr->base, s = nr->size;
+    if (!nr->live)
+        snprintf(buf, n, "%llu bytes into the freed allocation at 0x%llx of %llu bytes: use after free",
+                 (unsigned long long)a - b, b, s);
+    else if (a < b)
+        snprintf(buf, n, "%llu bytes before the allocation at 0x%llx of %llu bytes", b - a, b, s);
+    else if (a < b + s)
+        snprintf(buf, n, "%llu bytes into the allocation at 0x%llx of %llu bytes, running %llu bytes past its end",
+                 (unsigned long long)a - b, b, s, (unsigned long long)(a + size - (b + s)));
+    else
+        snprintf(buf, n, "%llu bytes after the end of the allocation at 0x%llx of %llu bytes",
+                 (unsigned long long)a - (b + s), b, s);
+}
+
+/* A global access outside every live allocation: the rare path, kept out of
+ * line so the in-bounds path costs what it did. Inside a mapped region it
+ * goes ahead, as on a GPU; memcheck reports it (once per site) first.
+ * Returns the host pointer, or NULL: with *stop when the fault is filled
+ * (memcheck), else the caller faults as for any unmapped address. */
+static __attribute__((noinline)) uint8_t *global_outside(ws_xctx *x, uint64_t a, uint32_t size,
+                                                         uint32_t lane, const char *what, bool *stop) {
+    ws_gmem *g = x->c->l.gmem;
+    ws_memcheck *mc = x->c->l.memcheck;
+    bool mapped = ws_gmem_mapped(g, a, size);
+    *stop = false;
+    if (!mc) return mapped ? ws_gmem_host(g, a) : NULL;
+    ws_gmem_near nr;
+    bool has = ws_gmem_nearest(g, a, &nr);
+    char rel[200];
+    describe_near(rel, sizeof rel, a, size, has ? &nr : NULL);
+    const ws_module *m = x->c->mod;
+    const char *file = m->filename ? m->filename : "ptx";
+    unsigned line = x->in ? x->in->line : 0;
+    char *desc = ws_memcheck_count(mc, x->w->func, x->pc, has ? nr.index : UINT32_MAX);
+    if (desc) {
+        if (has)
+            snprintf(desc, WS_MEMCHECK_DESC, "pc %u in %s (%s:%u): global %s of %u bytes near the %sallocation at 0x%llx of %llu bytes",
+                     x->pc, x->f->name, file, line, what, size, nr.live ? "" : "freed ",
+                     (unsigned long long)nr.base, (unsigned long long)nr.size);
+        else
+            snprintf(desc, WS_MEMCHECK_DESC, "pc %u in %s (%s:%u): global %s of %u bytes, no allocation live",
+                     x->pc, x->f->name, file, line, what, size);
+        ws_fault rep = {0};
+        ws_xctx y = *x;
+        y.fault = &rep; /* the fault's format, printed instead of stopping */
+        ws_fail(&y, WS_ERR_ILLEGAL_ADDRESS, lane, "%s global %s of %u bytes at 0x%llx (%s)",
+                mapped ? "invalid" : "unmapped", what, size, (unsigned long long)a, rel);
+        fprintf(ws_memcheck_out(mc), "memcheck: %s\n", rep.msg);
+    }
+    if (!mapped)
+        ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane, "illegal address 0x%llx (global %s of %u bytes; %s)",
+                (unsigned long long)a, what, size, rel);
+    else if (ws_memcheck_mode(mc) == 2)
+        ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane,
+                "invalid global %s of %u bytes at 0x%llx (%s; -warpsim_memcheck 2 stops at the first)",
+                what, size, (unsigned long long)a, rel);
+    else
+        return ws_gmem_host(g, a);
+    *stop = true;
+    return NULL;
+}
+
 /* Host pointer for one lane's access, or NULL with the fault filled. */
 static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint32_t lane, bool write,
                          const char *what, int *resolved, uint64_t *raddr) {
@@ -101,7 +169,13 @@ static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint3
     uint8_t *p = NULL;
     const char *ro = NULL;
     switch (ms) {
-    case MS_GLOBAL: p = ws_gmem_ptr(c->l.gmem, a, size); break;
+    case MS_GLOBAL: {
+        bool stop;
+        p = ws_gmem_ptr(c->l.gmem, a, size);
+        if (__builtin_expect(!p, 0) && !(p = global_outside(x, a, size, lane, what, &stop)) && stop)
+            return NULL;
+        break;
+    }
     case MS_SHARED: if (a < c->shared_size && size <= c->shared_size - a) p = c->shared + a; break;
     case MS_LOCAL:
         if (a < x->w->local_stride && size <= x->w->local_stride - a)
