@@ -1,7 +1,8 @@
 /* Loads, stores and atomics in every state space.
  *
  * Each access is resolved per lane to a host pointer: global through the
- * chunk map (checked against live allocations), shared/local/const/param
+ * chunk map (checked against live allocations; outside them, the mapped
+ * regions of gmem.c and memcheck), shared/local/const/param
  * against their sizes; generic addresses first through the windows of
  * exec.h. Misaligned accesses (address not a multiple of the access size,
  * vector width included) fault with WS_ERR_MISALIGNED. Atomics run lane by
@@ -99,18 +100,16 @@ static void describe_near(char *buf, size_t n, uint64_t a, uint32_t size, const 
                  (unsigned long long)a - (b + s), b, s);
 }
 
-/* A global access outside every live allocation: the rare path, kept out of
- * line so the in-bounds path costs what it did. Inside a mapped region it
- * goes ahead, as on a GPU; memcheck reports it (once per site) first.
- * Returns the host pointer, or NULL: with *stop when the fault is filled
- * (memcheck), else the caller faults as for any unmapped address. */
-static __attribute__((noinline)) uint8_t *global_outside(ws_xctx *x, uint64_t a, uint32_t size,
-                                                         uint32_t lane, const char *what, bool *stop) {
+/* A global access outside every live allocation (the rare path, through
+ * lane_retry). Inside a mapped region it goes ahead, as on a GPU; memcheck reports it
+ * (once per site) first. Returns the host pointer, or NULL with the fault
+ * filled (by lane_ptr, or here with what memcheck knows). */
+static __attribute__((noinline, cold)) uint8_t *global_outside(ws_xctx *x, uint64_t a, uint32_t size,
+                                                         uint32_t lane, const char *what) {
     ws_gmem *g = x->c->l.gmem;
     ws_memcheck *mc = x->c->l.memcheck;
     bool mapped = ws_gmem_mapped(g, a, size);
-    *stop = false;
-    if (!mc) return mapped ? ws_gmem_host(g, a) : NULL;
+    if (!mc) return mapped ? ws_gmem_host(g, a) : NULL; /* lane_ptr's fault stands */
     ws_gmem_near nr;
     bool has = ws_gmem_nearest(g, a, &nr);
     char rel[200];
@@ -143,7 +142,6 @@ static __attribute__((noinline)) uint8_t *global_outside(ws_xctx *x, uint64_t a,
                 what, size, (unsigned long long)a, rel);
     else
         return ws_gmem_host(g, a);
-    *stop = true;
     return NULL;
 }
 
@@ -169,13 +167,7 @@ static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint3
     uint8_t *p = NULL;
     const char *ro = NULL;
     switch (ms) {
-    case MS_GLOBAL: {
-        bool stop;
-        p = ws_gmem_ptr(c->l.gmem, a, size);
-        if (__builtin_expect(!p, 0) && !(p = global_outside(x, a, size, lane, what, &stop)) && stop)
-            return NULL;
-        break;
-    }
+    case MS_GLOBAL: p = ws_gmem_ptr(c->l.gmem, a, size); break;
     case MS_SHARED: if (a < c->shared_size && size <= c->shared_size - a) p = c->shared + a; break;
     case MS_LOCAL:
         if (a < x->w->local_stride && size <= x->w->local_stride - a)
@@ -200,6 +192,19 @@ static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint3
             ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane, "illegal address 0x%llx (%s %s of %u bytes)",
                     (unsigned long long)addr, ms_name(ms), what, size);
     }
+    return p;
+}
+
+/* lane_ptr found no memory for the access. A global one outside every
+ * allocation (aligned: lane_ptr checked that first) may still be mapped.
+ * Handled here rather than in lane_ptr, whose code every access runs: any
+ * change there costs the common case (callgrind), while the fault message
+ * lane_ptr formatted in vain costs only this rare path. */
+static inline uint8_t *lane_retry(ws_xctx *x, int rs, uint64_t ra, uint32_t size, uint32_t lane,
+                                  const char *what) {
+    if (rs != MS_GLOBAL || (ra & (size - 1))) return NULL;
+    uint8_t *p = global_outside(x, ra, size, lane, what);
+    if (p && x->fault) *x->fault = (ws_fault){0}; /* no fault after all */
     return p;
 }
 
@@ -276,7 +281,8 @@ ws_status ws_exec_mem(ws_xctx *x) {
         uint64_t a = lane_addr(&p, l), ra;
         int rs;
         uint8_t *hp = lane_ptr(x, p.ms, a, size, l, is_st, what, &rs, &ra);
-        if (!hp) return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        if (!hp && !(hp = lane_retry(x, rs, ra, size, l, what)))
+            return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
         for (unsigned k = 0; k < n; k++) {
@@ -389,7 +395,8 @@ ws_status ws_exec_atom(ws_xctx *x) {
         uint64_t a = lane_addr(&p, l), ra;
         int rs;
         uint8_t *hp = lane_ptr(x, p.ms, a, esz, l, true, "atomic", &rs, &ra);
-        if (!hp) return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        if (!hp && !(hp = lane_retry(x, rs, ra, esz, l, "atomic")))
+            return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
         uint64_t old = load_n(hp, esz);
