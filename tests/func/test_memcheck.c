@@ -42,10 +42,11 @@ static const char *const MC_PTX =
 typedef struct mc_env {
     ws_device *d;
     ws_kernel *peek, *poke;
+    ws_devptr out, a; /* with_bufs: 128 bytes for peek's results, then 1024 */
 } mc_env;
 
 /* A device with the overrides in sets (NULL-terminated, may be NULL). */
-static int env_open(mc_env *e, int functional, const char *const *sets) {
+static int env_open(mc_env *e, int functional, const char *const *sets, int with_bufs) {
     memset(e, 0, sizeof *e);
     ws_device_options o;
     ws_device_options_init(&o);
@@ -65,8 +66,17 @@ static int env_open(mc_env *e, int functional, const char *const *sets) {
         ws_device_destroy(e->d);
         return 0;
     }
+    if (with_bufs) {
+        CHECK(ws_malloc(e->d, 128, &e->out) == WS_OK);
+        CHECK(ws_malloc(e->d, 1024, &e->a) == WS_OK);
+    }
     return 1;
 }
+
+/* Each case on the functional engine and on the timing model. */
+#define BOTH_MODES(name)                                \
+    TEST(memcheck_##name##_functional) { name(1); } \
+    TEST(memcheck_##name##_timing) { name(0); }
 
 /* 32 threads per CTA read the u32s at src+off, src+off+4, ... into dst. */
 static ws_status peek(mc_env *e, ws_devptr src, int64_t off, ws_devptr dst, unsigned ctas) {
@@ -92,7 +102,7 @@ static int count_of(const char *hay, const char *needle) {
  * reads back. */
 static void default_reads_past_end(int functional) {
     mc_env e;
-    if (!env_open(&e, functional, NULL)) return;
+    if (!env_open(&e, functional, NULL, 0)) return;
     ws_devptr out, x, y;
     CHECK(ws_malloc(e.d, 128, &out) == WS_OK);
     CHECK(ws_malloc(e.d, 1000, &x) == WS_OK); /* padded to 1024 */
@@ -127,16 +137,13 @@ static void default_reads_past_end(int functional) {
     CHECK(ws_memcpy_dtoh(e.d, got, y + 1024, 4) == WS_ERR_ILLEGAL_ADDRESS);
     ws_device_destroy(e.d);
 }
-TEST(memcheck_default_reads_past_end_functional) { default_reads_past_end(1); }
-TEST(memcheck_default_reads_past_end_timing) { default_reads_past_end(0); }
+BOTH_MODES(default_reads_past_end)
 
 /* Outside every mapped region: the fault of old, precise. */
 static void far_outside_faults(int functional) {
     mc_env e;
-    if (!env_open(&e, functional, NULL)) return;
-    ws_devptr out, a;
-    CHECK(ws_malloc(e.d, 128, &out) == WS_OK);
-    CHECK(ws_malloc(e.d, 1024, &a) == WS_OK);
+    if (!env_open(&e, functional, NULL, 1)) return;
+    ws_devptr out = e.out, a = e.a;
     ws_status s = peek(&e, a, 64 << 20, out, 1);
     CHECK_MSG(s == WS_ERR_ILLEGAL_ADDRESS, "got %s", ws_status_name(s));
     char want[160];
@@ -146,14 +153,13 @@ static void far_outside_faults(int functional) {
     CHECK_STR_CONTAINS(ws_device_last_error(e.d), want);
     ws_device_destroy(e.d);
 }
-TEST(memcheck_far_outside_faults_functional) { far_outside_faults(1); }
-TEST(memcheck_far_outside_faults_timing) { far_outside_faults(0); }
+BOTH_MODES(far_outside_faults)
 
 /* A freed allocation alone in its region is unmapped: use after free
  * faults. One that shares its region with a live allocation stays mapped. */
 static void use_after_free(int functional) {
     mc_env e;
-    if (!env_open(&e, functional, NULL)) return;
+    if (!env_open(&e, functional, NULL, 0)) return;
     ws_devptr lone, pad, out, shared;
     CHECK(ws_malloc(e.d, 256, &lone) == WS_OK);
     CHECK(ws_free(e.d, lone) == WS_OK);
@@ -173,17 +179,14 @@ static void use_after_free(int functional) {
     CHECK_MSG(s == WS_OK, "freed but mapped: %s", ws_device_last_error(e.d));
     ws_device_destroy(e.d);
 }
-TEST(memcheck_use_after_free_functional) { use_after_free(1); }
-TEST(memcheck_use_after_free_timing) { use_after_free(0); }
+BOTH_MODES(use_after_free)
 
 /* -warpsim_map_granularity 1: the first byte past an allocation faults. */
 static void exact_granularity(int functional) {
     static const char *const sets[] = {"-warpsim_map_granularity 1", NULL};
     mc_env e;
-    if (!env_open(&e, functional, sets)) return;
-    ws_devptr out, a;
-    CHECK(ws_malloc(e.d, 128, &out) == WS_OK);
-    CHECK(ws_malloc(e.d, 1024, &a) == WS_OK);
+    if (!env_open(&e, functional, sets, 1)) return;
+    ws_devptr out = e.out, a = e.a;
     CHECK(peek(&e, a, 1024 - 128, out, 1) == WS_OK); /* the last 128 bytes: fine */
     ws_status s = peek(&e, a, 1024 - 124, out, 1);
     CHECK_MSG(s == WS_ERR_ILLEGAL_ADDRESS, "got %s", ws_status_name(s));
@@ -193,8 +196,7 @@ static void exact_granularity(int functional) {
     CHECK_STR_CONTAINS(ws_device_last_error(e.d), want);
     ws_device_destroy(e.d);
 }
-TEST(memcheck_exact_granularity_functional) { exact_granularity(1); }
-TEST(memcheck_exact_granularity_timing) { exact_granularity(0); }
+BOTH_MODES(exact_granularity)
 
 /* Granularities that are not powers of two (or too small) are refused. */
 TEST(memcheck_bad_granularity_refused) {
@@ -216,15 +218,13 @@ TEST(memcheck_bad_granularity_refused) {
 /* -warpsim_memcheck 1: each site reported once with its nearest allocation,
  * counted, summed up per kernel; the kernel's results are those without
  * memcheck. */
-static void memcheck_reports(int functional) {
+static void reports(int functional) {
     static const char *const sets[] = {"-warpsim_memcheck 1", NULL};
     uint32_t plain[32], checked[32];
     for (int pass = 0; pass < 2; pass++) {
         mc_env e;
-        if (!env_open(&e, functional, pass ? sets : NULL)) return;
-        ws_devptr out, a;
-        CHECK(ws_malloc(e.d, 128, &out) == WS_OK);
-        CHECK(ws_malloc(e.d, 1024, &a) == WS_OK);
+        if (!env_open(&e, functional, pass ? sets : NULL, 1)) return;
+        ws_devptr out = e.out, a = e.a;
         uint32_t pat[256];
         for (int i = 0; i < 256; i++) pat[i] = 0x1000u + (uint32_t)i;
         CHECK(ws_memcpy_htod(e.d, a, pat, sizeof pat) == WS_OK);
@@ -275,18 +275,15 @@ static void memcheck_reports(int functional) {
     }
     CHECK(!memcmp(plain, checked, sizeof plain));
 }
-TEST(memcheck_reports_functional) { memcheck_reports(1); }
-TEST(memcheck_reports_timing) { memcheck_reports(0); }
+BOTH_MODES(reports)
 
 /* -warpsim_memcheck 2 stops the kernel at the first bad access; with
  * memcheck, an unmapped access and a use after free name the allocation. */
-static void memcheck_stops(int functional) {
+static void stops(int functional) {
     static const char *const sets[] = {"-warpsim_memcheck 2", NULL};
     mc_env e;
-    if (!env_open(&e, functional, sets)) return;
-    ws_devptr out, a, gone;
-    CHECK(ws_malloc(e.d, 128, &out) == WS_OK);
-    CHECK(ws_malloc(e.d, 1024, &a) == WS_OK);
+    if (!env_open(&e, functional, sets, 1)) return;
+    ws_devptr out = e.out, a = e.a, gone;
     ws_test_stderr cap;
     ws_test_stderr_begin(&cap);
     ws_status s = peek(&e, a, 1024 - 64, out, 1);
@@ -325,5 +322,4 @@ static void memcheck_stops(int functional) {
     ws_device_destroy(e.d);
     free(ws_test_stderr_end(&cap));
 }
-TEST(memcheck_stops_functional) { memcheck_stops(1); }
-TEST(memcheck_stops_timing) { memcheck_stops(0); }
+BOTH_MODES(stops)
