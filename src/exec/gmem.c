@@ -87,7 +87,7 @@ bool ws_gmem_mapped(const ws_gmem *g, uint64_t addr, uint64_t size) {
 
 uint8_t *ws_gmem_host(ws_gmem *g, uint64_t addr) { return g->heap + (addr - WS_GLOBAL_HEAP_BASE); }
 
-/* Distance from addr to a live allocation (0 inside it). */
+/* Distance from addr to an allocation's bytes (0 inside them). */
 static uint64_t dist_to(const struct ws_alloc *a, uint64_t addr) {
     if (addr < a->base) return a->base - addr;
     uint64_t end = a->base + (a->size ? a->size : 1);
