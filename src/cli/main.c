@@ -51,6 +51,7 @@
     "  --max-insn N      stop after N thread instructions (like -gpgpu_max_insn)\n"                \
     "  --max-cycle N     stop after N core cycles (like -gpgpu_max_cycle; timing runs)\n"          \
     "                    a capped run is marked: warpsim_capped = 1, later launches skipped\n"     \
+    "  --memcheck[=stop] report accesses outside allocations (-warpsim_memcheck 1; stop: 2)\n"      \
     "  --input SIZE      workload input: small (default) or paper\n"                               \
     "  --dump-ptx DIR    write every PTX module loaded to DIR, under the name its error\n"         \
     "                    messages use (for -- PROGRAM: PROGRAM.moduleN.compute_ARCH.ptx)\n"        \
@@ -451,12 +452,12 @@ static int cmd_run(int argc, char **argv) {
             o.config = v;
         } else if (!strcmp(name, "--preset")) {
             o.preset = v;
-        } else if (!strcmp(name, "--set")) {
+        } else if (!strcmp(name, "--set") || !strcmp(a, "--memcheck") || !strcmp(a, "--memcheck=stop")) {
             if (o.nsets == MAX_SETS) {
                 fprintf(stderr, "warpsim run: at most %d --set options\n", MAX_SETS);
                 return 2;
             }
-            o.sets[o.nsets++] = v;
+            o.sets[o.nsets++] = v ? v : a[10] ? "-warpsim_memcheck 2" : "-warpsim_memcheck 1";
         } else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
             o.outdir = v;
         } else if (!strcmp(name, "--dump-ptx")) {

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ptx/ir.h"
 #include "warpsim/warpsim.h"
@@ -40,10 +41,55 @@ ws_status ws_gmem_alloc(ws_gmem *g, uint64_t size, uint64_t *addr);
 ws_status ws_gmem_free(ws_gmem *g, uint64_t p);
 /* True when [addr, addr+size) lies inside one live allocation. */
 bool ws_gmem_valid(const ws_gmem *g, uint64_t addr, uint64_t size);
+/* Mapping granularity, as a GPU maps device memory in large pages: the heap
+ * is cut into regions of `bytes` (a power of two from WS_ALLOC_ALIGN to
+ * WS_MAP_GRANULARITY_MAX, aligned from the heap base); a region that holds
+ * any byte of a live allocation is mapped, and kernel accesses anywhere in
+ * it succeed (ws_gmem_mapped). 0 or 1: no regions, only allocations are
+ * accessible (the default of a new ws_gmem). WS_ERR_INVALID_VALUE for other
+ * sizes. Host copies stay exact (ws_gmem_valid). */
+#define WS_MAP_GRANULARITY_MAX (1ull << 30)
+ws_status ws_gmem_set_map_granularity(ws_gmem *g, uint64_t bytes);
+/* True when every byte of [addr, addr+size) is in a mapped region. */
+bool ws_gmem_mapped(const ws_gmem *g, uint64_t addr, uint64_t size);
+/* Host pointer of a device address that ws_gmem_valid or ws_gmem_mapped
+ * accepted. */
+uint8_t *ws_gmem_host(ws_gmem *g, uint64_t addr);
+/* The allocation an address outside allocations is nearest to: the one it
+ * falls in (freed, or live when the access runs past its end), else the
+ * nearest live one. index is its number (stable for the life of the ws_gmem);
+ * false when no allocation is live or contains addr. */
+typedef struct ws_gmem_near {
+    uint64_t base, size;
+    uint32_t index;
+    bool live;
+} ws_gmem_near;
+bool ws_gmem_nearest(const ws_gmem *g, uint64_t addr, ws_gmem_near *out);
 /* Host-side copies (checked: WS_ERR_ILLEGAL_ADDRESS when not valid). */
 ws_status ws_gmem_write(ws_gmem *g, uint64_t addr, const void *src, uint64_t size);
 ws_status ws_gmem_read(const ws_gmem *g, uint64_t addr, void *dst, uint64_t size);
 ws_status ws_gmem_fill(ws_gmem *g, uint64_t addr, int byte, uint64_t size);
+
+/* ---- memcheck (memcheck.c) ---------------------------------------------- */
+/* Reports of kernel accesses outside every allocation, like compute-
+ * sanitizer's: mode 1 reports and lets the access go ahead where memory is
+ * mapped, mode 2 stops the kernel at the first. Reports and summaries go to
+ * out. One per device; the launches point at it (ws_launch_desc). */
+typedef struct ws_memcheck ws_memcheck;
+#define WS_MEMCHECK_DESC 256 /* bytes of a site's description */
+ws_memcheck *ws_memcheck_create(int mode, FILE *out);
+void ws_memcheck_destroy(ws_memcheck *m);
+int ws_memcheck_mode(const ws_memcheck *m); /* 0 for NULL */
+FILE *ws_memcheck_out(const ws_memcheck *m);
+/* Count one bad access at a site (function, pc, nearest allocation or
+ * UINT32_MAX). A new site returns its description buffer (WS_MEMCHECK_DESC
+ * bytes, for the summary) and is to be reported; a known one returns NULL. */
+char *ws_memcheck_count(ws_memcheck *m, uint32_t func, uint32_t pc, uint32_t alloc);
+/* End of a launch: each site with its count and "memcheck: N bad accesses
+ * in kernel K" when there were any; returns N and starts afresh. */
+uint64_t ws_memcheck_end_kernel(ws_memcheck *m, const char *kernel);
+/* "memcheck: N bad accesses in K of L kernel launches" (end of the run). */
+void ws_memcheck_summary(const ws_memcheck *m);
 
 /* ---- a module placed on a device -------------------------------------- */
 typedef struct ws_image {
@@ -106,6 +152,7 @@ typedef struct ws_launch {
     uint64_t hang_warp_insts; /* stop with a report after this many warp instructions without
                                  a memory write or a warp exit (a spin loop that can never end);
                                  0 = never */
+    ws_memcheck *memcheck;   /* NULL: accesses outside allocations are not reported */
 } ws_launch_desc;
 
 /* Where and why a kernel failed. */

@@ -24,11 +24,18 @@ struct ws_gmem {
     uint64_t top;         /* bump pointer, bytes from the heap base */
     uint32_t *chunk_owner;/* per 256-byte chunk: allocation index + 1, 0 = not live */
     uint64_t nchunks;
-    struct ws_alloc { uint64_t base, size; bool live; } *allocs;
+    struct ws_alloc { uint64_t base, size; bool live; } *allocs; /* ascending bases */
     uint32_t nallocs, cap_allocs;
+    /* Mapping (ws_gmem_set_map_granularity): regions of 1 << map_shift bytes
+       from the heap base; one holding any live allocation is mapped. */
+    unsigned map_shift;   /* 0: exact checking, no regions */
+    uint32_t *region_live;/* per region: live allocations touching it */
+    uint64_t nregions;
 };
 
-/* Fast inline validity check + host pointer for global memory. */
+/* Fast inline validity check + host pointer for global memory: exact (inside
+ * one live allocation). Everything else goes to ws_gmem_mapped / memcheck in
+ * exec_mem.c's slow path, so the common access pays for nothing more. */
 static inline uint8_t *ws_gmem_ptr(const ws_gmem *g, uint64_t addr, uint64_t size) {
     uint64_t off = addr - WS_GLOBAL_HEAP_BASE;
     if (addr < WS_GLOBAL_HEAP_BASE || off >= g->top) return NULL;

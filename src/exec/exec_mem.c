@@ -1,7 +1,8 @@
 /* Loads, stores and atomics in every state space.
  *
  * Each access is resolved per lane to a host pointer: global through the
- * chunk map (checked against live allocations), shared/local/const/param
+ * chunk map (checked against live allocations; outside them, the mapped
+ * regions of gmem.c and memcheck), shared/local/const/param
  * against their sizes; generic addresses first through the windows of
  * exec.h. Misaligned accesses (address not a multiple of the access size,
  * vector width included) fault with WS_ERR_MISALIGNED. Atomics run lane by
@@ -79,6 +80,76 @@ static inline uint64_t lane_addr(const addr_plan *p, uint32_t l) {
     return p->base[l] + p->off;
 }
 
+/* Where an address outside allocations lies, for memcheck's reports. */
+static void describe_near(char *buf, size_t n, uint64_t a, uint32_t size, const ws_gmem_near *nr) {
+    if (!nr) {
+        snprintf(buf, n, "no allocation is live");
+        return;
+    }
+    unsigned long long b = nr->base, s = nr->size;
+    if (!nr->live)
+        snprintf(buf, n, "%llu bytes into the freed allocation at 0x%llx of %llu bytes: use after free",
+                 (unsigned long long)a - b, b, s);
+    else if (a < b)
+        snprintf(buf, n, "%llu bytes before the allocation at 0x%llx of %llu bytes", b - a, b, s);
+    else if (a < b + s)
+        snprintf(buf, n, "%llu bytes into the allocation at 0x%llx of %llu bytes, running %llu bytes past its end",
+                 (unsigned long long)a - b, b, s, (unsigned long long)(a + size - (b + s)));
+    else
+        snprintf(buf, n, "%llu bytes after the end of the allocation at 0x%llx of %llu bytes",
+                 (unsigned long long)a - (b + s), b, s);
+}
+
+/* A global access outside every live allocation (the rare path, through
+ * lane_miss). Inside a mapped region it goes ahead, as on a GPU; memcheck
+ * reports it (once per site) first. Returns the host pointer, or NULL with
+ * the fault filled. */
+static uint8_t *global_outside(ws_xctx *x, uint64_t a, uint32_t size,
+                                                         uint32_t lane, const char *what) {
+    ws_gmem *g = x->c->l.gmem;
+    ws_memcheck *mc = x->c->l.memcheck;
+    bool mapped = ws_gmem_mapped(g, a, size);
+    if (!mc) {
+        if (mapped) return ws_gmem_host(g, a);
+        ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane, "illegal address 0x%llx (global %s of %u bytes)",
+                (unsigned long long)a, what, size);
+        return NULL;
+    }
+    ws_gmem_near nr;
+    bool has = ws_gmem_nearest(g, a, &nr);
+    char rel[200];
+    describe_near(rel, sizeof rel, a, size, has ? &nr : NULL);
+    const ws_module *m = x->c->mod;
+    const char *file = m->filename ? m->filename : "ptx";
+    unsigned line = x->in ? x->in->line : 0;
+    char *desc = ws_memcheck_count(mc, x->w->func, x->pc, has ? nr.index : UINT32_MAX);
+    if (desc) {
+        if (has)
+            snprintf(desc, WS_MEMCHECK_DESC, "pc %u in %s (%s:%u): global %s of %u bytes near the %sallocation at 0x%llx of %llu bytes",
+                     x->pc, x->f->name, file, line, what, size, nr.live ? "" : "freed ",
+                     (unsigned long long)nr.base, (unsigned long long)nr.size);
+        else
+            snprintf(desc, WS_MEMCHECK_DESC, "pc %u in %s (%s:%u): global %s of %u bytes, no allocation live",
+                     x->pc, x->f->name, file, line, what, size);
+        ws_fault rep = {0};
+        ws_xctx y = *x;
+        y.fault = &rep; /* the fault's format, printed instead of stopping */
+        ws_fail(&y, WS_ERR_ILLEGAL_ADDRESS, lane, "%s global %s of %u bytes at 0x%llx (%s)",
+                mapped ? "invalid" : "unmapped", what, size, (unsigned long long)a, rel);
+        fprintf(ws_memcheck_out(mc), "memcheck: %s\n", rep.msg);
+    }
+    if (!mapped)
+        ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane, "illegal address 0x%llx (global %s of %u bytes; %s)",
+                (unsigned long long)a, what, size, rel);
+    else if (ws_memcheck_mode(mc) == 2)
+        ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane,
+                "invalid global %s of %u bytes at 0x%llx (%s; -warpsim_memcheck 2 stops at the first)",
+                what, size, (unsigned long long)a, rel);
+    else
+        return ws_gmem_host(g, a);
+    return NULL;
+}
+
 /* Host pointer for one lane's access, or NULL with the fault filled. */
 static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint32_t lane, bool write,
                          const char *what, int *resolved, uint64_t *raddr) {
@@ -127,6 +198,25 @@ static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint3
                     (unsigned long long)addr, ms_name(ms), what, size);
     }
     return p;
+}
+
+/* lane_ptr found no memory for lane's access. It ran without the fault
+ * (x->fault NULL in the loops below), so that a global access outside
+ * allocations that turns out to be mapped costs no message: there may be
+ * many (stencil edges). They are handled here rather than in lane_ptr,
+ * whose code every access runs (any change there costs the common case:
+ * callgrind); the address is computed again from the plan for the same
+ * reason. Anything else runs lane_ptr again, with the fault, to describe it.
+ * Returns the host pointer, or NULL with *fault filled. */
+static __attribute__((noinline, cold)) uint8_t *lane_miss(ws_xctx *x, ws_fault *fault, const addr_plan *p,
+                                                          uint32_t size, uint32_t lane, bool write,
+                                                          const char *what, int rs, uint64_t ra) {
+    uint8_t *hp = NULL;
+    x->fault = fault;
+    if (rs == MS_GLOBAL && !(ra & (size - 1))) hp = global_outside(x, ra, size, lane, what);
+    else lane_ptr(x, p->ms, lane_addr(p, lane), size, lane, write, what, &rs, &ra);
+    x->fault = NULL;
+    return hp;
 }
 
 static inline uint64_t load_n(const uint8_t *p, unsigned n) {
@@ -198,11 +288,16 @@ ws_status ws_exec_mem(ws_xctx *x) {
             dst[k] = el.kind == WS_OPND_REG ? ws_reg(w, el.reg) : NULL;
         }
     }
+    ws_fault *fault = x->fault;
+    x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, M) {
         uint64_t a = lane_addr(&p, l), ra;
         int rs;
         uint8_t *hp = lane_ptr(x, p.ms, a, size, l, is_st, what, &rs, &ra);
-        if (!hp) return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        if (!hp && !(hp = lane_miss(x, fault, &p, size, l, is_st, what, rs, ra))) {
+            x->fault = fault;
+            return fault ? fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        }
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
         for (unsigned k = 0; k < n; k++) {
@@ -210,6 +305,7 @@ ws_status ws_exec_mem(ws_xctx *x) {
             else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);
         }
     }
+    x->fault = fault;
     /* a thread's own local memory cannot let another warp progress */
     record(x, ms0, size, is_st, false, is_st && ms0 != MS_LOCAL && ms0 != MS_PARAMBUF);
     return WS_OK;
@@ -311,21 +407,30 @@ ws_status ws_exec_atom(ws_xctx *x) {
     if (p.ms == MS_CONST || p.ms == MS_PARAMBUF) return ws_unsupported(x, "atomic on a read-only space");
     int ms0 = p.ms;
     bool changed = false; /* a failed compare-and-swap is no progress */
+    ws_fault *fault = x->fault;
+    x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, x->mask) {
         uint64_t a = lane_addr(&p, l), ra;
         int rs;
         uint8_t *hp = lane_ptr(x, p.ms, a, esz, l, true, "atomic", &rs, &ra);
-        if (!hp) return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        if (!hp && !(hp = lane_miss(x, fault, &p, esz, l, true, "atomic", rs, ra))) {
+            x->fault = fault;
+            return fault ? fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        }
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
         uint64_t old = load_n(hp, esz);
         bool ok;
         uint64_t nv = atom_apply(in->sub, t, old, B[l], C ? C[l] : 0, &ok);
-        if (!ok) return ws_unsupported(x, "atomic operation for this type");
+        if (!ok) {
+            x->fault = fault;
+            return ws_unsupported(x, "atomic operation for this type");
+        }
         store_n(hp, nv, esz);
         changed |= nv != old;
         if (D) D[l] = ws_type_is_signed(t) ? ws_ext(old, esz * 8, true) : old;
     }
+    x->fault = fault;
     record(x, ms0, esz, true, true, changed);
     return WS_OK;
 }

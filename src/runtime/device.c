@@ -72,6 +72,7 @@ struct ws_device {
     char io_err[1024];           /* the first failed write of an output file ("" if none) */
     bool ts_failed;              /* the time series' write error was reported */
     char first_failure[1024];    /* the first failed launch's message */
+    ws_memcheck *memcheck;       /* -warpsim_memcheck 1|2; NULL when off */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -222,6 +223,19 @@ static ws_status build_config(ws_device *d) {
     return WS_OK;
 }
 
+/* How out-of-allocation accesses behave: the mapping granularity and memcheck. */
+static ws_status setup_memory_checks(ws_device *d) {
+    ws_status s = ws_gmem_set_map_granularity(d->gmem, (uint64_t)d->cfg.map_granularity);
+    if (s == WS_ERR_INVALID_VALUE)
+        fprintf(stderr, "warpsim: option -warpsim_map_granularity: %lld is not 0, 1 or a power of two "
+                "from %llu to %llu\n", (long long)d->cfg.map_granularity,
+                (unsigned long long)WS_ALLOC_ALIGN, (unsigned long long)WS_MAP_GRANULARITY_MAX);
+    if (s != WS_OK) return s == WS_ERR_INVALID_VALUE ? WS_ERR_CONFIG : s;
+    if (d->cfg.memcheck && !(d->memcheck = ws_memcheck_create((int)d->cfg.memcheck, stderr)))
+        return WS_ERR_OUT_OF_MEMORY;
+    return WS_OK;
+}
+
 ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     if (!out) return WS_ERR_INVALID_VALUE;
     *out = NULL;
@@ -263,6 +277,7 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     if (st == WS_OK && !(d->gmem = ws_gmem_create(GTX480_GLOBAL_BYTES))) st = WS_ERR_OUT_OF_MEMORY;
     if (st == WS_OK && !(d->tex = ws_tex_table_create())) st = WS_ERR_OUT_OF_MEMORY;
     if (st == WS_OK) st = build_config(d);
+    if (st == WS_OK) st = setup_memory_checks(d);
     if (st == WS_OK && !d->opt.functional_only) {
         char err[512];
         if (!(d->gpu = ws_gpu_create(&d->cfg, err, sizeof err))) {
@@ -326,6 +341,8 @@ void ws_device_destroy(ws_device *d) {
         d->modules = m->next;
         module_free(d, m);
     }
+    if (d->memcheck) ws_memcheck_summary(d->memcheck);
+    ws_memcheck_destroy(d->memcheck);
     if (d->gmem) ws_gmem_destroy(d->gmem);
     ws_tex_table_destroy(d->tex);
     check_timeseries(d, true);
@@ -924,6 +941,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     l.tex = d->tex;
     l.num_sms = (uint32_t)d->props.num_sms;
     l.hang_warp_insts = (uint64_t)d->cfg.hang_insns;
+    l.memcheck = d->memcheck;
     /* functional mode approximates the thread-instruction cap in warp instructions */
     uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
     if (cap && !d->gpu) {
@@ -940,6 +958,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     double t0 = now_s();
     int was_capped = d->totals.capped;
     s = run_grid(d, &l, &c, &fault, &cycles, &ks);
+    ws_memcheck_end_kernel(d->memcheck, f->name);
     if (!d->gpu && l.max_warp_insts && c.warp_insts >= l.max_warp_insts) d->totals.capped = 1;
     if (d->totals.capped && !was_capped) {
         ks.capped = 1;

@@ -205,6 +205,9 @@ static const char *const g_quiet[][2] = {
     {"warpsim_hang_cycles", "acts only on a kernel that spins forever (tests/func/test_hang.c)"},
     {"warpsim_progress", "writes progress lines to stderr, not the report (test_hang.c)"},
     {"warpsim_skip_idle", "an optimisation whose results are identical by design"},
+    {"warpsim_map_granularity", "acts only on accesses outside every allocation, which no bundled "
+                                "workload makes (tests/func/test_memcheck.c)"},
+    {"warpsim_memcheck", "writes reports to stderr, not the report (tests/func/test_memcheck.c)"},
     {"adi_nv", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},
     {"adi_ns", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},
     {"adi_ni", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},

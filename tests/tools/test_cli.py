@@ -128,6 +128,45 @@ class DumpPtxTest(ToolTest):
             self.assertIn("mxd.lo.s32", f.read().splitlines()[int(m.group(1)) - 1])
 
 
+class MemcheckTest(ToolTest):
+    def oob_program(self):
+        """vectoradd whose kernel also reads 1 MiB past B: past every allocation, inside the
+        2 MiB region they share (the parameter names are shortened to keep the PTX's length)."""
+        with open(VECADD, "rb") as f:
+            data = f.read()
+        start, end = data.index(b".version"), data.index(b"$L__BB0_2:\nret;\n\n}\n") + 18
+        ptx = data[start:end].replace(b"_Z6vecAddPKfS0_Pfi_param_", b"p")
+        load = b"ld.global.f32 %f1, [%rd8];\n"
+        self.assertEqual(ptx.count(load), 1)
+        ptx = ptx.replace(load, load + b"ld.global.f32 %f3, [%rd8+1048576];\n")
+        ptx += b"\n" * (end - start - len(ptx))
+        prog = self.write("oob", "", 0o755)
+        with open(prog, "wb") as f:
+            f.write(data[:start] + ptx + data[end:])
+        return prog
+
+    def test_a_read_past_every_allocation_passes_and_memcheck_reports_it(self):
+        prog = self.oob_program()
+        kern = "kernel _Z6vecAddPKfS0_Pfi"
+        p = self.warpsim("run", "-q", "--functional", "--", prog)  # as on a GPU: no fault
+        self.assertIn("PASS", p.stdout)
+        self.assertNotIn("memcheck", p.stderr)
+        p = self.warpsim("run", "-q", "--functional", "--memcheck", "--", prog)
+        self.assertIn("PASS", p.stdout)
+        self.assertEqual(p.stderr.count(f"memcheck: {kern}: invalid global load of 4 bytes"), 1, p.stderr)
+        self.assertRegex(p.stderr, r"bytes after the end of the allocation at 0x[0-9a-f]+ of 262144 bytes\) "
+                         r"at CTA \(0,0,0\) thread \(0,0,0\) pc 16 in _Z6vecAddPKfS0_Pfi \(oob\.module1")
+        self.assertIn(f"memcheck: 65536 bad accesses in {kern} (1 site)", p.stderr)
+        p = self.warpsim("run", "-q", "--functional", "--memcheck=stop", "--", prog, check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("-warpsim_memcheck 2 stops at the first", p.stderr)
+        self.assertIn(f"memcheck: 1 bad access in {kern}", p.stderr)
+        p = self.warpsim("run", "-q", "--functional", "--set", "-warpsim_map_granularity 1", "--", prog,
+                         check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(f"{kern}: illegal address 0x", p.stderr)
+
+
 class ErrorMessageTest(ToolTest):
     def test_config_errors_are_said_once_without_status_names(self):
         p = self.warpsim("run", "--set", "-gpgpu_scheduler bogus", "micro/vectoradd", check=False)

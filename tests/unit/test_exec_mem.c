@@ -30,6 +30,44 @@ TEST(exec_gmem_alloc_free_valid) {
     ws_gmem_destroy(g);
 }
 
+/* Mapping regions: mapped while a live allocation touches them, set before
+ * or after allocations; nearest allocation for memcheck. */
+TEST(exec_gmem_mapping_regions) {
+    ws_gmem *g = ws_gmem_create(8 << 20);
+    uint64_t a, big, c, n;
+    ws_gmem_near nr;
+    CHECK_EQ_I64(ws_gmem_alloc(g, 100, &a), WS_OK);
+    CHECK(!ws_gmem_mapped(g, a + 200, 4)); /* exact until a granularity is set */
+    CHECK_EQ_I64(ws_gmem_set_map_granularity(g, 3000), WS_ERR_INVALID_VALUE);
+    CHECK_EQ_I64(ws_gmem_set_map_granularity(g, 128), WS_ERR_INVALID_VALUE);
+    CHECK_EQ_I64(ws_gmem_set_map_granularity(g, 1 << 20), WS_OK); /* a is counted now */
+    CHECK(ws_gmem_mapped(g, a + 200, 4));
+    CHECK(ws_gmem_mapped(g, a + (1 << 20) - 4, 4));
+    CHECK(!ws_gmem_mapped(g, a + (1 << 20) - 2, 4)); /* runs into region 1 */
+    CHECK(!ws_gmem_mapped(g, a - 4, 4));             /* below the heap */
+    CHECK(!ws_gmem_mapped(g, WS_GLOBAL_HEAP_BASE + (8 << 20), 4)); /* past the device */
+    CHECK_EQ_I64(ws_gmem_alloc(g, (1 << 20) + 1000, &big), WS_OK); /* regions 0 and 1 */
+    CHECK_EQ_I64(ws_gmem_alloc(g, 64, &c), WS_OK);                 /* region 1 */
+    CHECK_EQ_I64(ws_gmem_free(g, a), WS_OK);
+    CHECK(ws_gmem_mapped(g, a, 4)); /* big still touches region 0 */
+    CHECK_EQ_I64(ws_gmem_free(g, big), WS_OK);
+    CHECK(!ws_gmem_mapped(g, a, 4)); /* region 0: nothing live */
+    CHECK(ws_gmem_mapped(g, big + (1 << 20), 4)); /* region 1: c */
+    /* nearest: inside a freed one, after the end of c, before c */
+    CHECK(ws_gmem_nearest(g, a + 8, &nr));
+    CHECK(nr.base == a && !nr.live && nr.size == 100);
+    CHECK(ws_gmem_nearest(g, c + 64, &nr));
+    CHECK(nr.base == c && nr.live);
+    CHECK(ws_gmem_nearest(g, c - 16, &nr)); /* in big's padding: big is freed, c is nearest */
+    CHECK(nr.base == c && nr.live && nr.index == 2);
+    CHECK_EQ_I64(ws_gmem_alloc(g, 64, &n), WS_OK);
+    CHECK(ws_gmem_nearest(g, c + 200, &nr)); /* 136 past c's end, 56 before n */
+    CHECK_EQ_U64(nr.base, n);
+    CHECK_EQ_I64(ws_gmem_set_map_granularity(g, 1), WS_OK);
+    CHECK(!ws_gmem_mapped(g, c + 64, 4));
+    ws_gmem_destroy(g);
+}
+
 TEST(exec_illegal_address_message) {
     const char *ptx = KHEAD "setp.eq.u32 %p1, %r0, 3;\n@%p1 add.s64 %rd3, %rd3, 4096;\n"
                             "ld.global.u32 %r1, [%rd3];\nret;\n}\n";
