@@ -180,6 +180,17 @@ ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
 ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                            size_t dyn_shared, const void *params, size_t params_size);
 
+/* ---- device-side printf and assert ---- */
+/* What kernels print (printf, failed assert) stays in the device until the
+ * host synchronises, as in CUDA: ws_device_print_output writes it to `out`
+ * (CUDA: stdout), says on stderr when the buffer overflowed, and empties it.
+ * ws_device_destroy writes what is left to stdout. */
+void ws_device_print_output(ws_device *d, FILE *out);
+/* Bytes of printf output kept between two flushes (cudaLimitPrintfFifoSize;
+ * default 1 MiB); output beyond it is dropped and counted. */
+ws_status ws_device_set_printf_limit(ws_device *d, size_t bytes);
+size_t ws_device_printf_limit(const ws_device *d);
+
 /* ---- time and statistics ---- */
 /* Simulated time so far in core cycles (functional mode: 0 cycles, counts only). */
 uint64_t ws_device_cycles(const ws_device *d);

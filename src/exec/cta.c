@@ -441,6 +441,7 @@ static ws_status exec_call(ws_xctx *x) {
     }
     if (fi < 0 || (uint64_t)fi >= m->nfuncs) return ws_unsupported(x, "call without a target function");
     const ws_func *callee = &m->funcs[fi];
+    if (callee->builtin && !callee->has_body) return ws_exec_builtin(x, callee);
     if (!callee->has_body || callee->is_extern) {
         char why[200];
         snprintf(why, sizeof why, "call to external function '%s' (no body in this module)", callee->name);

@@ -129,6 +129,10 @@ static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint3
     return p;
 }
 
+const uint8_t *ws_generic_read_ptr(ws_xctx *x, uint64_t addr, uint32_t size, uint32_t lane) {
+    return lane_ptr(x, MS_GENERIC, addr, size, lane, false, "read", NULL, NULL);
+}
+
 static inline uint64_t load_n(const uint8_t *p, unsigned n) {
     switch (n) {
     case 1: return *p;

@@ -62,6 +62,13 @@ const char *ws_opcode_name(ws_opcode op)
     return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";
 }
 
+int ws_builtin_of(const char *name)
+{
+    if (strcmp(name, "vprintf") == 0) return WS_BUILTIN_VPRINTF;
+    if (strcmp(name, "__assertfail") == 0) return WS_BUILTIN_ASSERTFAIL;
+    return WS_BUILTIN_NONE;
+}
+
 int ws_module_find_func(const ws_module *m, const char *name)
 {
     for (uint32_t i = 0; i < m->nfuncs; i++)

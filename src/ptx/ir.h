@@ -272,6 +272,11 @@ typedef struct ws_symbol {
 } ws_symbol;
 
 /* ---- functions --------------------------------------------------------- */
+/* .extern functions the engine implements itself (ws_func.builtin). The
+ * parser names them once, so a call never compares strings. */
+enum { WS_BUILTIN_NONE = 0, WS_BUILTIN_VPRINTF, WS_BUILTIN_ASSERTFAIL };
+int ws_builtin_of(const char *name); /* WS_BUILTIN_* for an .extern .func name */
+
 typedef struct ws_param {
     uint32_t sym;       /* index into ws_module.syms */
 } ws_param;
@@ -281,6 +286,7 @@ typedef struct ws_func {
     bool is_entry;      /* .entry (kernel) vs .func */
     bool is_extern;     /* declaration only (.extern .func, e.g. vprintf) */
     bool has_body;
+    uint8_t builtin;    /* WS_BUILTIN_*: an .extern the engine implements (vprintf, __assertfail) */
     uint32_t line;
 
     ws_inst *insts;

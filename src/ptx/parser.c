@@ -1440,6 +1440,7 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
     ws_func *f = &m->funcs[fi];
     f->is_entry = is_entry;
     f->is_extern = is_extern;
+    f->builtin = is_extern ? (uint8_t)ws_builtin_of(f->name) : WS_BUILTIN_NONE;
     f->line = kw->line;
     p->cf = fi;
     p->cap_insts = 0;

@@ -249,6 +249,7 @@ EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx) {
 }
 
 EXPORT CUresult cuCtxSynchronize(void) {
+    ws_shim_sync_output(g.dev);
     ENTER();
     return CUDA_SUCCESS;  /* launches run at call time */
 }
@@ -374,6 +375,7 @@ EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
     return copy_result(ws_memcpy_htod(g.dev, dst, src, n));
 }
 EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+    ws_shim_sync_output(g.dev);
     ENTER();
     return copy_result(ws_memcpy_dtoh(g.dev, dst, src, n));
 }
@@ -470,6 +472,7 @@ EXPORT CUresult cuStreamDestroy_v2(CUstream s) { return destroy(s, WS_HANDLE_STR
 EXPORT CUresult cuStreamDestroy(CUstream s) { return cuStreamDestroy_v2(s); }
 
 EXPORT CUresult cuStreamSynchronize(CUstream s) {
+    ws_shim_sync_output(g.dev);
     ENTER();
     return valid_stream(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
@@ -502,7 +505,10 @@ EXPORT CUresult cuEventQuery(CUevent e) {
     ENTER();
     return live(e, WS_HANDLE_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
-EXPORT CUresult cuEventSynchronize(CUevent e) { return cuEventQuery(e); }
+EXPORT CUresult cuEventSynchronize(CUevent e) {
+    ws_shim_sync_output(g.dev);
+    return cuEventQuery(e);
+}
 
 /* Either event never recorded, or created with CU_EVENT_DISABLE_TIMING:
    CUDA_ERROR_INVALID_HANDLE, as the driver documents. */

@@ -554,6 +554,7 @@ static int is_dev(const void *p, size_t n) {
 }
 
 static cudaError_t do_memcpy(void *dst, const void *src, size_t n, int kind) {
+    ws_shim_sync_output(g.dev); /* copies wait for the kernels before them */
     ENTER();
     if (n == 0) return cudaSuccess;
     if (!dst || !src) return set_err(cudaErrorInvalidValue);
@@ -1126,6 +1127,7 @@ EXPORT cudaError_t cudaRuntimeGetVersion(int *v) {
 }
 
 EXPORT cudaError_t cudaDeviceSynchronize(void) {
+    ws_shim_sync_output(g.dev); /* also after a fault: the output before it is shown */
     ENTER();
     return cudaSuccess;  /* work already ran at call time */
 }
@@ -1173,9 +1175,15 @@ EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) {
     if (c) *c = 0;
     return cudaSuccess;
 }
-EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) { return cudaSuccess; }
+enum { cudaLimitPrintfFifoSize = 1 };
+EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
+    ENTER();
+    if (limit == cudaLimitPrintfFifoSize) ws_device_set_printf_limit(g.dev, v);
+    return cudaSuccess;
+}
 EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
-    if (v) *v = 0;
+    ENTER();
+    if (v) *v = limit == cudaLimitPrintfFifoSize ? ws_device_printf_limit(g.dev) : 0;
     return cudaSuccess;
 }
 

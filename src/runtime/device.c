@@ -72,6 +72,7 @@ struct ws_device {
     char io_err[1024];           /* the first failed write of an output file ("" if none) */
     bool ts_failed;              /* the time series' write error was reported */
     char first_failure[1024];    /* the first failed launch's message */
+    ws_printf_buf printf_out;    /* kernels' printf / assert text until the host synchronises */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -262,6 +263,7 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     }
     if (st == WS_OK && !(d->gmem = ws_gmem_create(GTX480_GLOBAL_BYTES))) st = WS_ERR_OUT_OF_MEMORY;
     if (st == WS_OK && !(d->tex = ws_tex_table_create())) st = WS_ERR_OUT_OF_MEMORY;
+    d->printf_out.limit = WS_PRINTF_DEFAULT_LIMIT;
     if (st == WS_OK) st = build_config(d);
     if (st == WS_OK && !d->opt.functional_only) {
         char err[512];
@@ -321,6 +323,8 @@ void ws_device_destroy(ws_device *d) {
             fprintf(stderr, "%s%s", i ? ", " : "", d->skipped[i]);
         fprintf(stderr, "%s)\n", d->nskipped == 4 ? ", ..." : "");
     }
+    ws_printf_buf_flush(&d->printf_out, stdout);
+    ws_printf_buf_free(&d->printf_out);
     while (d->modules) {
         ws_module_handle *m = d->modules;
         d->modules = m->next;
@@ -922,6 +926,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     l.params = params;
     l.gmem = d->gmem;
     l.tex = d->tex;
+    l.printf_out = &d->printf_out;
     l.num_sms = (uint32_t)d->props.num_sms;
     l.hang_warp_insts = (uint64_t)d->cfg.hang_insns;
     /* functional mode approximates the thread-instruction cap in warp instructions */
@@ -1004,6 +1009,19 @@ ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, siz
     if (buf != small) free(buf);
     return s;
 }
+
+/* ---- device-side printf ------------------------------------------------- */
+void ws_device_print_output(ws_device *d, FILE *out) {
+    if (d) ws_printf_buf_flush(&d->printf_out, out ? out : stdout);
+}
+
+ws_status ws_device_set_printf_limit(ws_device *d, size_t bytes) {
+    if (!d) return WS_ERR_INVALID_VALUE;
+    d->printf_out.limit = bytes;
+    return WS_OK;
+}
+
+size_t ws_device_printf_limit(const ws_device *d) { return d ? d->printf_out.limit : 0; }
 
 /* ---- time and statistics ------------------------------------------------ */
 uint64_t ws_device_cycles(const ws_device *d) { return d->totals.cycles; }

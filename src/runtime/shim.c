@@ -128,6 +128,7 @@ static void check_outputs(void) {
     for (unsigned i = 0; i < 2; i++) {
         ws_device *d = g_exit_slots[i] ? *g_exit_slots[i] : NULL;
         if (!d) continue;
+        ws_shim_sync_output(d);
         ws_run_totals t;
         ws_device_totals(d, &t);
         if (t.failed_launches) {
@@ -144,6 +145,10 @@ static void check_outputs(void) {
             _exit(1);
         }
     }
+}
+
+void ws_shim_sync_output(ws_device *d) {
+    if (d) ws_device_print_output(d, stdout);
 }
 
 void ws_shim_check_outputs_at_exit(ws_device **slot) {
