@@ -427,6 +427,13 @@ static decl_head parse_decl_head(P *p)
         } else if (is_dir(p, ".ptr") || is_dir(p, ".global") || is_dir(p, ".shared") ||
                    is_dir(p, ".const") || is_dir(p, ".local")) {
             p->pos++; /* .ptr .global .align N on kernel params: a hint only */
+        } else if (is_dir(p, ".attribute")) {
+            /* .attribute(.managed): a __managed__ variable is an ordinary global on
+               the device; the runtime keeps its host copy in step */
+            p->pos++;
+            expect_punct(p, '(');
+            while (CUR(p)->kind == TK_DIR || is_punct(p, ',')) p->pos++;
+            expect_punct(p, ')');
         } else if (is_dir(p, ".v2") || is_dir(p, ".v4") || is_dir(p, ".v8")) {
             h.vec = (uint32_t)(t->text[2] - '0');
             p->pos++;

@@ -2,7 +2,8 @@
 //   nvcc -O2 -cudart shared -gencode arch=compute_75,code=compute_75 --no-compress -o printf printf.cu
 // Prints one line per thread (2 blocks x 40 threads) with many conversions,
 // plus a line from a divergent branch, then a host marker after the
-// synchronisation; tests/func/test_cuda_features.c computes the expected text.
+// synchronisation, then overflows a small printf FIFO;
+// tests/func/test_cuda_features.c computes the expected text.
 #include <cstdio>
 
 __global__ void conv(const char *name, int n) {
@@ -28,6 +29,13 @@ int main() {
     cudaError_t e = cudaDeviceSynchronize();
     printf("host: after sync %d\n", (int)e);
     simple<<<2, 2>>>();
+    cudaDeviceSynchronize();
+    // a small FIFO: 4 of the 32 lines (30 bytes each) fit, the rest is dropped
+    cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 120);
+    size_t limit = 0;
+    cudaDeviceGetLimit(&limit, cudaLimitPrintfFifoSize);
+    printf("host: limit %zu\n", limit);
+    simple<<<4, 8>>>();
     cudaDeviceSynchronize();
     printf("host: done\n");
     return 0;
