@@ -122,6 +122,11 @@ typedef struct ws_kernel_attrs {
 } ws_kernel_attrs;
 void ws_kernel_get_attrs(const ws_kernel *k, ws_kernel_attrs *a);
 const char *ws_kernel_name(const ws_kernel *k);
+/* A kernel whose code (or a function it calls) has an instruction warpsim
+ * does not implement loads but cannot be launched (WS_ERR_UNSUPPORTED): the
+ * problem ("file:line:col: error: unsupported instruction '...' (line N)"),
+ * or NULL when the kernel can run. */
+const char *ws_kernel_unsupported(const ws_kernel *k);
 /* Parameter layout, so a host can build a param buffer from void *args[]. */
 int ws_kernel_num_params(const ws_kernel *k);
 void ws_kernel_param_layout(const ws_kernel *k, int i, size_t *offset, size_t *size);

@@ -444,7 +444,9 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
     }
     if (s == WS_OK) return CUDA_SUCCESS;
     CUresult r = fail(s);
-    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE) return r;
+    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE ||
+        (s == WS_ERR_UNSUPPORTED && ws_kernel_unsupported(f)))
+        return r; /* refused before running: not sticky */
     g.sticky = r;  /* a fault inside the kernel: sticky, reported from here on */
     return r;
 }

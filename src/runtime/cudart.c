@@ -405,7 +405,8 @@ static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_
     if (s == WS_OK) return cudaSuccess;
     fprintf(stderr, "warpsim: %s\n", ws_device_last_error(g.dev));
     e = from_ws(s);
-    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE || s == WS_ERR_OUT_OF_MEMORY) {
+    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE || s == WS_ERR_OUT_OF_MEMORY ||
+        (s == WS_ERR_UNSUPPORTED && ws_kernel_unsupported(k))) {
         if (s == WS_ERR_OUT_OF_MEMORY) e = cudaErrorLaunchOutOfResources;
         return set_err(e);  /* caught before running: not sticky */
     }
