@@ -93,19 +93,20 @@ ws_status ws_tex_fetch(const ws_tex_desc *d, const ws_gmem *g, unsigned dims, in
 
 /* ---- device-side printf (exec_builtin.c) -------------------------------- */
 /* Text that vprintf and failed assertions produce, kept until the host
- * synchronises (CUDA prints it then). Lines are in execution order: a
- * printf call appends its active lanes in lane order. Owned by the device;
- * launches append to it. */
+ * synchronises (CUDA prints it then: printf's to stdout, assertion messages
+ * to stderr). Lines are in execution order: a call appends its active lanes'
+ * text in lane order. Owned by the device; launches append to it. */
+typedef struct ws_text { char *data; size_t len, cap; } ws_text;
 typedef struct ws_printf_buf {
-    char *data;
-    size_t len, cap;
+    ws_text out;       /* printf output */
+    ws_text asserts;   /* assertion messages (not limited) */
     size_t limit;      /* bytes of printf output kept between flushes
-                          (cudaLimitPrintfFifoSize); assertion messages always fit */
+                          (cudaLimitPrintfFifoSize) */
     uint64_t dropped;  /* printf calls whose output did not fit */
 } ws_printf_buf;
 #define WS_PRINTF_DEFAULT_LIMIT (1u << 20) /* CUDA's default FIFO: 1 MiB */
-/* Write the buffered text to out, say on stderr how many calls were dropped,
- * and empty the buffer. */
+/* Write the printf output to out and the assertion messages to stderr, say
+ * there how many calls were dropped, and empty the buffer. */
 void ws_printf_buf_flush(ws_printf_buf *b, FILE *out);
 void ws_printf_buf_free(ws_printf_buf *b);
 

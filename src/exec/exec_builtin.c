@@ -9,7 +9,10 @@
  * printf, so flags, width and precision behave like the host's. As in CUDA,
  * the call returns the number of arguments it consumed (-1 for a NULL
  * format), at most 32 arguments are read (later conversions print as
- * written), and each lane formats its own line, lanes in lane order. */
+ * written), and each lane formats its own line, lanes in lane order.
+ *
+ * __assertfail prints CUDA's message for each lane that calls it (kept for
+ * stderr) and fails the launch with WS_ERR_TRAP (cudaErrorAssert). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,46 +22,49 @@
 #define MAX_DEVICE_STRING (64u * 1024u) /* a %s longer than this is cut: a missing NUL */
 
 /* ---- the output buffer ----------------------------------------------------- */
-static void buf_append(ws_printf_buf *b, const char *s, size_t n, bool always) {
-    if (!always && b->len + n > b->limit) {
-        b->dropped++;
-        return;
+static bool text_append(ws_text *t, const char *s, size_t n) {
+    if (t->len + n > t->cap) {
+        size_t nc = t->cap ? t->cap : 4096;
+        while (nc < t->len + n) nc *= 2;
+        char *d = realloc(t->data, nc);
+        if (!d) return false;
+        t->data = d;
+        t->cap = nc;
     }
-    if (b->len + n > b->cap) {
-        size_t nc = b->cap ? b->cap : 4096;
-        while (nc < b->len + n) nc *= 2;
-        char *d = realloc(b->data, nc);
-        if (!d) {
-            b->dropped++;
-            return;
-        }
-        b->data = d;
-        b->cap = nc;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    return true;
+}
+
+static void text_flush(ws_text *t, FILE *f) {
+    if (!t->len) return;
+    fwrite(t->data, 1, t->len, f);
+    fflush(f);
+    t->len = 0;
+}
+
+/* Output that does not fit in the limit is dropped whole, and counted. */
+static void printf_append(ws_printf_buf *b, const char *s, size_t n) {
+    if (b->out.len + n > b->limit || !text_append(&b->out, s, n)) b->dropped++;
 }
 
 void ws_printf_buf_flush(ws_printf_buf *b, FILE *out) {
     if (!b) return;
-    if (b->len) {
-        fwrite(b->data, 1, b->len, out);
-        fflush(out);
-    }
+    text_flush(&b->out, out);
+    text_flush(&b->asserts, stderr);
     if (b->dropped) {
         fprintf(stderr, "warpsim: device printf buffer full (%zu bytes, cudaLimitPrintfFifoSize): "
                 "the output of %llu printf call%s was dropped\n", b->limit,
                 (unsigned long long)b->dropped, b->dropped == 1 ? "" : "s");
     }
-    b->len = 0;
     b->dropped = 0;
 }
 
 void ws_printf_buf_free(ws_printf_buf *b) {
     if (!b) return;
-    free(b->data);
-    b->data = NULL;
-    b->len = b->cap = 0;
+    free(b->out.data);
+    free(b->asserts.data);
+    b->out = b->asserts = (ws_text){NULL, 0, 0};
 }
 
 /* ---- reading the caller's arguments ---------------------------------------- */
@@ -250,7 +256,7 @@ static ws_status exec_vprintf(ws_xctx *x) {
             free(text);
             return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
         }
-        if (b && text && n != -1) buf_append(b, text, len, false);
+        if (b && text && n != -1) printf_append(b, text, len);
         free(text);
         call_ret32(x, l, n);
     }
@@ -279,7 +285,7 @@ static ws_status exec_assertfail(ws_xctx *x) {
                          "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
                          line, func, c->ctaid[0], c->ctaid[1], c->ctaid[2], x->w->tid[0][l], x->w->tid[1][l],
                          x->w->tid[2][l], msg);
-        if (b && n > 0) buf_append(b, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1, true);
+        if (b && n > 0) text_append(&b->asserts, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
         if (l == first_lane) snprintf(first, sizeof first, "assertion `%.200s` failed (%.120s:%u)", msg, file, line);
         free(msg);
         free(file);

@@ -450,8 +450,8 @@ TEST(shim_device_printf) {
     free(want);
 }
 
-/* assert on one thread: CUDA's message, then cudaErrorAssert (710) from the
-   synchronisation and every later call. */
+/* assert on one thread: CUDA's message (on stderr), then cudaErrorAssert
+   (710) from the synchronisation and every later call. */
 TEST(shim_device_assert) {
     char *out = NULL;
     int rc = run_cudart_app("assert", "", &out);
@@ -460,6 +460,14 @@ TEST(shim_device_assert) {
                             "Assertion `v[t] != 5` failed.\n");
     CHECK_STR_CONTAINS(out, "sync=710 again=710");
     CHECK_STR_CONTAINS(out, "assertion `v[t] != 5` failed (assert.cu:9) at CTA (0,0,0) thread (5,0,0)");
+    free(out);
+    /* as in CUDA, the assertion message goes to stderr */
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, SHIM_ENV "LD_LIBRARY_PATH=%s/lib %s/tests/data/cudart/nvcc13/assert 2>/dev/null",
+             build_dir(), ws_test_root());
+    rc = run_cmd(cmd, &out);
+    CHECK(rc == 0);
+    CHECK_MSG(out && !strstr(out, "Assertion"), "assertion message on stdout: %s", out ? out : "");
     free(out);
 }
 
