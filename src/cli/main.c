@@ -88,7 +88,8 @@ static int command_usage(const char *cmd) {
                "  run one with `warpsim run NAME` or `warpsim run SUITE/NAME`\n");
     } else if (!strcmp(cmd, "ptx-check")) {
         printf("usage: warpsim ptx-check [-v] FILE.ptx...\n"
-               "  parse and validate PTX files; errors as FILE:LINE:COL: message\n"
+               "  parse and validate PTX files; every problem (unsupported instructions, undefined\n"
+               "  names, syntax errors in function bodies) as FILE:LINE:COL: message, in line order\n"
                "  -v  also print each function as parsed\n"
                "exit status: 0 all valid, 1 some invalid, 2 no files\n");
     } else if (!strcmp(cmd, "options")) {
