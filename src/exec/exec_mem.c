@@ -130,7 +130,11 @@ static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint3
 }
 
 const uint8_t *ws_generic_read_ptr(ws_xctx *x, uint64_t addr, uint32_t size, uint32_t lane) {
-    return lane_ptr(x, MS_GENERIC, addr, size, lane, false, "read", NULL, NULL);
+    /* non-null out-pointers like every other caller's, so that the compiler
+       keeps specialising lane_ptr for the hot load/store path */
+    int ms;
+    uint64_t a;
+    return lane_ptr(x, MS_GENERIC, addr, size, lane, false, "read", &ms, &a);
 }
 
 static inline uint64_t load_n(const uint8_t *p, unsigned n) {
