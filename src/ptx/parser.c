@@ -1443,11 +1443,14 @@ static bool try_statement(P *p)
 
 /* A statement failed (message in p->diag): skip it when the options allow,
    undoing what it left half done; false to let the error end the parse. */
-static bool skip_statement(P *p, size_t start, uint32_t nfix)
+typedef struct { size_t pos; uint32_t nfix, nrfix; } stmt_mark; /* where a statement began */
+
+static bool skip_statement(P *p, stmt_mark mk)
 {
     bool unsup = p->err_unsupported;
     if (!(unsup && p->opt.defer_unsupported) && !p->opt.keep_going) return false;
-    p->nfix = nfix; /* label references of the skipped instruction */
+    p->nfix = mk.nfix; /* label and initialiser references of the skipped statement */
+    p->nrfix = mk.nrfix;
     free(p->pend_args);
     free(p->pend_rets);
     free(p->pend_init);
@@ -1467,10 +1470,14 @@ static bool skip_statement(P *p, size_t start, uint32_t nfix)
         in->line = p->diag->line;
         if (!f->unsupported) f->unsupported = p->m->nproblems;
     }
-    if (p->pos < start) p->pos = start;
-    while (CUR(p)->kind != TK_EOF && !is_punct(p, ';') && !is_punct(p, '{') && !is_punct(p, '}'))
-        p->pos++;
-    accept_punct(p, ';');
+    /* from the statement's start to its ';', over braces inside it (vector
+       operands, initialisers); a '}' it did not open ends the block */
+    int depth = 0;
+    for (p->pos = mk.pos; CUR(p)->kind != TK_EOF; p->pos++) {
+        if (is_punct(p, '{')) depth++;
+        else if (is_punct(p, '}') && depth-- == 0) break;
+        else if (is_punct(p, ';') && depth == 0) { p->pos++; break; }
+    }
     return true;
 }
 
@@ -1493,10 +1500,9 @@ static void parse_body(P *p)
             parse_statement(p);
             continue;
         }
-        size_t start = p->pos;
-        uint32_t nfix = p->nfix;
+        stmt_mark mk = {p->pos, p->nfix, p->nrfix};
         p->err_unsupported = false;
-        if (!try_statement(p) && !skip_statement(p, start, nfix)) longjmp(p->jb, 1);
+        if (!try_statement(p) && !skip_statement(p, mk)) longjmp(p->jb, 1);
     }
 }
 
