@@ -218,7 +218,10 @@ static int format_lane(ws_xctx *x, uint32_t lane, FILE *o) {
                 uint64_t v = 0;
                 if (r.used >= MAX_PRINTF_ARGS) { ok = false; break; }
                 if (!next_arg(&r, 4, &v)) { free(fmt); return -2; }
-                sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", (int)(uint32_t)v);
+                int n = (int)(uint32_t)v;
+                if (n < -4096 || n > 4096) n = n < 0 ? -4096 : 4096;
+                if (part == 1 && n < 0) sl--; /* a negative precision is none, as in C */
+                else sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", n);
                 p++;
             } else {
                 long n = strtol(p, (char **)&p, 10); /* digits only: flags came before */

@@ -483,3 +483,58 @@ TEST(runtime_ptx_check_lists_all_problems) {
         if (f) at = f + strlen(want[i]);
     }
 }
+
+/* vprintf's format handling on a hand-built argument buffer: '*' width,
+   a negative '*' precision (none), %s with precision, %%, an unknown
+   conversion printed as written; the return value is the argument count. */
+TEST(runtime_vprintf_formats) {
+    const char *fmt = "[%*d] [%.*f] [%5.2s] 100%% %y|\n";
+    char bytes[512] = "";
+    size_t n = 0;
+    for (const char *c = fmt;; c++) {
+        n += (size_t)snprintf(bytes + n, sizeof bytes - n, "%s%d", c == fmt ? "" : ", ", *c);
+        if (!*c) break;
+    }
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx,
+             ".version 7.5\n.target sm_75\n.address_size 64\n"
+             ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+             ".global .align 1 .b8 fmt[%zu] = {%s};\n"
+             ".global .align 1 .b8 str[6] = {104, 101, 108, 108, 111, 0};\n"
+             ".visible .entry k(.param .u64 out)\n{\n"
+             ".local .align 8 .b8 buf[32];\n.reg .b32 %%r<8>;\n.reg .b64 %%rd<10>;\n.reg .f64 %%fd<2>;\n"
+             "mov.u32 %%r1, %%tid.x;\nmov.u32 %%r3, 6;\nst.local.u32 [buf], %%r3;\n"
+             "st.local.u32 [buf+4], %%r1;\nmov.u32 %%r4, -1;\nst.local.u32 [buf+8], %%r4;\n"
+             "mov.f64 %%fd1, 0d3FF8000000000000;\nst.local.f64 [buf+16], %%fd1;\n"
+             "mov.u64 %%rd3, str;\ncvta.global.u64 %%rd4, %%rd3;\nst.local.u64 [buf+24], %%rd4;\n"
+             "mov.u64 %%rd1, buf;\ncvta.local.u64 %%rd2, %%rd1;\n"
+             "mov.u64 %%rd5, fmt;\ncvta.global.u64 %%rd6, %%rd5;\n"
+             "{\n.param .b64 a;\n.param .b64 b;\n.param .b32 r;\nst.param.b64 [a], %%rd6;\n"
+             "st.param.b64 [b], %%rd2;\ncall.uni (r), vprintf, (a, b);\nld.param.b32 %%r2, [r];\n}\n"
+             "ld.param.u64 %%rd7, [out];\nmul.wide.u32 %%rd8, %%r1, 4;\nadd.u64 %%rd9, %%rd7, %%rd8;\n"
+             "st.global.u32 [%%rd9], %%r2;\nret;\n}\n",
+             strlen(fmt) + 1, bytes);
+    ws_device *d = open_dev(NULL);
+    if (!d) return;
+    ws_module_handle *m = NULL;
+    ws_kernel *k = NULL;
+    ws_devptr out = 0;
+    CHECK(ws_module_load(d, ptx, 0, "fmt.ptx", NULL, &m) == WS_OK);
+    CHECK(m && ws_module_get_kernel(m, "k", &k) == WS_OK);
+    CHECK(ws_malloc(d, 2 * 4, &out) == WS_OK);
+    void *args[] = {&out};
+    if (k) CHECK(ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){2, 1, 1}, 0, args) == WS_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ws_device_print_output(d, f);
+    fclose(f);
+    CHECK_MSG(text && !strcmp(text, "[     0] [1.500000] [   he] 100% %y|\n[     1] [1.500000] [   he] 100% %y|\n"),
+              "got: %s", text ? text : "");
+    uint32_t ret[2] = {0, 0};
+    CHECK(ws_memcpy_dtoh(d, ret, out, sizeof ret) == WS_OK);
+    CHECK_EQ_I64(ret[0], 5);
+    CHECK_EQ_I64(ret[1], 5);
+    free(text);
+    ws_device_destroy(d);
+}
