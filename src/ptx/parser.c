@@ -1441,10 +1441,10 @@ static bool try_statement(P *p)
     return true;
 }
 
-/* A statement failed (message in p->diag): skip it when the options allow,
-   undoing what it left half done; false to let the error end the parse. */
 typedef struct { size_t pos; uint32_t nfix, nrfix; } stmt_mark; /* where a statement began */
 
+/* A statement failed (message in p->diag): skip it when the options allow,
+   undoing what it left half done; false to let the error end the parse. */
 static bool skip_statement(P *p, stmt_mark mk)
 {
     bool unsup = p->err_unsupported;
