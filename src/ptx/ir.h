@@ -289,8 +289,6 @@ typedef struct ws_func {
     bool is_entry;      /* .entry (kernel) vs .func */
     bool is_extern;     /* declaration only (.extern .func, e.g. vprintf) */
     bool has_body;
-    uint32_t unsupported; /* 1 + index in the module's problems of the first unsupported
-                             instruction in the body (parsed with defer_unsupported); 0 = none */
     uint8_t builtin;    /* WS_BUILTIN_*: an .extern the engine implements (vprintf, __assertfail) */
     uint32_t line;
 
@@ -299,6 +297,9 @@ typedef struct ws_func {
 
     uint32_t nregs;     /* value register slots (each 64 bits per lane) */
     uint32_t npreds;    /* predicate slots */
+    uint32_t unsupported; /* 1 + index in the module's problems of the first unsupported
+                             instruction in the body (parsed with defer_unsupported); 0 = none.
+                             (Here, in padding: ws_func's size matters to the hot loop.) */
     uint8_t *reg_type;  /* declared ws_type per value slot */
     char **reg_name;    /* name per value slot (for messages) */
     char **pred_name;   /* name per predicate slot */
