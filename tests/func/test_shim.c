@@ -481,3 +481,24 @@ TEST(shim_managed_variables) {
     CHECK_STR_CONTAINS(out, "PASS");
     free(out);
 }
+
+/* The same through the driver API (printf_driver.c): output at
+   cuCtxSynchronize, cuCtxSetLimit's FIFO size, and a kernel with an
+   unsupported instruction refused (CUDA_ERROR_INVALID_PTX) while the
+   module's other kernel runs. */
+TEST(shim_driver_printf_and_unsupported) {
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -O1 -o %s/printf_driver %s/tests/data/driver/printf_driver.c "
+             "%s/lib/libcuda.so.1 2>&1 && " SHIM_ENV "LD_LIBRARY_PATH=%s/lib %s/printf_driver "
+             "%s/tests/data/ptx 2>&1",
+             build_dir(), ws_test_root(), build_dir(), build_dir(), build_dir(), ws_test_root());
+    int rc = run_cmd(cmd, &out);
+    CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "printf_driver exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "host: before sync\nhello from block 0 thread 0\nhello from block 0 thread 1\n");
+    CHECK_STR_CONTAINS(out, "(60 bytes, cudaLimitPrintfFifoSize): the output of 2 printf calls was dropped\n");
+    CHECK_STR_CONTAINS(out, "host: after sync, limit 60\n");
+    CHECK_STR_CONTAINS(out, "launch of bad refused: it calls helper, which has an unsupported instruction");
+    CHECK_STR_CONTAINS(out, "bad launch -> 218");
+    free(out);
+}
