@@ -254,17 +254,15 @@ EXPORT CUresult cuCtxSynchronize(void) {
     return CUDA_SUCCESS;  /* launches run at call time */
 }
 
-enum { CU_LIMIT_PRINTF_FIFO_SIZE = 1 };
-/* Only the printf FIFO size has an effect; other limits are accepted. */
-EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
-    ENTER();
-    if (limit == CU_LIMIT_PRINTF_FIFO_SIZE) ws_device_set_printf_limit(g.dev, v);
-    return CUDA_SUCCESS;
-}
 EXPORT CUresult cuCtxGetLimit(size_t *v, int limit) {
     ENTER();
     if (!v) return CUDA_ERROR_INVALID_VALUE;
-    *v = limit == CU_LIMIT_PRINTF_FIFO_SIZE ? ws_device_printf_limit(g.dev) : 0;
+    *v = ws_shim_get_limit(g.dev, limit);
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
+    ENTER();
+    ws_shim_set_limit(g.dev, limit, v);
     return CUDA_SUCCESS;
 }
 

@@ -1176,15 +1176,14 @@ EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) {
     if (c) *c = 0;
     return cudaSuccess;
 }
-enum { cudaLimitPrintfFifoSize = 1 };
 EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
     ENTER();
-    if (limit == cudaLimitPrintfFifoSize) ws_device_set_printf_limit(g.dev, v);
+    ws_shim_set_limit(g.dev, limit, v);
     return cudaSuccess;
 }
 EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
     ENTER();
-    if (v) *v = limit == cudaLimitPrintfFifoSize ? ws_device_printf_limit(g.dev) : 0;
+    if (v) *v = ws_shim_get_limit(g.dev, limit);
     return cudaSuccess;
 }
 
