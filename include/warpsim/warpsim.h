@@ -122,6 +122,11 @@ typedef struct ws_kernel_attrs {
 } ws_kernel_attrs;
 void ws_kernel_get_attrs(const ws_kernel *k, ws_kernel_attrs *a);
 const char *ws_kernel_name(const ws_kernel *k);
+/* A kernel whose code (or a function it calls) has an instruction warpsim
+ * does not implement loads but cannot be launched (WS_ERR_UNSUPPORTED): the
+ * problem ("file:line:col: error: unsupported instruction '...' (line N)"),
+ * or NULL when the kernel can run. */
+const char *ws_kernel_unsupported(const ws_kernel *k);
 /* Parameter layout, so a host can build a param buffer from void *args[]. */
 int ws_kernel_num_params(const ws_kernel *k);
 void ws_kernel_param_layout(const ws_kernel *k, int i, size_t *offset, size_t *size);
@@ -179,6 +184,17 @@ ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
 /* Same with a ready-made parameter buffer of the kernel's param size. */
 ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                            size_t dyn_shared, const void *params, size_t params_size);
+
+/* ---- device-side printf and assert ---- */
+/* What kernels print (printf, failed assert) stays in the device until the
+ * host synchronises, as in CUDA: ws_device_print_output writes it to `out`
+ * (CUDA: stdout), says on stderr when the buffer overflowed, and empties it.
+ * ws_device_destroy writes what is left to stdout. */
+void ws_device_print_output(ws_device *d, FILE *out);
+/* Bytes of printf output kept between two flushes (cudaLimitPrintfFifoSize;
+ * default 1 MiB); output beyond it is dropped and counted. */
+ws_status ws_device_set_printf_limit(ws_device *d, size_t bytes);
+size_t ws_device_printf_limit(const ws_device *d);
 
 /* ---- time and statistics ---- */
 /* Simulated time so far in core cycles (functional mode: 0 cycles, counts only). */

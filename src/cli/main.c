@@ -92,7 +92,8 @@ static int command_usage(const char *cmd) {
                "  run one with `warpsim run NAME` or `warpsim run SUITE/NAME`\n");
     } else if (!strcmp(cmd, "ptx-check")) {
         printf("usage: warpsim ptx-check [-v] FILE.ptx...\n"
-               "  parse and validate PTX files; errors as FILE:LINE:COL: message\n"
+               "  parse and validate PTX files; every problem (unsupported instructions, undefined\n"
+               "  names, syntax errors in function bodies) as FILE:LINE:COL: message, in line order\n"
                "  -v  also print each function as parsed\n"
                "exit status: 0 all valid, 1 some invalid, 2 no files\n");
     } else if (!strcmp(cmd, "options")) {
@@ -551,6 +552,32 @@ static char *read_file(const char *path, size_t *len) {
     return buf;
 }
 
+/* ptx-check's problems, kept to be listed in line order (an undefined label is
+   found at the end of its function) even when a later error ends the parse. */
+typedef struct {
+    ws_problem *v;
+    unsigned n;
+} problem_list;
+
+static void keep_problem(void *ctx, const ws_problem *pr) {
+    problem_list *l = ctx;
+    ws_problem *nv = realloc(l->v, (l->n + 1) * sizeof *nv);
+    char *msg = strdup(pr->msg);
+    if (!nv || !msg) {
+        fprintf(stderr, "%s\n", pr->msg); /* out of memory: at least say it */
+        free(msg);
+        if (nv) l->v = nv;
+        return;
+    }
+    l->v = nv;
+    l->v[l->n++] = (ws_problem){msg, pr->line, pr->func};
+}
+
+static int by_line(const void *a, const void *b) {
+    const ws_problem *x = a, *y = b;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
 static int cmd_ptx_check(int argc, char **argv) {
     int verbose = 0, bad = 0, files = 0;
     for (int i = 0; i < argc; i++) {
@@ -564,10 +591,22 @@ static int cmd_ptx_check(int argc, char **argv) {
             continue;
         }
         ws_diag diag = {0};
-        ws_module *m = ws_ptx_parse(text, len, argv[i], &diag);
-        if (!m) {
-            fprintf(stderr, "%s\n", diag.msg);
+        /* every problem, not just the first: the parse skips statements in error */
+        problem_list pl = {NULL, 0};
+        ws_parse_opts po = {.keep_going = true, .report = keep_problem, .ctx = &pl};
+        ws_module *m = ws_ptx_parse_ex(text, len, argv[i], &po, &diag);
+        if (!m) keep_problem(&pl, &(ws_problem){diag.msg, diag.line, -1}); /* the one that ended it */
+        if (pl.n) {
+            qsort(pl.v, pl.n, sizeof *pl.v, by_line);
+            for (unsigned k = 0; k < pl.n; k++) {
+                fprintf(stderr, "%s\n", pl.v[k].msg);
+                free(pl.v[k].msg);
+            }
+            if (m) fprintf(stderr, "%s: %u problem%s\n", argv[i], pl.n, pl.n == 1 ? "" : "s");
+            else if (pl.n > 1)
+                fprintf(stderr, "%s: %u problems (checking stopped at line %u)\n", argv[i], pl.n, diag.line);
             bad = 1;
+            ws_module_free(m);
         } else {
             unsigned kernels = 0, insts = 0;
             for (uint32_t f = 0; f < m->nfuncs; f++) {
@@ -580,6 +619,7 @@ static int cmd_ptx_check(int argc, char **argv) {
                 for (uint32_t f = 0; f < m->nfuncs; f++) ws_ptx_dump_func(stdout, m, &m->funcs[f]);
             ws_module_free(m);
         }
+        free(pl.v);
         free(text);
     }
     if (!files) {

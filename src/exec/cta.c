@@ -441,6 +441,7 @@ static ws_status exec_call(ws_xctx *x) {
     }
     if (fi < 0 || (uint64_t)fi >= m->nfuncs) return ws_unsupported(x, "call without a target function");
     const ws_func *callee = &m->funcs[fi];
+    if (callee->builtin && !callee->has_body) return ws_exec_builtin(x, callee);
     if (!callee->has_body || callee->is_extern) {
         char why[200];
         snprintf(why, sizeof why, "call to external function '%s' (no body in this module)", callee->name);
@@ -502,6 +503,16 @@ static ws_status exec_bra(ws_xctx *x, uint32_t issued) {
 }
 
 /* ---- one warp instruction --------------------------------------------------- */
+/* The trap the parser put in place of an unsupported instruction: launches
+   refuse kernels that reach one, so only an indirect call gets here. */
+static ws_status unsupported_stand_in(ws_xctx *x) {
+    const ws_module *m = x->c->mod;
+    for (uint32_t i = 0; i < m->nproblems; i++)
+        if (m->problems[i].line == x->in->line)
+            return ws_fail(x, WS_ERR_UNSUPPORTED, UINT32_MAX, "%s", m->problems[i].msg);
+    return ws_unsupported(x, NULL);
+}
+
 static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     const ws_inst *in = x->in;
     switch ((ws_opcode)in->op) {
@@ -511,6 +522,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_EXIT: if (x->mask) do_exit(x->c, x->w, x->mask); return WS_OK;
     case WS_OP_TRAP:
         if (!x->mask) return WS_OK;
+        if (in->sub == WS_TRAP_UNSUPPORTED) return unsupported_stand_in(x);
         return ws_fail(x, WS_ERR_TRAP, (uint32_t)__builtin_ctz(x->mask), "trap executed");
     case WS_OP_BAR:
         /* bar.warp.sync: lanes of one warp already execute together here, and

@@ -136,6 +136,25 @@ ws_status ws_tex_fetch(const ws_tex_desc *d, const ws_gmem *g, unsigned dims, in
                        const uint32_t coord[3], uint32_t out[4], uint64_t *taps, unsigned *ntaps,
                        uint64_t *bad);
 
+/* ---- device-side printf (exec_builtin.c) -------------------------------- */
+/* Text that vprintf and failed assertions produce, kept until the host
+ * synchronises (CUDA prints it then: printf's to stdout, assertion messages
+ * to stderr). Lines are in execution order: a call appends its active lanes'
+ * text in lane order. Owned by the device; launches append to it. */
+typedef struct ws_text { char *data; size_t len, cap; } ws_text;
+typedef struct ws_printf_buf {
+    ws_text out;       /* printf output */
+    ws_text asserts;   /* assertion messages (not limited) */
+    size_t limit;      /* bytes of printf output kept between flushes
+                          (cudaLimitPrintfFifoSize) */
+    uint64_t dropped;  /* printf calls whose output did not fit */
+} ws_printf_buf;
+#define WS_PRINTF_DEFAULT_LIMIT (1u << 20) /* CUDA's default FIFO: 1 MiB */
+/* Write the printf output to out and the assertion messages to stderr, say
+ * there how many calls were dropped, and empty the buffer. */
+void ws_printf_buf_flush(ws_printf_buf *b, FILE *out);
+void ws_printf_buf_free(ws_printf_buf *b);
+
 /* ---- launches ---------------------------------------------------------- */
 /* (The struct tag is ws_launch; the typedef is ws_launch_desc because the
    public API already has a function named ws_launch.) */
@@ -147,6 +166,7 @@ typedef struct ws_launch {
     const uint8_t *params;   /* param buffer, func->param_size bytes */
     ws_gmem *gmem;
     const ws_tex_table *tex; /* texture objects (NULL: none) */
+    ws_printf_buf *printf_out; /* device-side printf / assert text (NULL: discarded) */
     uint32_t num_sms;        /* for %nsmid; CTAs get %smid from the dispatcher */
     uint64_t max_warp_insts; /* 0 = no cap */
     uint64_t hang_warp_insts; /* stop with a report after this many warp instructions without

@@ -153,6 +153,11 @@ ws_status ws_exec_warp(ws_xctx *x);
 /* Fault if an executing lane's membermask (src[mi]) does not include it. */
 ws_status ws_warp_check_members(ws_xctx *x, unsigned mi);
 ws_status ws_exec_tex(ws_xctx *x);
+/* exec_builtin.c: a call of an .extern the engine implements (vprintf, __assertfail). */
+ws_status ws_exec_builtin(ws_xctx *x, const ws_func *callee);
+/* exec_mem.c: host pointer for size bytes at a generic address in lane's view,
+   or NULL with the fault filled (illegal or misaligned address). */
+const uint8_t *ws_generic_read_ptr(ws_xctx *x, uint64_t addr, uint32_t size, uint32_t lane);
 
 /* Helpers shared by the semantic files. */
 static inline uint64_t ws_ext(uint64_t v, unsigned bits, bool sgn) {

@@ -219,6 +219,14 @@ static __attribute__((noinline, cold)) uint8_t *lane_miss(ws_xctx *x, ws_fault *
     return hp;
 }
 
+const uint8_t *ws_generic_read_ptr(ws_xctx *x, uint64_t addr, uint32_t size, uint32_t lane) {
+    /* non-null out-pointers like every other caller's, so that the compiler
+       keeps specialising lane_ptr for the hot load/store path */
+    int ms;
+    uint64_t a;
+    return lane_ptr(x, MS_GENERIC, addr, size, lane, false, "read", &ms, &a);
+}
+
 static inline uint64_t load_n(const uint8_t *p, unsigned n) {
     switch (n) {
     case 1: return *p;

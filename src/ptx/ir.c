@@ -62,6 +62,42 @@ const char *ws_opcode_name(ws_opcode op)
     return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";
 }
 
+int ws_module_func_unsupported(const ws_module *m, uint32_t func)
+{
+    /* depth-first over direct calls and function addresses taken */
+    uint32_t *stack = malloc((m->nfuncs + 1) * sizeof *stack);
+    bool *seen = calloc(m->nfuncs + 1, sizeof *seen);
+    int found = -1;
+    uint32_t n = 0;
+    if (stack && seen && func < m->nfuncs) {
+        stack[n++] = func;
+        seen[func] = true;
+    }
+    while (n && found < 0) {
+        const ws_func *f = &m->funcs[stack[--n]];
+        if (f->unsupported) found = (int)f->unsupported - 1;
+        for (uint32_t i = 0; i < f->ninsts && found < 0; i++)
+            for (unsigned k = 0; k < f->insts[i].nsrc; k++) {
+                const ws_operand *o = &f->insts[i].src[k];
+                if (o->kind != WS_OPND_FUNC || o->imm < 0 || (uint64_t)o->imm >= m->nfuncs) continue;
+                if (!seen[o->imm]) {
+                    seen[o->imm] = true;
+                    stack[n++] = (uint32_t)o->imm;
+                }
+            }
+    }
+    free(stack);
+    free(seen);
+    return found;
+}
+
+int ws_builtin_of(const char *name)
+{
+    if (strcmp(name, "vprintf") == 0) return WS_BUILTIN_VPRINTF;
+    if (strcmp(name, "__assertfail") == 0) return WS_BUILTIN_ASSERTFAIL;
+    return WS_BUILTIN_NONE;
+}
+
 int ws_module_find_func(const ws_module *m, const char *name)
 {
     for (uint32_t i = 0; i < m->nfuncs; i++)
@@ -102,6 +138,8 @@ void ws_module_free(ws_module *m)
         free(f->ipdom);
     }
     free(m->funcs);
+    for (uint32_t i = 0; i < m->nproblems; i++) free(m->problems[i].msg);
+    free(m->problems);
     for (uint32_t i = 0; i < m->nsyms; i++) {
         free(m->syms[i].name);
         free(m->syms[i].init);

@@ -134,6 +134,9 @@ enum { /* MEMBAR / FENCE scope */ WS_SCOPE_CTA = 1, WS_SCOPE_GPU, WS_SCOPE_SYS }
  * .u64 register holding the texture object handle, src[1] = coordinate VEC
  * (1, 2, or 4 elements for .3d, the 4th ignored). */
 enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
+/* TRAP: sub = WS_TRAP_UNSUPPORTED stands in for an unsupported instruction the
+ * parser skipped (its problem has the same line); executing it faults. */
+enum { WS_TRAP_UNSUPPORTED = 1 };
 
 /* ws_inst.flags bits */
 enum {
@@ -272,6 +275,11 @@ typedef struct ws_symbol {
 } ws_symbol;
 
 /* ---- functions --------------------------------------------------------- */
+/* .extern functions the engine implements itself (ws_func.builtin). The
+ * parser names them once, so a call never compares strings. */
+enum { WS_BUILTIN_NONE = 0, WS_BUILTIN_VPRINTF, WS_BUILTIN_ASSERTFAIL };
+int ws_builtin_of(const char *name); /* WS_BUILTIN_* for an .extern .func name */
+
 typedef struct ws_param {
     uint32_t sym;       /* index into ws_module.syms */
 } ws_param;
@@ -281,6 +289,7 @@ typedef struct ws_func {
     bool is_entry;      /* .entry (kernel) vs .func */
     bool is_extern;     /* declaration only (.extern .func, e.g. vprintf) */
     bool has_body;
+    uint8_t builtin;    /* WS_BUILTIN_*: an .extern the engine implements (vprintf, __assertfail) */
     uint32_t line;
 
     ws_inst *insts;
@@ -288,6 +297,9 @@ typedef struct ws_func {
 
     uint32_t nregs;     /* value register slots (each 64 bits per lane) */
     uint32_t npreds;    /* predicate slots */
+    uint32_t unsupported; /* 1 + index in the module's problems of the first unsupported
+                             instruction in the body (parsed with defer_unsupported); 0 = none.
+                             (Here, in padding: ws_func's size matters to the hot loop.) */
     uint8_t *reg_type;  /* declared ws_type per value slot */
     char **reg_name;    /* name per value slot (for messages) */
     char **pred_name;   /* name per predicate slot */
@@ -313,6 +325,13 @@ typedef struct ws_func {
     int ptxas_regs, ptxas_smem, ptxas_lmem, ptxas_cmem;
 } ws_func;
 
+/* A problem the parser went on after (ws_parse_opts in ptx.h). */
+typedef struct ws_problem {
+    char *msg;          /* "file:line:col: error: ..." */
+    uint32_t line;
+    int32_t func;       /* the function it is in, -1 at module scope */
+} ws_problem;
+
 typedef struct ws_module {
     char *filename;
     uint32_t version_major, version_minor; /* .version */
@@ -325,6 +344,7 @@ typedef struct ws_module {
     uint64_t global_size;   /* bytes of the module's .global image */
     uint64_t const_size;    /* bytes of the module's .const image */
     uint64_t shared_size;   /* bytes of module-scope .shared variables */
+    ws_problem *problems; uint32_t nproblems; /* statements skipped (see ws_parse_opts) */
 } ws_module;
 
 /* Layout rules the parser applies (the engine relies on them):
@@ -360,6 +380,10 @@ typedef struct ws_module {
  *   .param symbols; the callee's params/rets are its f->params / f->rets.
  * - A function whose body does not end in ret/exit/bra gets an implicit
  *   trailing RET. */
+
+/* The first unsupported instruction a kernel (or any function it may call
+ * or take the address of) contains: an index into m->problems, or -1. */
+int ws_module_func_unsupported(const ws_module *m, uint32_t func);
 
 /* Lookup helpers (linear; for load time, not the hot path). */
 int ws_module_find_func(const ws_module *m, const char *name);   /* -1 if none */

@@ -111,6 +111,8 @@ typedef struct {
     uint32_t nrfix, cap_rfix;
     uint32_t *pend_args, *pend_rets;
     uint8_t *pend_init; /* initialiser buffer being filled */
+    ws_parse_opts opt;
+    bool err_unsupported; /* the error being raised is an unsupported instruction */
 } P;
 
 #define CUR(p) (&(p)->t[(p)->pos])
@@ -119,18 +121,53 @@ typedef struct {
 static _Noreturn void fail_at(P *p, const ws_token *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static _Noreturn void fail_at(P *p, const ws_token *t, const char *fmt, ...)
+static void vdiag_at(P *p, const ws_token *t, const char *fmt, va_list ap)
 {
     char body[400];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(body, sizeof body, fmt, ap);
-    va_end(ap);
     snprintf(p->diag->msg, sizeof p->diag->msg, "%s:%u:%u: error: %s", p->file, t->line, t->col,
              body);
     p->diag->line = t->line;
     p->diag->col = t->col;
+}
+
+static void diag_at(P *p, const ws_token *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void diag_at(P *p, const ws_token *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag_at(p, t, fmt, ap);
+    va_end(ap);
+}
+
+static _Noreturn void fail_at(P *p, const ws_token *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag_at(p, t, fmt, ap);
+    va_end(ap);
     longjmp(p->jb, 1);
+}
+
+/* fail_at for an instruction warpsim does not implement (which
+   defer_unsupported turns into a trap instead of a failed parse). */
+#define UNSUPPORTED_AT(p, ...) ((p)->err_unsupported = true, fail_at(p, __VA_ARGS__))
+
+/* The problem in p->diag was skipped: keep it in the module, tell report. */
+static void add_problem(P *p)
+{
+    ws_module *m = p->m;
+    ws_problem *np = realloc(m->problems, (m->nproblems + 1) * sizeof *np);
+    char *msg = strdup(p->diag->msg);
+    if (!np || !msg) {
+        free(msg);
+        if (np) m->problems = np;
+        snprintf(p->diag->msg, sizeof p->diag->msg, "%s: error: out of memory", p->file);
+        longjmp(p->jb, 1);
+    }
+    m->problems = np;
+    m->problems[m->nproblems++] = (ws_problem){msg, p->diag->line, p->cf};
+    if (p->opt.report) p->opt.report(p->opt.ctx, &m->problems[m->nproblems - 1]);
 }
 
 static _Noreturn void fail_expected(P *p, const char *what)
@@ -427,6 +464,13 @@ static decl_head parse_decl_head(P *p)
         } else if (is_dir(p, ".ptr") || is_dir(p, ".global") || is_dir(p, ".shared") ||
                    is_dir(p, ".const") || is_dir(p, ".local")) {
             p->pos++; /* .ptr .global .align N on kernel params: a hint only */
+        } else if (is_dir(p, ".attribute")) {
+            /* .attribute(.managed): a __managed__ variable is an ordinary global on
+               the device; the runtime keeps its host copy in step */
+            p->pos++;
+            expect_punct(p, '(');
+            while (CUR(p)->kind == TK_DIR || is_punct(p, ',')) p->pos++;
+            expect_punct(p, ')');
         } else if (is_dir(p, ".v2") || is_dir(p, ".v4") || is_dir(p, ".v8")) {
             h.vec = (uint32_t)(t->text[2] - '0');
             p->pos++;
@@ -1062,7 +1106,7 @@ static void parse_call(P *p, ws_inst *in)
  * lod/grad/offset operands are refused with the instruction and line. */
 static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
 {
-#define TEX_FAIL(at, ...) fail_at(p, at, "unsupported instruction '%.*s' (line %u): " __VA_ARGS__)
+#define TEX_FAIL(at, ...) UNSUPPORTED_AT(p, at, "unsupported instruction '%.*s' (line %u): " __VA_ARGS__)
 #define TEX_ARGS (int)ot->len, ot->text, ot->line
     if (!in->sub) TEX_FAIL(ot, "expected a geometry (.1d, .2d or .3d)", TEX_ARGS);
     if (in->vec != 4) TEX_FAIL(ot, "expected .v4 (the only vector form warpsim has)", TEX_ARGS);
@@ -1156,7 +1200,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     for (size_t i = 0; i < sizeof opnames / sizeof opnames[0]; i++)
         if (meq(s, blen, opnames[i].name)) { op = opnames[i].op; break; }
     if (op < 0)
-        fail_at(p, ot, "unsupported instruction '%.*s' (line %u)", (int)ot->len, ot->text, ot->line);
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u)", (int)ot->len, ot->text, ot->line);
 
     ws_func *f = FN(p);
     GROW(p, f->insts, f->ninsts, p->cap_insts);
@@ -1178,10 +1222,10 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         /* "shared::cta" contains no dot, so splitting on dots is enough. */
         if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes)) {
             if (op == WS_OP_TEX)
-                fail_at(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
+                UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
                         "supported (warpsim has tex.{1d,2d,3d}.v4.{f32,s32,u32}.{s32,f32})",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
-            fail_at(p, ot, "unsupported instruction '%.*s' (line %u): unknown modifier '.%.*s'",
+            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): unknown modifier '.%.*s'",
                     (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
         }
         q = me < end ? me : NULL;
@@ -1320,6 +1364,123 @@ static void skip_line(P *p, uint32_t line)
     while (CUR(p)->kind != TK_EOF && CUR(p)->line == line) p->pos++;
 }
 
+/* One statement of a function body: a directive, a label or an instruction. */
+static void parse_statement(P *p)
+{
+    const ws_token *t = CUR(p);
+    if (t->kind == TK_DIR) {
+        p->pos++;
+        if (tok_is(t, TK_DIR, ".reg")) {
+            parse_reg_decl(p);
+        } else if (tok_is(t, TK_DIR, ".local") || tok_is(t, TK_DIR, ".shared") ||
+                   tok_is(t, TK_DIR, ".param") || tok_is(t, TK_DIR, ".global") ||
+                   tok_is(t, TK_DIR, ".const")) {
+            parse_var_decl(p, t, space_from(t->text + 1, t->len - 1), p->cf, false);
+        } else if (tok_is(t, TK_DIR, ".pragma")) {
+            while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;
+            expect_punct(p, ';');
+        } else if (tok_is(t, TK_DIR, ".loc") || tok_is(t, TK_DIR, ".file")) {
+            skip_line(p, t->line);
+        } else {
+            fail_at(p, t, "unsupported directive '%.*s' in function body (line %u)", (int)t->len,
+                    t->text, t->line);
+        }
+        return;
+    }
+    if (t->kind == TK_IDENT && p->t[p->pos + 1].kind == TK_PUNCT && p->t[p->pos + 1].text[0] == ':') {
+        p->pos += 2;
+        if (is_dir(p, ".callprototype")) {
+            /* Indirect-call prototype: only its name matters. */
+            while (!is_punct(p, ';') && CUR(p)->kind != TK_EOF) p->pos++;
+            expect_punct(p, ';');
+            return;
+        }
+        binding *old = tab_find(p->labels, t->text, t->len);
+        if (old) fail_at(p, t, "label '%.*s' defined twice", (int)t->len, t->text);
+        nametab *lt = p->labels;
+        GROW(p, lt->b, lt->n, lt->cap);
+        uint32_t h = hash_name(t->text, t->len);
+        binding *b = &lt->b[lt->n];
+        /* Label names point into the source text, which outlives the parse;
+           they are compared by length, so store a NUL-terminated copy. */
+        b->name = xstrndup(p, t->text, t->len);
+        b->hash = h;
+        b->kind = B_LABEL;
+        b->depth = 0;
+        b->idx = FN(p)->ninsts;
+        b->next = lt->heads[h & (NBUCKETS - 1)];
+        lt->heads[h & (NBUCKETS - 1)] = (int32_t)lt->n;
+        lt->n++;
+        return;
+    }
+    uint16_t guard = WS_NOREG;
+    bool gneg = false;
+    if (accept_punct(p, '@')) {
+        gneg = accept_punct(p, '!');
+        const ws_token *gt = expect_ident(p, "a guard predicate");
+        binding *b = tab_find(p->names, gt->text, gt->len);
+        if (!b || b->kind != B_PRED)
+            fail_at(p, gt, "expected a predicate register as guard, found '%.*s'", (int)gt->len, gt->text);
+        guard = (uint16_t)b->idx;
+    }
+    if (CUR(p)->kind != TK_IDENT) fail_expected(p, "an instruction");
+    parse_instruction(p, guard, gneg);
+}
+
+/* Run parse_statement; false when it raised an error (p->jb restored). */
+static bool try_statement(P *p)
+{
+    jmp_buf outer;
+    memcpy(outer, p->jb, sizeof outer);
+    if (setjmp(p->jb)) {
+        memcpy(p->jb, outer, sizeof outer);
+        return false;
+    }
+    parse_statement(p);
+    memcpy(p->jb, outer, sizeof outer);
+    return true;
+}
+
+typedef struct { size_t pos; uint32_t nfix, nrfix; } stmt_mark; /* where a statement began */
+
+/* A statement failed (message in p->diag): skip it when the options allow,
+   undoing what it left half done; false to let the error end the parse. */
+static bool skip_statement(P *p, stmt_mark mk)
+{
+    bool unsup = p->err_unsupported;
+    if (!(unsup && p->opt.defer_unsupported) && !p->opt.keep_going) return false;
+    p->nfix = mk.nfix; /* label and initialiser references of the skipped statement */
+    p->nrfix = mk.nrfix;
+    free(p->pend_args);
+    free(p->pend_rets);
+    free(p->pend_init);
+    p->pend_args = p->pend_rets = NULL;
+    p->pend_init = NULL;
+    add_problem(p);
+    if (unsup) { /* a trap in its place, so that nothing runs it by accident */
+        ws_func *f = FN(p);
+        GROW(p, f->insts, f->ninsts, p->cap_insts);
+        ws_inst *in = &f->insts[f->ninsts++];
+        memset(in, 0, sizeof *in);
+        in->op = WS_OP_TRAP;
+        in->sub = WS_TRAP_UNSUPPORTED;
+        in->guard = WS_NOREG;
+        in->reconv = -1;
+        in->vec = 1;
+        in->line = p->diag->line;
+        if (!f->unsupported) f->unsupported = p->m->nproblems;
+    }
+    /* from the statement's start to its ';', over braces inside it (vector
+       operands, initialisers); a '}' it did not open ends the block */
+    int depth = 0;
+    for (p->pos = mk.pos; CUR(p)->kind != TK_EOF; p->pos++) {
+        if (is_punct(p, '{')) depth++;
+        else if (is_punct(p, '}') && depth-- == 0) break;
+        else if (is_punct(p, ';') && depth == 0) { p->pos++; break; }
+    }
+    return true;
+}
+
 static void parse_body(P *p)
 {
     uint32_t base_depth = p->depth;
@@ -1335,63 +1496,13 @@ static void parse_body(P *p)
             pop_scope(p);
             continue;
         }
-        if (t->kind == TK_DIR) {
-            p->pos++;
-            if (tok_is(t, TK_DIR, ".reg")) {
-                parse_reg_decl(p);
-            } else if (tok_is(t, TK_DIR, ".local") || tok_is(t, TK_DIR, ".shared") ||
-                       tok_is(t, TK_DIR, ".param") || tok_is(t, TK_DIR, ".global") ||
-                       tok_is(t, TK_DIR, ".const")) {
-                parse_var_decl(p, t, space_from(t->text + 1, t->len - 1), p->cf, false);
-            } else if (tok_is(t, TK_DIR, ".pragma")) {
-                while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;
-                expect_punct(p, ';');
-            } else if (tok_is(t, TK_DIR, ".loc") || tok_is(t, TK_DIR, ".file")) {
-                skip_line(p, t->line);
-            } else {
-                fail_at(p, t, "unsupported directive '%.*s' in function body (line %u)", (int)t->len,
-                        t->text, t->line);
-            }
+        if (!p->opt.defer_unsupported && !p->opt.keep_going) {
+            parse_statement(p);
             continue;
         }
-        if (t->kind == TK_IDENT && p->t[p->pos + 1].kind == TK_PUNCT && p->t[p->pos + 1].text[0] == ':') {
-            p->pos += 2;
-            if (is_dir(p, ".callprototype")) {
-                /* Indirect-call prototype: only its name matters. */
-                while (!is_punct(p, ';') && CUR(p)->kind != TK_EOF) p->pos++;
-                expect_punct(p, ';');
-                continue;
-            }
-            binding *old = tab_find(p->labels, t->text, t->len);
-            if (old) fail_at(p, t, "label '%.*s' defined twice", (int)t->len, t->text);
-            nametab *lt = p->labels;
-            GROW(p, lt->b, lt->n, lt->cap);
-            uint32_t h = hash_name(t->text, t->len);
-            binding *b = &lt->b[lt->n];
-            /* Label names point into the source text, which outlives the parse;
-               they are compared by length, so store a NUL-terminated copy. */
-            b->name = xstrndup(p, t->text, t->len);
-            b->hash = h;
-            b->kind = B_LABEL;
-            b->depth = 0;
-            b->idx = FN(p)->ninsts;
-            b->next = lt->heads[h & (NBUCKETS - 1)];
-            lt->heads[h & (NBUCKETS - 1)] = (int32_t)lt->n;
-            lt->n++;
-            continue;
-        }
-        uint16_t guard = WS_NOREG;
-        bool gneg = false;
-        if (accept_punct(p, '@')) {
-            gneg = accept_punct(p, '!');
-            const ws_token *gt = expect_ident(p, "a guard predicate");
-            binding *b = tab_find(p->names, gt->text, gt->len);
-            if (!b || b->kind != B_PRED)
-                fail_at(p, gt, "expected a predicate register as guard, found '%.*s'", (int)gt->len, gt->text);
-            guard = (uint16_t)b->idx;
-        }
-        if (CUR(p)->kind != TK_IDENT) fail_expected(p, "an instruction");
-        parse_instruction(p, guard, gneg);
+        stmt_mark mk = {p->pos, p->nfix, p->nrfix};
+        p->err_unsupported = false;
+        if (!try_statement(p) && !skip_statement(p, mk)) longjmp(p->jb, 1);
     }
 }
 
@@ -1440,6 +1551,7 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
     ws_func *f = &m->funcs[fi];
     f->is_entry = is_entry;
     f->is_extern = is_extern;
+    f->builtin = is_extern ? (uint8_t)ws_builtin_of(f->name) : WS_BUILTIN_NONE;
     f->line = kw->line;
     p->cf = fi;
     p->cap_insts = 0;
@@ -1525,6 +1637,11 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
     for (uint32_t i = 0; i < p->nfix; i++) {
         const ws_token *lt = &p->t[p->fix[i].tok];
         binding *b = tab_find(p->labels, lt->text, lt->len);
+        if (!b && p->opt.keep_going) { /* listed; the branch keeps target 0 */
+            diag_at(p, lt, "undefined label '%.*s'", (int)lt->len, lt->text);
+            add_problem(p);
+            continue;
+        }
         if (!b) fail_at(p, lt, "undefined label '%.*s'", (int)lt->len, lt->text);
         f->insts[p->fix[i].inst].src[p->fix[i].src].imm = b->idx;
     }
@@ -1633,6 +1750,12 @@ static void parse_module(P *p)
 
 ws_module *ws_ptx_parse(const char *text, size_t len, const char *filename, ws_diag *diag)
 {
+    return ws_ptx_parse_ex(text, len, filename, NULL, diag);
+}
+
+ws_module *ws_ptx_parse_ex(const char *text, size_t len, const char *filename,
+                           const ws_parse_opts *opts, ws_diag *diag)
+{
     ws_diag dummy;
     if (!diag) diag = &dummy;
     memset(diag, 0, sizeof *diag);
@@ -1665,6 +1788,7 @@ ws_module *ws_ptx_parse(const char *text, size_t len, const char *filename, ws_d
     p->names = names;
     p->labels = labels;
     p->cf = -1;
+    if (opts) p->opt = *opts;
     m->address_size = 64;
     m->filename = strdup(filename);
     ws_module *result = NULL;

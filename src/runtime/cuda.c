@@ -249,8 +249,21 @@ EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx) {
 }
 
 EXPORT CUresult cuCtxSynchronize(void) {
+    ws_shim_sync_output(g.dev);
     ENTER();
     return CUDA_SUCCESS;  /* launches run at call time */
+}
+
+EXPORT CUresult cuCtxGetLimit(size_t *v, int limit) {
+    ENTER();
+    if (!v) return CUDA_ERROR_INVALID_VALUE;
+    *v = ws_shim_get_limit(g.dev, limit);
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
+    ENTER();
+    ws_shim_set_limit(g.dev, limit, v);
+    return CUDA_SUCCESS;
 }
 
 /* ---- modules ------------------------------------------------------------------- */
@@ -374,6 +387,7 @@ EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
     return copy_result(ws_memcpy_htod(g.dev, dst, src, n));
 }
 EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+    ws_shim_sync_output(g.dev);
     ENTER();
     return copy_result(ws_memcpy_dtoh(g.dev, dst, src, n));
 }
@@ -442,7 +456,9 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
     }
     if (s == WS_OK) return CUDA_SUCCESS;
     CUresult r = fail(s);
-    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE) return r;
+    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE ||
+        (s == WS_ERR_UNSUPPORTED && ws_kernel_unsupported(f)))
+        return r; /* refused before running: not sticky */
     g.sticky = r;  /* a fault inside the kernel: sticky, reported from here on */
     return r;
 }
@@ -470,6 +486,7 @@ EXPORT CUresult cuStreamDestroy_v2(CUstream s) { return destroy(s, WS_HANDLE_STR
 EXPORT CUresult cuStreamDestroy(CUstream s) { return cuStreamDestroy_v2(s); }
 
 EXPORT CUresult cuStreamSynchronize(CUstream s) {
+    ws_shim_sync_output(g.dev);
     ENTER();
     return valid_stream(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
@@ -502,7 +519,10 @@ EXPORT CUresult cuEventQuery(CUevent e) {
     ENTER();
     return live(e, WS_HANDLE_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
-EXPORT CUresult cuEventSynchronize(CUevent e) { return cuEventQuery(e); }
+EXPORT CUresult cuEventSynchronize(CUevent e) {
+    ws_shim_sync_output(g.dev);
+    return cuEventQuery(e);
+}
 
 /* Either event never recorded, or created with CU_EVENT_DISABLE_TIMING:
    CUDA_ERROR_INVALID_HANDLE, as the driver documents. */

@@ -405,7 +405,8 @@ static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_
     if (s == WS_OK) return cudaSuccess;
     fprintf(stderr, "warpsim: %s\n", ws_device_last_error(g.dev));
     e = from_ws(s);
-    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE || s == WS_ERR_OUT_OF_MEMORY) {
+    if (s == WS_ERR_INVALID_CONFIG || s == WS_ERR_INVALID_VALUE || s == WS_ERR_OUT_OF_MEMORY ||
+        (s == WS_ERR_UNSUPPORTED && ws_kernel_unsupported(k))) {
         if (s == WS_ERR_OUT_OF_MEMORY) e = cudaErrorLaunchOutOfResources;
         return set_err(e);  /* caught before running: not sticky */
     }
@@ -554,6 +555,7 @@ static int is_dev(const void *p, size_t n) {
 }
 
 static cudaError_t do_memcpy(void *dst, const void *src, size_t n, int kind) {
+    ws_shim_sync_output(g.dev); /* copies wait for the kernels before them */
     ENTER();
     if (n == 0) return cudaSuccess;
     if (!dst || !src) return set_err(cudaErrorInvalidValue);
@@ -1126,6 +1128,7 @@ EXPORT cudaError_t cudaRuntimeGetVersion(int *v) {
 }
 
 EXPORT cudaError_t cudaDeviceSynchronize(void) {
+    ws_shim_sync_output(g.dev); /* also after a fault: the output before it is shown */
     ENTER();
     return cudaSuccess;  /* work already ran at call time */
 }
@@ -1173,9 +1176,14 @@ EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) {
     if (c) *c = 0;
     return cudaSuccess;
 }
-EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) { return cudaSuccess; }
+EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
+    ENTER();
+    ws_shim_set_limit(g.dev, limit, v);
+    return cudaSuccess;
+}
 EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
-    if (v) *v = 0;
+    ENTER();
+    if (v) *v = ws_shim_get_limit(g.dev, limit);
     return cudaSuccess;
 }
 

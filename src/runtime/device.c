@@ -34,6 +34,8 @@
 struct ws_kernel {
     ws_module_handle *mh;
     uint32_t func;          /* index in mh->mod->funcs */
+    int32_t problem;        /* its first unsupported instruction (index in the module's
+                               problems; -1: none): launches are refused */
 };
 
 struct ws_module_handle {
@@ -73,6 +75,7 @@ struct ws_device {
     bool ts_failed;              /* the time series' write error was reported */
     char first_failure[1024];    /* the first failed launch's message */
     ws_memcheck *memcheck;       /* -warpsim_memcheck 1|2; NULL when off */
+    ws_printf_buf printf_out;    /* kernels' printf / assert text until the host synchronises */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -276,6 +279,7 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     }
     if (st == WS_OK && !(d->gmem = ws_gmem_create(GTX480_GLOBAL_BYTES))) st = WS_ERR_OUT_OF_MEMORY;
     if (st == WS_OK && !(d->tex = ws_tex_table_create())) st = WS_ERR_OUT_OF_MEMORY;
+    d->printf_out.limit = WS_PRINTF_DEFAULT_LIMIT;
     if (st == WS_OK) st = build_config(d);
     if (st == WS_OK) st = setup_memory_checks(d);
     if (st == WS_OK && !d->opt.functional_only) {
@@ -336,6 +340,8 @@ void ws_device_destroy(ws_device *d) {
             fprintf(stderr, "%s%s", i ? ", " : "", d->skipped[i]);
         fprintf(stderr, "%s)\n", d->nskipped == 4 ? ", ..." : "");
     }
+    ws_printf_buf_flush(&d->printf_out, stdout);
+    ws_printf_buf_free(&d->printf_out);
     while (d->modules) {
         ws_module_handle *m = d->modules;
         d->modules = m->next;
@@ -545,7 +551,9 @@ ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *
     if (d->dump_ptx_dir) dump_ptx(d->dump_ptx_dir, name, ptx, len);
     ws_diag diag;
     memset(&diag, 0, sizeof diag);
-    m->mod = ws_ptx_parse(ptx, len, name, &diag);
+    /* an unsupported instruction refuses only the kernels that reach it */
+    ws_parse_opts popt = {.defer_unsupported = true};
+    m->mod = ws_ptx_parse_ex(ptx, len, name, &popt, &diag);
     if (!m->mod) {
         module_free(d, m);
         /* The parser names unsupported features; tell them apart from bad syntax. */
@@ -578,9 +586,17 @@ ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *
         module_free(d, m);
         return fail(d, WS_ERR_OUT_OF_MEMORY, "out of host memory loading %s", name);
     }
+    uint32_t refused = 0;
     for (uint32_t i = 0; i < m->mod->nfuncs; i++)
-        if (m->mod->funcs[i].is_entry && m->mod->funcs[i].has_body)
-            m->kernels[m->nkernels++] = (ws_kernel){m, i};
+        if (m->mod->funcs[i].is_entry && m->mod->funcs[i].has_body) {
+            int pi = ws_module_func_unsupported(m->mod, i);
+            refused += pi >= 0;
+            m->kernels[m->nkernels++] = (ws_kernel){m, i, pi};
+        }
+    if (m->mod->nproblems)
+        fprintf(stderr, "warpsim: note: %s has %u unsupported instruction%s (first: %s); %u of its %u "
+                "kernels use them and will be refused at launch\n", name, m->mod->nproblems,
+                m->mod->nproblems == 1 ? "" : "s", m->mod->problems[0].msg, refused, m->nkernels);
     m->next = d->modules;
     d->modules = m;
     *out = m;
@@ -650,6 +666,12 @@ ws_status ws_module_get_global(ws_module_handle *m, const char *name, ws_devptr 
 static const ws_func *kfunc(const ws_kernel *k) { return &k->mh->mod->funcs[k->func]; }
 
 const char *ws_kernel_name(const ws_kernel *k) { return kfunc(k)->name; }
+
+const char *ws_kernel_unsupported(const ws_kernel *k) {
+    if (k->problem < 0) return NULL;
+    const ws_module *m = k->mh->mod;
+    return m->problems[k->problem].msg;
+}
 
 int ws_kernel_num_params(const ws_kernel *k) { return (int)kfunc(k)->nparams; }
 
@@ -914,6 +936,13 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
                                size_t dyn_shared, const void *params, size_t params_size) {
     if (!d || !k) return d ? fail(d, WS_ERR_INVALID_VALUE, "launch: null kernel") : WS_ERR_INVALID_VALUE;
     const ws_func *f = kfunc(k);
+    if (k->problem >= 0) {
+        const ws_problem *pr = &k->mh->mod->problems[k->problem];
+        const char *in = pr->func >= 0 && (uint32_t)pr->func != k->func
+                             ? k->mh->mod->funcs[pr->func].name : NULL;
+        return fail(d, WS_ERR_UNSUPPORTED, "launch of %s refused: %s%s%shas an unsupported instruction: %s",
+                    f->name, in ? "it calls " : "", in ? in : "", in ? ", which " : "it ", pr->msg);
+    }
     if (params_size != f->param_size)
         return fail(d, WS_ERR_INVALID_VALUE,
                     "launch of %s: parameter buffer has %zu bytes, the kernel takes %u", f->name,
@@ -939,6 +968,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     l.params = params;
     l.gmem = d->gmem;
     l.tex = d->tex;
+    l.printf_out = &d->printf_out;
     l.num_sms = (uint32_t)d->props.num_sms;
     l.hang_warp_insts = (uint64_t)d->cfg.hang_insns;
     l.memcheck = d->memcheck;
@@ -1023,6 +1053,19 @@ ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, siz
     if (buf != small) free(buf);
     return s;
 }
+
+/* ---- device-side printf ------------------------------------------------- */
+void ws_device_print_output(ws_device *d, FILE *out) {
+    if (d) ws_printf_buf_flush(&d->printf_out, out ? out : stdout);
+}
+
+ws_status ws_device_set_printf_limit(ws_device *d, size_t bytes) {
+    if (!d) return WS_ERR_INVALID_VALUE;
+    d->printf_out.limit = bytes;
+    return WS_OK;
+}
+
+size_t ws_device_printf_limit(const ws_device *d) { return d ? d->printf_out.limit : 0; }
 
 /* ---- time and statistics ------------------------------------------------ */
 uint64_t ws_device_cycles(const ws_device *d) { return d->totals.cycles; }

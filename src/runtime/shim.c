@@ -128,6 +128,7 @@ static void check_outputs(void) {
     for (unsigned i = 0; i < 2; i++) {
         ws_device *d = g_exit_slots[i] ? *g_exit_slots[i] : NULL;
         if (!d) continue;
+        ws_shim_sync_output(d);
         ws_run_totals t;
         ws_device_totals(d, &t);
         if (t.failed_launches) {
@@ -144,6 +145,20 @@ static void check_outputs(void) {
             _exit(1);
         }
     }
+}
+
+void ws_shim_sync_output(ws_device *d) {
+    if (d) ws_device_print_output(d, stdout);
+}
+
+enum { LIMIT_PRINTF_FIFO_SIZE = 1 };
+
+void ws_shim_set_limit(ws_device *d, int limit, size_t value) {
+    if (limit == LIMIT_PRINTF_FIFO_SIZE) ws_device_set_printf_limit(d, value);
+}
+
+size_t ws_shim_get_limit(const ws_device *d, int limit) {
+    return limit == LIMIT_PRINTF_FIFO_SIZE ? ws_device_printf_limit(d) : 0;
 }
 
 void ws_shim_check_outputs_at_exit(ws_device **slot) {

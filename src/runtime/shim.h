@@ -27,6 +27,13 @@ ws_status ws_shim_open_device(ws_device **out);
  * config.txt, timeseries.csv) were written; if not, say so and end the
  * process with status 1 (a program that passed must not hide a truncated
  * result). *slot is read at exit: the shim may replace or drop the device. */
+/* A synchronisation point (device or stream synchronise, a blocking copy, exit):
+ * what the device's kernels printed goes to stdout now, as CUDA prints it. */
+void ws_shim_sync_output(ws_device *d);
+/* cudaDeviceSetLimit / cuCtxSetLimit (cudaLimit and CUlimit share their
+ * numbers): only the printf FIFO size has an effect; others read back 0. */
+void ws_shim_set_limit(ws_device *d, int limit, size_t value);
+size_t ws_shim_get_limit(const ws_device *d, int limit);
 void ws_shim_check_outputs_at_exit(ws_device **slot);
 
 /* Value of a CUDA device attribute (cudaDeviceAttr / CUdevice_attribute share

@@ -214,8 +214,18 @@ TEST(runtime_bad_inputs) {
     if (!d) return;
     ws_module_handle *m = NULL;
     const char *bad = ".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry k() {\n  bogus.op %r1;\n}\n";
+    /* an unsupported instruction: the module loads, its kernel is refused */
     ws_status s = ws_module_load(d, bad, 0, "bad.ptx", NULL, &m);
-    CHECK(s == WS_ERR_INVALID_PTX || s == WS_ERR_UNSUPPORTED);
+    CHECK(s == WS_OK);
+    ws_kernel *k = NULL;
+    CHECK(m && ws_module_get_kernel(m, "k", &k) == WS_OK);
+    CHECK(k && ws_launch_packed(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){32, 1, 1}, 0, NULL, 0) ==
+                   WS_ERR_UNSUPPORTED);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "bad.ptx:5:3: error: unsupported instruction 'bogus.op'");
+    const char *worse = ".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry k() {\n  ret\n}\n";
+    m = NULL;
+    s = ws_module_load(d, worse, 0, "bad.ptx", NULL, &m);
+    CHECK(s == WS_ERR_INVALID_PTX);
     CHECK(m == NULL);
     CHECK_STR_CONTAINS(ws_device_last_error(d), "bad.ptx");
     CHECK(ws_module_load_file(d, "/nonexistent.ptx", &m) == WS_ERR_IO);
@@ -406,3 +416,129 @@ static void capped_run(int functional) {
 
 TEST(runtime_capped_run_is_marked_functional) { capped_run(1); }
 TEST(runtime_capped_run_is_marked_timing) { capped_run(0); }
+
+/* A module with unsupported instructions loads: kernels that do not reach
+   them run; one that does (directly or through a call) is refused at launch,
+   naming the instruction and its PTX line, and the device goes on. */
+TEST(runtime_unsupported_refuses_only_its_kernels) {
+    ws_device *d = open_dev(NULL);
+    if (!d) return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/ptx/unsupported.ptx", ws_test_root());
+    ws_module_handle *m = NULL;
+    CHECK(ws_module_load_file(d, path, &m) == WS_OK);
+    ws_kernel *good = NULL, *bad = NULL, *bad2 = NULL;
+    CHECK(m && ws_module_get_kernel(m, "good", &good) == WS_OK);
+    CHECK(m && ws_module_get_kernel(m, "bad", &bad) == WS_OK);
+    CHECK(m && ws_module_get_kernel(m, "bad2", &bad2) == WS_OK);
+    if (!good || !bad || !bad2) { ws_device_destroy(d); return; }
+    CHECK(ws_kernel_unsupported(good) == NULL);
+    ws_devptr out = 0;
+    CHECK(ws_malloc(d, 64 * 4, &out) == WS_OK);
+    void *args[] = {&out};
+    CHECK(ws_launch(d, bad, (ws_dim3){1, 1, 1}, (ws_dim3){64, 1, 1}, 0, args) == WS_ERR_UNSUPPORTED);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "launch of bad refused: it calls helper, which has an "
+                                                "unsupported instruction: ");
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "unsupported.ptx:12:2: error: unsupported instruction "
+                                                "'frobnicate.b32' (line 12)");
+    CHECK(ws_launch(d, bad2, (ws_dim3){1, 1, 1}, (ws_dim3){64, 1, 1}, 0, args) == WS_ERR_UNSUPPORTED);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "launch of bad2 refused: it has an unsupported instruction: ");
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "'add.bogus.u32' (line 39): unknown modifier '.bogus'");
+    CHECK(ws_launch(d, good, (ws_dim3){1, 1, 1}, (ws_dim3){64, 1, 1}, 0, args) == WS_OK);
+    uint32_t h[64];
+    CHECK(ws_memcpy_dtoh(d, h, out, sizeof h) == WS_OK);
+    int wrong = 0;
+    for (uint32_t i = 0; i < 64; i++) wrong += h[i] != 3 * i;
+    CHECK_EQ_I64(wrong, 0);
+    ws_device_destroy(d);
+}
+
+/* `warpsim ptx-check` lists every problem of a file in line order (unsupported
+   instructions, undefined names, syntax errors), not just the first. */
+TEST(runtime_ptx_check_lists_all_problems) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/warpsim ptx-check %s/tests/data/ptx/problems.ptx 2>&1",
+             getenv("WARPSIM_BUILD") ? getenv("WARPSIM_BUILD") : "build", ws_test_root());
+    FILE *p = popen(cmd, "r");
+    if (!p) { CHECK(0); return; }
+    char out[8192];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    const char *want[] = {
+        "problems.ptx:10:2: error: unsupported instruction 'frobnicate.u32' (line 10)\n",
+        "problems.ptx:11:20: error: undefined register '%r9'\n",
+        "problems.ptx:12:6: error: undefined label 'NOWHERE'\n",
+        "problems.ptx:13:14: error: expected ';', found '%r2'\n",
+        "problems.ptx:14:2: error: unsupported instruction 'add.bogus.s32' (line 14)",
+        "problems.ptx:15:22: error: undefined identifier 'nosuch'\n",
+        "problems.ptx:22:2: error: unsupported instruction 'txq.width.b32' (line 22)\n",
+        /* skipping goes over braces inside a statement, and stops at the block's end */
+        "problems.ptx:30:26: error: address initialiser needs a 8-byte element type\n",
+        "problems.ptx:31:2: error: unsupported instruction 'tex.a2d.v4.f32.f32' (line 31)",
+        "problems.ptx:33:1: error: expected ';', found '}'\n",
+        "problems.ptx: 10 problems\n",
+    };
+    const char *at = out;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *f = strstr(at, want[i]);
+        CHECK_MSG(f != NULL, "missing or out of order: %s in:\n%s", want[i], out);
+        if (f) at = f + strlen(want[i]);
+    }
+}
+
+/* vprintf's format handling on a hand-built argument buffer: '*' width,
+   a negative '*' precision (none), %s with precision, %%, an unknown
+   conversion printed as written; the return value is the argument count. */
+TEST(runtime_vprintf_formats) {
+    const char *fmt = "[%*d] [%.*f] [%5.2s] 100%% %y|\n";
+    char bytes[512] = "";
+    size_t n = 0;
+    for (const char *c = fmt;; c++) {
+        n += (size_t)snprintf(bytes + n, sizeof bytes - n, "%s%d", c == fmt ? "" : ", ", *c);
+        if (!*c) break;
+    }
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx,
+             ".version 7.5\n.target sm_75\n.address_size 64\n"
+             ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+             ".global .align 1 .b8 fmt[%zu] = {%s};\n"
+             ".global .align 1 .b8 str[6] = {104, 101, 108, 108, 111, 0};\n"
+             ".visible .entry k(.param .u64 out)\n{\n"
+             ".local .align 8 .b8 buf[32];\n.reg .b32 %%r<8>;\n.reg .b64 %%rd<10>;\n.reg .f64 %%fd<2>;\n"
+             "mov.u32 %%r1, %%tid.x;\nmov.u32 %%r3, 6;\nst.local.u32 [buf], %%r3;\n"
+             "st.local.u32 [buf+4], %%r1;\nmov.u32 %%r4, -1;\nst.local.u32 [buf+8], %%r4;\n"
+             "mov.f64 %%fd1, 0d3FF8000000000000;\nst.local.f64 [buf+16], %%fd1;\n"
+             "mov.u64 %%rd3, str;\ncvta.global.u64 %%rd4, %%rd3;\nst.local.u64 [buf+24], %%rd4;\n"
+             "mov.u64 %%rd1, buf;\ncvta.local.u64 %%rd2, %%rd1;\n"
+             "mov.u64 %%rd5, fmt;\ncvta.global.u64 %%rd6, %%rd5;\n"
+             "{\n.param .b64 a;\n.param .b64 b;\n.param .b32 r;\nst.param.b64 [a], %%rd6;\n"
+             "st.param.b64 [b], %%rd2;\ncall.uni (r), vprintf, (a, b);\nld.param.b32 %%r2, [r];\n}\n"
+             "ld.param.u64 %%rd7, [out];\nmul.wide.u32 %%rd8, %%r1, 4;\nadd.u64 %%rd9, %%rd7, %%rd8;\n"
+             "st.global.u32 [%%rd9], %%r2;\nret;\n}\n",
+             strlen(fmt) + 1, bytes);
+    ws_device *d = open_dev(NULL);
+    if (!d) return;
+    ws_module_handle *m = NULL;
+    ws_kernel *k = NULL;
+    ws_devptr out = 0;
+    CHECK(ws_module_load(d, ptx, 0, "fmt.ptx", NULL, &m) == WS_OK);
+    CHECK(m && ws_module_get_kernel(m, "k", &k) == WS_OK);
+    CHECK(ws_malloc(d, 2 * 4, &out) == WS_OK);
+    void *args[] = {&out};
+    if (k) CHECK(ws_launch(d, k, (ws_dim3){1, 1, 1}, (ws_dim3){2, 1, 1}, 0, args) == WS_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ws_device_print_output(d, f);
+    fclose(f);
+    CHECK_MSG(text && !strcmp(text, "[     0] [1.500000] [   he] 100% %y|\n[     1] [1.500000] [   he] 100% %y|\n"),
+              "got: %s", text ? text : "");
+    uint32_t ret[2] = {0, 0};
+    CHECK(ws_memcpy_dtoh(d, ret, out, sizeof ret) == WS_OK);
+    CHECK_EQ_I64(ret[0], 5);
+    CHECK_EQ_I64(ret[1], 5);
+    free(text);
+    ws_device_destroy(d);
+}

@@ -351,3 +351,154 @@ TEST(shim_timing_mode) {
     CHECK_STR_CONTAINS(out, "gpgpu_n_mem");
     free(out);
 }
+
+/* ---- CUDA features in nvcc 13 programs (tests/data/cudart/nvcc13) ---------- */
+static int run_cudart_app(const char *name, const char *env, char **out) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, SHIM_ENV "%s LD_LIBRARY_PATH=%s/lib %s/tests/data/cudart/nvcc13/%s 2>&1",
+             env, build_dir(), ws_test_root(), name);
+    return run_cmd(cmd, out);
+}
+
+/* What printf.cu prints, computed here with the host's printf. Functional
+   mode's order: CTA after CTA, a warp's printf calls in program order, each
+   call's active lanes in lane order (so a warp's divergent-branch lines
+   follow all its first lines). */
+static char *printf_expected(void) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&text, &len);
+    if (!o) return NULL;
+    for (int b = 0; b < 2; b++)
+        for (int w = 0; w < 2; w++) {
+            int lo = b * 40 + w * 32, hi = b * 40 + (w ? 40 : 32);
+            for (int t = lo; t < hi && t < 70; t++) {
+                float f = 0.5f * (float)t + 0.25f;
+                fprintf(o, "t=%d u=%u x=%x X=%#X f=%.3f e=%e g=%g s=%s c=%c lld=%lld w=[%5d] l=[%-4d] "
+                        "z=[%05.1f] p=%p\n", t, (unsigned)t * 3u, t * 17, t * 255, (double)f,
+                        1234.5 * (t + 1), (double)(f / 7.0f), "warp", 'A' + t % 26,
+                        1000000000000LL * (t - 20), t, t, (double)f, (void *)0);
+            }
+            for (int t = lo; t < hi && t < 70; t++)
+                if (t % 3 == 1) fprintf(o, "odd branch %d of warp\n", t);
+        }
+    fprintf(o, "host: after sync 0\n");
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < 2; t++) fprintf(o, "hello from block %d thread %d\n", b, t);
+    fprintf(o, "host: limit 120\n");
+    for (int t = 0; t < 4; t++) fprintf(o, "hello from block 0 thread %d\n", t);
+    fprintf(o, "host: done\n");
+    fclose(o);
+    return text;
+}
+
+static int cmp_lines(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of text sorted (text is modified). */
+static char **sorted_lines(char *text, size_t *n) {
+    size_t cap = 64;
+    char **v = malloc(cap * sizeof *v);
+    *n = 0;
+    for (char *s = strtok(text, "\n"); s && v; s = strtok(NULL, "\n")) {
+        if (*n == cap) {
+            char **nv = realloc(v, (cap *= 2) * sizeof *v);
+            if (!nv) { free(v); return NULL; }
+            v = nv;
+        }
+        v[(*n)++] = s;
+    }
+    if (v) qsort(v, *n, sizeof *v, cmp_lines);
+    return v;
+}
+
+/* printf with %d %u %x %X %f %e %g %s %c %p %lld, flags, width and precision
+   from 2 blocks x 2 warps and a divergent branch; output at the
+   synchronisation, in functional mode's documented order; a full FIFO drops
+   output and says so. The timing model gives the same lines (its order
+   across warps differs, so they are compared sorted). */
+TEST(shim_device_printf) {
+    char *out = NULL, *want = printf_expected();
+    int rc = run_cudart_app("printf", "", &out);
+    CHECK_MSG(rc == 0, "printf exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "warpsim: device printf buffer full (120 bytes, cudaLimitPrintfFifoSize): "
+                            "the output of 28 printf calls was dropped\n");
+    /* stderr's note aside, stdout is exactly the expected text */
+    char *note = out ? strstr(out, "warpsim: device printf buffer full") : NULL;
+    if (note) memmove(note, strchr(note, '\n') + 1, strlen(strchr(note, '\n') + 1) + 1);
+    CHECK_MSG(out && want && !strcmp(out, want), "printf output differs:\n--- got\n%s\n--- want\n%s",
+              out ? out : "", want ? want : "");
+    free(out);
+    out = NULL;
+    rc = run_cudart_app("printf", "WARPSIM_FUNCTIONAL=0", &out);
+    CHECK_MSG(rc == 0, "printf (timing) exited %d: %s", rc, out ? out : "");
+    size_t ng = 0, nw = 0;
+    char **g = out ? sorted_lines(out, &ng) : NULL, **w = want ? sorted_lines(want, &nw) : NULL;
+    /* the timing model fills the small FIFO with other threads' lines */
+    size_t same = 0;
+    for (size_t i = 0, j = 0; g && w && i < ng && j < nw;) {
+        int c = strcmp(g[i], w[j]);
+        if (!c) { same++; i++; j++; }
+        else if (c < 0) i++;
+        else j++;
+    }
+    CHECK_MSG(same >= nw - 4, "timing-mode printf: %zu of %zu expected lines", same, nw);
+    free(g);
+    free(w);
+    free(out);
+    free(want);
+}
+
+/* assert on one thread: CUDA's message (on stderr), then cudaErrorAssert
+   (710) from the synchronisation and every later call. */
+TEST(shim_device_assert) {
+    char *out = NULL;
+    int rc = run_cudart_app("assert", "", &out);
+    CHECK_MSG(rc == 0, "assert exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "assert.cu:9: void check(int *): block: [0,0,0], thread: [5,0,0] "
+                            "Assertion `v[t] != 5` failed.\n");
+    CHECK_STR_CONTAINS(out, "sync=710 again=710");
+    CHECK_STR_CONTAINS(out, "assertion `v[t] != 5` failed (assert.cu:9) at CTA (0,0,0) thread (5,0,0)");
+    free(out);
+    /* as in CUDA, the assertion message goes to stderr */
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, SHIM_ENV "LD_LIBRARY_PATH=%s/lib %s/tests/data/cudart/nvcc13/assert 2>/dev/null",
+             build_dir(), ws_test_root());
+    rc = run_cmd(cmd, &out);
+    CHECK(rc == 0);
+    CHECK_MSG(out && !strstr(out, "Assertion"), "assertion message on stdout: %s", out ? out : "");
+    free(out);
+}
+
+/* __managed__ variables: host reads see device writes after the
+   synchronisation, kernels see host writes. */
+TEST(shim_managed_variables) {
+    char *out = NULL;
+    int rc = run_cudart_app("managed", "", &out);
+    CHECK_MSG(rc == 0, "managed exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "after launch 3: counter=192 table[0]=8");
+    CHECK_STR_CONTAINS(out, "PASS");
+    free(out);
+}
+
+/* The same through the driver API (printf_driver.c): output at
+   cuCtxSynchronize, cuCtxSetLimit's FIFO size, and a kernel with an
+   unsupported instruction refused (CUDA_ERROR_INVALID_PTX) while the
+   module's other kernel runs. */
+TEST(shim_driver_printf_and_unsupported) {
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -O1 -o %s/printf_driver %s/tests/data/driver/printf_driver.c "
+             "%s/lib/libcuda.so.1 2>&1 && " SHIM_ENV "LD_LIBRARY_PATH=%s/lib %s/printf_driver "
+             "%s/tests/data/ptx 2>&1",
+             build_dir(), ws_test_root(), build_dir(), build_dir(), build_dir(), ws_test_root());
+    int rc = run_cmd(cmd, &out);
+    CHECK_MSG(rc == 0 && out && strstr(out, "PASS"), "printf_driver exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "host: before sync\nhello from block 0 thread 0\nhello from block 0 thread 1\n");
+    CHECK_STR_CONTAINS(out, "(60 bytes, cudaLimitPrintfFifoSize): the output of 2 printf calls was dropped\n");
+    CHECK_STR_CONTAINS(out, "host: after sync, limit 60\n");
+    CHECK_STR_CONTAINS(out, "launch of bad refused: it calls helper, which has an unsupported instruction");
+    CHECK_STR_CONTAINS(out, "bad launch -> 218");
+    free(out);
+}

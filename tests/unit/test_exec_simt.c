@@ -221,11 +221,22 @@ TEST(exec_trap_and_unsupported_call) {
     ws_fault f;
     CHECK_EQ_I64(run1(KHEAD "trap;\nret;\n}\n", 4, out, 4, &f), WS_ERR_TRAP);
     CHECK_STR_CONTAINS(f.msg, "trap");
-    const char *ptx = WX_HEAD ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+    /* an .extern the engine does not implement */
+    const char *ptx = WX_HEAD ".extern .func (.param .b32 r) ext_helper(.param .b64 a, .param .b64 b);\n"
         ".visible .entry k(.param .u64 po, .param .u64 pa)\n{\n.reg .b32 %r<4>;\n"
         "{\n.param .b64 a;\n.param .b64 b;\n.param .b32 r;\nst.param.b64 [a], 0;\nst.param.b64 [b], 0;\n"
-        "call.uni (r), vprintf, (a, b);\n}\nret;\n}\n";
+        "call.uni (r), ext_helper, (a, b);\n}\nret;\n}\n";
     CHECK_EQ_I64(run1(ptx, 4, out, 4, &f), WS_ERR_UNSUPPORTED);
-    CHECK_STR_CONTAINS(f.msg, "vprintf");
+    CHECK_STR_CONTAINS(f.msg, "ext_helper");
     CHECK_STR_CONTAINS(f.msg, "snippet.ptx:");
+    /* vprintf is built in: a null format returns -1, as in CUDA */
+    ptx = WX_HEAD ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+        ".visible .entry k(.param .u64 po, .param .u64 pa)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+        "{\n.param .b64 a;\n.param .b64 b;\n.param .b32 r;\nst.param.b64 [a], 0;\nst.param.b64 [b], 0;\n"
+        "call.uni (r), vprintf, (a, b);\nld.param.b32 %r1, [r];\n}\nld.param.u64 %rd1, [po];\n"
+        "mov.u32 %r2, %tid.x;\nmul.wide.u32 %rd2, %r2, 4;\nadd.u64 %rd1, %rd1, %rd2;\n"
+        "st.global.u32 [%rd1], %r1;\nret;\n}\n";
+    CHECK_EQ_I64(run1(ptx, 4, out, 4, &f), WS_OK);
+    CHECK_EQ_I64((int32_t)out[0], -1);
+    CHECK_EQ_I64((int32_t)out[3], -1);
 }

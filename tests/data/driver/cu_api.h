@@ -21,6 +21,8 @@ CUresult cuDeviceTotalMem_v2(size_t *, CUdevice);
 CUresult cuCtxCreate_v4(CUcontext *, void *, unsigned, CUdevice);
 CUresult cuCtxDestroy_v2(CUcontext);
 CUresult cuCtxSynchronize(void);
+CUresult cuCtxSetLimit(int, size_t);
+CUresult cuCtxGetLimit(size_t *, int);
 
 CUresult cuModuleLoad(CUmodule *, const char *);
 CUresult cuModuleUnload(CUmodule);
