@@ -52,9 +52,22 @@ def _opt_value(v):
     return str(v)
 
 
-def load_file(path):
+# Spec and config files bigger than this are refused (like warpsim's own cap on
+# config files): reading stops there, so /dev/zero or a FIFO cannot fill memory.
+MAX_FILE_BYTES = 16 << 20
+
+
+def read_capped(path, what):
+    """The bytes of `path`, or SpecError naming it and the limit when it holds more."""
     with open(path, "rb") as f:
-        data = f.read()
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise SpecError(f"{path}: {what} is larger than the limit of {MAX_FILE_BYTES >> 20} MiB")
+    return data
+
+
+def load_file(path):
+    data = read_capped(path, "sweep spec")
     if path.endswith(".json"):
         try:
             return json.loads(data)
@@ -85,13 +98,13 @@ class Config:
         if self.config_file:
             lines.append((f"# base: {self.config_file}", None))
             base_dir = os.path.dirname(self.config_file)
-            with open(self.config_file) as f:
-                for i, line in enumerate(f.read().splitlines(), 1):
-                    # Keep a relative .icnt path valid from the run folder.
-                    m = re.match(r"\s*-inter_config_file\s+(\S+)(.*)$", line)
-                    if m and not os.path.isabs(m.group(1)):
-                        line = f"-inter_config_file {os.path.join(base_dir, m.group(1))}{m.group(2)}"
-                    lines.append((line, f"{self.config_file}:{i}"))
+            text = read_capped(self.config_file, "config file").decode(errors="replace")
+            for i, line in enumerate(text.splitlines(), 1):
+                # Keep a relative .icnt path valid from the run folder.
+                m = re.match(r"\s*-inter_config_file\s+(\S+)(.*)$", line)
+                if m and not os.path.isabs(m.group(1)):
+                    line = f"-inter_config_file {os.path.join(base_dir, m.group(1))}{m.group(2)}"
+                lines.append((line, f"{self.config_file}:{i}"))
         elif not self.options:
             return None
         else:
