@@ -111,6 +111,7 @@ typedef struct {
     uint32_t nrfix, cap_rfix;
     uint32_t *pend_args, *pend_rets;
     uint8_t *pend_init; /* initialiser buffer being filled */
+    uint32_t *pend_idx; /* param symbol indices being filled (instantiate_params) */
 } P;
 
 #define CUR(p) (&(p)->t[(p)->pos])
@@ -1282,7 +1283,7 @@ static pdecl *parse_param_list(P *p, int slot, uint32_t *count)
 static uint32_t *instantiate_params(P *p, pdecl *d, uint32_t n, uint32_t *old, uint32_t oldn,
                                     bool kernel, uint32_t *param_size)
 {
-    uint32_t *idx = n ? xrealloc(p, NULL, n * sizeof *idx) : NULL;
+    uint32_t *idx = p->pend_idx = n ? xrealloc(p, NULL, n * sizeof *idx) : NULL;
     uint64_t off = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t esz = ws_type_size((ws_type)d[i].h.type) * d[i].h.vec;
@@ -1312,6 +1313,7 @@ static uint32_t *instantiate_params(P *p, pdecl *d, uint32_t n, uint32_t *old, u
         }
     }
     if (param_size) *param_size = (uint32_t)off;
+    p->pend_idx = NULL; /* now the caller's */
     return idx;
 }
 
@@ -1683,6 +1685,7 @@ ws_module *ws_ptx_parse(const char *text, size_t len, const char *filename, ws_d
     free(p->pend_rets);
     free(p->rfix);
     free(p->pend_init);
+    free(p->pend_idx);
     free(names->b);
     free(labels->b);
     free(names);

@@ -28,7 +28,8 @@ static void fill_params(const ws_kernel *k, ws_devptr buf, uint8_t *params) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    char *text = malloc(size ? size : 1);
+    if (size == 0) return 0;  /* length 0 means "NUL-terminated" to ws_module_load */
+    char *text = malloc(size);
     if (!text) return 0;
     memcpy(text, data, size);
     /* The kernel names, from the front end (the API loads by name). */
