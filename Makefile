@@ -1,7 +1,7 @@
 # warpsim build.
 #   make            release build: build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1
 #   make test       build and run the test suite (release build)
-#   make asan       the test suite under AddressSanitizer + UBSan (build-asan/)
+#   make asan       the test suite under AddressSanitizer + UBSan, built by clang (build-asan/)
 #   make test-tools the experiment tools' tests (tests/tools, Python; part of `make test`)
 #   make fuzz       run every fuzz harness (tests/fuzz) for FUZZ_SECONDS each: libFuzzer on
 #                   the fat binary reader, PTX front end, config reader and functional
@@ -15,6 +15,8 @@
 
 BUILD   ?= build
 CC      ?= cc
+# for `make asan` and `make fuzz`
+CLANG   ?= clang
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
@@ -77,22 +79,22 @@ $(LIBWS): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(WARPSIM): $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
 
 $(CUDART): $(BUILD)/obj/src/runtime/cudart.o $(LIBWS) src/runtime/cudart.map
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/runtime/cudart.map \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/runtime/cudart.map \
 	    -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 	ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
 
 $(CUDADRV): $(BUILD)/obj/src/runtime/cuda.o $(LIBWS) src/runtime/cuda.map
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/runtime/cuda.map \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/runtime/cuda.map \
 	    -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
 $(TESTBIN): $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
 
 test: all
 	WARPSIM_ROOT=$(CURDIR) WARPSIM_BUILD=$(CURDIR)/$(BUILD) $(TESTBIN) $(T)
@@ -104,10 +106,17 @@ endif
 test-tools: $(WARPSIM)
 	WARPSIM_BIN=$(CURDIR)/$(WARPSIM) PYTHONDONTWRITEBYTECODE=1 $(PYTHON) tests/tools/run_tests.py $(T)
 
+# clang: its UBSan has float-cast-overflow and implicit-conversion (a value
+# changed by an implicit integer conversion); any report fails the run.
+# The sanitizer runtimes are shared libraries (as with gcc) so that the shim
+# libraries can be linked into and preloaded by programs built without them.
+ASAN_SAN := -fsanitize=address,undefined,float-cast-overflow,implicit-conversion \
+            -fno-sanitize-recover=all
+ASAN_RT   = $(dir $(shell $(CLANG) -print-file-name=libclang_rt.asan-x86_64.so))
 asan:
-	$(MAKE) BUILD=build-asan OPT=-O1 TOOLS_TESTS=0 \
-	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	    LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) CC=$(CLANG) BUILD=build-asan OPT=-O1 TOOLS_TESTS=0 \
+	    CFLAGS="-O1 -g $(ASAN_SAN) -fno-omit-frame-pointer" \
+	    LDFLAGS="-shared-libsan -Wl,-rpath,$(ASAN_RT)" test
 
 bench-speed: $(WARPSIM)
 	./tools/bench_speed.sh
@@ -122,7 +131,6 @@ bench-speed: $(WARPSIM)
 # -fsanitize=fuzzer-no-link,address,undefined under $(BUILD)/fuzz/obj. The
 # malloc limit sits above the 256 MiB caps (decompressed or read PTX), so a
 # bigger allocation is a finding.
-CLANG        ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_NAMES   := fatbin ptx config exec
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-/* Caps on what is read into memory (documented in docs/config.md). */
+/* Caps on what is read into memory (documented in README.md). */
 #define WS_CONFIG_FILE_MAX ((size_t)16 << 20)  /* config and .icnt files: 16 MiB */
 #define WS_PTX_FILE_MAX    ((size_t)256 << 20) /* PTX (and .ptxinfo) files: 256 MiB */
 
