@@ -61,17 +61,22 @@ static void in_child(int (*fn)(void), long long max_growth, const char *what) {
               growth >> 20, max_growth >> 20);
 }
 
+/* The config error names the file and the 16 MiB limit. */
+static int names_file_and_limit(int rc, const char *err, const char *file) {
+    if (rc == 0 || !strstr(err, file) || !strstr(err, "16 MiB")) {
+        fprintf(stderr, "rc %d: %s\n", rc, err);
+        return 0;
+    }
+    return 1;
+}
+
 static int config_dev_zero(void) {
     ws_config c;
     char err[512];
     ws_config_init(&c);
     int rc = ws_config_load_file(&c, "/dev/zero", NULL, NULL, err, sizeof err);
     ws_config_free(&c);
-    if (rc == 0 || !strstr(err, "config file '/dev/zero'") || !strstr(err, "16 MiB")) {
-        fprintf(stderr, "config: %s\n", err);
-        return 0;
-    }
-    return 1;
+    return names_file_and_limit(rc, err, "config file '/dev/zero'");
 }
 
 static int icnt_dev_zero(void) {
@@ -81,11 +86,7 @@ static int icnt_dev_zero(void) {
     int rc = ws_config_load_text(&c, "-inter_config_file /dev/zero\n", "t.config", NULL, NULL,
                                  NULL, err, sizeof err);
     ws_config_free(&c);
-    if (rc == 0 || !strstr(err, "interconnect file '/dev/zero'") || !strstr(err, "16 MiB")) {
-        fprintf(stderr, "icnt: %s\n", err);
-        return 0;
-    }
-    return 1;
+    return names_file_and_limit(rc, err, "interconnect file '/dev/zero'");
 }
 
 /* The path of the shims' WARPSIM_CONFIG and `warpsim run --config`. */
