@@ -1563,7 +1563,10 @@ static void parse_module(P *p)
             if (v->kind != TK_FLOAT && v->kind != TK_INT) fail_expected(p, "a version number");
             p->pos++;
             unsigned a = 0, b = 0;
-            if (sscanf(v->text, "%u.%u", &a, &b) < 1) fail_at(p, v, "malformed version");
+            /* token text is not NUL-terminated: the module may end right after it */
+            char vb[32];
+            snprintf(vb, sizeof vb, "%.*s", (int)v->len, v->text);
+            if (sscanf(vb, "%u.%u", &a, &b) < 1) fail_at(p, v, "malformed version");
             m->version_major = a;
             m->version_minor = b;
             if (a > 9) fail_at(p, v, "unsupported PTX version %u.%u (warpsim reads up to 9.x)", a, b);
