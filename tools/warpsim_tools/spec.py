@@ -244,8 +244,8 @@ def _known_keys(tbl, known, where):
 
 
 def _base(tbl, where, spec_dir):
-    preset = tbl.get("preset")
-    cfile = tbl.get("config")
+    preset = _want(tbl.get("preset"), (str, type(None)), where, "'preset' must be a preset name")
+    cfile = _want(tbl.get("config"), (str, type(None)), where, "'config' must be a config file")
     if preset and cfile:
         raise SpecError(f"{where}: give 'preset' or 'config', not both")
     if cfile:
