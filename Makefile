@@ -1,10 +1,11 @@
 # warpsim build.
 #   make            release build: build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1
 #   make test       build and run the test suite (release build)
-#   make asan       the test suite under AddressSanitizer + UBSan (build-asan/)
+#   make asan       the test suite under AddressSanitizer + UBSan, built by clang (build-asan/)
 #   make test-tools the experiment tools' tests (tests/tools, Python; part of `make test`)
-#   make fuzz       fuzz the fat binary reader with libFuzzer for FUZZ_SECONDS (needs clang;
-#                   not a test)
+#   make fuzz       run every fuzz harness (tests/fuzz) for FUZZ_SECONDS each: libFuzzer on
+#                   the fat binary reader, PTX front end, config reader and functional
+#                   engine (needs clang), then the sweep-spec reader (not a test)
 #   make bench-speed  simulation speed: matmul 256 functional and timing, two memory-bound runs (not a test)
 #   make ptx        regenerate bundled workloads' PTX + ptxas info (needs nvcc)
 #   make install [PREFIX=/usr/local] [DESTDIR=]   warpsim on PATH: PREFIX/bin/warpsim, the shim
@@ -14,9 +15,11 @@
 
 BUILD   ?= build
 CC      ?= cc
+# for `make asan` and `make fuzz`
+CLANG   ?= clang
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
-WARN    := -Wall -Wextra -Wno-unused-parameter
+WARN    := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
@@ -52,7 +55,7 @@ CUDART   := $(BUILD)/lib/libcudart.so.13
 CUDADRV  := $(BUILD)/lib/libcuda.so.1
 TESTBIN  := $(BUILD)/run_tests
 
-.PHONY: all test test-tools asan clean bench-speed ptx check-ptx fuzz install uninstall
+.PHONY: all test test-tools asan clean bench-speed ptx check-ptx fuzz fuzz-spec install uninstall
 all: $(WARPSIM) $(CUDART) $(CUDADRV) $(TESTBIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -76,22 +79,22 @@ $(LIBWS): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(WARPSIM): $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
 
 $(CUDART): $(BUILD)/obj/src/runtime/cudart.o $(LIBWS) src/runtime/cudart.map
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/runtime/cudart.map \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/runtime/cudart.map \
 	    -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 	ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
 
 $(CUDADRV): $(BUILD)/obj/src/runtime/cuda.o $(LIBWS) src/runtime/cuda.map
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/runtime/cuda.map \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/runtime/cuda.map \
 	    -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
 $(TESTBIN): $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
 
 test: all
 	WARPSIM_ROOT=$(CURDIR) WARPSIM_BUILD=$(CURDIR)/$(BUILD) $(TESTBIN) $(T)
@@ -103,29 +106,71 @@ endif
 test-tools: $(WARPSIM)
 	WARPSIM_BIN=$(CURDIR)/$(WARPSIM) PYTHONDONTWRITEBYTECODE=1 $(PYTHON) tests/tools/run_tests.py $(T)
 
+# clang: its UBSan has float-cast-overflow and implicit-conversion (a value
+# changed by an implicit integer conversion); any report fails the run.
+# The sanitizer runtimes are shared libraries (as with gcc) so that the shim
+# libraries can be linked into and preloaded by programs built without them.
+ASAN_SAN := -fsanitize=address,undefined,float-cast-overflow,implicit-conversion \
+            -fno-sanitize-recover=all
+ASAN_RT   = $(dir $(shell $(CLANG) -print-file-name=libclang_rt.asan-x86_64.so))
 asan:
-	$(MAKE) BUILD=build-asan OPT=-O1 TOOLS_TESTS=0 \
-	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	    LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) CC=$(CLANG) BUILD=build-asan OPT=-O1 TOOLS_TESTS=0 \
+	    CFLAGS="-O1 -g $(ASAN_SAN) -fno-omit-frame-pointer" \
+	    LDFLAGS="-shared-libsan -Wl,-rpath,$(ASAN_RT)" test
 
 bench-speed: $(WARPSIM)
 	./tools/bench_speed.sh
 
-# libFuzzer on the fat binary reader, seeded with tests/data/fatbin (nvcc 13
-# images and past crash inputs); new inputs go to $(BUILD)/fuzz/corpus and
-# crashes to $(BUILD)/fuzz/crashes. The malloc limit sits above the reader's
-# 256 MiB cap on decompressed PTX, so a bigger allocation is a finding.
-CLANG        ?= clang
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c; needs clang): the fat binary
+# reader, the PTX front end, the config/.icnt reader and PTX run on the
+# functional engine, each for FUZZ_SECONDS, one after the other, then the
+# sweep-spec reader (tests/fuzz/fuzz_spec.py, Python). Seeds: tests/data/fatbin,
+# the committed PTX (bench/*/*/kernel.ptx, tests/data/ptx) and configs
+# (tests/data/gpgpusim-configs); new inputs go to $(BUILD)/fuzz/corpus/NAME and
+# crashes to $(BUILD)/fuzz/crashes. The library is built again with
+# -fsanitize=fuzzer-no-link,address,undefined under $(BUILD)/fuzz/obj. The
+# malloc limit sits above the 256 MiB caps (decompressed or read PTX), so a
+# bigger allocation is a finding.
 FUZZ_SECONDS ?= 60
-FUZZ_BIN     := $(BUILD)/fuzz/fuzz_fatbin
-$(FUZZ_BIN): tests/fuzz/fuzz_fatbin.c src/runtime/fatbin.c src/runtime/fatbin.h
+FUZZ_NAMES   := fatbin ptx config exec
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS  := -std=c11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -fPIC $(CPPFLAGS)
+FUZZ_OBJ     := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_LIB     := $(BUILD)/fuzz/libwarpsim.a
+FUZZ_BINS    := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_RUN      = -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -malloc_limit_mb=512 \
+                -timeout=20 -artifact_prefix=$(BUILD)/fuzz/crashes/
+FUZZ_SEEDS_ptx    = $(BUILD)/fuzz/seeds/ptx tests/data/ptx
+FUZZ_SEEDS_exec   = $(FUZZ_SEEDS_ptx)
+FUZZ_SEEDS_config = $(wildcard tests/data/gpgpusim-configs/*/)
+FUZZ_SEEDS_fatbin = tests/data/fatbin
+# the biggest bench kernels take seconds each on the engine
+FUZZ_OPTS_exec    = -max_len=16384
+
+$(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CLANG) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	    $(CPPFLAGS) -o $@ tests/fuzz/fuzz_fatbin.c src/runtime/fatbin.c $(LDLIBS)
-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/crashes
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -malloc_limit_mb=512 \
-	    -artifact_prefix=$(BUILD)/fuzz/crashes/ $(BUILD)/fuzz/corpus tests/data/fatbin
+	$(CLANG) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+$(FUZZ_LIB): $(FUZZ_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+# bench PTX seeds under one folder, named after their workload
+$(BUILD)/fuzz/seeds/ptx: $(BENCH_PTX)
+	@mkdir -p $@
+	for f in $(BENCH_PTX); do cp $$f $@/$$(echo $$f | tr / _); done
+	@touch $@
+
+# one harness: make fuzz-ptx (fuzz-fatbin, fuzz-config, fuzz-exec, fuzz-spec)
+fuzz-%: $(BUILD)/fuzz/fuzz_% $(BUILD)/fuzz/seeds/ptx
+	@mkdir -p $(BUILD)/fuzz/crashes $(BUILD)/fuzz/corpus/$*
+	$< $(FUZZ_RUN) $(FUZZ_OPTS_$*) $(BUILD)/fuzz/corpus/$* $(FUZZ_SEEDS_$*)
+fuzz-spec:
+	@mkdir -p $(BUILD)/fuzz/crashes
+	$(PYTHON) tests/fuzz/fuzz_spec.py --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz/crashes
+# one after the other (each harness has the machine to itself), even under -j
+fuzz: $(FUZZ_BINS) $(BUILD)/fuzz/seeds/ptx
+	set -e; for n in $(FUZZ_NAMES) spec; do $(MAKE) --no-print-directory fuzz-$$n; done
 
 ptx:
 	./tools/gen_ptx.sh
@@ -155,7 +200,7 @@ uninstall:
 	rm -f $(INSTDIR)/bin/warpsim
 	rm -rf $(INSTDIR)/lib/warpsim $(INSTDIR)/share/warpsim
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
 
 # Bundled workloads on a CUDA driver (not a test): `make hwcheck` links them
 # with warpsim's own libcuda.so.1; on a machine with a GPU,

@@ -7,7 +7,8 @@
 #                             python3-matplotlib, SLURM (slurmctld, slurmd,
 #                             slurm-client) with munge for the one-node cluster
 #                             test, and chromium (with fonts) for the report
-#                             screenshot test
+#                             screenshot test, and clang with its sanitizer and
+#                             libFuzzer runtimes (make asan, make fuzz)
 #
 # Packages come without their recommended extras (--no-install-recommends).
 set -eu
@@ -15,7 +16,7 @@ tools=0
 for a in "$@"; do
     case "$a" in
     --tools) tools=1 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup: unknown argument '$a' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -31,6 +32,10 @@ if [ "$tools" = 1 ]; then
     [ -x /usr/sbin/munged ] || need="$need munge"
     # without its recommended packages chromium has no fonts: a blank page
     [ -x /usr/bin/chromium ] || need="$need chromium fonts-liberation fonts-dejavu-core"
+    # make asan and make fuzz: clang, and the runtimes of -fsanitize=fuzzer,address,undefined
+    command -v clang >/dev/null 2>&1 || need="$need clang"
+    [ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
+        need="$need libclang-rt-14-dev"
 fi
 if [ -n "$need" ]; then
     SUDO=""

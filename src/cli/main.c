@@ -27,6 +27,7 @@
 #include "config/config.h"
 #include "ptx/ptx.h"
 #include "stats/catalog.h"
+#include "util/readfile.h"
 #include "warpsim/warpsim.h"
 #include "workload.h"
 
@@ -531,27 +532,6 @@ static int cmd_list(void) {
     return 0;
 }
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) { free(buf); buf = NULL; break; }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf) buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
 /* ptx-check's problems, kept to be listed in line order (an undefined label is
    found at the end of its function) even when a later error ends the parse. */
 typedef struct {
@@ -584,9 +564,11 @@ static int cmd_ptx_check(int argc, char **argv) {
         if (!strcmp(argv[i], "-v")) { verbose = 1; continue; }
         files++;
         size_t len;
-        char *text = read_file(argv[i], &len);
+        char *text = ws_read_file_capped(argv[i], WS_PTX_FILE_MAX, &len);
         if (!text) {
-            fprintf(stderr, "%s: cannot read: %s\n", argv[i], strerror(errno));
+            char msg[4200];
+            ws_read_file_error(msg, sizeof msg, "PTX file", argv[i], WS_PTX_FILE_MAX);
+            fprintf(stderr, "warpsim: %s\n", msg);
             bad = 1;
             continue;
         }

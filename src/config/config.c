@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy/catalog.h"
+#include "util/readfile.h"
 
 typedef enum { T_INT, T_BOOL, T_DOUBLE, T_STR } opt_type;
 
@@ -279,21 +280,6 @@ static void note_flush(const noted *nt, const char *file, ws_config_warn_fn warn
     else fprintf(stderr, "warpsim: note: %s\n", msg);
 }
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf) {
-        size_t got = fread(buf, 1, (size_t)n, f);
-        buf[got] = 0;
-    }
-    fclose(f);
-    return buf;
-}
-
 int ws_config_load_text(ws_config *c, const char *text, const char *name, const char *dir,
                         ws_config_warn_fn warn, void *ctx, char *err, size_t errlen) {
     const char *p = text;
@@ -377,9 +363,9 @@ int ws_config_load_text(ws_config *c, const char *text, const char *name, const 
 
 int ws_config_load_file(ws_config *c, const char *path, ws_config_warn_fn warn, void *ctx,
                         char *err, size_t errlen) {
-    char *text = slurp(path);
+    char *text = ws_read_file_capped(path, WS_CONFIG_FILE_MAX, NULL);
     if (!text) {
-        snprintf(err, errlen, "cannot read config file '%s': %s", path, strerror(errno));
+        ws_read_file_error(err, errlen, "config file", path, WS_CONFIG_FILE_MAX);
         return -1;
     }
     char dir[4096];
@@ -394,14 +380,21 @@ int ws_config_load_file(ws_config *c, const char *path, ws_config_warn_fn warn, 
 
 int ws_config_load_icnt(ws_config *c, const char *path, ws_config_warn_fn warn, void *ctx,
                         char *err, size_t errlen) {
-    char *text = slurp(path);
+    char *text = ws_read_file_capped(path, WS_CONFIG_FILE_MAX, NULL);
     if (!text) {
-        snprintf(err, errlen, "cannot read interconnect file '%s': %s", path, strerror(errno));
+        ws_read_file_error(err, errlen, "interconnect file", path, WS_CONFIG_FILE_MAX);
         return -1;
     }
+    int rc = ws_config_load_icnt_text(c, text, path, warn, ctx, err, errlen);
+    free(text);
+    return rc;
+}
+
+int ws_config_load_icnt_text(ws_config *c, const char *text, const char *path,
+                             ws_config_warn_fn warn, void *ctx, char *err, size_t errlen) {
     int line = 1, rc = 0;
     noted nt = {.len = 0};
-    char *p = text;
+    const char *p = text;
     while (*p) {
         if (*p == '\n') { line++; p++; continue; }
         if (isspace((unsigned char)*p)) { p++; continue; }
@@ -409,7 +402,7 @@ int ws_config_load_icnt(ws_config *c, const char *path, ws_config_warn_fn warn, 
             while (*p && *p != '\n') p++;
             continue;
         }
-        char *ks = p;
+        const char *ks = p;
         while (*p && (isalnum((unsigned char)*p) || *p == '_')) p++;
         char key[128];
         size_t kl = (size_t)(p - ks);
@@ -460,7 +453,6 @@ int ws_config_load_icnt(ws_config *c, const char *path, ws_config_warn_fn warn, 
         note_add(&nt, c, o);
     }
     if (!rc) note_flush(&nt, path, warn, ctx);
-    free(text);
     return rc;
 }
 

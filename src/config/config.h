@@ -50,9 +50,13 @@ int ws_config_load_file(ws_config *c, const char *path, ws_config_warn_fn warn, 
 /* Same for text in memory (name used in messages). */
 int ws_config_load_text(ws_config *c, const char *text, const char *name, const char *dir,
                         ws_config_warn_fn warn, void *ctx, char *err, size_t errlen);
-/* Load a BookSim-style .icnt file: "key = value;" lines, // comments. */
+/* Load a BookSim-style .icnt file: "key = value;" lines, // comments.
+ * Config and .icnt files over WS_CONFIG_FILE_MAX (16 MiB) are refused. */
 int ws_config_load_icnt(ws_config *c, const char *path, ws_config_warn_fn warn, void *ctx,
                         char *err, size_t errlen);
+/* Same for .icnt text in memory (name used in messages). */
+int ws_config_load_icnt_text(ws_config *c, const char *text, const char *name,
+                             ws_config_warn_fn warn, void *ctx, char *err, size_t errlen);
 
 /* Apply a named preset on top of the defaults. -1 with err listing the
  * known presets if there is no such preset. */

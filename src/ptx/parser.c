@@ -113,6 +113,7 @@ typedef struct {
     uint8_t *pend_init; /* initialiser buffer being filled */
     ws_parse_opts opt;
     bool err_unsupported; /* the error being raised is an unsupported instruction */
+    uint32_t *pend_idx; /* param symbol indices being filled (instantiate_params) */
 } P;
 
 #define CUR(p) (&(p)->t[(p)->pos])
@@ -1326,7 +1327,7 @@ static pdecl *parse_param_list(P *p, int slot, uint32_t *count)
 static uint32_t *instantiate_params(P *p, pdecl *d, uint32_t n, uint32_t *old, uint32_t oldn,
                                     bool kernel, uint32_t *param_size)
 {
-    uint32_t *idx = n ? xrealloc(p, NULL, n * sizeof *idx) : NULL;
+    uint32_t *idx = p->pend_idx = n ? xrealloc(p, NULL, n * sizeof *idx) : NULL;
     uint64_t off = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t esz = ws_type_size((ws_type)d[i].h.type) * d[i].h.vec;
@@ -1356,6 +1357,7 @@ static uint32_t *instantiate_params(P *p, pdecl *d, uint32_t n, uint32_t *old, u
         }
     }
     if (param_size) *param_size = (uint32_t)off;
+    p->pend_idx = NULL; /* now the caller's */
     return idx;
 }
 
@@ -1678,7 +1680,10 @@ static void parse_module(P *p)
             if (v->kind != TK_FLOAT && v->kind != TK_INT) fail_expected(p, "a version number");
             p->pos++;
             unsigned a = 0, b = 0;
-            if (sscanf(v->text, "%u.%u", &a, &b) < 1) fail_at(p, v, "malformed version");
+            /* token text is not NUL-terminated: the module may end right after it */
+            char vb[32];
+            snprintf(vb, sizeof vb, "%.*s", (int)v->len, v->text);
+            if (sscanf(vb, "%u.%u", &a, &b) < 1) fail_at(p, v, "malformed version");
             m->version_major = a;
             m->version_minor = b;
             if (a > 9) fail_at(p, v, "unsupported PTX version %u.%u (warpsim reads up to 9.x)", a, b);
@@ -1807,6 +1812,7 @@ ws_module *ws_ptx_parse_ex(const char *text, size_t len, const char *filename,
     free(p->pend_rets);
     free(p->rfix);
     free(p->pend_init);
+    free(p->pend_idx);
     free(names->b);
     free(labels->b);
     free(names);

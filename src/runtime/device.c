@@ -27,6 +27,7 @@
 #include "ptx/ptx.h"
 #include "stats/report.h"
 #include "timing/gpu.h"
+#include "util/readfile.h"
 
 #define GTX480_GLOBAL_BYTES (1536ull << 20)
 #define MAX_SHARED_PER_BLOCK (48u * 1024u)
@@ -116,31 +117,6 @@ static char *dup_str(const char *s) {
     char *r = malloc(n);
     if (r) memcpy(r, s, n);
     return r;
-}
-
-/* Read a whole file into a NUL-terminated buffer. */
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (cap - n < 4096) {
-            cap = cap ? 2 * cap : 65536;
-            char *nb = realloc(buf, cap + 1);
-            if (!nb) { free(buf); fclose(f); errno = ENOMEM; return NULL; }
-            buf = nb;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) { free(buf); errno = EIO; return NULL; }
-    buf[n] = '\0';
-    if (len) *len = n;
-    return buf;
 }
 
 void ws_device_options_init(ws_device_options *o) {
@@ -270,10 +246,11 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     d->opt.config_overrides = (const char *const *)d->overrides;
     if (st == WS_OK && d->config_file) {
         /* Kept for the timing model; reading it now reports a bad path early. */
-        d->config_text = read_file(d->config_file, NULL);
+        d->config_text = ws_read_file_capped(d->config_file, WS_CONFIG_FILE_MAX, NULL);
         if (!d->config_text) {
-            fprintf(stderr, "warpsim: cannot read config file %s: %s\n", d->config_file,
-                    strerror(errno));
+            char msg[4200];
+            ws_read_file_error(msg, sizeof msg, "config file", d->config_file, WS_CONFIG_FILE_MAX);
+            fprintf(stderr, "warpsim: %s\n", msg);
             st = WS_ERR_IO;
         }
     }
@@ -607,8 +584,11 @@ ws_status ws_module_load_file(ws_device *d, const char *path, ws_module_handle *
     if (!out || !path) return fail(d, WS_ERR_INVALID_VALUE, "ws_module_load_file: null argument");
     *out = NULL;
     size_t len = 0;
-    char *text = read_file(path, &len);
-    if (!text) return fail(d, WS_ERR_IO, "cannot read PTX file %s: %s", path, strerror(errno));
+    char *text = ws_read_file_capped(path, WS_PTX_FILE_MAX, &len);
+    if (!text) {
+        ws_read_file_error(d->err, sizeof d->err, "PTX file", path, WS_PTX_FILE_MAX);
+        return WS_ERR_IO;
+    }
     /* Optional ptxas sidecar: foo.ptx -> foo.ptxinfo (see bench/README). */
     char *info = NULL;
     size_t pl = strlen(path);
@@ -617,7 +597,7 @@ ws_status ws_module_load_file(ws_device *d, const char *path, ws_module_handle *
         memcpy(ipath, path, pl + 1);
         if (pl > 4 && strcmp(ipath + pl - 4, ".ptx") == 0) ipath[pl - 4] = '\0';
         strcat(ipath, ".ptxinfo");
-        info = read_file(ipath, NULL);
+        info = ws_read_file_capped(ipath, WS_PTX_FILE_MAX, NULL);
         free(ipath);
     }
     ws_status s = ws_module_load(d, text, len, path, info, out);

@@ -3,11 +3,12 @@ means."""
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
 
-from helpers import TOOLS
+from helpers import REPO, TOOLS
 
 sys.path.insert(0, TOOLS)
 from warpsim_tools import query, spec, store  # noqa: E402
@@ -104,6 +105,35 @@ gpgpu_num_sched_per_core = [1, 2]
                 with self.assertRaises(spec.SpecError) as cm:
                     self.load(text)
                 self.assertIn(msg, str(cm.exception))
+
+
+    def test_fuzz_regressions_raise_only_spec_error(self):
+        # inputs that tests/fuzz/fuzz_spec.py found raising TypeError, RecursionError, ...
+        sys.path.insert(0, os.path.join(REPO, "tests", "fuzz"))
+        import fuzz_spec
+        folder = os.path.join(REPO, "tests", "data", "spec", "fuzz")
+        self.assertTrue(os.listdir(folder))
+        self.assertEqual(fuzz_spec.replay(folder), 0)
+
+    def test_endless_spec_and_config_files_are_refused(self):
+        # /dev/zero never ends: the reader must stop at its 16 MiB cap, quickly, under a
+        # 1 GiB address-space limit (reading it all would be a MemoryError, or worse)
+        code = f"""
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+sys.path.insert(0, {TOOLS!r})
+from warpsim_tools import spec
+for f in (lambda: spec.load("/dev/zero"), lambda: spec.Config("c", config_file="/dev/zero").config_lines()):
+    try:
+        f()
+    except spec.SpecError as e:
+        print(e)
+"""
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), [
+            "/dev/zero: sweep spec is larger than the limit of 16 MiB",
+            "/dev/zero: config file is larger than the limit of 16 MiB"])
 
 
 class AggregateTest(unittest.TestCase):

@@ -52,20 +52,46 @@ def _opt_value(v):
     return str(v)
 
 
-def load_file(path):
+# Spec and config files bigger than this are refused (like warpsim's own cap on
+# config files): reading stops there, so /dev/zero or a FIFO cannot fill memory.
+MAX_FILE_BYTES = 16 << 20
+
+
+def read_capped(path, what):
+    """The bytes of `path`, or SpecError naming it and the limit when it holds more."""
     with open(path, "rb") as f:
-        data = f.read()
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise SpecError(f"{path}: {what} is larger than the limit of {MAX_FILE_BYTES >> 20} MiB")
+    return data
+
+
+def load_file(path):
+    data = read_capped(path, "sweep spec")
     if path.endswith(".json"):
         try:
             return json.loads(data)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise SpecError(f"{path}: {e}")
+        except RecursionError:
+            raise SpecError(f"{path}: arrays or objects nested too deeply")
     if tomllib is None:
         raise SpecError(f"{path}: TOML needs Python 3.11 (tomllib); use a .json spec")
     try:
         return tomllib.loads(data.decode())
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{path}: {e}")
+    except UnicodeDecodeError as e:
+        raise SpecError(f"{path}: not UTF-8 text: {e}")
+    except RecursionError:
+        raise SpecError(f"{path}: arrays or tables nested too deeply")
+
+
+def _want(v, types, where, what):
+    """v, or SpecError when it is not of one of types (a bool is no number)."""
+    if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
+        raise SpecError(f"{where}: {what}, got {v!r}")
+    return v
 
 
 class Config:
@@ -85,13 +111,13 @@ class Config:
         if self.config_file:
             lines.append((f"# base: {self.config_file}", None))
             base_dir = os.path.dirname(self.config_file)
-            with open(self.config_file) as f:
-                for i, line in enumerate(f.read().splitlines(), 1):
-                    # Keep a relative .icnt path valid from the run folder.
-                    m = re.match(r"\s*-inter_config_file\s+(\S+)(.*)$", line)
-                    if m and not os.path.isabs(m.group(1)):
-                        line = f"-inter_config_file {os.path.join(base_dir, m.group(1))}{m.group(2)}"
-                    lines.append((line, f"{self.config_file}:{i}"))
+            text = read_capped(self.config_file, "config file").decode(errors="replace")
+            for i, line in enumerate(text.splitlines(), 1):
+                # Keep a relative .icnt path valid from the run folder.
+                m = re.match(r"\s*-inter_config_file\s+(\S+)(.*)$", line)
+                if m and not os.path.isabs(m.group(1)):
+                    line = f"-inter_config_file {os.path.join(base_dir, m.group(1))}{m.group(2)}"
+                lines.append((line, f"{self.config_file}:{i}"))
         elif not self.options:
             return None
         else:
@@ -218,8 +244,8 @@ def _known_keys(tbl, known, where):
 
 
 def _base(tbl, where, spec_dir):
-    preset = tbl.get("preset")
-    cfile = tbl.get("config")
+    preset = _want(tbl.get("preset"), (str, type(None)), where, "'preset' must be a preset name")
+    cfile = _want(tbl.get("config"), (str, type(None)), where, "'config' must be a config file")
     if preset and cfile:
         raise SpecError(f"{where}: give 'preset' or 'config', not both")
     if cfile:
@@ -262,8 +288,11 @@ def load(path, output=None, timeout=None):
     unknown = sorted(set(raw) - known)
     if unknown:
         raise SpecError(f"{path}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-    name = raw.get("name") or os.path.splitext(os.path.basename(path))[0]
-    default_input = raw.get("input", "small")
+    name = _want(raw.get("name"), (str, type(None)), path, "'name' must be a string") \
+        or os.path.splitext(os.path.basename(path))[0]
+    default_input = _want(raw.get("input", "small"), str, path, "'input' must be 'small' or 'paper'")
+    _want(raw.get("output"), (str, type(None)), path, "'output' must be a folder")
+    _want(raw.get("jobs"), (int, type(None)), path, "'jobs' must be a number of parallel runs")
     functional = bool(raw.get("functional", False))
     # --timeout (the caller) wins over the spec's, which wins over the default.
     timeout = _timeout(timeout if timeout is not None else raw.get("timeout", DEFAULT_TIMEOUT),
@@ -280,6 +309,10 @@ def load(path, output=None, timeout=None):
 
     def add(entry, cls=None):
         own = []
+        if isinstance(entry, dict):
+            _want(entry.get("name"), str, f"{path}: workload", "'name' must be a string")
+            _want(entry.get("class", ""), str, f"{path}: workload {entry['name']}",
+                  "'class' must be a string")
         if isinstance(entry, str):
             w, inputs, c = entry, [default_input], cls
         elif isinstance(entry, dict) and "name" in entry and "command" in entry:
@@ -318,13 +351,13 @@ def load(path, output=None, timeout=None):
             if own:
                 wargs[key] = own
 
-    for e in raw.get("workloads", []):
+    for e in _want(raw.get("workloads", []), list, path, "'workloads' must be a list"):
         add(e)
     classes = raw.get("classes", {})
     if not isinstance(classes, dict):
         raise SpecError(f"{path}: 'classes' must be a table of class = [workloads]")
     for cls, names in classes.items():
-        for e in names:
+        for e in _want(names, list, f"{path}: [classes] {cls}", "must be a list of workloads"):
             add(e, cls)
     if not workloads:
         raise SpecError(f"{path}: no workloads (give 'workloads = [...]' or a [classes] table)")
@@ -339,10 +372,11 @@ def load(path, output=None, timeout=None):
 
     # Explicit configs (default: one, the base), then x the cartesian product of [vary].
     explicit = []
-    for i, c in enumerate(raw.get("configs", [])):
+    for i, c in enumerate(_want(raw.get("configs", []), list, path, "'configs' must be a list of tables")):
         where = f"{path}: configs[{i}]"
         if not isinstance(c, dict) or "name" not in c:
             raise SpecError(f"{where}: each [[configs]] needs a 'name'")
+        _want(c["name"], str, where, "'name' must be a string")
         _known_keys(c, ("name", "preset", "config", "options"), where)
         p, f = _base(c, where, spec_dir)
         if not p and not f:
@@ -396,7 +430,7 @@ def load(path, output=None, timeout=None):
     if len(set(slugs)) != len(slugs):
         raise SpecError(f"{path}: config names collide as folder names: {', '.join(names)}")
 
-    baseline = raw.get("baseline", configs[0].name)
+    baseline = _want(raw.get("baseline", configs[0].name), str, path, "'baseline' must be a config name")
     if baseline not in names:
         raise SpecError(f"{path}: baseline '{baseline}' is not a config (configs: {', '.join(names)})")
 

@@ -53,7 +53,7 @@ static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FIL
             for (int x = 0; x < W; x++) {
                 double s = 0.0;
                 for (int j = -R; j <= R; j++)
-                    if (x + j >= 0 && x + j < W) s += (double)kern[R - j] * img[(size_t)y * W + x + j];
+                    if (x + j >= 0 && x + j < W) s += (double)kern[R - j] * img[(size_t)y * W + (size_t)(x + j)];
                 tmp[(size_t)y * W + x] = s;
             }
         for (int y = 0; y < H; y++)
