@@ -132,6 +132,9 @@ bench-speed: $(WARPSIM)
 # malloc limit sits above the 256 MiB caps (decompressed or read PTX), so a
 # bigger allocation is a finding.
 FUZZ_SECONDS ?= 60
+# FUZZ_SEED=N repeats a run's mutations (CI sets one, so a pass or a failure
+# does not depend on the clock); unset: a new seed each run
+FUZZ_SEED    ?=
 FUZZ_NAMES   := fatbin ptx config exec
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -std=c11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -fPIC $(CPPFLAGS)
@@ -139,7 +142,7 @@ FUZZ_OBJ     := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_LIB     := $(BUILD)/fuzz/libwarpsim.a
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_RUN      = -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -malloc_limit_mb=512 \
-                -timeout=20 -artifact_prefix=$(BUILD)/fuzz/crashes/
+                -timeout=20 -artifact_prefix=$(BUILD)/fuzz/crashes/ $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED))
 FUZZ_SEEDS_ptx    = $(BUILD)/fuzz/seeds/ptx tests/data/ptx
 FUZZ_SEEDS_exec   = $(FUZZ_SEEDS_ptx)
 FUZZ_SEEDS_config = $(wildcard tests/data/gpgpusim-configs/*/)
@@ -167,7 +170,8 @@ fuzz-%: $(BUILD)/fuzz/fuzz_% $(BUILD)/fuzz/seeds/ptx
 	$< $(FUZZ_RUN) $(FUZZ_OPTS_$*) $(BUILD)/fuzz/corpus/$* $(FUZZ_SEEDS_$*)
 fuzz-spec:
 	@mkdir -p $(BUILD)/fuzz/crashes
-	$(PYTHON) tests/fuzz/fuzz_spec.py --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz/crashes
+	$(PYTHON) tests/fuzz/fuzz_spec.py --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz/crashes \
+	    $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 # one after the other (each harness has the machine to itself), even under -j
 fuzz: $(FUZZ_BINS) $(BUILD)/fuzz/seeds/ptx
 	set -e; for n in $(FUZZ_NAMES) spec; do $(MAKE) --no-print-directory fuzz-$$n; done
