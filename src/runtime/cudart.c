@@ -68,6 +68,7 @@ typedef struct fatbin_rec {
     ws_module_handle *mod;      /* loaded on first use */
     cudaError_t load_err;       /* sticky load failure */
     unsigned index;             /* 1-based registration order: names the module */
+    unsigned arch;              /* the loaded PTX's target (75: compute_75) */
     struct fatbin_rec *next;
 } fatbin_rec;
 
@@ -316,6 +317,7 @@ static int load_fatbin(fatbin_rec *fb) {
         fb->load_err = cudaErrorNoKernelImageForDevice;
         return -1;
     }
+    fb->arch = arch;
     char name[128];
     ws_shim_module_name(name, sizeof name, fb->index, arch);
     ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), name, NULL, &fb->mod);
@@ -1329,8 +1331,11 @@ EXPORT cudaError_t cudaFuncGetAttributes(ws_cuda_func_attributes *a, const void 
     a->localSizeBytes = ka.local_bytes;
     a->maxThreadsPerBlock = ka.max_threads_per_block;
     a->numRegs = ka.num_regs;
-    a->ptxVersion = 75;
-    a->binaryVersion = 75;
+    /* CUB picks its tuning policy by ptxVersion and fails with
+       cudaErrorInvalidDeviceFunction when no policy was compiled for it */
+    func_rec *f = find_func(func);
+    a->ptxVersion = f->fb->arch ? (int)f->fb->arch : 75;
+    a->binaryVersion = a->ptxVersion;
     a->maxDynamicSharedSizeBytes = (int)(48 * 1024 - ka.shared_bytes);
     a->preferredShmemCarveout = -1;
     return cudaSuccess;
@@ -1357,7 +1362,11 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
     int by_threads = p.max_threads_per_sm / (warps * 32);
     int r = by_threads < p.max_blocks_per_sm ? by_threads : p.max_blocks_per_sm;
     if (ka.num_regs > 0) {
+        /* without ptxas numbers num_regs counts the PTX's virtual registers,
+           far above what ptxas allocates; launches are not refused for it,
+           so neither is one resident CTA (callers divide by this count) */
         int by_regs = p.regs_per_sm / (ka.num_regs * warps * 32);
+        if (by_regs < 1) by_regs = 1;
         if (by_regs < r) r = by_regs;
     }
     size_t smem = ka.shared_bytes + dyn;
