@@ -504,12 +504,14 @@ TEST(shim_driver_printf_and_unsupported) {
 }
 
 /* Thrust, CUB and cooperative-groups programs (tests/data/cuda, built by
-   nvcc 13 for compute_75 and compute_80), each checked against the host, in
+   nvcc 13 for compute_75 and compute_80; streams_basic runs CUB and Thrust
+   on a created stream with cudaMallocAsync), each checked against the host, in
    functional and timing mode. 10000 elements take CUB's multi-tile radix
    sort (onesweep with decoupled look-back); the single-tile sort of fewer
    elements needs bmsk. */
 TEST(shim_thrust_cub_cg_programs) {
-    const char *apps[][2] = {{"thrust_basic", "10000"}, {"cub_basic", "10000"}, {"cg_basic", "2048"}};
+    const char *apps[][2] = {{"thrust_basic", "10000"}, {"cub_basic", "10000"}, {"cg_basic", "2048"},
+                             {"streams_basic", "3000"}};
     const char *archs[] = {"75", "80"};
     for (size_t a = 0; a < sizeof apps / sizeof apps[0]; a++)
         for (size_t v = 0; v < 2; v++)
