@@ -68,6 +68,7 @@ typedef struct fatbin_rec {
     ws_module_handle *mod;      /* loaded on first use */
     cudaError_t load_err;       /* sticky load failure */
     unsigned index;             /* 1-based registration order: names the module */
+    unsigned arch;              /* the loaded PTX's target (75: compute_75) */
     struct fatbin_rec *next;
 } fatbin_rec;
 
@@ -316,6 +317,7 @@ static int load_fatbin(fatbin_rec *fb) {
         fb->load_err = cudaErrorNoKernelImageForDevice;
         return -1;
     }
+    fb->arch = arch;
     char name[128];
     ws_shim_module_name(name, sizeof name, fb->index, arch);
     ws_status s = ws_module_load(g.dev, ptx, strlen(ptx), name, NULL, &fb->mod);
@@ -329,9 +331,13 @@ static int load_fatbin(fatbin_rec *fb) {
     return 0;
 }
 
+/* By host stub, or by the kernel handle cudaGetKernel returned (CUDA takes
+   a cudaKernel_t wherever it takes an entry function). */
 static func_rec *find_func(const void *host_fun) {
     for (func_rec *f = g.funcs; f; f = f->next)
         if (f->host_fun == host_fun) return f;
+    if (host_fun && ws_handles_has(&g.handles, host_fun, WS_HANDLE_FUNCTION))
+        return (func_rec *)host_fun;
     return NULL;
 }
 
@@ -428,6 +434,19 @@ EXPORT cudaError_t __cudaLaunchKernel(void *kernel, dim3 grid, dim3 block, void 
 EXPORT cudaError_t __cudaLaunchKernel_ptsz(void *kernel, dim3 grid, dim3 block, void **args,
                                            size_t shmem, cudaStream_t stream) {
     return __cudaLaunchKernel(kernel, grid, block, args, shmem, stream);
+}
+
+EXPORT cudaError_t cudaGetKernel(void **out, const void *func) {
+    if (!out) return set_err(cudaErrorInvalidValue);
+    return __cudaGetKernel(out, func);
+}
+
+EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {
+    if (!name) return set_err(cudaErrorInvalidValue);
+    func_rec *f = find_func(func);
+    if (!f) return set_err(cudaErrorInvalidDeviceFunction);
+    *name = f->name;
+    return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
@@ -528,6 +547,68 @@ EXPORT cudaError_t cudaFree(void *p) {
         return set_err(cudaErrorInvalidDevicePointer);
     }
     return cudaSuccess;
+}
+
+/* Stream-ordered allocation: work runs at call time, so the allocation is
+   made (and freed) at once. One memory pool per device, the default one. */
+static int g_mem_pool;  /* its address is the device's cudaMemPool_t */
+static unsigned long long g_pool_release_threshold;
+
+EXPORT cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t s) {
+    CHECK_STREAM(s);
+    return cudaMalloc(p, size);
+}
+EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) {
+    CHECK_STREAM(s);
+    return cudaFree(p);
+}
+EXPORT cudaError_t cudaMallocFromPoolAsync(void **p, size_t size, void *pool, cudaStream_t s) {
+    if (pool != &g_mem_pool) return set_err(cudaErrorInvalidValue);
+    return cudaMallocAsync(p, size, s);
+}
+EXPORT cudaError_t cudaDeviceGetDefaultMemPool(void **pool, int d) {
+    if (!pool) return set_err(cudaErrorInvalidValue);
+    if (d != 0) return set_err(cudaErrorInvalidDevice);
+    *pool = &g_mem_pool;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaDeviceGetMemPool(void **pool, int d) {
+    return cudaDeviceGetDefaultMemPool(pool, d);
+}
+/* cudaMemPoolAttr: 1-3 reuse flags (int), 4 release threshold and 5-8 usage
+   counters (unsigned long long). Freed memory returns to the device at once,
+   so the pool holds nothing and reuse policies are accepted as they are. */
+EXPORT cudaError_t cudaMemPoolSetAttribute(void *pool, int attr, void *value) {
+    if (pool != &g_mem_pool || !value || attr < 1 || attr > 8) return set_err(cudaErrorInvalidValue);
+    if (attr == 4) g_pool_release_threshold = *(unsigned long long *)value;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaMemPoolGetAttribute(void *pool, int attr, void *value) {
+    if (pool != &g_mem_pool || !value || attr < 1 || attr > 8) return set_err(cudaErrorInvalidValue);
+    if (attr <= 3) *(int *)value = 1;
+    else *(unsigned long long *)value = attr == 4 ? g_pool_release_threshold : 0;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaMemPoolTrimTo(void *pool, size_t keep) {
+    return pool == &g_mem_pool ? cudaSuccess : set_err(cudaErrorInvalidValue);
+}
+
+/* Managed memory is copied to the device before each launch and back after
+   it, so prefetches and advice have nothing to do. */
+typedef struct {
+    int type, id;
+} mem_location;
+EXPORT cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, mem_location loc, unsigned flags,
+                                        cudaStream_t s) {
+    CHECK_STREAM(s);
+    return p ? cudaSuccess : set_err(cudaErrorInvalidValue);
+}
+EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *p, size_t n, mem_location loc,
+                                             unsigned flags, cudaStream_t s) {
+    return cudaMemPrefetchAsync(p, n, loc, flags, s);
+}
+EXPORT cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, mem_location loc) {
+    return p ? cudaSuccess : set_err(cudaErrorInvalidValue);
 }
 
 EXPORT cudaError_t cudaMallocHost(void **p, size_t size) {
@@ -1115,6 +1196,19 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *v, int attr, int d) {
     return cudaSuccess;
 }
 
+/* One device: no peers; any wanted properties choose device 0. */
+EXPORT cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int peer) {
+    if (!can) return set_err(cudaErrorInvalidValue);
+    if (d != 0 || peer != 0) return set_err(cudaErrorInvalidDevice);
+    *can = 0;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaChooseDevice(int *d, const void *prop) {
+    if (!d || !prop) return set_err(cudaErrorInvalidValue);
+    *d = 0;
+    return cudaSuccess;
+}
+
 EXPORT cudaError_t cudaDriverGetVersion(int *v) {
     if (!v) return set_err(cudaErrorInvalidValue);
     *v = 13000;
@@ -1216,6 +1310,76 @@ EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f
     CHECK_STREAM(s);
     CHECK_EVENT(e);
     return g.sticky ? set_err(g.sticky) : cudaSuccess;
+}
+
+EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags) {
+    CHECK_STREAM(s);
+    if (!flags) return set_err(cudaErrorInvalidValue);
+    *flags = (uintptr_t)s <= 2 ? 0 : ((ws_handle_rec *)s)->flags;
+    return cudaSuccess;
+}
+/* Work runs at call time in call order, so priorities cannot matter: the
+   range is CUDA's "no prioritisation" answer (0, 0) and every stream has 0. */
+EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t s, int *prio) {
+    CHECK_STREAM(s);
+    if (!prio) return set_err(cudaErrorInvalidValue);
+    *prio = 0;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
+    if (least) *least = 0;
+    if (greatest) *greatest = 0;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t s, int *d) {
+    CHECK_STREAM(s);
+    if (!d) return set_err(cudaErrorInvalidValue);
+    *d = 0;
+    return cudaSuccess;
+}
+/* The work before it has run already: the callback runs now, in order. */
+EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void *), void *data) {
+    CHECK_STREAM(s);
+    if (!fn) return set_err(cudaErrorInvalidValue);
+    if (g.sticky) return set_err(g.sticky);
+    fn(data);
+    return cudaSuccess;
+}
+
+/* Stream capture (CUDA graphs) is not simulated: no stream is ever capturing,
+   which CUB and Thrust check before they allocate or synchronise. */
+EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status) {
+    CHECK_STREAM(s);
+    if (!status) return set_err(cudaErrorInvalidValue);
+    *status = 0;  /* cudaStreamCaptureStatusNone */
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long long *id,
+                                            void **graph, const void **deps, const void **edges,
+                                            size_t *ndeps) {
+    CHECK_STREAM(s);
+    if (!status) return set_err(cudaErrorInvalidValue);
+    *status = 0;
+    if (id) *id = 0;
+    if (graph) *graph = NULL;
+    if (deps) *deps = NULL;
+    if (edges) *edges = NULL;
+    if (ndeps) *ndeps = 0;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t s, int *status,
+                                                 unsigned long long *id, void **graph,
+                                                 const void **deps, const void **edges,
+                                                 size_t *ndeps) {
+    return cudaStreamGetCaptureInfo(s, status, id, graph, deps, edges, ndeps);
+}
+EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode) {
+    static int current;  /* cudaStreamCaptureModeGlobal */
+    if (!mode) return set_err(cudaErrorInvalidValue);
+    int old = current;
+    current = *mode;
+    *mode = old;
+    return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
@@ -1329,8 +1493,13 @@ EXPORT cudaError_t cudaFuncGetAttributes(ws_cuda_func_attributes *a, const void 
     a->localSizeBytes = ka.local_bytes;
     a->maxThreadsPerBlock = ka.max_threads_per_block;
     a->numRegs = ka.num_regs;
-    a->ptxVersion = 75;
-    a->binaryVersion = 75;
+    /* CUB picks its tuning policy by ptxVersion and fails with
+       cudaErrorInvalidDeviceFunction when no policy was compiled for it */
+    func_rec *f = find_func(func);
+    a->ptxVersion = f->fb->arch ? (int)f->fb->arch : 75;
+    ws_device_props p;  /* the PTX is "JIT-compiled" for the device */
+    ws_device_get_props(g.dev, &p);
+    a->binaryVersion = p.cc_major * 10 + p.cc_minor;
     a->maxDynamicSharedSizeBytes = (int)(48 * 1024 - ka.shared_bytes);
     a->preferredShmemCarveout = -1;
     return cudaSuccess;
@@ -1357,7 +1526,11 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
     int by_threads = p.max_threads_per_sm / (warps * 32);
     int r = by_threads < p.max_blocks_per_sm ? by_threads : p.max_blocks_per_sm;
     if (ka.num_regs > 0) {
+        /* without ptxas numbers num_regs counts the PTX's virtual registers,
+           far above what ptxas allocates; launches are not refused for it,
+           so neither is one resident CTA (callers divide by this count) */
         int by_regs = p.regs_per_sm / (ka.num_regs * warps * 32);
+        if (by_regs < 1) by_regs = 1;
         if (by_regs < r) r = by_regs;
     }
     size_t smem = ka.shared_bytes + dyn;

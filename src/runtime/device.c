@@ -758,6 +758,19 @@ static uint32_t estimate_regs(const ws_func *f) {
     return n < 63 ? (n ? n : 1) : 63;
 }
 
+/* ptxas sizes registers for the PTX's target (sm_75 and up: 64K per SM), so
+ * a CTA of the kernel's .maxntid fits there; the modelled SM's register file
+ * may be smaller, where ptxas would have capped the count (spilling) so that
+ * such a CTA still fits. Without .maxntid CUDA refuses oversized launches too. */
+static uint32_t fit_regs(const ws_device *d, const ws_func *f, uint32_t regs) {
+    if (!f->maxntid[0]) return regs;
+    uint64_t t = (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
+                 (f->maxntid[2] ? f->maxntid[2] : 1);
+    t = (t + 31) / 32 * 32;  /* the timing model allocates whole warps */
+    uint64_t cap = (uint64_t)d->cfg.shader_registers / t & ~(uint64_t)3;
+    return cap >= 4 && regs > cap ? (uint32_t)cap : regs;
+}
+
 /* Run one grid: functionally, or on the timing model (which executes the
  * same engine at issue and adds its statistics to ks). */
 static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts *c,
@@ -772,7 +785,8 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
     const ws_func *f = &l->img->mod->funcs[l->func];
     ws_kernel_res res;
     res.threads_per_cta = l->block[0] * l->block[1] * l->block[2];
-    res.regs_per_thread = f->ptxas_regs > 0 ? (uint32_t)f->ptxas_regs : estimate_regs(f);
+    res.regs_per_thread = fit_regs(d, f, f->ptxas_regs > 0 ? (uint32_t)f->ptxas_regs
+                                                            : estimate_regs(f));
     res.smem_per_cta = f->static_shared + l->dyn_shared;
     ws_gpu_result r;
     uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;

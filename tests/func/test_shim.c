@@ -502,3 +502,30 @@ TEST(shim_driver_printf_and_unsupported) {
     CHECK_STR_CONTAINS(out, "bad launch -> 218");
     free(out);
 }
+
+/* Thrust, CUB and cooperative-groups programs (tests/data/cuda, built by
+   nvcc 13 for compute_75 and compute_80; streams_basic runs CUB and Thrust
+   on a created stream with cudaMallocAsync), each checked against the host, in
+   functional and timing mode. 10000 elements take CUB's multi-tile radix
+   sort (onesweep with decoupled look-back); the single-tile sort of fewer
+   elements needs bmsk. */
+TEST(shim_thrust_cub_cg_programs) {
+    const char *apps[][2] = {{"thrust_basic", "10000"}, {"cub_basic", "10000"}, {"cg_basic", "2048"},
+                             {"streams_basic", "3000"}};
+    const char *archs[] = {"75", "80"};
+    for (size_t a = 0; a < sizeof apps / sizeof apps[0]; a++)
+        for (size_t v = 0; v < 2; v++)
+            for (int timing = 0; timing < 2; timing++) {
+                char cmd[4096], *out = NULL;
+                snprintf(cmd, sizeof cmd,
+                         SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib "
+                                  "%s/tests/data/cuda/%s_%s %s 2>&1",
+                         !timing, build_dir(), ws_test_root(), apps[a][0], archs[v], apps[a][1]);
+                int rc = run_cmd(cmd, &out);
+                CHECK_MSG(rc == 0, "%s_%s (%s) exited %d: %s", apps[a][0], archs[v],
+                          timing ? "timing" : "functional", rc, out ? out : "");
+                CHECK_MSG(out && strstr(out, "PASS"), "%s_%s (%s) printed no PASS: %s", apps[a][0],
+                          archs[v], timing ? "timing" : "functional", out ? out : "");
+                free(out);
+            }
+}

@@ -51,6 +51,25 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventQuery(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *prio);
+cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long long *id,
+                                     void **graph, const void **deps, const void **edges,
+                                     size_t *ndeps);
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void *), void *data);
+struct mem_location { int type, id; };
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct mem_location loc, unsigned flags,
+                                 cudaStream_t s);
+cudaError_t cudaGetKernel(void **k, const void *func);
+cudaError_t cudaFuncGetName(const char **name, const void *func);
+cudaError_t cudaDeviceGetDefaultMemPool(void **pool, int d);
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, void *pool, cudaStream_t s);
+cudaError_t cudaMemPoolSetAttribute(void *pool, int attr, void *value);
+cudaError_t cudaMemPoolGetAttribute(void *pool, int attr, void *value);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaDeviceReset(void);
 const char *cudaGetErrorName(cudaError_t e);
@@ -110,6 +129,8 @@ static void vecadd_stub(void) {}
 static void unregistered_stub(void) {}
 static int some_symbol;
 
+static void count_call(void *n) { ++*(int *)n; }
+
 /* Every stream-taking call with stream s must give `want`. */
 static void stream_calls(cudaStream_t s, cudaError_t want, float *d, cudaEvent_t ev) {
     float host[4] = {1, 2, 3, 4};
@@ -136,6 +157,24 @@ static void stream_calls(cudaStream_t s, cudaError_t want, float *d, cudaEvent_t
     CK(cudaMemcpy2DAsync(d, sizeof host, host, sizeof host, sizeof host, 1, H2D, s), want);
     CK(cudaMemcpyToSymbolAsync(&some_symbol, &n, sizeof n, 0, H2D, s), want);
     CK(cudaMemcpyFromSymbolAsync(&n, &some_symbol, sizeof n, 0, D2H, s), want);
+    /* stream-ordered allocation, queries, capture state, host callbacks */
+    void *p = NULL;
+    CK(cudaMallocAsync(&p, 256, s), want);
+    CK(cudaFreeAsync(p, s), want);
+    unsigned flags = 7;
+    int prio = 7, capturing = 7, calls = 0;
+    unsigned long long id = 7;
+    CK(cudaStreamGetFlags(s, &flags), want);
+    CK(cudaStreamGetPriority(s, &prio), want);
+    CK(cudaStreamIsCapturing(s, &capturing), want);
+    CK(cudaStreamGetCaptureInfo(s, &capturing, &id, NULL, NULL, NULL, NULL), want);
+    CK(cudaLaunchHostFunc(s, count_call, &calls), want);
+    CK(cudaMemPrefetchAsync(d, sizeof host, (struct mem_location){1, 0}, 0, s), want);
+    if (want == OK && (prio || capturing || id || calls != 1)) {
+        printf("FAIL stream %p: priority %d, capturing %d, id %llu, host calls %d\n", s, prio,
+               capturing, id, calls);
+        failures++;
+    }
 }
 
 /* Every event-taking call with event e must give `want`. */
@@ -217,6 +256,38 @@ int main(int argc, char **argv) {
     CK(__cudaLaunchKernel(s, one, one, args, 0, NULL), INVALID_HANDLE);
     CK(cudaLaunchKernel((const void *)unregistered_stub, one, one, args, 0, NULL),
        INVALID_DEVICE_FUNCTION);
+
+    /* the handle of cudaGetKernel names and launches the kernel */
+    void *kh = NULL;
+    const char *kname = NULL;
+    CK(cudaGetKernel(&kh, (const void *)vecadd_stub), OK);
+    CK(cudaFuncGetName(&kname, kh), OK);
+    CK(cudaFuncGetName(&kname, (const void *)unregistered_stub), INVALID_DEVICE_FUNCTION);
+    CK(cudaGetKernel(&kh, (const void *)unregistered_stub), INVALID_DEVICE_FUNCTION);
+    if (!kname || strcmp(kname, "vecadd")) {
+        printf("FAIL cudaFuncGetName: %s\n", kname ? kname : "(null)");
+        failures++;
+    }
+    CK(cudaGetLastError(), INVALID_DEVICE_FUNCTION);
+
+    /* stream flags; the default memory pool and its release threshold */
+    cudaStream_t nb = NULL;
+    unsigned flags = 0;
+    CK(cudaStreamCreateWithFlags(&nb, 1 /* cudaStreamNonBlocking */), OK);
+    CK(cudaStreamGetFlags(nb, &flags), OK);
+    CK(cudaStreamDestroy(nb), OK);
+    void *pool = NULL, *pp = NULL;
+    unsigned long long thr = 1 << 20, got = 0;
+    CK(cudaDeviceGetDefaultMemPool(&pool, 0), OK);
+    CK(cudaMemPoolSetAttribute(pool, 4 /* cudaMemPoolAttrReleaseThreshold */, &thr), OK);
+    CK(cudaMemPoolGetAttribute(pool, 4, &got), OK);
+    CK(cudaMallocFromPoolAsync(&pp, 64, pool, s), OK);
+    CK(cudaFreeAsync(pp, s), OK);
+    CK(cudaMallocFromPoolAsync(&pp, 64, &pool, s), INVALID_VALUE);
+    if (flags != 1 || got != thr) {
+        printf("FAIL stream flags %u, pool threshold %llu\n", flags, got);
+        failures++;
+    }
 
     /* the kernel still runs on a live stream, and computes */
     float a[4] = {1, 2, 3, 4}, out[4] = {0};
