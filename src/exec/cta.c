@@ -421,6 +421,24 @@ static void simt_pop(ws_cta *c, ws_warp *w) {
     }
 }
 
+/* Divergent indirect call: the lanes whose target is lane ctz(mask)'s (same)
+ * call now; the others run the call again afterwards, one target group at a
+ * time, and all meet at the instruction after the call. The top entry is
+ * already at pc + 1 (the meeting point). */
+static bool split_call(ws_xctx *x, uint32_t same) {
+    ws_warp *w = x->w;
+    ws_simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t rest = x->mask & ~same;
+    int32_t after = (int32_t)x->pc + 1;
+    x->mask = same;
+    if (top->rpc == after) { /* already a group waiting to meet at pc + 1: reuse its entry */
+        top->pc = (int32_t)x->pc;
+        top->mask = rest;
+        return true;
+    }
+    return simt_push(w, (int32_t)x->pc, after, rest);
+}
+
 static ws_status exec_call(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -430,9 +448,12 @@ static ws_status exec_call(ws_xctx *x) {
         const ws_operand *o = &in->src[i];
         if (o->kind == WS_OPND_FUNC) fi = o->imm;
         else if (o->kind == WS_OPND_REG) { /* indirect call through a function address */
-            uint64_t v = ws_reg(w, o->reg)[__builtin_ctz(x->mask)];
-            WS_FOR_LANES(l, x->mask)
-                if (ws_reg(w, o->reg)[l] != v) return ws_unsupported(x, "indirect call with divergent targets");
+            const uint64_t *r = ws_reg(w, o->reg);
+            uint64_t v = r[__builtin_ctz(x->mask)];
+            uint32_t same = 0;
+            WS_FOR_LANES(l, x->mask) same |= (uint32_t)(r[l] == v) << l;
+            if (same != x->mask && !split_call(x, same))
+                return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
             if (v < WS_FUNC_ADDR_BASE || v - WS_FUNC_ADDR_BASE >= m->nfuncs)
                 return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, (uint32_t)__builtin_ctz(x->mask),
                                "indirect call to 0x%llx, which is not a function", (unsigned long long)v);
