@@ -499,9 +499,55 @@ static ws_status exec_call(ws_xctx *x) {
     return WS_OK;
 }
 
+/* brx.idx: lanes pick a target from the table by index; each group of lanes
+ * with one target gets its own SIMT entry, like the sides of a divergent bra,
+ * and all meet at the branch's reconvergence point. */
+static ws_status exec_brx(ws_xctx *x, uint32_t issued) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    const uint32_t *tab = in->call_args, n = tab[0];
+    uint64_t tmp[WS_WARP_SIZE];
+    const uint64_t *ix = ws_src(x, &in->src[0], tmp);
+    WS_FOR_LANES(l, x->mask)
+        if ((uint32_t)ix[l] >= n) /* undefined in PTX; a fault is the useful answer */
+            return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "brx.idx index %u is past the end of its %u-entry "
+                           ".branchtargets table", (uint32_t)ix[l], n);
+    uint32_t left = x->mask, fall = issued & ~x->mask;
+    if (!left) return WS_OK;
+    ws_simt_entry *top = &w->stack[w->sp - 1];
+    int32_t t0 = (int32_t)tab[1 + (uint32_t)ix[__builtin_ctz(left)]];
+    uint32_t g0 = 0;
+    WS_FOR_LANES(l, left) g0 |= (uint32_t)((int32_t)tab[1 + (uint32_t)ix[l]] == t0) << l;
+    if (g0 == left && !fall) { top->pc = t0; return WS_OK; }
+    int32_t r = in->reconv;
+    if (top->rpc == r) { /* same reconvergence point: reuse the entry for the fall-through lanes */
+        top->pc = (int32_t)x->pc + 1;
+        top->mask = fall;
+    } else {
+        top->pc = r;
+        if (fall && r != (int32_t)x->pc + 1 && !simt_push(w, (int32_t)x->pc + 1, r, fall))
+            return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+    }
+    /* push the groups in reverse lane order so the lowest lane's group runs first */
+    uint32_t groups[WS_WARP_SIZE], tgt[WS_WARP_SIZE], ng = 0;
+    groups[ng] = g0;
+    tgt[ng++] = (uint32_t)t0;
+    for (left &= ~g0; left; left &= ~groups[ng++]) {
+        uint32_t t = tab[1 + (uint32_t)ix[__builtin_ctz(left)]], g = 0;
+        WS_FOR_LANES(l, left) g |= (uint32_t)(tab[1 + (uint32_t)ix[l]] == t) << l;
+        groups[ng] = g;
+        tgt[ng] = t;
+    }
+    while (ng--)
+        if (!simt_push(w, (int32_t)tgt[ng], r, groups[ng]))
+            return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+    return WS_OK;
+}
+
 static ws_status exec_bra(ws_xctx *x, uint32_t issued) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
+    if (in->sub == WS_BRA_IDX) return exec_brx(x, issued);
     int32_t target = -1;
     for (unsigned i = 0; i < in->nsrc; i++)
         if (in->src[i].kind == WS_OPND_LABEL) target = (int32_t)in->src[i].imm;

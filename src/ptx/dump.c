@@ -212,12 +212,24 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
         const ws_inst *in = &f->insts[pc];
         bool target = pc < f->ninsts && f->inst_block && f->block_start[f->inst_block[pc]] == pc;
         if (target) fprintf(out, "$L_%u:\n", pc);
+        if (in->op == WS_OP_BRA && in->sub == WS_BRA_IDX) { /* its table, then brx.idx */
+            fprintf(out, "$T_%u: .branchtargets", pc);
+            for (uint32_t k = 1; k <= in->call_args[0]; k++)
+                fprintf(out, "%s $L_%u", k > 1 ? "," : "", in->call_args[k]);
+            fputs(";\n", out);
+        }
         fputc('\t', out);
         if (in->guard != WS_NOREG) {
             fputc('@', out);
             if (in->guard_neg) fputc('!', out);
             put_reg(out, f, in->guard, true);
             fputc(' ', out);
+        }
+        if (in->op == WS_OP_BRA && in->sub == WS_BRA_IDX) {
+            fprintf(out, "brx.idx%s ", in->flags & WS_F_UNI ? ".uni" : "");
+            put_opnd(out, m, f, in, &in->src[0]);
+            fprintf(out, ", $T_%u; // reconv %d\n", pc, in->reconv);
+            continue;
         }
         put_opcode(out, in);
         if (in->op == WS_OP_CALL || in->ndst || in->nsrc) fputc(' ', out);

@@ -114,6 +114,9 @@ enum { /* SHFL */ WS_SHFL_UP = 1, WS_SHFL_DOWN, WS_SHFL_BFLY, WS_SHFL_IDX };
 enum { /* VOTE */ WS_VOTE_ALL = 1, WS_VOTE_ANY, WS_VOTE_UNI, WS_VOTE_BALLOT };
 enum { /* MATCH */ WS_MATCH_ANY = 1, WS_MATCH_ALL };
 enum { /* SHF */ WS_SHF_L = 1, WS_SHF_R };
+/* BRA: sub = WS_BRA_IDX is brx.idx: src[0] = the index, call_args[0] = the
+ * number of targets of its .branchtargets table, call_args[1..] = their pcs. */
+enum { WS_BRA_IDX = 1 };
 enum { /* PRMT modes: .f4e .b4e .rc8 .ecl .ecr .rc16; 0 = default */
     WS_PRMT_DEFAULT = 0, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRMT_ECL,
     WS_PRMT_ECR, WS_PRMT_RC16

@@ -102,6 +102,14 @@ typedef struct {
     uint32_t cap_insts, cap_regs, cap_preds;
     label_fix *fix;
     uint32_t nfix, cap_fix;
+    /* .branchtargets tables of the function (token of the name, then the
+       tokens of its labels in btab_toks) and the brx.idx that use them */
+    struct { uint32_t name, first, n; } *btabs;
+    uint32_t nbtabs, cap_btabs;
+    uint32_t *btab_toks;
+    uint32_t nbtab_toks, cap_btab_toks;
+    struct { uint32_t inst, tok; } *bxfix;
+    uint32_t nbxfix, cap_bxfix;
     uint64_t frame_cur, frame_max;
     uint32_t max_extern_shared_align;
     /* allocations in flight, freed if an error unwinds the parse */
@@ -719,7 +727,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"cvta", WS_OP_CVTA}, {"ld", WS_OP_LD}, {"ldu", WS_OP_LDU}, {"st", WS_OP_ST},
     {"prefetch", WS_OP_PREFETCH}, {"isspacep", WS_OP_ISSPACEP}, {"atom", WS_OP_ATOM},
     {"red", WS_OP_RED}, {"bar", WS_OP_BAR}, {"barrier", WS_OP_BAR}, {"membar", WS_OP_MEMBAR},
-    {"fence", WS_OP_FENCE}, {"bra", WS_OP_BRA}, {"call", WS_OP_CALL}, {"ret", WS_OP_RET},
+    {"fence", WS_OP_FENCE}, {"bra", WS_OP_BRA}, {"brx", WS_OP_BRA}, {"call", WS_OP_CALL}, {"ret", WS_OP_RET},
     {"exit", WS_OP_EXIT}, {"trap", WS_OP_TRAP}, {"nanosleep", WS_OP_NANOSLEEP},
     {"vote", WS_OP_VOTE}, {"shfl", WS_OP_SHFL}, {"activemask", WS_OP_ACTIVEMASK},
     {"match", WS_OP_MATCH}, {"redux", WS_OP_REDUX}, {"tex", WS_OP_TEX},
@@ -1215,10 +1223,16 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     if (op == WS_OP_CVTA) in.to_generic = 1;
     if (op == WS_OP_BAR && meq(s, blen, "bar")) in.flags |= WS_F_ALIGNED;
     int ntypes = 0;
+    bool brx = op == WS_OP_BRA && meq(s, blen, "brx");
     for (const char *q = dot; q && q < end;) {
         const char *ms = q + 1;
         const char *me = memchr(ms, '.', (size_t)(end - ms));
         if (!me) me = end;
+        if (brx && meq(ms, (size_t)(me - ms), "idx")) {
+            in.sub = WS_BRA_IDX;
+            q = me < end ? me : NULL;
+            continue;
+        }
         /* "shared::cta" contains no dot, so splitting on dots is enough. */
         if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes)) {
             if (op == WS_OP_TEX)
@@ -1242,7 +1256,23 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
 
     litinfo lits[WS_MAX_DST + WS_MAX_SRC];
     int nlit = 0;
-    if (op == WS_OP_CALL) {
+    if (brx) {
+        if (in.sub != WS_BRA_IDX) fail_at(p, ot, "expected brx.idx");
+        litinfo li;
+        in.src[0] = parse_operand(p, &in, 0, &li, false);
+        if (li.kind != LIT_NONE) in.src[0].imm = lit_value(li.kind, li.raw, li.neg, WS_T_U32);
+        in.nsrc = 1;
+        expect_punct(p, ',');
+        const ws_token *tt = expect_ident(p, "a .branchtargets table");
+        expect_punct(p, ';');
+        GROW(p, p->bxfix, p->nbxfix, p->cap_bxfix);
+        p->bxfix[p->nbxfix].inst = FN(p)->ninsts;
+        p->bxfix[p->nbxfix].tok = (uint32_t)(tt - p->t);
+        p->nbxfix++;
+        f = FN(p);
+        f->insts[f->ninsts++] = in;
+        return;
+    } else if (op == WS_OP_CALL) {
         parse_call(p, &in);
     } else if (op == WS_OP_TEX) {
         parse_tex(p, ot, &in);
@@ -1389,6 +1419,22 @@ static void parse_statement(P *p)
     }
     if (t->kind == TK_IDENT && p->t[p->pos + 1].kind == TK_PUNCT && p->t[p->pos + 1].text[0] == ':') {
         p->pos += 2;
+        if (is_dir(p, ".branchtargets")) { /* a brx.idx table: labels resolved at the end */
+            p->pos++;
+            GROW(p, p->btabs, p->nbtabs, p->cap_btabs);
+            p->btabs[p->nbtabs].name = (uint32_t)(t - p->t);
+            p->btabs[p->nbtabs].first = p->nbtab_toks;
+            uint32_t n = 0;
+            do {
+                const ws_token *lt = expect_ident(p, "a label");
+                GROW(p, p->btab_toks, p->nbtab_toks, p->cap_btab_toks);
+                p->btab_toks[p->nbtab_toks++] = (uint32_t)(lt - p->t);
+                n++;
+            } while (accept_punct(p, ','));
+            expect_punct(p, ';');
+            p->btabs[p->nbtabs++].n = n;
+            return;
+        }
         if (is_dir(p, ".callprototype")) {
             /* Indirect-call prototype: only its name matters. */
             while (!is_punct(p, ';') && CUR(p)->kind != TK_EOF) p->pos++;
@@ -1504,6 +1550,34 @@ static void parse_body(P *p)
         p->err_unsupported = false;
         if (!try_statement(p) && !skip_statement(p, mk)) longjmp(p->jb, 1);
     }
+}
+
+static bool tok_eq(const ws_token *a, const ws_token *b)
+{
+    return a->len == b->len && !memcmp(a->text, b->text, a->len);
+}
+
+/* Give each brx.idx of f its table: call_args[0] = the number of targets,
+ * then their instruction indices. */
+static void resolve_brx(P *p, ws_func *f)
+{
+    for (uint32_t i = 0; i < p->nbxfix; i++) {
+        const ws_token *nt = &p->t[p->bxfix[i].tok];
+        uint32_t k = 0;
+        while (k < p->nbtabs && !tok_eq(&p->t[p->btabs[k].name], nt)) k++;
+        if (k == p->nbtabs) fail_at(p, nt, "undefined .branchtargets table '%.*s'", (int)nt->len, nt->text);
+        uint32_t n = p->btabs[k].n;
+        ws_inst *in = &f->insts[p->bxfix[i].inst];
+        in->call_args = xrealloc(p, NULL, (n + 1) * sizeof *in->call_args);
+        in->call_args[0] = n;
+        for (uint32_t j = 0; j < n; j++) {
+            const ws_token *lt = &p->t[p->btab_toks[p->btabs[k].first + j]];
+            binding *b = tab_find(p->labels, lt->text, lt->len);
+            if (!b) fail_at(p, lt, "undefined label '%.*s'", (int)lt->len, lt->text);
+            in->call_args[1 + j] = b->idx;
+        }
+    }
+    p->nbxfix = p->nbtabs = p->nbtab_toks = 0;
 }
 
 static void free_labels(P *p)
@@ -1646,6 +1720,7 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
         f->insts[p->fix[i].inst].src[p->fix[i].src].imm = b->idx;
     }
     p->nfix = 0;
+    resolve_brx(p, f);
     free_labels(p);
     f->frame_size = (uint32_t)p->frame_max;
     char err[256];
@@ -1813,6 +1888,9 @@ ws_module *ws_ptx_parse_ex(const char *text, size_t len, const char *filename,
     free(labels);
     free(p->scopes);
     free(p->fix);
+    free(p->btabs);
+    free(p->btab_toks);
+    free(p->bxfix);
     free(p);
     ws_lexed_free(&lx);
     return result;
