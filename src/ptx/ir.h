@@ -71,7 +71,9 @@ const char *ws_space_name(ws_space s);
     /* warp-level */                                                         \
     X(VOTE) X(SHFL) X(ACTIVEMASK) X(MATCH) X(REDUX)                          \
     /* texture */                                                            \
-    X(TEX)
+    X(TEX)                                                                   \
+    /* added later, kept last so that earlier opcode numbers stay stable */  \
+    X(BMSK) X(SZEXT) X(FNS)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -159,6 +161,7 @@ enum {
     WS_F_NAN      = 1u << 13, /* min/max .NaN */
     WS_F_ABS      = 1u << 14, /* .abs variants */
     WS_F_CACHEOP  = 1u << 15, /* a cache operator (.ca .cg .cs .lu .cv .wb .wt) was given; see inst.cacheop */
+    /* bmsk / szext use WS_F_WRAP for .wrap (otherwise .clamp) */
 };
 
 /* Cache operators on ld/st (recorded for the timing model). */

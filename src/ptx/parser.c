@@ -731,6 +731,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"exit", WS_OP_EXIT}, {"trap", WS_OP_TRAP}, {"nanosleep", WS_OP_NANOSLEEP},
     {"vote", WS_OP_VOTE}, {"shfl", WS_OP_SHFL}, {"activemask", WS_OP_ACTIVEMASK},
     {"match", WS_OP_MATCH}, {"redux", WS_OP_REDUX}, {"tex", WS_OP_TEX},
+    {"bmsk", WS_OP_BMSK}, {"szext", WS_OP_SZEXT}, {"fns", WS_OP_FNS},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -894,7 +895,11 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         in->flags |= WS_F_CC;
         return true;
     }
-    if (meq(s, n, "wrap") && op == WS_OP_SHF) { in->flags |= WS_F_WRAP; return true; }
+    if (meq(s, n, "wrap") && (op == WS_OP_SHF || op == WS_OP_BMSK || op == WS_OP_SZEXT)) {
+        in->flags |= WS_F_WRAP;
+        return true;
+    }
+    if (meq(s, n, "clamp") && (op == WS_OP_BMSK || op == WS_OP_SZEXT)) return true;
     if (meq(s, n, "shiftamt") && op == WS_OP_BFIND) { in->flags |= WS_F_SHIFTAMT; return true; }
     if (meq(s, n, "sync") && (op == WS_OP_VOTE || op == WS_OP_SHFL || op == WS_OP_MATCH ||
                               op == WS_OP_REDUX)) {
@@ -1188,6 +1193,8 @@ static int src_imm_type(const ws_inst *in, int i)
     case WS_OP_SETP: case WS_OP_SET: return i < 2 ? in->stype : WS_T_PRED;
     case WS_OP_SLCT: return i < 2 ? in->type : in->stype;
     case WS_OP_SHL: case WS_OP_SHR: return i == 1 ? WS_T_U32 : in->type;
+    case WS_OP_SZEXT: return i == 1 ? WS_T_U32 : in->type;
+    case WS_OP_FNS: return i == 2 ? WS_T_S32 : WS_T_U32;
     case WS_OP_SHF: case WS_OP_BFE: case WS_OP_BFI: case WS_OP_LOP3: case WS_OP_PRMT:
     case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_BAR:
     case WS_OP_NANOSLEEP:
