@@ -73,7 +73,12 @@ static void put_opnd(FILE *o, const ws_module *m, const ws_func *f, const ws_ins
         fputc('{', o);
         for (unsigned i = 0; i < op->vecn; i++) {
             if (i) fputs(", ", o);
-            put_reg(o, f, op->vreg[i], op->vec_is_pred);
+            if (ws_vec_is_imm(op, i) && in->type == WS_T_F32) /* float bits, as written */
+                fprintf(o, "0f%08X", (uint32_t)ws_vec_imm(op, i));
+            else if (ws_vec_is_imm(op, i) && in->type == WS_T_F64)
+                fprintf(o, "0d%016" PRIX64, ws_vec_imm(op, i));
+            else if (ws_vec_is_imm(op, i)) fprintf(o, "%" PRId64, (int64_t)ws_vec_imm(op, i));
+            else put_reg(o, f, op->vreg[i], op->vec_is_pred);
         }
         fputc('}', o);
         break;

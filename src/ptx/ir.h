@@ -218,6 +218,17 @@ typedef struct ws_operand {
     int64_t imm;      /* IMM bits; MEM/SYM byte offset; LABEL target pc; FUNC index */
 } ws_operand;
 
+/* A VEC source may hold immediates ({%r1, 0} in mov/st): bit k of `neg`
+ * marks element k as one. Its value is a 32-bit pattern, the low half in
+ * vreg[k] and the high half in bits 16k..16k+15 of imm, sign-extended to 64
+ * bits (the parser refuses 64-bit immediates that do not fit). */
+static inline bool ws_vec_is_imm(const ws_operand *o, unsigned k) { return o->neg >> k & 1; }
+static inline uint64_t ws_vec_imm(const ws_operand *o, unsigned k)
+{
+    uint32_t v = (uint32_t)(uint16_t)((uint64_t)o->imm >> (16 * k)) << 16 | o->vreg[k];
+    return (uint64_t)(int64_t)(int32_t)v;
+}
+
 /* ---- instructions ------------------------------------------------------ */
 #define WS_MAX_DST 2
 #define WS_MAX_SRC 4

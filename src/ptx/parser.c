@@ -941,6 +941,16 @@ static ws_operand reg_operand(P *p, const ws_token *t, bool want_value)
 }
 
 /* One operand. `label_ok`: an unknown identifier is a branch label. */
+/* Type of one element of a vector source: the instruction's for ld/st, a
+ * slice of a mov's (mov.b64 d, {a, b}: b32). */
+static int vec_elem_type(const ws_inst *in)
+{
+    if (in->op != WS_OP_MOV) return in->type;
+    static const uint8_t bn[9] = {0, WS_T_B8, WS_T_B16, 0, WS_T_B32, 0, 0, 0, WS_T_B64};
+    unsigned n = ws_type_size((ws_type)in->type) / 2; /* vecn is not known yet: 2 is the common case */
+    return n <= 8 && bn[n] ? bn[n] : in->type;
+}
+
 static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, bool label_ok)
 {
     ws_operand o;
@@ -979,6 +989,18 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
             if (tok_is(et, TK_IDENT, "_")) {
                 p->pos++;
                 o.vreg[n++] = WS_NOREG;
+                continue;
+            }
+            int lk;
+            int64_t raw;
+            bool lneg;
+            if (srcidx >= 0 && read_literal(p, &lk, &raw, &lneg)) { /* an immediate element */
+                uint64_t v = (uint64_t)lit_value(lk, raw, lneg, vec_elem_type(in));
+                if (ws_type_size((ws_type)vec_elem_type(in)) == 8 && v != (uint64_t)(int64_t)(int32_t)v)
+                    fail_at(p, et, "a 64-bit immediate in a vector operand must fit in 32 bits");
+                o.neg |= (uint8_t)(1u << n);
+                o.imm |= (int64_t)((uint64_t)(uint16_t)(v >> 16) << (16 * n));
+                o.vreg[n++] = (uint16_t)v;
                 continue;
             }
             if (et->kind != TK_IDENT) fail_expected(p, "a register in vector operand");

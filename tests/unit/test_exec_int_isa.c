@@ -262,3 +262,22 @@ TEST(exec_int_isa_prmt_modes) {
         sweep(body, 16, a, b, c, prmt_m);
     }
 }
+
+/* Vector operands that mix registers and immediates, and the read-only
+ * loads (ld.global.nc, ldu). */
+TEST(exec_vec_immediates_and_nc_loads) {
+    CHECK_EQ_U64(wx_eval1("mov.b64 %rd7, {%r1, 0};", 0x89ABCDEFu, 0, 0), 0x89ABCDEFull);
+    CHECK_EQ_U64(wx_eval1("mov.b64 %rd7, {-1, %r1};", 5, 0, 0), 0x5FFFFFFFFull);
+    CHECK_EQ_U64(wx_eval1("mov.b32 %r9, {%h1, 0x1234};" O32("%r9"), 0xBEEF, 0, 0), 0x1234BEEFu);
+    CHECK_EQ_U64(wx_eval1("st.global.v2.u32 [%rd1], {%r1, 7};\nld.global.u64 %rd7, [%rd1];", 3, 0, 0),
+                 0x700000003ull);
+    CHECK_EQ_U64(wx_eval1("st.global.v2.f32 [%rd1], {%f1, 0f3F800000};\nld.global.u64 %rd7, [%rd1];", 0, 0, 0),
+                 0x3F80000000000000ull);
+    CHECK_EQ_U64(wx_eval1("st.global.v4.u16 [%rd1], {%h1, 0, 0xFFFF, %h2};\nld.global.u64 %rd7, [%rd1];", 0x1111,
+                          0x2222, 0),
+                 0x2222FFFF00001111ull);
+    CHECK_EQ_U64(wx_eval1("ld.global.nc.u64 %rd7, [%rd2];", 77, 0, 0), 77);
+    CHECK_EQ_U64(wx_eval1("ldu.global.u64 %rd7, [%rd2];", 78, 0, 0), 78);
+    CHECK_EQ_U64(wx_eval1("ld.global.nc.v2.u32 {%r9, %r10}, [%rd2];\nadd.u32 %r9, %r9, %r10;" O32("%r9"),
+                          0x500000004ull, 0, 0), 9);
+}
