@@ -205,3 +205,13 @@ TEST(exec_f16_arith) {
     CHECK_EQ_U64(E1("add.bf16 %h9, %h1, %h2;" OH("%h9"), 0x3F80, 0x3F80, 0), 0x4000);
     CHECK_EQ_U64(E1("fma.rn.bf16 %h9, %h1, %h2, %h3;" OH("%h9"), 0x4000, 0x4040, 0x3F80), 0x40E0);
 }
+
+/* Forms that parse but would give wrong answers are refused when executed:
+ * mixed precision (add.f32.f16, PTX 8.6) and redux on floats. */
+TEST(exec_float_refuses_unimplemented_forms) {
+    uint64_t a = 0x3C00, b = 0x4000, c = 0, out = 0;
+    ws_fault f;
+    CHECK_EQ_I64(wx_eval("add.rn.f32.f16 %f4, %h1, %f2;", 1, &a, &b, &c, &out, &f), WS_ERR_UNSUPPORTED);
+    CHECK(strstr(f.msg, "mixed-precision") != NULL);
+    CHECK_EQ_I64(wx_eval("redux.sync.min.f32 %f4, %f1, 0xffffffff;", 1, &a, &b, &c, &out, &f), WS_ERR_UNSUPPORTED);
+}
