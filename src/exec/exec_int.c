@@ -361,7 +361,9 @@ ws_status ws_exec_int(ws_xctx *x) {
             D[l] = d;
         }
         return WS_OK;
-    default: break;
+    default:
+        if (ws_op_is_video(in->op)) return ws_exec_video(x);
+        break;
     }
     (void)smin;
     return ws_unsupported(x, NULL);

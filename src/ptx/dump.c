@@ -92,10 +92,26 @@ static void put_opnd(FILE *o, const ws_module *m, const ws_func *f, const ws_ins
     }
 }
 
+/* vadd4.u32.s32.u32.sat.add, vset2.s32.u32.lt, ... */
+static void put_video(FILE *o, const ws_inst *in)
+{
+    fputs(ws_opcode_name((ws_opcode)in->op), o);
+    if (in->vec > 1) fprintf(o, "%u", in->vec);
+    if (in->op != WS_OP_VSET) fprintf(o, ".%s", ws_type_name((ws_type)in->type));
+    fprintf(o, ".%s.%s", ws_type_name((ws_type)in->stype), ws_type_name((ws_type)in->ttype));
+    if (in->op == WS_OP_VSET && in->cmp < 19) fputs(cmp_s[in->cmp], o);
+    if (in->flags & WS_F_SAT) fputs(".sat", o);
+    static const char *const op2[4] = {"", ".add", ".min", ".max"};
+    if (in->boolop < 4) fputs(op2[in->boolop], o);
+}
+
 static void put_opcode(FILE *o, const ws_inst *in)
 {
     int op = in->op;
-    fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
+    if (ws_op_is_video((unsigned)op)) { put_video(o, in); return; }
+    if (op == WS_OP_BMSK || op == WS_OP_SZEXT) fprintf(o, "%s%s", ws_opcode_name((ws_opcode)op),
+                                                       in->flags & WS_F_WRAP ? ".wrap" : ".clamp");
+    else fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
               ? "barrier" : ws_opcode_name((ws_opcode)op), o);
     switch (op) {
     case WS_OP_MUL: case WS_OP_MAD: case WS_OP_MUL24: case WS_OP_MAD24: case WS_OP_MADC:

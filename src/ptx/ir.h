@@ -73,7 +73,9 @@ const char *ws_space_name(ws_space s);
     /* texture */                                                            \
     X(TEX)                                                                   \
     /* added later, kept last so that earlier opcode numbers stay stable */  \
-    X(BMSK) X(SZEXT) X(FNS)
+    X(BMSK) X(SZEXT) X(FNS)                                                 \
+    /* video: vadd ... vset, and with inst.vec = 2 / 4 their SIMD forms */   \
+    X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -116,6 +118,10 @@ enum { /* SHFL */ WS_SHFL_UP = 1, WS_SHFL_DOWN, WS_SHFL_BFLY, WS_SHFL_IDX };
 enum { /* VOTE */ WS_VOTE_ALL = 1, WS_VOTE_ANY, WS_VOTE_UNI, WS_VOTE_BALLOT };
 enum { /* MATCH */ WS_MATCH_ANY = 1, WS_MATCH_ALL };
 enum { /* SHF */ WS_SHF_L = 1, WS_SHF_R };
+/* Video ops: inst.boolop holds the secondary operation (.add .min .max),
+ * inst.vec the SIMD width (1 = scalar, 2, 4), inst.cmp vset's comparison. */
+enum { WS_VOP2_ADD = 1, WS_VOP2_MIN, WS_VOP2_MAX };
+static inline bool ws_op_is_video(unsigned op) { return op >= WS_OP_VADD && op <= WS_OP_VSET; }
 /* BRA: sub = WS_BRA_IDX is brx.idx: src[0] = the index, call_args[0] = the
  * number of targets of its .branchtargets table, call_args[1..] = their pcs. */
 enum { WS_BRA_IDX = 1 };
@@ -252,7 +258,7 @@ typedef struct ws_inst {
     uint16_t flags;    /* WS_F_* */
     uint16_t guard;    /* guard predicate slot, WS_NOREG if unguarded */
     uint8_t guard_neg; /* @!p */
-    uint8_t pad_;
+    uint8_t ttype;     /* third type: btype of video ops (vadd.dtype.atype.btype; vset: type u32) */
     ws_operand dst[WS_MAX_DST]; /* dst[1] is the second destination (setp p|q, shfl r|p) */
     ws_operand src[WS_MAX_SRC];
     int32_t reconv;    /* BRA: reconvergence pc = first instruction of the immediate

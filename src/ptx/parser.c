@@ -732,6 +732,12 @@ static const struct { const char *name; int op; } opnames[] = {
     {"vote", WS_OP_VOTE}, {"shfl", WS_OP_SHFL}, {"activemask", WS_OP_ACTIVEMASK},
     {"match", WS_OP_MATCH}, {"redux", WS_OP_REDUX}, {"tex", WS_OP_TEX},
     {"bmsk", WS_OP_BMSK}, {"szext", WS_OP_SZEXT}, {"fns", WS_OP_FNS},
+    {"vadd", WS_OP_VADD}, {"vadd2", WS_OP_VADD}, {"vadd4", WS_OP_VADD}, {"vsub", WS_OP_VSUB},
+    {"vsub2", WS_OP_VSUB}, {"vsub4", WS_OP_VSUB}, {"vabsdiff", WS_OP_VABSDIFF},
+    {"vabsdiff2", WS_OP_VABSDIFF}, {"vabsdiff4", WS_OP_VABSDIFF}, {"vmin", WS_OP_VMIN},
+    {"vmin2", WS_OP_VMIN}, {"vmin4", WS_OP_VMIN}, {"vmax", WS_OP_VMAX}, {"vmax2", WS_OP_VMAX},
+    {"vmax4", WS_OP_VMAX}, {"vset", WS_OP_VSET},
+    {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -765,9 +771,18 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     if (t) {
         if (*ntypes == 0) in->type = (uint8_t)t;
         else if (*ntypes == 1) in->stype = (uint8_t)t;
+        else if (*ntypes == 2 && ws_op_is_video((unsigned)op)) in->ttype = (uint8_t)t;
         else return false;
         (*ntypes)++;
         return true;
+    }
+    if (ws_op_is_video((unsigned)op)) {
+        if (op == WS_OP_VSET && (v = lookup_in(s, n, cmp_names, 7)) > 0) { in->cmp = (uint8_t)v; return true; }
+        if (meq(s, n, "add")) { in->boolop = WS_VOP2_ADD; return true; }
+        if (meq(s, n, "min")) { in->boolop = WS_VOP2_MIN; return true; }
+        if (meq(s, n, "max")) { in->boolop = WS_VOP2_MAX; return true; }
+        if (meq(s, n, "sat")) { in->flags |= WS_F_SAT; return true; }
+        return false; /* masks (.h10, .b3210 ...) are not supported */
     }
     if ((op == WS_OP_SETP || op == WS_OP_SET) && (v = lookup_in(s, n, cmp_names, 19)) > 0) {
         if (in->cmp) {
@@ -1227,6 +1242,8 @@ static int src_imm_type(const ws_inst *in, int i)
     }
 }
 
+static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, size_t blen, int ntypes);
+
 static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
 {
     const ws_token *ot = advance(p);
@@ -1274,6 +1291,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         q = me < end ? me : NULL;
     }
     if (ntypes == 1) in.stype = in.type;
+    if (ws_op_is_video((unsigned)op)) video_form(p, ot, &in, s, blen, ntypes);
     if (op == WS_OP_BAR && !in.sub) in.sub = WS_BAR_SYNC;
     if (op == WS_OP_BAR && in.sub == WS_BAR_WARP_SYNC) in.flags &= (uint16_t)~WS_F_ALIGNED;
     if (op == WS_OP_MEMBAR && !in.scope)
@@ -1584,6 +1602,34 @@ static void parse_body(P *p)
 static bool tok_eq(const ws_token *a, const ws_token *b)
 {
     return a->len == b->len && !memcmp(a->text, b->text, a->len);
+}
+
+/* Video instructions: the SIMD width from the name (vadd4), the types in
+ * (dtype, atype, btype) order, and the forms warpsim runs: no operand
+ * selectors (a.b0, d.h1 ...) and no masks (the defaults). */
+static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, size_t blen, int ntypes)
+{
+    char last = s[blen - 1];
+    in->vec = last == '2' ? 2 : last == '4' ? 4 : 1;
+    if (in->op == WS_OP_VSET) { /* vset.atype.btype.cmp: the result is u32 */
+        in->ttype = in->stype;
+        in->stype = in->type;
+        in->type = WS_T_U32;
+        ntypes++;
+    }
+    bool ok = ntypes == 3 && (in->op != WS_OP_VSET || in->cmp);
+    for (int k = 0; k < 3; k++) {
+        int t = k == 0 ? in->type : k == 1 ? in->stype : in->ttype;
+        ok = ok && (t == WS_T_U32 || t == WS_T_S32);
+    }
+    if (!ok) fail_at(p, ot, "expected '%.*s' with .u32/.s32 types%s", (int)ot->len, ot->text,
+                     in->op == WS_OP_VSET ? " and a comparison" : "");
+    for (size_t i = p->pos; p->t[i].kind != TK_EOF && !(p->t[i].kind == TK_PUNCT && p->t[i].text[0] == ';'); i++)
+        if (p->t[i].kind == TK_IDENT && memchr(p->t[i].text, '.', p->t[i].len))
+            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): operand selectors (.b0, .h1, ...) are "
+                           "not supported", (int)ot->len, ot->text, ot->line);
+    if ((in->vec > 1 && in->boolop > WS_VOP2_ADD) || (in->boolop == WS_VOP2_ADD && (in->flags & WS_F_SAT) && in->vec > 1))
+        fail_at(p, ot, "'%.*s': SIMD video instructions take only .add, and not with .sat", (int)ot->len, ot->text);
 }
 
 /* Give each brx.idx of f its table: call_args[0] = the number of targets,

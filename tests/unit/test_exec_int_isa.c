@@ -3,6 +3,7 @@
  * cases: zero, widths and positions at and past the register width, signs. */
 #include <stdlib.h>
 
+#include "ptx/ptx.h"
 #include "test_exec_util.h"
 
 #define O32(reg) "cvt.u64.u32 %rd7, " reg ";"
@@ -280,4 +281,103 @@ TEST(exec_vec_immediates_and_nc_loads) {
     CHECK_EQ_U64(wx_eval1("ldu.global.u64 %rd7, [%rd2];", 78, 0, 0), 78);
     CHECK_EQ_U64(wx_eval1("ld.global.nc.v2.u32 {%r9, %r10}, [%rd2];\nadd.u32 %r9, %r9, %r10;" O32("%r9"),
                           0x500000004ull, 0, 0), 9);
+}
+
+/* ---- video instructions (default selectors and masks) -------------------- */
+/* Model of the ISA pseudo-code: operands extended per atype/btype, the
+   operation exact, .sat clamps to the destination type's (element) range,
+   then the secondary operation (.add .min .max) or, for SIMD forms without
+   .add, the merge of all elements. */
+typedef struct { const char *name; int op, simd, ds, as, bs, sat, op2, cmp; } vcase;
+enum { V_ADD, V_SUB, V_ABSDIFF, V_MIN, V_MAX, V_SET };
+static vcase vc;
+static int64_t vext(uint32_t v, int w, int i, int sg) {
+    uint64_t e = (v >> (w * i)) & ((1ull << w) - 1);
+    return sg && (e >> (w - 1)) ? (int64_t)e - (int64_t)(1ull << w) : (int64_t)e;
+}
+static int64_t vop_m(int64_t a, int64_t b) {
+    switch (vc.op) {
+    case V_ADD: return a + b;
+    case V_SUB: return a - b;
+    case V_ABSDIFF: return a > b ? a - b : b - a;
+    case V_MIN: return a < b ? a : b;
+    case V_MAX: return a > b ? a : b;
+    default: /* eq ne lt le gt ge */
+        return vc.cmp == 0 ? a == b : vc.cmp == 1 ? a != b : vc.cmp == 2 ? a < b : vc.cmp == 3 ? a <= b
+             : vc.cmp == 4 ? a > b : a >= b;
+    }
+}
+static int64_t vsat(int64_t t, int w, int sg) {
+    int64_t lo = sg ? -(1ll << (w - 1)) : 0, hi = sg ? (1ll << (w - 1)) - 1 : (1ll << w) - 1;
+    return t < lo ? lo : t > hi ? hi : t;
+}
+static uint32_t video_m(uint32_t a, uint32_t b, uint32_t c) {
+    int n = vc.simd ? vc.simd : 1, w = 32 / n;
+    if (n == 1) {
+        int64_t t = vop_m(vext(a, 32, 0, vc.as), vext(b, 32, 0, vc.bs));
+        t = vc.sat ? vsat(t, 32, vc.ds) : vext((uint32_t)t, 32, 0, vc.ds);
+        int64_t cc = vext(c, 32, 0, vc.ds);
+        if (vc.op2 == 1) t += cc;
+        if (vc.op2 == 2) t = t < cc ? t : cc;
+        if (vc.op2 == 3) t = t > cc ? t : cc;
+        return (uint32_t)t;
+    }
+    uint32_t d = vc.op2 == 1 ? c : 0;
+    for (int i = 0; i < n; i++) {
+        int64_t t = vop_m(vext(a, w, i, vc.as), vext(b, w, i, vc.bs));
+        if (vc.sat) t = vsat(t, w, vc.ds);
+        if (vc.op2 == 1) d += (uint32_t)t;
+        else d |= ((uint32_t)t & (uint32_t)((1ull << w) - 1)) << (w * i);
+    }
+    return d;
+}
+
+TEST(exec_video_scalar_and_simd) {
+    static const vcase cases[] = {
+        {"vadd.s32.s32.s32.sat", V_ADD, 0, 1, 1, 1, 1, 0, 0},
+        {"vadd.u32.u32.s32", V_ADD, 0, 0, 0, 1, 0, 0, 0},
+        {"vsub.u32.s32.u32.sat", V_SUB, 0, 0, 1, 0, 1, 0, 0},
+        {"vabsdiff.s32.u32.u32.add", V_ABSDIFF, 0, 1, 0, 0, 0, 1, 0},
+        {"vmin.s32.s32.s32.max", V_MIN, 0, 1, 1, 1, 0, 3, 0},
+        {"vmax.u32.u32.u32.sat.min", V_MAX, 0, 0, 0, 0, 1, 2, 0},
+        {"vset.s32.u32.lt", V_SET, 0, 0, 1, 0, 0, 0, 2},
+        {"vset.u32.u32.ge.add", V_SET, 0, 0, 0, 0, 0, 1, 5},
+        {"vadd4.u32.u32.u32.sat", V_ADD, 4, 0, 0, 0, 1, 0, 0},
+        {"vadd4.s32.s32.s32.sat", V_ADD, 4, 1, 1, 1, 1, 0, 0},
+        {"vsub4.s32.s32.s32", V_SUB, 4, 1, 1, 1, 0, 0, 0},
+        {"vabsdiff4.u32.u32.u32.add", V_ABSDIFF, 4, 0, 0, 0, 0, 1, 0},
+        {"vmin4.s32.s32.s32", V_MIN, 4, 1, 1, 1, 0, 0, 0},
+        {"vmax4.u32.u32.u32", V_MAX, 4, 0, 0, 0, 0, 0, 0},
+        {"vset4.u32.u32.ne", V_SET, 4, 0, 0, 0, 0, 0, 1},
+        {"vset4.s32.s32.gt.add", V_SET, 4, 0, 1, 1, 0, 1, 4},
+        {"vadd2.s32.s32.s32.sat", V_ADD, 2, 1, 1, 1, 1, 0, 0},
+        {"vsub2.u32.u32.u32.sat", V_SUB, 2, 0, 0, 0, 1, 0, 0},
+        {"vabsdiff2.s32.s32.s32.add", V_ABSDIFF, 2, 1, 1, 1, 0, 1, 0},
+        {"vmax2.s32.u32.s32", V_MAX, 2, 1, 0, 1, 0, 0, 0},
+        {"vset2.u32.s32.le", V_SET, 2, 0, 0, 1, 0, 0, 3},
+    };
+    enum { M = 96 };
+    uint64_t a[M], b[M], c[M];
+    static const uint32_t edge[8] = {0, 0xFFFFFFFFu, 0x7FFFFFFFu, 0x80000000u, 0x7F7F8080u, 0x80FF017Fu, 0x00010000u,
+                                     0xFFFF0001u};
+    for (int i = 0; i < M; i++) {
+        a[i] = i < 64 ? edge[i % 8] : (uint32_t)(0x9E3779B9u * (uint32_t)i);
+        b[i] = i < 64 ? edge[i / 8] : (uint32_t)(0x85EBCA6Bu * (uint32_t)(i + 7));
+        c[i] = (uint32_t)(0xC2B2AE35u * (uint32_t)(i + 1));
+    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        vc = cases[k];
+        char body[128];
+        snprintf(body, sizeof body, "%s %%r9, %%r1, %%r2%s;%s", vc.name,
+                 vc.simd || vc.op2 ? ", %r3" : "", O32("%r9"));
+        sweep(body, M, a, b, c, video_m);
+    }
+}
+
+TEST(exec_video_selectors_are_unsupported) {
+    ws_diag d;
+    const char *src = WX_HEAD ".visible .entry k()\n{\n.reg .b32 %r<4>;\nvadd.s32.s32.s32 %r1, %r2.b0, %r3;\nret;\n}\n";
+    ws_module *m = ws_ptx_parse(src, strlen(src), "t.ptx", &d);
+    CHECK(m == NULL && strstr(d.msg, "operand selectors") != NULL);
+    ws_module_free(m);
 }
