@@ -179,8 +179,6 @@ ws_status ws_exec_float(ws_xctx *x) {
     unsigned op = in->op;
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE];
     unsigned need = unary(op) ? 1 : needs_third(op) ? 3 : 2;
-    /* add.f32.f16 and the like (PTX 8.6) would need the half operands widened */
-    if (in->stype && in->stype != in->type) return ws_unsupported(x, "mixed-precision form");
     const uint64_t *A = in->nsrc > 0 ? ws_src(x, &in->src[0], ta) : NULL;
     const uint64_t *B = in->nsrc > 1 && need > 1 ? ws_src(x, &in->src[1], tb) : NULL;
     const uint64_t *C = in->nsrc > 2 && need > 2 ? ws_src(x, &in->src[2], tc) : NULL;

@@ -284,11 +284,11 @@ ws_status ws_exec_mem(ws_xctx *x) {
     const uint64_t *src[4] = {0};
     uint64_t tmp[4][WS_WARP_SIZE];
     for (unsigned k = 0; k < n; k++) {
-        ws_operand el = *vo;
-        if (vo->kind == WS_OPND_VEC && ws_vec_is_imm(vo, k))
-            el = (ws_operand){.kind = WS_OPND_IMM, .imm = (int64_t)ws_vec_imm(vo, k)};
-        else if (vo->kind == WS_OPND_VEC)
-            el = (ws_operand){.kind = vo->vreg[k] == WS_NOREG ? WS_OPND_NONE : WS_OPND_REG, .reg = vo->vreg[k]};
+        const ws_operand el = vo->kind == WS_OPND_VEC
+                                  ? (ws_operand){.kind = ws_vec_is_imm(vo, k) ? WS_OPND_IMM
+                                                         : vo->vreg[k] == WS_NOREG ? WS_OPND_NONE : WS_OPND_REG,
+                                                 .reg = vo->vreg[k], .imm = (int64_t)ws_vec_imm(vo, k)}
+                                  : *vo;
         if (is_st) {
             if (el.kind == WS_OPND_NONE) { memset(tmp[k], 0, sizeof tmp[k]); src[k] = tmp[k]; continue; }
             src[k] = ws_src(x, &el, tmp[k]);

@@ -224,7 +224,7 @@ typedef struct ws_operand {
     int64_t imm;      /* IMM bits; MEM/SYM byte offset; LABEL target pc; FUNC index */
 } ws_operand;
 
-/* A VEC source may hold immediates ({%r1, 0} in mov/st): bit k of `neg`
+/* A VEC source of mov or st may hold immediates ({%r1, 0}): bit k of `neg`
  * marks element k as one. Its value is a 32-bit pattern, the low half in
  * vreg[k] and the high half in bits 16k..16k+15 of imm, sign-extended to 64
  * bits (the parser refuses 64-bit immediates that do not fit). */

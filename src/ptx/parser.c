@@ -1009,7 +1009,8 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
             int lk;
             int64_t raw;
             bool lneg;
-            if (srcidx >= 0 && read_literal(p, &lk, &raw, &lneg)) { /* an immediate element */
+            /* an immediate element: only mov and st read them (ir.h) */
+            if (srcidx >= 0 && (in->op == WS_OP_MOV || in->op == WS_OP_ST) && read_literal(p, &lk, &raw, &lneg)) {
                 uint64_t v = (uint64_t)lit_value(lk, raw, lneg, vec_elem_type(in));
                 if (ws_type_size((ws_type)vec_elem_type(in)) == 8 && v != (uint64_t)(int64_t)(int32_t)v)
                     fail_at(p, et, "a 64-bit immediate in a vector operand must fit in 32 bits");
@@ -1291,6 +1292,11 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         q = me < end ? me : NULL;
     }
     if (ntypes == 1) in.stype = in.type;
+    /* add.f32.f16 and the like (PTX 8.6) would need the half operands widened */
+    if (ntypes == 2 && ws_type_is_float((ws_type)in.type) &&
+        (op == WS_OP_ADD || op == WS_OP_SUB || op == WS_OP_MUL || op == WS_OP_FMA || op == WS_OP_MAD))
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): mixed-precision form", (int)ot->len,
+                       ot->text, ot->line);
     if (ws_op_is_video((unsigned)op)) video_form(p, ot, &in, s, blen, ntypes);
     if (op == WS_OP_BAR && !in.sub) in.sub = WS_BAR_SYNC;
     if (op == WS_OP_BAR && in.sub == WS_BAR_WARP_SYNC) in.flags &= (uint16_t)~WS_F_ALIGNED;
