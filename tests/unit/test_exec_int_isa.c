@@ -217,15 +217,23 @@ TEST(exec_int_isa_bfe_bfi_past_width) {
     CHECK_EQ_U64(wx_eval1("bfi.b64 %rd7, %rd4, %rd5, 60, 8;", 0xFF, 1, 0), 0xF000000000000001ull);
 }
 
+/* A list of instruction bodies and their models, swept over one input set. */
+typedef struct { const char *body; model3 f; } vcheck;
+static void sweep_list(const vcheck *v, size_t nv, int n, const uint64_t *a, const uint64_t *b, const uint64_t *c) {
+    for (size_t i = 0; i < nv; i++) sweep(v[i].body, n, a, b, c, v[i].f);
+}
+
 TEST(exec_int_isa_brev_bfind) {
     fill();
-    sweep("brev.b32 %r9, %r1;" O32("%r9"), N, C, B, C, brev_m);
-    sweep("brev.b32 %r9, %r1;" O32("%r9"), N, A, B, C, brev_m);
-    sweep("bfind.u32 %r9, %r1;" O32("%r9"), N, A, B, C, bfind_u);
-    sweep("bfind.s32 %r9, %r1;" O32("%r9"), N, A, B, C, bfind_s);
-    sweep("bfind.shiftamt.u32 %r9, %r1;" O32("%r9"), N, A, B, C, bfind_us);
-    sweep("bfind.shiftamt.s32 %r9, %r1;" O32("%r9"), N, A, B, C, bfind_ss);
-    sweep("bfind.shiftamt.u32 %r9, %r1;" O32("%r9"), N, C, B, C, bfind_us);
+    static const vcheck v[] = {
+        {"brev.b32 %r9, %r1;" O32("%r9"), brev_m},
+        {"bfind.u32 %r9, %r1;" O32("%r9"), bfind_u},
+        {"bfind.s32 %r9, %r1;" O32("%r9"), bfind_s},
+        {"bfind.shiftamt.u32 %r9, %r1;" O32("%r9"), bfind_us},
+        {"bfind.shiftamt.s32 %r9, %r1;" O32("%r9"), bfind_ss},
+    };
+    sweep_list(v, sizeof v / sizeof v[0], N, A, B, C);
+    sweep_list(v, sizeof v / sizeof v[0], N, C, B, C); /* small values */
     CHECK_EQ_U64(wx_eval1("brev.b64 %rd7, %rd4;", 1, 0, 0), 0x8000000000000000ull);
     CHECK_EQ_U64(wx_eval1("bfind.shiftamt.u64 %r9, %rd4;" O32("%r9"), 0, 0, 0), 0xFFFFFFFFu);
     CHECK_EQ_U64(wx_eval1("bfind.shiftamt.u64 %r9, %rd4;" O32("%r9"), 1, 0, 0), 63);
@@ -239,14 +247,14 @@ TEST(exec_int_isa_dp4a_dp2a) {
         b[i] = (uint32_t)(0x85EBCA6Bu * (uint32_t)(i + 3)) ^ (i & 1 ? 0x80808080u : 0);
         c[i] = (uint32_t)(i * 1000003u) ^ (i & 2 ? 0x80000000u : 0);
     }
-    sweep("dp4a.u32.u32 %r9, %r1, %r2, %r3;" O32("%r9"), M, a, b, c, dp4a_uu);
-    sweep("dp4a.u32.s32 %r9, %r1, %r2, %r3;" O32("%r9"), M, a, b, c, dp4a_us);
-    sweep("dp4a.s32.u32 %r9, %r1, %r2, %r3;" O32("%r9"), M, a, b, c, dp4a_su);
-    sweep("dp4a.s32.s32 %r9, %r1, %r2, %r3;" O32("%r9"), M, a, b, c, dp4a_ss);
-    sweep("dp2a.lo.u32.s32 %r9, %r1, %r2, %r3;" O32("%r9"), M, a, b, c, dp2a_lo_us);
-    sweep("dp2a.hi.s32.u32 %r9, %r1, %r2, %r3;" O32("%r9"), M, a, b, c, dp2a_hi_su);
-    sweep("dp2a.hi.s32.s32 %r9, %r1, %r2, %r3;" O32("%r9"), M, a, b, c, dp2a_hi_ss);
-    sweep("dp2a.lo.u32.u32 %r9, %r1, %r2, %r3;" O32("%r9"), M, a, b, c, dp2a_lo_uu);
+#define DP(op) op " %r9, %r1, %r2, %r3;" O32("%r9")
+    static const vcheck v[] = {
+        {DP("dp4a.u32.u32"), dp4a_uu},    {DP("dp4a.u32.s32"), dp4a_us},    {DP("dp4a.s32.u32"), dp4a_su},
+        {DP("dp4a.s32.s32"), dp4a_ss},    {DP("dp2a.lo.u32.s32"), dp2a_lo_us}, {DP("dp2a.hi.s32.u32"), dp2a_hi_su},
+        {DP("dp2a.hi.s32.s32"), dp2a_hi_ss}, {DP("dp2a.lo.u32.u32"), dp2a_lo_uu},
+    };
+#undef DP
+    sweep_list(v, sizeof v / sizeof v[0], M, a, b, c);
 }
 
 TEST(exec_int_isa_prmt_modes) {
