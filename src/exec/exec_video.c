@@ -1,5 +1,5 @@
 /* Video instructions: vadd vsub vabsdiff vmin vmax vset on 32-bit words and
- * their SIMD forms on 2 half-words / 4 bytes (vadd2, vabsdiff4, vset4, ...),
+ * their SIMD forms on 2 half-words / 4 bytes (vadd2, vavrg4, vset4, ...),
  * with .sat and the secondary operation (.add .min .max on words, .add
  * accumulate on SIMD forms). Operand selectors and masks are not supported
  * (the parser refuses them), so every form here uses the defaults: whole
@@ -31,6 +31,10 @@ static int64_t vop(const ws_inst *in, int64_t a, int64_t b) {
     case WS_OP_VABSDIFF: return a > b ? a - b : b - a;
     case WS_OP_VMIN: return a < b ? a : b;
     case WS_OP_VMAX: return a > b ? a : b;
+    case WS_OP_VAVRG: { /* rounds up for sums >= 0, down (floor) below */
+        int64_t s = a + b;
+        return s >= 0 ? (s + 1) / 2 : -((1 - s) / 2);
+    }
     default: return vcmp(in->cmp, a, b);
     }
 }

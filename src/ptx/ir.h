@@ -75,7 +75,7 @@ const char *ws_space_name(ws_space s);
     /* added later, kept last so that earlier opcode numbers stay stable */  \
     X(BMSK) X(SZEXT) X(FNS)                                                 \
     /* video: vadd ... vset, and with inst.vec = 2 / 4 their SIMD forms */   \
-    X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET)
+    X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET) X(VAVRG)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -121,7 +121,7 @@ enum { /* SHF */ WS_SHF_L = 1, WS_SHF_R };
 /* Video ops: inst.boolop holds the secondary operation (.add .min .max),
  * inst.vec the SIMD width (1 = scalar, 2, 4), inst.cmp vset's comparison. */
 enum { WS_VOP2_ADD = 1, WS_VOP2_MIN, WS_VOP2_MAX };
-static inline bool ws_op_is_video(unsigned op) { return op >= WS_OP_VADD && op <= WS_OP_VSET; }
+static inline bool ws_op_is_video(unsigned op) { return op >= WS_OP_VADD && op <= WS_OP_VAVRG; }
 /* BRA: sub = WS_BRA_IDX is brx.idx: src[0] = the index, call_args[0] = the
  * number of targets of its .branchtargets table, call_args[1..] = their pcs. */
 enum { WS_BRA_IDX = 1 };

@@ -736,7 +736,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"vsub2", WS_OP_VSUB}, {"vsub4", WS_OP_VSUB}, {"vabsdiff", WS_OP_VABSDIFF},
     {"vabsdiff2", WS_OP_VABSDIFF}, {"vabsdiff4", WS_OP_VABSDIFF}, {"vmin", WS_OP_VMIN},
     {"vmin2", WS_OP_VMIN}, {"vmin4", WS_OP_VMIN}, {"vmax", WS_OP_VMAX}, {"vmax2", WS_OP_VMAX},
-    {"vmax4", WS_OP_VMAX}, {"vset", WS_OP_VSET},
+    {"vmax4", WS_OP_VMAX}, {"vavrg2", WS_OP_VAVRG}, {"vavrg4", WS_OP_VAVRG}, {"vset", WS_OP_VSET},
     {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET},
 };
 

@@ -297,7 +297,7 @@ TEST(exec_vec_immediates_and_nc_loads) {
    then the secondary operation (.add .min .max) or, for SIMD forms without
    .add, the merge of all elements. */
 typedef struct { const char *name; int op, simd, ds, as, bs, sat, op2, cmp; } vcase;
-enum { V_ADD, V_SUB, V_ABSDIFF, V_MIN, V_MAX, V_SET };
+enum { V_ADD, V_SUB, V_ABSDIFF, V_MIN, V_MAX, V_SET, V_AVRG };
 static vcase vc;
 static int64_t vext(uint32_t v, int w, int i, int sg) {
     uint64_t e = (v >> (w * i)) & ((1ull << w) - 1);
@@ -310,6 +310,7 @@ static int64_t vop_m(int64_t a, int64_t b) {
     case V_ABSDIFF: return a > b ? a - b : b - a;
     case V_MIN: return a < b ? a : b;
     case V_MAX: return a > b ? a : b;
+    case V_AVRG: return (a + b) >= 0 ? (a + b + 1) >> 1 : (a + b) >> 1; /* the ISA's text; >> floors */
     default: /* eq ne lt le gt ge */
         return vc.cmp == 0 ? a == b : vc.cmp == 1 ? a != b : vc.cmp == 2 ? a < b : vc.cmp == 3 ? a <= b
              : vc.cmp == 4 ? a > b : a >= b;
@@ -363,6 +364,10 @@ TEST(exec_video_scalar_and_simd) {
         {"vabsdiff2.s32.s32.s32.add", V_ABSDIFF, 2, 1, 1, 1, 0, 1, 0},
         {"vmax2.s32.u32.s32", V_MAX, 2, 1, 0, 1, 0, 0, 0},
         {"vset2.u32.s32.le", V_SET, 2, 0, 0, 1, 0, 0, 3},
+        {"vavrg4.u32.u32.u32", V_AVRG, 4, 0, 0, 0, 0, 0, 0},
+        {"vavrg4.s32.s32.s32.sat", V_AVRG, 4, 1, 1, 1, 1, 0, 0},
+        {"vavrg2.s32.s32.u32.add", V_AVRG, 2, 1, 1, 0, 0, 1, 0},
+        {"vavrg2.u32.s32.s32.sat", V_AVRG, 2, 0, 1, 1, 1, 0, 0},
     };
     enum { M = 96 };
     uint64_t a[M], b[M], c[M];
