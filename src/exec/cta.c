@@ -421,6 +421,24 @@ static void simt_pop(ws_cta *c, ws_warp *w) {
     }
 }
 
+/* Divergent indirect call: the lanes whose target is lane ctz(mask)'s (same)
+ * call now; the others run the call again afterwards, one target group at a
+ * time, and all meet at the instruction after the call. The top entry is
+ * already at pc + 1 (the meeting point). */
+static bool split_call(ws_xctx *x, uint32_t same) {
+    ws_warp *w = x->w;
+    ws_simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t rest = x->mask & ~same;
+    int32_t after = (int32_t)x->pc + 1;
+    x->mask = same;
+    if (top->rpc == after) { /* already a group waiting to meet at pc + 1: reuse its entry */
+        top->pc = (int32_t)x->pc;
+        top->mask = rest;
+        return true;
+    }
+    return simt_push(w, (int32_t)x->pc, after, rest);
+}
+
 static ws_status exec_call(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -430,9 +448,12 @@ static ws_status exec_call(ws_xctx *x) {
         const ws_operand *o = &in->src[i];
         if (o->kind == WS_OPND_FUNC) fi = o->imm;
         else if (o->kind == WS_OPND_REG) { /* indirect call through a function address */
-            uint64_t v = ws_reg(w, o->reg)[__builtin_ctz(x->mask)];
-            WS_FOR_LANES(l, x->mask)
-                if (ws_reg(w, o->reg)[l] != v) return ws_unsupported(x, "indirect call with divergent targets");
+            const uint64_t *r = ws_reg(w, o->reg);
+            uint64_t v = r[__builtin_ctz(x->mask)];
+            uint32_t same = 0;
+            WS_FOR_LANES(l, x->mask) same |= (uint32_t)(r[l] == v) << l;
+            if (same != x->mask && !split_call(x, same))
+                return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
             if (v < WS_FUNC_ADDR_BASE || v - WS_FUNC_ADDR_BASE >= m->nfuncs)
                 return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, (uint32_t)__builtin_ctz(x->mask),
                                "indirect call to 0x%llx, which is not a function", (unsigned long long)v);
@@ -478,9 +499,55 @@ static ws_status exec_call(ws_xctx *x) {
     return WS_OK;
 }
 
+/* brx.idx: lanes pick a target from the table by index; each group of lanes
+ * with one target gets its own SIMT entry, like the sides of a divergent bra,
+ * and all meet at the branch's reconvergence point. */
+static ws_status exec_brx(ws_xctx *x, uint32_t issued) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    const uint32_t *tab = in->call_args, n = tab[0];
+    uint64_t tmp[WS_WARP_SIZE];
+    const uint64_t *ix = ws_src(x, &in->src[0], tmp);
+    WS_FOR_LANES(l, x->mask)
+        if ((uint32_t)ix[l] >= n) /* undefined in PTX; a fault is the useful answer */
+            return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "brx.idx index %u is past the end of its %u-entry "
+                           ".branchtargets table", (uint32_t)ix[l], n);
+    uint32_t left = x->mask, fall = issued & ~x->mask;
+    if (!left) return WS_OK;
+    ws_simt_entry *top = &w->stack[w->sp - 1];
+    int32_t t0 = (int32_t)tab[1 + (uint32_t)ix[__builtin_ctz(left)]];
+    uint32_t g0 = 0;
+    WS_FOR_LANES(l, left) g0 |= (uint32_t)((int32_t)tab[1 + (uint32_t)ix[l]] == t0) << l;
+    if (g0 == left && !fall) { top->pc = t0; return WS_OK; }
+    int32_t r = in->reconv;
+    if (top->rpc == r) { /* same reconvergence point: reuse the entry for the fall-through lanes */
+        top->pc = (int32_t)x->pc + 1;
+        top->mask = fall;
+    } else {
+        top->pc = r;
+        if (fall && r != (int32_t)x->pc + 1 && !simt_push(w, (int32_t)x->pc + 1, r, fall))
+            return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+    }
+    /* push the groups in reverse lane order so the lowest lane's group runs first */
+    uint32_t groups[WS_WARP_SIZE], tgt[WS_WARP_SIZE], ng = 0;
+    groups[ng] = g0;
+    tgt[ng++] = (uint32_t)t0;
+    for (left &= ~g0; left; left &= ~groups[ng++]) {
+        uint32_t t = tab[1 + (uint32_t)ix[__builtin_ctz(left)]], g = 0;
+        WS_FOR_LANES(l, left) g |= (uint32_t)(tab[1 + (uint32_t)ix[l]] == t) << l;
+        groups[ng] = g;
+        tgt[ng] = t;
+    }
+    while (ng--)
+        if (!simt_push(w, (int32_t)tgt[ng], r, groups[ng]))
+            return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
+    return WS_OK;
+}
+
 static ws_status exec_bra(ws_xctx *x, uint32_t issued) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
+    if (in->sub == WS_BRA_IDX) return exec_brx(x, issued);
     int32_t target = -1;
     for (unsigned i = 0; i < in->nsrc; i++)
         if (in->src[i].kind == WS_OPND_LABEL) target = (int32_t)in->src[i].imm;

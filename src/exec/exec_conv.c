@@ -340,7 +340,8 @@ ws_status ws_exec_conv(ws_xctx *x) {
             WS_FOR_LANES(l, M) {
                 uint64_t v = 0;
                 for (unsigned k = 0; k < s->vecn; k++)
-                    if (s->vreg[k] != WS_NOREG) v |= (ws_reg(w, s->vreg[k])[l] & em) << (k * eb);
+                    if (ws_vec_is_imm(s, k)) v |= (ws_vec_imm(s, k) & em) << (k * eb);
+                    else if (s->vreg[k] != WS_NOREG) v |= (ws_reg(w, s->vreg[k])[l] & em) << (k * eb);
                 D[l] = v;
             }
             return WS_OK;

@@ -81,6 +81,7 @@ ws_status ws_exec_int(ws_xctx *x) {
     case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_BFE: case WS_OP_SHF:
     case WS_OP_PRMT: case WS_OP_DP4A: case WS_OP_DP2A: need = 3; break;
     case WS_OP_LOP3: case WS_OP_BFI: need = 4; break;
+    case WS_OP_FNS: need = 3; break;
     default: need = 2; break;
     }
     if ((need > 0 && !A) || (need > 1 && !B) || (need > 2 && !C) || (need > 3 && !E))
@@ -270,7 +271,7 @@ ws_status ws_exec_int(ws_xctx *x) {
             uint32_t pos = (uint32_t)C[l] & 0xFF, len = (uint32_t)E[l] & 0xFF;
             uint64_t b = B[l];
             if (len == 0 || pos >= bits) { D[l] = b; continue; }
-            uint64_t m = lowmask(len) << pos;
+            uint64_t m = (lowmask(len) << pos) & lm; /* the field ends at the msb */
             D[l] = (b & ~m) | ((A[l] << pos) & m);
         }
         return WS_OK;
@@ -321,7 +322,48 @@ ws_status ws_exec_int(ws_xctx *x) {
         }
         return WS_OK;
     }
-    default: break;
+    case WS_OP_BMSK: /* a ones from bit a; .clamp: a >= 32 gives 0, b >= 32 all bits from a */
+        WS_FOR_LANES(l, M) {
+            uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+            uint32_t m0 = ~0u << a1, m1 = sum >= 32 ? 0 : ~0u << sum;
+            bool wrap = in->flags & WS_F_WRAP;
+            if (!wrap && a >= 32) m0 = 0;
+            if (!wrap && b >= 32) m1 = 0;
+            else if (b1 == 0 && sum < 32) m1 = ~0u;
+            D[l] = m0 & ~m1;
+        }
+        return WS_OK;
+    case WS_OP_SZEXT: /* extend the low N = b bits (.wrap: b % 32, .clamp: N >= 32 keeps a) */
+        if (bits != 32) return ws_unsupported(x, "szext needs .u32/.s32");
+        WS_FOR_LANES(l, M) {
+            uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], b1 = b & 31;
+            bool big = b >= 32 && !(in->flags & WS_F_WRAP);
+            uint32_t m = big ? 0 : ~0u << b1;
+            bool sb = !big && b1 && sg && (a >> (b1 - 1) & 1);
+            D[l] = (a & ~m) | (sb ? m : 0);
+        }
+        return WS_OK;
+    case WS_OP_FNS: /* the |offset|-th set bit of mask from base, upwards or downwards */
+        WS_FOR_LANES(l, M) {
+            uint32_t mask = (uint32_t)A[l], base = (uint32_t)B[l], d = 0xFFFFFFFFu;
+            int32_t off = (int32_t)C[l];
+            if (base > 31) { D[l] = d; continue; } /* undefined in PTX: not found */
+            if (off == 0) {
+                if (mask >> base & 1) d = base;
+            } else {
+                uint32_t cnt = off > 0 ? (uint32_t)off - 1 : (uint32_t)(-(int64_t)off) - 1;
+                for (int32_t pos = (int32_t)base; pos >= 0 && pos < 32; pos += off > 0 ? 1 : -1)
+                    if (mask >> pos & 1) {
+                        if (cnt == 0) { d = (uint32_t)pos; break; }
+                        cnt--;
+                    }
+            }
+            D[l] = d;
+        }
+        return WS_OK;
+    default:
+        if (ws_op_is_video(in->op)) return ws_exec_video(x);
+        break;
     }
     (void)smin;
     return ws_unsupported(x, NULL);

@@ -145,6 +145,7 @@ void ws_cta_deadlock(ws_cta *c, ws_fault *fault);
 
 /* exec_*.c: return WS_OK or a fault status (fault filled via ws_fail). */
 ws_status ws_exec_int(ws_xctx *x);
+ws_status ws_exec_video(ws_xctx *x); /* vadd ... vset and their SIMD forms (from ws_exec_int) */
 ws_status ws_exec_float(ws_xctx *x);
 ws_status ws_exec_conv(ws_xctx *x);
 ws_status ws_exec_mem(ws_xctx *x);

@@ -255,6 +255,13 @@ static void record(ws_xctx *x, int ms, uint32_t size, bool store, bool atomic, b
     x->st->wrote = wrote;
 }
 
+/* Element k of a vector operand as a scalar one ('_' is NONE). Out of line:
+   it keeps the per-lane loop of ws_exec_mem as tight as without immediates. */
+__attribute__((noinline)) static ws_operand vec_elem(const ws_operand *vo, unsigned k) {
+    if (ws_vec_is_imm(vo, k)) return (ws_operand){.kind = WS_OPND_IMM, .imm = (int64_t)ws_vec_imm(vo, k)};
+    return (ws_operand){.kind = vo->vreg[k] == WS_NOREG ? WS_OPND_NONE : WS_OPND_REG, .reg = vo->vreg[k]};
+}
+
 ws_status ws_exec_mem(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -284,10 +291,7 @@ ws_status ws_exec_mem(ws_xctx *x) {
     const uint64_t *src[4] = {0};
     uint64_t tmp[4][WS_WARP_SIZE];
     for (unsigned k = 0; k < n; k++) {
-        const ws_operand el = vo->kind == WS_OPND_VEC
-                                  ? (ws_operand){.kind = vo->vreg[k] == WS_NOREG ? WS_OPND_NONE : WS_OPND_REG,
-                                                 .reg = vo->vreg[k]}
-                                  : *vo;
+        const ws_operand el = vo->kind == WS_OPND_VEC ? vec_elem(vo, k) : *vo;
         if (is_st) {
             if (el.kind == WS_OPND_NONE) { memset(tmp[k], 0, sizeof tmp[k]); src[k] = tmp[k]; continue; }
             src[k] = ws_src(x, &el, tmp[k]);

@@ -217,6 +217,7 @@ ws_status ws_exec_warp(ws_xctx *x) {
     }
     case WS_OP_REDUX: {
         if (in->nsrc < 1) return ws_unsupported(x, "missing operand");
+        if (ws_type_is_float((ws_type)in->type)) return ws_unsupported(x, "redux on floats"); /* not integer bits */
         if ((st = member_sets(x, 1, &ms)) != WS_OK) return st;
         const uint64_t *A = ws_src(x, &in->src[0], ta);
         if (!A) return ws_unsupported(x, "operand kind");

@@ -1,7 +1,7 @@
 /* Basic blocks, immediate post-dominators and reconvergence points.
  *
- * Leaders: instruction 0, every branch target, the instruction after a
- * branch, ret or exit. Post-dominators are the dominators of the reverse
+ * Leaders: instruction 0, every branch target (all of a brx.idx's table),
+ * the instruction after a branch, ret or exit. Post-dominators are the dominators of the reverse
  * CFG rooted at a virtual exit node (Cooper, Harvey & Kennedy's iterative
  * algorithm). Blocks that cannot reach the exit (infinite loops) get a
  * virtual edge to the exit so that every block has an ipdom; for a
@@ -16,6 +16,17 @@ typedef struct {
     uint32_t *succ_off, *succ; /* CSR successor lists; exit = nb */
     uint32_t *pred_off, *pred; /* CSR predecessor lists (incl. exit's) */
 } graph;
+
+/* Branch targets: bra has one label, brx.idx its table (ir.h). */
+static uint32_t ntargets(const ws_inst *in)
+{
+    return in->sub == WS_BRA_IDX ? in->call_args[0] : 1;
+}
+
+static int64_t target(const ws_inst *in, uint32_t j)
+{
+    return in->sub == WS_BRA_IDX ? (int64_t)in->call_args[1 + j] : in->src[0].imm;
+}
 
 static bool ends_block(const ws_inst *in)
 {
@@ -41,6 +52,7 @@ int ws_cfg_build(ws_func *f, char *err, size_t errsz)
     f->nblocks = 0;
     if (n == 0) return 0;
 
+    uint32_t K = 2; /* most successors of a block: a brx.idx's targets + fall-through + exit */
     uint8_t *leader = calloc(n + 1, 1);
     f->inst_block = malloc(n * sizeof *f->inst_block);
     if (!leader || !f->inst_block) goto oom;
@@ -48,14 +60,18 @@ int ws_cfg_build(ws_func *f, char *err, size_t errsz)
     for (uint32_t i = 0; i < n; i++) {
         const ws_inst *in = &f->insts[i];
         if (in->op == WS_OP_BRA) {
-            int64_t t = in->src[0].imm;
-            if (t < 0 || (uint64_t)t >= n) {
-                snprintf(err, errsz, "branch at line %u targets a label past the end of '%s'",
-                         in->line, f->name);
-                free(leader);
-                return -1;
+            uint32_t nt = ntargets(in);
+            if (nt + 2 > K) K = nt + 2;
+            for (uint32_t j = 0; j < nt; j++) {
+                int64_t t = target(in, j);
+                if (t < 0 || (uint64_t)t >= n) {
+                    snprintf(err, errsz, "branch at line %u targets a label past the end of '%s'",
+                             in->line, f->name);
+                    free(leader);
+                    return -1;
+                }
+                leader[t] = 1;
             }
-            leader[t] = 1;
         }
         if (ends_block(in) && i + 1 < n) leader[i + 1] = 1;
     }
@@ -72,10 +88,10 @@ int ws_cfg_build(ws_func *f, char *err, size_t errsz)
     free(leader);
     f->nblocks = nb;
 
-    /* Successors (at most 2 per block) plus virtual edges to exit. */
+    /* Successors (at most K per block) plus virtual edges to exit. */
     uint32_t N = nb + 1, EXIT = nb;
-    uint32_t *s2 = malloc(2 * nb * sizeof *s2);
-    uint8_t *ns = calloc(nb, 1);
+    uint32_t *s2 = malloc((size_t)K * nb * sizeof *s2);
+    uint32_t *ns = calloc(nb, sizeof *ns);
     uint32_t *npred = calloc(N, sizeof *npred);
     uint32_t *order = malloc(N * sizeof *order), *po = malloc(N * sizeof *po);
     int32_t *idom = malloc(N * sizeof *idom);
@@ -86,16 +102,21 @@ int ws_cfg_build(ws_func *f, char *err, size_t errsz)
     for (uint32_t bi = 0; bi < nb; bi++) {
         uint32_t last = (bi + 1 < nb ? f->block_start[bi + 1] : n) - 1;
         const ws_inst *in = &f->insts[last];
-        if (in->op == WS_OP_BRA) s2[2 * bi + ns[bi]++] = f->inst_block[in->src[0].imm];
+        if (in->op == WS_OP_BRA)
+            for (uint32_t j = 0, nt = ntargets(in); j < nt; j++) {
+                uint32_t tb = f->inst_block[target(in, j)], k = 0;
+                while (k < ns[bi] && s2[K * bi + k] != tb) k++;
+                if (k == ns[bi]) s2[K * bi + ns[bi]++] = tb; /* a table may repeat a label */
+            }
         if (in->op == WS_OP_RET || in->op == WS_OP_EXIT || (in->op == WS_OP_TRAP && in->guard == WS_NOREG)) {
-            s2[2 * bi + ns[bi]++] = EXIT;
+            s2[K * bi + ns[bi]++] = EXIT;
         } else if (!no_fallthrough(in)) {
             uint32_t ft = bi + 1 < nb ? bi + 1 : EXIT;
-            if (!(ns[bi] == 1 && s2[2 * bi] == ft)) s2[2 * bi + ns[bi]++] = ft;
+            if (!(ns[bi] == 1 && s2[K * bi] == ft)) s2[K * bi + ns[bi]++] = ft;
         }
         /* a guarded ret/exit may also fall through */
         if ((in->op == WS_OP_RET || in->op == WS_OP_EXIT) && in->guard != WS_NOREG && bi + 1 < nb)
-            s2[2 * bi + ns[bi]++] = bi + 1;
+            s2[K * bi + ns[bi]++] = bi + 1;
     }
 
     /* Reverse reachability from exit; connect blocks that never reach it. */
@@ -103,18 +124,18 @@ int ws_cfg_build(ws_func *f, char *err, size_t errsz)
         /* predecessor CSR */
         memset(npred, 0, N * sizeof *npred);
         for (uint32_t bi = 0; bi < nb; bi++)
-            for (uint32_t k = 0; k < ns[bi]; k++) npred[s2[2 * bi + k]]++;
+            for (uint32_t k = 0; k < ns[bi]; k++) npred[s2[K * bi + k]]++;
         free(pred_off);
         free(pred);
         pred_off = malloc((N + 1) * sizeof *pred_off);
-        pred = malloc((2 * nb + 1) * sizeof *pred);
+        pred = malloc(((size_t)K * nb + 1) * sizeof *pred);
         if (!pred_off || !pred) goto oom2;
         pred_off[0] = 0;
         for (uint32_t i = 0; i < N; i++) pred_off[i + 1] = pred_off[i] + npred[i];
         memset(npred, 0, N * sizeof *npred);
         for (uint32_t bi = 0; bi < nb; bi++)
             for (uint32_t k = 0; k < ns[bi]; k++) {
-                uint32_t s = s2[2 * bi + k];
+                uint32_t s = s2[K * bi + k];
                 pred[pred_off[s] + npred[s]++] = bi;
             }
         /* DFS over reverse edges from exit, recording postorder. */
@@ -147,8 +168,8 @@ int ws_cfg_build(ws_func *f, char *err, size_t errsz)
         uint32_t bi = nb;
         while (bi-- > 0)
             if (!reach[bi]) break;
-        if (ns[bi] < 2) s2[2 * bi + ns[bi]++] = EXIT;
-        else s2[2 * bi + 1] = EXIT; /* replace the fall-through edge */
+        if (ns[bi] < K) s2[K * bi + ns[bi]++] = EXIT;
+        else s2[K * bi + ns[bi] - 1] = EXIT; /* replace the fall-through edge */
     }
 
     /* Cooper-Harvey-Kennedy on the reverse graph: process in reverse
@@ -162,7 +183,7 @@ int ws_cfg_build(ws_func *f, char *err, size_t errsz)
             if (v == EXIT) continue;
             int32_t nd = -1;
             for (uint32_t j = 0; j < ns[v]; j++) {
-                int32_t s = (int32_t)s2[2 * v + j];
+                int32_t s = (int32_t)s2[K * v + j];
                 if (idom[s] < 0) continue;
                 if (nd < 0) {
                     nd = s;

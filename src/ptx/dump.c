@@ -73,7 +73,12 @@ static void put_opnd(FILE *o, const ws_module *m, const ws_func *f, const ws_ins
         fputc('{', o);
         for (unsigned i = 0; i < op->vecn; i++) {
             if (i) fputs(", ", o);
-            put_reg(o, f, op->vreg[i], op->vec_is_pred);
+            if (ws_vec_is_imm(op, i) && in->type == WS_T_F32) /* float bits, as written */
+                fprintf(o, "0f%08X", (uint32_t)ws_vec_imm(op, i));
+            else if (ws_vec_is_imm(op, i) && in->type == WS_T_F64)
+                fprintf(o, "0d%016" PRIX64, ws_vec_imm(op, i));
+            else if (ws_vec_is_imm(op, i)) fprintf(o, "%" PRId64, (int64_t)ws_vec_imm(op, i));
+            else put_reg(o, f, op->vreg[i], op->vec_is_pred);
         }
         fputc('}', o);
         break;
@@ -87,10 +92,26 @@ static void put_opnd(FILE *o, const ws_module *m, const ws_func *f, const ws_ins
     }
 }
 
+/* vadd4.u32.s32.u32.sat.add, vset2.s32.u32.lt, ... */
+static void put_video(FILE *o, const ws_inst *in)
+{
+    fputs(ws_opcode_name((ws_opcode)in->op), o);
+    if (in->vec > 1) fprintf(o, "%u", in->vec);
+    if (in->op != WS_OP_VSET) fprintf(o, ".%s", ws_type_name((ws_type)in->type));
+    fprintf(o, ".%s.%s", ws_type_name((ws_type)in->stype), ws_type_name((ws_type)in->ttype));
+    if (in->op == WS_OP_VSET && in->cmp < 19) fputs(cmp_s[in->cmp], o);
+    if (in->flags & WS_F_SAT) fputs(".sat", o);
+    static const char *const op2[4] = {"", ".add", ".min", ".max"};
+    if (in->boolop < 4) fputs(op2[in->boolop], o);
+}
+
 static void put_opcode(FILE *o, const ws_inst *in)
 {
     int op = in->op;
-    fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
+    if (ws_op_is_video((unsigned)op)) { put_video(o, in); return; }
+    if (op == WS_OP_BMSK || op == WS_OP_SZEXT) fprintf(o, "%s%s", ws_opcode_name((ws_opcode)op),
+                                                       in->flags & WS_F_WRAP ? ".wrap" : ".clamp");
+    else fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
               ? "barrier" : ws_opcode_name((ws_opcode)op), o);
     switch (op) {
     case WS_OP_MUL: case WS_OP_MAD: case WS_OP_MUL24: case WS_OP_MAD24: case WS_OP_MADC:
@@ -212,12 +233,24 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
         const ws_inst *in = &f->insts[pc];
         bool target = pc < f->ninsts && f->inst_block && f->block_start[f->inst_block[pc]] == pc;
         if (target) fprintf(out, "$L_%u:\n", pc);
+        if (in->op == WS_OP_BRA && in->sub == WS_BRA_IDX) { /* its table, then brx.idx */
+            fprintf(out, "$T_%u: .branchtargets", pc);
+            for (uint32_t k = 1; k <= in->call_args[0]; k++)
+                fprintf(out, "%s $L_%u", k > 1 ? "," : "", in->call_args[k]);
+            fputs(";\n", out);
+        }
         fputc('\t', out);
         if (in->guard != WS_NOREG) {
             fputc('@', out);
             if (in->guard_neg) fputc('!', out);
             put_reg(out, f, in->guard, true);
             fputc(' ', out);
+        }
+        if (in->op == WS_OP_BRA && in->sub == WS_BRA_IDX) {
+            fprintf(out, "brx.idx%s ", in->flags & WS_F_UNI ? ".uni" : "");
+            put_opnd(out, m, f, in, &in->src[0]);
+            fprintf(out, ", $T_%u; // reconv %d\n", pc, in->reconv);
+            continue;
         }
         put_opcode(out, in);
         if (in->op == WS_OP_CALL || in->ndst || in->nsrc) fputc(' ', out);

@@ -57,6 +57,8 @@ const char *ws_opcode_name(ws_opcode op)
         "bar", "membar", "fence",
         "bra", "call", "ret", "exit", "trap", "nanosleep",
         "vote", "shfl", "activemask", "match", "redux", "tex",
+        "bmsk", "szext", "fns",
+        "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vset", "vavrg",
     };
     _Static_assert(sizeof lower / sizeof lower[0] == WS_OP_COUNT, "opcode name table out of date");
     return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";

@@ -71,7 +71,11 @@ const char *ws_space_name(ws_space s);
     /* warp-level */                                                         \
     X(VOTE) X(SHFL) X(ACTIVEMASK) X(MATCH) X(REDUX)                          \
     /* texture */                                                            \
-    X(TEX)
+    X(TEX)                                                                   \
+    /* added later, kept last so that earlier opcode numbers stay stable */  \
+    X(BMSK) X(SZEXT) X(FNS)                                                 \
+    /* video: vadd ... vset, and with inst.vec = 2 / 4 their SIMD forms */   \
+    X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET) X(VAVRG)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -114,6 +118,13 @@ enum { /* SHFL */ WS_SHFL_UP = 1, WS_SHFL_DOWN, WS_SHFL_BFLY, WS_SHFL_IDX };
 enum { /* VOTE */ WS_VOTE_ALL = 1, WS_VOTE_ANY, WS_VOTE_UNI, WS_VOTE_BALLOT };
 enum { /* MATCH */ WS_MATCH_ANY = 1, WS_MATCH_ALL };
 enum { /* SHF */ WS_SHF_L = 1, WS_SHF_R };
+/* Video ops: inst.boolop holds the secondary operation (.add .min .max),
+ * inst.vec the SIMD width (1 = scalar, 2, 4), inst.cmp vset's comparison. */
+enum { WS_VOP2_ADD = 1, WS_VOP2_MIN, WS_VOP2_MAX };
+static inline bool ws_op_is_video(unsigned op) { return op >= WS_OP_VADD && op <= WS_OP_VAVRG; }
+/* BRA: sub = WS_BRA_IDX is brx.idx: src[0] = the index, call_args[0] = the
+ * number of targets of its .branchtargets table, call_args[1..] = their pcs. */
+enum { WS_BRA_IDX = 1 };
 enum { /* PRMT modes: .f4e .b4e .rc8 .ecl .ecr .rc16; 0 = default */
     WS_PRMT_DEFAULT = 0, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRMT_ECL,
     WS_PRMT_ECR, WS_PRMT_RC16
@@ -156,6 +167,7 @@ enum {
     WS_F_NAN      = 1u << 13, /* min/max .NaN */
     WS_F_ABS      = 1u << 14, /* .abs variants */
     WS_F_CACHEOP  = 1u << 15, /* a cache operator (.ca .cg .cs .lu .cv .wb .wt) was given; see inst.cacheop */
+    /* bmsk / szext use WS_F_WRAP for .wrap (otherwise .clamp) */
 };
 
 /* Cache operators on ld/st (recorded for the timing model). */
@@ -212,6 +224,17 @@ typedef struct ws_operand {
     int64_t imm;      /* IMM bits; MEM/SYM byte offset; LABEL target pc; FUNC index */
 } ws_operand;
 
+/* A VEC source of mov or st may hold immediates ({%r1, 0}): bit k of `neg`
+ * marks element k as one. Its value is a 32-bit pattern, the low half in
+ * vreg[k] and the high half in bits 16k..16k+15 of imm, sign-extended to 64
+ * bits (the parser refuses 64-bit immediates that do not fit). */
+static inline bool ws_vec_is_imm(const ws_operand *o, unsigned k) { return o->neg >> k & 1; }
+static inline uint64_t ws_vec_imm(const ws_operand *o, unsigned k)
+{
+    uint32_t v = (uint32_t)(uint16_t)((uint64_t)o->imm >> (16 * k)) << 16 | o->vreg[k];
+    return (uint64_t)(int64_t)(int32_t)v;
+}
+
 /* ---- instructions ------------------------------------------------------ */
 #define WS_MAX_DST 2
 #define WS_MAX_SRC 4
@@ -235,7 +258,7 @@ typedef struct ws_inst {
     uint16_t flags;    /* WS_F_* */
     uint16_t guard;    /* guard predicate slot, WS_NOREG if unguarded */
     uint8_t guard_neg; /* @!p */
-    uint8_t pad_;
+    uint8_t ttype;     /* third type: btype of video ops (vadd.dtype.atype.btype; vset: type u32) */
     ws_operand dst[WS_MAX_DST]; /* dst[1] is the second destination (setp p|q, shfl r|p) */
     ws_operand src[WS_MAX_SRC];
     int32_t reconv;    /* BRA: reconvergence pc = first instruction of the immediate

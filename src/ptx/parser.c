@@ -102,6 +102,14 @@ typedef struct {
     uint32_t cap_insts, cap_regs, cap_preds;
     label_fix *fix;
     uint32_t nfix, cap_fix;
+    /* .branchtargets tables of the function (token of the name, then the
+       tokens of its labels in btab_toks) and the brx.idx that use them */
+    struct { uint32_t name, first, n; } *btabs;
+    uint32_t nbtabs, cap_btabs;
+    uint32_t *btab_toks;
+    uint32_t nbtab_toks, cap_btab_toks;
+    struct { uint32_t inst, tok; } *bxfix;
+    uint32_t nbxfix, cap_bxfix;
     uint64_t frame_cur, frame_max;
     uint32_t max_extern_shared_align;
     /* allocations in flight, freed if an error unwinds the parse */
@@ -720,10 +728,17 @@ static const struct { const char *name; int op; } opnames[] = {
     {"cvta", WS_OP_CVTA}, {"ld", WS_OP_LD}, {"ldu", WS_OP_LDU}, {"st", WS_OP_ST},
     {"prefetch", WS_OP_PREFETCH}, {"isspacep", WS_OP_ISSPACEP}, {"atom", WS_OP_ATOM},
     {"red", WS_OP_RED}, {"bar", WS_OP_BAR}, {"barrier", WS_OP_BAR}, {"membar", WS_OP_MEMBAR},
-    {"fence", WS_OP_FENCE}, {"bra", WS_OP_BRA}, {"call", WS_OP_CALL}, {"ret", WS_OP_RET},
+    {"fence", WS_OP_FENCE}, {"bra", WS_OP_BRA}, {"brx", WS_OP_BRA}, {"call", WS_OP_CALL}, {"ret", WS_OP_RET},
     {"exit", WS_OP_EXIT}, {"trap", WS_OP_TRAP}, {"nanosleep", WS_OP_NANOSLEEP},
     {"vote", WS_OP_VOTE}, {"shfl", WS_OP_SHFL}, {"activemask", WS_OP_ACTIVEMASK},
     {"match", WS_OP_MATCH}, {"redux", WS_OP_REDUX}, {"tex", WS_OP_TEX},
+    {"bmsk", WS_OP_BMSK}, {"szext", WS_OP_SZEXT}, {"fns", WS_OP_FNS},
+    {"vadd", WS_OP_VADD}, {"vadd2", WS_OP_VADD}, {"vadd4", WS_OP_VADD}, {"vsub", WS_OP_VSUB},
+    {"vsub2", WS_OP_VSUB}, {"vsub4", WS_OP_VSUB}, {"vabsdiff", WS_OP_VABSDIFF},
+    {"vabsdiff2", WS_OP_VABSDIFF}, {"vabsdiff4", WS_OP_VABSDIFF}, {"vmin", WS_OP_VMIN},
+    {"vmin2", WS_OP_VMIN}, {"vmin4", WS_OP_VMIN}, {"vmax", WS_OP_VMAX}, {"vmax2", WS_OP_VMAX},
+    {"vmax4", WS_OP_VMAX}, {"vavrg2", WS_OP_VAVRG}, {"vavrg4", WS_OP_VAVRG}, {"vset", WS_OP_VSET},
+    {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -757,9 +772,18 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     if (t) {
         if (*ntypes == 0) in->type = (uint8_t)t;
         else if (*ntypes == 1) in->stype = (uint8_t)t;
+        else if (*ntypes == 2 && ws_op_is_video((unsigned)op)) in->ttype = (uint8_t)t;
         else return false;
         (*ntypes)++;
         return true;
+    }
+    if (ws_op_is_video((unsigned)op)) {
+        if (op == WS_OP_VSET && (v = lookup_in(s, n, cmp_names, 7)) > 0) { in->cmp = (uint8_t)v; return true; }
+        if (meq(s, n, "add")) { in->boolop = WS_VOP2_ADD; return true; }
+        if (meq(s, n, "min")) { in->boolop = WS_VOP2_MIN; return true; }
+        if (meq(s, n, "max")) { in->boolop = WS_VOP2_MAX; return true; }
+        if (meq(s, n, "sat")) { in->flags |= WS_F_SAT; return true; }
+        return false; /* masks (.h10, .b3210 ...) are not supported */
     }
     if ((op == WS_OP_SETP || op == WS_OP_SET) && (v = lookup_in(s, n, cmp_names, 19)) > 0) {
         if (in->cmp) {
@@ -887,7 +911,11 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         in->flags |= WS_F_CC;
         return true;
     }
-    if (meq(s, n, "wrap") && op == WS_OP_SHF) { in->flags |= WS_F_WRAP; return true; }
+    if (meq(s, n, "wrap") && (op == WS_OP_SHF || op == WS_OP_BMSK || op == WS_OP_SZEXT)) {
+        in->flags |= WS_F_WRAP;
+        return true;
+    }
+    if (meq(s, n, "clamp") && (op == WS_OP_BMSK || op == WS_OP_SZEXT)) return true;
     if (meq(s, n, "shiftamt") && op == WS_OP_BFIND) { in->flags |= WS_F_SHIFTAMT; return true; }
     if (meq(s, n, "sync") && (op == WS_OP_VOTE || op == WS_OP_SHFL || op == WS_OP_MATCH ||
                               op == WS_OP_REDUX)) {
@@ -929,6 +957,16 @@ static ws_operand reg_operand(P *p, const ws_token *t, bool want_value)
 }
 
 /* One operand. `label_ok`: an unknown identifier is a branch label. */
+/* Type of one element of a vector source: the instruction's for ld/st, a
+ * slice of a mov's (mov.b64 d, {a, b}: b32). */
+static int vec_elem_type(const ws_inst *in)
+{
+    if (in->op != WS_OP_MOV) return in->type;
+    static const uint8_t bn[9] = {0, WS_T_B8, WS_T_B16, 0, WS_T_B32, 0, 0, 0, WS_T_B64};
+    unsigned n = ws_type_size((ws_type)in->type) / 2; /* vecn is not known yet: 2 is the common case */
+    return n <= 8 && bn[n] ? bn[n] : in->type;
+}
+
 static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, bool label_ok)
 {
     ws_operand o;
@@ -967,6 +1005,19 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
             if (tok_is(et, TK_IDENT, "_")) {
                 p->pos++;
                 o.vreg[n++] = WS_NOREG;
+                continue;
+            }
+            int lk;
+            int64_t raw;
+            bool lneg;
+            /* an immediate element: only mov and st read them (ir.h) */
+            if (srcidx >= 0 && (in->op == WS_OP_MOV || in->op == WS_OP_ST) && read_literal(p, &lk, &raw, &lneg)) {
+                uint64_t v = (uint64_t)lit_value(lk, raw, lneg, vec_elem_type(in));
+                if (ws_type_size((ws_type)vec_elem_type(in)) == 8 && v != (uint64_t)(int64_t)(int32_t)v)
+                    fail_at(p, et, "a 64-bit immediate in a vector operand must fit in 32 bits");
+                o.neg |= (uint8_t)(1u << n);
+                o.imm |= (int64_t)((uint64_t)(uint16_t)(v >> 16) << (16 * n));
+                o.vreg[n++] = (uint16_t)v;
                 continue;
             }
             if (et->kind != TK_IDENT) fail_expected(p, "a register in vector operand");
@@ -1181,6 +1232,8 @@ static int src_imm_type(const ws_inst *in, int i)
     case WS_OP_SETP: case WS_OP_SET: return i < 2 ? in->stype : WS_T_PRED;
     case WS_OP_SLCT: return i < 2 ? in->type : in->stype;
     case WS_OP_SHL: case WS_OP_SHR: return i == 1 ? WS_T_U32 : in->type;
+    case WS_OP_SZEXT: return i == 1 ? WS_T_U32 : in->type;
+    case WS_OP_FNS: return i == 2 ? WS_T_S32 : WS_T_U32;
     case WS_OP_SHF: case WS_OP_BFE: case WS_OP_BFI: case WS_OP_LOP3: case WS_OP_PRMT:
     case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_BAR:
     case WS_OP_NANOSLEEP:
@@ -1190,6 +1243,8 @@ static int src_imm_type(const ws_inst *in, int i)
     default: return in->type;
     }
 }
+
+static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, size_t blen, int ntypes);
 
 static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
 {
@@ -1216,10 +1271,16 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     if (op == WS_OP_CVTA) in.to_generic = 1;
     if (op == WS_OP_BAR && meq(s, blen, "bar")) in.flags |= WS_F_ALIGNED;
     int ntypes = 0;
+    bool brx = op == WS_OP_BRA && meq(s, blen, "brx");
     for (const char *q = dot; q && q < end;) {
         const char *ms = q + 1;
         const char *me = memchr(ms, '.', (size_t)(end - ms));
         if (!me) me = end;
+        if (brx && meq(ms, (size_t)(me - ms), "idx")) {
+            in.sub = WS_BRA_IDX;
+            q = me < end ? me : NULL;
+            continue;
+        }
         /* "shared::cta" contains no dot, so splitting on dots is enough. */
         if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes)) {
             if (op == WS_OP_TEX)
@@ -1232,6 +1293,12 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         q = me < end ? me : NULL;
     }
     if (ntypes == 1) in.stype = in.type;
+    /* add.f32.f16 and the like (PTX 8.6) would need the half operands widened */
+    if (ntypes == 2 && ws_type_is_float((ws_type)in.type) &&
+        (op == WS_OP_ADD || op == WS_OP_SUB || op == WS_OP_MUL || op == WS_OP_FMA || op == WS_OP_MAD))
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): mixed-precision form", (int)ot->len,
+                       ot->text, ot->line);
+    if (ws_op_is_video((unsigned)op)) video_form(p, ot, &in, s, blen, ntypes);
     if (op == WS_OP_BAR && !in.sub) in.sub = WS_BAR_SYNC;
     if (op == WS_OP_BAR && in.sub == WS_BAR_WARP_SYNC) in.flags &= (uint16_t)~WS_F_ALIGNED;
     if (op == WS_OP_MEMBAR && !in.scope)
@@ -1243,7 +1310,23 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
 
     litinfo lits[WS_MAX_DST + WS_MAX_SRC];
     int nlit = 0;
-    if (op == WS_OP_CALL) {
+    if (brx) {
+        if (in.sub != WS_BRA_IDX) fail_at(p, ot, "expected brx.idx");
+        litinfo li;
+        in.src[0] = parse_operand(p, &in, 0, &li, false);
+        if (li.kind != LIT_NONE) in.src[0].imm = lit_value(li.kind, li.raw, li.neg, WS_T_U32);
+        in.nsrc = 1;
+        expect_punct(p, ',');
+        const ws_token *tt = expect_ident(p, "a .branchtargets table");
+        expect_punct(p, ';');
+        GROW(p, p->bxfix, p->nbxfix, p->cap_bxfix);
+        p->bxfix[p->nbxfix].inst = FN(p)->ninsts;
+        p->bxfix[p->nbxfix].tok = (uint32_t)(tt - p->t);
+        p->nbxfix++;
+        f = FN(p);
+        f->insts[f->ninsts++] = in;
+        return;
+    } else if (op == WS_OP_CALL) {
         parse_call(p, &in);
     } else if (op == WS_OP_TEX) {
         parse_tex(p, ot, &in);
@@ -1391,6 +1474,22 @@ static void parse_statement(P *p)
     }
     if (t->kind == TK_IDENT && p->t[p->pos + 1].kind == TK_PUNCT && p->t[p->pos + 1].text[0] == ':') {
         p->pos += 2;
+        if (is_dir(p, ".branchtargets")) { /* a brx.idx table: labels resolved at the end */
+            p->pos++;
+            GROW(p, p->btabs, p->nbtabs, p->cap_btabs);
+            p->btabs[p->nbtabs].name = (uint32_t)(t - p->t);
+            p->btabs[p->nbtabs].first = p->nbtab_toks;
+            uint32_t n = 0;
+            do {
+                const ws_token *lt = expect_ident(p, "a label");
+                GROW(p, p->btab_toks, p->nbtab_toks, p->cap_btab_toks);
+                p->btab_toks[p->nbtab_toks++] = (uint32_t)(lt - p->t);
+                n++;
+            } while (accept_punct(p, ','));
+            expect_punct(p, ';');
+            p->btabs[p->nbtabs++].n = n;
+            return;
+        }
         if (is_dir(p, ".callprototype")) {
             /* Indirect-call prototype: only its name matters. */
             while (!is_punct(p, ';') && CUR(p)->kind != TK_EOF) p->pos++;
@@ -1506,6 +1605,62 @@ static void parse_body(P *p)
         p->err_unsupported = false;
         if (!try_statement(p) && !skip_statement(p, mk)) longjmp(p->jb, 1);
     }
+}
+
+static bool tok_eq(const ws_token *a, const ws_token *b)
+{
+    return a->len == b->len && !memcmp(a->text, b->text, a->len);
+}
+
+/* Video instructions: the SIMD width from the name (vadd4), the types in
+ * (dtype, atype, btype) order, and the forms warpsim runs: no operand
+ * selectors (a.b0, d.h1 ...) and no masks (the defaults). */
+static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, size_t blen, int ntypes)
+{
+    char last = s[blen - 1];
+    in->vec = last == '2' ? 2 : last == '4' ? 4 : 1;
+    if (in->op == WS_OP_VSET) { /* vset.atype.btype.cmp: the result is u32 */
+        in->ttype = in->stype;
+        in->stype = in->type;
+        in->type = WS_T_U32;
+        ntypes++;
+    }
+    bool ok = ntypes == 3 && (in->op != WS_OP_VSET || in->cmp);
+    for (int k = 0; k < 3; k++) {
+        int t = k == 0 ? in->type : k == 1 ? in->stype : in->ttype;
+        ok = ok && (t == WS_T_U32 || t == WS_T_S32);
+    }
+    if (!ok) fail_at(p, ot, "expected '%.*s' with .u32/.s32 types%s", (int)ot->len, ot->text,
+                     in->op == WS_OP_VSET ? " and a comparison" : "");
+    for (size_t i = p->pos; p->t[i].kind != TK_EOF && !(p->t[i].kind == TK_PUNCT && p->t[i].text[0] == ';'); i++)
+        if (p->t[i].kind == TK_IDENT && memchr(p->t[i].text, '.', p->t[i].len))
+            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): operand selectors (.b0, .h1, ...) are "
+                           "not supported", (int)ot->len, ot->text, ot->line);
+    if ((in->vec > 1 && in->boolop > WS_VOP2_ADD) || (in->boolop == WS_VOP2_ADD && (in->flags & WS_F_SAT) && in->vec > 1))
+        fail_at(p, ot, "'%.*s': SIMD video instructions take only .add, and not with .sat", (int)ot->len, ot->text);
+}
+
+/* Give each brx.idx of f its table: call_args[0] = the number of targets,
+ * then their instruction indices. */
+static void resolve_brx(P *p, ws_func *f)
+{
+    for (uint32_t i = 0; i < p->nbxfix; i++) {
+        const ws_token *nt = &p->t[p->bxfix[i].tok];
+        uint32_t k = 0;
+        while (k < p->nbtabs && !tok_eq(&p->t[p->btabs[k].name], nt)) k++;
+        if (k == p->nbtabs) fail_at(p, nt, "undefined .branchtargets table '%.*s'", (int)nt->len, nt->text);
+        uint32_t n = p->btabs[k].n;
+        ws_inst *in = &f->insts[p->bxfix[i].inst];
+        in->call_args = xrealloc(p, NULL, (n + 1) * sizeof *in->call_args);
+        in->call_args[0] = n;
+        for (uint32_t j = 0; j < n; j++) {
+            const ws_token *lt = &p->t[p->btab_toks[p->btabs[k].first + j]];
+            binding *b = tab_find(p->labels, lt->text, lt->len);
+            if (!b) fail_at(p, lt, "undefined label '%.*s'", (int)lt->len, lt->text);
+            in->call_args[1 + j] = b->idx;
+        }
+    }
+    p->nbxfix = p->nbtabs = p->nbtab_toks = 0;
 }
 
 static void free_labels(P *p)
@@ -1648,6 +1803,7 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
         f->insts[p->fix[i].inst].src[p->fix[i].src].imm = b->idx;
     }
     p->nfix = 0;
+    resolve_brx(p, f);
     free_labels(p);
     f->frame_size = (uint32_t)p->frame_max;
     char err[256];
@@ -1819,6 +1975,9 @@ ws_module *ws_ptx_parse_ex(const char *text, size_t len, const char *filename,
     free(labels);
     free(p->scopes);
     free(p->fix);
+    free(p->btabs);
+    free(p->btab_toks);
+    free(p->bxfix);
     free(p);
     ws_lexed_free(&lx);
     return result;

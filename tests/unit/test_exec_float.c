@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "exec/exec_internal.h"
+#include "ptx/ptx.h"
 #include "test_exec_util.h"
 
 #define E1(body, a, b, c) wx_eval1(body, (uint64_t)(a), (uint64_t)(b), (uint64_t)(c))
@@ -204,4 +205,18 @@ TEST(exec_f16_arith) {
     CHECK_EQ_U64(E1("add.f16 %h9, %h1, %h2;" OH("%h9"), 0x7BFF, 0x7BFF, 0), 0x7C00);
     CHECK_EQ_U64(E1("add.bf16 %h9, %h1, %h2;" OH("%h9"), 0x3F80, 0x3F80, 0), 0x4000);
     CHECK_EQ_U64(E1("fma.rn.bf16 %h9, %h1, %h2, %h3;" OH("%h9"), 0x4000, 0x4040, 0x3F80), 0x40E0);
+}
+
+/* Forms that would give wrong answers are refused: mixed precision
+ * (add.f32.f16, PTX 8.6) by the parser, redux on floats when executed. */
+TEST(exec_float_refuses_unimplemented_forms) {
+    uint64_t a = 0x3C00, b = 0x4000, c = 0, out = 0;
+    ws_fault f;
+    ws_diag d;
+    const char *src = WX_HEAD ".visible .entry k()\n{\n.reg .f32 %f<4>;\n.reg .b16 %h<4>;\n"
+                      "add.rn.f32.f16 %f1, %h1, %f2;\nret;\n}\n";
+    ws_module *m = ws_ptx_parse(src, strlen(src), "t.ptx", &d);
+    CHECK(m == NULL && strstr(d.msg, "mixed-precision") != NULL);
+    ws_module_free(m);
+    CHECK_EQ_I64(wx_eval("redux.sync.min.f32 %f4, %f1, 0xffffffff;", 1, &a, &b, &c, &out, &f), WS_ERR_UNSUPPORTED);
 }

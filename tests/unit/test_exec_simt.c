@@ -93,6 +93,59 @@ TEST(exec_simt_divergent_call_and_recursion) {
     for (int t = 0; t < 32; t++) CHECK_EQ_U64(out[t], fact[t & 7] * 1000u + ((t & 1) ? (uint32_t)t : 2u * t));
 }
 
+/* brx.idx over a .branchtargets table (a switch): lanes pick one of 6
+ * cases by tid % 7 (C1 twice in the table); with guard, the lanes whose
+ * guard is false fall through. Each case group runs alone (C2 counts its
+ * own lanes) and all meet after the switch (popc of the mask at JOIN). */
+static const char *brx_kernel(bool guarded) {
+    static char buf[2048];
+    snprintf(buf, sizeof buf, "%s"
+        "rem.u32 %%r1, %%r0, 7;\nsetp.lt.u32 %%p1, %%r0, 20;\n"
+        "$Ltab: .branchtargets C0, C1, C2, C3, C4, C5, C1;\n"
+        "%sbrx.idx %%r1, $Ltab;\n"
+        "mov.u32 %%r5, 9;\nbra JOIN;\n"
+        "C0:\nmov.u32 %%r5, 100;\nbra JOIN;\n"
+        "C1:\nadd.u32 %%r5, %%r0, 200;\nbra JOIN;\n"
+        "C2:\nactivemask.b32 %%r6;\npopc.b32 %%r7, %%r6;\nmul.lo.u32 %%r5, %%r0, %%r0;\n"
+        "mad.lo.u32 %%r5, %%r7, 100000, %%r5;\nbra JOIN;\n"
+        "C3:\nmov.u32 %%r5, 7;\nbra JOIN;\n"
+        "C4:\nshl.b32 %%r5, %%r0, 4;\nbra JOIN;\n"
+        "C5:\nmov.u32 %%r5, 55;\n"
+        "JOIN:\nactivemask.b32 %%r6;\npopc.b32 %%r7, %%r6;\nmad.lo.u32 %%r5, %%r7, 1000, %%r5;\n"
+        "st.global.u32 [%%rd3], %%r5;\nret;\n}\n", KHEAD, guarded ? "@%p1 " : "");
+    return buf;
+}
+
+TEST(exec_simt_brx_idx_divergent_switch) {
+    for (int guarded = 0; guarded < 2; guarded++) {
+        uint32_t out[40];
+        ws_fault f;
+        CHECK_EQ_I64(run1(brx_kernel(guarded), 40, out, 40, &f), WS_OK);
+        for (uint32_t t = 0; t < 40; t++) {
+            uint32_t c = t % 7, v, warp0 = t < 32, c2 = 0;
+            for (uint32_t u = warp0 ? 0 : 32; u < (warp0 ? 32u : 40u); u++)
+                c2 += u % 7 == 2 && (!guarded || u < 20);
+            if (guarded && t >= 20) v = 9;
+            else if (c == 0) v = 100;
+            else if (c == 1 || c == 6) v = 200 + t;
+            else if (c == 2) v = t * t + 100000 * c2;
+            else if (c == 3) v = 7;
+            else if (c == 4) v = t << 4;
+            else v = 55;
+            CHECK_MSG(out[t] == v + 1000 * (warp0 ? 32 : 8), "guarded %d: out[%u] = %u, want %u", guarded, t,
+                      out[t], v + 1000 * (warp0 ? 32 : 8));
+        }
+    }
+}
+
+TEST(exec_simt_brx_idx_out_of_range_faults) {
+    const char *ptx = KHEAD "$T: .branchtargets A, B;\nbrx.idx %r0, $T;\nA:\nB:\nret;\n}\n";
+    uint32_t out[4];
+    ws_fault f;
+    CHECK_EQ_I64(run1(ptx, 4, out, 4, &f), WS_ERR_LAUNCH_FAILURE);
+    CHECK(strstr(f.msg, "brx.idx index 2") != NULL);
+}
+
 TEST(exec_warp_vote_shfl_partial_warp) {
     /* 20 threads: ballot of odd lanes, shfl.down by 1 (clamp 31) with predicate, bfly 1, idx 0 */
     const char *ptx = KHEAD

@@ -31,7 +31,7 @@ TEST(ptx_error_messages)
     EXPECT_ERROR(KHEAD " ld.global.u32 %r1, [nosuch];\n}\n", "t.ptx:8:22:", "undefined identifier 'nosuch'");
     EXPECT_ERROR(KHEAD " call.uni nofunc, ();\n}\n", "t.ptx:8:11:", "undefined function 'nofunc'");
     EXPECT_ERROR(KHEAD " frobnicate.u32 %r1, %r2;\n}\n", "t.ptx:8:2:", "unsupported instruction 'frobnicate.u32' (line 8)");
-    EXPECT_ERROR(KHEAD " brx.idx %r1, tbl;\n}\n", "t.ptx:8:2:", "unsupported instruction 'brx.idx'");
+    EXPECT_ERROR(KHEAD " brx.idx %r1, tbl;\n}\n", "t.ptx:8:15:", "undefined .branchtargets table 'tbl'");
     EXPECT_ERROR(KHEAD " add.bogus.s32 %r1, %r2, %r3;\n}\n", "unsupported instruction 'add.bogus.s32'", "'.bogus'");
     EXPECT_ERROR(KHEAD " ld.global.u32 %r1, [%r2+];\n}\n", "t.ptx:8:26: error: expected an address offset, found ']'", NULL);
     EXPECT_ERROR(KHEAD " mov.u32 %r1 %r2;\n}\n", "expected ';', found '%r2'", NULL);

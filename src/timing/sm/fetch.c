@@ -187,7 +187,7 @@ void sm_decode_inst(const ws_sm *sm, const ws_inst *in, const uint16_t *names, u
         case WS_OPND_PRED: add_src(d, P + o->reg, names[nregs + o->reg]); break;
         case WS_OPND_VEC:
             for (unsigned k = 0; k < o->vecn && k < 4; k++) {
-                if (o->vreg[k] == WS_NOREG) continue;
+                if (o->vreg[k] == WS_NOREG || ws_vec_is_imm(o, k)) continue;
                 if (o->vec_is_pred) add_src(d, P + o->vreg[k], names[nregs + o->vreg[k]]);
                 else add_src(d, o->vreg[k], names[o->vreg[k]]);
             }
