@@ -507,11 +507,12 @@ TEST(shim_driver_printf_and_unsupported) {
    nvcc 13 for compute_75 and compute_80; streams_basic runs CUB and Thrust
    on a created stream with cudaMallocAsync), each checked against the host, in
    functional and timing mode. 10000 elements take CUB's multi-tile radix
-   sort (onesweep with decoupled look-back); the single-tile sort of fewer
-   elements needs bmsk. */
+   sort (onesweep with decoupled look-back); 3000 and 4096 take the
+   single-tile sort, which uses bmsk. */
 TEST(shim_thrust_cub_cg_programs) {
     const char *apps[][2] = {{"thrust_basic", "10000"}, {"cub_basic", "10000"}, {"cg_basic", "2048"},
-                             {"streams_basic", "3000"}};
+                             {"streams_basic", "3000"}, {"thrust_basic", "3000"},
+                             {"cub_basic", "4096"}};
     const char *archs[] = {"75", "80"};
     for (size_t a = 0; a < sizeof apps / sizeof apps[0]; a++)
         for (size_t v = 0; v < 2; v++)
