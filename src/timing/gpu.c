@@ -524,10 +524,15 @@ static bool memory_busy(const ws_gpu *g) {
 
 /* The watchdog's report: where the warps wait (barriers with their lines,
  * as the functional engine reports them), then every unit that holds work. */
-static void describe_stuck(ws_gpu *g, const char *kernel, uint64_t cycle, uint64_t idle,
-                           ws_fault *f) {
+static ws_where_tally where_warps_are(const ws_gpu *g) {
     ws_where_tally t = {0};
     for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_where(g->sm[i], &t);
+    return t;
+}
+
+static void describe_stuck(ws_gpu *g, const char *kernel, uint64_t cycle, uint64_t idle,
+                           ws_fault *f) {
+    ws_where_tally t = where_warps_are(g);
     char where[320];
     ws_where_format(&t, where, sizeof where);
     size_t n = (size_t)snprintf(f->msg, sizeof f->msg,
@@ -565,8 +570,7 @@ static uint64_t hang_progress(const ws_gpu *g) {
 
 static void describe_hang(ws_gpu *g, const char *kernel, uint64_t cycles, uint64_t insts,
                           ws_fault *f) {
-    ws_where_tally t = {0};
-    for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_where(g->sm[i], &t);
+    ws_where_tally t = where_warps_are(g);
     char hint[96];
     snprintf(hint, sizeof hint, " (over %llu cycles, -warpsim_hang_cycles)",
              (unsigned long long)cycles);
