@@ -23,6 +23,7 @@
 
 /* ---- the output buffer ----------------------------------------------------- */
 static bool text_append(ws_text *t, const char *s, size_t n) {
+    if (!n) return true; /* an empty buffer has no data pointer to offset */
     if (t->len + n > t->cap) {
         size_t nc = t->cap ? t->cap : 4096;
         while (nc < t->len + n) nc *= 2;

@@ -427,9 +427,12 @@ static int64_t lit_value(int kind, int64_t raw, bool neg, int type)
         return (int64_t)f64_bits(d);
     }
     /* Integer (or bit/f16) context: hex float literals keep their bits. */
-    if (kind == LIT_F32 || kind == LIT_F64) return neg ? -raw : raw;
-    if (kind == LIT_DEC) return neg ? -(int64_t)d : (int64_t)d;
-    return neg ? -raw : raw;
+    if (kind == LIT_F32 || kind == LIT_F64) return neg ? (int64_t)(0 - (uint64_t)raw) : raw;
+    if (kind == LIT_DEC) { /* a decimal with a fraction or exponent: saturate, not overflow */
+        int64_t v = d != d ? 0 : d >= 0x1p63 ? INT64_MAX : d <= -0x1p63 ? INT64_MIN : (int64_t)d;
+        return neg ? (int64_t)(0 - (uint64_t)v) : v;
+    }
+    return neg ? (int64_t)(0 - (uint64_t)raw) : raw;
 }
 
 /* Read a numeric literal (with optional leading '-') as kind + raw bits. */
