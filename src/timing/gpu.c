@@ -10,6 +10,7 @@
  * the dispatcher gives at most one new CTA to each SM (core). */
 #include "timing/gpu.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "timing/mem/addrdec.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
+#include "timing/mem/l1bypass.h"
 #include "timing/mem/partition.h"
 
 enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
@@ -42,7 +44,7 @@ enum {
     P_STALL_DRAMFULL, P_STALL_ICNT2SH, P_ICNT_REQ, P_ICNT_REPLY,
     P_N_LOAD, P_N_STORE, P_N_SHMEM, P_N_TEX, P_N_CONST, P_N_PARAM,
     P_MEM_RD_LOCAL, P_MEM_WR_LOCAL, P_MEM_RD_GLOBAL, P_MEM_WR_GLOBAL, P_MEM_TEX, P_MEM_CONST,
-    P_MF_LAT_SUM, P_MF_N, P_MF_MAX, P_MF_AVG,
+    P_MF_LAT_SUM, P_MF_N, P_MF_MAX, P_MF_AVG, P_GLD_BYTES, P_L1D_LIST_BYPASS,
     P_L2_REPLY_BYTES, P_CYCLES, P_WARPS_LIVE, P_WARP_SLOTS,
     P_N
 };
@@ -123,6 +125,11 @@ static const ws_stat_decl g_program_stats[P_N] = {
       .agg = WS_AGG_MAX),
     S(P_MF_AVG, "averagemflatency", "cycles", "mean memory request latency (creation to reply)",
       RATE(P_MF_LAT_SUM, P_MF_N)),
+    /* profile-based L1D bypassing (timing/mem/l1bypass.h) */
+    S(P_GLD_BYTES, "warpsim_gmem_load_bytes", "B",
+      "global-load bytes requested from memory: L1D line fills and uncached 32 B sectors"),
+    S(P_L1D_LIST_BYPASS, "warpsim_l1d_list_bypasses", "requests",
+      "global-load sector requests that -l1d_bypass_list sent past the L1D"),
     /* for L2_BW and gpu_tot_occupancy, which GPGPU-Sim names per scope itself */
     S(P_L2_REPLY_BYTES, "l2_reply_bytes", "B", "", .hidden = 1),
     S(P_CYCLES, "core_cycles", "cycles", "", .hidden = 1),
@@ -196,6 +203,7 @@ struct ws_gpu {
     ws_icnt *icnt;
     ws_mempart **part;
     ws_control *ctl;          /* policy controllers between cycles */
+    ws_l1blist *l1blist;      /* -l1d_bypass_list, or NULL */
     uint64_t ctl_next;        /* kernel cycle of the next controller epoch */
     double mhz[4];            /* core, icnt, L2, DRAM */
     double period[4], next[4];
@@ -417,10 +425,71 @@ static void gpu_free(ws_gpu *g) {
         for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_destroy(g->part[i]);
     free(g->part);
     ws_control_destroy(g->ctl);
+    ws_l1blist_destroy(g->l1blist);
     ws_icnt_destroy(g->icnt);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
     free(g);
+}
+
+/* Profile-based L1D bypassing: check the options and read the list. */
+static int l1bp_open(ws_gpu *g, char *err, size_t errlen) {
+    const ws_config *c = &g->cfg;
+    if (strcmp(c->l1d_bypass_unit, "bytes") && strcmp(c->l1d_bypass_unit, "sectors")) {
+        snprintf(err, errlen, "option -l1d_bypass_unit: '%s' (allowed: bytes, sectors)",
+                 c->l1d_bypass_unit);
+        return -1;
+    }
+    if (c->l1d_bypass_profile && *c->l1d_bypass_profile) {
+        /* an unwritable path is refused now, not after the first kernel */
+        char tmp[4200];
+        snprintf(tmp, sizeof tmp, "%s.tmp", c->l1d_bypass_profile);
+        FILE *f = fopen(tmp, "w");
+        if (!f) {
+            snprintf(err, errlen, "option -l1d_bypass_profile: cannot write %s: %s", tmp,
+                     strerror(errno));
+            return -1;
+        }
+        fclose(f);
+        unlink(tmp);
+    }
+    if (!c->l1d_bypass_list || !*c->l1d_bypass_list) return 0;
+    ws_cache_cfg cc;
+    char e[400];
+    if (ws_cache_cfg_parse(c->cache_dl1, &cc, e, sizeof e)) return 0; /* the SM reports it */
+    if (cc.line_size != 128) {
+        snprintf(err, errlen, "option -l1d_bypass_list: the L1D's lines are %u B; lists are of "
+                 "128 B lines", cc.line_size);
+        return -1;
+    }
+    if (!(g->l1blist = ws_l1blist_load(c->l1d_bypass_list, g->n_sms, 128, e, sizeof e))) {
+        snprintf(err, errlen, "option -l1d_bypass_list: %s", e);
+        return -1;
+    }
+    return 0;
+}
+
+/* -l1d_bypass_profile: the lists so far, rewritten after every kernel so the
+   file is complete whenever the program ends. */
+static int l1bp_write(ws_gpu *g, ws_fault *fault) {
+    const ws_config *c = &g->cfg;
+    if (!c->l1d_bypass_profile || !*c->l1d_bypass_profile) return 0;
+    ws_l1prof **p = malloc(g->n_sms * sizeof *p);
+    char e[400];
+    int rc = -1;
+    if (!p) {
+        snprintf(e, sizeof e, "out of host memory");
+    } else {
+        for (uint32_t i = 0; i < g->n_sms; i++) p[i] = ws_sm_l1prof(g->sm[i]);
+        rc = ws_l1prof_write(c->l1d_bypass_profile, p, g->n_sms, 128, c->l1d_bypass_unit, e,
+                             sizeof e);
+    }
+    free(p);
+    if (rc) {
+        fault->code = WS_ERR_IO;
+        snprintf(fault->msg, sizeof fault->msg, "-l1d_bypass_profile: %s", e);
+    }
+    return rc;
 }
 
 ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
@@ -464,8 +533,12 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         gpu_free(g);
         return NULL;
     }
+    if (l1bp_open(g, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit};
+        ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit, g->l1blist};
         if (!(g->sm[i] = ws_sm_create(&env, err, errlen))) {
             gpu_free(g);
             return NULL;
@@ -634,6 +707,8 @@ static void program_values(const ws_gpu *g, const ws_sm_stats *smt, const ws_mem
     v[P_MEM_CONST] = smt->mem_out[WS_MA_CONST_R];
     v[P_MF_LAT_SUM] = smt->mf_lat_sum;
     v[P_MF_N] = smt->mf_lat_n;
+    v[P_GLD_BYTES] = smt->gld_bytes;
+    v[P_L1D_LIST_BYPASS] = smt->l1d_list_bypass;
     for (uint32_t i = 0; i < g->n_sms; i++)
         if (ws_sm_max_mf_latency(g->sm[i]) > v[P_MF_MAX]) v[P_MF_MAX] = ws_sm_max_mf_latency(g->sm[i]);
     /* GPGPU-Sim counts 32 B per reply packet leaving the L2 side (L2_BW) */
@@ -960,6 +1035,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
        indexing's reset) */
     for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
     ws_control_kernel_end(g->ctl);
+    if (rc == WS_OK && l1bp_write(g, fault)) rc = fault->code;
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;

@@ -57,6 +57,17 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    if (sm->cfg->l1d_bypass_profile && *sm->cfg->l1d_bypass_profile) {
+        if (!(sm->l1prof = ws_l1prof_create())) {
+            snprintf(err, errlen, "out of host memory");
+            return -1;
+        }
+        sm->l1prof_sectors = !strcmp(sm->cfg->l1d_bypass_unit, "sectors");
+    }
+    if (sm->env.l1blist && !(sm->txbyp = calloc(WS_MAX_TRANSACTIONS, 1))) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
     unsigned mrpb_size, mrpb_queues;
     if (sm_mrpb_parse(sm->cfg->l1d_reorder, &mrpb_size, &mrpb_queues, err, errlen)) return -1;
     if (mrpb_size && !(sm->mrpb = sm_mrpb_create(mrpb_size, mrpb_queues))) {
@@ -110,6 +121,38 @@ static bool bypasses_l1(const ws_sm *sm, const sm_inst *in) {
     if (in->is_atomic) return true;
     if (in->inst->cacheop == WS_CACHE_CG) return true;
     return in->space == WS_SPACE_GLOBAL && sm->cfg->gmem_skip_l1d;
+}
+
+/* -l1d_bypass_list: each transaction of a global load to a listed line is
+   replaced by one 32 B transaction per sector it touches, flagged to skip the
+   L1D (what an uncached load moves); the others keep their place. */
+static unsigned split_listed(ws_sm *sm, unsigned n) {
+    ws_mem_txn keep[WS_MAX_TRANSACTIONS];
+    uint8_t byp[WS_MAX_TRANSACTIONS];
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const ws_mem_txn *t = &sm->txq[i];
+        uint64_t line = t->addr & ~(uint64_t)127;
+        if (!ws_l1blist_has(sm->env.l1blist, sm->env.sm_id, line)) {
+            byp[k] = 0;
+            keep[k++] = *t;
+            continue;
+        }
+        for (unsigned s = 0; s < 4; s++) {
+            if (!(t->sectors >> s & 1) || k == WS_MAX_TRANSACTIONS) continue;
+            ws_mem_txn *o = &keep[k];
+            memset(o, 0, sizeof *o);
+            o->addr = line + 32 * s;
+            o->size = 32;
+            o->sectors = (uint8_t)(1u << s);
+            memcpy(o->bytes + 4 * s, t->bytes + 4 * s, 4);
+            o->lanes = t->lanes; /* the reply completes the instruction's count, not lanes */
+            byp[k++] = 1;
+        }
+    }
+    memcpy(sm->txq, keep, k * sizeof *keep);
+    memcpy(sm->txbyp, byp, k);
+    return k;
 }
 
 /* Map per-thread local offsets to the global range GPGPU-Sim uses:
@@ -171,6 +214,11 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
         ws_coalesce_in ci = {in->addr, in->active, in->access_size ? in->access_size : 4, false,
                              sectored};
         sm->ntx = ws_coalesce(&ci, sm->txq);
+        if (sm->txbyp) {
+            memset(sm->txbyp, 0, sm->ntx);
+            if (in->is_load && !in->is_atomic && in->space == WS_SPACE_GLOBAL && !sectored)
+                sm->ntx = split_listed(sm, sm->ntx);
+        }
         break;
     }
     }
@@ -328,6 +376,21 @@ static void ldst_writeback(ws_sm *sm) {
 }
 
 /* ---- the L1 latency queue ------------------------------------------------------ */
+/* -l1d_bypass_profile: one L1D access of a global load (a miss allocates). */
+static void l1prof_access(ws_sm *sm, const sm_l1acc *h, ws_cache_status s) {
+    unsigned used = 0;
+    if (sm->l1prof_sectors) {
+        used = 32u * (unsigned)__builtin_popcount(h->sectors);
+    } else {
+        for (unsigned i = 0; i < 16; i++) used += (unsigned)__builtin_popcount(h->bytes[i]);
+    }
+    bool fill = s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS;
+    if (!ws_l1prof_record(sm->l1prof, h->addr & ~(uint64_t)127, used, fill)) {
+        ws_fault f = {WS_ERR_OUT_OF_MEMORY, "-l1d_bypass_profile: out of host memory"};
+        sm_set_fault(sm, &f);
+    }
+}
+
 static void l1q_cycle(ws_sm *sm) {
     sm_l1acc *h = &sm->l1q[0];
     if (h->valid) {
@@ -352,6 +415,8 @@ static void l1q_cycle(ws_sm *sm) {
         ws_cache_status s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
                                             h->space == WS_SPACE_LOCAL, req, sm->now, &fk);
         bool sent = ws_cache_miss_queue_len(sm->l1d) > mq;
+        if (sm->l1prof && !write && h->space == WS_SPACE_GLOBAL && s != WS_CACHE_RESERVATION_FAIL)
+            l1prof_access(sm, h, s);
         const ws_throttle_policy *tp = sm->throttle_sm.policy;
         if (tp && tp->l1d_read_miss && !write && (s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS))
             tp->l1d_read_miss(sm->throttle_sm.state, h->warp,
@@ -397,8 +462,9 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         if (s == WS_CACHE_RESERVATION_FAIL) return false;
         if (s == WS_CACHE_HIT) in->pending--;
         sm->txpos++;
-    } else if (bypasses_l1(sm, in)) {
+    } else if (bypasses_l1(sm, in) || (sm->txbyp && sm->txbyp[sm->txpos])) {
         if (!send_bypass(sm, in, t)) return false;
+        if (sm->txbyp && sm->txbyp[sm->txpos]) sm->st.l1d_list_bypass++;
         sm->txpos++;
     } else {
         /* with MRPB the request waits in its warp's queue first */

@@ -71,6 +71,8 @@ void sm_outq_push(ws_sm *sm, ws_mreq *r) {
     ws_mreq_fifo_push(&sm->outq, r);
     sm->st.mem_requests_out++;
     sm->st.mem_out[r->access]++;
+    if (r->access == WS_MA_GLOBAL_R && !r->is_atomic)
+        sm->st.gld_bytes += 32u * (unsigned)__builtin_popcount(r->sectors ? r->sectors : 0xF);
     sm->progressed = true;
 }
 
@@ -227,6 +229,8 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->wblk);
     if (sm->l1i) ws_cache_destroy(sm->l1i);
     if (sm->l1d) ws_cache_destroy(sm->l1d);
+    ws_l1prof_destroy(sm->l1prof);
+    free(sm->txbyp);
     if (sm->l1c) ws_cache_destroy(sm->l1c);
     sm_tex_destroy(sm);
     free(sm->cu);
@@ -586,6 +590,8 @@ const ws_counter_decl ws_sm_counters[] = {
     WS_COUNTER(ws_sm_stats, mf_lat_sum),
     WS_COUNTER(ws_sm_stats, mf_lat_n),
     WS_COUNTER(ws_sm_stats, warps_live_sum),
+    WS_COUNTER(ws_sm_stats, gld_bytes),
+    WS_COUNTER(ws_sm_stats, l1d_list_bypass),
 };
 const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
 
@@ -680,6 +686,7 @@ void ws_sm_where(const ws_sm *sm, ws_where_tally *t) {
 
 unsigned ws_sm_max_warps(const ws_sm *sm) { return sm->max_warps; }
 struct ws_cache *ws_sm_l1d(ws_sm *sm) { return sm->l1d; }
+struct ws_l1prof *ws_sm_l1prof(ws_sm *sm) { return sm->l1prof; }
 void *ws_sm_throttle_state(ws_sm *sm, unsigned s) {
     return sm->throttle && s < sm->n_sched ? sm->throttle[s].state : NULL;
 }

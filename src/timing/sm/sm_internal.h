@@ -10,6 +10,7 @@
 #include "policy/throttle/throttle.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/coalesce.h"
+#include "timing/mem/l1bypass.h"
 #include "timing/sm/sm.h"
 
 #define SM_PROGRAM_BASE 0xF0000000ull /* GPGPU-Sim's PROGRAM_MEM_START */
@@ -289,6 +290,12 @@ struct ws_sm {
     sm_inst *next_wb;
     unsigned wb_arb;
     ws_mreq_fifo outq;
+
+    /* profile-based bypassing (l1bypass.h): pass 1's profile, pass 2's flags
+       per transaction of ld_disp (both NULL when off) */
+    struct ws_l1prof *l1prof;
+    bool l1prof_sectors;       /* -l1d_bypass_unit sectors */
+    uint8_t *txbyp;            /* [WS_MAX_TRANSACTIONS]: 1 = skips the L1D */
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
