@@ -204,6 +204,7 @@ struct ws_gpu {
     ws_mempart **part;
     ws_control *ctl;          /* policy controllers between cycles */
     ws_l1blist *l1blist;      /* -l1d_bypass_list, or NULL */
+    uint64_t *cta_next;       /* -warpsim_static_cta_map: per SM, its next block */
     uint64_t ctl_next;        /* kernel cycle of the next controller epoch */
     double mhz[4];            /* core, icnt, L2, DRAM */
     double period[4], next[4];
@@ -426,6 +427,7 @@ static void gpu_free(ws_gpu *g) {
     free(g->part);
     ws_control_destroy(g->ctl);
     ws_l1blist_destroy(g->l1blist);
+    free(g->cta_next);
     ws_icnt_destroy(g->icnt);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
@@ -529,6 +531,11 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         return NULL;
     }
     if (build_decl(g)) {
+        snprintf(err, errlen, "out of memory");
+        gpu_free(g);
+        return NULL;
+    }
+    if (!(g->cta_next = calloc(g->n_sms, sizeof *g->cta_next))) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
         return NULL;
@@ -854,6 +861,22 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     return 0;
 }
 
+/* Static CTA mapping: block b on SM b mod n, each SM taking its own blocks
+   in ID order as its slots free (one per SM per cycle). Returns how many. */
+static uint64_t dispatch_static(ws_gpu *g, const ws_launch_desc *l, uint64_t total, uint64_t now) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        uint64_t b = g->cta_next[i];
+        if (b >= total || !ws_sm_can_take_cta(g->sm[i])) continue;
+        uint32_t id[3] = {(uint32_t)(b % l->grid[0]), (uint32_t)(b / l->grid[0] % l->grid[1]),
+                          (uint32_t)(b / ((uint64_t)l->grid[0] * l->grid[1]))};
+        ws_sm_take_cta(g->sm[i], id, now);
+        g->cta_next[i] = b + g->n_sms;
+        n++;
+    }
+    return n;
+}
+
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
     const ws_func *kf = &l->img->mod->funcs[l->func];
@@ -891,6 +914,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     }
     uint64_t total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t next_cta = 0, cycle = 0, idle = 0;
+    bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
+    uint64_t static_before = 0;
+    for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
     uint64_t interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
     sums ts_prev;
     take_sums(g, &ts_prev);
@@ -969,8 +995,13 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             g->ctl_next = ws_control_next(g->ctl);
         }
         /* dispatch: at most one CTA per SM per cycle, round robin from the
-           SM after the last one that received a CTA */
-        for (uint32_t i = 0; i < g->n_sms && next_cta < total_ctas; i++) {
+           SM after the last one that received a CTA (or statically) */
+        if (static_map) {
+            next_cta += dispatch_static(g, l, total_ctas, now);
+            progress |= next_cta != static_before;
+            static_before = next_cta;
+        }
+        for (uint32_t i = 0; i < g->n_sms && next_cta < total_ctas && !static_map; i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
             if (!ws_sm_can_take_cta(g->sm[idx])) continue;
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),

@@ -77,7 +77,18 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
     return 0;
 }
 
-bool sm_ldst_can_issue(const ws_sm *sm) { return !sm->ld_disp; }
+static void ldst_dispatch(ws_sm *sm, sm_inst *in);
+
+bool sm_ldst_can_issue(const ws_sm *sm) {
+    if (!sm->ld_disp) return true;
+    if (!sm->ro) return false;
+    /* warp reordering: ordered accesses go to their channel, which has room */
+    const sm_regset *rs = &sm->oc_ex[SM_MEM];
+    const sm_inst *o = NULL;
+    for (unsigned i = 0; i < rs->n; i++)
+        if (!o || rs->slot[i]->uid < o->uid) o = rs->slot[i];
+    return o && o->ro_ticket;
+}
 
 bool sm_ldst_busy(const ws_sm *sm) {
     if (sm->ld_disp || sm->next_wb || sm->next_global || ws_cache_has_miss(sm->l1d) ||
@@ -87,6 +98,7 @@ bool sm_ldst_busy(const ws_sm *sm) {
         if (sm->smem_pipe[i]) return true;
     for (unsigned i = 0; i < sm->l1_lat; i++)
         if (sm->l1q[i].valid) return true;
+    if (sm->ro && sm_ro_busy(sm)) return true;
     return sm->mrpb && sm->mrpb->n;
 }
 
@@ -180,6 +192,16 @@ static unsigned build_local(ws_sm *sm, sm_inst *in) {
 }
 
 void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
+    if (sm->ro && in->ro_ticket) { /* warp reordering: to its channel first */
+        in->in_dispatch = true;   /* not complete before it has been dispatched */
+        sm_ro_distribute(sm, in);
+        return;
+    }
+    ldst_dispatch(sm, in);
+}
+
+/* The instruction enters the dispatch register: its transactions. */
+static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
     sm->ld_disp = in;
     in->in_dispatch = true;
     sm->ntx = sm->txpos = 0;
@@ -503,6 +525,10 @@ void sm_ldst_cycle(ws_sm *sm) {
     sm_tex_cycle(sm);
     l1q_cycle(sm);
     if (sm->mrpb) sm_mrpb_cycle(sm);
+    if (sm->ro && !sm->ld_disp) {
+        sm_inst *r = sm_ro_select(sm);
+        if (r) ldst_dispatch(sm, r);
+    }
 
     sm_inst *in = sm->ld_disp;
     if (!in) return;

@@ -60,6 +60,8 @@ typedef struct sm_inst {
     uint32_t smem_cycles;      /* shared-memory bank-conflict cycles left */
     uint64_t addr[WS_WARP_SIZE];
     struct sm_texlines *tex;   /* tex: its L1T blocks, from issue to the end of dispatch */
+    bool ro_ticket;            /* warp reordering (reorder.c): ordered by the ticket below */
+    uint32_t ro_e, ro_n;
 } sm_inst;
 
 typedef struct sm_ibuf {
@@ -296,6 +298,8 @@ struct ws_sm {
     struct ws_l1prof *l1prof;
     bool l1prof_sectors;       /* -l1d_bypass_unit sectors */
     uint8_t *txbyp;            /* [WS_MAX_TRANSACTIONS]: 1 = skips the L1D */
+    struct sm_ro *ro;          /* warp-based load/store reordering (reorder.c), or NULL */
+    struct sm_l1trace *l1trace; /* -l1d_access_trace: this kernel's L1D accesses, or NULL */
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
@@ -309,6 +313,21 @@ static inline void sm_view_dirty(ws_sm *sm, unsigned wi) {
     sm->vdirty[sm->vsched[wi]] |= 1ull << sm->vbit[wi];
     sm->wblk[wi] = SM_BLK_NONE;
 }
+
+/* reorder.c: warp-based load/store reordering (-l1d_warp_reorder) */
+typedef struct sm_ro sm_ro;
+int sm_ro_init(ws_sm *sm, char *err, size_t errlen);
+void sm_ro_destroy(ws_sm *sm);
+void sm_ro_kernel_start(ws_sm *sm);
+void sm_ro_cta_start(ws_sm *sm, unsigned k, const uint32_t ctaid[3]);
+void sm_ro_cta_done(ws_sm *sm, unsigned k);
+bool sm_ro_is_ticketed(const sm_inst *in);
+bool sm_ro_may_issue(const ws_sm *sm, unsigned wi, const ws_inst *inst);
+void sm_ro_issued(ws_sm *sm, unsigned wi, sm_inst *in);
+void sm_ro_barrier(ws_sm *sm, unsigned wi);
+void sm_ro_distribute(ws_sm *sm, sm_inst *in);
+sm_inst *sm_ro_select(ws_sm *sm);
+bool sm_ro_busy(const ws_sm *sm);
 
 /* sm.c */
 sm_inst *sm_inst_alloc(ws_sm *sm);
