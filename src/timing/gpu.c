@@ -494,6 +494,30 @@ static int l1bp_write(ws_gpu *g, ws_fault *fault) {
     return rc;
 }
 
+/* -l1d_access_trace: append this kernel's per-SM L1D access sequences. The
+   first kernel of the GPU starts the file afresh. */
+static int l1trace_write(ws_gpu *g, ws_fault *fault) {
+    const char *path = g->cfg.l1d_access_trace;
+    if (!path || !*path) return 0;
+    FILE *f = fopen(path, g->kernel_uid > 1 ? "a" : "w");
+    int bad = !f;
+    for (uint32_t i = 0; i < g->n_sms && f; i++) {
+        const uint64_t *a;
+        size_t n = ws_sm_l1trace(g->sm[i], &a, true);
+        for (size_t k = 0; k < n; k++)
+            fprintf(f, "%llu %u %c 0x%llx\n", (unsigned long long)g->kernel_uid, i,
+                    a[k] & 1 ? 'W' : 'R', (unsigned long long)(a[k] & ~1ull));
+    }
+    if (f && (fflush(f) || ferror(f))) bad = 1;
+    if (f && fclose(f)) bad = 1;
+    if (bad) {
+        fault->code = WS_ERR_IO;
+        snprintf(fault->msg, sizeof fault->msg, "-l1d_access_trace: cannot write %s: %s", path,
+                 strerror(errno));
+    }
+    return bad;
+}
+
 ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     ws_gpu *g = calloc(1, sizeof *g);
     if (!g || ws_config_copy(&g->cfg, cfg)) {
@@ -1067,6 +1091,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
     ws_control_kernel_end(g->ctl);
     if (rc == WS_OK && l1bp_write(g, fault)) rc = fault->code;
+    if (rc == WS_OK && l1trace_write(g, fault)) rc = fault->code;
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;

@@ -439,6 +439,7 @@ static void l1q_cycle(ws_sm *sm) {
         bool sent = ws_cache_miss_queue_len(sm->l1d) > mq;
         if (sm->l1prof && !write && h->space == WS_SPACE_GLOBAL && s != WS_CACHE_RESERVATION_FAIL)
             l1prof_access(sm, h, s);
+        if (sm->l1trace && s != WS_CACHE_RESERVATION_FAIL) sm_l1trace_push(sm, h->addr, write);
         const ws_throttle_policy *tp = sm->throttle_sm.policy;
         if (tp && tp->l1d_read_miss && !write && (s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS))
             tp->l1d_read_miss(sm->throttle_sm.state, h->warp,

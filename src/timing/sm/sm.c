@@ -178,6 +178,7 @@ ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen) {
     if (sm_fetch_init(sm, err, errlen) || sm_oc_init(sm, err, errlen) ||
         sm_units_init(sm, err, errlen) || sm_ldst_init(sm, err, errlen) ||
         sm_tex_init(sm, err, errlen) || sm_ro_init(sm, err, errlen) ||
+        sm_l1trace_init(sm, err, errlen) ||
         sm_issue_init(sm, err, errlen))
         goto fail;
     return sm;
@@ -232,6 +233,7 @@ void ws_sm_destroy(ws_sm *sm) {
     if (sm->l1d) ws_cache_destroy(sm->l1d);
     ws_l1prof_destroy(sm->l1prof);
     sm_ro_destroy(sm);
+    sm_l1trace_destroy(sm);
     free(sm->txbyp);
     if (sm->l1c) ws_cache_destroy(sm->l1c);
     sm_tex_destroy(sm);

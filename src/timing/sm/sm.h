@@ -141,6 +141,9 @@ void ws_sm_where(const ws_sm *sm, ws_where_tally *t);
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm);
 /* The SM's -l1d_bypass_profile profile (NULL when not profiling). */
 struct ws_l1prof *ws_sm_l1prof(ws_sm *sm);
+/* -l1d_access_trace: this kernel's L1D accesses so far (line address | 1 for
+   a write), emptied when reset; 0 when not tracing. */
+size_t ws_sm_l1trace(ws_sm *sm, const uint64_t **a, bool reset);
 /* The longest reply latency (mf_lat_sum's unit) since the current kernel began. */
 uint64_t ws_sm_max_mf_latency(const ws_sm *sm);
 /* Why the current kernel gets no more CTAs per SM than ws_sm_max_ctas: "threads", "regs",

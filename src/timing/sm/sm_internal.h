@@ -329,6 +329,11 @@ void sm_ro_distribute(ws_sm *sm, sm_inst *in);
 sm_inst *sm_ro_select(ws_sm *sm);
 bool sm_ro_busy(const ws_sm *sm);
 
+/* l1trace.c: -l1d_access_trace */
+int sm_l1trace_init(ws_sm *sm, char *err, size_t errlen);
+void sm_l1trace_destroy(ws_sm *sm);
+void sm_l1trace_push(ws_sm *sm, uint64_t addr, bool write);
+
 /* sm.c */
 sm_inst *sm_inst_alloc(ws_sm *sm);
 void sm_inst_free(ws_sm *sm, sm_inst *in);
