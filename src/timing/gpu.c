@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/kanalyze.h"
 #include "stats/energy.h"
 #include "timing/control.h"
 #include "timing/mem/addrdec.h"
@@ -492,6 +493,47 @@ static int l1bp_write(ws_gpu *g, ws_fault *fault) {
         snprintf(fault->msg, sizeof fault->msg, "-l1d_bypass_profile: %s", e);
     }
     return rc;
+}
+
+/* -warpsim_analyze FILE: the static analyzer on this launch (as the kernel
+   ran: its parameters, shape, SM count and CTAs per SM) and its L1D
+   miss-rate estimate, appended to FILE. */
+static int analyze_write(ws_gpu *g, const ws_launch_desc *l, const ws_func *kf, ws_fault *fault) {
+    const char *path = g->cfg.analyze_out;
+    if (!path || !*path) return 0;
+    ws_ka_launch kl = {l->img->mod, l->func, {l->grid[0], l->grid[1], l->grid[2]},
+                       {l->block[0], l->block[1], l->block[2]}, l->params, 0};
+    ws_ka_result r;
+    int oom = ws_ka_analyze(&kl, &r);
+    FILE *f = fopen(path, g->kernel_uid > 1 ? "a" : "w");
+    int bad = !f || oom;
+    if (f) {
+        unsigned mc = ws_sm_max_ctas(g->sm[0]);
+        fprintf(f, "kernel %llu %s grid %u,%u,%u block %u,%u,%u sms %u max_cta %u\n",
+                (unsigned long long)g->kernel_uid, kf->name, l->grid[0], l->grid[1], l->grid[2],
+                l->block[0], l->block[1], l->block[2], g->n_sms, mc);
+        if (!r.ok) {
+            fprintf(f, "analyzable 0 %s\n", r.why);
+        } else {
+            uint64_t acc = 0, miss = 0;
+            char e[200];
+            fprintf(f, "analyzable 1 accesses %zu ncoal_max %u ncoal_avg %.4f\n", r.nacc,
+                    r.ncoal_max, r.ncoal_avg);
+            if (ws_ka_estimate_l1(&r, g->n_sms, mc, g->cfg.cache_dl1, &acc, &miss, e, sizeof e))
+                fprintf(f, "l1d_estimate none %s\n", e);
+            else
+                fprintf(f, "l1d_estimate accesses %llu misses %llu\n", (unsigned long long)acc,
+                        (unsigned long long)miss);
+        }
+        if (fflush(f) || ferror(f)) bad = 1;
+        if (fclose(f)) bad = 1;
+    }
+    ws_ka_free(&r);
+    if (bad) {
+        fault->code = WS_ERR_IO;
+        snprintf(fault->msg, sizeof fault->msg, "-warpsim_analyze: cannot write %s", path);
+    }
+    return bad;
 }
 
 /* -l1d_access_trace: append this kernel's per-SM L1D access sequences. The
@@ -1092,6 +1134,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     ws_control_kernel_end(g->ctl);
     if (rc == WS_OK && l1bp_write(g, fault)) rc = fault->code;
     if (rc == WS_OK && l1trace_write(g, fault)) rc = fault->code;
+    if (rc == WS_OK && analyze_write(g, l, kf, fault)) rc = fault->code;
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;

@@ -161,7 +161,8 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     }
     if (r == WS_STEP_BARRIER) return 0;
     /* warp reordering: its accesses after a barrier are a new epoch */
-    if (sm->ro && st.inst->op == WS_OP_BAR) sm_ro_barrier(sm, wi);
+    if (sm->ro && st.inst->op == WS_OP_BAR && st.inst->sub != WS_BAR_WARP_SYNC && st.active)
+        sm_ro_barrier(sm, wi);
     const sm_dec *d = e->dec;
     sm_inst *in = sm_inst_alloc(sm);
     in->inst = st.inst;
