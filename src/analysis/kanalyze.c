@@ -50,8 +50,8 @@ static void refuse(ka *k, const ws_inst *in, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(b, sizeof b, fmt, ap);
     va_end(ap);
-    snprintf(k->r->why, sizeof k->r->why, "not analyzable: %s at PTX line %u (%s) of %s", b,
-             in ? in->line : 0, in ? ws_opcode_name((ws_opcode)in->op) : "?", k->f->name);
+    snprintf(k->r->why, sizeof k->r->why, "not analyzable: %s (%s at PTX line %u of %s)", b,
+             in ? ws_opcode_name((ws_opcode)in->op) : "?", in ? in->line : 0, k->f->name);
 }
 
 static const char *origin_text(origin o, char *buf, size_t n) {

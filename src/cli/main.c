@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/analyze.h"
 #include "config/config.h"
 #include "ptx/ptx.h"
 #include "stats/catalog.h"
@@ -70,6 +71,8 @@ static void usage(FILE *f) {
           RUN_LINES
           "  warpsim list                                            list the bundled workloads\n"
           "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
+          "  warpsim analyze FILE.ptx KERNEL --grid G --block B ...  static kernel analyzer (reorder\n"
+          "                                                           configuration, L1D estimate)\n"
           "  warpsim options                                         list every configuration option\n"
           "  warpsim stats [--json]                                  list every statistic (docs/stats.md)\n"
           "  warpsim version                                         print the version\n"
@@ -708,6 +711,7 @@ int main(int argc, char **argv) {
         return main(3, args);
     }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "analyze")) return ws_cli_analyze(argc - 2, argv + 2);
     if (!strcmp(cmd, "ptx-check")) {
         if (argc > 2 && is_help(argv[2])) return command_usage(cmd);
         return cmd_ptx_check(argc - 2, argv + 2);

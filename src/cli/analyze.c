@@ -1,0 +1,190 @@
+/* `warpsim analyze FILE.ptx KERNEL --grid X,Y,Z --block X,Y,Z [--param V]...`
+ * runs the static kernel analyzer (src/analysis/kanalyze.h) on one launch
+ * and prints the reorder configuration, the per-warp accesses, N_coal and,
+ * with --l1d, the L1D miss-rate estimate under warp reordering. Exit
+ * status: 0 analyzable, 1 not analyzable (the reason on stdout), 2 usage. */
+#include "cli/analyze.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/kanalyze.h"
+#include "ptx/ptx.h"
+#include "util/readfile.h"
+
+static const char USAGE[] =
+    "usage: warpsim analyze FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [options]\n"
+    "  the static kernel analyzer (warp-based load/store reordering, WCET): follows every\n"
+    "  warp of every block with the values known before the run and prints the reorder\n"
+    "  configuration, each warp's global accesses (coalesced 128 B blocks) and N_coal;\n"
+    "  a kernel whose branches or addresses depend on loaded data is not analyzable:\n"
+    "  the construct and PTX line are printed and the exit status is 1\n"
+    "  --param V        the next kernel parameter's value (integers; pointers as device\n"
+    "                   addresses, default 0); repeat in declaration order\n"
+    "  --l1d CONFIG     also estimate the L1D miss rate under -l1d_warp_reorder with this\n"
+    "                   L1D (GPGPU-Sim syntax, e.g. 32:128:4,L:L:m:N,A:32:8,8); repeatable\n"
+    "  --sms N          SMs (15), --max-cta N  CTAs per SM (8): the static block mapping\n"
+    "  --summary        no per-access list\n";
+
+static int dims(const char *s, uint32_t d[3]) {
+    d[0] = d[1] = d[2] = 1;
+    char *end;
+    for (int i = 0; i < 3; i++) {
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 0);
+        if (errno || end == s || v == 0 || v > 0xFFFFFFFFul) return -1;
+        d[i] = (uint32_t)v;
+        if (!*end) return 0;
+        if (*end != ',') return -1;
+        s = end + 1;
+    }
+    return -1;
+}
+
+int ws_cli_analyze(int argc, char **argv) {
+    const char *file = NULL, *kernel = NULL, *l1d[8];
+    int nl1d = 0, nparams = 0, summary = 0;
+    unsigned long long pv[64];
+    uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    unsigned long sms = 15, max_cta = 8;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(USAGE, stdout);
+            return 0;
+        } else if (!strcmp(a, "--summary")) {
+            summary = 1;
+        } else if (!strcmp(a, "--grid") || !strcmp(a, "--block")) {
+            if (!v || dims(v, !strcmp(a, "--grid") ? grid : block)) {
+                fprintf(stderr, "warpsim analyze: %s wants X[,Y[,Z]] (positive), got '%s'\n", a,
+                        v ? v : "");
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--param")) {
+            char *end;
+            errno = 0;
+            if (!v || nparams == 64) {
+                fprintf(stderr, "warpsim analyze: --param wants a value (at most 64)\n");
+                return 2;
+            }
+            pv[nparams] = strtoull(v, &end, 0);
+            if (errno || *end || end == v) {
+                long long s = strtoll(v, &end, 0);
+                if (*end || end == v) {
+                    fprintf(stderr, "warpsim analyze: --param wants an integer, got '%s'\n", v);
+                    return 2;
+                }
+                pv[nparams] = (unsigned long long)s;
+            }
+            nparams++;
+            i++;
+        } else if (!strcmp(a, "--l1d")) {
+            if (!v || nl1d == 8) {
+                fprintf(stderr, "warpsim analyze: --l1d wants a cache configuration (at most 8)\n");
+                return 2;
+            }
+            l1d[nl1d++] = v;
+            i++;
+        } else if (!strcmp(a, "--sms") || !strcmp(a, "--max-cta")) {
+            char *end;
+            unsigned long n = v ? strtoul(v, &end, 0) : 0;
+            if (!v || *end || n == 0 || n > 4096) {
+                fprintf(stderr, "warpsim analyze: %s wants a count from 1 to 4096\n", a);
+                return 2;
+            }
+            *(!strcmp(a, "--sms") ? &sms : &max_cta) = n;
+            i++;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "warpsim analyze: unknown option '%s' (see `warpsim analyze --help`)\n", a);
+            return 2;
+        } else if (!file) {
+            file = a;
+        } else if (!kernel) {
+            kernel = a;
+        } else {
+            fprintf(stderr, "warpsim analyze: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (!file || !kernel || !grid[0] || !block[0]) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    size_t len;
+    char *text = ws_read_file_capped(file, WS_PTX_FILE_MAX, &len);
+    if (!text) {
+        char e[600];
+        ws_read_file_error(e, sizeof e, "PTX file", file, WS_PTX_FILE_MAX);
+        fprintf(stderr, "warpsim analyze: %s\n", e);
+        return 2;
+    }
+    ws_diag d;
+    ws_module *m = ws_ptx_parse(text, len, file, &d);
+    free(text);
+    if (!m) {
+        fprintf(stderr, "%s\n", d.msg);
+        return 2;
+    }
+    uint32_t fi = UINT32_MAX;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_entry && !strcmp(m->funcs[i].name, kernel)) fi = i;
+    if (fi == UINT32_MAX) {
+        fprintf(stderr, "warpsim analyze: %s has no kernel named '%s' (kernels:", file, kernel);
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            if (m->funcs[i].is_entry) fprintf(stderr, " %s", m->funcs[i].name);
+        fprintf(stderr, ")\n");
+        ws_module_free(m);
+        return 2;
+    }
+    const ws_func *f = &m->funcs[fi];
+    if ((uint32_t)nparams > f->nparams) {
+        fprintf(stderr, "warpsim analyze: %d --param values, but %s has %u parameters\n", nparams,
+                kernel, f->nparams);
+        ws_module_free(m);
+        return 2;
+    }
+    uint8_t *params = calloc(f->param_size + 8, 1);
+    for (int i = 0; i < nparams && params; i++) {
+        const ws_symbol *s = &m->syms[f->params[i]];
+        uint64_t sz = s->size < 8 ? s->size : 8;
+        memcpy(params + s->offset, &pv[i], sz); /* little-endian host, as the simulator */
+    }
+    ws_ka_launch l = {m, fi, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, params, 0};
+    ws_ka_result r;
+    int rc = params ? ws_ka_analyze(&l, &r) : -1;
+    if (rc) {
+        fprintf(stderr, "warpsim analyze: out of host memory\n");
+        free(params);
+        ws_module_free(m);
+        return 2;
+    }
+    if (summary || !r.ok) {
+        if (r.ok) printf("analyzable: %zu global accesses, N_coal max %u avg %.2f\n", r.nacc,
+                         r.ncoal_max, r.ncoal_avg);
+        else printf("%s\n", r.why);
+    } else {
+        ws_ka_print(stdout, &r);
+    }
+    for (int i = 0; i < nl1d && r.ok; i++) {
+        uint64_t acc, miss;
+        char e[200];
+        if (ws_ka_estimate_l1(&r, (unsigned)sms, (unsigned)max_cta, l1d[i], &acc, &miss, e,
+                              sizeof e)) {
+            fprintf(stderr, "warpsim analyze: --l1d %s: %s\n", l1d[i], e);
+            rc = 2;
+            continue;
+        }
+        printf("l1d %s: %llu accesses, %llu misses, estimated miss rate %.4f\n", l1d[i],
+               (unsigned long long)acc, (unsigned long long)miss,
+               acc ? (double)miss / (double)acc : 0.0);
+    }
+    int status = rc ? 2 : r.ok ? 0 : 1;
+    ws_ka_free(&r);
+    free(params);
+    ws_module_free(m);
+    return status;
+}

@@ -1,0 +1,7 @@
+/* `warpsim analyze`: the static kernel analyzer on a PTX file (cli/analyze.c). */
+#ifndef WARPSIM_CLI_ANALYZE_H
+#define WARPSIM_CLI_ANALYZE_H
+
+int ws_cli_analyze(int argc, char **argv);
+
+#endif
