@@ -260,7 +260,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem) {
 }
 
 typedef struct {
-    size_t acc_cap, addr_cap;
+    size_t acc_cap, addr_cap, trace_cap;
 } caps;
 
 static void record(ka *k, caps *cp, const ws_inst *in, uint32_t pc, uint32_t mask,
@@ -672,6 +672,12 @@ static void run_warp(ka *k, caps *cp, uint64_t block, uint32_t warp) {
                    "bound the analyzer cannot see, or a very long kernel)", max);
             return;
         }
+        ws_ka_result *r = k->r;
+        if (!grow((void **)&r->trace, &cp->trace_cap, r->ntrace + 1, sizeof *r->trace)) {
+            k->oom = true;
+            return;
+        }
+        r->trace[r->ntrace++] = (uint32_t)top->pc;
         exec_inst(k, cp, &f->insts[top->pc], (uint32_t)top->pc, top->mask);
     }
 }
@@ -680,6 +686,7 @@ int ws_ka_analyze(const ws_ka_launch *l, ws_ka_result *r) {
     memset(r, 0, sizeof *r);
     r->ok = true;
     r->loop_free = true;
+    r->func = l->func;
     memcpy(r->grid, l->grid, sizeof r->grid);
     memcpy(r->block, l->block, sizeof r->block);
     ka k = {0};
@@ -724,8 +731,10 @@ int ws_ka_analyze(const ws_ka_launch *l, ws_ka_result *r) {
             kw->block = b;
             kw->warp = w;
             kw->first = r->nacc;
+            kw->tfirst = r->ntrace;
             run_warp(&k, &cp, b, w);
             kw->count = r->nacc - kw->first;
+            kw->tcount = r->ntrace - kw->tfirst;
         }
     for (size_t i = 0; i < r->nacc; i++) {
         sum += r->acc[i].nblk;
@@ -754,6 +763,7 @@ void ws_ka_free(ws_ka_result *r) {
     free(r->acc);
     free(r->addr);
     free(r->ldst_pcs);
+    free(r->trace);
     memset(r, 0, sizeof *r);
 }
 

@@ -43,6 +43,7 @@ typedef struct ws_ka_warp {
     uint64_t block;       /* linear block ID */
     uint32_t warp;        /* warp index in the block */
     size_t first, count;  /* its accesses in ws_ka_result.acc */
+    size_t tfirst, tcount; /* its execution trace (instruction indices) in ws_ka_result.trace */
 } ws_ka_warp;
 
 typedef struct ws_ka_result {
@@ -60,6 +61,9 @@ typedef struct ws_ka_result {
     uint32_t ncoal_max;   /* N_coal over every global access of every warp */
     double ncoal_avg;     /* unrounded (the paper rounds it up) */
     bool loop_free;       /* every ld/st PC executed at most once per warp */
+    uint32_t *trace;      /* every warp's executed instructions, in order (Alg. 4) */
+    size_t ntrace;
+    uint32_t func;        /* the kernel (index in the module) */
 } ws_ka_result;
 
 typedef struct ws_ka_launch {

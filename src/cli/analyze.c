@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "analysis/kanalyze.h"
+#include "analysis/wcet.h"
+#include "config/config.h"
 #include "ptx/ptx.h"
 #include "util/readfile.h"
 
@@ -26,6 +28,10 @@ static const char USAGE[] =
     "  --l1d CONFIG     also estimate the L1D miss rate under -l1d_warp_reorder with this\n"
     "                   L1D (GPGPU-Sim syntax, e.g. 32:128:4,L:L:m:N,A:32:8,8); repeatable\n"
     "  --sms N          SMs (15), --max-cta N  CTAs per SM (8): the static block mapping\n"
+    "  --wcet L_BASE    also the WCET bound (pure round robin, Eqs. 5.1-5.7) with the\n"
+    "                   default (GTX480) configuration's latencies and L_BASE cycles of base\n"
+    "                   global-memory latency (1: perfect memory), for avg/max N_coal and\n"
+    "                   avg/max competing SMs\n"
     "  --summary        no per-access list\n";
 
 static int dims(const char *s, uint32_t d[3]) {
@@ -49,6 +55,7 @@ int ws_cli_analyze(int argc, char **argv) {
     unsigned long long pv[64];
     uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
     unsigned long sms = 15, max_cta = 8;
+    long long wcet_base = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -81,6 +88,14 @@ int ws_cli_analyze(int argc, char **argv) {
                 pv[nparams] = (unsigned long long)s;
             }
             nparams++;
+            i++;
+        } else if (!strcmp(a, "--wcet")) {
+            char *end;
+            wcet_base = v ? strtoll(v, &end, 0) : -1;
+            if (!v || *end || wcet_base < 1) {
+                fprintf(stderr, "warpsim analyze: --wcet wants the base memory latency (>= 1)\n");
+                return 2;
+            }
             i++;
         } else if (!strcmp(a, "--l1d")) {
             if (!v || nl1d == 8) {
@@ -181,6 +196,29 @@ int ws_cli_analyze(int argc, char **argv) {
         printf("l1d %s: %llu accesses, %llu misses, estimated miss rate %.4f\n", l1d[i],
                (unsigned long long)acc, (unsigned long long)miss,
                acc ? (double)miss / (double)acc : 0.0);
+    }
+    if (wcet_base > 0 && r.ok) {
+        ws_config cfg;
+        ws_config_init(&cfg);
+        char sb[32], e[300];
+        snprintf(sb, sizeof sb, "%lu", sms);
+        ws_config_set(&cfg, "gpgpu_n_clusters", sb, e, sizeof e);
+        ws_wcet_model wm;
+        ws_wcet_result wr;
+        if (ws_wcet_model_from_config(&wm, &cfg, (uint64_t)wcet_base, (unsigned)max_cta, e,
+                                      sizeof e) ||
+            (wm.perfect_memory = wcet_base == 1, 0) ||
+            ws_wcet_kernel(&r, m, &wm, &cfg, &wr, e, sizeof e)) {
+            fprintf(stderr, "warpsim analyze: --wcet: %s\n", e);
+            rc = 2;
+        } else {
+            printf("wcet: N_coal avg %u max %u, competing SMs avg %u max %u\n", wr.ncoal_avg,
+                   wr.ncoal_max, wr.ncomp_avg, wr.ncomp_max);
+            printf("wcet: avg/avg %llu, avg/max %llu, max/avg %llu, max/max %llu cycles\n",
+                   (unsigned long long)wr.bound[0][0], (unsigned long long)wr.bound[0][1],
+                   (unsigned long long)wr.bound[1][0], (unsigned long long)wr.bound[1][1]);
+        }
+        ws_config_free(&cfg);
     }
     int status = rc ? 2 : r.ok ? 0 : 1;
     ws_ka_free(&r);

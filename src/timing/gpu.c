@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analysis/kanalyze.h"
+#include "analysis/wcet.h"
 #include "stats/energy.h"
 #include "timing/control.h"
 #include "timing/mem/addrdec.h"
@@ -524,6 +525,25 @@ static int analyze_write(ws_gpu *g, const ws_launch_desc *l, const ws_func *kf, 
             else
                 fprintf(f, "l1d_estimate accesses %llu misses %llu\n", (unsigned long long)acc,
                         (unsigned long long)miss);
+            /* WCET with the kernel's longest measured memory latency as L_base
+               (profiled, as the shared-LLC chapter does), or 1 with perfect memory */
+            uint64_t lmax = 0;
+            for (uint32_t i = 0; i < g->n_sms; i++)
+                if (ws_sm_max_mf_latency(g->sm[i]) > lmax) lmax = ws_sm_max_mf_latency(g->sm[i]);
+            ws_wcet_model wm;
+            ws_wcet_result wr;
+            if (ws_wcet_model_from_config(&wm, &g->cfg, g->cfg.perfect_memory ? 1 : lmax, mc, e,
+                                          sizeof e) == 0) {
+                wm.perfect_memory = g->cfg.perfect_memory;
+                if (ws_wcet_kernel(&r, l->img->mod, &wm, &g->cfg, &wr, e, sizeof e) == 0)
+                    fprintf(f, "wcet l_base %llu ncoal %u %u ncomp %u %u avg_avg %llu avg_max %llu "
+                            "max_avg %llu max_max %llu\n", (unsigned long long)wm.l_base,
+                            wr.ncoal_avg, wr.ncoal_max, wr.ncomp_avg, wr.ncomp_max,
+                            (unsigned long long)wr.bound[0][0], (unsigned long long)wr.bound[0][1],
+                            (unsigned long long)wr.bound[1][0], (unsigned long long)wr.bound[1][1]);
+                else
+                    fprintf(f, "wcet none %s\n", e);
+            }
         }
         if (fflush(f) || ferror(f)) bad = 1;
         if (fclose(f)) bad = 1;

@@ -479,6 +479,12 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     }
     if (in->space == WS_SPACE_TEX) return sm_tex_dispatch_step(sm, in); /* one L1T access */
     ws_mem_txn *t = &sm->txq[sm->txpos];
+    if (sm->cfg->perfect_memory) {
+        /* perfect memory: one access per cycle, each done a cycle later */
+        if (in->is_load || in->is_atomic) in->pending--;
+        sm->txpos++;
+        return sm->txpos >= sm->ntx;
+    }
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
         ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
