@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/kanalyze.h"
+#include "analysis/llc.h"
 #include "analysis/wcet.h"
 #include "config/config.h"
 #include "ptx/ptx.h"
@@ -225,4 +226,125 @@ int ws_cli_analyze(int argc, char **argv) {
     free(params);
     ws_module_free(m);
     return status;
+}
+
+/* ---- warpsim llc-analyze ---------------------------------------------------------- */
+static const char LLC_USAGE[] =
+    "usage: warpsim llc-analyze TRACE --sets N --ways A [--quota Q]... [--actual MISSES]\n"
+    "  the shared-LLC reuse-distance analyses on a recorded LLC access trace: lines\n"
+    "  'CORE LINE-ADDRESS' (each core's accesses in its order; '#' comments; any other\n"
+    "  fields after the address are ignored), set = line / 128 mod N. Prints the misses\n"
+    "  the Simple method and the Access Interval method (quota Q per core per interval,\n"
+    "  default 2) predict, as counts and miss rates; with --actual, the overestimation\n";
+
+int ws_cli_llc(int argc, char **argv) {
+    const char *file = NULL;
+    unsigned long sets = 0, ways = 0, quota[8];
+    int nq = 0;
+    long long actual = -1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(LLC_USAGE, stdout);
+            return 0;
+        } else if (!strcmp(a, "--sets") || !strcmp(a, "--ways") || !strcmp(a, "--quota")) {
+            unsigned long n = v ? strtoul(v, &end, 0) : 0;
+            if (!v || *end || !n || n > (1ul << 24) || (!strcmp(a, "--quota") && nq == 8)) {
+                fprintf(stderr, "warpsim llc-analyze: %s wants a positive count\n", a);
+                return 2;
+            }
+            if (!strcmp(a, "--sets")) sets = n;
+            else if (!strcmp(a, "--ways")) ways = n;
+            else quota[nq++] = n;
+            i++;
+        } else if (!strcmp(a, "--actual")) {
+            actual = v ? strtoll(v, &end, 0) : -1;
+            if (!v || *end || actual < 0) {
+                fprintf(stderr, "warpsim llc-analyze: --actual wants a miss count\n");
+                return 2;
+            }
+            i++;
+        } else if (a[0] == '-' || file) {
+            fprintf(stderr, "warpsim llc-analyze: unexpected argument '%s'\n", a);
+            return 2;
+        } else {
+            file = a;
+        }
+    }
+    if (!file || !sets || !ways) {
+        fputs(LLC_USAGE, stderr);
+        return 2;
+    }
+    if (!nq) quota[nq++] = 2;
+    size_t len;
+    char *text = ws_read_file_capped(file, WS_PTX_FILE_MAX, &len);
+    if (!text) {
+        char e[600];
+        ws_read_file_error(e, sizeof e, "LLC trace", file, WS_PTX_FILE_MAX);
+        fprintf(stderr, "warpsim llc-analyze: %s\n", e);
+        return 2;
+    }
+    enum { MAXC = 1024 };
+    uint64_t **lines = calloc(MAXC, sizeof *lines);
+    size_t *n = calloc(MAXC, sizeof *n), *cap = calloc(MAXC, sizeof *cap), total = 0;
+    unsigned ncores = 0, ln = 0;
+    int rc = 0;
+    for (char *p = text; p && *p && lines && n && cap && !rc; ln++) {
+        char *nl = strchr(p, '\n');
+        if (nl) *nl = 0;
+        char *h = strchr(p, '#');
+        if (h) *h = 0;
+        unsigned c;
+        unsigned long long addr;
+        if (sscanf(p, "%u %llx", &c, &addr) == 2) {
+            if (c >= MAXC) {
+                fprintf(stderr, "%s:%u: core %u (at most %d cores)\n", file, ln + 1, c, MAXC);
+                rc = 2;
+                break;
+            }
+            if (n[c] == cap[c]) {
+                size_t nc = cap[c] ? 2 * cap[c] : 1024;
+                uint64_t *q = realloc(lines[c], nc * sizeof *q);
+                if (!q) {
+                    rc = 2;
+                    break;
+                }
+                lines[c] = q;
+                cap[c] = nc;
+            }
+            lines[c][n[c]++] = addr / 128;
+            total++;
+            if (c + 1 > ncores) ncores = c + 1;
+        } else {
+            char *q = p;
+            while (*q == ' ' || *q == '\t' || *q == '\r') q++;
+            if (*q) {
+                fprintf(stderr, "%s:%u: want 'CORE LINE-ADDRESS', got '%s'\n", file, ln + 1, q);
+                rc = 2;
+            }
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    if (!rc && lines && n) {
+        ws_llc_trace t = {ncores, (const uint64_t *const *)lines, n};
+        int64_t sm = ws_llc_simple(&t, (uint32_t)sets, (uint32_t)ways);
+        printf("accesses %zu cores %u sets %lu ways %lu\n", total, ncores, sets, ways);
+        printf("simple misses %lld rate %.4f", (long long)sm, total ? (double)sm / total : 0.0);
+        if (actual > 0) printf(" overestimation %.4f", (double)sm / (double)actual - 1);
+        printf("\n");
+        for (int q = 0; q < nq; q++) {
+            int64_t ai = ws_llc_access_interval(&t, (uint32_t)sets, (uint32_t)ways, (uint32_t)quota[q]);
+            printf("access_interval quota %lu misses %lld rate %.4f", quota[q], (long long)ai,
+                   total ? (double)ai / total : 0.0);
+            if (actual > 0) printf(" overestimation %.4f", (double)ai / (double)actual - 1);
+            printf("\n");
+        }
+    }
+    for (unsigned c = 0; lines && c < MAXC; c++) free(lines[c]);
+    free(lines);
+    free(n);
+    free(cap);
+    free(text);
+    return rc;
 }

@@ -3,5 +3,7 @@
 #define WARPSIM_CLI_ANALYZE_H
 
 int ws_cli_analyze(int argc, char **argv);
+/* `warpsim llc-analyze`: the shared-LLC reuse-distance analyses on a trace. */
+int ws_cli_llc(int argc, char **argv);
 
 #endif

@@ -72,7 +72,8 @@ static void usage(FILE *f) {
           "  warpsim list                                            list the bundled workloads\n"
           "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
           "  warpsim analyze FILE.ptx KERNEL --grid G --block B ...  static kernel analyzer (reorder\n"
-          "                                                           configuration, L1D estimate)\n"
+          "                                                           configuration, L1D estimate, WCET)\n"
+          "  warpsim llc-analyze TRACE --sets N --ways A [--quota Q]  shared-LLC reuse-distance analyses\n"
           "  warpsim options                                         list every configuration option\n"
           "  warpsim stats [--json]                                  list every statistic (docs/stats.md)\n"
           "  warpsim version                                         print the version\n"
@@ -712,6 +713,7 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "analyze")) return ws_cli_analyze(argc - 2, argv + 2);
+    if (!strcmp(cmd, "llc-analyze")) return ws_cli_llc(argc - 2, argv + 2);
     if (!strcmp(cmd, "ptx-check")) {
         if (argc > 2 && is_help(argv[2])) return command_usage(cmd);
         return cmd_ptx_check(argc - 2, argv + 2);
