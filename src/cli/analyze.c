@@ -231,9 +231,11 @@ int ws_cli_analyze(int argc, char **argv) {
 /* ---- warpsim llc-analyze ---------------------------------------------------------- */
 static const char LLC_USAGE[] =
     "usage: warpsim llc-analyze TRACE --sets N --ways A [--quota Q]... [--actual MISSES]\n"
+    "                           [--kernel K]\n"
     "  the shared-LLC reuse-distance analyses on a recorded LLC access trace: lines\n"
-    "  'CORE LINE-ADDRESS' (each core's accesses in its order; '#' comments; any other\n"
-    "  fields after the address are ignored), set = line / 128 mod N. Prints the misses\n"
+    "  'CORE LINE-ADDRESS [SET]' (each core's accesses in its order; '#' comments), set =\n"
+    "  SET if given, else line / 128 mod N; with --kernel K, the lines 'KERNEL CORE\n"
+    "  LINE-ADDRESS SET' of -llc_access_trace for kernel K. Prints the misses\n"
     "  the Simple method and the Access Interval method (quota Q per core per interval,\n"
     "  default 2) predict, as counts and miss rates; with --actual, the overestimation\n";
 
@@ -241,7 +243,7 @@ int ws_cli_llc(int argc, char **argv) {
     const char *file = NULL;
     unsigned long sets = 0, ways = 0, quota[8];
     int nq = 0;
-    long long actual = -1;
+    long long actual = -1, kernel = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -257,6 +259,13 @@ int ws_cli_llc(int argc, char **argv) {
             if (!strcmp(a, "--sets")) sets = n;
             else if (!strcmp(a, "--ways")) ways = n;
             else quota[nq++] = n;
+            i++;
+        } else if (!strcmp(a, "--kernel")) {
+            kernel = v ? strtoll(v, &end, 0) : -1;
+            if (!v || *end || kernel < 0) {
+                fprintf(stderr, "warpsim llc-analyze: --kernel wants a launch number\n");
+                return 2;
+            }
             i++;
         } else if (!strcmp(a, "--actual")) {
             actual = v ? strtoll(v, &end, 0) : -1;
@@ -296,8 +305,13 @@ int ws_cli_llc(int argc, char **argv) {
         char *h = strchr(p, '#');
         if (h) *h = 0;
         unsigned c;
-        unsigned long long addr;
-        if (sscanf(p, "%u %llx", &c, &addr) == 2) {
+        unsigned long long addr, set = 0, kk = 0;
+        int got = kernel >= 0 ? sscanf(p, "%llu %u %llx %llu", &kk, &c, &addr, &set) - 1
+                              : sscanf(p, "%u %llx %llu", &c, &addr, &set);
+        if (kernel >= 0 && got == 3 && kk != (unsigned long long)kernel) got = -2; /* another kernel */
+        if (got == -2) {
+            /* skipped */
+        } else if (got >= 2) {
             if (c >= MAXC) {
                 fprintf(stderr, "%s:%u: core %u (at most %d cores)\n", file, ln + 1, c, MAXC);
                 rc = 2;
@@ -313,7 +327,8 @@ int ws_cli_llc(int argc, char **argv) {
                 lines[c] = q;
                 cap[c] = nc;
             }
-            lines[c][n[c]++] = addr / 128;
+            /* a key per line whose residue is its set: same set <=> same key mod sets */
+            lines[c][n[c]++] = got == 3 ? (addr / 128) * sets + set % sets : addr / 128;
             total++;
             if (c + 1 > ncores) ncores = c + 1;
         } else {

@@ -26,6 +26,7 @@
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
 #include "timing/mem/l1bypass.h"
+#include "timing/llc_ai.h"
 #include "timing/mem/partition.h"
 
 enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
@@ -207,6 +208,7 @@ struct ws_gpu {
     ws_control *ctl;          /* policy controllers between cycles */
     ws_l1blist *l1blist;      /* -l1d_bypass_list, or NULL */
     uint64_t *cta_next;       /* -warpsim_static_cta_map: per SM, its next block */
+    ws_llc_ai *llc;           /* access-interval throttling / LLC trace, or NULL */
     uint64_t ctl_next;        /* kernel cycle of the next controller epoch */
     double mhz[4];            /* core, icnt, L2, DRAM */
     double period[4], next[4];
@@ -430,6 +432,7 @@ static void gpu_free(ws_gpu *g) {
     ws_control_destroy(g->ctl);
     ws_l1blist_destroy(g->l1blist);
     free(g->cta_next);
+    ws_llc_ai_destroy(g->llc);
     ws_icnt_destroy(g->icnt);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
@@ -623,6 +626,11 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     if (!(g->cta_next = calloc(g->n_sms, sizeof *g->cta_next))) {
         snprintf(err, errlen, "out of memory");
+        gpu_free(g);
+        return NULL;
+    }
+    g->llc = ws_llc_ai_create(c, g->n_sms, err, errlen);
+    if (!g->llc && err[0]) {
         gpu_free(g);
         return NULL;
     }
@@ -947,6 +955,20 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     return 0;
 }
 
+/* Access-interval throttling: may SM i send r now? If so, it is counted
+   (and traced with its global LLC set: slice x sets per slice + set). */
+static bool llc_send(ws_gpu *g, uint32_t i, const ws_mreq *r) {
+    if (!ws_llc_ai_may_send(g->llc, i, r)) return false;
+    uint32_t k;
+    ws_mempart *p = part_of(g, r->subpart, &k);
+    const ws_cache *l2 = ws_subpart_l2(p, k);
+    uint64_t set = l2 ? (uint64_t)r->subpart * ws_cache_get_cfg(l2)->nsets +
+                            ws_cache_set_of(l2, r->addr)
+                      : r->subpart;
+    ws_llc_ai_sent(g->llc, i, r, set);
+    return true;
+}
+
 /* Static CTA mapping: block b on SM b mod n, each SM taking its own blocks
    in ID order as its slots free (one per SM per cycle). Returns how many. */
 static uint64_t dispatch_static(ws_gpu *g, const ws_launch_desc *l, uint64_t total, uint64_t now) {
@@ -987,6 +1009,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
     const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
     ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
+    if (g->llc) ws_llc_ai_kernel_start(g->llc);
     g->ctl_next = ws_control_next(g->ctl);
     if (!ws_sm_can_take_cta(g->sm[0])) {
         free(sm0);
@@ -1051,6 +1074,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                     continue;
                 }
                 ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
+                if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);
             }
             for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], now);
@@ -1067,12 +1091,14 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             while ((r = ws_sm_out_peek(sm))) {
                 uint32_t flits = ws_mreq_flits(r, g->flit);
                 if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
+                if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
                 ws_sm_out_pop(sm);
                 ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
             }
             progress |= ws_sm_progressed(sm);
             if (ws_sm_fault(sm, fault)) rc = fault->code;
         }
+        if (g->llc) ws_llc_ai_cycle(g->llc, g->sm);
         cycle++;
         if (rc != WS_OK) break;
         if (cycle >= g->ctl_next) {
@@ -1154,6 +1180,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     ws_control_kernel_end(g->ctl);
     if (rc == WS_OK && l1bp_write(g, fault)) rc = fault->code;
     if (rc == WS_OK && l1trace_write(g, fault)) rc = fault->code;
+    if (rc == WS_OK && g->llc &&
+        ws_llc_ai_write(g->llc, g->kernel_uid, fault->msg, sizeof fault->msg))
+        rc = fault->code = WS_ERR_IO;
     if (rc == WS_OK && analyze_write(g, l, kf, fault)) rc = fault->code;
     out->cycles = cycle;
     out->ctas = next_cta;

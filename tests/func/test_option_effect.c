@@ -210,6 +210,7 @@ static const char *const g_quiet[][2] = {
     {"warpsim_map_granularity", "acts only on accesses outside every allocation, which no bundled "
                                 "workload makes (tests/func/test_memcheck.c)"},
     {"l1d_bypass_profile", "writes the bypass-list file, not the report (test_l1bypass_run.c)"},
+    {"llc_access_trace", "writes the trace file, not the report (test_llc_run.c)"},
     {"warpsim_analyze", "writes the analysis file, not the report (test_wcet_run.c)"},
     {"l1d_access_trace", "writes the trace file, not the report (test_reorder_run.c)"},
     {"l1d_bypass_unit", "changes what -l1d_bypass_profile writes (test_l1bypass_run.c)"},
