@@ -75,7 +75,7 @@ class Runner:
         cmd = [self.warpsim, "run", "-q", "--input", self.inp, "-o", d, *extra]
         for s in sets:
             cmd += ["--set", s.replace("{d}", d)]
-        cmd.append(workload)
+        cmd.append(workload if "/" in workload else "rodinia/" + workload)
         with open(os.path.join(d, "log.txt"), "w") as log:
             rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
         with open(done, "w") as f:
