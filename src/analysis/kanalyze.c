@@ -673,6 +673,11 @@ static void run_warp(ka *k, caps *cp, uint64_t block, uint32_t warp) {
             return;
         }
         ws_ka_result *r = k->r;
+        if (r->ntrace >= WS_KA_MAX_TRACE) { /* the traces of all warps are kept: bound them */
+            refuse(k, &f->insts[top->pc], "more than %u warp instructions over all warps (a "
+                   "launch too large to analyze)", (unsigned)WS_KA_MAX_TRACE);
+            return;
+        }
         if (!grow((void **)&r->trace, &cp->trace_cap, r->ntrace + 1, sizeof *r->trace)) {
             k->oom = true;
             return;

@@ -29,6 +29,10 @@
 
 #include "ptx/ir.h"
 
+/* Warp instructions over all warps of a launch the analyzer follows (their
+   traces are kept for the WCET model: 4 bytes each). */
+#define WS_KA_MAX_TRACE (256u << 20)
+
 typedef struct ws_ka_access {
     uint32_t pc;          /* instruction index (the paper's PC is 8 x this) */
     uint32_t line;        /* PTX source line */
