@@ -257,7 +257,7 @@ def ch4(r, wl, md):
         ("estimated / simulated L1D miss rate = 1.0 at all 3 sizes", verdict(est_ok and ratios != []),
          f"mean {fx(mean(ratios), 4)} over {len(ratios)} (workload, size)"),
         ("default <= reordering < pure RR at every size", verdict(order_ok), ""),
-        ("reordering ~24% faster than pure RR on average (24.4%)", verdict(sp is not None and sp > 1.1),
+        ("reordering ~24% faster than pure RR on average (24.4%)", verdict(sp is not None and 1 - 1 / sp >= 0.15),
          pct(None if sp is None else 1 - 1 / sp)),
     ]
 
