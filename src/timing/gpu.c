@@ -10,7 +10,6 @@
  * the dispatcher gives at most one new CTA to each SM (core). */
 #include "timing/gpu.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,14 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/kanalyze.h"
-#include "analysis/wcet.h"
 #include "stats/energy.h"
 #include "timing/control.h"
 #include "timing/mem/addrdec.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
-#include "timing/mem/l1bypass.h"
+#include "timing/gpu_hooks.h"
 #include "timing/llc_ai.h"
 #include "timing/mem/partition.h"
 
@@ -439,150 +436,6 @@ static void gpu_free(ws_gpu *g) {
     free(g);
 }
 
-/* Profile-based L1D bypassing: check the options and read the list. */
-static int l1bp_open(ws_gpu *g, char *err, size_t errlen) {
-    const ws_config *c = &g->cfg;
-    if (strcmp(c->l1d_bypass_unit, "bytes") && strcmp(c->l1d_bypass_unit, "sectors")) {
-        snprintf(err, errlen, "option -l1d_bypass_unit: '%s' (allowed: bytes, sectors)",
-                 c->l1d_bypass_unit);
-        return -1;
-    }
-    if (c->l1d_bypass_profile && *c->l1d_bypass_profile) {
-        /* an unwritable path is refused now, not after the first kernel */
-        char tmp[4200];
-        snprintf(tmp, sizeof tmp, "%s.tmp", c->l1d_bypass_profile);
-        FILE *f = fopen(tmp, "w");
-        if (!f) {
-            snprintf(err, errlen, "option -l1d_bypass_profile: cannot write %s: %s", tmp,
-                     strerror(errno));
-            return -1;
-        }
-        fclose(f);
-        unlink(tmp);
-    }
-    if (!c->l1d_bypass_list || !*c->l1d_bypass_list) return 0;
-    ws_cache_cfg cc;
-    char e[400];
-    if (ws_cache_cfg_parse(c->cache_dl1, &cc, e, sizeof e)) return 0; /* the SM reports it */
-    if (cc.line_size != 128) {
-        snprintf(err, errlen, "option -l1d_bypass_list: the L1D's lines are %u B; lists are of "
-                 "128 B lines", cc.line_size);
-        return -1;
-    }
-    if (!(g->l1blist = ws_l1blist_load(c->l1d_bypass_list, g->n_sms, 128, e, sizeof e))) {
-        snprintf(err, errlen, "option -l1d_bypass_list: %s", e);
-        return -1;
-    }
-    return 0;
-}
-
-/* -l1d_bypass_profile: the lists so far, rewritten after every kernel so the
-   file is complete whenever the program ends. */
-static int l1bp_write(ws_gpu *g, ws_fault *fault) {
-    const ws_config *c = &g->cfg;
-    if (!c->l1d_bypass_profile || !*c->l1d_bypass_profile) return 0;
-    ws_l1prof **p = malloc(g->n_sms * sizeof *p);
-    char e[400];
-    int rc = -1;
-    if (!p) {
-        snprintf(e, sizeof e, "out of host memory");
-    } else {
-        for (uint32_t i = 0; i < g->n_sms; i++) p[i] = ws_sm_l1prof(g->sm[i]);
-        rc = ws_l1prof_write(c->l1d_bypass_profile, p, g->n_sms, 128, c->l1d_bypass_unit, e,
-                             sizeof e);
-    }
-    free(p);
-    if (rc) {
-        fault->code = WS_ERR_IO;
-        snprintf(fault->msg, sizeof fault->msg, "-l1d_bypass_profile: %s", e);
-    }
-    return rc;
-}
-
-/* -warpsim_analyze FILE: the static analyzer on this launch (as the kernel
-   ran: its parameters, shape, SM count and CTAs per SM) and its L1D
-   miss-rate estimate, appended to FILE. */
-static int analyze_write(ws_gpu *g, const ws_launch_desc *l, const ws_func *kf, ws_fault *fault) {
-    const char *path = g->cfg.analyze_out;
-    if (!path || !*path) return 0;
-    ws_ka_launch kl = {l->img->mod, l->func, {l->grid[0], l->grid[1], l->grid[2]},
-                       {l->block[0], l->block[1], l->block[2]}, l->params, 0};
-    ws_ka_result r;
-    int oom = ws_ka_analyze(&kl, &r);
-    FILE *f = fopen(path, g->kernel_uid > 1 ? "a" : "w");
-    int bad = !f || oom;
-    if (f) {
-        unsigned mc = ws_sm_max_ctas(g->sm[0]);
-        fprintf(f, "kernel %llu %s grid %u,%u,%u block %u,%u,%u sms %u max_cta %u\n",
-                (unsigned long long)g->kernel_uid, kf->name, l->grid[0], l->grid[1], l->grid[2],
-                l->block[0], l->block[1], l->block[2], g->n_sms, mc);
-        if (!r.ok) {
-            fprintf(f, "analyzable 0 %s\n", r.why);
-        } else {
-            uint64_t acc = 0, miss = 0;
-            char e[200];
-            fprintf(f, "analyzable 1 accesses %zu ncoal_max %u ncoal_avg %.4f\n", r.nacc,
-                    r.ncoal_max, r.ncoal_avg);
-            if (ws_ka_estimate_l1(&r, g->n_sms, mc, g->cfg.cache_dl1, &acc, &miss, e, sizeof e))
-                fprintf(f, "l1d_estimate none %s\n", e);
-            else
-                fprintf(f, "l1d_estimate accesses %llu misses %llu\n", (unsigned long long)acc,
-                        (unsigned long long)miss);
-            /* WCET with the kernel's longest measured memory latency as L_base
-               (profiled, as the shared-LLC chapter does), or 1 with perfect memory */
-            uint64_t lmax = 0;
-            for (uint32_t i = 0; i < g->n_sms; i++)
-                if (ws_sm_max_mf_latency(g->sm[i]) > lmax) lmax = ws_sm_max_mf_latency(g->sm[i]);
-            ws_wcet_model wm;
-            ws_wcet_result wr;
-            if (ws_wcet_model_from_config(&wm, &g->cfg, g->cfg.perfect_memory ? 1 : lmax, mc, e,
-                                          sizeof e) == 0) {
-                wm.perfect_memory = g->cfg.perfect_memory;
-                if (ws_wcet_kernel(&r, l->img->mod, &wm, &g->cfg, &wr, e, sizeof e) == 0)
-                    fprintf(f, "wcet l_base %llu ncoal %u %u ncomp %u %u avg_avg %llu avg_max %llu "
-                            "max_avg %llu max_max %llu\n", (unsigned long long)wm.l_base,
-                            wr.ncoal_avg, wr.ncoal_max, wr.ncomp_avg, wr.ncomp_max,
-                            (unsigned long long)wr.bound[0][0], (unsigned long long)wr.bound[0][1],
-                            (unsigned long long)wr.bound[1][0], (unsigned long long)wr.bound[1][1]);
-                else
-                    fprintf(f, "wcet none %s\n", e);
-            }
-        }
-        if (fflush(f) || ferror(f)) bad = 1;
-        if (fclose(f)) bad = 1;
-    }
-    ws_ka_free(&r);
-    if (bad) {
-        fault->code = WS_ERR_IO;
-        snprintf(fault->msg, sizeof fault->msg, "-warpsim_analyze: cannot write %s", path);
-    }
-    return bad;
-}
-
-/* -l1d_access_trace: append this kernel's per-SM L1D access sequences. The
-   first kernel of the GPU starts the file afresh. */
-static int l1trace_write(ws_gpu *g, ws_fault *fault) {
-    const char *path = g->cfg.l1d_access_trace;
-    if (!path || !*path) return 0;
-    FILE *f = fopen(path, g->kernel_uid > 1 ? "a" : "w");
-    int bad = !f;
-    for (uint32_t i = 0; i < g->n_sms && f; i++) {
-        const uint64_t *a;
-        size_t n = ws_sm_l1trace(g->sm[i], &a, true);
-        for (size_t k = 0; k < n; k++)
-            fprintf(f, "%llu %u %c 0x%llx\n", (unsigned long long)g->kernel_uid, i,
-                    a[k] & 1 ? 'W' : 'R', (unsigned long long)(a[k] & ~1ull));
-    }
-    if (f && (fflush(f) || ferror(f))) bad = 1;
-    if (f && fclose(f)) bad = 1;
-    if (bad) {
-        fault->code = WS_ERR_IO;
-        snprintf(fault->msg, sizeof fault->msg, "-l1d_access_trace: cannot write %s: %s", path,
-                 strerror(errno));
-    }
-    return bad;
-}
-
 ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     ws_gpu *g = calloc(1, sizeof *g);
     if (!g || ws_config_copy(&g->cfg, cfg)) {
@@ -634,7 +487,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         gpu_free(g);
         return NULL;
     }
-    if (l1bp_open(g, err, errlen)) {
+    if (ws_l1bp_open(c, g->n_sms, &g->l1blist, err, errlen)) {
         gpu_free(g);
         return NULL;
     }
@@ -1178,12 +1031,14 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
        indexing's reset) */
     for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
     ws_control_kernel_end(g->ctl);
-    if (rc == WS_OK && l1bp_write(g, fault)) rc = fault->code;
-    if (rc == WS_OK && l1trace_write(g, fault)) rc = fault->code;
+    if (rc == WS_OK && ws_l1bp_write_sms(&g->cfg, g->sm, g->n_sms, fault)) rc = fault->code;
+    if (rc == WS_OK && ws_l1trace_write_sms(&g->cfg, g->sm, g->n_sms, g->kernel_uid, fault))
+        rc = fault->code;
     if (rc == WS_OK && g->llc &&
         ws_llc_ai_write(g->llc, g->kernel_uid, fault->msg, sizeof fault->msg))
         rc = fault->code = WS_ERR_IO;
-    if (rc == WS_OK && analyze_write(g, l, kf, fault)) rc = fault->code;
+    if (rc == WS_OK && ws_analyze_write(&g->cfg, g->sm, g->n_sms, g->kernel_uid, l, fault))
+        rc = fault->code;
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;
