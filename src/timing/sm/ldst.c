@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/mem/pages.h"
 #include "timing/sm/sm_internal.h"
 
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
@@ -237,8 +238,10 @@ static void drain_cache(ws_sm *sm, ws_cache *c, uint8_t which) {
     sm_outq_push(sm, r);
 }
 
-/* Send one bypassing transaction; false when the out queue is full. */
-static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+/* Send one bypassing transaction; false when the out queue is full.
+   cpu_phys: not NULL for a page in CPU memory (its node-physical address),
+   which goes to a CPU-link port. */
+static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t, const uint64_t *cpu_phys) {
     if (sm_outq_full(sm)) return false;
     ws_mreq *r = sm_new_req(sm, in->is_store ? acc_write(in->space) : acc_read(in->space), t->addr,
                             t->size, in->warp);
@@ -258,6 +261,11 @@ static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
         sm->n_pend++;
     }
     sm_outq_push(sm, r);
+    if (cpu_phys) { /* after the GPU address decoding, which it replaces */
+        r->node = 1;
+        r->part_addr = *cpu_phys;
+        r->subpart = (uint16_t)(sm->env.cpu_port + (*cpu_phys >> 8) % sm->env.cpu_ports);
+    }
     return true;
 }
 
@@ -391,14 +399,20 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     }
     if (in->space == WS_SPACE_TEX) return sm_tex_dispatch_step(sm, in); /* one L1T access */
     ws_mem_txn *t = &sm->txq[sm->txpos];
+    uint64_t phys;
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
         ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
         if (s == WS_CACHE_RESERVATION_FAIL) return false;
         if (s == WS_CACHE_HIT) in->pending--;
         sm->txpos++;
+    } else if (sm->env.pages && in->space == WS_SPACE_GLOBAL &&
+               ws_pages_touch(sm->env.pages, t->addr, sm->now, &phys) == WS_NODE_CPU) {
+        /* selective caching: a page in CPU memory is never cached on the GPU */
+        if (!send_bypass(sm, in, t, &phys)) return false;
+        sm->txpos++;
     } else if (bypasses_l1(sm, in)) {
-        if (!send_bypass(sm, in, t)) return false;
+        if (!send_bypass(sm, in, t, NULL)) return false;
         sm->txpos++;
     } else {
         /* with MRPB the request waits in its warp's queue first */

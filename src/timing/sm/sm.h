@@ -30,12 +30,15 @@ typedef struct ws_kernel_res {
 } ws_kernel_res;
 
 /* What the GPU gives each SM. Pointers outlive the SM. */
+struct ws_pages;
 typedef struct ws_sm_env {
     const ws_config *cfg;
     ws_mreq_pool *pool;
     const ws_addrdec *addrdec;
     uint32_t sm_id;
     uint32_t flit_size;         /* interconnect flit bytes */
+    struct ws_pages *pages;     /* heterogeneous memory's page table (NULL: GPU memory only) */
+    uint32_t cpu_port, cpu_ports; /* its CPU-link ports: destinations cpu_port.. on the interconnect */
 } ws_sm_env;
 
 /* Statistics kept by an SM (summed over SMs by the GPU for the report).
