@@ -31,6 +31,8 @@ struct ws_hmem {
     ws_pages *pages;
     ws_cpumem *cpu;
     uint32_t port0, ports;
+    uint32_t held_back;       /* replies in the port queues */
+    ws_mreq_fifo *portq;      /* per port: replies past the link waiting for the interconnect */
     hm_node_tot tot[WS_NODE_N], tot0[WS_NODE_N];
     ws_pages_stats pg0;
     ws_cpumem_stats cpu0;
@@ -51,6 +53,11 @@ ws_hmem *ws_hmem_create(const ws_config *c, double core_mhz, double dram_mhz, ui
     }
     h->port0 = port0;
     h->ports = (uint32_t)c->hm_link_ports;
+    if (!(h->portq = calloc(h->ports, sizeof *h->portq))) {
+        snprintf(err, errlen, "out of memory");
+        free(h);
+        return NULL;
+    }
     double bw_cpu = (double)c->hm_cpu_channels * c->hm_cpu_channel_bw;
     ws_pages_cfg pc = {
         .page_size = (uint64_t)c->hm_page_size,
@@ -82,6 +89,7 @@ void ws_hmem_destroy(ws_hmem *h) {
     if (!h) return;
     ws_pages_destroy(h->pages);
     ws_cpumem_destroy(h->cpu);
+    free(h->portq);
     free(h);
 }
 
@@ -99,19 +107,27 @@ void ws_hmem_from_icnt(ws_hmem *h, ws_icnt *n, uint64_t now) {
 void ws_hmem_cycle(ws_hmem *h, uint64_t now) { ws_cpumem_cycle(h->cpu, now); }
 
 void ws_hmem_to_icnt(ws_hmem *h, ws_icnt *n, uint32_t flit, uint64_t now) {
-    /* at most one reply per port per cycle, in the order they crossed the link */
-    for (uint32_t k = 0; k < h->ports; k++) {
-        ws_mreq *r = ws_cpumem_top(h->cpu, now);
-        if (!r) return;
-        /* the port the request came in by (ldst.c spreads them by CPU address) */
-        uint32_t f = ws_mreq_flits(r, flit), src = h->port0 + (uint32_t)((r->part_addr >> 8) % h->ports);
-        if (!ws_icnt_has_buffer(n, src, f)) return;
+    /* replies past the link go back by the port their request came in by (ldst.c
+       spreads them by CPU address); each port has its own queue, so a busy port
+       does not hold the others' replies (as each sub-partition has its own) */
+    ws_mreq *r;
+    while ((r = ws_cpumem_top(h->cpu, now))) {
         ws_cpumem_pop(h->cpu);
-        ws_icnt_push(n, src, r->sm, r, f);
+        ws_mreq_fifo_push(&h->portq[(r->part_addr >> 8) % h->ports], r);
+        h->held_back++;
+    }
+    for (uint32_t k = 0; k < h->ports; k++) {
+        ws_mreq_fifo *q = &h->portq[k];
+        if (!q->head) continue;
+        uint32_t f = ws_mreq_flits(q->head, flit);
+        if (!ws_icnt_has_buffer(n, h->port0 + k, f)) continue;
+        r = ws_mreq_fifo_pop(q);
+        ws_icnt_push(n, h->port0 + k, r->sm, r, f);
+        h->held_back--;
     }
 }
 
-bool ws_hmem_busy(const ws_hmem *h) { return ws_cpumem_busy(h->cpu); }
+bool ws_hmem_busy(const ws_hmem *h) { return h->held_back || ws_cpumem_busy(h->cpu); }
 
 void ws_hmem_reply(ws_hmem *h, const ws_mreq *r, uint64_t now) {
     if (r->access == WS_MA_INST) return;
