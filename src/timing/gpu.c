@@ -816,7 +816,7 @@ static ws_page_counters counters(const ws_gpu *g, const sums *now, const sums *b
                                  uint64_t bytes, uint64_t cycles) {
     ws_page_counters c = {ratio(now->l1m - before->l1m, now->l1a - before->l1a),
                           ratio(now->l2m - before->l2m, now->l2a - before->l2a),
-                          ratio(bytes, cycles) * g->mhz[0] / 1e3};
+                          ratio(bytes, cycles) * g->mhz[0] / 1e3, 0, 0, 0};
     return c;
 }
 
@@ -835,6 +835,7 @@ __attribute__((noinline)) static void hm_sample(ws_gpu *g, uint64_t cycles) {
     before.l1a = g->hm_l1a0, before.l1m = g->hm_l1m0, before.l2a = g->hm_l2a0;
     before.l2m = g->hm_l2m0;
     ws_page_counters c = counters(g, &now, &before, icnt_bytes(g) - g->hm_flits0, cycles);
+    ws_hmem_latencies(g->hm, &c); /* the run's so far */
     ws_hmem_sample(g->hm, &c);
     hm_sample_base(g);
 }
@@ -845,6 +846,7 @@ static int write_profile(ws_gpu *g, ws_fault *f) {
     sums now, zero = {0};
     take_sums(g, &now);
     ws_page_counters c = counters(g, &now, &zero, icnt_bytes(g), g->tot_cycles);
+    if (g->hm) ws_hmem_latencies(g->hm, &c);
     char err[200];
     if (!ws_page_profile_write(g->cfg.hm_profile_out, &c, err, sizeof err)) return 0;
     f->code = WS_ERR_IO;

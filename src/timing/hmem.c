@@ -34,6 +34,7 @@ struct ws_hmem {
     uint32_t held_back;       /* replies in the port queues */
     ws_mreq_fifo *portq;      /* per port: replies past the link waiting for the interconnect */
     hm_node_tot tot[WS_NODE_N], tot0[WS_NODE_N];
+    uint64_t rd_lat[3], rd_n[3];  /* data reads: L2 hits, GPU memory, CPU memory (Eq. 3) */
     ws_pages_stats pg0;
     ws_cpumem_stats cpu0;
 };
@@ -140,6 +141,18 @@ void ws_hmem_reply(ws_hmem *h, const ws_mreq *r, uint64_t now) {
     unsigned b = 0;
     for (uint64_t lim = 64; b + 1 < HM_NBUCKET && lat >= lim; lim *= 2) b++;
     t->hist[b]++;
+    if (r->is_write && !r->is_atomic) return;
+    int k = r->node ? 2 : r->l2_waited ? 1 : 0;
+    h->rd_lat[k] += lat;
+    h->rd_n[k]++;
+}
+
+void ws_hmem_latencies(const ws_hmem *h, ws_page_counters *c) {
+    double m[3];
+    for (int k = 0; k < 3; k++) m[k] = h->rd_n[k] ? (double)h->rd_lat[k] / (double)h->rd_n[k] : 0;
+    c->lat_l2 = m[0];
+    c->lat_mem = m[1] > m[0] ? m[1] - m[0] : 0; /* beyond the L2 */
+    c->lat_cpu = m[2];
 }
 
 void ws_hmem_kernel_start(ws_hmem *h) {

@@ -40,6 +40,10 @@ bool ws_hmem_busy(const ws_hmem *h);
 /* A data reply reaches its SM at now: count it for its node. */
 void ws_hmem_reply(ws_hmem *h, const ws_mreq *r, uint64_t now);
 
+/* Mean read latencies so far (the model's L2 hit, GPU memory beyond the L2 and CPU
+   memory latencies; 0 where nothing was measured) into c. */
+void ws_hmem_latencies(const ws_hmem *h, ws_page_counters *c);
+
 /* Kernel boundaries; the kernel's stats into ks. */
 void ws_hmem_kernel_start(ws_hmem *h);
 void ws_hmem_add_stats(ws_hmem *h, ws_kernel_stats *ks, uint64_t cycles, double core_mhz);

@@ -139,6 +139,18 @@ TEST(page_policy_blpp_reads_its_profile_and_dblpp_samples) {
     pt = make_pages("blpp", 0, 0, 1, path); /* II: not */
     CHECK(pt && ws_pages_gpu_ratio(pt) == 1.0);
     ws_pages_destroy(pt);
+    /* measured latencies: 2DC's counters are "other" under the set (r_L 2.04) but
+       bandwidth-sensitive with a slow L2 and GPU memory (r_L 1.45 at 400 + 500 cycles) */
+    ws_page_counters dc = {0.23, 0.54, 188.0, 400, 500, 0};
+    CHECK(ws_page_profile_write(path, &dc, err, sizeof err) == 0);
+    CHECK(ws_page_profile_read(path, &got, err, sizeof err) == 0);
+    CHECK(got.lat_l2 == 400 && got.lat_mem == 500 && got.lat_cpu == 0);
+    pt = make_pages("blpp", 0, 0, 1, path);
+    CHECK(pt && ws_pages_gpu_ratio(pt) == 1.0);
+    ws_pages_destroy(pt);
+    pt = make_pages("blpp:lat=measured", 0, 0, 1, path);
+    CHECK(pt && fabs(ws_pages_gpu_ratio(pt) - 200.0 / 280) < 1e-9);
+    ws_pages_destroy(pt);
     /* a broken profile is refused with the line */
     FILE *f = fopen(path, "w");
     fputs("l1d_miss_rate 0.5\nl2_miss_rate x\n", f);

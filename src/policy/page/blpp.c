@@ -21,7 +21,7 @@ static void *blpp_create(ws_params *p, const ws_page_env *env, char *err, size_t
     ws_blpp_cfg m;
     ws_blpp_cfg_read(&m, p, env);
     double *st = malloc(sizeof *st);
-    if (st) *st = ws_blpp_p_opt(&m.lat, m.bw_gpu, m.bw_cpu, &c, m.theta_l, m.theta_b);
+    if (st) *st = ws_blpp_decide(&m, &c);
     else snprintf(err, errlen, "out of memory");
     return st;
 }

@@ -40,6 +40,17 @@ void ws_blpp_cfg_read(ws_blpp_cfg *c, ws_params *p, const ws_page_env *env) {
     c->theta_b = ws_param_double(p, "theta_b");
     c->bw_gpu = env->bw_gpu;
     c->bw_cpu = env->bw_cpu;
+    c->measured = ws_param_enum(p, "lat") == 1;
+}
+
+double ws_blpp_decide(const ws_blpp_cfg *m, const ws_page_counters *c) {
+    ws_blpp_lat l = m->lat;
+    if (m->measured) { /* what the run measured replaces the set; the rest stays */
+        if (c->lat_l2 > 0) l.l2 = c->lat_l2;
+        if (c->lat_mem > 0) l.mem = c->lat_mem;
+        if (c->lat_cpu > 0) l.cpu = c->lat_cpu;
+    }
+    return ws_blpp_p_opt(&l, m->bw_gpu, m->bw_cpu, c, m->theta_l, m->theta_b);
 }
 
 int ws_page_profile_read(const char *path, ws_page_counters *c, char *err, size_t errlen) {
@@ -48,8 +59,11 @@ int ws_page_profile_read(const char *path, ws_page_counters *c, char *err, size_
         snprintf(err, errlen, "profile %s: %s", path, strerror(errno));
         return -1;
     }
-    static const char *const keys[3] = {"l1d_miss_rate", "l2_miss_rate", "bm_gbps"};
-    double *dst[3] = {&c->l1d_miss_rate, &c->l2_miss_rate, &c->bm_gbps};
+    static const char *const keys[6] = {"l1d_miss_rate", "l2_miss_rate", "bm_gbps",
+                                        "lat_l2", "lat_mem", "lat_cpu"};
+    double *dst[6] = {&c->l1d_miss_rate, &c->l2_miss_rate, &c->bm_gbps,
+                      &c->lat_l2, &c->lat_mem, &c->lat_cpu};
+    c->lat_l2 = c->lat_mem = c->lat_cpu = 0;
     int seen = 0, line = 0;
     char buf[256];
     while (fgets(buf, sizeof buf, f)) {
@@ -61,10 +75,11 @@ int ws_page_profile_read(const char *path, ws_page_counters *c, char *err, size_
         int n = sscanf(buf, "%63s %lf %1s", key, &v, extra);
         if (n <= 0) continue; /* blank or comment */
         int k = 0;
-        while (k < 3 && strcmp(key, keys[k])) k++;
-        if (n != 2 || k == 3 || !(v >= 0)) {
+        while (k < 6 && strcmp(key, keys[k])) k++;
+        if (n != 2 || k == 6 || !(v >= 0)) {
             snprintf(err, errlen, "profile %s:%d: expected 'KEY VALUE' with KEY one of "
-                     "l1d_miss_rate, l2_miss_rate, bm_gbps and VALUE >= 0", path, line);
+                     "l1d_miss_rate, l2_miss_rate, bm_gbps, lat_l2, lat_mem, lat_cpu and "
+                     "VALUE >= 0", path, line);
             fclose(f);
             return -1;
         }
@@ -72,7 +87,7 @@ int ws_page_profile_read(const char *path, ws_page_counters *c, char *err, size_
         seen |= 1 << k;
     }
     fclose(f);
-    if (seen != 7) {
+    if ((seen & 7) != 7) {
         snprintf(err, errlen, "profile %s: needs l1d_miss_rate, l2_miss_rate and bm_gbps", path);
         return -1;
     }
@@ -91,6 +106,10 @@ int ws_page_profile_write(const char *path, const ws_page_counters *c, char *err
     fprintf(f, "# warpsim page-placement profile (-hm_profile_out): the counters of the "
                "BLPP model\nl1d_miss_rate %.6f\nl2_miss_rate %.6f\nbm_gbps %.4f\n",
             c->l1d_miss_rate, c->l2_miss_rate, c->bm_gbps);
+    /* measured latencies, where the run had them (-hm_enable) */
+    if (c->lat_l2 > 0) fprintf(f, "lat_l2 %.2f\n", c->lat_l2);
+    if (c->lat_mem > 0) fprintf(f, "lat_mem %.2f\n", c->lat_mem);
+    if (c->lat_cpu > 0) fprintf(f, "lat_cpu %.2f\n", c->lat_cpu);
     if (fclose(f) || rename(tmp, path)) {
         snprintf(err, errlen, "profile %s: %s", path, strerror(errno));
         remove(tmp);

@@ -37,7 +37,7 @@ static double dblpp_ratio(const void *st) { return ((const dblpp *)st)->p; }
 static uint64_t dblpp_period(const void *st) { return ((const dblpp *)st)->period; }
 static void dblpp_sample(void *st, const ws_page_counters *c) {
     dblpp *d = st;
-    d->p = ws_blpp_p_opt(&d->m.lat, d->m.bw_gpu, d->m.bw_cpu, c, d->m.theta_l, d->m.theta_b);
+    d->p = ws_blpp_decide(&d->m, c);
 }
 
 const ws_page_policy ws_page_dblpp = {

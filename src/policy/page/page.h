@@ -15,6 +15,7 @@
 #ifndef WARPSIM_POLICY_PAGE_H
 #define WARPSIM_POLICY_PAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,9 @@ typedef struct ws_page_env {
  * data, L2 hits included). */
 typedef struct ws_page_counters {
     double l1d_miss_rate, l2_miss_rate, bm_gbps;
+    /* measured mean latencies (core cycles; 0: not measured): an L2 hit, GPU memory beyond
+       the L2, CPU memory (a heterogeneous-memory run's replies, creation to arrival) */
+    double lat_l2, lat_mem, lat_cpu;
 } ws_page_counters;
 
 typedef struct ws_page_policy {
@@ -90,16 +94,21 @@ double ws_blpp_p_opt(const ws_blpp_lat *l, double bw_gpu, double bw_cpu,
     WS_DOUBLE("mem", "250", 0, 1e6, "L_G,M: GPU memory latency beyond the L2, core cycles"),   \
     WS_DOUBLE("cpu", "450", 0, 1e6, "L_C: CPU memory latency with the link, core cycles"),    \
     WS_DOUBLE("theta_l", "1.8", 0, 1e6, "latency-ratio threshold of the classification"),      \
-    WS_DOUBLE("theta_b", "140", 0, 1e9, "traffic threshold of the classification, GB/s")
+    WS_DOUBLE("theta_b", "140", 0, 1e9, "traffic threshold of the classification, GB/s"),      \
+    WS_ENUM("lat", "set", "set|measured", "latencies: the set above, or the ones the counters "   \
+            "carry where measured (L2 hit, GPU memory, CPU memory; l1d stays)")
 /* The model's inputs from a parsed WS_BLPP_PARAMS table. */
 typedef struct ws_blpp_cfg {
     ws_blpp_lat lat;
     double theta_l, theta_b, bw_gpu, bw_cpu;
+    bool measured;  /* lat=measured */
 } ws_blpp_cfg;
 void ws_blpp_cfg_read(ws_blpp_cfg *c, ws_params *p, const ws_page_env *env);
+/* Eq. 6 for counters c under the configuration (its latencies, or c's measured ones). */
+double ws_blpp_decide(const ws_blpp_cfg *m, const ws_page_counters *c);
 
-/* Profile files: "key value" lines (l1d_miss_rate, l2_miss_rate, bm_gbps),
- * '#' comments. 0, or -1 with err. */
+/* Profile files: "key value" lines (l1d_miss_rate, l2_miss_rate, bm_gbps required;
+ * lat_l2, lat_mem, lat_cpu where measured), '#' comments. 0, or -1 with err. */
 int ws_page_profile_read(const char *path, ws_page_counters *c, char *err, size_t errlen);
 int ws_page_profile_write(const char *path, const ws_page_counters *c, char *err, size_t errlen);
 
