@@ -12,6 +12,10 @@
  *    .cg loads and -gpgpu_gmem_skip_L1D global accesses bypass the L1D and
  *    go out directly. Local memory is mapped to a global range, interleaved
  *    by word across the resident threads (GPGPU-Sim's local_mem_map).
+ *    With heterogeneous memory (-hm_enable), each global transaction's page
+ *    is looked up (and placed on first touch) in the page table; a page in
+ *    CPU memory is not cached (selective caching): the transaction bypasses
+ *    the L1D to a CPU-link port.
  *  - texture fetches: the L1T path of tex.c, one access per distinct line;
  *    its fills write back through client 1 of the writeback arbiter.
  *  - replies: one per cycle from a 2-entry response FIFO (fill L1D / L1C,
