@@ -1056,7 +1056,8 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         out->thread_insts += s->thread_insts - sm0[i].thread_insts;
         out->thread_insts_exec += s->thread_insts_exec - sm0[i].thread_insts_exec;
     }
-    if (rc == WS_OK && g->cfg.hm_profile_out && *g->cfg.hm_profile_out && write_profile(g, fault)) rc = fault->code;
+    const char *prof = g->cfg.hm_profile_out;
+    if (rc == WS_OK && prof && *prof && write_profile(g, fault)) rc = fault->code;
     if (rc == WS_OK && ks && kernel_stats(g, res, out, ks, sm0, mp0, &ic0)) {
         fault->code = rc = WS_ERR_OUT_OF_MEMORY;
         snprintf(fault->msg, sizeof fault->msg, "out of host memory");
