@@ -535,10 +535,11 @@ static const preset g_presets[] = {
      "(docs/timing.md, tools/fidelity.py). Use it to compare with GPGPU-Sim's numbers.",
      p_gtx480_v4},
     {"gtx480-hm",
-     "the GTX480 with heterogeneous memory, the machine of the BLPP page-placement study\n"
-     "(docs/timing.md): 15 SMs, 64 L1D MSHRs, 1 MB L2 in 16 slices, 200 GB/s GPU memory (8\n"
-     "channels), 80 GB/s CPU memory (4 channels, 350 cycles) over a 100-cycle, 160 GB/s link,\n"
-     "4 KB pages, -hm_page_policy local. Not validated against a simulator of that study.",
+     "gtx480 (GPGPU-Sim 3.2.1's GTX480) with heterogeneous memory, the machine of the BLPP\n"
+     "page-placement study, which extended GPGPU-Sim 3.2.2 (docs/timing.md): 15 SMs, 64 L1D\n"
+     "MSHRs, 1 MB L2 in 16 slices, 200 GB/s GPU memory (8 channels), 80 GB/s CPU memory (4\n"
+     "channels, 350 cycles) over a 100-cycle, 160 GB/s link, 4 KB pages, -hm_page_policy local.\n"
+     "Not validated against that study's simulator (its memory model is not published).",
      p_gtx480_hm},
 };
 
