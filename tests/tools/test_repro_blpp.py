@@ -52,7 +52,7 @@ class Tables(unittest.TestCase):
                 for s, cyc in c.items():
                     fake_run(os.path.join(out, label, s), cyc)
                 with open(os.path.join(out, label, "profile.txt"), "w") as f:
-                    f.write("l1d_miss_rate 0.57\nl2_miss_rate 0\nbm_gbps 200.9\n")
+                    f.write("l1d_miss_rate 0.57\nl2_miss_rate 0\nbm_gbps 200.9\nlat_l2 150.5\n")
             text = "".join(t.text() for t in blpp.tables(o))
             self.assertIn("0.700 (p=0.5)", text)        # LM's SB: the best static ratio
             self.assertIn("1.000 (p=1)", text)          # 2DC's SB: Local itself

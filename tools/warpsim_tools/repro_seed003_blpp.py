@@ -182,7 +182,8 @@ def read_profile(path):
                     v[p[0]] = float(p[1])
     except OSError:
         return None
-    return v if len(v) == 3 else None
+    # the model's three counters are required; measured latencies (lat_*) may follow
+    return v if all(k in v for k in ("l1d_miss_rate", "l2_miss_rate", "bm_gbps")) else None
 
 
 def pct(x):
