@@ -4,6 +4,8 @@ print our numbers beside the paper's.
 
     tools/reproduce.py seed000|seed003 [--input small|paper] [--cap N_INSNS] [-j N]
                        [--sweep-dir DIR] [--engine local|slurm] [--only W1,W2] [--no-run] [--markdown FILE]
+    tools/reproduce.py seed003-blpp ...   (or seed003 --chapter 5): seed 003's chapter V, page
+                       placement over GPU and CPU memory (tools/warpsim_tools/repro_seed003_blpp.py)
 
 seed000: Khairy's DBSA / DWT-CS / PRIC / DWT-PRIC with CCWS and MRPB, harmonic
          means of IPC speedups over the GTX480 baseline (tools/examples/seed000.toml).
@@ -606,11 +608,38 @@ def run_sweep(seed, o, sweep_dir):
         sys.exit(f"reproduce: `warpsim sweep` exited {rc}")
 
 
+# Studies that run their own experiments outside the sweep engine; `seed003 --chapter 5` is seed003-blpp.
+OTHER = {
+    "seed002": "warpsim_tools.repro_seed002",
+    "seed003-blpp": "warpsim_tools.repro_seed003_blpp",
+}
+
+
+def _chapter(argv):
+    """argv with `seed003 --chapter 5` (or --chapter=5) turned into `seed003-blpp`."""
+    out, ch, i = [], None, 0
+    while i < len(argv):
+        if argv[i] == "--chapter" and i + 1 < len(argv):
+            ch, i = argv[i + 1], i + 2
+            continue
+        if argv[i].startswith("--chapter="):
+            ch = argv[i].split("=", 1)[1]
+        else:
+            out.append(argv[i])
+        i += 1
+    if ch is None:
+        return argv
+    if out[:1] != ["seed003"] or ch not in ("5", "V"):
+        sys.exit(f"reproduce: --chapter {ch}: only seed003 --chapter 5 (BLPP) is a separate study; "
+                 "chapters III-IV are `seed003` itself")
+    return ["seed003-blpp"] + out[1:]
+
+
 def main(argv=None):
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["seed002"]:  # runs its own experiments (warpsim_tools/repro_seed002.py)
-        from warpsim_tools import repro_seed002
-        return repro_seed002.main(args[1:])
+    argv = _chapter(list(sys.argv[1:] if argv is None else argv))
+    if argv[:1] and argv[0] in OTHER:
+        import importlib
+        return importlib.import_module(OTHER[argv[0]]).main(argv[1:])
     ap = argparse.ArgumentParser(prog="tools/reproduce.py", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="See docs/reproduction.md.")

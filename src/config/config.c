@@ -497,6 +497,27 @@ static const char *const p_gtx480_v4[] = {
     "internal_speedup", "2.0",
     NULL};
 
+/* A GTX480-like GPU with GPU memory and CPU memory over a link (the
+   machine of the BLPP page-placement study): 15 SMs with 64 L1D MSHRs, 1 MB
+   of L2 in 16 slices (8 channels x 2), 200 GB/s of GPU memory (8 channels at
+   25 GB/s: 32 B per DRAM cycle at 781.25 MHz), 80 GB/s of CPU memory (4 x 20
+   GB/s, 350 cycles) behind a 100-cycle link. */
+static const char *const p_gtx480_hm[] = {
+    "gpgpu_n_clusters", "15",
+    "gpgpu_n_mem", "8",
+    "gpgpu_n_sub_partition_per_mchannel", "2",
+    "gpgpu_clock_domains", "700.0:700.0:700.0:781.25",
+    "gpgpu_cache:dl1", "32:128:4,L:L:m:N,A:64:8,8",
+    "gpgpu_cache:dl2", "64:128:8,L:B:m:W,A:32:4,4",
+    "hm_enable", "1",
+    "hm_cpu_channels", "4",
+    "hm_cpu_channel_bw", "20",
+    "hm_cpu_latency", "350",
+    "hm_link_latency", "100",
+    "hm_link_bw", "160",
+    "hm_page_size", "4096",
+    NULL};
+
 /* Each doc says which GPGPU-Sim version and config the preset mirrors and how
  * far its cycle counts have been checked, so nobody quotes an unvalidated
  * preset's cycles as GPGPU-Sim's. */
@@ -513,10 +534,17 @@ static const preset g_presets[] = {
      "option). Validated: cycles within 10% of GPGPU-Sim 4.2 on its four reference runs\n"
      "(docs/timing.md, tools/fidelity.py). Use it to compare with GPGPU-Sim's numbers.",
      p_gtx480_v4},
+    {"gtx480-hm",
+     "gtx480 (GPGPU-Sim 3.2.1's GTX480) with heterogeneous memory, the machine of the BLPP\n"
+     "page-placement study, which extended GPGPU-Sim 3.2.2 (docs/timing.md): 15 SMs, 64 L1D\n"
+     "MSHRs, 1 MB L2 in 16 slices, 200 GB/s GPU memory (8 channels), 80 GB/s CPU memory (4\n"
+     "channels, 350 cycles) over a 100-cycle, 160 GB/s link, 4 KB pages, -hm_page_policy local.\n"
+     "Not validated against that study's simulator (its memory model is not published).",
+     p_gtx480_hm},
 };
 
 const char *const *ws_config_preset_names(void) {
-    static const char *const names[] = {"gtx480", "gtx480-v4", NULL};
+    static const char *const names[] = {"gtx480", "gtx480-v4", "gtx480-hm", NULL};
     return names;
 }
 

@@ -3,6 +3,7 @@
 
 #include "policy/bypass/bypass.h"
 #include "policy/index/index.h"
+#include "policy/page/page.h"
 #include "policy/sched/sched.h"
 #include "policy/throttle/throttle.h"
 
@@ -17,6 +18,7 @@ const ws_policy_family ws_policy_families[] = {
     {"throttle", "-warpsim_throttle", ws_throttle_info},
     {"bypass", "-l1d_bypass, -l2_bypass", ws_bypass_info},
     {"reorder", "-l1d_reorder", reorder_info},
+    {"page", "-hm_page_policy", ws_page_info},
     {0},
 };
 

@@ -19,6 +19,7 @@
 
 #include "stats/energy.h"
 #include "timing/control.h"
+#include "timing/hmem.h"
 #include "timing/mem/addrdec.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
@@ -206,6 +207,9 @@ struct ws_gpu {
     ws_l1blist *l1blist;      /* -l1d_bypass_list, or NULL */
     uint64_t *cta_next;       /* -warpsim_static_cta_map: per SM, its next block */
     ws_llc_ai *llc;           /* access-interval throttling / LLC trace, or NULL */
+    ws_hmem *hm;              /* second memory node and page table (NULL: -hm_enable 0) */
+    uint64_t hm_period;       /* placement policy's sampling period (0: none) */
+    uint64_t hm_flits0, hm_l1a0, hm_l1m0, hm_l2a0, hm_l2m0; /* counters at the last sample */
     uint64_t ctl_next;        /* kernel cycle of the next controller epoch */
     double mhz[4];            /* core, icnt, L2, DRAM */
     double period[4], next[4];
@@ -267,16 +271,19 @@ static void sample(ws_gpu *g, uint64_t cycle, uint64_t interval, sums *prev) {
     }
     if (!g->ts_header) {
         fprintf(g->ts, "kernel,cycle,ipc,l1d_miss_rate,l2_miss_rate,active_warps_per_sm,dram_bw_util,"
-                       "warp_limit_per_sched\n");
+                       "warp_limit_per_sched%s\n", g->hm ? ",gpu_page_ratio" : "");
         g->ts_header = true;
     }
     /* warp_limit_per_sched: mean over all schedulers of a warp-limiting throttle policy's
        limit now (0: no such policy) */
-    fprintf(g->ts, "%llu,%llu,%.4f,%.4f,%.4f,%.2f,%.4f,%.2f\n", (unsigned long long)g->kernel_uid,
+    fprintf(g->ts, "%llu,%llu,%.4f,%.4f,%.4f,%.2f,%.4f,%.2f", (unsigned long long)g->kernel_uid,
             (unsigned long long)cycle, ratio(now.insn - prev->insn, interval),
             ratio(now.l1m - prev->l1m, now.l1a - prev->l1a),
             ratio(now.l2m - prev->l2m, now.l2a - prev->l2a), (double)warps / g->n_sms,
             ratio(now.dbusy - prev->dbusy, now.dcyc - prev->dcyc), limit / g->n_sms);
+    /* heterogeneous memory: the fraction of new pages the placement sends to GPU memory */
+    if (g->hm) fprintf(g->ts, ",%.4f", ws_hmem_gpu_ratio(g->hm));
+    fputc('\n', g->ts);
     *prev = now;
 }
 
@@ -430,6 +437,7 @@ static void gpu_free(ws_gpu *g) {
     ws_l1blist_destroy(g->l1blist);
     free(g->cta_next);
     ws_llc_ai_destroy(g->llc);
+    ws_hmem_destroy(g->hm);
     ws_icnt_destroy(g->icnt);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
@@ -491,8 +499,24 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         gpu_free(g);
         return NULL;
     }
+    uint32_t icnt_mem_nodes = g->n_subparts;
+    if (c->hm_enable) {
+        /* the CPU-link ports follow the sub-partitions on the interconnect */
+        if (!(g->hm = ws_hmem_create(c, g->mhz[0], g->mhz[3], g->n_sms + g->n_subparts, err,
+                                     errlen))) {
+            gpu_free(g);
+            return NULL;
+        }
+        icnt_mem_nodes += ws_hmem_ports(g->hm);
+        g->hm_period = ws_hmem_period(g->hm);
+    }
     for (uint32_t i = 0; i < g->n_sms; i++) {
         ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit, g->l1blist};
+        if (g->hm) {
+            env.pages = ws_hmem_pages(g->hm);
+            env.cpu_port = g->n_subparts;
+            env.cpu_ports = ws_hmem_ports(g->hm);
+        }
         if (!(g->sm[i] = ws_sm_create(&env, err, errlen))) {
             gpu_free(g);
             return NULL;
@@ -503,7 +527,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
             gpu_free(g);
             return NULL;
         }
-    if (!(g->icnt = ws_icnt_create(c, g->n_sms, g->n_subparts, err, errlen)) ||
+    if (!(g->icnt = ws_icnt_create(c, g->n_sms, icnt_mem_nodes, err, errlen)) ||
         !(g->ctl = ws_control_create(c, g->sm, g->n_sms, g->part, g->n_chan, g->n_sub_per_chan,
                                      err, errlen))) {
         gpu_free(g);
@@ -546,7 +570,7 @@ static bool memory_busy(const ws_gpu *g) {
     if (ws_icnt_busy(g->icnt)) return true;
     for (uint32_t i = 0; i < g->n_chan; i++)
         if (ws_mempart_busy(g->part[i])) return true;
-    return false;
+    return g->hm && ws_hmem_busy(g->hm);
 }
 
 /* The watchdog's report: where the warps wait (barriers with their lines,
@@ -804,6 +828,7 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     /* the activity behind it, for recalibration */
     ws_kstats_add_table(ks, &ws_energy_activity_table, &ea);
     ws_control_add_stats(g->ctl, ks); /* what a throttle controller decided */
+    if (g->hm) ws_hmem_add_stats(g->hm, ks, out->cycles, g->mhz[0]);
     free(pv);
     return 0;
 }
@@ -838,6 +863,56 @@ static uint64_t dispatch_static(ws_gpu *g, const ws_launch_desc *l, uint64_t tot
     return n;
 }
 
+/* ---- heterogeneous memory: the placement model's counters ---------------- */
+/* Interconnect bytes (both directions) so far: the model's core <-> memory traffic. */
+static uint64_t icnt_bytes(const ws_gpu *g) {
+    const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);
+    return (ic->flits[0] + ic->flits[1]) * g->flit;
+}
+
+/* The counters over (a1 - a0 accesses, m1 - m0 misses, bytes over cycles). */
+static ws_page_counters counters(const ws_gpu *g, const sums *now, const sums *before,
+                                 uint64_t bytes, uint64_t cycles) {
+    ws_page_counters c = {ratio(now->l1m - before->l1m, now->l1a - before->l1a),
+                          ratio(now->l2m - before->l2m, now->l2a - before->l2a),
+                          ratio(bytes, cycles) * g->mhz[0] / 1e3, 0, 0, 0};
+    return c;
+}
+
+static void hm_sample_base(ws_gpu *g) {
+    sums s;
+    take_sums(g, &s);
+    g->hm_l1a0 = s.l1a, g->hm_l1m0 = s.l1m, g->hm_l2a0 = s.l2a, g->hm_l2m0 = s.l2m;
+    g->hm_flits0 = icnt_bytes(g);
+}
+
+/* A dynamic placement policy's sample: the counters of the last `cycles`. Once
+   per period, out of the cycle loop's code. */
+__attribute__((noinline)) static void hm_sample(ws_gpu *g, uint64_t cycles) {
+    sums now, before = {0};
+    take_sums(g, &now);
+    before.l1a = g->hm_l1a0, before.l1m = g->hm_l1m0, before.l2a = g->hm_l2a0;
+    before.l2m = g->hm_l2m0;
+    ws_page_counters c = counters(g, &now, &before, icnt_bytes(g) - g->hm_flits0, cycles);
+    ws_hmem_latencies(g->hm, &c); /* the run's so far */
+    ws_hmem_sample(g->hm, &c);
+    hm_sample_base(g);
+}
+
+/* -hm_profile_out: the counters of the whole program so far (a profiling
+   run's output; the last kernel's write holds the whole run). */
+static int write_profile(ws_gpu *g, ws_fault *f) {
+    sums now, zero = {0};
+    take_sums(g, &now);
+    ws_page_counters c = counters(g, &now, &zero, icnt_bytes(g), g->tot_cycles);
+    if (g->hm) ws_hmem_latencies(g->hm, &c);
+    char err[200];
+    if (!ws_page_profile_write(g->cfg.hm_profile_out, &c, err, sizeof err)) return 0;
+    f->code = WS_ERR_IO;
+    snprintf(f->msg, sizeof f->msg, "option -hm_profile_out: %s", err);
+    return -1;
+}
+
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
     const ws_func *kf = &l->img->mod->funcs[l->func];
@@ -863,6 +938,10 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
     ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
     if (g->llc) ws_llc_ai_kernel_start(g->llc);
+    if (g->hm) {
+        ws_hmem_kernel_start(g->hm);
+        hm_sample_base(g);
+    }
     g->ctl_next = ws_control_next(g->ctl);
     if (!ws_sm_can_take_cta(g->sm[0])) {
         free(sm0);
@@ -895,10 +974,13 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
            the run's cycle, not this kernel's */
         uint64_t now = g->tot_cycles + cycle;
         if (dom & DOM_CORE) {
+            if (g->hm) ws_hmem_cycle(g->hm, now);
             for (uint32_t i = 0; i < g->n_sms; i++) {
                 const ws_mreq *h = ws_icnt_peek(g->icnt, i);
-                if (h && ws_sm_in_ready_for(g->sm[i], h))
+                if (h && ws_sm_in_ready_for(g->sm[i], h)) {
+                    if (g->hm) ws_hmem_reply(g->hm, h, now); /* per-node stats */
                     ws_sm_in_push(g->sm[i], ws_icnt_pop(g->icnt, i), now);
+                }
             }
         }
         if (dom & DOM_ICNT) {
@@ -915,6 +997,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                     g->stall_icnt2sh++;
                 }
             }
+            if (g->hm) ws_hmem_to_icnt(g->hm, g->icnt, g->flit, now);
         }
         if (dom & DOM_DRAM)
             for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_dram_cycle(g->part[i], now);
@@ -930,6 +1013,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                 if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);
             }
+            if (g->hm) ws_hmem_from_icnt(g->hm, g->icnt, now);
             for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], now);
         }
         if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
@@ -954,6 +1038,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         if (g->llc) ws_llc_ai_cycle(g->llc, g->sm);
         cycle++;
         if (rc != WS_OK) break;
+        if (g->hm_period && cycle % g->hm_period == 0) hm_sample(g, g->hm_period);
         if (cycle >= g->ctl_next) {
             for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_wake(g->sm[i]); /* decisions change */
             ws_control_epoch(g->ctl, cycle, now);
@@ -1039,6 +1124,8 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         rc = fault->code = WS_ERR_IO;
     if (rc == WS_OK && ws_analyze_write(&g->cfg, g->sm, g->n_sms, g->kernel_uid, l, fault))
         rc = fault->code;
+    /* a dynamic placement also samples at the kernel's end */
+    if (g->hm_period && cycle % g->hm_period) hm_sample(g, cycle % g->hm_period);
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;
@@ -1048,6 +1135,8 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         out->thread_insts += s->thread_insts - sm0[i].thread_insts;
         out->thread_insts_exec += s->thread_insts_exec - sm0[i].thread_insts_exec;
     }
+    const char *prof = g->cfg.hm_profile_out;
+    if (rc == WS_OK && prof && *prof && write_profile(g, fault)) rc = fault->code;
     if (rc == WS_OK && ks && kernel_stats(g, res, out, ks, sm0, mp0, &ic0)) {
         fault->code = rc = WS_ERR_OUT_OF_MEMORY;
         snprintf(fault->msg, sizeof fault->msg, "out of host memory");

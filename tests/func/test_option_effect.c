@@ -140,6 +140,8 @@ typedef struct alt {
     int whole;
 } alt;
 
+#define HM_CPU "-hm_enable 1\n-hm_page_policy static:0"
+#define HM_RANDOM "-hm_enable 1\n-hm_page_policy static:0.5"
 static const alt g_alt[] = {
     {"gpgpu_clock_domains", "600.0:1200.0:600.0:800.0", NULL, NULL, 0},
     {"gpgpu_shader_core_pipeline", "1024:32", NULL, NULL, 0},
@@ -195,6 +197,20 @@ static const alt g_alt[] = {
      NULL, NULL, 0},
     {"gpgpu_mem_addr_mapping",
      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS", NULL, NULL, 0},
+    /* heterogeneous memory: with pages in CPU memory (static:0), at random (static:0.5) */
+    {"hm_cpu_channels", "8", NULL, HM_CPU, 0},
+    {"hm_cpu_channel_bw", "40", NULL, HM_CPU, 0},
+    {"hm_cpu_latency", "700", NULL, HM_CPU, 0},
+    {"hm_link_latency", "200", NULL, HM_CPU, 0},
+    {"hm_link_bw", "20", NULL, HM_CPU, 0},
+    {"hm_link_ports", "1", NULL, HM_CPU, 0},
+    {"hm_cpu_queue", "4", NULL, HM_CPU, 0},
+    {"hm_cpu_pages", "1", NULL, HM_CPU, 0},
+    {"hm_gpu_pages", "1", NULL, "-hm_enable 1", 0},
+    {"hm_page_policy", "bap", NULL, "-hm_enable 1", 0},
+    {"hm_gpu_bw", "1", NULL, "-hm_enable 1\n-hm_page_policy bap", 0},
+    {"hm_page_size", "65536", NULL, HM_RANDOM, 0},
+    {"hm_seed", "2", NULL, HM_RANDOM, 0},
 };
 
 /* Effective options the bundled workloads cannot show, and why. The static
@@ -220,6 +236,9 @@ static const char *const g_quiet[][2] = {
     {"adi_ni", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},
     {"gpgpu_mem_address_mask", "read only without -gpgpu_mem_addr_mapping, and without it the "
                                "GTX480's 6 channels are refused (fields overlap)"},
+    {"hm_profile", "read by -hm_page_policy blpp, whose run needs another run's profile file "
+                   "(tests/func/test_hmem_run.c)"},
+    {"hm_profile_out", "writes a profile file, not the report (tests/func/test_hmem_run.c)"},
     {"gpgpu_operand_collector_num_in_ports_sfu", "no bundled workload is limited by collector ports"},
     {"gpgpu_operand_collector_num_out_ports_sfu", "no bundled workload is limited by collector ports"},
     {"gpgpu_operand_collector_num_in_ports_mem", "no bundled workload is limited by collector ports"},

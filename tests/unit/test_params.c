@@ -9,6 +9,7 @@
 #include "policy/bypass/bypass.h"
 #include "policy/catalog.h"
 #include "policy/index/index.h"
+#include "policy/page/page.h"
 #include "policy/sched/sched.h"
 #include "policy/throttle/throttle.h"
 #include "test.h"
@@ -267,6 +268,19 @@ static int build(const char *family, const char *name, ws_params *p, char *err, 
             if (!(st = tp->sm_create(p, 48, 128, err, n))) return -1;
             tp->sm_destroy(st);
         }
+    } else if (!strcmp(family, "page")) {
+        /* blpp reads its counters from a profile file: give it one */
+        char path[] = "/tmp/warpsim-params-profile-XXXXXX";
+        int fd = mkstemp(path);
+        if (fd < 0) return -1;
+        close(fd);
+        ws_page_counters c = {0.5, 0.5, 100, 0, 0, 0};
+        ws_page_env env = {200, 80, path};
+        const ws_page_policy *pp = ws_page_find(name);
+        if (!ws_page_profile_write(path, &c, err, n)) st = pp->create(p, &env, err, n);
+        remove(path);
+        if (!st) return -1;
+        pp->destroy(st);
     } else if (!strcmp(family, "reorder")) {
         /* mrpb.c reads its parameters itself: check what reaches the buffer */
         if (!p->policy.nparams) return 0;

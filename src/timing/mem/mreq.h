@@ -48,6 +48,9 @@ typedef struct ws_mreq {
     uint64_t part_addr;     /* address with the channel bits removed (L2 set indexing in v4) */
     /* timestamps in core cycles, for latency statistics */
     uint64_t t_created, t_icnt_in, t_l2_in, t_dram_in, t_returned;
+    uint64_t t_node;        /* CPU memory node (cpumem.c): when its next step is due */
+    uint8_t node;           /* memory node of its page: 0 GPU, 1 CPU (-hm_enable) */
+    bool l2_waited;         /* the L2 did not hit: the data came from DRAM (or a pending fill) */
     void *origin;           /* the SM side's context (e.g. a pending LD/ST entry) */
     struct ws_mreq *next;   /* intrusive link for queues and the free list */
     /* memory-side bookkeeping (partition.c): a request broken into 32 B

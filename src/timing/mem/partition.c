@@ -412,6 +412,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
                 ws_cache_access_ex(c, r->addr, ix, wr ? WS_ACC_WRITE : WS_ACC_READ,
                                    r->access == WS_MA_LOCAL_W, wr && full_write(p, r), r, now);
             p->stats.l2_by_access[r->access][res.status]++;
+            r->l2_waited = res.status != WS_CACHE_HIT; /* answered from beyond the L2 */
             if (res.status != WS_CACHE_RESERVATION_FAIL) {
                 ws_mreq_fifo_pop(&s->icnt_l2);
                 p->moves++;

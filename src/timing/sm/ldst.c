@@ -12,6 +12,10 @@
  *    .cg loads and -gpgpu_gmem_skip_L1D global accesses bypass the L1D and
  *    go out directly. Local memory is mapped to a global range, interleaved
  *    by word across the resident threads (GPGPU-Sim's local_mem_map).
+ *    With heterogeneous memory (-hm_enable), each global transaction's page
+ *    is looked up (and placed on first touch) in the page table; a page in
+ *    CPU memory is not cached (selective caching): the transaction bypasses
+ *    the L1D to a CPU-link port.
  *  - texture fetches: the L1T path of tex.c, one access per distinct line;
  *    its fills write back through client 1 of the writeback arbiter.
  *  - replies: one per cycle from a 2-entry response FIFO (fill L1D / L1C,
@@ -25,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/mem/pages.h"
 #include "timing/sm/sm_internal.h"
 
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
@@ -307,8 +312,10 @@ static void drain_cache(ws_sm *sm, ws_cache *c, uint8_t which) {
     sm_outq_push(sm, r);
 }
 
-/* Send one bypassing transaction; false when the out queue is full. */
-static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+/* Send one bypassing transaction; false when the out queue is full.
+   cpu_phys: not NULL for a page in CPU memory (its node-physical address),
+   which goes to a CPU-link port. */
+static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t, const uint64_t *cpu_phys) {
     if (sm_outq_full(sm)) return false;
     ws_mreq *r = sm_new_req(sm, in->is_store ? acc_write(in->space) : acc_read(in->space), t->addr,
                             t->size, in->warp);
@@ -328,6 +335,11 @@ static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
         sm->n_pend++;
     }
     sm_outq_push(sm, r);
+    if (cpu_phys) { /* after the GPU address decoding, which it replaces */
+        r->node = 1;
+        r->part_addr = *cpu_phys;
+        r->subpart = (uint16_t)(sm->env.cpu_port + (*cpu_phys >> 8) % sm->env.cpu_ports);
+    }
     return true;
 }
 
@@ -485,14 +497,20 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         sm->txpos++;
         return sm->txpos >= sm->ntx;
     }
+    uint64_t phys;
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
         ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
         if (s == WS_CACHE_RESERVATION_FAIL) return false;
         if (s == WS_CACHE_HIT) in->pending--;
         sm->txpos++;
+    } else if (sm->env.pages && in->space == WS_SPACE_GLOBAL &&
+               ws_pages_touch(sm->env.pages, t->addr, sm->now, &phys) == WS_NODE_CPU) {
+        /* selective caching: a page in CPU memory is never cached on the GPU */
+        if (!send_bypass(sm, in, t, &phys)) return false;
+        sm->txpos++;
     } else if (bypasses_l1(sm, in) || (sm->txbyp && sm->txbyp[sm->txpos])) {
-        if (!send_bypass(sm, in, t)) return false;
+        if (!send_bypass(sm, in, t, NULL)) return false;
         if (sm->txbyp && sm->txbyp[sm->txpos]) sm->st.l1d_list_bypass++;
         sm->txpos++;
     } else {

@@ -30,6 +30,7 @@ typedef struct ws_kernel_res {
 } ws_kernel_res;
 
 /* What the GPU gives each SM. Pointers outlive the SM. */
+struct ws_pages;
 typedef struct ws_sm_env {
     const ws_config *cfg;
     ws_mreq_pool *pool;
@@ -37,6 +38,8 @@ typedef struct ws_sm_env {
     uint32_t sm_id;
     uint32_t flit_size;         /* interconnect flit bytes */
     const struct ws_l1blist *l1blist; /* -l1d_bypass_list (timing/mem/l1bypass.h), or NULL */
+    struct ws_pages *pages;     /* heterogeneous memory's page table (NULL: GPU memory only) */
+    uint32_t cpu_port, cpu_ports; /* its CPU-link ports: destinations cpu_port.. on the interconnect */
 } ws_sm_env;
 
 /* Statistics kept by an SM (summed over SMs by the GPU for the report).
