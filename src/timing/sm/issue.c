@@ -180,6 +180,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->smem_cycles = 0;
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
+        sm->st.warp_insts_mem++;
         in->is_membar = op == WS_OP_MEMBAR || op == WS_OP_FENCE;
         in->is_atomic = st.is_atomic;
         in->is_store = st.is_store && !st.is_atomic;
@@ -202,12 +203,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     w->n_inflight++;
     w->last_issue = sm->now;
     sm_regset_push(rs, in);
-    /* the ibuffer slot is consumed; fetch continues sequentially */
-    w->ib[w->ib_next].valid = false;
-    w->ib_next = (uint8_t)((w->ib_next + 1) % SM_IBUF);
+    /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
+    sm_ibuf_pop(w);
     sm_fetch_mark(sm, wi);
-    w->fetch_func = e->func;
-    w->fetch_pc = e->pc + 1;
     sm->st.warp_insts++;
     unsigned lanes = (unsigned)__builtin_popcount(st.issued_mask);
     sm->st.thread_insts += lanes;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
 
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
@@ -357,6 +358,7 @@ static void l1q_cycle(ws_sm *sm) {
             tp->l1d_read_miss(sm->throttle_sm.state, h->warp,
                               ws_cache_block_addr(sm->l1d, h->addr));
         if (s == WS_CACHE_RESERVATION_FAIL) {
+            sm_hazard(sm, sm_hazard_of_fail(fk));
             if (wd) sm_pend_free(sm, wd);
         } else {
             if (write) {
@@ -385,6 +387,7 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         if (in->space == WS_SPACE_SHARED && in->active && in->smem_cycles > 1) {
             in->smem_cycles--; /* bank conflicts: one conflict-free access per cycle */
             sm->st.shmem_bank_conflict_cycles++;
+            sm_hazard(sm, SM_HZ_BANK);
             return false;
         }
         return true;
@@ -394,11 +397,17 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
         ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
-        if (s == WS_CACHE_RESERVATION_FAIL) return false;
+        if (s == WS_CACHE_RESERVATION_FAIL) {
+            sm_hazard(sm, sm_hazard_of_fail(fk));
+            return false;
+        }
         if (s == WS_CACHE_HIT) in->pending--;
         sm->txpos++;
     } else if (bypasses_l1(sm, in)) {
-        if (!send_bypass(sm, in, t)) return false;
+        if (!send_bypass(sm, in, t)) {
+            sm_hazard(sm, SM_HZ_COMQ);
+            return false;
+        }
         sm->txpos++;
     } else {
         /* with MRPB the request waits in its warp's queue first */
@@ -421,7 +430,11 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         if (in->is_store) sm->warps[in->warp].stores_out += nsec(tail->sectors);
         sm->txpos++;
     }
-    return sm->txpos >= sm->ntx;
+    if (sm->txpos < sm->ntx) { /* an access made, more to come: another pass */
+        sm_hazard(sm, SM_HZ_DIV);
+        return false;
+    }
+    return true;
 }
 
 void sm_ldst_cycle(ws_sm *sm) {

@@ -411,6 +411,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
         w->age = sm->next_age++;
         w->fetch_func = sm->launch.func;
         w->fetch_pc = 0;
+        w->ib_depth = (uint8_t)sm->cfg->warp_buffer;
         sm_fetch_mark(sm, wi);
         sm_view_dirty(sm, wi);
     }
@@ -586,6 +587,9 @@ const ws_counter_decl ws_sm_counters[] = {
     WS_COUNTER(ws_sm_stats, mf_lat_sum),
     WS_COUNTER(ws_sm_stats, mf_lat_n),
     WS_COUNTER(ws_sm_stats, warps_live_sum),
+    WS_COUNTER(ws_sm_stats, hazard),
+    WS_COUNTER(ws_sm_stats, oc_blocked_cycles),
+    WS_COUNTER(ws_sm_stats, warp_insts_mem),
 };
 const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
 
@@ -639,7 +643,7 @@ static const char *warp_wait_reason(const ws_sm *sm, const sm_warp *w) {
     if (w->n_atomic) return "atomic";
     if (w->func_done) return "draining";
     if (w->imiss) return "imiss";
-    if (!w->ib[0].valid && !w->ib[1].valid) return "ibuffer-empty";
+    if (!w->ib_n) return "ibuffer-empty";
     if (w->n_reserved) return "scoreboard";
     return "ready";
 }

@@ -74,6 +74,12 @@ typedef struct ws_sm_stats {
     uint64_t mf_lat_sum, mf_lat_n;   /* data replies received (not instruction fetches) and
                                         their cycles from the request's creation to arrival */
     uint64_t warps_live_sum;         /* per active cycle, warps of resident CTAs not exited */
+    /* memory-stage hazards (hazard.c): cycles the LD/ST unit was held by
+       each kind [DIV, BANK, MSHR, COMQ, RSV]; collector-blocked cycles; and
+       memory warp instructions issued (the rest count as ALU work) */
+    uint64_t hazard[5];
+    uint64_t oc_blocked_cycles;
+    uint64_t warp_insts_mem;
 } ws_sm_stats;
 
 /* Every ws_sm_stats counter (a kernel's part is the difference of two
@@ -82,6 +88,7 @@ typedef struct ws_sm_stats {
 extern const ws_counter_decl ws_sm_counters[];
 extern const size_t ws_sm_ncounters;
 extern const ws_stat_table ws_sm_stat_table;
+extern const ws_stat_table ws_sm_hazard_table; /* hazard.c */
 
 typedef struct ws_sm ws_sm;
 

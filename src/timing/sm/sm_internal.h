@@ -14,7 +14,7 @@
 
 #define SM_PROGRAM_BASE 0xF0000000ull /* GPGPU-Sim's PROGRAM_MEM_START */
 #define SM_INST_BYTES 8               /* PTX instructions are 8 bytes apart */
-#define SM_IBUF 2
+#define SM_IBUF_MAX 16             /* -warpsim_warp_buffer's upper bound */
 #define SM_PARAM_BASE (WS_GLOBAL_HEAP_BASE - 0x100000ull) /* where kernel params live for L1C */
 #define SM_LOCAL_BASE 0x100000000ull  /* timing-model home of local memory */
 #define SM_RESP_FIFO 2                /* -gpgpu_n_ldst_response_buffer_size */
@@ -76,8 +76,9 @@ typedef struct sm_warp {
     uint8_t cta;               /* CTA slot */
     uint16_t wid;              /* warp index within the CTA */
     uint64_t age;              /* dynamic warp id */
-    sm_ibuf ib[SM_IBUF];
-    uint8_t ib_next;
+    sm_ibuf ib[SM_IBUF_MAX];   /* ring of -warpsim_warp_buffer entries */
+    uint8_t ib_next, ib_n;     /* head, entries filled from the head */
+    uint8_t ib_depth;
     uint32_t fetch_func, fetch_pc;
     uint32_t n_inflight;       /* issued, not yet completed */
     uint32_t stores_out;       /* store acknowledgements outstanding (sectors) */
@@ -324,6 +325,7 @@ int sm_fetch_init(ws_sm *sm, char *err, size_t errlen);
 void sm_fetch_cycle(ws_sm *sm);
 void sm_decode_cycle(ws_sm *sm);
 void sm_ibuf_flush(sm_warp *w); /* callers then sm_fetch_mark the warp */
+void sm_ibuf_pop(sm_warp *w);   /* the head issued */
 void sm_fetch_reply(ws_sm *sm, uint64_t block);
 void sm_fetch_mark(ws_sm *sm, unsigned wi);
 int sm_fetch_pick(const ws_sm *sm);
@@ -340,6 +342,7 @@ void sm_issue_cycle(ws_sm *sm);
 
 /* opcoll.c */
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
+int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
 void sm_oc_cycle(ws_sm *sm);
 void sm_oc_write(ws_sm *sm, const sm_inst *in);
 bool sm_regset_free(const sm_regset *r);

@@ -1,0 +1,47 @@
+/* Memory-stage hazard statistics (hazard.h has the taxonomy). In the
+ * stalling pipeline each counts the cycles the LD/ST unit spent held by
+ * that kind of hazard: DIV and BANK the extra passes of an instruction
+ * whose threads need more than one access, MSHR/COMQ/RSV the cycles an
+ * access retried a failed reservation. oc_blocked_cycles counts cycles in
+ * which an instruction waiting in an ID_OC register found no free collector
+ * unit while a collector unit held an instruction whose operands were read
+ * but whose OC_EX register was full: the collector is blocked by stalling
+ * downstream. With the memory instruction count these give the predicted
+ * maximum speedup of the thesis's section 3.5 (tools/warpsim_tools/
+ * repro_seed004.py). */
+#include <stddef.h>
+
+#include "timing/sm/hazard.h"
+
+const char *sm_hazard_name(unsigned kind) {
+    static const char *const names[SM_HZ_N] = {"DIV", "BANK", "MSHR", "COMQ", "RSV"};
+    return kind < SM_HZ_N ? names[kind] : "?";
+}
+
+#define HZ(f, k, d)                                                                          \
+    {"warpsim_hazard_" f, .unit = "cycles", .desc = d, .src = WS_SRC_U64,                    \
+     .off = offsetof(ws_sm_stats, hazard) + (k) * sizeof(uint64_t)}
+static const ws_stat_decl hazard_stats[] = {
+    HZ("div", SM_HZ_DIV, "memory-stage cycles, summed over SMs, in which an instruction made one "
+       "of several accesses because its threads' addresses did not coalesce into one (DIV)"),
+    HZ("bank", SM_HZ_BANK, "memory-stage cycles, summed over SMs, spent on the extra passes of "
+       "shared-memory bank conflicts (BANK)"),
+    HZ("mshr", SM_HZ_MSHR, "memory-stage cycles, summed over SMs, in which a missing access found "
+       "no free MSHR entry or its block's entry at the merge limit (MSHR)"),
+    HZ("comq", SM_HZ_COMQ, "memory-stage cycles, summed over SMs, in which a missing access found "
+       "the queue towards the interconnect full (COMQ)"),
+    HZ("rsv", SM_HZ_RSV, "memory-stage cycles, summed over SMs, in which a missing access could "
+       "not reserve a line in its set (RSV)"),
+    {"warpsim_oc_blocked_cycles", .unit = "cycles", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, oc_blocked_cycles),
+     .desc = "cycles, summed over SMs, in which an issued instruction found no free collector "
+             "unit while one held an instruction with its operands read whose execution "
+             "register was full (the collector blocked by stalling downstream)"},
+    {"warpsim_warp_insts_mem", .unit = "warp instructions", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, warp_insts_mem),
+     .desc = "memory warp instructions issued (loads, stores, atomics, fences: the LD/ST "
+             "pipeline); the other issued warp instructions are ALU work"},
+};
+#undef HZ
+const ws_stat_table ws_sm_hazard_table = {"SM memory-stage hazards", hazard_stats,
+                                          sizeof hazard_stats / sizeof hazard_stats[0]};
