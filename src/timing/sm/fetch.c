@@ -47,8 +47,12 @@ void sm_ibuf_pop(sm_warp *w) {
 /* Entries one fill brings (two, as the fetch reads 16 bytes). */
 static inline unsigned fill_n(const sm_warp *w) { return w->ib_depth < 2 ? w->ib_depth : 2; }
 
-/* Room for a fill: with the default 2 entries, an empty buffer. */
-static inline bool ib_room(const sm_warp *w) { return w->ib_n + fill_n(w) <= w->ib_depth; }
+/* Room for a fill: with the default 2 entries, an empty buffer. Entries
+   held for replay (from the oldest incomplete memory instruction to the
+   issue point) are not free. */
+static inline bool ib_room(const sm_warp *w) {
+    return w->ib_n + sm_replay_held(w) + fill_n(w) <= w->ib_depth;
+}
 
 static inline bool can_fetch(const sm_warp *w) {
     return w->valid && !w->func_done && !w->imiss && ib_room(w);

@@ -8,7 +8,8 @@
  * but whose OC_EX register was full: the collector is blocked by stalling
  * downstream. With the memory instruction count these give the predicted
  * maximum speedup of the thesis's section 3.5 (tools/warpsim_tools/
- * repro_seed004.py). */
+ * repro_seed004.py). With -warpsim_hazard_mode replay the hazard stats
+ * count squashes (passes that left threads to replay) by their kind. */
 #include <stddef.h>
 
 #include "timing/sm/hazard.h"
@@ -41,6 +42,13 @@ static const ws_stat_decl hazard_stats[] = {
      .off = offsetof(ws_sm_stats, warp_insts_mem),
      .desc = "memory warp instructions issued (loads, stores, atomics, fences: the LD/ST "
              "pipeline); the other issued warp instructions are ALU work"},
+    {"warpsim_replay_issues", .unit = "warp instructions", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, replay_issues), .when = "-warpsim_hazard_mode replay",
+     .desc = "reissues of squashed memory instructions (not in the instruction counts)"},
+    {"warpsim_replay_squashes", .unit = "passes", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, replay_squashes), .when = "-warpsim_hazard_mode replay",
+     .desc = "memory-stage passes that left threads to replay (each kind also counts in "
+             "its warpsim_hazard_* stat)"},
 };
 #undef HZ
 const ws_stat_table ws_sm_hazard_table = {"SM memory-stage hazards", hazard_stats,

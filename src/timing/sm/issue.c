@@ -178,6 +178,11 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->longop = false;
     in->pending = 0;
     in->smem_cycles = 0;
+    in->rp_live = in->rp_ready = false;
+    in->rp_last = 0;
+    in->rp_pass = in->rp_ntx = in->rp_ndone = 0;
+    in->rp_groups = in->rp_pam = 0;
+    in->rp_done[0] = in->rp_done[1] = 0;
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
         sm->st.warp_insts_mem++;
@@ -200,6 +205,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         if (in->is_atomic) w->n_atomic++;
     }
     sm_sb_reserve(sm, w, in, in->longop);
+    sm_replay_track(sm, w, in);
     w->n_inflight++;
     w->last_issue = sm->now;
     sm_regset_push(rs, in);
@@ -250,7 +256,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             dirty &= dirty - 1;
         }
         sm_warp *w = &sm->warps[pv[i].slot];
-        pv[i].valid = w->valid && !w->func_done;
+        pv[i].valid = w->valid && (!w->func_done || w->rp_ready); /* exited, stores to replay */
         pv[i].age = w->age;
         pv[i].waiting = 0;
         swait[i] = 0;
@@ -258,6 +264,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             bool bar = false;
             pv[i].waiting = warp_waiting(sm, w, &bar);
             swait[i] = bar ? 2 : pv[i].waiting;
+            if (w->rp_ready) pv[i].waiting = swait[i] = 0; /* a reissue is never held back */
         }
     }
     memcpy(sm->sview, pv, n * sizeof *pv);
@@ -267,7 +274,8 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             if (!v->valid) continue;
             const sm_warp *w = &sm->warps[v->slot];
             const sm_ibuf *e = &w->ib[w->ib_next];
-            if (pol->uses_longop) v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
+            if (pol->uses_longop) /* a reissue depends on nothing */
+                v->longop = e->valid && e->dec && !w->rp_ready && sm_sb_longop_dep(w, e->dec);
             if (sm->throttle[s].policy->needs_next_load)
                 v->next_load = e->valid && is_gload(e->inst);
         }
@@ -300,6 +308,15 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         }
         unsigned wi = v->slot;
         sm_warp *w = &sm->warps[wi];
+        if (w->rp_ready) { /* replay: the warp offers only its oldest replay-ready entry */
+            valid_inst = ready_inst = true;
+            if (sm_replay_issue(sm, wi)) {
+                issued_inst = true;
+                pol->issued(sm->sched[s].state, sm->sview, n, idx);
+                sm->order_ok[s] = false;
+            }
+            continue;
+        }
         if (sm->gen != gen_view && (!w->valid || w->func_done)) continue;
         uint8_t blk = sm->wblk[wi];
         if (blk) { /* it stopped there last time and nothing of it changed */

@@ -112,6 +112,7 @@ static bool bypasses_l1(const ws_sm *sm, const sm_inst *in) {
     if (in->inst->cacheop == WS_CACHE_CG) return true;
     return in->space == WS_SPACE_GLOBAL && sm->cfg->gmem_skip_l1d;
 }
+bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in) { return bypasses_l1(sm, in); }
 
 /* Map per-thread local offsets to the global range GPGPU-Sim uses:
    word-interleaved across every thread that can be resident GPU-wide. */
@@ -175,7 +176,7 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
         break;
     }
     }
-    if (in->is_load || in->is_atomic) in->pending = sm->ntx;
+    if ((in->is_load || in->is_atomic) && !in->rp_live) in->pending = sm->ntx;
 }
 
 /* ---- completion ------------------------------------------------------------ */
@@ -185,11 +186,13 @@ static void finish_load(ws_sm *sm, sm_inst *in) {
     sm_sb_release(sm, w, in);
     sm_inst_complete(sm, in);
 }
+void sm_ldst_finish_load(ws_sm *sm, sm_inst *in) { finish_load(sm, in); }
 
-/* One access of a load has its data. */
+/* One access of a load has its data (a replaying load also waits for its
+   other threads to get through the memory stage). */
 static void access_done(ws_sm *sm, sm_inst *in) {
     if (in->pending) in->pending--;
-    if (!in->pending && !in->in_dispatch) finish_load(sm, in);
+    if (!in->pending && !in->in_dispatch && !in->rp_live) finish_load(sm, in);
 }
 
 static void store_acked(ws_sm *sm, unsigned wi, unsigned n) {
@@ -260,6 +263,10 @@ static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
     }
     sm_outq_push(sm, r);
     return true;
+}
+
+bool sm_ldst_send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+    return send_bypass(sm, in, t);
 }
 
 /* ---- replies in -------------------------------------------------------------- */
@@ -360,7 +367,14 @@ static void l1q_cycle(ws_sm *sm) {
         if (s == WS_CACHE_RESERVATION_FAIL) {
             sm_hazard(sm, sm_hazard_of_fail(fk));
             if (wd) sm_pend_free(sm, wd);
+            if (in && in->rp_live) { /* replay: squashed here, not held */
+                h->valid = false;
+                if (write) store_acked(sm, h->warp, nsec(h->sectors));
+                else if (in->pending) in->pending--;
+                sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, sm_hazard_of_fail(fk));
+            }
         } else {
+            if (in && in->rp_live) sm_replay_checkpoint(sm, in, h->tx, h->lanes, SM_HZ_N);
             if (write) {
                 /* a write that nothing sent down (write-back hit) is done here */
                 if (!sent) {
@@ -381,6 +395,30 @@ static void l1q_cycle(ws_sm *sm) {
 }
 
 /* ---- the dispatch register --------------------------------------------------------- */
+/* Put access t of in at the tail of the L1 latency queue (with MRPB: its
+   warp's queue); NULL when there is no room this cycle. */
+sm_l1acc *sm_ldst_l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+    sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp) : &sm->l1q[sm->l1_lat - 1];
+    if (!tail) return NULL; /* the MRPB is full */
+    if (tail->valid) {
+        sm->l1_bank_conflicts++;
+        return NULL;
+    }
+    tail->valid = true;
+    /* a store's instruction leaves before its accesses, unless it replays */
+    tail->in = in->is_store && !in->rp_live ? NULL : in;
+    tail->warp = in->warp;
+    tail->space = in->space;
+    tail->write = in->is_store;
+    tail->addr = t->addr;
+    tail->size = t->size;
+    tail->sectors = t->sectors ? t->sectors : sm_sectors_of(t->addr, t->size);
+    tail->lanes = t->lanes;
+    memcpy(tail->bytes, t->bytes, sizeof tail->bytes);
+    if (in->is_store) sm->warps[in->warp].stores_out += nsec(tail->sectors);
+    return tail;
+}
+
 /* Returns true when the instruction has no more accesses to make. */
 static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     if (!in->active || sm->txpos >= sm->ntx) {
@@ -410,24 +448,7 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         }
         sm->txpos++;
     } else {
-        /* with MRPB the request waits in its warp's queue first */
-        sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp) : &sm->l1q[sm->l1_lat - 1];
-        if (!tail) return false; /* the MRPB is full */
-        if (tail->valid) {
-            sm->l1_bank_conflicts++;
-            return false;
-        }
-        tail->valid = true;
-        tail->in = in->is_store ? NULL : in;
-        tail->warp = in->warp;
-        tail->space = in->space;
-        tail->write = in->is_store;
-        tail->addr = t->addr;
-        tail->size = t->size;
-        tail->sectors = t->sectors ? t->sectors : sm_sectors_of(t->addr, t->size);
-        tail->lanes = t->lanes;
-        memcpy(tail->bytes, t->bytes, sizeof tail->bytes);
-        if (in->is_store) sm->warps[in->warp].stores_out += nsec(tail->sectors);
+        if (!sm_ldst_l1q_tail(sm, in, t)) return false;
         sm->txpos++;
     }
     if (sm->txpos < sm->ntx) { /* an access made, more to come: another pass */
@@ -453,6 +474,10 @@ void sm_ldst_cycle(ws_sm *sm) {
 
     sm_inst *in = sm->ld_disp;
     if (!in) return;
+    if (in->rp_live) { /* -warpsim_hazard_mode replay: one access per pass */
+        sm_replay_dispatch(sm, in);
+        return;
+    }
     if (!dispatch_step(sm, in)) {
         sm->ldst_stalls++;
         return;

@@ -174,7 +174,7 @@ ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen) {
     }
     if (sm_fetch_init(sm, err, errlen) || sm_oc_init(sm, err, errlen) ||
         sm_units_init(sm, err, errlen) || sm_ldst_init(sm, err, errlen) ||
-        sm_tex_init(sm, err, errlen) ||
+        sm_tex_init(sm, err, errlen) || sm_replay_init(sm, err, errlen) ||
         sm_issue_init(sm, err, errlen))
         goto fail;
     return sm;
@@ -590,6 +590,8 @@ const ws_counter_decl ws_sm_counters[] = {
     WS_COUNTER(ws_sm_stats, hazard),
     WS_COUNTER(ws_sm_stats, oc_blocked_cycles),
     WS_COUNTER(ws_sm_stats, warp_insts_mem),
+    WS_COUNTER(ws_sm_stats, replay_issues),
+    WS_COUNTER(ws_sm_stats, replay_squashes),
 };
 const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
 

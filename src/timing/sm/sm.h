@@ -80,6 +80,8 @@ typedef struct ws_sm_stats {
     uint64_t hazard[5];
     uint64_t oc_blocked_cycles;
     uint64_t warp_insts_mem;
+    /* replay: reissues of squashed memory instructions, and squashes */
+    uint64_t replay_issues, replay_squashes;
 } ws_sm_stats;
 
 /* Every ws_sm_stats counter (a kernel's part is the difference of two

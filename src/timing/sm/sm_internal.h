@@ -59,6 +59,14 @@ typedef struct sm_inst {
     uint32_t smem_cycles;      /* shared-memory bank-conflict cycles left */
     uint64_t addr[WS_WARP_SIZE];
     struct sm_texlines *tex;   /* tex: its L1T blocks, from issue to the end of dispatch */
+    /* replay (replay.c): still held in its warp buffer entry; waiting to be
+       reissued; passes made; accesses (txq indices) made; conflict groups
+       served (shared); threads not through the memory stage (PAM) */
+    bool rp_live, rp_ready;
+    uint8_t rp_last;           /* the hazard of the last pass (SM_HZ_*; SM_HZ_N: none) */
+    uint16_t rp_pass, rp_ntx, rp_ndone;
+    uint32_t rp_groups, rp_pam;
+    uint64_t rp_done[2];
 } sm_inst;
 
 typedef struct sm_ibuf {
@@ -79,6 +87,11 @@ typedef struct sm_warp {
     sm_ibuf ib[SM_IBUF_MAX];   /* ring of -warpsim_warp_buffer entries */
     uint8_t ib_next, ib_n;     /* head, entries filled from the head */
     uint8_t ib_depth;
+    /* replay (replay.c): incomplete replayable instructions in issue order,
+       each holding its warp buffer entry; how many wait to be reissued */
+    uint32_t iss_seq;          /* instructions issued (first issues) */
+    uint8_t rp_n, rp_ready;
+    struct { sm_inst *in; uint32_t seq; } rp[SM_IBUF_MAX];
     uint32_t fetch_func, fetch_pc;
     uint32_t n_inflight;       /* issued, not yet completed */
     uint32_t stores_out;       /* store acknowledgements outstanding (sectors) */
@@ -125,6 +138,7 @@ typedef struct sm_l1acc {
     uint8_t sectors;
     uint8_t bytes[16];
     uint32_t lanes;
+    uint8_t tx;                /* replay: which access of its instruction (< 128) */
     bool valid;
 } sm_l1acc;
 
@@ -291,6 +305,8 @@ struct ws_sm {
     unsigned wb_arb;
     ws_mreq_fifo outq;
 
+    bool replay;               /* -warpsim_hazard_mode replay */
+
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
 };
@@ -382,6 +398,18 @@ sm_l1acc *sm_mrpb_push(sm_mrpb *m, unsigned warp);
 bool sm_mrpb_pop(sm_mrpb *m, sm_l1acc *out);
 void sm_mrpb_cycle(ws_sm *sm);
 
+/* replay.c: -warpsim_hazard_mode replay */
+int sm_replay_init(ws_sm *sm, char *err, size_t errlen);
+bool sm_replay_track(ws_sm *sm, sm_warp *w, sm_inst *in); /* at first issue */
+int sm_replay_issue(ws_sm *sm, unsigned wi);               /* 1: reissued, 0: no room */
+void sm_replay_dispatch(ws_sm *sm, sm_inst *in);          /* one pass in the LD/ST unit */
+enum { SM_RP_NONE = -1, SM_RP_ALL = -2 };
+void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsigned hazard);
+/* warp buffer entries held by incomplete replayable instructions */
+static inline unsigned sm_replay_held(const sm_warp *w) {
+    return w->rp_n ? w->iss_seq - w->rp[0].seq : 0;
+}
+
 /* ldst.c */
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen);
 void sm_ldst_cycle(ws_sm *sm);
@@ -390,6 +418,10 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in);
 void sm_ldst_reply(ws_sm *sm, ws_mreq *r);
 unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active);
 bool sm_ldst_busy(const ws_sm *sm);
+void sm_ldst_finish_load(ws_sm *sm, sm_inst *in);
+bool sm_ldst_send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t);
+bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in);
+sm_l1acc *sm_ldst_l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t); /* NULL: busy */
 void sm_ldst_flush(ws_sm *sm);
 
 #endif

@@ -1,0 +1,189 @@
+/* Replay of memory instructions (-warpsim_hazard_mode replay), after T.
+ * Turner, "On Replay and Hazards in Graphics Processing Units" (UBC MASc
+ * thesis, 2012), chapter 5.
+ *
+ * A memory instruction (load, store, atomic; global, local, constant,
+ * parameter or shared; texture fetches keep stalling) stays in its warp's
+ * buffer entry from its first issue until every thread has got through
+ * the memory stage: the entry, and every younger one up to the issue
+ * point, cannot be refilled (the issue tail pointer stops fetch:
+ * sm_replay_held). Each trip through the LD/ST unit is one pass that
+ * tries one access (one coalesced line, one L1C line, one bypassing
+ * request, or one conflict-free shared-memory bank group). The pass ends
+ * at the checkpoint (the L1D at the head of the L1 latency queue, or the
+ * L1C / the out queue / the shared banks in the dispatch register), which
+ * always signals the warp buffer (sm_replay_checkpoint): threads whose
+ * access hit or was accepted by the memory system complete; if threads
+ * remain (a hazard: DIV or BANK with progress, MSHR/COMQ/RSV without) the
+ * entry becomes replay-ready and the instruction leaves the pipeline, so it
+ * never holds the LD/ST unit or a collector unit while it waits. A warp
+ * with a replay-ready entry presents only its oldest one to its scheduler,
+ * ahead of new instructions (forward progress); a reissue goes through the
+ * ID_OC register and the operand collector again, is never paired with a
+ * second instruction, and does not execute again: it is pure timing (the
+ * functional engine ran the instruction at its first issue), so program
+ * results and instruction counts are those of the stalling pipeline.
+ * A load's registers stay reserved until its last access's data is back. */
+#include <stdio.h>
+#include <string.h>
+
+#include "timing/sm/hazard.h"
+#include "timing/sm/sm_internal.h"
+
+int sm_replay_init(ws_sm *sm, char *err, size_t errlen) {
+    const char *m = sm->cfg->hazard_mode;
+    if (!strcmp(m, "stall")) sm->replay = false;
+    else if (!strcmp(m, "replay")) sm->replay = true;
+    else {
+        snprintf(err, errlen, "-warpsim_hazard_mode %s: expected stall or replay", m);
+        return -1;
+    }
+    return 0;
+}
+
+/* At first issue: does this instruction replay? Then it holds its warp
+   buffer entry until its threads are through. */
+bool sm_replay_track(ws_sm *sm, sm_warp *w, sm_inst *in) {
+    uint32_t seq = w->iss_seq++;
+    if (!sm->replay || !in->active || in->is_membar || in->space == WS_SPACE_TEX ||
+        (!in->is_load && !in->is_store && !in->is_atomic) || w->rp_n >= SM_IBUF_MAX)
+        return false;
+    in->rp_live = true;
+    in->rp_pam = in->active;
+    w->rp[w->rp_n].in = in;
+    w->rp[w->rp_n].seq = seq;
+    w->rp_n++;
+    return true;
+}
+
+/* Reissue warp wi's oldest replay-ready instruction into the MEM ID_OC
+   register. */
+int sm_replay_issue(ws_sm *sm, unsigned wi) {
+    sm_warp *w = &sm->warps[wi];
+    sm_regset *rs = &sm->id_oc[SM_MEM];
+    if (!sm_regset_free(rs)) return 0;
+    for (unsigned i = 0; i < w->rp_n; i++) {
+        sm_inst *in = w->rp[i].in;
+        if (!in->rp_ready) continue;
+        in->rp_ready = false;
+        w->rp_ready--;
+        in->uid = sm->next_uid++; /* it is the youngest in the pipeline now */
+        sm_regset_push(rs, in);
+        sm->st.replay_issues++;
+        sm->gen++;
+        sm_view_dirty(sm, wi);
+        sm->progressed = true;
+        return 1;
+    }
+    return 0;
+}
+
+static inline bool tx_done(const sm_inst *in, unsigned t) { return in->rp_done[t >> 6] >> (t & 63) & 1; }
+
+/* The checkpoint's signal for this pass: access tx (lanes) made,
+   SM_RP_NONE (stopped by `hazard`) or SM_RP_ALL (nothing left to do). */
+void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsigned hazard) {
+    sm_warp *w = &sm->warps[in->warp];
+    bool all = tx == SM_RP_ALL;
+    if (tx >= 0) {
+        in->rp_done[tx >> 6] |= 1ull << (tx & 63);
+        in->rp_ndone++;
+        in->rp_pam &= ~lanes;
+        all = in->rp_ndone >= in->rp_ntx;
+        if (!all) hazard = SM_HZ_DIV; /* progress, threads left: another pass */
+    }
+    if (hazard == SM_HZ_DIV) sm_hazard(sm, SM_HZ_DIV);
+    in->rp_last = (uint8_t)hazard;
+    sm->gen++;
+    sm_view_dirty(sm, in->warp);
+    sm->progressed = true;
+    if (!all) { /* replay-ready: some threads are left */
+        in->rp_ready = true;
+        w->rp_ready++;
+        sm->st.replay_squashes++;
+        return;
+    }
+    /* retired from the warp buffer: the tail pointer may move, fetch go on */
+    unsigned i = 0;
+    while (i < w->rp_n && w->rp[i].in != in) i++;
+    if (i < w->rp_n) {
+        memmove(&w->rp[i], &w->rp[i + 1], (w->rp_n - i - 1) * sizeof w->rp[0]);
+        w->rp_n--;
+    }
+    in->rp_live = false;
+    in->rp_pam = 0;
+    sm_fetch_mark(sm, in->warp);
+    if (in->is_store && !in->is_atomic) sm_inst_complete(sm, in);
+    else if (!in->pending && !in->in_dispatch && !(in->is_load && in->space == WS_SPACE_SHARED))
+        sm_ldst_finish_load(sm, in);
+}
+
+static void leave(ws_sm *sm, sm_inst *in) {
+    sm->ld_disp = NULL;
+    in->in_dispatch = false;
+    in->rp_pass++;
+}
+
+/* One pass in the dispatch register (sm_ldst_issue built the accesses of
+   the instruction's active threads into sm->txq; those made in earlier
+   passes are skipped). */
+void sm_replay_dispatch(ws_sm *sm, sm_inst *in) {
+    if (in->space == WS_SPACE_SHARED) {
+        if (in->smem_cycles > in->rp_groups + 1) { /* a bank conflict: one group per pass */
+            in->rp_groups++;
+            sm->st.shmem_bank_conflict_cycles++;
+            sm_hazard(sm, SM_HZ_BANK);
+            leave(sm, in);
+            sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, SM_HZ_BANK);
+            return;
+        }
+        if (in->is_load) {
+            if (sm->smem_pipe[sm->smem_lat - 1]) return; /* wait for the pipeline */
+            sm->smem_pipe[sm->smem_lat - 1] = in;
+        }
+        sm->st.shmem_accesses++;
+        leave(sm, in);
+        sm_replay_checkpoint(sm, in, SM_RP_ALL, 0, SM_HZ_N);
+        return;
+    }
+    if (!in->rp_pass) in->rp_ntx = (uint16_t)sm->ntx;
+    unsigned t = 0;
+    while (t < sm->ntx && tx_done(in, t)) t++;
+    if (t >= sm->ntx) {
+        leave(sm, in);
+        sm_replay_checkpoint(sm, in, SM_RP_ALL, 0, SM_HZ_N);
+        return;
+    }
+    const ws_mem_txn *x = &sm->txq[t];
+    bool rd = in->is_load || in->is_atomic;
+    if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
+        ws_fail_kind fk;
+        ws_cache_status s = ws_cache_access(sm->l1c, x->addr, WS_ACC_READ, false, in, sm->now, &fk);
+        leave(sm, in);
+        if (s == WS_CACHE_RESERVATION_FAIL) {
+            sm_hazard(sm, sm_hazard_of_fail(fk));
+            sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, sm_hazard_of_fail(fk));
+            return;
+        }
+        if (s != WS_CACHE_HIT) in->pending++; /* the fill writes it back */
+        sm_replay_checkpoint(sm, in, (int)t, x->lanes, SM_HZ_N);
+        return;
+    }
+    if (sm_ldst_bypasses_l1(sm, in)) {
+        bool sent = sm_ldst_send_bypass(sm, in, x);
+        leave(sm, in);
+        if (!sent) {
+            sm_hazard(sm, SM_HZ_COMQ);
+            sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, SM_HZ_COMQ);
+            return;
+        }
+        if (rd) in->pending++;
+        sm_replay_checkpoint(sm, in, (int)t, x->lanes, SM_HZ_N);
+        return;
+    }
+    sm_l1acc *tail = sm_ldst_l1q_tail(sm, in, x);
+    if (!tail) return; /* the queue is busy: try again next cycle */
+    tail->tx = (uint8_t)t;
+    if (rd) in->pending++;
+    leave(sm, in); /* the checkpoint is the L1D, at the head of the queue */
+}
