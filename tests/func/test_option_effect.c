@@ -144,6 +144,10 @@ static const alt g_alt[] = {
     {"gpgpu_clock_domains", "600.0:1200.0:600.0:800.0", NULL, NULL, 0},
     {"gpgpu_shader_core_pipeline", "1024:32", NULL, NULL, 0},
     {"gpgpu_scheduler", "lrr", NULL, NULL, 0},
+    {"warpsim_oc", "gen8", NULL, NULL, 0},
+    {"warpsim_hazard_mode", "replay", NULL, NULL, 0},
+    {"warpsim_hp_predictor", "true", NULL, NULL, 0},
+    {"warpsim_hp_tracker", "naive", NULL, "-warpsim_hp_predictor true", 0},
     {"gpgpu_shader_cta", "1", NULL, NULL, 0},
     {"gpgpu_num_sfu_units", "2", "sdk/blackscholes", NULL, 1},
     {"gpgpu_operand_collector_num_units_sp", "1", NULL, NULL, 0},
@@ -205,6 +209,7 @@ static const char *const g_quiet[][2] = {
     {"warpsim_hang_cycles", "acts only on a kernel that spins forever (tests/func/test_hang.c)"},
     {"warpsim_progress", "writes progress lines to stderr, not the report (test_hang.c)"},
     {"warpsim_skip_idle", "an optimisation whose results are identical by design"},
+    {"warpsim_hp_check", "a debug check of hazard prediction's books (tests/unit/test_replay.c)"},
     {"warpsim_map_granularity", "acts only on accesses outside every allocation, which no bundled "
                                 "workload makes (tests/func/test_memcheck.c)"},
     {"warpsim_memcheck", "writes reports to stderr, not the report (tests/func/test_memcheck.c)"},

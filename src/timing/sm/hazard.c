@@ -49,6 +49,29 @@ static const ws_stat_decl hazard_stats[] = {
      .off = offsetof(ws_sm_stats, replay_squashes), .when = "-warpsim_hazard_mode replay",
      .desc = "memory-stage passes that left threads to replay (each kind also counts in "
              "its warpsim_hazard_* stat)"},
+    {"warpsim_replay_mshr_again", .unit = "passes", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, replay_mshr_again), .when = "-warpsim_hazard_mode replay",
+     .desc = "MSHR squashes of passes whose previous pass had already failed for want of an "
+             "MSHR, the miss queue or a line (known misses squashed again; hazard prediction "
+             "with a credit tracker keeps these near 0)"},
+    {"warpsim_hp_restrict", .unit = "scheduler-cycles", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, hp_restrict), .when = "-warpsim_hp_predictor other than none",
+     .desc = "no issue: a load was ready but hazard prediction held it back (restrict)"},
+    {"warpsim_hp_tracker_errors", .unit = "passes", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, hp_tracker_errors),
+     .when = "-warpsim_hp_predictor other than none with -warpsim_hazard_mode replay",
+     .desc = "MSHR squashes of passes that held a credit (uncredited loads took the MSHRs "
+             "between issue and the memory stage)"},
+#define HP(f, k, d)                                                                          \
+    {"warpsim_hp_" f, .unit = "predictions", .src = WS_SRC_U64,                              \
+     .off = offsetof(ws_sm_stats, hp_pred) + (k) * sizeof(uint64_t),                         \
+     .when = "-warpsim_hp_predictor other than none", .desc = d}
+    HP("ptt", 0, "load passes predicted to miss that missed"),
+    HP("ptf", 1, "load passes predicted to miss that hit"),
+    HP("pft", 2, "load passes predicted to hit that missed (a merge into a pending line counts "
+       "as a miss)"),
+    HP("pff", 3, "load passes predicted to hit that hit"),
+#undef HP
 };
 #undef HZ
 const ws_stat_table ws_sm_hazard_table = {"SM memory-stage hazards", hazard_stats,

@@ -76,6 +76,7 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     }
     /* a throttle filter may keep per-cycle state: throttled runs take the full path */
     sm->memo_ok = sm->sched[0].policy->stable && !sm->throttling && sm->cfg->skip_idle;
+    if (sm->hp) sm->memo_ok = false; /* the gate reads MSHR state that moves on its own */
     sm->blk_ok = !sm->throttling && sm->cfg->skip_idle; /* throttles gate per cycle */
     sm->gen = 1;
     return 0;
@@ -183,6 +184,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->rp_pass = in->rp_ntx = in->rp_ndone = 0;
     in->rp_groups = in->rp_pam = 0;
     in->rp_done[0] = in->rp_done[1] = 0;
+    in->hp_credit = in->hp_known = in->hp_had_credit = false;
+    in->hp_pred = 2;
+    in->hp_pc = sm->func_base[e->func] + e->pc;
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
         sm->st.warp_insts_mem++;
@@ -208,7 +212,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     sm_replay_track(sm, w, in);
     w->n_inflight++;
     w->last_issue = sm->now;
-    sm_regset_push(rs, in);
+    bool gated = sm->hp && !sm_hp_gate(sm, in);
+    if (gated) w->hp_gated = in; /* hazard prediction holds it at the issue point */
+    else sm_regset_push(rs, in);
     /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
     sm_ibuf_pop(w);
     sm_fetch_mark(sm, wi);
@@ -220,7 +226,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     sm->st.mem_writes += st.wrote;
     sm->progressed = true;
     if (d->is_ctrl && fw_all_exited(sm, w)) mark_done(sm, wi);
-    return 1;
+    return gated ? 2 : 1;
 }
 
 /* A global/local load as the throttle family sees it before execution: the
@@ -264,7 +270,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             bool bar = false;
             pv[i].waiting = warp_waiting(sm, w, &bar);
             swait[i] = bar ? 2 : pv[i].waiting;
-            if (w->rp_ready) pv[i].waiting = swait[i] = 0; /* a reissue is never held back */
+            if (sm_warp_owes(w)) pv[i].waiting = swait[i] = 0; /* it goes on regardless */
         }
     }
     memcpy(sm->sview, pv, n * sizeof *pv);
@@ -275,7 +281,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             const sm_warp *w = &sm->warps[v->slot];
             const sm_ibuf *e = &w->ib[w->ib_next];
             if (pol->uses_longop) /* a reissue depends on nothing */
-                v->longop = e->valid && e->dec && !w->rp_ready && sm_sb_longop_dep(w, e->dec);
+                v->longop = e->valid && e->dec && !sm_warp_owes(w) && sm_sb_longop_dep(w, e->dec);
             if (sm->throttle[s].policy->needs_next_load)
                 v->next_load = e->valid && is_gload(e->inst);
         }
@@ -294,7 +300,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
     unsigned k = sm->order_k[s];
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
-         any_empty = false;
+         any_empty = false, restricted = false;
     for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
         unsigned idx = order[oi];
         const ws_sched_warp *v = &sm->sview[idx];
@@ -308,13 +314,16 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         }
         unsigned wi = v->slot;
         sm_warp *w = &sm->warps[wi];
-        if (w->rp_ready) { /* replay: the warp offers only its oldest replay-ready entry */
+        if (sm_warp_owes(w)) { /* replay: the warp offers only its oldest replay-ready
+                                  entry; else its load held back by hazard prediction */
             valid_inst = ready_inst = true;
-            if (sm_replay_issue(sm, wi)) {
+            int r = w->rp_ready ? sm_replay_issue(sm, wi) : sm_hp_release(sm, wi);
+            if (r > 0) {
                 issued_inst = true;
                 pol->issued(sm->sched[s].state, sm->sview, n, idx);
                 sm->order_ok[s] = false;
             }
+            restricted |= r < 0;
             continue;
         }
         if (sm->gen != gen_view && (!w->valid || w->func_done)) continue;
@@ -386,6 +395,10 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
                 checked--; /* it turned out to be waiting or finished */
                 break;
             }
+            if (r == 2) { /* executed, held back by hazard prediction */
+                restricted = true;
+                break;
+            }
             issued++;
             if (!w->valid || w->func_done) break;
         }
@@ -397,7 +410,8 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
     }
     if (issued_inst) return;
     uint64_t *stall;
-    if (!valid_inst) stall = any_bar ? &sm->st.stall_barrier
+    if (restricted) stall = &sm->st.hp_restrict; /* only hazard prediction held it back */
+    else if (!valid_inst) stall = any_bar ? &sm->st.stall_barrier
                            : any_empty ? &sm->st.stall_ibuffer : &sm->st.stall_idle;
     else stall = ready_inst ? &sm->st.stall_pipeline : &sm->st.stall_scoreboard;
     (*stall)++;

@@ -355,10 +355,14 @@ static void l1q_cycle(ws_sm *sm) {
             req = wd;
         }
         unsigned mq = ws_cache_miss_queue_len(sm->l1d);
+        unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1d) : 0;
         ws_fail_kind fk;
         ws_cache_set_owner(sm->l1d, h->warp); /* a line it allocates is this warp's (CCWS) */
         ws_cache_status s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
                                             h->space == WS_SPACE_LOCAL, req, sm->now, &fk);
+        if (sm->hp) /* hazard prediction's books (hp.c) */
+            sm_hp_access(sm, in, false, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1d),
+                         s != WS_CACHE_RESERVATION_FAIL);
         bool sent = ws_cache_miss_queue_len(sm->l1d) > mq;
         const ws_throttle_policy *tp = sm->throttle_sm.policy;
         if (tp && tp->l1d_read_miss && !write && (s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS))
@@ -434,7 +438,11 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     ws_mem_txn *t = &sm->txq[sm->txpos];
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
+        unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
         ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
+        if (sm->hp)
+            sm_hp_access(sm, in, true, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1c),
+                         s != WS_CACHE_RESERVATION_FAIL);
         if (s == WS_CACHE_RESERVATION_FAIL) {
             sm_hazard(sm, sm_hazard_of_fail(fk));
             return false;

@@ -38,6 +38,8 @@ int sm_replay_init(ws_sm *sm, char *err, size_t errlen) {
         snprintf(err, errlen, "-warpsim_hazard_mode %s: expected stall or replay", m);
         return -1;
     }
+    if (sm_hp_init(sm, err, errlen)) return -1;
+    sm->hp_check = sm->hp && sm->cfg->hp_check;
     return 0;
 }
 
@@ -65,6 +67,7 @@ int sm_replay_issue(ws_sm *sm, unsigned wi) {
     for (unsigned i = 0; i < w->rp_n; i++) {
         sm_inst *in = w->rp[i].in;
         if (!in->rp_ready) continue;
+        if (sm->hp && !sm_hp_gate(sm, in)) return -1;
         in->rp_ready = false;
         w->rp_ready--;
         in->uid = sm->next_uid++; /* it is the youngest in the pipeline now */
@@ -93,6 +96,11 @@ void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsign
         if (!all) hazard = SM_HZ_DIV; /* progress, threads left: another pass */
     }
     if (hazard == SM_HZ_DIV) sm_hazard(sm, SM_HZ_DIV);
+    if (hazard == SM_HZ_MSHR &&
+        (in->rp_last == SM_HZ_MSHR || in->rp_last == SM_HZ_COMQ || in->rp_last == SM_HZ_RSV))
+        sm->st.replay_mshr_again++; /* known to miss, and still no MSHR */
+    if (hazard == SM_HZ_MSHR && in->hp_had_credit)
+        sm->st.hp_tracker_errors++; /* it had a credit, yet found no MSHR */
     in->rp_last = (uint8_t)hazard;
     sm->gen++;
     sm_view_dirty(sm, in->warp);
@@ -158,7 +166,11 @@ void sm_replay_dispatch(ws_sm *sm, sm_inst *in) {
     bool rd = in->is_load || in->is_atomic;
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
+        unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
         ws_cache_status s = ws_cache_access(sm->l1c, x->addr, WS_ACC_READ, false, in, sm->now, &fk);
+        if (sm->hp)
+            sm_hp_access(sm, in, true, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1c),
+                         s != WS_CACHE_RESERVATION_FAIL);
         leave(sm, in);
         if (s == WS_CACHE_RESERVATION_FAIL) {
             sm_hazard(sm, sm_hazard_of_fail(fk));
@@ -186,4 +198,20 @@ void sm_replay_dispatch(ws_sm *sm, sm_inst *in) {
     tail->tx = (uint8_t)t;
     if (rd) in->pending++;
     leave(sm, in); /* the checkpoint is the L1D, at the head of the queue */
+}
+
+/* Let warp wi's load held back by hazard prediction go, if the gate and
+   the MEM ID_OC register allow. */
+int sm_hp_release(ws_sm *sm, unsigned wi) {
+    sm_warp *w = &sm->warps[wi];
+    sm_regset *rs = &sm->id_oc[SM_MEM];
+    if (!sm_regset_free(rs)) return 0;
+    if (!sm_hp_gate(sm, w->hp_gated)) return -1;
+    sm_regset_push(rs, w->hp_gated);
+    w->hp_gated = NULL;
+    sm->gen++;
+    sm_view_dirty(sm, wi);
+    sm_fetch_mark(sm, wi);
+    sm->progressed = true;
+    return 1;
 }

@@ -229,6 +229,7 @@ void ws_sm_destroy(ws_sm *sm) {
     if (sm->l1d) ws_cache_destroy(sm->l1d);
     if (sm->l1c) ws_cache_destroy(sm->l1c);
     sm_tex_destroy(sm);
+    sm_hp_destroy(sm);
     free(sm->cu);
     if (sm->bankq)
         for (unsigned b = 0; b < sm->nbanks; b++) free(sm->bankq[b]);
@@ -468,6 +469,7 @@ void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
 /* ---- the cycle ------------------------------------------------------------------ */
 void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     sm->now = now;
+    if (sm->hp_check && !sm_hp_check(sm)) abort(); /* a bookkeeping bug: stop right there */
     sm->progressed = false;
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
         sm->st.cycles_active++;
@@ -592,6 +594,10 @@ const ws_counter_decl ws_sm_counters[] = {
     WS_COUNTER(ws_sm_stats, warp_insts_mem),
     WS_COUNTER(ws_sm_stats, replay_issues),
     WS_COUNTER(ws_sm_stats, replay_squashes),
+    WS_COUNTER(ws_sm_stats, replay_mshr_again),
+    WS_COUNTER(ws_sm_stats, hp_restrict),
+    WS_COUNTER(ws_sm_stats, hp_pred),
+    WS_COUNTER(ws_sm_stats, hp_tracker_errors),
 };
 const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
 

@@ -82,6 +82,11 @@ typedef struct ws_sm_stats {
     uint64_t warp_insts_mem;
     /* replay: reissues of squashed memory instructions, and squashes */
     uint64_t replay_issues, replay_squashes;
+    uint64_t replay_mshr_again;      /* MSHR squashes of passes already known to miss */
+    /* hazard prediction: scheduler cycles held back only by it; load
+       predictions [ptt, ptf, pft, pff] (predicted miss/hit, actual miss/hit) */
+    uint64_t hp_restrict, hp_pred[4];
+    uint64_t hp_tracker_errors;      /* credited passes that found no MSHR */
 } ws_sm_stats;
 
 /* Every ws_sm_stats counter (a kernel's part is the difference of two

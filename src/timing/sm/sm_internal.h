@@ -67,6 +67,11 @@ typedef struct sm_inst {
     uint16_t rp_pass, rp_ntx, rp_ndone;
     uint32_t rp_groups, rp_pam;
     uint64_t rp_done[2];
+    /* hazard prediction (hp.c): a credit held; this pass's prediction
+       (0 hit, 1 miss, 2 none); it was known to miss; global instruction index */
+    bool hp_credit, hp_known, hp_had_credit; /* ... and this pass's access had one */
+    uint8_t hp_pred;
+    uint32_t hp_pc;
 } sm_inst;
 
 typedef struct sm_ibuf {
@@ -92,6 +97,7 @@ typedef struct sm_warp {
     uint32_t iss_seq;          /* instructions issued (first issues) */
     uint8_t rp_n, rp_ready;
     struct { sm_inst *in; uint32_t seq; } rp[SM_IBUF_MAX];
+    struct sm_inst *hp_gated;  /* executed, held at the issue point by hazard prediction */
     uint32_t fetch_func, fetch_pc;
     uint32_t n_inflight;       /* issued, not yet completed */
     uint32_t stores_out;       /* store acknowledgements outstanding (sectors) */
@@ -306,6 +312,8 @@ struct ws_sm {
     ws_mreq_fifo outq;
 
     bool replay;               /* -warpsim_hazard_mode replay */
+    struct sm_hp *hp;          /* hazard prediction (hp.c); NULL: none */
+    bool hp_check;             /* -warpsim_hp_check */
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
@@ -401,7 +409,8 @@ void sm_mrpb_cycle(ws_sm *sm);
 /* replay.c: -warpsim_hazard_mode replay */
 int sm_replay_init(ws_sm *sm, char *err, size_t errlen);
 bool sm_replay_track(ws_sm *sm, sm_warp *w, sm_inst *in); /* at first issue */
-int sm_replay_issue(ws_sm *sm, unsigned wi);               /* 1: reissued, 0: no room */
+int sm_replay_issue(ws_sm *sm, unsigned wi); /* 1: reissued, 0: no room, -1: held back (hp) */
+int sm_hp_release(ws_sm *sm, unsigned wi);   /* the same for a gated first issue */
 void sm_replay_dispatch(ws_sm *sm, sm_inst *in);          /* one pass in the LD/ST unit */
 enum { SM_RP_NONE = -1, SM_RP_ALL = -2 };
 void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsigned hazard);
@@ -409,6 +418,19 @@ void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsign
 static inline unsigned sm_replay_held(const sm_warp *w) {
     return w->rp_n ? w->iss_seq - w->rp[0].seq : 0;
 }
+
+/* hp.c: hazard prediction */
+typedef struct sm_hp sm_hp;
+int sm_hp_init(ws_sm *sm, char *err, size_t errlen);
+void sm_hp_destroy(ws_sm *sm);
+int sm_hp_pool(const ws_sm *sm, const sm_inst *in);
+bool sm_hp_gate(ws_sm *sm, sm_inst *in);
+void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsigned u1,
+                  bool through);
+bool sm_hp_check(ws_sm *sm);
+int64_t sm_hp_credits(ws_sm *sm, int pool);
+/* a warp that must be offered to its scheduler whatever it waits for */
+static inline bool sm_warp_owes(const sm_warp *w) { return w->rp_ready || w->hp_gated; }
 
 /* ldst.c */
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen);
