@@ -548,10 +548,11 @@ static const preset g_presets[] = {
      "(docs/timing.md, tools/fidelity.py). Use it to compare with GPGPU-Sim's numbers.",
      p_gtx480_v4},
     {"turner",
-     "the machine of Turner's thesis on replay and hazards (UBC 2012, Table 4.2): 10 SMs,\n"
-     "6 L2+MC, 64 warps/SM, 32 MSHRs, two schedulers with two-level scheduling and dual\n"
-     "issue, 8-entry warp buffers, an 8-slot generic operand collector. Not validated\n"
-     "against the thesis's modified GPGPU-Sim 2.x (docs/timing.md, the turner preset).",
+     "the machine of Turner's thesis on replay and hazards (UBC 2012, Table 4.2) over\n"
+     "GPGPU-Sim 3.2.1's GTX480 config for what the thesis leaves open: 10 SMs, 6 L2+MC,\n"
+     "64 warps/SM, 32 MSHRs, two schedulers with two-level scheduling and dual issue,\n"
+     "8-entry warp buffers, an 8-slot generic operand collector. Not validated against\n"
+     "the thesis's modified GPGPU-Sim 2.x (docs/timing.md, the turner preset).",
      p_turner},
 };
 

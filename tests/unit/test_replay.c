@@ -57,7 +57,7 @@ TEST(replay_bad_pipeline_values_are_refused_with_the_allowed_ones) {
     refused("warpsim_oc", "sep2-1", "each number from 1 to 64");
     refused("warpsim_oc", "sep4-0-2", "each number from 1 to 64");
     refused("warpsim_oc", "generic", "expected genN");
-    refused("warpsim_hazard_mode", "squash", "expected stall or replay");
+    refused("warpsim_hazard_mode", "squash", "expected stall, replay or retain");
     refused("gpgpu_num_sched_per_core", "0", "out of range");
     refused("gpgpu_max_insn_issue_per_warp", "3", "out of range");
     srig r;
@@ -323,6 +323,23 @@ TEST(replay_hp_predict_hit_bound) {
         CHECK(again_cf < again_rp / 2);
         CHECK(stat_sum(b, "warpsim_hazard_mshr") < stat_sum(a, "warpsim_hazard_mshr"));
         CHECK(stat_sum(b, "warpsim_replay_issues") < stat_sum(a, "warpsim_replay_issues"));
+    }
+    free(a), free(b), free(l1), free(l2);
+}
+
+/* -warpsim_hazard_mode retain: the stalling pipeline with replay's warp
+   buffer retention (the thesis's warp-buffer penalty): the same work, and
+   warps wait on full buffers more often. */
+TEST(replay_retain_mode_keeps_entries) {
+    const char *st[] = {"-warpsim_hazard_mode stall", NULL};
+    const char *rt[] = {"-warpsim_hazard_mode retain", NULL};
+    char *l1 = NULL, *l2 = NULL;
+    char *a = run_wl("micro/matmul", st, &l1), *b = run_wl("micro/matmul", rt, &l2);
+    if (a && b) {
+        CHECK_SAME(l1, l2);
+        CHECK(stat1(a, "gpu_tot_sim_insn") == stat1(b, "gpu_tot_sim_insn"));
+        CHECK(stat_sum(b, "warpsim_stall_ibuffer") > stat_sum(a, "warpsim_stall_ibuffer"));
+        CHECK(stat_sum(b, "warpsim_replay_issues") == 0);
     }
     free(a), free(b), free(l1), free(l2);
 }

@@ -179,7 +179,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->longop = false;
     in->pending = 0;
     in->smem_cycles = 0;
-    in->rp_live = in->rp_ready = false;
+    in->rp_live = in->rp_ready = in->rp_hold = false;
     in->rp_last = 0;
     in->rp_pass = in->rp_ntx = in->rp_ndone = 0;
     in->rp_groups = in->rp_pam = 0;

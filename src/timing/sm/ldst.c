@@ -495,9 +495,11 @@ void sm_ldst_cycle(ws_sm *sm) {
         if (sm->smem_pipe[sm->smem_lat - 1]) return; /* wait for the pipeline */
         sm->smem_pipe[sm->smem_lat - 1] = in;
         sm->ld_disp = NULL;
+        if (in->rp_hold) sm_replay_retire(sm, in);
         return;
     }
     sm->ld_disp = NULL;
+    if (in->rp_hold) sm_replay_retire(sm, in); /* -warpsim_hazard_mode retain */
     in->in_dispatch = false;
     if ((in->is_load || in->is_atomic) && !in->pending) finish_load(sm, in);
     else if (!in->is_load && !in->is_atomic) sm_inst_complete(sm, in);

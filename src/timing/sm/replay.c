@@ -32,10 +32,10 @@
 
 int sm_replay_init(ws_sm *sm, char *err, size_t errlen) {
     const char *m = sm->cfg->hazard_mode;
-    if (!strcmp(m, "stall")) sm->replay = false;
-    else if (!strcmp(m, "replay")) sm->replay = true;
-    else {
-        snprintf(err, errlen, "-warpsim_hazard_mode %s: expected stall or replay", m);
+    sm->replay = !strcmp(m, "replay");
+    sm->retain = !strcmp(m, "retain");
+    if (!sm->replay && !sm->retain && strcmp(m, "stall")) {
+        snprintf(err, errlen, "-warpsim_hazard_mode %s: expected stall, replay or retain", m);
         return -1;
     }
     if (sm_hp_init(sm, err, errlen)) return -1;
@@ -47,10 +47,12 @@ int sm_replay_init(ws_sm *sm, char *err, size_t errlen) {
    buffer entry until its threads are through. */
 bool sm_replay_track(ws_sm *sm, sm_warp *w, sm_inst *in) {
     uint32_t seq = w->iss_seq++;
-    if (!sm->replay || !in->active || in->is_membar || in->space == WS_SPACE_TEX ||
-        (!in->is_load && !in->is_store && !in->is_atomic) || w->rp_n >= SM_IBUF_MAX)
+    if ((!sm->replay && !sm->retain) || !in->active || in->is_membar ||
+        in->space == WS_SPACE_TEX || (!in->is_load && !in->is_store && !in->is_atomic) ||
+        w->rp_n >= SM_IBUF_MAX)
         return false;
-    in->rp_live = true;
+    in->rp_live = sm->replay;
+    in->rp_hold = sm->retain;
     in->rp_pam = in->active;
     w->rp[w->rp_n].in = in;
     w->rp[w->rp_n].seq = seq;
@@ -124,6 +126,23 @@ void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsign
     if (in->is_store && !in->is_atomic) sm_inst_complete(sm, in);
     else if (!in->pending && !in->in_dispatch && !(in->is_load && in->space == WS_SPACE_SHARED))
         sm_ldst_finish_load(sm, in);
+}
+
+/* -warpsim_hazard_mode retain (the stalling pipeline with the warp-buffer
+   retention of replay, the thesis's section 7.1.1): the instruction made
+   all its accesses and leaves the LD/ST unit: its entry is free. */
+void sm_replay_retire(ws_sm *sm, sm_inst *in) {
+    sm_warp *w = &sm->warps[in->warp];
+    unsigned i = 0;
+    while (i < w->rp_n && w->rp[i].in != in) i++;
+    if (i < w->rp_n) {
+        memmove(&w->rp[i], &w->rp[i + 1], (w->rp_n - i - 1) * sizeof w->rp[0]);
+        w->rp_n--;
+    }
+    in->rp_hold = false;
+    sm->gen++;
+    sm_view_dirty(sm, in->warp);
+    sm_fetch_mark(sm, in->warp);
 }
 
 static void leave(ws_sm *sm, sm_inst *in) {

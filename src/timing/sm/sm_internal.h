@@ -63,6 +63,7 @@ typedef struct sm_inst {
        reissued; passes made; accesses (txq indices) made; conflict groups
        served (shared); threads not through the memory stage (PAM) */
     bool rp_live, rp_ready;
+    bool rp_hold;              /* -warpsim_hazard_mode retain: holds its entry, stalls */
     uint8_t rp_last;           /* the hazard of the last pass (SM_HZ_*; SM_HZ_N: none) */
     uint16_t rp_pass, rp_ntx, rp_ndone;
     uint32_t rp_groups, rp_pam;
@@ -312,6 +313,7 @@ struct ws_sm {
     ws_mreq_fifo outq;
 
     bool replay;               /* -warpsim_hazard_mode replay */
+    bool retain;               /* -warpsim_hazard_mode retain */
     struct sm_hp *hp;          /* hazard prediction (hp.c); NULL: none */
     bool hp_check;             /* -warpsim_hp_check */
 
@@ -412,6 +414,7 @@ bool sm_replay_track(ws_sm *sm, sm_warp *w, sm_inst *in); /* at first issue */
 int sm_replay_issue(ws_sm *sm, unsigned wi); /* 1: reissued, 0: no room, -1: held back (hp) */
 int sm_hp_release(ws_sm *sm, unsigned wi);   /* the same for a gated first issue */
 void sm_replay_dispatch(ws_sm *sm, sm_inst *in);          /* one pass in the LD/ST unit */
+void sm_replay_retire(ws_sm *sm, sm_inst *in);            /* retain: it left the LD/ST unit */
 enum { SM_RP_NONE = -1, SM_RP_ALL = -2 };
 void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsigned hazard);
 /* warp buffer entries held by incomplete replayable instructions */
