@@ -100,6 +100,13 @@ static sm_inst *mem_inst(ws_sm *sm, bool load, uint32_t active, uint16_t ntx) {
 
 static bool fetch_may_fill(const ws_sm *sm) { return sm->fetchable & 1; }
 
+/* what issue does for the warp buffer: track it, count the issue */
+static bool first_issue(ws_sm *sm, sm_warp *w, sm_inst *in) {
+    bool t = sm_replay_track(sm, w, in);
+    w->iss_seq++;
+    return t;
+}
+
 TEST(replay_warp_buffer_worked_example) {
     srig r;
     const char *o[] = {"warpsim_hazard_mode", "replay", "warpsim_warp_buffer", "4", NULL};
@@ -114,9 +121,9 @@ TEST(replay_warp_buffer_worked_example) {
             *C = mem_inst(sm, true, 0x3, 1);
     B->is_load = false;
     /* 1-2. A (load) issued; B (branch) issued and freed at once; C issued */
-    CHECK(sm_replay_track(sm, w, A));
-    CHECK(!sm_replay_track(sm, w, B));
-    CHECK(sm_replay_track(sm, w, C));
+    CHECK(first_issue(sm, w, A));
+    CHECK(!first_issue(sm, w, B));
+    CHECK(first_issue(sm, w, C));
     CHECK(A->rp_pam == 0xF && C->rp_pam == 0x3); /* 3. C's PAM: the threads after B */
     CHECK(w->rp_n == 2 && sm_replay_held(w) == 3); /* A, B, C pin their entries */
     sm_fetch_mark(sm, 0);

@@ -38,12 +38,6 @@ void sm_ibuf_flush(sm_warp *w) {
     w->ib_n = 0;
 }
 
-void sm_ibuf_pop(sm_warp *w) {
-    w->ib[w->ib_next].valid = false;
-    w->ib_next = (uint8_t)(w->ib_next + 1 == w->ib_depth ? 0 : w->ib_next + 1);
-    w->ib_n--;
-}
-
 /* Entries one fill brings (two, as the fetch reads 16 bytes). */
 static inline unsigned fill_n(const sm_warp *w) { return w->ib_depth < 2 ? w->ib_depth : 2; }
 
@@ -159,16 +153,17 @@ void sm_decode_cycle(ws_sm *sm) {
     /* the first entry is filled even past the end of the function (GPGPU-Sim
        fills a NULL instruction; issue then resynchronises the warp); the
        second only after a real instruction inside the function */
-    unsigned n = fill_n(w), k = 0;
-    for (; k < n; k++) {
-        if (k && (!w->ib[(w->ib_next + w->ib_n - 1) % w->ib_depth].inst || pc + k >= f->ninsts))
-            break;
-        sm_ibuf *e = &w->ib[(w->ib_next + w->ib_n) % w->ib_depth];
+    unsigned n = fill_n(w), k = 0, pos = w->ib_next + w->ib_n;
+    for (; k < n; k++, pos++) {
+        if (k && pc + k >= f->ninsts) break; /* the end of the function (or the first was past it) */
+        if (pos >= w->ib_depth) pos -= w->ib_depth;
+        sm_ibuf *e = &w->ib[pos];
+        bool in = pc + k < f->ninsts;
         e->valid = true;
         e->func = sm->fb_func;
         e->pc = pc + k;
-        e->inst = pc + k < f->ninsts ? &f->insts[pc + k] : NULL;
-        e->dec = pc + k < f->ninsts ? &sm->dec[sm->fb_func][pc + k] : NULL;
+        e->inst = in ? &f->insts[pc + k] : NULL;
+        e->dec = in ? &sm->dec[sm->fb_func][pc + k] : NULL;
         w->ib_n++;
     }
     w->fetch_pc = pc + k; /* the next fill continues after the tail */

@@ -209,7 +209,8 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         if (in->is_atomic) w->n_atomic++;
     }
     sm_sb_reserve(sm, w, in, in->longop);
-    sm_replay_track(sm, w, in);
+    if (sm->replay || sm->retain) sm_replay_track(sm, w, in);
+    w->iss_seq++;
     w->n_inflight++;
     w->last_issue = sm->now;
     bool gated = sm->hp && !sm_hp_gate(sm, in);
@@ -238,7 +239,23 @@ static bool is_gload(const ws_inst *in) {
             in->space == WS_SPACE_NONE);
 }
 
-static void sched_cycle(ws_sm *sm, unsigned s) {
+/* Replay: the warp offers only its oldest replay-ready entry; else its load
+   held back by hazard prediction. Out of line: the common loop stays small. */
+static int owed_issue(ws_sm *sm, unsigned s, unsigned wi, unsigned idx,
+                                                unsigned n) {
+    int r = sm->warps[wi].rp_ready ? sm_replay_issue(sm, wi) : sm_hp_release(sm, wi);
+    if (r > 0) {
+        sm->sched[s].policy->issued(sm->sched[s].state, sm->sview, n, idx);
+        sm->order_ok[s] = false;
+    }
+    return r;
+}
+
+/* One scheduler's cycle; `owes` (replay or hazard prediction on) is a
+   constant in each of the two copies below, so the default pipeline's copy
+   carries none of their tests. */
+static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsigned s,
+                                                                 const bool owes) {
     if (sm->memo_gen[s] == sm->gen) { /* nothing it looks at changed */
         (*sm->memo_stall[s])++;
         return;
@@ -262,7 +279,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             dirty &= dirty - 1;
         }
         sm_warp *w = &sm->warps[pv[i].slot];
-        pv[i].valid = w->valid && (!w->func_done || w->rp_ready); /* exited, stores to replay */
+        pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
         pv[i].age = w->age;
         pv[i].waiting = 0;
         swait[i] = 0;
@@ -270,7 +287,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             bool bar = false;
             pv[i].waiting = warp_waiting(sm, w, &bar);
             swait[i] = bar ? 2 : pv[i].waiting;
-            if (sm_warp_owes(w)) pv[i].waiting = swait[i] = 0; /* it goes on regardless */
+            if (owes && sm_warp_owes(w)) pv[i].waiting = swait[i] = 0; /* goes on regardless */
         }
     }
     memcpy(sm->sview, pv, n * sizeof *pv);
@@ -281,7 +298,8 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             const sm_warp *w = &sm->warps[v->slot];
             const sm_ibuf *e = &w->ib[w->ib_next];
             if (pol->uses_longop) /* a reissue depends on nothing */
-                v->longop = e->valid && e->dec && !sm_warp_owes(w) && sm_sb_longop_dep(w, e->dec);
+                v->longop = e->valid && e->dec && !(owes && sm_warp_owes(w)) &&
+                            sm_sb_longop_dep(w, e->dec);
             if (sm->throttle[s].policy->needs_next_load)
                 v->next_load = e->valid && is_gload(e->inst);
         }
@@ -314,15 +332,10 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         }
         unsigned wi = v->slot;
         sm_warp *w = &sm->warps[wi];
-        if (sm_warp_owes(w)) { /* replay: the warp offers only its oldest replay-ready
-                                  entry; else its load held back by hazard prediction */
+        if (owes && sm_warp_owes(w)) {
+            int r = owed_issue(sm, s, wi, idx, n);
             valid_inst = ready_inst = true;
-            int r = w->rp_ready ? sm_replay_issue(sm, wi) : sm_hp_release(sm, wi);
-            if (r > 0) {
-                issued_inst = true;
-                pol->issued(sm->sched[s].state, sm->sview, n, idx);
-                sm->order_ok[s] = false;
-            }
+            issued_inst = r > 0;
             restricted |= r < 0;
             continue;
         }
@@ -421,12 +434,16 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
     }
 }
 
+static void sched_cycle(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, false); }
+static void sched_cycle_owes(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, true); }
+
 void sm_issue_cycle(ws_sm *sm) {
     if (!sm->n_active_ctas) return;
     if (sm->throttle_sm.policy && sm->throttle_sm.policy->sm_cycle)
         sm->throttle_sm.policy->sm_cycle(sm->throttle_sm.state, sm->now, sm->st.warp_insts);
     for (unsigned j = 0; j < sm->n_sched; j++) {
-        sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);
+        if (sm->owes) sched_cycle_owes(sm, (sm->sched_prio + j) % sm->n_sched);
+        else sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);
         if (sm->has_fault) return;
     }
     sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;

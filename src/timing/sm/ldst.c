@@ -401,7 +401,7 @@ static void l1q_cycle(ws_sm *sm) {
 /* ---- the dispatch register --------------------------------------------------------- */
 /* Put access t of in at the tail of the L1 latency queue (with MRPB: its
    warp's queue); NULL when there is no room this cycle. */
-sm_l1acc *sm_ldst_l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+static inline sm_l1acc *l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
     sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp) : &sm->l1q[sm->l1_lat - 1];
     if (!tail) return NULL; /* the MRPB is full */
     if (tail->valid) {
@@ -421,6 +421,9 @@ sm_l1acc *sm_ldst_l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
     memcpy(tail->bytes, t->bytes, sizeof tail->bytes);
     if (in->is_store) sm->warps[in->warp].stores_out += nsec(tail->sectors);
     return tail;
+}
+sm_l1acc *sm_ldst_l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+    return l1q_tail(sm, in, t);
 }
 
 /* Returns true when the instruction has no more accesses to make. */
@@ -456,7 +459,7 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         }
         sm->txpos++;
     } else {
-        if (!sm_ldst_l1q_tail(sm, in, t)) return false;
+        if (!l1q_tail(sm, in, t)) return false;
         sm->txpos++;
     }
     if (sm->txpos < sm->ntx) { /* an access made, more to come: another pass */

@@ -40,13 +40,14 @@ int sm_replay_init(ws_sm *sm, char *err, size_t errlen) {
     }
     if (sm_hp_init(sm, err, errlen)) return -1;
     sm->hp_check = sm->hp && sm->cfg->hp_check;
+    sm->owes = sm->replay || sm->hp;
     return 0;
 }
 
 /* At first issue: does this instruction replay? Then it holds its warp
    buffer entry until its threads are through. */
 bool sm_replay_track(ws_sm *sm, sm_warp *w, sm_inst *in) {
-    uint32_t seq = w->iss_seq++;
+    uint32_t seq = w->iss_seq; /* the caller counts it */
     if ((!sm->replay && !sm->retain) || !in->active || in->is_membar ||
         in->space == WS_SPACE_TEX || (!in->is_load && !in->is_store && !in->is_atomic) ||
         w->rp_n >= SM_IBUF_MAX)

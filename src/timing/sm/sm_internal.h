@@ -314,6 +314,7 @@ struct ws_sm {
 
     bool replay;               /* -warpsim_hazard_mode replay */
     bool retain;               /* -warpsim_hazard_mode retain */
+    bool owes;                 /* replay or hazard prediction: warps may owe an issue */
     struct sm_hp *hp;          /* hazard prediction (hp.c); NULL: none */
     bool hp_check;             /* -warpsim_hp_check */
 
@@ -351,7 +352,12 @@ int sm_fetch_init(ws_sm *sm, char *err, size_t errlen);
 void sm_fetch_cycle(ws_sm *sm);
 void sm_decode_cycle(ws_sm *sm);
 void sm_ibuf_flush(sm_warp *w); /* callers then sm_fetch_mark the warp */
-void sm_ibuf_pop(sm_warp *w);   /* the head issued */
+/* the head issued */
+static inline void sm_ibuf_pop(sm_warp *w) {
+    w->ib[w->ib_next].valid = false;
+    w->ib_next = (uint8_t)(w->ib_next + 1 == w->ib_depth ? 0 : w->ib_next + 1);
+    w->ib_n--;
+}
 void sm_fetch_reply(ws_sm *sm, uint64_t block);
 void sm_fetch_mark(ws_sm *sm, unsigned wi);
 int sm_fetch_pick(const ws_sm *sm);
