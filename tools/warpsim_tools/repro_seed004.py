@@ -89,8 +89,11 @@ def run_one(warpsim, sweep, cfg, abbr, wl, inp, cap):
     if cap:
         cmd += ["--max-insn", str(cap)]
     cmd.append(wl)
-    p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    except OSError as e:  # the binary being rebuilt under a long sweep
+        return cfg, abbr, f"failed ({e})"
     with open(os.path.join(d, "log.txt"), "w") as f:
         f.write(" ".join(cmd) + "\n" + p.stdout)
     if p.returncode != 0 and not os.path.exists(os.path.join(d, "stats.json")):
