@@ -58,10 +58,14 @@ CONFIGS = {
     "stall-credit-true": ["-warpsim_hp_predictor true"],
     "stall-credit-pc": ["-warpsim_hp_predictor pc"],
 }
-for _t in ("naive", "credit"):
-    for _p in ("false", "true", "pc", "oracle"):
+# the thesis's {naive, credit} x {false, true, pc, oracle} with replay; the naive tracker with
+# the other predictors is left out by default (time), --seed004-all-hp adds them
+for _t, _ps in (("credit", ("false", "true", "pc", "oracle")), ("naive", ("false",))):
+    for _p in _ps:
         CONFIGS[f"replay-{_t}-{_p}"] = REPLAY + [f"-warpsim_hp_predictor {_p}",
                                                  f"-warpsim_hp_tracker {_t}"]
+ALL_HP = {f"replay-naive-{_p}": REPLAY + [f"-warpsim_hp_predictor {_p}", "-warpsim_hp_tracker naive"]
+          for _p in ("true", "pc", "oracle")}
 HP_REPLAY = [c for c in CONFIGS if c.startswith("replay-naive") or c.startswith("replay-credit")]
 
 SUM = ["gpu_sim_cycle", "gpu_sim_insn", "warpsim_warp_insts_mem", "warpsim_oc_blocked_cycles",
@@ -444,6 +448,41 @@ def render(d, sweep):
     return "\n".join(out) + "\n"
 
 
+def figures(d, sweep):
+    """Normalised bars (the thesis's Fig. 5.1/7.8 and 6.1 style) as PNGs in the sweep folder;
+    returns their paths ([] without matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    out = []
+    sets = [("seed004-speedup.png", "speedup over stalling (cycles)",
+             ["replay", "retain", "replay-credit-false", "replay-naive-false", "replay-credit-oracle",
+              "stall-credit-true"]),
+            ("seed004-mshr-sched-oc.png", "speedup over stalling (cycles)",
+             ["replay-mshr64", "replay-mshr128", "stall-1sched", "replay-1sched", "stall-gen16",
+              "stall-sep4-2-2", "replay-sep4-2-2"])]
+    for name, ylabel, cfgs in sets:
+        fig, ax = plt.subplots(figsize=(14, 4))
+        w = 0.8 / len(cfgs)
+        for i, c in enumerate(cfgs):
+            ys = [d.speedup(c, a) or 0 for a in d.b]
+            ax.bar([x + i * w for x in range(len(d.b))], [100 * y for y in ys], w, label=c)
+        ax.set_xticks([x + 0.4 - w / 2 for x in range(len(d.b))])
+        ax.set_xticklabels(d.b, rotation=60, fontsize=8)
+        ax.set_ylabel(ylabel + " (%)")
+        ax.axhline(0, color="black", linewidth=0.5)
+        ax.legend(fontsize=7, ncol=4)
+        fig.tight_layout()
+        path = os.path.join(sweep, name)
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        out.append(path)
+    return out
+
+
 def main(o):
     """o: the parsed arguments of tools/reproduce.py."""
     benches = BENCHMARKS
@@ -457,6 +496,9 @@ def main(o):
         run_all(sweep, o.input, o.cap, o.jobs or os.cpu_count() or 1, benches)
     d = Data(sweep, benches)
     text = render(d, os.path.relpath(sweep, repo_dir()) if sweep.startswith(repo_dir()) else sweep)
+    figs = figures(d, sweep)
+    if figs:
+        text += "\nFigures: " + ", ".join(os.path.basename(f) for f in figs) + " (in the runs' folder)\n"
     if o.markdown and o.markdown != "-":
         with open(o.markdown, "w") as f:
             f.write(text)
