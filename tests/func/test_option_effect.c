@@ -147,6 +147,7 @@ static const alt g_alt[] = {
     {"warpsim_oc", "gen8", NULL, NULL, 0},
     {"warpsim_hazard_mode", "replay", NULL, NULL, 0},
     {"warpsim_hp_predictor", "true", NULL, NULL, 0},
+    {"warpsim_replay_pass_accesses", "4", NULL, "-warpsim_hazard_mode replay", 0},
     {"warpsim_hp_tracker", "naive", NULL, "-warpsim_hp_predictor true", 0},
     {"gpgpu_shader_cta", "1", NULL, NULL, 0},
     {"gpgpu_num_sfu_units", "2", "sdk/blackscholes", NULL, 1},

@@ -350,3 +350,22 @@ TEST(replay_retain_mode_keeps_entries) {
     }
     free(a), free(b), free(l1), free(l2);
 }
+
+/* -warpsim_replay_pass_accesses: a pass that may make all its accesses
+   replays only what a resource hazard stopped (fewer DIV squashes and
+   reissues), with the same results. */
+TEST(replay_pass_accesses) {
+    const char *one[] = {"-warpsim_hazard_mode replay", NULL};
+    const char *all[] = {"-warpsim_hazard_mode replay", "-warpsim_replay_pass_accesses 128",
+                         "-warpsim_hp_predictor false", "-warpsim_hp_check 1", NULL};
+    char *l1 = NULL, *l2 = NULL;
+    char *a = run_wl("micro/matmul", one, &l1), *b = run_wl("micro/matmul", all, &l2);
+    if (a && b) {
+        CHECK_SAME(l1, l2);
+        CHECK(stat1(a, "gpu_tot_sim_insn") == stat1(b, "gpu_tot_sim_insn"));
+        CHECK(stat_sum(a, "warpsim_hazard_div") > 0);
+        CHECK(stat_sum(b, "warpsim_hazard_div") < stat_sum(a, "warpsim_hazard_div") / 2);
+        CHECK(stat_sum(b, "warpsim_replay_issues") < stat_sum(a, "warpsim_replay_issues"));
+    }
+    free(a), free(b), free(l1), free(l2);
+}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec/exec_internal.h"
+#include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
 
 int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
@@ -180,7 +181,8 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->pending = 0;
     in->smem_cycles = 0;
     in->rp_live = in->rp_ready = in->rp_hold = false;
-    in->rp_last = 0;
+    in->rp_last = in->rp_fail = SM_HZ_N;
+    in->rp_made = in->rp_out = in->rp_cursor = 0;
     in->rp_pass = in->rp_ntx = in->rp_ndone = 0;
     in->rp_groups = in->rp_pam = 0;
     in->rp_done[0] = in->rp_done[1] = 0;

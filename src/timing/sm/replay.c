@@ -54,6 +54,7 @@ bool sm_replay_track(ws_sm *sm, sm_warp *w, sm_inst *in) {
         return false;
     in->rp_live = sm->replay;
     in->rp_hold = sm->retain;
+    in->rp_last = in->rp_fail = SM_HZ_N;
     in->rp_pam = in->active;
     w->rp[w->rp_n].in = in;
     w->rp[w->rp_n].seq = seq;
@@ -86,25 +87,21 @@ int sm_replay_issue(ws_sm *sm, unsigned wi) {
 
 static inline bool tx_done(const sm_inst *in, unsigned t) { return in->rp_done[t >> 6] >> (t & 63) & 1; }
 
-/* The checkpoint's signal for this pass: access tx (lanes) made,
-   SM_RP_NONE (stopped by `hazard`) or SM_RP_ALL (nothing left to do). */
-void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsigned hazard) {
+/* The end of a pass: all its accesses have passed the checkpoint, which
+   signals the warp buffer: the entry retires (all_flag: nothing was left
+   to do) or becomes replay-ready. */
+static void pass_end(ws_sm *sm, sm_inst *in, bool all_flag) {
     sm_warp *w = &sm->warps[in->warp];
-    bool all = tx == SM_RP_ALL;
-    if (tx >= 0) {
-        in->rp_done[tx >> 6] |= 1ull << (tx & 63);
-        in->rp_ndone++;
-        in->rp_pam &= ~lanes;
-        all = in->rp_ndone >= in->rp_ntx;
-        if (!all) hazard = SM_HZ_DIV; /* progress, threads left: another pass */
-    }
-    if (hazard == SM_HZ_DIV) sm_hazard(sm, SM_HZ_DIV);
+    bool all = all_flag || (in->rp_fail == SM_HZ_N && in->rp_ndone >= in->rp_ntx);
+    unsigned hazard = in->rp_fail != SM_HZ_N ? in->rp_fail : all ? SM_HZ_N : SM_HZ_DIV;
+    if (hazard == SM_HZ_DIV) sm_hazard(sm, SM_HZ_DIV); /* progress, threads left */
     if (hazard == SM_HZ_MSHR &&
         (in->rp_last == SM_HZ_MSHR || in->rp_last == SM_HZ_COMQ || in->rp_last == SM_HZ_RSV))
         sm->st.replay_mshr_again++; /* known to miss, and still no MSHR */
     if (hazard == SM_HZ_MSHR && in->hp_had_credit)
         sm->st.hp_tracker_errors++; /* it had a credit, yet found no MSHR */
     in->rp_last = (uint8_t)hazard;
+    in->rp_fail = SM_HZ_N;
     sm->gen++;
     sm_view_dirty(sm, in->warp);
     sm->progressed = true;
@@ -129,6 +126,22 @@ void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsign
         sm_ldst_finish_load(sm, in);
 }
 
+/* One access of a pass at the checkpoint: access tx (lanes) made, or
+   SM_RP_NONE (stopped by `hazard`), or SM_RP_ALL (nothing left to do).
+   The pass ends with its last access once the instruction has left the
+   dispatch register. */
+void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsigned hazard) {
+    if (tx >= 0) {
+        in->rp_done[tx >> 6] |= 1ull << (tx & 63);
+        in->rp_ndone++;
+        in->rp_pam &= ~lanes;
+    } else if (tx == SM_RP_NONE) {
+        in->rp_fail = (uint8_t)hazard;
+    }
+    if (in->rp_out) in->rp_out--;
+    if (tx == SM_RP_ALL || (!in->rp_out && !in->in_dispatch)) pass_end(sm, in, tx == SM_RP_ALL);
+}
+
 /* -warpsim_hazard_mode retain (the stalling pipeline with the warp-buffer
    retention of replay, the thesis's section 7.1.1): the instruction made
    all its accesses and leaves the LD/ST unit: its entry is free. */
@@ -150,11 +163,28 @@ static void leave(ws_sm *sm, sm_inst *in) {
     sm->ld_disp = NULL;
     in->in_dispatch = false;
     in->rp_pass++;
+    in->rp_made = 0;
 }
 
-/* One pass in the dispatch register (sm_ldst_issue built the accesses of
-   the instruction's active threads into sm->txq; those made in earlier
-   passes are skipped). */
+/* Leave the dispatch register; the pass ends now unless accesses of it are
+   still on their way to the checkpoint. */
+static void leave_pass(ws_sm *sm, sm_inst *in) {
+    leave(sm, in);
+    if (!in->rp_out) pass_end(sm, in, false);
+}
+
+/* The next access of this pass, from the cursor on (-1: none). */
+static int next_access(const ws_sm *sm, const sm_inst *in) {
+    for (unsigned t = in->rp_cursor; t < sm->ntx; t++)
+        if (!tx_done(in, t)) return (int)t;
+    return -1;
+}
+
+/* One cycle of a pass in the dispatch register (sm_ldst_issue built the
+   accesses of the instruction's active threads into sm->txq; those made in
+   earlier passes are skipped). A pass makes one access per cycle, up to
+   -warpsim_replay_pass_accesses of them (1: one line per pass, the DIV
+   remainder replays), and ends early at an access that fails. */
 void sm_replay_dispatch(ws_sm *sm, sm_inst *in) {
     if (in->space == WS_SPACE_SHARED) {
         if (in->smem_cycles > in->rp_groups + 1) { /* a bank conflict: one group per pass */
@@ -174,50 +204,59 @@ void sm_replay_dispatch(ws_sm *sm, sm_inst *in) {
         sm_replay_checkpoint(sm, in, SM_RP_ALL, 0, SM_HZ_N);
         return;
     }
-    if (!in->rp_pass) in->rp_ntx = (uint16_t)sm->ntx;
-    unsigned t = 0;
-    while (t < sm->ntx && tx_done(in, t)) t++;
-    if (t >= sm->ntx) {
-        leave(sm, in);
-        sm_replay_checkpoint(sm, in, SM_RP_ALL, 0, SM_HZ_N);
+    if (!in->rp_pass && !in->rp_made) in->rp_ntx = (uint16_t)sm->ntx;
+    if (!in->rp_made) in->rp_cursor = 0; /* a new pass */
+    int t = next_access(sm, in);
+    if (t < 0) { /* nothing (left) to do */
+        if (!in->rp_made) {
+            leave(sm, in);
+            sm_replay_checkpoint(sm, in, SM_RP_ALL, 0, SM_HZ_N);
+        } else {
+            leave_pass(sm, in);
+        }
         return;
     }
     const ws_mem_txn *x = &sm->txq[t];
     bool rd = in->is_load || in->is_atomic;
-    if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
-        ws_fail_kind fk;
-        unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
-        ws_cache_status s = ws_cache_access(sm->l1c, x->addr, WS_ACC_READ, false, in, sm->now, &fk);
-        if (sm->hp)
-            sm_hp_access(sm, in, true, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1c),
-                         s != WS_CACHE_RESERVATION_FAIL);
-        leave(sm, in);
-        if (s == WS_CACHE_RESERVATION_FAIL) {
-            sm_hazard(sm, sm_hazard_of_fail(fk));
-            sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, sm_hazard_of_fail(fk));
+    if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM || sm_ldst_bypasses_l1(sm, in)) {
+        bool ok, hit = false;
+        unsigned kind = SM_HZ_COMQ;
+        if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
+            ws_fail_kind fk;
+            unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
+            ws_cache_status s =
+                ws_cache_access(sm->l1c, x->addr, WS_ACC_READ, false, in, sm->now, &fk);
+            if (sm->hp)
+                sm_hp_access(sm, in, true, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1c),
+                             s != WS_CACHE_RESERVATION_FAIL);
+            ok = s != WS_CACHE_RESERVATION_FAIL;
+            hit = s == WS_CACHE_HIT;
+            kind = sm_hazard_of_fail(fk);
+        } else {
+            ok = sm_ldst_send_bypass(sm, in, x);
+        }
+        in->rp_made++;
+        in->rp_cursor = (uint16_t)(t + 1);
+        if (!ok) { /* squashed: the pass ends here */
+            sm_hazard(sm, kind);
+            in->rp_fail = (uint8_t)kind;
+            leave_pass(sm, in);
             return;
         }
-        if (s != WS_CACHE_HIT) in->pending++; /* the fill writes it back */
-        sm_replay_checkpoint(sm, in, (int)t, x->lanes, SM_HZ_N);
-        return;
-    }
-    if (sm_ldst_bypasses_l1(sm, in)) {
-        bool sent = sm_ldst_send_bypass(sm, in, x);
-        leave(sm, in);
-        if (!sent) {
-            sm_hazard(sm, SM_HZ_COMQ);
-            sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, SM_HZ_COMQ);
-            return;
-        }
+        if (rd && !hit) in->pending++; /* the fill or the reply writes it back */
+        in->rp_out++;
+        sm_replay_checkpoint(sm, in, t, x->lanes, SM_HZ_N); /* still in dispatch: recorded */
+    } else {
+        sm_l1acc *tail = sm_ldst_l1q_tail(sm, in, x);
+        if (!tail) return; /* the queue is busy: try again next cycle */
+        tail->tx = (uint8_t)t;
         if (rd) in->pending++;
-        sm_replay_checkpoint(sm, in, (int)t, x->lanes, SM_HZ_N);
-        return;
+        in->rp_out++; /* its checkpoint is the L1D, at the head of the queue */
+        in->rp_made++;
+        in->rp_cursor = (uint16_t)(t + 1);
     }
-    sm_l1acc *tail = sm_ldst_l1q_tail(sm, in, x);
-    if (!tail) return; /* the queue is busy: try again next cycle */
-    tail->tx = (uint8_t)t;
-    if (rd) in->pending++;
-    leave(sm, in); /* the checkpoint is the L1D, at the head of the queue */
+    if (in->rp_made < sm->cfg->replay_pass_accesses && next_access(sm, in) >= 0) return;
+    leave_pass(sm, in);
 }
 
 /* Let warp wi's load held back by hazard prediction go, if the gate and

@@ -65,7 +65,9 @@ typedef struct sm_inst {
     bool rp_live, rp_ready;
     bool rp_hold;              /* -warpsim_hazard_mode retain: holds its entry, stalls */
     uint8_t rp_last;           /* the hazard of the last pass (SM_HZ_*; SM_HZ_N: none) */
+    uint8_t rp_fail;           /* ... of this pass so far */
     uint16_t rp_pass, rp_ntx, rp_ndone;
+    uint16_t rp_made, rp_out, rp_cursor; /* this pass: accesses made, not yet checked, next */
     uint32_t rp_groups, rp_pam;
     uint64_t rp_done[2];
     /* hazard prediction (hp.c): a credit held; this pass's prediction
