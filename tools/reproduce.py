@@ -2,7 +2,7 @@
 """Reproduce a seed study's headline tables: run (or resume) its sweep and
 print our numbers beside the paper's.
 
-    tools/reproduce.py seed000|seed003 [--input small|paper] [--cap N_INSNS] [-j N]
+    tools/reproduce.py seed000|seed003|seed004 [--input small|paper] [--cap N_INSNS] [-j N]
                        [--sweep-dir DIR] [--engine local|slurm] [--only W1,W2] [--no-run] [--markdown FILE]
     tools/reproduce.py seed003-blpp ...   (or seed003 --chapter 5): seed 003's chapter V, page
                        placement over GPU and CPU memory (tools/warpsim_tools/repro_seed003_blpp.py)
@@ -14,6 +14,8 @@ seed002: Huangfu's profile-based bypassing, warp reordering, WCET and shared-LLC
 seed003: ACI index functions on the L1D and on L1D+L2, IACM and DWT-PRIC,
          geometric means of IPC gains and energy reductions over CVI
          (tools/examples/seed003.toml).
+seed004: Turner's replay and hazards: stall vs replay, hazard prediction, the
+         thesis's checks 5-18 as holds / differs (tools/warpsim_tools/repro_seed004.py).
 
 The sweep runs through `warpsim sweep` (docs/sweeps.md) into
 sweeps/SEED-INPUT[-capN] by default; running again resumes it. Schemes whose
@@ -643,7 +645,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="tools/reproduce.py", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="See docs/reproduction.md.")
-    ap.add_argument("seed", choices=sorted(SEEDS))
+    ap.add_argument("seed", choices=sorted(SEEDS) + ["seed004"])
     ap.add_argument("--input", choices=["small", "paper"], default="paper",
                     help="workload inputs (default paper, the studies' sizes)")
     ap.add_argument("--cap", type=int, metavar="N_INSNS",
@@ -657,6 +659,9 @@ def main(argv=None):
     o = ap.parse_args(argv)
     if o.cap is not None and o.cap <= 0:
         ap.error("--cap wants a positive instruction count")
+    if o.seed == "seed004":  # its own runner and checks (warpsim_tools/repro_seed004.py)
+        from warpsim_tools import repro_seed004
+        return repro_seed004.main(o)
     seed = SEEDS[o.seed]
     sweep_dir = os.path.abspath(o.sweep_dir or default_sweep_dir(seed.name, o.input, o.cap, bool(o.only)))
     if not o.no_run:

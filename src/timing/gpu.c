@@ -804,6 +804,7 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     ws_kstats_add_decls(ks, g_kernel_stats, GK_TIME_US, &kval);
     /* per kernel only: issue stalls, time, energy, activity, controller decisions */
     ws_kstats_add_table(ks, &ws_sm_stat_table, &smt);
+    ws_kstats_add_table(ks, &ws_sm_hazard_table, &smt);
     ws_kstats_add_decls(ks, g_kernel_stats + GK_TIME_US, GK_N - GK_TIME_US, &kval);
     /* energy: this kernel's activity through the model's coefficients */
     const ws_icnt_stats *ic = ws_icnt_get_stats(g->icnt);

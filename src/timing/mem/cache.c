@@ -876,4 +876,10 @@ unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set) {
     return n;
 }
 unsigned ws_cache_mshr_used(const ws_cache *c) { return c->mshr_used; }
+
+bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr) {
+    uint32_t way;
+    return probe(c, ws_cache_block_addr(c, addr), ws_index_set(&c->index, addr), sector_of(c, addr),
+                 false, &way) == WS_CACHE_HIT;
+}
 unsigned ws_cache_miss_queue_len(const ws_cache *c) { return c->mq_len; }

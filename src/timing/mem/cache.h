@@ -212,6 +212,9 @@ uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr);
 /* Number of lines of set `set` in the RESERVED state (tests, watchdog). */
 unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set);
 unsigned ws_cache_mshr_used(const ws_cache *c);
+/* Would a read of addr hit now (valid data, not a pending fill)? No side
+   effects (the hazard-prediction oracle). */
+bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr);
 unsigned ws_cache_miss_queue_len(const ws_cache *c);
 
 #endif

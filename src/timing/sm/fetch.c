@@ -1,10 +1,12 @@
 /* Fetch and decode. Fetch picks, round robin after the warp fetched last, a
- * warp with an empty instruction buffer and no instruction miss pending,
- * and reads up to two instructions (16 bytes, not crossing a line) at
- * 0xF0000000 + 8 * pc through the L1I (-gpgpu_cache:il1). A hit fills the
- * single fetch buffer, which decode turns into the warp's 2-entry ibuffer
- * the next cycle; a miss leaves as a WS_MA_INST request and the warp waits
- * for the fill. Warps fetch along their predicted sequential path; issue
+ * warp whose instruction buffer has room for a fill (two free entries, or
+ * one with a 1-entry buffer; -warpsim_warp_buffer entries, 2 by default:
+ * GPGPU-Sim's ibuffer, which fetches only when empty) and no instruction
+ * miss pending, and reads up to two instructions (16 bytes, not crossing a
+ * line) at 0xF0000000 + 8 * pc through the L1I (-gpgpu_cache:il1). A hit
+ * fills the single fetch buffer, which decode appends to the warp's
+ * instruction buffer the next cycle (unless the warp changed path since); a
+ * miss leaves as a WS_MA_INST request and the warp waits for the fill. Warps fetch along their predicted sequential path; issue
  * flushes the ibuffer when the functional pc differs (GPGPU-Sim's control
  * hazard), so taken branches cost a refetch as they do there. */
 #include <stdio.h>
@@ -30,14 +32,24 @@ int sm_fetch_init(ws_sm *sm, char *err, size_t errlen) {
 }
 
 void sm_ibuf_flush(sm_warp *w) {
-    w->ib[0].valid = w->ib[1].valid = false;
+    for (unsigned i = 0, j = w->ib_next; i < w->ib_n; i++, j = j + 1 == w->ib_depth ? 0 : j + 1)
+        w->ib[j].valid = false;
     w->ib_next = 0;
+    w->ib_n = 0;
 }
 
-static inline bool ib_empty(const sm_warp *w) { return !w->ib[0].valid && !w->ib[1].valid; }
+/* Entries one fill brings (two, as the fetch reads 16 bytes). */
+static inline unsigned fill_n(const sm_warp *w) { return w->ib_depth < 2 ? w->ib_depth : 2; }
+
+/* Room for a fill: with the default 2 entries, an empty buffer. Entries
+   held for replay (from the oldest incomplete memory instruction to the
+   issue point) are not free. */
+static inline bool ib_room(const sm_warp *w) {
+    return w->ib_n + sm_replay_held(w) + fill_n(w) <= w->ib_depth;
+}
 
 static inline bool can_fetch(const sm_warp *w) {
-    return w->valid && !w->func_done && !w->imiss && ib_empty(w);
+    return w->valid && !w->func_done && !w->imiss && ib_room(w);
 }
 
 /* Warp wi's bit in sm->fetchable, after anything can_fetch reads changed. */
@@ -96,7 +108,7 @@ void sm_fetch_cycle(ws_sm *sm) {
             sm_warp *w = &sm->warps[wi];
             w->imiss = false;
             sm_fetch_mark(sm, wi);
-            if (w->valid && !w->func_done && ib_empty(w)) {
+            if (w->valid && !w->func_done && ib_room(w)) {
                 sm->fb_valid = true;
                 sm->fb_warp = wi;
                 sm->fb_func = w->fetch_func;
@@ -133,27 +145,35 @@ void sm_decode_cycle(ws_sm *sm) {
     sm->fb_valid = false;
     sm_warp *w = &sm->warps[sm->fb_warp];
     if (!w->valid || w->func_done) return;
+    /* a deeper buffer may have issued and changed path since the fetch:
+       then the fetched instructions are not the ones after its tail */
+    if (sm->fb_func != w->fetch_func || sm->fb_pc != w->fetch_pc) {
+        sm_fetch_mark(sm, sm->fb_warp);
+        return;
+    }
     sm->gen++;
     sm_view_dirty(sm, sm->fb_warp);
-    sm->fetchable &= ~(1ull << (sm->fb_warp & 63)); /* its ibuffer is full now */
     const ws_func *f = &sm->mod->funcs[sm->fb_func];
     uint32_t pc = sm->fb_pc;
-    /* slot 0 is filled even past the end of the function (GPGPU-Sim fills a
-       NULL instruction; issue then resynchronises the warp) */
-    w->ib[0].valid = true;
-    w->ib[0].func = sm->fb_func;
-    w->ib[0].pc = pc;
-    w->ib[0].inst = pc < f->ninsts ? &f->insts[pc] : NULL;
-    w->ib[0].dec = pc < f->ninsts ? &sm->dec[sm->fb_func][pc] : NULL;
-    w->ib[1].valid = false;
-    if (w->ib[0].inst && pc + 1 < f->ninsts) {
-        w->ib[1].valid = true;
-        w->ib[1].func = sm->fb_func;
-        w->ib[1].pc = pc + 1;
-        w->ib[1].inst = &f->insts[pc + 1];
-        w->ib[1].dec = &sm->dec[sm->fb_func][pc + 1];
+    if (!w->ib_n) w->ib_next = 0;
+    /* the first entry is filled even past the end of the function (GPGPU-Sim
+       fills a NULL instruction; issue then resynchronises the warp); the
+       second only after a real instruction inside the function */
+    unsigned n = fill_n(w), k = 0, pos = w->ib_next + w->ib_n;
+    for (; k < n; k++, pos++) {
+        if (k && pc + k >= f->ninsts) break; /* the end of the function (or the first was past it) */
+        if (pos >= w->ib_depth) pos -= w->ib_depth;
+        sm_ibuf *e = &w->ib[pos];
+        bool in = pc + k < f->ninsts;
+        e->valid = true;
+        e->func = sm->fb_func;
+        e->pc = pc + k;
+        e->inst = in ? &f->insts[pc + k] : NULL;
+        e->dec = in ? &sm->dec[sm->fb_func][pc + k] : NULL;
+        w->ib_n++;
     }
-    w->ib_next = 0;
+    w->fetch_pc = pc + k; /* the next fill continues after the tail */
+    sm_fetch_mark(sm, sm->fb_warp);
 }
 
 /* ---- decode once per kernel ------------------------------------------------ */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec/exec_internal.h"
+#include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
 
 int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
@@ -76,6 +77,7 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     }
     /* a throttle filter may keep per-cycle state: throttled runs take the full path */
     sm->memo_ok = sm->sched[0].policy->stable && !sm->throttling && sm->cfg->skip_idle;
+    if (sm->hp) sm->memo_ok = false; /* the gate reads MSHR state that moves on its own */
     sm->blk_ok = !sm->throttling && sm->cfg->skip_idle; /* throttles gate per cycle */
     sm->gen = 1;
     return 0;
@@ -181,8 +183,18 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->longop = false;
     in->pending = 0;
     in->smem_cycles = 0;
+    in->rp_live = in->rp_ready = in->rp_hold = false;
+    in->rp_last = in->rp_fail = SM_HZ_N;
+    in->rp_made = in->rp_out = in->rp_cursor = 0;
+    in->rp_pass = in->rp_ntx = in->rp_ndone = 0;
+    in->rp_groups = in->rp_pam = 0;
+    in->rp_done[0] = in->rp_done[1] = 0;
+    in->hp_credit = in->hp_known = in->hp_had_credit = false;
+    in->hp_pred = 2;
+    in->hp_pc = sm->func_base[e->func] + e->pc;
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
+        sm->st.warp_insts_mem++;
         in->is_membar = op == WS_OP_MEMBAR || op == WS_OP_FENCE;
         in->is_atomic = st.is_atomic;
         in->is_store = st.is_store && !st.is_atomic;
@@ -203,15 +215,16 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         if (sm->ro) sm_ro_issued(sm, wi, in);
     }
     sm_sb_reserve(sm, w, in, in->longop);
+    if (sm->replay || sm->retain) sm_replay_track(sm, w, in);
+    w->iss_seq++;
     w->n_inflight++;
     w->last_issue = sm->now;
-    sm_regset_push(rs, in);
-    /* the ibuffer slot is consumed; fetch continues sequentially */
-    w->ib[w->ib_next].valid = false;
-    w->ib_next = (uint8_t)((w->ib_next + 1) % SM_IBUF);
+    bool gated = sm->hp && !sm_hp_gate(sm, in);
+    if (gated) w->hp_gated = in; /* hazard prediction holds it at the issue point */
+    else sm_regset_push(rs, in);
+    /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
+    sm_ibuf_pop(w);
     sm_fetch_mark(sm, wi);
-    w->fetch_func = e->func;
-    w->fetch_pc = e->pc + 1;
     sm->st.warp_insts++;
     unsigned lanes = (unsigned)__builtin_popcount(st.issued_mask);
     sm->st.thread_insts += lanes;
@@ -220,7 +233,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     sm->st.mem_writes += st.wrote;
     sm->progressed = true;
     if (d->is_ctrl && fw_all_exited(sm, w)) mark_done(sm, wi);
-    return 1;
+    return gated ? 2 : 1;
 }
 
 /* A global/local load as the throttle family sees it before execution: the
@@ -232,7 +245,23 @@ static bool is_gload(const ws_inst *in) {
             in->space == WS_SPACE_NONE);
 }
 
-static void sched_cycle(ws_sm *sm, unsigned s) {
+/* Replay: the warp offers only its oldest replay-ready entry; else its load
+   held back by hazard prediction. Out of line: the common loop stays small. */
+static int owed_issue(ws_sm *sm, unsigned s, unsigned wi, unsigned idx,
+                                                unsigned n) {
+    int r = sm->warps[wi].rp_ready ? sm_replay_issue(sm, wi) : sm_hp_release(sm, wi);
+    if (r > 0) {
+        sm->sched[s].policy->issued(sm->sched[s].state, sm->sview, n, idx);
+        sm->order_ok[s] = false;
+    }
+    return r;
+}
+
+/* One scheduler's cycle; `owes` (replay or hazard prediction on) is a
+   constant in each of the two copies below, so the default pipeline's copy
+   carries none of their tests. */
+static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsigned s,
+                                                                 const bool owes) {
     if (sm->memo_gen[s] == sm->gen) { /* nothing it looks at changed */
         (*sm->memo_stall[s])++;
         return;
@@ -256,7 +285,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             dirty &= dirty - 1;
         }
         sm_warp *w = &sm->warps[pv[i].slot];
-        pv[i].valid = w->valid && !w->func_done;
+        pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
         pv[i].age = w->age;
         pv[i].waiting = 0;
         swait[i] = 0;
@@ -264,6 +293,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             bool bar = false;
             pv[i].waiting = warp_waiting(sm, w, &bar);
             swait[i] = bar ? 2 : pv[i].waiting;
+            if (owes && sm_warp_owes(w)) pv[i].waiting = swait[i] = 0; /* goes on regardless */
         }
     }
     memcpy(sm->sview, pv, n * sizeof *pv);
@@ -273,7 +303,9 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
             if (!v->valid) continue;
             const sm_warp *w = &sm->warps[v->slot];
             const sm_ibuf *e = &w->ib[w->ib_next];
-            if (pol->uses_longop) v->longop = e->valid && e->dec && sm_sb_longop_dep(w, e->dec);
+            if (pol->uses_longop) /* a reissue depends on nothing */
+                v->longop = e->valid && e->dec && !(owes && sm_warp_owes(w)) &&
+                            sm_sb_longop_dep(w, e->dec);
             if (sm->throttle[s].policy->needs_next_load)
                 v->next_load = e->valid && is_gload(e->inst);
         }
@@ -292,7 +324,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
     unsigned k = sm->order_k[s];
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
-         any_empty = false;
+         any_empty = false, restricted = false;
     for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
         unsigned idx = order[oi];
         const ws_sched_warp *v = &sm->sview[idx];
@@ -306,6 +338,13 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         }
         unsigned wi = v->slot;
         sm_warp *w = &sm->warps[wi];
+        if (owes && sm_warp_owes(w)) {
+            int r = owed_issue(sm, s, wi, idx, n);
+            valid_inst = ready_inst = true;
+            issued_inst = r > 0;
+            restricted |= r < 0;
+            continue;
+        }
         if (sm->gen != gen_view && (!w->valid || w->func_done)) continue;
         uint8_t blk = sm->wblk[wi];
         if (blk) { /* it stopped there last time and nothing of it changed */
@@ -376,6 +415,10 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
                 checked--; /* it turned out to be waiting or finished */
                 break;
             }
+            if (r == 2) { /* executed, held back by hazard prediction */
+                restricted = true;
+                break;
+            }
             issued++;
             if (!w->valid || w->func_done) break;
         }
@@ -387,7 +430,8 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
     }
     if (issued_inst) return;
     uint64_t *stall;
-    if (!valid_inst) stall = any_bar ? &sm->st.stall_barrier
+    if (restricted) stall = &sm->st.hp_restrict; /* only hazard prediction held it back */
+    else if (!valid_inst) stall = any_bar ? &sm->st.stall_barrier
                            : any_empty ? &sm->st.stall_ibuffer : &sm->st.stall_idle;
     else stall = ready_inst ? &sm->st.stall_pipeline : &sm->st.stall_scoreboard;
     (*stall)++;
@@ -397,12 +441,16 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
     }
 }
 
+static void sched_cycle(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, false); }
+static void sched_cycle_owes(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, true); }
+
 void sm_issue_cycle(ws_sm *sm) {
     if (!sm->n_active_ctas) return;
     if (sm->throttle_sm.policy && sm->throttle_sm.policy->sm_cycle)
         sm->throttle_sm.policy->sm_cycle(sm->throttle_sm.state, sm->now, sm->st.warp_insts);
     for (unsigned j = 0; j < sm->n_sched; j++) {
-        sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);
+        if (sm->owes) sched_cycle_owes(sm, (sm->sched_prio + j) % sm->n_sched);
+        else sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);
         if (sm->has_fault) return;
     }
     sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;

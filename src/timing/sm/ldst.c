@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "timing/mem/pages.h"
+#include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
 
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
@@ -139,6 +140,7 @@ static bool bypasses_l1(const ws_sm *sm, const sm_inst *in) {
     if (in->inst->cacheop == WS_CACHE_CG) return true;
     return in->space == WS_SPACE_GLOBAL && sm->cfg->gmem_skip_l1d;
 }
+bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in) { return bypasses_l1(sm, in); }
 
 /* -l1d_bypass_list: each transaction of a global load to a listed line is
    replaced by one 32 B transaction per sector it touches, flagged to skip the
@@ -249,7 +251,7 @@ static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
         break;
     }
     }
-    if (in->is_load || in->is_atomic) in->pending = sm->ntx;
+    if ((in->is_load || in->is_atomic) && !in->rp_live) in->pending = sm->ntx;
 }
 
 /* ---- completion ------------------------------------------------------------ */
@@ -259,11 +261,13 @@ static void finish_load(ws_sm *sm, sm_inst *in) {
     sm_sb_release(sm, w, in);
     sm_inst_complete(sm, in);
 }
+void sm_ldst_finish_load(ws_sm *sm, sm_inst *in) { finish_load(sm, in); }
 
-/* One access of a load has its data. */
+/* One access of a load has its data (a replaying load also waits for its
+   other threads to get through the memory stage). */
 static void access_done(ws_sm *sm, sm_inst *in) {
     if (in->pending) in->pending--;
-    if (!in->pending && !in->in_dispatch) finish_load(sm, in);
+    if (!in->pending && !in->in_dispatch && !in->rp_live) finish_load(sm, in);
 }
 
 static void store_acked(ws_sm *sm, unsigned wi, unsigned n) {
@@ -341,6 +345,10 @@ static bool send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t, const uint6
         r->subpart = (uint16_t)(sm->env.cpu_port + (*cpu_phys >> 8) % sm->env.cpu_ports);
     }
     return true;
+}
+
+bool sm_ldst_send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+    return send_bypass(sm, in, t, NULL);
 }
 
 /* ---- replies in -------------------------------------------------------------- */
@@ -444,10 +452,14 @@ static void l1q_cycle(ws_sm *sm) {
             req = wd;
         }
         unsigned mq = ws_cache_miss_queue_len(sm->l1d);
+        unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1d) : 0;
         ws_fail_kind fk;
         ws_cache_set_owner(sm->l1d, h->warp); /* a line it allocates is this warp's (CCWS) */
         ws_cache_status s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
                                             h->space == WS_SPACE_LOCAL, req, sm->now, &fk);
+        if (sm->hp) /* hazard prediction's books (hp.c) */
+            sm_hp_access(sm, in, false, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1d),
+                         s != WS_CACHE_RESERVATION_FAIL);
         bool sent = ws_cache_miss_queue_len(sm->l1d) > mq;
         if (sm->l1prof && !write && h->space == WS_SPACE_GLOBAL && s != WS_CACHE_RESERVATION_FAIL)
             l1prof_access(sm, h, s);
@@ -457,8 +469,16 @@ static void l1q_cycle(ws_sm *sm) {
             tp->l1d_read_miss(sm->throttle_sm.state, h->warp,
                               ws_cache_block_addr(sm->l1d, h->addr));
         if (s == WS_CACHE_RESERVATION_FAIL) {
+            sm_hazard(sm, sm_hazard_of_fail(fk));
             if (wd) sm_pend_free(sm, wd);
+            if (in && in->rp_live) { /* replay: squashed here, not held */
+                h->valid = false;
+                if (write) store_acked(sm, h->warp, nsec(h->sectors));
+                else if (in->pending) in->pending--;
+                sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, sm_hazard_of_fail(fk));
+            }
         } else {
+            if (in && in->rp_live) sm_replay_checkpoint(sm, in, h->tx, h->lanes, SM_HZ_N);
             if (write) {
                 /* a write that nothing sent down (write-back hit) is done here */
                 if (!sent) {
@@ -479,12 +499,40 @@ static void l1q_cycle(ws_sm *sm) {
 }
 
 /* ---- the dispatch register --------------------------------------------------------- */
+/* Put access t of in at the tail of the L1 latency queue (with MRPB: its
+   warp's queue); NULL when there is no room this cycle. */
+static inline sm_l1acc *l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+    sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp) : &sm->l1q[sm->l1_lat - 1];
+    if (!tail) return NULL; /* the MRPB is full */
+    if (tail->valid) {
+        sm->l1_bank_conflicts++;
+        return NULL;
+    }
+    tail->valid = true;
+    /* a store's instruction leaves before its accesses, unless it replays */
+    tail->in = in->is_store && !in->rp_live ? NULL : in;
+    tail->warp = in->warp;
+    tail->space = in->space;
+    tail->write = in->is_store;
+    tail->addr = t->addr;
+    tail->size = t->size;
+    tail->sectors = t->sectors ? t->sectors : sm_sectors_of(t->addr, t->size);
+    tail->lanes = t->lanes;
+    memcpy(tail->bytes, t->bytes, sizeof tail->bytes);
+    if (in->is_store) sm->warps[in->warp].stores_out += nsec(tail->sectors);
+    return tail;
+}
+sm_l1acc *sm_ldst_l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
+    return l1q_tail(sm, in, t);
+}
+
 /* Returns true when the instruction has no more accesses to make. */
 static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     if (!in->active || sm->txpos >= sm->ntx) {
         if (in->space == WS_SPACE_SHARED && in->active && in->smem_cycles > 1) {
             in->smem_cycles--; /* bank conflicts: one conflict-free access per cycle */
             sm->st.shmem_bank_conflict_cycles++;
+            sm_hazard(sm, SM_HZ_BANK);
             return false;
         }
         return true;
@@ -500,41 +548,41 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     uint64_t phys;
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
+        unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
         ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
-        if (s == WS_CACHE_RESERVATION_FAIL) return false;
+        if (sm->hp)
+            sm_hp_access(sm, in, true, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1c),
+                         s != WS_CACHE_RESERVATION_FAIL);
+        if (s == WS_CACHE_RESERVATION_FAIL) {
+            sm_hazard(sm, sm_hazard_of_fail(fk));
+            return false;
+        }
         if (s == WS_CACHE_HIT) in->pending--;
         sm->txpos++;
     } else if (sm->env.pages && in->space == WS_SPACE_GLOBAL &&
                ws_pages_touch(sm->env.pages, t->addr, sm->now, &phys) == WS_NODE_CPU) {
         /* selective caching: a page in CPU memory is never cached on the GPU */
-        if (!send_bypass(sm, in, t, &phys)) return false;
+        if (!send_bypass(sm, in, t, &phys)) {
+            sm_hazard(sm, SM_HZ_COMQ);
+            return false;
+        }
         sm->txpos++;
     } else if (bypasses_l1(sm, in) || (sm->txbyp && sm->txbyp[sm->txpos])) {
-        if (!send_bypass(sm, in, t, NULL)) return false;
+        if (!send_bypass(sm, in, t, NULL)) {
+            sm_hazard(sm, SM_HZ_COMQ);
+            return false;
+        }
         if (sm->txbyp && sm->txbyp[sm->txpos]) sm->st.l1d_list_bypass++;
         sm->txpos++;
     } else {
-        /* with MRPB the request waits in its warp's queue first */
-        sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp) : &sm->l1q[sm->l1_lat - 1];
-        if (!tail) return false; /* the MRPB is full */
-        if (tail->valid) {
-            sm->l1_bank_conflicts++;
-            return false;
-        }
-        tail->valid = true;
-        tail->in = in->is_store ? NULL : in;
-        tail->warp = in->warp;
-        tail->space = in->space;
-        tail->write = in->is_store;
-        tail->addr = t->addr;
-        tail->size = t->size;
-        tail->sectors = t->sectors ? t->sectors : sm_sectors_of(t->addr, t->size);
-        tail->lanes = t->lanes;
-        memcpy(tail->bytes, t->bytes, sizeof tail->bytes);
-        if (in->is_store) sm->warps[in->warp].stores_out += nsec(tail->sectors);
+        if (!l1q_tail(sm, in, t)) return false;
         sm->txpos++;
     }
-    return sm->txpos >= sm->ntx;
+    if (sm->txpos < sm->ntx) { /* an access made, more to come: another pass */
+        sm_hazard(sm, SM_HZ_DIV);
+        return false;
+    }
+    return true;
 }
 
 void sm_ldst_cycle(ws_sm *sm) {
@@ -557,6 +605,10 @@ void sm_ldst_cycle(ws_sm *sm) {
 
     sm_inst *in = sm->ld_disp;
     if (!in) return;
+    if (in->rp_live) { /* -warpsim_hazard_mode replay: one access per pass */
+        sm_replay_dispatch(sm, in);
+        return;
+    }
     if (!dispatch_step(sm, in)) {
         sm->ldst_stalls++;
         return;
@@ -566,9 +618,11 @@ void sm_ldst_cycle(ws_sm *sm) {
         if (sm->smem_pipe[sm->smem_lat - 1]) return; /* wait for the pipeline */
         sm->smem_pipe[sm->smem_lat - 1] = in;
         sm->ld_disp = NULL;
+        if (in->rp_hold) sm_replay_retire(sm, in);
         return;
     }
     sm->ld_disp = NULL;
+    if (in->rp_hold) sm_replay_retire(sm, in); /* -warpsim_hazard_mode retain */
     in->in_dispatch = false;
     if ((in->is_load || in->is_atomic) && !in->pending) finish_load(sm, in);
     else if (!in->is_load && !in->is_atomic) sm_inst_complete(sm, in);

@@ -36,6 +36,35 @@ static int set_width(sm_regset *r, int64_t w) {
     return 0;
 }
 
+/* -warpsim_oc: "genN" or "sepA-S-M" into per-set unit counts (sp, sfu,
+   mem, dp, int, general); "" keeps the -gpgpu_operand_collector_num_units_*
+   counts. */
+int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen) {
+    if (!spec || !*spec) return 0;
+    long a = 0, b = 0, m = 0;
+    int used = 0;
+    bool ok = false;
+    if (sscanf(spec, "gen%ld%n", &a, &used) == 1 && !spec[used]) {
+        ok = a >= 1 && a <= 64;
+        if (ok) {
+            for (int k = 0; k < SM_NCLASS; k++) units[k] = 0;
+            units[SM_NCLASS] = a;
+        }
+    } else if (sscanf(spec, "sep%ld-%ld-%ld%n", &a, &b, &m, &used) == 3 && !spec[used]) {
+        ok = a >= 1 && a <= 64 && b >= 1 && b <= 64 && m >= 1 && m <= 64;
+        if (ok) {
+            for (int k = 0; k <= SM_NCLASS; k++) units[k] = 0;
+            units[SM_SP] = a, units[SM_SFU] = b, units[SM_MEM] = m;
+        }
+    }
+    if (!ok)
+        snprintf(err, errlen,
+                 "-warpsim_oc %s: expected genN (N general slots) or sepA-S-M (SP, SFU and MEM "
+                 "slots), each number from 1 to 64",
+                 spec);
+    return ok ? 0 : -1;
+}
+
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     const ws_config *c = sm->cfg;
     int64_t w[16];
@@ -70,6 +99,7 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     /* collector units per class; DP/INT ports exist only with their units */
     int64_t units[SM_NCLASS + 1] = {c->oc_units_sp, c->oc_units_sfu, c->oc_units_mem,
                                     c->oc_units_dp, c->oc_units_int, c->oc_units_gen};
+    if (sm_oc_spec_parse(c->oc_spec, units, err, errlen)) return -1;
     int64_t inp[SM_NCLASS] = {c->oc_in_ports_sp, c->oc_in_ports_sfu, c->oc_in_ports_mem, 1, 1};
     int64_t outp[SM_NCLASS] = {c->oc_out_ports_sp, c->oc_out_ports_sfu, c->oc_out_ports_mem, 1, 1};
     bool used[SM_NCLASS] = {c->num_sp_units > 0, c->num_sfu_units > 0, true, c->num_dp_units > 0,
@@ -175,6 +205,19 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
     return false;
 }
 
+/* Class k's instruction found no unit: is one of the units it could use
+   held by an instruction ready to leave but refused by a full OC_EX
+   register (the collector blocked from downstream)? */
+static bool oc_blocked(const ws_sm *sm, unsigned k) {
+    const unsigned sets[2] = {k, SM_NCLASS};
+    for (unsigned j = 0; j < 2; j++)
+        for (unsigned i = 0; i < sm->cu_n[sets[j]]; i++) {
+            const sm_cu *cu = &sm->cu[sm->cu_base[sets[j]] + i];
+            if (cu->in && !cu->in->nrd && !sm_regset_free(&sm->oc_ex[cu->in->cls])) return true;
+        }
+    return false;
+}
+
 void sm_oc_cycle(ws_sm *sm) {
     /* 1. dispatch collector units whose operands are all read (a unit of
        class k, or a general one holding class k, goes to OC_EX k: none
@@ -201,12 +244,19 @@ void sm_oc_cycle(ws_sm *sm) {
     }
     sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
     /* 3. input ports move instructions from ID_OC into free collector units */
+    bool blocked = false;
     for (unsigned k = 0; k < SM_NCLASS; k++) {
         sm_regset *rs = &sm->id_oc[k];
         for (unsigned p = 0; p < sm->in_ports[k] && rs->n; p++) {
             unsigned idx;
             sm_inst *in = sm_regset_oldest(rs, &idx);
-            if (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in)) break;
+            if (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in)) {
+                if (!blocked && oc_blocked(sm, k)) {
+                    blocked = true;
+                    sm->st.oc_blocked_cycles++;
+                }
+                break;
+            }
             sm_regset_remove(rs, idx);
             sm->gen++; /* an ID_OC slot is free: issue may go on */
         }

@@ -178,7 +178,7 @@ ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen) {
     if (sm_fetch_init(sm, err, errlen) || sm_oc_init(sm, err, errlen) ||
         sm_units_init(sm, err, errlen) || sm_ldst_init(sm, err, errlen) ||
         sm_tex_init(sm, err, errlen) || sm_ro_init(sm, err, errlen) ||
-        sm_l1trace_init(sm, err, errlen) ||
+        sm_l1trace_init(sm, err, errlen) || sm_replay_init(sm, err, errlen) ||
         sm_issue_init(sm, err, errlen))
         goto fail;
     return sm;
@@ -237,6 +237,7 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->txbyp);
     if (sm->l1c) ws_cache_destroy(sm->l1c);
     sm_tex_destroy(sm);
+    sm_hp_destroy(sm);
     free(sm->cu);
     if (sm->bankq)
         for (unsigned b = 0; b < sm->nbanks; b++) free(sm->bankq[b]);
@@ -421,6 +422,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
         w->age = sm->next_age++;
         w->fetch_func = sm->launch.func;
         w->fetch_pc = 0;
+        w->ib_depth = (uint8_t)sm->cfg->warp_buffer;
         sm_fetch_mark(sm, wi);
         sm_view_dirty(sm, wi);
     }
@@ -478,6 +480,7 @@ void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
 /* ---- the cycle ------------------------------------------------------------------ */
 void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     sm->now = now;
+    if (sm->hp_check && !sm_hp_check(sm)) abort(); /* a bookkeeping bug: stop right there */
     sm->progressed = false;
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
         sm->st.cycles_active++;
@@ -599,6 +602,15 @@ const ws_counter_decl ws_sm_counters[] = {
     WS_COUNTER(ws_sm_stats, warps_live_sum),
     WS_COUNTER(ws_sm_stats, gld_bytes),
     WS_COUNTER(ws_sm_stats, l1d_list_bypass),
+    WS_COUNTER(ws_sm_stats, hazard),
+    WS_COUNTER(ws_sm_stats, oc_blocked_cycles),
+    WS_COUNTER(ws_sm_stats, warp_insts_mem),
+    WS_COUNTER(ws_sm_stats, replay_issues),
+    WS_COUNTER(ws_sm_stats, replay_squashes),
+    WS_COUNTER(ws_sm_stats, replay_mshr_again),
+    WS_COUNTER(ws_sm_stats, hp_restrict),
+    WS_COUNTER(ws_sm_stats, hp_pred),
+    WS_COUNTER(ws_sm_stats, hp_tracker_errors),
 };
 const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
 
@@ -652,7 +664,7 @@ static const char *warp_wait_reason(const ws_sm *sm, const sm_warp *w) {
     if (w->n_atomic) return "atomic";
     if (w->func_done) return "draining";
     if (w->imiss) return "imiss";
-    if (!w->ib[0].valid && !w->ib[1].valid) return "ibuffer-empty";
+    if (!w->ib_n) return "ibuffer-empty";
     if (w->n_reserved) return "scoreboard";
     return "ready";
 }

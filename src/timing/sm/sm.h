@@ -80,6 +80,19 @@ typedef struct ws_sm_stats {
     uint64_t warps_live_sum;         /* per active cycle, warps of resident CTAs not exited */
     uint64_t gld_bytes;              /* global-load bytes requested from memory (32 B sectors) */
     uint64_t l1d_list_bypass;        /* global-load sector requests -l1d_bypass_list sent past the L1D */
+    /* memory-stage hazards (hazard.c): cycles the LD/ST unit was held by
+       each kind [DIV, BANK, MSHR, COMQ, RSV]; collector-blocked cycles; and
+       memory warp instructions issued (the rest count as ALU work) */
+    uint64_t hazard[5];
+    uint64_t oc_blocked_cycles;
+    uint64_t warp_insts_mem;
+    /* replay: reissues of squashed memory instructions, and squashes */
+    uint64_t replay_issues, replay_squashes;
+    uint64_t replay_mshr_again;      /* MSHR squashes of passes already known to miss */
+    /* hazard prediction: scheduler cycles held back only by it; load
+       predictions [ptt, ptf, pft, pff] (predicted miss/hit, actual miss/hit) */
+    uint64_t hp_restrict, hp_pred[4];
+    uint64_t hp_tracker_errors;      /* credited passes that found no MSHR */
 } ws_sm_stats;
 
 /* Every ws_sm_stats counter (a kernel's part is the difference of two
@@ -88,6 +101,7 @@ typedef struct ws_sm_stats {
 extern const ws_counter_decl ws_sm_counters[];
 extern const size_t ws_sm_ncounters;
 extern const ws_stat_table ws_sm_stat_table;
+extern const ws_stat_table ws_sm_hazard_table; /* hazard.c */
 
 typedef struct ws_sm ws_sm;
 

@@ -15,7 +15,7 @@
 
 #define SM_PROGRAM_BASE 0xF0000000ull /* GPGPU-Sim's PROGRAM_MEM_START */
 #define SM_INST_BYTES 8               /* PTX instructions are 8 bytes apart */
-#define SM_IBUF 2
+#define SM_IBUF_MAX 16             /* -warpsim_warp_buffer's upper bound */
 #define SM_PARAM_BASE (WS_GLOBAL_HEAP_BASE - 0x100000ull) /* where kernel params live for L1C */
 #define SM_LOCAL_BASE 0x100000000ull  /* timing-model home of local memory */
 #define SM_RESP_FIFO 2                /* -gpgpu_n_ldst_response_buffer_size */
@@ -62,6 +62,22 @@ typedef struct sm_inst {
     struct sm_texlines *tex;   /* tex: its L1T blocks, from issue to the end of dispatch */
     bool ro_ticket;            /* warp reordering (reorder.c): ordered by the ticket below */
     uint32_t ro_e, ro_n;
+    /* replay (replay.c): still held in its warp buffer entry; waiting to be
+       reissued; passes made; accesses (txq indices) made; conflict groups
+       served (shared); threads not through the memory stage (PAM) */
+    bool rp_live, rp_ready;
+    bool rp_hold;              /* -warpsim_hazard_mode retain: holds its entry, stalls */
+    uint8_t rp_last;           /* the hazard of the last pass (SM_HZ_*; SM_HZ_N: none) */
+    uint8_t rp_fail;           /* ... of this pass so far */
+    uint16_t rp_pass, rp_ntx, rp_ndone;
+    uint16_t rp_made, rp_out, rp_cursor; /* this pass: accesses made, not yet checked, next */
+    uint32_t rp_groups, rp_pam;
+    uint64_t rp_done[2];
+    /* hazard prediction (hp.c): a credit held; this pass's prediction
+       (0 hit, 1 miss, 2 none); it was known to miss; global instruction index */
+    bool hp_credit, hp_known, hp_had_credit; /* ... and this pass's access had one */
+    uint8_t hp_pred;
+    uint32_t hp_pc;
 } sm_inst;
 
 typedef struct sm_ibuf {
@@ -79,8 +95,15 @@ typedef struct sm_warp {
     uint8_t cta;               /* CTA slot */
     uint16_t wid;              /* warp index within the CTA */
     uint64_t age;              /* dynamic warp id */
-    sm_ibuf ib[SM_IBUF];
-    uint8_t ib_next;
+    sm_ibuf ib[SM_IBUF_MAX];   /* ring of -warpsim_warp_buffer entries */
+    uint8_t ib_next, ib_n;     /* head, entries filled from the head */
+    uint8_t ib_depth;
+    /* replay (replay.c): incomplete replayable instructions in issue order,
+       each holding its warp buffer entry; how many wait to be reissued */
+    uint32_t iss_seq;          /* instructions issued (first issues) */
+    uint8_t rp_n, rp_ready;
+    struct { sm_inst *in; uint32_t seq; } rp[SM_IBUF_MAX];
+    struct sm_inst *hp_gated;  /* executed, held at the issue point by hazard prediction */
     uint32_t fetch_func, fetch_pc;
     uint32_t n_inflight;       /* issued, not yet completed */
     uint32_t stores_out;       /* store acknowledgements outstanding (sectors) */
@@ -127,6 +150,7 @@ typedef struct sm_l1acc {
     uint8_t sectors;
     uint8_t bytes[16];
     uint32_t lanes;
+    uint8_t tx;                /* replay: which access of its instruction (< 128) */
     bool valid;
 } sm_l1acc;
 
@@ -300,6 +324,11 @@ struct ws_sm {
     uint8_t *txbyp;            /* [WS_MAX_TRANSACTIONS]: 1 = skips the L1D */
     struct sm_ro *ro;          /* warp-based load/store reordering (reorder.c), or NULL */
     struct sm_l1trace *l1trace; /* -l1d_access_trace: this kernel's L1D accesses, or NULL */
+    bool replay;               /* -warpsim_hazard_mode replay */
+    bool retain;               /* -warpsim_hazard_mode retain */
+    bool owes;                 /* replay or hazard prediction: warps may owe an issue */
+    struct sm_hp *hp;          /* hazard prediction (hp.c); NULL: none */
+    bool hp_check;             /* -warpsim_hp_check */
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
@@ -355,6 +384,12 @@ int sm_fetch_init(ws_sm *sm, char *err, size_t errlen);
 void sm_fetch_cycle(ws_sm *sm);
 void sm_decode_cycle(ws_sm *sm);
 void sm_ibuf_flush(sm_warp *w); /* callers then sm_fetch_mark the warp */
+/* the head issued */
+static inline void sm_ibuf_pop(sm_warp *w) {
+    w->ib[w->ib_next].valid = false;
+    w->ib_next = (uint8_t)(w->ib_next + 1 == w->ib_depth ? 0 : w->ib_next + 1);
+    w->ib_n--;
+}
 void sm_fetch_reply(ws_sm *sm, uint64_t block);
 void sm_fetch_mark(ws_sm *sm, unsigned wi);
 int sm_fetch_pick(const ws_sm *sm);
@@ -371,6 +406,7 @@ void sm_issue_cycle(ws_sm *sm);
 
 /* opcoll.c */
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
+int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
 void sm_oc_cycle(ws_sm *sm);
 void sm_oc_write(ws_sm *sm, const sm_inst *in);
 bool sm_regset_free(const sm_regset *r);
@@ -410,6 +446,33 @@ sm_l1acc *sm_mrpb_push(sm_mrpb *m, unsigned warp);
 bool sm_mrpb_pop(sm_mrpb *m, sm_l1acc *out);
 void sm_mrpb_cycle(ws_sm *sm);
 
+/* replay.c: -warpsim_hazard_mode replay */
+int sm_replay_init(ws_sm *sm, char *err, size_t errlen);
+bool sm_replay_track(ws_sm *sm, sm_warp *w, sm_inst *in); /* at first issue */
+int sm_replay_issue(ws_sm *sm, unsigned wi); /* 1: reissued, 0: no room, -1: held back (hp) */
+int sm_hp_release(ws_sm *sm, unsigned wi);   /* the same for a gated first issue */
+void sm_replay_dispatch(ws_sm *sm, sm_inst *in);          /* one pass in the LD/ST unit */
+void sm_replay_retire(ws_sm *sm, sm_inst *in);            /* retain: it left the LD/ST unit */
+enum { SM_RP_NONE = -1, SM_RP_ALL = -2 };
+void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsigned hazard);
+/* warp buffer entries held by incomplete replayable instructions */
+static inline unsigned sm_replay_held(const sm_warp *w) {
+    return w->rp_n ? w->iss_seq - w->rp[0].seq : 0;
+}
+
+/* hp.c: hazard prediction */
+typedef struct sm_hp sm_hp;
+int sm_hp_init(ws_sm *sm, char *err, size_t errlen);
+void sm_hp_destroy(ws_sm *sm);
+int sm_hp_pool(const ws_sm *sm, const sm_inst *in);
+bool sm_hp_gate(ws_sm *sm, sm_inst *in);
+void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsigned u1,
+                  bool through);
+bool sm_hp_check(ws_sm *sm);
+int64_t sm_hp_credits(ws_sm *sm, int pool);
+/* a warp that must be offered to its scheduler whatever it waits for */
+static inline bool sm_warp_owes(const sm_warp *w) { return w->rp_ready || w->hp_gated; }
+
 /* ldst.c */
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen);
 void sm_ldst_cycle(ws_sm *sm);
@@ -418,6 +481,10 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in);
 void sm_ldst_reply(ws_sm *sm, ws_mreq *r);
 unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active);
 bool sm_ldst_busy(const ws_sm *sm);
+void sm_ldst_finish_load(ws_sm *sm, sm_inst *in);
+bool sm_ldst_send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t);
+bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in);
+sm_l1acc *sm_ldst_l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t); /* NULL: busy */
 void sm_ldst_flush(ws_sm *sm);
 
 #endif

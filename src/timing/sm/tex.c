@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
 
 struct sm_texlines {
@@ -110,9 +111,15 @@ bool sm_tex_dispatch_step(ws_sm *sm, sm_inst *in) {
     ws_fail_kind fk;
     ws_cache_status s = ws_cache_access(sm->tex->l1t, in->tex->block[sm->txpos], WS_ACC_READ,
                                         false, in, sm->now, &fk);
-    if (s == WS_CACHE_RESERVATION_FAIL) return false;
+    if (s == WS_CACHE_RESERVATION_FAIL) {
+        sm_hazard(sm, sm_hazard_of_fail(fk));
+        return false;
+    }
     if (s == WS_CACHE_HIT) in->pending--;
-    if (++sm->txpos < sm->ntx) return false;
+    if (++sm->txpos < sm->ntx) {
+        sm_hazard(sm, SM_HZ_DIV);
+        return false;
+    }
     put_lines(sm, in);
     return true;
 }

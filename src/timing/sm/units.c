@@ -188,7 +188,8 @@ void sm_units_cycle(ws_sm *sm) {
         unsigned idx;
         sm_inst *in = sm_regset_oldest(rs, &idx);
         sm_regset_remove(rs, idx);
-        sm->st.thread_insts_mem += (uint64_t)__builtin_popcount(in->active);
+        if (!in->rp_pass) /* a replay's pass is not another instruction */
+            sm->st.thread_insts_mem += (uint64_t)__builtin_popcount(in->active);
         sm_ldst_issue(sm, in);
     }
 }

@@ -1,0 +1,233 @@
+/* Hazard prediction (-warpsim_hp_predictor, -warpsim_hp_tracker), after T.
+ * Turner, "On Replay and Hazards in Graphics Processing Units" (UBC MASc
+ * thesis, 2012), chapter 6: a load that will need an MSHR is not issued
+ * while none will be free for it.
+ *
+ * Which loads: those whose memory stage can need an MSHR (global and local
+ * loads through the L1D, constant and parameter loads through the L1C),
+ * at their first issue and at every reissue under replay.
+ *
+ * Predictor (will it miss?): a load whose previous pass failed on MSHR,
+ * COMQ or RSV is known to miss (its line did not come in); otherwise
+ *   false   predicts a hit (only known misses are held back),
+ *   true    predicts a miss,
+ *   pc      a 2-bit saturating counter per instruction (miss when >= 2,
+ *           starting at 1, updated with each access's outcome at the
+ *           checkpoint; a merge into a pending line counts as a miss),
+ *   oracle  probes the cache for the line of its next access (which it
+ *           knows: the functional engine has run it): miss unless valid.
+ * Tracker (will an MSHR be free?):
+ *   naive   one is free now (the cache's count, read instantly);
+ *   credit  a pool of one credit per MSHR per cache: a predicted miss
+ *           takes one at issue; at the checkpoint a credit whose access
+ *           allocated an MSHR stays bound to it until the fill frees it,
+ *           otherwise it comes back at once; an uncredited access that
+ *           allocates one charges the pool a (virtual) credit. So
+ *           credits + credits in flight + MSHRs in use == MSHRs, with no
+ *           signal delay (-warpsim_hp_check asserts it every cycle).
+ * A predicted miss without a grant is held back: the warp's scheduler
+ * cycle counts as "restrict". Mechanically the load is executed and held
+ * at the issue point (w->hp_gated) until the gate lets it go; nothing
+ * else of the warp issues meanwhile, so that is timing-equivalent to not
+ * issuing it, and lets every predictor see the access it will make.
+ * The PC table is per SM (the thesis's is one table for all cores, which
+ * would be state shared between SMs during a cycle). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/sm/hazard.h"
+#include "timing/sm/sm_internal.h"
+
+enum { HP_NONE = 0, HP_FALSE, HP_TRUE, HP_PC, HP_ORACLE };
+enum { HP_NAIVE = 0, HP_CREDIT };
+enum { HP_L1D = 0, HP_L1C, HP_NPOOL };
+#define HP_PCS 4096 /* counters, indexed by the instruction's global index */
+
+struct sm_hp {
+    int pred, tracker;
+    bool check;
+    int64_t credits[HP_NPOOL];
+    int64_t in_flight[HP_NPOOL];
+    unsigned used[HP_NPOOL];   /* MSHRs in use as the books know them */
+    unsigned n[HP_NPOOL];
+    uint8_t pc[HP_PCS];
+};
+
+static const char *const pred_names[] = {"none", "false", "true", "pc", "oracle"};
+static const char *const trk_names[] = {"naive", "credit"};
+
+static ws_cache *pool_cache(const ws_sm *sm, int p) { return p == HP_L1C ? sm->l1c : sm->l1d; }
+
+int sm_hp_init(ws_sm *sm, char *err, size_t errlen) {
+    int p = -1, t = -1;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(sm->cfg->hp_predictor, pred_names[i])) p = i;
+    for (int i = 0; i < 2; i++)
+        if (!strcmp(sm->cfg->hp_tracker, trk_names[i])) t = i;
+    if (p < 0) {
+        snprintf(err, errlen, "-warpsim_hp_predictor %s: expected none, false, true, pc or oracle",
+                 sm->cfg->hp_predictor);
+        return -1;
+    }
+    if (t < 0) {
+        snprintf(err, errlen, "-warpsim_hp_tracker %s: expected naive or credit", sm->cfg->hp_tracker);
+        return -1;
+    }
+    if (p == HP_NONE) return 0;
+    sm->hp = calloc(1, sizeof *sm->hp);
+    if (!sm->hp) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
+    sm->hp->pred = p;
+    sm->hp->tracker = t;
+    sm->hp->check = sm->cfg->hp_check;
+    for (int k = 0; k < HP_NPOOL; k++) {
+        sm->hp->n[k] = ws_cache_get_cfg(pool_cache(sm, k))->mshr_entries;
+        sm->hp->credits[k] = sm->hp->n[k];
+    }
+    memset(sm->hp->pc, 1, sizeof sm->hp->pc);
+    return 0;
+}
+
+void sm_hp_destroy(ws_sm *sm) {
+    free(sm->hp);
+    sm->hp = NULL;
+}
+
+/* The MSHR pool an access of `in` may need, or -1. */
+int sm_hp_pool(const ws_sm *sm, const sm_inst *in) {
+    if (!in->is_load || in->is_atomic || !in->active) return -1;
+    switch (in->space) {
+    case WS_SPACE_CONST: case WS_SPACE_PARAM: return HP_L1C;
+    case WS_SPACE_GLOBAL: case WS_SPACE_LOCAL: return sm_ldst_bypasses_l1(sm, in) ? -1 : HP_L1D;
+    default: return -1;
+    }
+}
+
+/* MSHRs freed by fills since the books last looked give their credits back. */
+static void sync_pool(sm_hp *h, const ws_sm *sm, int p) {
+    unsigned now = ws_cache_mshr_used(pool_cache(sm, p));
+    if (now < h->used[p]) {
+        h->credits[p] += h->used[p] - now;
+        h->used[p] = now;
+    }
+}
+
+static bool known_miss(const sm_inst *in) {
+    return in->rp_last == SM_HZ_MSHR || in->rp_last == SM_HZ_COMQ || in->rp_last == SM_HZ_RSV;
+}
+
+/* The address of the access the next pass makes (oracle). */
+static uint64_t next_addr(const ws_sm *sm, const sm_inst *in) {
+    for (unsigned l = 0; l < WS_WARP_SIZE; l++)
+        if (in->rp_pam >> l & 1 || (!in->rp_live && in->active >> l & 1)) {
+            uint64_t a = in->addr[l];
+            if (in->space == WS_SPACE_CONST) a += sm->launch.img->const_base;
+            else if (in->space == WS_SPACE_PARAM) a += SM_PARAM_BASE;
+            return a;
+        }
+    return 0;
+}
+
+static bool predicts_miss(const ws_sm *sm, const sm_inst *in, int p) {
+    if (known_miss(in)) return true;
+    switch (sm->hp->pred) {
+    case HP_TRUE: return true;
+    case HP_PC: return sm->hp->pc[in->hp_pc % HP_PCS] >= 2;
+    case HP_ORACLE:
+        /* local addresses are remapped in the LD/ST unit: no oracle for them */
+        return in->space == WS_SPACE_LOCAL || !ws_cache_probe_hit(pool_cache(sm, p), next_addr(sm, in));
+    default: return false;
+    }
+}
+
+/* May this pass of `in` go now? Takes a credit when it needs one. */
+bool sm_hp_gate(ws_sm *sm, sm_inst *in) {
+    sm_hp *h = sm->hp;
+    int p = sm_hp_pool(sm, in);
+    if (p < 0) return true;
+    bool miss = predicts_miss(sm, in, p);
+    in->hp_pred = miss ? 1 : 0;
+    in->hp_had_credit = false;
+    in->hp_known = known_miss(in);
+    if (!miss) return true;
+    sync_pool(h, sm, p);
+    if (h->tracker == HP_NAIVE) {
+        if (ws_cache_mshr_used(pool_cache(sm, p)) < h->n[p]) return true;
+    } else if (h->credits[p] > 0) {
+        h->credits[p]--;
+        h->in_flight[p]++;
+        in->hp_credit = true;
+        return true;
+    }
+    in->hp_pred = 2; /* held back: predicted again next time */
+    return false;
+}
+
+/* An access of `in` (NULL: a store whose instruction has left) to the L1D
+   (l1c: the L1C) at the checkpoint. u0/u1: the cache's MSHRs in use before
+   and after it; through: it did not fail (a stalling access that failed
+   is tried again and resolves then; under replay it was squashed). */
+void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsigned u1,
+                  bool through) {
+    sm_hp *h = sm->hp;
+    int p = l1c ? HP_L1C : HP_L1D;
+    if (u0 < h->used[p]) { /* fills freed some since the books looked */
+        h->credits[p] += h->used[p] - u0;
+        h->used[p] = u0;
+    }
+    bool allocated = u1 > u0;
+    h->used[p] += u1 - u0;
+    bool credited = in && in->hp_credit;
+    if (in && sm_hp_pool(sm, in) == p && (through || sm->replay)) {
+        if (in->hp_pred < 2) { /* this pass's prediction against the outcome */
+            sm->st.hp_pred[in->hp_pred ? (hit ? 1 : 0) : (hit ? 3 : 2)]++;
+            uint8_t *c = &h->pc[in->hp_pc % HP_PCS];
+            if (hit && *c) (*c)--;
+            else if (!hit && *c < 3) (*c)++;
+            in->hp_pred = 2;
+        }
+        if (credited) {
+            in->hp_credit = false;
+            in->hp_had_credit = true;
+            h->in_flight[p]--;
+            if (!allocated) h->credits[p]++; /* a hit, a merge or a failure: back at once */
+            return;
+        }
+    }
+    if (allocated && !credited && h->tracker == HP_CREDIT)
+        h->credits[p] -= u1 - u0; /* a virtual credit for an MSHR someone counted on */
+}
+
+/* -warpsim_hp_check: the credit books (every cycle). False, with a line on
+   stderr, when they do not add up, or when the SM has drained and a credit
+   is missing. */
+bool sm_hp_check(ws_sm *sm) {
+    sm_hp *h = sm->hp;
+    if (h->tracker != HP_CREDIT) return true;
+    bool drained = !ws_sm_busy(sm);
+    for (int p = 0; p < HP_NPOOL; p++) {
+        sync_pool(h, sm, p);
+        unsigned used = ws_cache_mshr_used(pool_cache(sm, p));
+        if (h->credits[p] + h->in_flight[p] + (int64_t)used != (int64_t)h->n[p] ||
+            h->used[p] != used || (drained && h->credits[p] != (int64_t)h->n[p])) {
+            fprintf(stderr,
+                    "warpsim: -warpsim_hp_check: SM %u %s: credits %lld + in flight %lld + MSHRs "
+                    "in use %u != %u MSHRs (the books say %u in use%s) at cycle %llu\n",
+                    sm->env.sm_id, p ? "L1C" : "L1D", (long long)h->credits[p],
+                    (long long)h->in_flight[p], used, h->n[p], h->used[p],
+                    drained ? "; drained" : "", (unsigned long long)sm->now);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Credits when nothing is in flight (tests: all back once a kernel drained). */
+int64_t sm_hp_credits(ws_sm *sm, int pool) {
+    if (!sm->hp) return -1;
+    sync_pool(sm->hp, sm, pool);
+    return sm->hp->credits[pool];
+}
