@@ -605,6 +605,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: return ws_exec_mem(x);
     case WS_OP_ATOM: case WS_OP_RED: return ws_exec_atom(x);
     case WS_OP_TEX: return ws_exec_tex(x);
+    case WS_OP_WMMA: case WS_OP_MMA: return ws_exec_mma(x);
     case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_ACTIVEMASK: case WS_OP_MATCH: case WS_OP_REDUX:
         return ws_exec_warp(x);
     case WS_OP_CVT: case WS_OP_MOV: case WS_OP_SELP: case WS_OP_SLCT: case WS_OP_SETP: case WS_OP_SET:

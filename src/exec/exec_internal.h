@@ -177,5 +177,14 @@ double ws_bf16_to_double(uint16_t h);
 uint32_t ws_round_small(double x, int ebits, int mbits, int rnd);
 uint16_t ws_double_to_f16(double x, int rnd);
 uint16_t ws_double_to_bf16(double x, int rnd);
+uint32_t ws_f32_to_tf32(uint32_t f32_bits, int rnd, bool satfinite); /* cvt.tf32.f32 */
+
+/* exec_mma.c: wmma.* and mma.sync (from cta.c's dispatch) */
+ws_status ws_exec_mma(ws_xctx *x);
+/* exec_mem.c: host pointer for one element a tensor-core load or store moves
+   (space: the instruction's ws_space, NONE = generic), or NULL with the
+   fault filled; *resolved gets the space it fell in. */
+uint8_t *ws_mem_elem_ptr(ws_xctx *x, unsigned space, uint64_t addr, uint32_t size, uint32_t lane, bool write,
+                         unsigned *resolved);
 
 #endif

@@ -227,6 +227,24 @@ const uint8_t *ws_generic_read_ptr(ws_xctx *x, uint64_t addr, uint32_t size, uin
     return lane_ptr(x, MS_GENERIC, addr, size, lane, false, "read", &ms, &a);
 }
 
+uint8_t *ws_mem_elem_ptr(ws_xctx *x, unsigned space, uint64_t addr, uint32_t size, uint32_t lane, bool write,
+                         unsigned *resolved) {
+    int ms = space == WS_SPACE_GLOBAL ? MS_GLOBAL : space == WS_SPACE_SHARED ? MS_SHARED : MS_GENERIC;
+    const char *what = write ? "store" : "load";
+    ws_fault *f = x->fault;
+    int rs;
+    uint64_t ra;
+    x->fault = NULL; /* as the ld/st loops: see lane_miss */
+    uint8_t *hp = lane_ptr(x, ms, addr, size, lane, write, what, &rs, &ra);
+    if (!hp) {
+        addr_plan pl = {ms, NULL, ~0ull, addr};
+        hp = lane_miss(x, f, &pl, size, lane, write, what, rs, ra);
+    }
+    x->fault = f;
+    *resolved = ms_space(rs);
+    return hp;
+}
+
 static inline uint64_t load_n(const uint8_t *p, unsigned n) {
     switch (n) {
     case 1: return *p;

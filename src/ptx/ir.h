@@ -75,7 +75,9 @@ const char *ws_space_name(ws_space s);
     /* added later, kept last so that earlier opcode numbers stay stable */  \
     X(BMSK) X(SZEXT) X(FNS)                                                 \
     /* video: vadd ... vset, and with inst.vec = 2 / 4 their SIMD forms */   \
-    X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET) X(VAVRG)
+    X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET) X(VAVRG)             \
+    /* tensor core: wmma.load/store/mma and mma.sync (see WS_MMA_* below) */ \
+    X(WMMA) X(MMA)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -122,6 +124,20 @@ enum { /* SHF */ WS_SHF_L = 1, WS_SHF_R };
  * inst.vec the SIMD width (1 = scalar, 2, 4), inst.cmp vset's comparison. */
 enum { WS_VOP2_ADD = 1, WS_VOP2_MIN, WS_VOP2_MAX };
 static inline bool ws_op_is_video(unsigned op) { return op >= WS_OP_VADD && op <= WS_OP_VAVRG; }
+/* WMMA / MMA (src/ptx/mma.h has the shapes and fragment sizes):
+ *   sub = WS_MMA_LOAD_A/B/C, WS_MMA_STORE_D or WS_MMA_MMA (mma.sync: always MMA);
+ *   cmp = the shape (ws_mma_shape), boolop = layouts (WS_MMA_ACOL / WS_MMA_BCOL;
+ *   a load or store: both bits for .col), flags WS_F_SAT = .satfinite;
+ *   types: type = D (a load/store: its fragment's type), stype = A, ttype = B,
+ *   scope = C, as ws_type (tf32 is WS_T_B32: PTX keeps it in .b32 registers).
+ *   The fragment registers are in call_args (ncall_args of them): a load's or
+ *   store's fragment, or mma's D, A, B, C fragments one after the other.
+ *   load: src[0] = address, src[1] = stride (absent: the shape's leading
+ *   dimension); store: dst[0] = address, src[0] = stride. */
+enum { WS_MMA_LOAD_A = 1, WS_MMA_LOAD_B, WS_MMA_LOAD_C, WS_MMA_STORE_D, WS_MMA_MMA };
+enum { WS_MMA_ACOL = 1, WS_MMA_BCOL = 2 };
+/* CVT: sub = WS_CVT_TF32 is cvt.{rna,rn,rz}.tf32.f32 (type b32, stype f32). */
+enum { WS_CVT_TF32 = 1 };
 /* BRA: sub = WS_BRA_IDX is brx.idx: src[0] = the index, call_args[0] = the
  * number of targets of its .branchtargets table, call_args[1..] = their pcs. */
 enum { WS_BRA_IDX = 1 };

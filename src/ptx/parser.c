@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ptx/internal.h"
+#include "ptx/mma.h"
 #include "ptx/lexer.h"
 
 /* ---- scoped name table ---------------------------------------------- */
@@ -741,7 +742,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"vabsdiff2", WS_OP_VABSDIFF}, {"vabsdiff4", WS_OP_VABSDIFF}, {"vmin", WS_OP_VMIN},
     {"vmin2", WS_OP_VMIN}, {"vmin4", WS_OP_VMIN}, {"vmax", WS_OP_VMAX}, {"vmax2", WS_OP_VMAX},
     {"vmax4", WS_OP_VMAX}, {"vavrg2", WS_OP_VAVRG}, {"vavrg4", WS_OP_VAVRG}, {"vset", WS_OP_VSET},
-    {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET},
+    {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET}, {"wmma", WS_OP_WMMA}, {"mma", WS_OP_MMA},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -771,6 +772,13 @@ static const char *const prmt_names[] = {NULL, "f4e", "b4e", "rc8", "ecl", "ecr"
 static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
 {
     int op = in->op, v;
+    if (op == WS_OP_CVT && *ntypes == 0 && meq(s, n, "tf32")) { /* kept in a .b32 register */
+        in->sub = WS_CVT_TF32;
+        in->type = WS_T_B32;
+        (*ntypes)++;
+        return true;
+    }
+    if (op == WS_OP_CVT && meq(s, n, "satfinite")) { in->flags |= WS_F_SAT; return true; }
     int t = type_from(s, n);
     if (t) {
         if (*ntypes == 0) in->type = (uint8_t)t;
@@ -1248,6 +1256,7 @@ static int src_imm_type(const ws_inst *in, int i)
 }
 
 static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, size_t blen, int ntypes);
+static void parse_mma(P *p, const ws_token *ot, ws_inst *in);
 
 static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
 {
@@ -1275,6 +1284,13 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     if (op == WS_OP_BAR && meq(s, blen, "bar")) in.flags |= WS_F_ALIGNED;
     int ntypes = 0;
     bool brx = op == WS_OP_BRA && meq(s, blen, "brx");
+    if (op == WS_OP_WMMA || op == WS_OP_MMA) { /* its own modifiers and operand lists */
+        parse_mma(p, ot, &in);
+        f = FN(p);
+        f->insts[f->ninsts++] = in;
+        p->pend_args = NULL; /* now owned by the module */
+        return;
+    }
     for (const char *q = dot; q && q < end;) {
         const char *ms = q + 1;
         const char *me = memchr(ms, '.', (size_t)(end - ms));
@@ -1372,6 +1388,59 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     f = FN(p);
     f->insts[f->ninsts++] = in;
     p->pend_args = p->pend_rets = NULL; /* now owned by the module */
+}
+
+/* wmma.* and mma.sync (mma.h): the modifiers, then fragments '{...}' of up
+ * to 8 registers, an address and a stride. The fragment registers go to
+ * call_args (ir.h). */
+static void parse_mma(P *p, const ws_token *ot, ws_inst *in)
+{
+    const char *dot = memchr(ot->text, '.', ot->len);
+    const char *why = dot ? ws_mma_decode(in, in->op == WS_OP_WMMA, dot, (size_t)(ot->text + ot->len - dot))
+                          : "no modifiers";
+    if (why)
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): %s", (int)ot->len, ot->text, ot->line,
+                       why);
+    uint32_t regs[64], nr = 0;
+    unsigned nfrags = 0, nmem = 0;
+    bool mma = in->sub == WS_MMA_MMA, store = in->sub == WS_MMA_STORE_D;
+    do {
+        const ws_token *at = CUR(p);
+        if (accept_punct(p, '{')) {
+            unsigned want = mma ? ws_mma_frag_regs(in, nfrags == 0 ? WS_FRAG_D : nfrags - 1)
+                                : ws_mma_frag_regs(in, ws_mma_ldst_frag(in));
+            unsigned k = 0;
+            do {
+                const ws_token *rt = expect_ident(p, "a fragment register");
+                ws_operand r = reg_operand(p, rt, true);
+                if (k >= want || nr >= 64) fail_at(p, rt, "expected %u registers in this fragment", want);
+                regs[nr++] = r.reg;
+                k++;
+            } while (accept_punct(p, ','));
+            expect_punct(p, '}');
+            if (k != want) fail_at(p, at, "expected %u registers in this fragment, found %u", want, k);
+            nfrags++;
+            continue;
+        }
+        litinfo li;
+        ws_operand o = parse_operand(p, in, in->nsrc, &li, false);
+        if (o.kind == WS_OPND_MEM && !mma && !nmem++) {
+            if (store) in->dst[0] = o, in->ndst = 1;
+            else in->src[in->nsrc++] = o;
+        } else if ((o.kind == WS_OPND_REG || o.kind == WS_OPND_IMM) && !mma && nmem && in->nsrc < 2) {
+            if (li.kind != LIT_NONE) o.imm = lit_value(li.kind, li.raw, li.neg, WS_T_U32);
+            in->src[in->nsrc++] = o;
+        } else {
+            fail_at(p, at, "unexpected operand");
+        }
+    } while (accept_punct(p, ','));
+    expect_punct(p, ';');
+    if (nfrags != (mma ? 4u : 1u) || (!mma && !nmem))
+        fail_at(p, ot, "'%.*s' expects %s", (int)ot->len, ot->text,
+                mma ? "four fragments (D, A, B, C)" : "a fragment and an address");
+    in->call_args = p->pend_args = xrealloc(p, NULL, nr * sizeof *regs);
+    memcpy(in->call_args, regs, nr * sizeof *regs);
+    in->ncall_args = (uint8_t)nr;
 }
 
 /* ---- functions -------------------------------------------------------- */

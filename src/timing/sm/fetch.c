@@ -12,6 +12,7 @@
 
 #include "exec/exec_internal.h"
 #include "timing/sm/sm_internal.h"
+#include "ptx/mma.h"
 
 int sm_fetch_init(ws_sm *sm, char *err, size_t errlen) {
     ws_cache_cfg cc;
@@ -197,6 +198,15 @@ void sm_decode_inst(const ws_sm *sm, const ws_inst *in, const uint16_t *names, u
             if (o->reg != WS_NOREG) add_src(d, o->reg, -1);
             break;
         default: break;
+        }
+    }
+    if ((in->op == WS_OP_WMMA || in->op == WS_OP_MMA) && in->call_args) { /* fragment registers */
+        unsigned nd = in->sub == WS_MMA_MMA ? ws_mma_frag_regs(in, WS_FRAG_D)
+                      : in->sub == WS_MMA_STORE_D ? 0 : in->ncall_args;
+        for (unsigned k = 0; k < in->ncall_args; k++) {
+            unsigned r = in->call_args[k];
+            if (k < nd) add_dst(d, r);
+            else add_src(d, r, names[r]);
         }
     }
     if (in->guard != WS_NOREG) add_src(d, P + in->guard, -1);

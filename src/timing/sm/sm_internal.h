@@ -21,7 +21,7 @@
 #define SM_OUTQ_CAP 4                 /* requests staged towards the interconnect */
 #define SM_RESBUS_RING 1024           /* > largest latency */
 #define SM_MAX_SRC 12
-#define SM_MAX_DST 6
+#define SM_MAX_DST 8 /* an mma writes 8 registers */
 
 /* Pipeline classes: which ID_OC / OC_EX register set and unit type. */
 enum { SM_SP = 0, SM_SFU, SM_MEM, SM_DP, SM_INT, SM_NCLASS };
@@ -350,6 +350,10 @@ void sm_regset_remove(sm_regset *r, unsigned idx);
 /* units.c */
 int sm_units_init(ws_sm *sm, char *err, size_t errlen);
 void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat, uint16_t *ii);
+/* tensor.c: latency and initiation interval of an mma (mma.sync, wmma.mma),
+   and the largest latency any form can have. */
+void sm_tensor_timing(const ws_config *c, const ws_inst *in, int64_t *lat, int64_t *ii);
+int64_t sm_tensor_max_latency(const ws_config *c);
 bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in);
 void sm_units_writeback(ws_sm *sm);
 void sm_units_cycle(ws_sm *sm);
