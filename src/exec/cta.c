@@ -596,7 +596,10 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
          * the SIMT stack cannot wait for diverged lanes; only check the mask. */
         if (x->in->sub == WS_BAR_WARP_SYNC) return x->mask ? ws_warp_check_members(x, 0) : WS_OK;
         return x->mask ? exec_bar(x) : WS_OK;
-    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH:
+    case WS_OP_NANOSLEEP:
+        if (!x->st && x->mask) x->w->state = WS_WARP_SLEEP; /* functional mode: the others run */
+        return WS_OK;
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_PREFETCH:
         return WS_OK; /* no functional effect: execution is sequentially consistent */
     default: break;
     }
@@ -606,6 +609,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_ATOM: case WS_OP_RED: return ws_exec_atom(x);
     case WS_OP_TEX: return ws_exec_tex(x);
     case WS_OP_WMMA: case WS_OP_MMA: return ws_exec_mma(x);
+    case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: return ws_exec_async(x);
     case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_ACTIVEMASK: case WS_OP_MATCH: case WS_OP_REDUX:
         return ws_exec_warp(x);
     case WS_OP_CVT: case WS_OP_MOV: case WS_OP_SELP: case WS_OP_SLCT: case WS_OP_SETP: case WS_OP_SET:
@@ -710,6 +714,10 @@ void ws_cta_deadlock(ws_cta *c, ws_fault *fault) {
     const ws_func *f = c->kfunc;
     for (uint32_t i = 0; i < c->nwarps && n < (int)sizeof fault->msg - 80; i++) {
         ws_warp *w = &c->warps[i];
+        if (w->state == WS_WARP_MBAR) {
+            n += snprintf(fault->msg + n, sizeof fault->msg - (size_t)n, " warp %u waits on an mbarrier;", i);
+            continue;
+        }
         if (w->state != WS_WARP_BAR) continue;
         const ws_barrier *b = &c->bars[w->bar_id];
         const ws_func *wf = &c->mod->funcs[w->func];

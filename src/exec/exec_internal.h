@@ -60,7 +60,11 @@ typedef struct ws_callframe {
     const ws_inst *call;    /* the call instruction (for return values) */
 } ws_callframe;
 
-enum { WS_WARP_RUN = 0, WS_WARP_BAR, WS_WARP_DONE };
+/* Functional mode only (grid.c runs a warp until it blocks): WS_WARP_MBAR, a
+   warp whose mbarrier wait failed, parked until a phase of its CTA completes
+   (exec_async.c); WS_WARP_SLEEP, a warp that executed nanosleep, parked until
+   the other warps have had their turn (spin loops with back-off). */
+enum { WS_WARP_RUN = 0, WS_WARP_BAR, WS_WARP_DONE, WS_WARP_MBAR, WS_WARP_SLEEP };
 
 typedef struct ws_warp {
     uint32_t id;
@@ -179,6 +183,22 @@ uint16_t ws_double_to_f16(double x, int rnd);
 uint16_t ws_double_to_bf16(double x, int rnd);
 uint32_t ws_f32_to_tf32(uint32_t f32_bits, int rnd, bool satfinite); /* cvt.tf32.f32 */
 
+/* Lane's address named by a memory operand [reg/sym + imm] (a 32-bit base
+   register wraps modulo 2^32; symbols in the generic window when the
+   instruction has no state space). */
+static inline uint64_t ws_opnd_addr(ws_xctx *x, const ws_operand *o, uint32_t lane) {
+    uint64_t a = (uint64_t)o->imm;
+    if (o->sym != WS_NOSYM) a += ws_sym_addr(x, o->sym, x->in->space == WS_SPACE_NONE);
+    if (o->reg != WS_NOREG) {
+        uint64_t r = ws_reg(x->w, o->reg)[lane];
+        bool narrow = x->f->reg_type && o->reg < x->f->nregs && ws_type_size((ws_type)x->f->reg_type[o->reg]) <= 4;
+        a = narrow ? (uint32_t)(r + a) : r + a;
+    }
+    return a;
+}
+
+/* exec_async.c: cp.async*, mbarrier.* (from cta.c's dispatch) */
+ws_status ws_exec_async(ws_xctx *x);
 /* exec_mma.c: wmma.* and mma.sync (from cta.c's dispatch) */
 ws_status ws_exec_mma(ws_xctx *x);
 /* exec_mem.c: host pointer for one element a tensor-core load or store moves

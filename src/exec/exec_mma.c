@@ -63,19 +63,6 @@ static void mat_cols(const ws_inst *in, unsigned which, unsigned *rows, unsigned
     *cols = which == WS_FRAG_A ? d.k : d.n;
 }
 
-/* Lane's address of a load's or store's matrix (its memory operand). */
-static uint64_t base_addr(ws_xctx *x, const ws_operand *o, uint32_t lane) {
-    uint64_t a = (uint64_t)o->imm;
-    if (o->sym != WS_NOSYM) a += ws_sym_addr(x, o->sym, x->in->space == WS_SPACE_NONE);
-    if (o->reg != WS_NOREG) {
-        uint64_t r = ws_reg(x->w, o->reg)[lane];
-        bool narrow = x->f->reg_type && o->reg < x->f->nregs &&
-                      ws_type_size((ws_type)x->f->reg_type[o->reg]) <= 4;
-        a = narrow ? (uint32_t)(r + a) : r + a;
-    }
-    return a;
-}
-
 static ws_status exec_ldst(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -94,7 +81,7 @@ static ws_status exec_ldst(ws_xctx *x) {
     unsigned space = WS_SPACE_NONE;
     bool wrote = false;
     WS_FOR_LANES(l, x->mask) {
-        uint64_t base = base_addr(x, mo, l), ld = S ? (uint32_t)S[l] : colmajor ? rows : cols;
+        uint64_t base = ws_opnd_addr(x, mo, l), ld = S ? (uint32_t)S[l] : colmajor ? rows : cols;
         memset(vals[l], 0, sizeof vals[l]);
         for (unsigned i = 0; i < n; i++) {
             unsigned r, c;

@@ -70,6 +70,7 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
                     bool progress = false;
                     for (uint32_t wi = 0; wi < c->nwarps && rc == WS_OK && !capped; wi++) {
                         ws_warp *w = &c->warps[wi];
+                        if (w->state == WS_WARP_SLEEP) w->state = WS_WARP_RUN; /* its turn again */
                         while (w->state == WS_WARP_RUN) {
                             ws_step_result r = ws_cta_step_warp(c, w, NULL, fault);
                             if (r == WS_STEP_FAULT) { rc = fault->code; break; }

@@ -77,7 +77,9 @@ const char *ws_space_name(ws_space s);
     /* video: vadd ... vset, and with inst.vec = 2 / 4 their SIMD forms */   \
     X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET) X(VAVRG)             \
     /* tensor core: wmma.load/store/mma and mma.sync (see WS_MMA_* below) */ \
-    X(WMMA) X(MMA)
+    X(WMMA) X(MMA)                                                           \
+    /* asynchronous copies and mbarriers (see WS_CPA_* / WS_MBAR_* below) */ \
+    X(CP_ASYNC) X(MBARRIER)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -136,6 +138,24 @@ static inline bool ws_op_is_video(unsigned op) { return op >= WS_OP_VADD && op <
  *   dimension); store: dst[0] = address, src[0] = stride. */
 enum { WS_MMA_LOAD_A = 1, WS_MMA_LOAD_B, WS_MMA_LOAD_C, WS_MMA_STORE_D, WS_MMA_MMA };
 enum { WS_MMA_ACOL = 1, WS_MMA_BCOL = 2 };
+/* CP_ASYNC (cp.async...; src/exec/exec_async.c), by sub:
+ *   COPY: cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}:
+ *     src[0] dst, src[1] src, src[2] cp-size (immediate 4, 8 or 16), src[3]
+ *     src-size (absent: cp-size); cacheop = .ca / .cg;
+ *   COMMIT, WAIT_GROUP (src[0] = N), WAIT_ALL;
+ *   MBAR_ARRIVE: cp.async.mbarrier.arrive[.noinc].shared.b64 [mbar] (src[0];
+ *     flags WS_F_NOINC);
+ *   BULK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+ *     [dst], [src], size, [mbar] (src[0..3]).
+ * MBARRIER (mbarrier.OP.shared.b64), by sub: INIT [m], count; ARRIVE state,
+ * [m]{, count} (flags WS_F_EXPECT_TX: arrive.expect_tx state, [m], txcount);
+ * ARRIVE_DROP likewise; TEST_WAIT / TRY_WAIT p, [m], state (flags
+ * WS_F_PARITY: .parity, the operand is a phase parity; try_wait may have a
+ * time limit operand, ignored); EXPECT_TX / COMPLETE_TX [m], txcount; INVAL
+ * [m]; PENDING_COUNT d, state. */
+enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT_GROUP, WS_CPA_WAIT_ALL, WS_CPA_MBAR_ARRIVE, WS_CPA_BULK };
+enum { WS_MBAR_INIT = 1, WS_MBAR_ARRIVE, WS_MBAR_ARRIVE_DROP, WS_MBAR_TEST_WAIT, WS_MBAR_TRY_WAIT,
+       WS_MBAR_EXPECT_TX, WS_MBAR_COMPLETE_TX, WS_MBAR_INVAL, WS_MBAR_PENDING_COUNT };
 /* CVT: sub = WS_CVT_TF32 is cvt.{rna,rn,rz}.tf32.f32 (type b32, stype f32). */
 enum { WS_CVT_TF32 = 1 };
 /* BRA: sub = WS_BRA_IDX is brx.idx: src[0] = the index, call_args[0] = the
@@ -184,6 +204,10 @@ enum {
     WS_F_ABS      = 1u << 14, /* .abs variants */
     WS_F_CACHEOP  = 1u << 15, /* a cache operator (.ca .cg .cs .lu .cv .wb .wt) was given; see inst.cacheop */
     /* bmsk / szext use WS_F_WRAP for .wrap (otherwise .clamp) */
+    /* cp.async / mbarrier reuse bits that their instructions cannot have: */
+    WS_F_NOINC    = WS_F_SHIFTAMT, /* cp.async.mbarrier.arrive.noinc */
+    WS_F_PARITY   = WS_F_SHIFTAMT, /* mbarrier.test_wait/try_wait.parity */
+    WS_F_EXPECT_TX = WS_F_WRAP,    /* mbarrier.arrive.expect_tx */
 };
 
 /* Cache operators on ld/st (recorded for the timing model). */

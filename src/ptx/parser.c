@@ -743,6 +743,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"vmin2", WS_OP_VMIN}, {"vmin4", WS_OP_VMIN}, {"vmax", WS_OP_VMAX}, {"vmax2", WS_OP_VMAX},
     {"vmax4", WS_OP_VMAX}, {"vavrg2", WS_OP_VAVRG}, {"vavrg4", WS_OP_VAVRG}, {"vset", WS_OP_VSET},
     {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET}, {"wmma", WS_OP_WMMA}, {"mma", WS_OP_MMA},
+    {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -766,6 +767,56 @@ static const char *const atom_names[] = {NULL, "add", "min", "max", "inc", "dec"
 static const char *const cache_names[] = {NULL, "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
 static const char *const testp_names[] = {NULL, "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
 static const char *const prmt_names[] = {NULL, "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+
+/* cp.async's modifiers (ir.h): ".async" first, then the form. */
+static bool cp_async_mod(ws_inst *in, const char *s, size_t n)
+{
+    if (meq(s, n, "async")) return !in->space && !in->sub;
+    if (meq(s, n, "ca") || meq(s, n, "cg")) {
+        in->cacheop = s[1] == 'a' ? WS_CACHE_CA : WS_CACHE_CG;
+        in->flags |= WS_F_CACHEOP;
+        if (!in->sub) in->sub = WS_CPA_COPY;
+        return in->sub == WS_CPA_COPY;
+    }
+    if (meq(s, n, "commit_group")) { in->sub = WS_CPA_COMMIT; return true; }
+    if (meq(s, n, "wait_group")) { in->sub = WS_CPA_WAIT_GROUP; return true; }
+    if (meq(s, n, "wait_all")) { in->sub = WS_CPA_WAIT_ALL; return true; }
+    if (meq(s, n, "mbarrier")) { in->sub = WS_CPA_MBAR_ARRIVE; return true; }
+    if (meq(s, n, "arrive")) return in->sub == WS_CPA_MBAR_ARRIVE;
+    if (meq(s, n, "noinc")) { in->flags |= WS_F_NOINC; return in->sub == WS_CPA_MBAR_ARRIVE; }
+    if (meq(s, n, "bulk")) { in->sub = WS_CPA_BULK; return true; }
+    if (meq(s, n, "mbarrier::complete_tx::bytes")) return in->sub == WS_CPA_BULK;
+    if (meq(s, n, "shared") || meq(s, n, "shared::cta") || meq(s, n, "shared::cluster")) {
+        if (!in->space) in->space = WS_SPACE_SHARED; /* the destination's (mbarrier's) space */
+        return true;
+    }
+    if (meq(s, n, "global")) return in->space == WS_SPACE_SHARED;
+    if (meq(s, n, "b64")) return true;
+    /* prefetch-size hints; L2::cache_hint takes an operand and is refused */
+    return meq(s, n, "L2::64B") || meq(s, n, "L2::128B") || meq(s, n, "L2::256B");
+}
+
+static bool mbarrier_mod(ws_inst *in, const char *s, size_t n)
+{
+    static const char *const ops[] = {NULL, "init", "arrive", "arrive_drop", "test_wait", "try_wait",
+                                      "expect_tx", "complete_tx", "inval", "pending_count"};
+    if (meq(s, n, "expect_tx") && (in->sub == WS_MBAR_ARRIVE || in->sub == WS_MBAR_ARRIVE_DROP)) {
+        in->flags |= WS_F_EXPECT_TX;
+        return true;
+    }
+    int v = lookup_in(s, n, ops, 10);
+    if (v > 0) {
+        if (in->sub) return false;
+        in->sub = (uint8_t)v;
+        return true;
+    }
+    if (meq(s, n, "parity")) { in->flags |= WS_F_PARITY; return in->sub == WS_MBAR_TEST_WAIT || in->sub == WS_MBAR_TRY_WAIT; }
+    if (meq(s, n, "shared") || meq(s, n, "shared::cta")) { in->space = WS_SPACE_SHARED; return true; }
+    if (meq(s, n, "b64")) { in->type = WS_T_B64; return true; }
+    /* memory order and scope: execution is sequentially consistent */
+    return meq(s, n, "relaxed") || meq(s, n, "release") || meq(s, n, "acquire") || meq(s, n, "cta") ||
+           meq(s, n, "cluster");
+}
 
 /* Apply one dotted modifier `s` (without the dot) to inst. Returns false
  * if it is not a modifier of this instruction. */
@@ -870,6 +921,8 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     case WS_OP_PREFETCH:
         if (meq(s, n, "L1") || meq(s, n, "L2")) return true;
         break;
+    case WS_OP_CP_ASYNC: return cp_async_mod(in, s, n);
+    case WS_OP_MBARRIER: return mbarrier_mod(in, s, n);
     case WS_OP_TEX:
         if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
@@ -1230,6 +1283,11 @@ static bool op_has_dst(const ws_inst *in)
         return false;
     case WS_OP_BAR:
         return in->sub == WS_BAR_RED_POPC || in->sub == WS_BAR_RED_AND || in->sub == WS_BAR_RED_OR;
+    case WS_OP_CP_ASYNC:
+        return false;
+    case WS_OP_MBARRIER:
+        return !(in->sub == WS_MBAR_INIT || in->sub == WS_MBAR_EXPECT_TX || in->sub == WS_MBAR_COMPLETE_TX ||
+                 in->sub == WS_MBAR_INVAL);
     default:
         return true;
     }

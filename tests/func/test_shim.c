@@ -549,3 +549,23 @@ TEST(shim_tensor_core_program) {
             free(out);
         }
 }
+
+/* cp.async and mbarriers (tests/data/cuda/async_basic.cu): cuda::pipeline,
+   cuda::barrier, cooperative_groups::memcpy_async and barrier phases with
+   arrive_and_drop; built for the default target (libcu++'s fallbacks: a
+   spin-wait with nanosleep), sm_80 (cp.async, mbarrier.test_wait) and sm_90
+   (cp.async.bulk, expect_tx, try_wait), in functional and timing mode. */
+TEST(shim_async_copy_program) {
+    const char *archs[] = {"75", "80", "90"};
+    for (size_t v = 0; v < 3; v++)
+        for (int timing = 0; timing < 2; timing++) {
+            char cmd[4096], *out = NULL;
+            snprintf(cmd, sizeof cmd,
+                     SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/async_basic_%s 2>&1",
+                     !timing, build_dir(), ws_test_root(), archs[v]);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0 && out && strstr(out, "PASS async_basic: 5 checks"), "async_basic_%s (%s) exited %d: %s",
+                      archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+            free(out);
+        }
+}

@@ -54,6 +54,7 @@ typedef struct sm_inst {
     /* memory */
     uint8_t space;             /* ws_space accessed */
     bool is_load, is_store, is_atomic, is_membar, in_dispatch, longop;
+    bool cpasync;              /* a cp.async copy: counted in its warp's n_cpasync */
     uint32_t access_size;
     uint32_t pending;          /* accesses whose data has not come back */
     uint32_t smem_cycles;      /* shared-memory bank-conflict cycles left */
@@ -82,6 +83,7 @@ typedef struct sm_warp {
     uint32_t n_inflight;       /* issued, not yet completed */
     uint32_t stores_out;       /* store acknowledgements outstanding (sectors) */
     uint32_t n_atomic;
+    uint32_t n_cpasync;        /* cp.async copies not yet complete (cp.async.wait_* waits) */
     uint32_t n_reserved;       /* scoreboard entries */
     uint64_t *sb;              /* reserved registers (bitmap) */
     uint64_t *sb_long;         /* ... of which written by global/local loads */

@@ -100,6 +100,11 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
         k = K_SFU, L = sm->cfg->lat_sfu, I = sm->cfg->ii_sfu;
         break;
     case WS_OP_SHFL: L = sm->lat_int[5], I = sm->ii_int[5]; break;
+    case WS_OP_CP_ASYNC: /* copies (global reads) and waits go to the LD/ST unit */
+        if (in->sub == WS_CPA_COPY || in->sub == WS_CPA_BULK || in->sub == WS_CPA_WAIT_GROUP ||
+            in->sub == WS_CPA_WAIT_ALL)
+            k = K_MEM;
+        break;
     case WS_OP_WMMA: case WS_OP_MMA: /* tensor core: on the SP pipeline (tensor.c) */
         if (in->sub != WS_MMA_MMA) k = K_MEM;
         else k = K_SP, sm_tensor_timing(sm->cfg, in, &L, &I);
