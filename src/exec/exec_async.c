@@ -23,9 +23,11 @@
  * then pending in bits 0-20), so test_wait / try_wait report that phase's
  * completion. Lanes run in lane order, so results are deterministic.
  *
- * Functional mode runs a warp until it blocks; a test_wait or try_wait that
- * fails there parks the warp (WS_WARP_MBAR) until some phase of the CTA
- * completes, so that spin loops on an mbarrier let the other warps run. */
+ * Functional mode runs a warp until it blocks; a try_wait that fails there
+ * parks the warp (WS_WARP_MBAR) until some phase of the CTA completes, so
+ * that spin loops on an mbarrier let the other warps run (grid.c also lets
+ * parked warps poll again when nothing else can run but memory has changed
+ * since they parked; with nothing changed, the CTA is deadlocked). */
 #include "exec/exec_internal.h"
 
 #define MB_MAX ((1u << 20) - 1) /* the ISA's count limit */
@@ -145,7 +147,9 @@ static ws_status exec_mbarrier(ws_xctx *x) {
     if (in->sub == WS_MBAR_TEST_WAIT || in->sub == WS_MBAR_TRY_WAIT) {
         if (in->dst[0].kind == WS_OPND_PRED) ws_pred_write(x, &in->dst[0], done);
         else WS_FOR_LANES(l, x->mask) D[l] = done >> l & 1;
-        if (!x->st && done != x->mask) { /* functional mode: let the other warps run */
+        /* functional mode: a failed try_wait (the potentially blocking form;
+           test_wait loops back off with nanosleep) lets the other warps run */
+        if (in->sub == WS_MBAR_TRY_WAIT && !x->st && done != x->mask) {
             x->w->state = WS_WARP_MBAR;
             x->c->state_changes++;
         }
