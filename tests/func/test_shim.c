@@ -569,3 +569,19 @@ TEST(shim_async_copy_program) {
             free(out);
         }
 }
+
+/* cudaPointerGetAttributes on device, managed, page-locked (cudaMallocHost,
+   cudaHostRegister) and ordinary host memory, as CUDA 11+ reports them. */
+TEST(shim_pointer_attributes) {
+    char *out = NULL;
+    int rc = run_cudart_app("ptrattr", "", &out);
+    CHECK_MSG(rc == 0, "ptrattr exited %d: %s", rc, out ? out : "");
+    CHECK_STR_CONTAINS(out, "device+100: err=0 type=2 device=0 dev=p host=null\n");
+    CHECK_STR_CONTAINS(out, "managed: err=0 type=3 device=0 dev=p host=p\n");
+    CHECK_STR_CONTAINS(out, "pinned+8: err=0 type=1 device=0 dev=null host=p\n");
+    CHECK_STR_CONTAINS(out, "malloc: err=0 type=0 device=-2 dev=null host=p\n");
+    CHECK_STR_CONTAINS(out, "registered: err=0 type=1 device=0 dev=null host=p\n");
+    CHECK_STR_CONTAINS(out, "register=0 again=712 unregister=0 again=713\n");
+    CHECK_STR_CONTAINS(out, "freed pinned: err=0 type=0 device=-2");
+    free(out);
+}
