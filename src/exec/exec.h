@@ -143,11 +143,15 @@ ws_status ws_tex_fetch(const ws_tex_desc *d, const ws_gmem *g, unsigned dims, in
  * text in lane order. Owned by the device; launches append to it. */
 typedef struct ws_text { char *data; size_t len, cap; } ws_text;
 typedef struct ws_printf_buf {
-    ws_text out;       /* printf output */
+    ws_text out;       /* printf output: the kept text is out.data[start, out.len) */
     ws_text asserts;   /* assertion messages (not limited) */
     size_t limit;      /* bytes of printf output kept between flushes
                           (cudaLimitPrintfFifoSize) */
-    uint64_t dropped;  /* printf calls whose output did not fit */
+    uint64_t dropped;  /* printf calls whose output was overwritten (or alone too big) */
+    /* Like CUDA's circular FIFO, a call that does not fit overwrites the
+       oldest calls' output: the kept calls' lengths, oldest first, in a ring. */
+    size_t start;
+    size_t *recs, rec_head, nrecs, rec_cap;
 } ws_printf_buf;
 #define WS_PRINTF_DEFAULT_LIMIT (1u << 20) /* CUDA's default FIFO: 1 MiB */
 /* Write the printf output to out and the assertion messages to stderr, say

@@ -44,19 +44,56 @@ static void text_flush(ws_text *t, FILE *f) {
     t->len = 0;
 }
 
-/* Output that does not fit in the limit is dropped whole, and counted. */
+/* One call's text. As CUDA's FIFO is circular, a call that does not fit
+ * overwrites the oldest calls' output, whole calls at a time (their records
+ * cannot be read back in part); a call longer than the whole buffer is
+ * dropped itself. Either way the call is counted for the flush's note. */
 static void printf_append(ws_printf_buf *b, const char *s, size_t n) {
-    if (b->out.len + n > b->limit || !text_append(&b->out, s, n)) b->dropped++;
+    if (n > b->limit) {
+        b->dropped++;
+        return;
+    }
+    while (b->nrecs && b->out.len - b->start + n > b->limit) { /* overwrite the oldest */
+        b->start += b->recs[b->rec_head];
+        b->rec_head = (b->rec_head + 1) % b->rec_cap;
+        b->nrecs--;
+        b->dropped++;
+    }
+    if (b->start > 4096 && b->start > b->out.len / 2) { /* reclaim the overwritten front */
+        memmove(b->out.data, b->out.data + b->start, b->out.len - b->start);
+        b->out.len -= b->start;
+        b->start = 0;
+    }
+    if (b->nrecs == b->rec_cap) { /* grow the ring, oldest first again */
+        size_t nc = b->rec_cap ? 2 * b->rec_cap : 64, *r = malloc(nc * sizeof *r);
+        if (!r) {
+            b->dropped++;
+            return;
+        }
+        for (size_t i = 0; i < b->nrecs; i++) r[i] = b->recs[(b->rec_head + i) % b->rec_cap];
+        free(b->recs);
+        b->recs = r, b->rec_cap = nc, b->rec_head = 0;
+    }
+    if (!text_append(&b->out, s, n)) {
+        b->dropped++;
+        return;
+    }
+    b->recs[(b->rec_head + b->nrecs++) % b->rec_cap] = n;
 }
 
 void ws_printf_buf_flush(ws_printf_buf *b, FILE *out) {
     if (!b) return;
-    text_flush(&b->out, out);
+    if (b->out.len > b->start) {
+        fwrite(b->out.data + b->start, 1, b->out.len - b->start, out);
+        fflush(out);
+    }
+    b->out.len = b->start = 0;
+    b->nrecs = b->rec_head = 0;
     text_flush(&b->asserts, stderr);
     if (b->dropped) {
         fprintf(stderr, "warpsim: device printf buffer full (%zu bytes, cudaLimitPrintfFifoSize): "
-                "the output of %llu printf call%s was dropped\n", b->limit,
-                (unsigned long long)b->dropped, b->dropped == 1 ? "" : "s");
+                "the output of %llu earlier printf call%s was overwritten, as in CUDA's circular buffer\n",
+                b->limit, (unsigned long long)b->dropped, b->dropped == 1 ? "" : "s");
     }
     b->dropped = 0;
 }
@@ -65,7 +102,10 @@ void ws_printf_buf_free(ws_printf_buf *b) {
     if (!b) return;
     free(b->out.data);
     free(b->asserts.data);
+    free(b->recs);
     b->out = b->asserts = (ws_text){NULL, 0, 0};
+    b->recs = NULL;
+    b->start = b->rec_head = b->nrecs = b->rec_cap = 0;
 }
 
 /* ---- reading the caller's arguments ---------------------------------------- */
