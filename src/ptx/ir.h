@@ -79,7 +79,9 @@ const char *ws_space_name(ws_space s);
     /* tensor core: wmma.load/store/mma and mma.sync (see WS_MMA_* below) */ \
     X(WMMA) X(MMA)                                                           \
     /* asynchronous copies and mbarriers (see WS_CPA_* / WS_MBAR_* below) */ \
-    X(CP_ASYNC) X(MBARRIER)
+    X(CP_ASYNC) X(MBARRIER)                                                  \
+    /* video: shifts and multiply-add (scalar only) */                       \
+    X(VSHL) X(VSHR) X(VMAD)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -123,9 +125,21 @@ enum { /* VOTE */ WS_VOTE_ALL = 1, WS_VOTE_ANY, WS_VOTE_UNI, WS_VOTE_BALLOT };
 enum { /* MATCH */ WS_MATCH_ANY = 1, WS_MATCH_ALL };
 enum { /* SHF */ WS_SHF_L = 1, WS_SHF_R };
 /* Video ops: inst.boolop holds the secondary operation (.add .min .max),
- * inst.vec the SIMD width (1 = scalar, 2, 4), inst.cmp vset's comparison. */
+ * inst.vec the SIMD width (1 = scalar, 2, 4), inst.cmp vset's comparison;
+ * vshl/vshr: flags WS_F_WRAP for .wrap (else .clamp); vmad: sub WS_VMAD_*.
+ * Operand selectors live in the operands' imm (0 = the default):
+ *   scalar a/b (.asel/.bsel) and d (.dsel, merge into c): WS_VSEL_B0 + k for
+ *   .bk, WS_VSEL_H0 + k for .hk;
+ *   SIMD a/b: WS_VSEL_LIST | digit of element i at bits 3i..3i+2 (the
+ *   element of {b, a} it takes: .h10 / .b3210 is a's default, .h32 / .b7654
+ *   b's); SIMD d (.mask): WS_VSEL_MASK | bit i for each element written.
+ * vmad's negated operands ({-}a) have the operand's neg = 1. */
 enum { WS_VOP2_ADD = 1, WS_VOP2_MIN, WS_VOP2_MAX };
-static inline bool ws_op_is_video(unsigned op) { return op >= WS_OP_VADD && op <= WS_OP_VAVRG; }
+enum { WS_VSEL_B0 = 1, WS_VSEL_H0 = 5, WS_VSEL_LIST = 0x8000, WS_VSEL_MASK = 0x100 };
+enum { WS_VMAD_PO = 1, WS_VMAD_SHR7 = 2, WS_VMAD_SHR15 = 4 };
+static inline bool ws_op_is_video(unsigned op) {
+    return (op >= WS_OP_VADD && op <= WS_OP_VAVRG) || (op >= WS_OP_VSHL && op <= WS_OP_VMAD);
+}
 /* WMMA / MMA (src/ptx/mma.h has the shapes and fragment sizes):
  *   sub = WS_MMA_LOAD_A/B/C, WS_MMA_STORE_D or WS_MMA_MMA (mma.sync: always MMA);
  *   cmp = the shape (ws_mma_shape), boolop = layouts (WS_MMA_ACOL / WS_MMA_BCOL;

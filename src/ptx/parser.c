@@ -743,6 +743,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"vmin2", WS_OP_VMIN}, {"vmin4", WS_OP_VMIN}, {"vmax", WS_OP_VMAX}, {"vmax2", WS_OP_VMAX},
     {"vmax4", WS_OP_VMAX}, {"vavrg2", WS_OP_VAVRG}, {"vavrg4", WS_OP_VAVRG}, {"vset", WS_OP_VSET},
     {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET}, {"wmma", WS_OP_WMMA}, {"mma", WS_OP_MMA},
+    {"vshl", WS_OP_VSHL}, {"vshr", WS_OP_VSHR}, {"vmad", WS_OP_VMAD},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
 };
 
@@ -845,7 +846,16 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "min")) { in->boolop = WS_VOP2_MIN; return true; }
         if (meq(s, n, "max")) { in->boolop = WS_VOP2_MAX; return true; }
         if (meq(s, n, "sat")) { in->flags |= WS_F_SAT; return true; }
-        return false; /* masks (.h10, .b3210 ...) are not supported */
+        if (op == WS_OP_VSHL || op == WS_OP_VSHR) {
+            if (meq(s, n, "clamp")) return true;
+            if (meq(s, n, "wrap")) { in->flags |= WS_F_WRAP; return true; }
+        }
+        if (op == WS_OP_VMAD) {
+            if (meq(s, n, "po")) { in->sub |= WS_VMAD_PO; return true; }
+            if (meq(s, n, "shr7")) { in->sub |= WS_VMAD_SHR7; return true; }
+            if (meq(s, n, "shr15")) { in->sub |= WS_VMAD_SHR15; return true; }
+        }
+        return false;
     }
     if ((op == WS_OP_SETP || op == WS_OP_SET) && (v = lookup_in(s, n, cmp_names, 19)) > 0) {
         if (in->cmp) {
@@ -1315,6 +1325,7 @@ static int src_imm_type(const ws_inst *in, int i)
 
 static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, size_t blen, int ntypes);
 static void parse_mma(P *p, const ws_token *ot, ws_inst *in);
+static void parse_video(P *p, const ws_token *ot, ws_inst *in);
 
 static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
 {
@@ -1407,6 +1418,8 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         parse_call(p, &in);
     } else if (op == WS_OP_TEX) {
         parse_tex(p, ot, &in);
+    } else if (ws_op_is_video((unsigned)op)) {
+        parse_video(p, ot, &in);
     } else if (!is_punct(p, ';')) {
         bool hasdst = op_has_dst(&in);
         int idx = 0;
@@ -1446,6 +1459,95 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     f = FN(p);
     f->insts[f->ninsts++] = in;
     p->pend_args = p->pend_rets = NULL; /* now owned by the module */
+}
+
+/* A video operand's selector (ir.h) from its text after the dot: role 0 is
+ * d, 1 and 2 are a and b. -1 if it is not one this form has. */
+static int video_sel(const ws_inst *in, int role, const char *s, size_t n)
+{
+    if (n < 2 || (s[0] != 'b' && s[0] != 'h')) return -1;
+    unsigned nd = (unsigned)(n - 1);
+    for (unsigned k = 1; k < n; k++)
+        if (s[k] < '0' || s[k] > '7') return -1;
+    bool half = s[0] == 'h';
+    if (in->vec == 1) { /* one byte or half-word */
+        unsigned v = (unsigned)(s[1] - '0');
+        if (nd != 1 || v > (half ? 1u : 3u) || (in->op >= WS_OP_VSHL && in->op != WS_OP_VMAD && role == 2))
+            return -1;
+        return (half ? WS_VSEL_H0 : WS_VSEL_B0) + (int)v;
+    }
+    if (half != (in->vec == 2)) return -1;
+    if (role == 0) { /* mask: the elements written, any order of distinct digits */
+        unsigned m = 0;
+        for (unsigned k = 1; k < n; k++) {
+            unsigned v = (unsigned)(s[k] - '0');
+            if (v >= in->vec || (m >> v & 1)) return -1;
+            m |= 1u << v;
+        }
+        return WS_VSEL_MASK | (int)m;
+    }
+    if (nd != in->vec) return -1;
+    int sel = WS_VSEL_LIST;
+    for (unsigned i = 0; i < nd; i++) { /* the last digit is element 0 */
+        unsigned v = (unsigned)(s[n - 1 - i] - '0');
+        if (v >= 2 * in->vec) return -1;
+        sel |= (int)(v << (3 * i));
+    }
+    return sel;
+}
+
+/* Video operands: d[.dsel or .mask], {-}a[.asel], {-}b[.bsel][, {-}c]. */
+static void parse_video(P *p, const ws_token *ot, ws_inst *in)
+{
+    int idx = 0;
+    do {
+        const ws_token *at = CUR(p);
+        bool neg = false;
+        if (in->op == WS_OP_VMAD && idx > 0 && is_punct(p, '-') && p->t[p->pos + 1].kind == TK_IDENT) {
+            p->pos++;
+            neg = true;
+            at = CUR(p);
+        }
+        ws_operand o;
+        const char *dot = at->kind == TK_IDENT ? memchr(at->text, '.', at->len) : NULL;
+        if (dot) {
+            p->pos++;
+            ws_token rt = *at;
+            rt.len = (uint32_t)(dot - at->text);
+            o = reg_operand(p, &rt, true);
+            int sel = video_sel(in, idx > 2 ? 3 : idx, dot + 1, (size_t)(at->text + at->len - dot - 1));
+            if (sel < 0 || idx > 2)
+                UNSUPPORTED_AT(p, at, "unsupported instruction '%.*s' (line %u): selector '%.*s' on operand %d",
+                               (int)ot->len, ot->text, ot->line, (int)(at->text + at->len - dot), dot, idx);
+            o.imm = sel;
+        } else {
+            litinfo li;
+            o = parse_operand(p, in, idx ? in->nsrc : -1, &li, false);
+            if (li.kind != LIT_NONE) o.imm = lit_value(li.kind, li.raw, li.neg, in->type);
+            else if (o.kind != WS_OPND_REG) fail_at(p, at, "expected a register or an immediate");
+        }
+        if (neg && o.kind != WS_OPND_REG) fail_at(p, at, "expected a register after '-'");
+        o.neg = neg;
+        if (idx == 0) {
+            if (o.kind != WS_OPND_REG) fail_at(p, at, "expected a destination register");
+            in->dst[0] = o, in->ndst = 1;
+        } else {
+            if (in->nsrc >= 3) fail_at(p, at, "too many operands");
+            in->src[in->nsrc++] = o;
+        }
+        idx++;
+    } while (accept_punct(p, ','));
+    if (in->ndst != 1 || in->nsrc < 2) fail_at(p, ot, "'%.*s' expects d, a, b[, c]", (int)ot->len, ot->text);
+    if (in->dst[0].imm && in->nsrc < 3)
+        fail_at(p, ot, "'%.*s': a destination selector merges into c, which is missing", (int)ot->len, ot->text);
+    if (in->dst[0].imm && in->boolop && in->vec == 1)
+        fail_at(p, ot, "'%.*s': a merge (d.sel) and a secondary operation exclude each other", (int)ot->len,
+                ot->text);
+    bool negs = in->src[0].neg || in->src[1].neg || (in->nsrc > 2 && in->src[2].neg);
+    if (in->op == WS_OP_VMAD && (in->nsrc < 3 || (negs && (in->sub & WS_VMAD_PO)) ||
+                                 ((in->src[0].neg ^ in->src[1].neg) && in->src[2].neg)))
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): vmad needs c, and negates either the "
+                       "product or c (none with .po)", (int)ot->len, ot->text, ot->line);
 }
 
 /* wmma.* and mma.sync (mma.h): the modifiers, then fragments '{...}' of up
@@ -1620,6 +1722,20 @@ static void parse_statement(P *p)
             p->btabs[p->nbtabs++].n = n;
             return;
         }
+        if (is_dir(p, ".calltargets")) {
+            /* The functions an indirect call may reach: each must be one; the
+               call goes where its register points, as the ISA leaves a target
+               outside the list undefined. */
+            p->pos++;
+            do {
+                const ws_token *ft = expect_ident(p, "a function name");
+                binding *b = tab_find(p->names, ft->text, ft->len);
+                if (!b || b->kind != B_FUNC)
+                    fail_at(p, ft, "'%.*s' in .calltargets is not a function", (int)ft->len, ft->text);
+            } while (accept_punct(p, ','));
+            expect_punct(p, ';');
+            return;
+        }
         if (is_dir(p, ".callprototype")) {
             /* Indirect-call prototype: only its name matters. */
             while (!is_punct(p, ';') && CUR(p)->kind != TK_EOF) p->pos++;
@@ -1762,10 +1878,11 @@ static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, siz
     }
     if (!ok) fail_at(p, ot, "expected '%.*s' with .u32/.s32 types%s", (int)ot->len, ot->text,
                      in->op == WS_OP_VSET ? " and a comparison" : "");
-    for (size_t i = p->pos; p->t[i].kind != TK_EOF && !(p->t[i].kind == TK_PUNCT && p->t[i].text[0] == ';'); i++)
-        if (p->t[i].kind == TK_IDENT && memchr(p->t[i].text, '.', p->t[i].len))
-            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): operand selectors (.b0, .h1, ...) are "
-                           "not supported", (int)ot->len, ot->text, ot->line);
+    if (in->op >= WS_OP_VSHL && (in->vec > 1 || (in->op != WS_OP_VMAD && in->ttype != WS_T_U32)))
+        fail_at(p, ot, "'%.*s': vshl/vshr/vmad have no SIMD forms, and vshl/vshr shift by a .u32", (int)ot->len,
+                ot->text);
+    if ((in->op == WS_OP_VMAD && in->boolop) || ((in->sub & WS_VMAD_SHR7) && (in->sub & WS_VMAD_SHR15)))
+        fail_at(p, ot, "'%.*s': vmad takes no secondary operation, and one scale", (int)ot->len, ot->text);
     if ((in->vec > 1 && in->boolop > WS_VOP2_ADD) || (in->boolop == WS_VOP2_ADD && (in->flags & WS_F_SAT) && in->vec > 1))
         fail_at(p, ot, "'%.*s': SIMD video instructions take only .add, and not with .sat", (int)ot->len, ot->text);
 }
