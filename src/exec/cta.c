@@ -233,6 +233,7 @@ static bool cta_init(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) {
         w->nframes = 0;
         w->func = c->l.func;
         w->local_base = 0;
+        w->alloca_ext = 0;
         w->cc = 0;
         if (!ensure_regs(w, 0, c->kfunc)) return false;
         if (w->local) memset(w->local, 0, (size_t)w->local_stride * WS_WARP_SIZE);
@@ -415,6 +416,7 @@ static void simt_pop(ws_cta *c, ws_warp *w) {
         }
         w->func = fr->caller_func;
         w->local_base = fr->caller_local;
+        w->alloca_ext = fr->caller_alloca;
         w->nframes--;
         w->regs = w->reg_frames[w->nframes];
         w->preds = w->pred_frames[w->nframes];
@@ -470,7 +472,7 @@ static ws_status exec_call(ws_xctx *x) {
     }
     if (w->nframes >= 4096) return ws_fail(x, WS_ERR_LAUNCH_FAILURE, UINT32_MAX, "call stack overflow (depth 4096)");
     uint32_t caller_frame = m->funcs[w->func].frame_size;
-    uint32_t nl = (w->local_base + caller_frame + 15u) & ~15u;
+    uint32_t nl = (w->local_base + caller_frame + w->alloca_ext + 15u) & ~15u;
     if (!local_reserve(w, (uint64_t)nl + callee->frame_size))
         return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "per-thread local memory exhausted by calls");
     const uint64_t *sa = x->c->l.img->sym_addr;
@@ -492,9 +494,10 @@ static ws_status exec_call(ws_xctx *x) {
     }
     if (!ensure_regs(w, w->nframes + 1, callee))
         return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
-    w->frames[w->nframes++] = (ws_callframe){w->func, w->sp, w->local_base, 0, in};
+    w->frames[w->nframes++] = (ws_callframe){w->func, w->sp, w->local_base, 0, w->alloca_ext, in};
     w->func = (uint32_t)fi;
     w->local_base = nl;
+    w->alloca_ext = 0;
     if (!simt_push(w, 0, -1, x->mask)) return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
     return WS_OK;
 }
@@ -580,6 +583,50 @@ static ws_status unsupported_stand_in(ws_xctx *x) {
     return ws_unsupported(x, NULL);
 }
 
+/* alloca / stacksave / stackrestore: a stack above the current frame in each
+ * thread's local memory. The warp's lanes share one extent (the largest
+ * request: each lane's memory is its own, so the offsets may coincide);
+ * calls place their frames above it, ret restores the caller's. Addresses
+ * are in the local state space, as the ISA says. */
+static ws_status exec_alloca(ws_xctx *x) {
+    ws_warp *w = x->w;
+    const ws_inst *in = x->in;
+    uint64_t top = (uint64_t)w->local_base + x->f->frame_size;
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE];
+    if (in->op == WS_OP_STACKSAVE) {
+        uint64_t *D = ws_dst(x, &in->dst[0]);
+        WS_FOR_LANES(l, x->mask) D[l] = top + w->alloca_ext;
+        return WS_OK;
+    }
+    if (in->op == WS_OP_STACKRESTORE) {
+        const uint64_t *A = in->nsrc ? ws_src(x, &in->src[0], ta) : NULL;
+        if (!A) return ws_unsupported(x, "stackrestore operand");
+        uint64_t v = A[__builtin_ctz(x->mask)];
+        if (v < top || v > top + w->alloca_ext)
+            return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, (uint32_t)__builtin_ctz(x->mask),
+                           "stackrestore to 0x%llx, outside this function's alloca stack", (unsigned long long)v);
+        w->alloca_ext = (uint32_t)(v - top);
+        return WS_OK;
+    }
+    const uint64_t *S = in->nsrc > 0 ? ws_src(x, &in->src[0], ta) : NULL;
+    const uint64_t *AL = in->nsrc > 1 ? ws_src(x, &in->src[1], tb) : NULL;
+    if (!S) return ws_unsupported(x, "alloca size");
+    uint64_t need = 0, align = AL ? AL[__builtin_ctz(x->mask)] : 8;
+    if (!align || (align & (align - 1)) || align > 4096) return ws_unsupported(x, "alloca alignment");
+    WS_FOR_LANES(l, x->mask) {
+        uint64_t n = ws_type_size((ws_type)in->type) == 4 ? (uint32_t)S[l] : S[l];
+        if (n > need) need = n;
+    }
+    uint64_t at = (top + w->alloca_ext + align - 1) & ~(align - 1);
+    if (at + need > (1u << 24) || !local_reserve(w, at + need))
+        return ws_fail(x, WS_ERR_LAUNCH_FAILURE, (uint32_t)__builtin_ctz(x->mask),
+                       "alloca of %llu bytes: per-thread local memory exhausted", (unsigned long long)need);
+    w->alloca_ext = (uint32_t)(at + need - top);
+    uint64_t *D = ws_dst(x, &in->dst[0]);
+    WS_FOR_LANES(l, x->mask) D[l] = at;
+    return WS_OK;
+}
+
 static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     const ws_inst *in = x->in;
     switch ((ws_opcode)in->op) {
@@ -590,6 +637,8 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_TRAP:
         if (!x->mask) return WS_OK;
         if (in->sub == WS_TRAP_UNSUPPORTED) return unsupported_stand_in(x);
+        if (in->sub == WS_TRAP_BRKPT)
+            return ws_fail(x, WS_ERR_TRAP, (uint32_t)__builtin_ctz(x->mask), "brkpt executed (no debugger to stop in)");
         return ws_fail(x, WS_ERR_TRAP, (uint32_t)__builtin_ctz(x->mask), "trap executed");
     case WS_OP_BAR:
         /* bar.warp.sync: lanes of one warp already execute together here, and
@@ -599,7 +648,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_NANOSLEEP:
         if (!x->st && x->mask) x->w->state = WS_WARP_SLEEP; /* functional mode: the others run */
         return WS_OK;
-    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_PREFETCH:
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_PREFETCH: case WS_OP_PMEVENT:
         return WS_OK; /* no functional effect: execution is sequentially consistent */
     default: break;
     }
@@ -610,6 +659,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_TEX: return ws_exec_tex(x);
     case WS_OP_WMMA: case WS_OP_MMA: return ws_exec_mma(x);
     case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: return ws_exec_async(x);
+    case WS_OP_ALLOCA: case WS_OP_STACKSAVE: case WS_OP_STACKRESTORE: return exec_alloca(x);
     case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_ACTIVEMASK: case WS_OP_MATCH: case WS_OP_REDUX:
         return ws_exec_warp(x);
     case WS_OP_CVT: case WS_OP_MOV: case WS_OP_SELP: case WS_OP_SLCT: case WS_OP_SETP: case WS_OP_SET:

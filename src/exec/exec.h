@@ -159,6 +159,19 @@ typedef struct ws_printf_buf {
 void ws_printf_buf_flush(ws_printf_buf *b, FILE *out);
 void ws_printf_buf_free(ws_printf_buf *b);
 
+/* ---- device-side malloc / free (heap.c) --------------------------------- */
+typedef struct ws_dev_heap ws_dev_heap;
+#define WS_DEV_HEAP_DEFAULT_LIMIT (8ull << 20) /* CUDA's default cudaLimitMallocHeapSize */
+ws_dev_heap *ws_dev_heap_create(uint64_t limit);
+void ws_dev_heap_destroy(ws_dev_heap *h, ws_gmem *g); /* g: where its region was reserved */
+/* WS_ERR_INVALID_VALUE once the heap is in use (its region is reserved). */
+ws_status ws_dev_heap_set_limit(ws_dev_heap *h, uint64_t bytes);
+uint64_t ws_dev_heap_limit(const ws_dev_heap *h);
+/* A block of size bytes (16-byte aligned) or 0 when the heap is full. */
+uint64_t ws_dev_heap_malloc(ws_dev_heap *h, ws_gmem *g, uint64_t size);
+/* false when addr is not a block malloc returned (0 is fine). */
+bool ws_dev_heap_free(ws_dev_heap *h, uint64_t addr);
+
 /* ---- launches ---------------------------------------------------------- */
 /* (The struct tag is ws_launch; the typedef is ws_launch_desc because the
    public API already has a function named ws_launch.) */
@@ -177,6 +190,7 @@ typedef struct ws_launch {
                                  a memory write or a warp exit (a spin loop that can never end);
                                  0 = never */
     ws_memcheck *memcheck;   /* NULL: accesses outside allocations are not reported */
+    ws_dev_heap *heap;       /* device-side malloc/free (NULL: malloc returns NULL) */
 } ws_launch_desc;
 
 /* Where and why a kernel failed. */

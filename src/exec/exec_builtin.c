@@ -121,6 +121,31 @@ static uint64_t call_arg(ws_xctx *x, uint32_t lane, unsigned i) {
     return v;
 }
 
+static void call_ret64(ws_xctx *x, uint32_t lane, uint64_t v) {
+    const ws_inst *in = x->in;
+    if (!in->ncall_rets) return;
+    uint32_t sym = in->call_rets[0];
+    uint8_t *p = x->w->local + (size_t)lane * x->w->local_stride + x->w->local_base +
+                 x->c->l.img->sym_addr[sym];
+    memcpy(p, &v, x->c->mod->syms[sym].size < 8 ? x->c->mod->syms[sym].size : 8);
+}
+
+/* malloc / free: the device heap (heap.c), lanes in lane order. free of
+   something malloc did not return is undefined in CUDA: it faults here. */
+static ws_status exec_malloc(ws_xctx *x, bool is_free) {
+    WS_FOR_LANES(l, x->mask) {
+        uint64_t a = call_arg(x, l, 0);
+        if (!is_free) {
+            call_ret64(x, l, ws_dev_heap_malloc(x->c->l.heap, x->c->l.gmem, a));
+        } else if (!ws_dev_heap_free(x->c->l.heap, a)) {
+            return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, l, "free(0x%llx): not a block that device-side malloc "
+                           "returned, or already freed", (unsigned long long)a);
+        }
+    }
+    x->c->counts.mem_writes++; /* the heap changed: progress for the hang detector */
+    return WS_OK;
+}
+
 static void call_ret32(ws_xctx *x, uint32_t lane, int32_t v) {
     const ws_inst *in = x->in;
     if (!in->ncall_rets) return;
@@ -342,6 +367,8 @@ ws_status ws_exec_builtin(ws_xctx *x, const ws_func *callee) {
     switch (callee->builtin) {
     case WS_BUILTIN_VPRINTF: return exec_vprintf(x);
     case WS_BUILTIN_ASSERTFAIL: return exec_assertfail(x);
+    case WS_BUILTIN_MALLOC: return exec_malloc(x, false);
+    case WS_BUILTIN_FREE: return exec_malloc(x, true);
     default: return ws_unsupported(x, "unknown builtin");
     }
 }

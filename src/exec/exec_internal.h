@@ -57,6 +57,7 @@ typedef struct ws_callframe {
     uint32_t simt_base;     /* index of the callee's base SIMT entry */
     uint32_t caller_local;  /* caller's frame base in local memory */
     uint32_t ret_mask;      /* lanes that executed ret */
+    uint32_t caller_alloca; /* the caller's alloca bytes (ws_warp.alloca_ext) */
     const ws_inst *call;    /* the call instruction (for return values) */
 } ws_callframe;
 
@@ -83,6 +84,8 @@ typedef struct ws_warp {
     uint64_t **reg_frames; uint32_t **pred_frames; /* per call depth, reused */
     size_t *reg_frame_cap, *pred_frame_cap; uint32_t nreg_frames;
     uint32_t local_base;    /* current frame base in per-thread local memory */
+    uint32_t alloca_ext;    /* bytes alloca added after the current frame (the same for every lane:
+                               the largest request); callees' frames start after them */
     uint8_t *local; uint32_t local_stride; /* lane l: local + l*local_stride */
     uint32_t cc;            /* carry flag per lane (add.cc/addc chains) */
     uint32_t tid[3][WS_WARP_SIZE];

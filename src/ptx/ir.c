@@ -97,6 +97,8 @@ int ws_builtin_of(const char *name)
 {
     if (strcmp(name, "vprintf") == 0) return WS_BUILTIN_VPRINTF;
     if (strcmp(name, "__assertfail") == 0) return WS_BUILTIN_ASSERTFAIL;
+    if (strcmp(name, "malloc") == 0) return WS_BUILTIN_MALLOC;
+    if (strcmp(name, "free") == 0) return WS_BUILTIN_FREE;
     return WS_BUILTIN_NONE;
 }
 

@@ -81,7 +81,11 @@ const char *ws_space_name(ws_space s);
     /* asynchronous copies and mbarriers (see WS_CPA_* / WS_MBAR_* below) */ \
     X(CP_ASYNC) X(MBARRIER)                                                  \
     /* video: shifts and multiply-add (scalar only) */                       \
-    X(VSHL) X(VSHR) X(VMAD)
+    X(VSHL) X(VSHR) X(VMAD)                                                  \
+    /* performance-monitor event (no functional effect) */                    \
+    X(PMEVENT)                                                               \
+    /* dynamic per-thread stack (alloca, stacksave, stackrestore) */          \
+    X(ALLOCA) X(STACKSAVE) X(STACKRESTORE)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -197,7 +201,7 @@ enum { /* MEMBAR / FENCE scope */ WS_SCOPE_CTA = 1, WS_SCOPE_GPU, WS_SCOPE_SYS }
 enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
 /* TRAP: sub = WS_TRAP_UNSUPPORTED stands in for an unsupported instruction the
  * parser skipped (its problem has the same line); executing it faults. */
-enum { WS_TRAP_UNSUPPORTED = 1 };
+enum { WS_TRAP_UNSUPPORTED = 1, WS_TRAP_BRKPT /* brkpt: no debugger to stop in */ };
 
 /* ws_inst.flags bits */
 enum {
@@ -354,7 +358,7 @@ typedef struct ws_symbol {
 /* ---- functions --------------------------------------------------------- */
 /* .extern functions the engine implements itself (ws_func.builtin). The
  * parser names them once, so a call never compares strings. */
-enum { WS_BUILTIN_NONE = 0, WS_BUILTIN_VPRINTF, WS_BUILTIN_ASSERTFAIL };
+enum { WS_BUILTIN_NONE = 0, WS_BUILTIN_VPRINTF, WS_BUILTIN_ASSERTFAIL, WS_BUILTIN_MALLOC, WS_BUILTIN_FREE };
 int ws_builtin_of(const char *name); /* WS_BUILTIN_* for an .extern .func name */
 
 typedef struct ws_param {

@@ -744,6 +744,8 @@ static const struct { const char *name; int op; } opnames[] = {
     {"vmax4", WS_OP_VMAX}, {"vavrg2", WS_OP_VAVRG}, {"vavrg4", WS_OP_VAVRG}, {"vset", WS_OP_VSET},
     {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET}, {"wmma", WS_OP_WMMA}, {"mma", WS_OP_MMA},
     {"vshl", WS_OP_VSHL}, {"vshr", WS_OP_VSHR}, {"vmad", WS_OP_VMAD},
+    {"brkpt", WS_OP_TRAP}, {"pmevent", WS_OP_PMEVENT}, {"alloca", WS_OP_ALLOCA},
+    {"stacksave", WS_OP_STACKSAVE}, {"stackrestore", WS_OP_STACKRESTORE},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
 };
 
@@ -1288,7 +1290,8 @@ static bool op_has_dst(const ws_inst *in)
 {
     switch (in->op) {
     case WS_OP_ST: case WS_OP_RED: case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET:
-    case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH:
+    case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH: case WS_OP_PMEVENT:
+    case WS_OP_STACKRESTORE:
     case WS_OP_MEMBAR: case WS_OP_FENCE:
         return false;
     case WS_OP_BAR:
@@ -1350,6 +1353,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     in.reconv = -1;
     in.vec = 1;
     if (op == WS_OP_CVTA) in.to_generic = 1;
+    if (op == WS_OP_TRAP && meq(s, blen, "brkpt")) in.sub = WS_TRAP_BRKPT;
     if (op == WS_OP_BAR && meq(s, blen, "bar")) in.flags |= WS_F_ALIGNED;
     int ntypes = 0;
     bool brx = op == WS_OP_BRA && meq(s, blen, "brx");
@@ -2000,8 +2004,14 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
         } else if (is_dir(p, ".maxnctapersm")) {
             p->pos++;
             expect_uint(p, "a CTA count");
-        } else if (is_dir(p, ".noreturn")) {
+        } else if (is_dir(p, ".noreturn") || is_dir(p, ".explicitcluster")) {
             p->pos++;
+        } else if (is_dir(p, ".reqnctapercluster") || is_dir(p, ".maxclusterrank")) {
+            /* clusters: accepted; what a kernel does with its cluster
+               (barrier.cluster, mapa, ...) is refused at its launch */
+            p->pos++;
+            do expect_uint(p, "a CTA count");
+            while (accept_punct(p, ','));
         } else if (is_dir(p, ".pragma")) {
             p->pos++;
             while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;

@@ -1344,8 +1344,7 @@ EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) {
 }
 EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
     ENTER();
-    ws_shim_set_limit(g.dev, limit, v);
-    return cudaSuccess;
+    return ws_shim_set_limit(g.dev, limit, v) == WS_OK ? cudaSuccess : set_err(cudaErrorInvalidValue);
 }
 EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
     ENTER();

@@ -588,3 +588,16 @@ TEST(shim_pointer_attributes) {
     CHECK_STR_CONTAINS(out, "freed pinned: err=0 type=0 device=-2");
     free(out);
 }
+
+/* Device-side malloc/free whose blocks outlive their launch, alloca (a
+   variable-length stack array), NULL when the heap is full, and
+   cudaLimitMallocHeapSize settable only before the heap is used. */
+TEST(shim_device_malloc_and_alloca) {
+    for (int timing = 0; timing < 2; timing++) {
+        char *out = NULL;
+        int rc = run_cudart_app("devheap", timing ? "WARPSIM_FUNCTIONAL=0" : "", &out);
+        CHECK_MSG(rc == 0, "devheap (%s) exited %d: %s", timing ? "timing" : "functional", rc, out ? out : "");
+        CHECK_STR_CONTAINS(out, "limit 65536 nulls 1 sum ok second ok late-set 1\n");
+        free(out);
+    }
+}
