@@ -85,7 +85,9 @@ const char *ws_space_name(ws_space s);
     /* performance-monitor event (no functional effect) */                    \
     X(PMEVENT)                                                               \
     /* dynamic per-thread stack (alloca, stacksave, stackrestore) */          \
-    X(ALLOCA) X(STACKSAVE) X(STACKRESTORE)
+    X(ALLOCA) X(STACKSAVE) X(STACKRESTORE)                                   \
+    /* programmatic dependent launch: no effect, launches run one at a time */ \
+    X(GRIDDEPCONTROL)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,

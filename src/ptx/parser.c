@@ -746,6 +746,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"vshl", WS_OP_VSHL}, {"vshr", WS_OP_VSHR}, {"vmad", WS_OP_VMAD},
     {"brkpt", WS_OP_TRAP}, {"pmevent", WS_OP_PMEVENT}, {"alloca", WS_OP_ALLOCA},
     {"stacksave", WS_OP_STACKSAVE}, {"stackrestore", WS_OP_STACKRESTORE},
+    {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
 };
 
@@ -826,6 +827,18 @@ static bool mbarrier_mod(ws_inst *in, const char *s, size_t n)
 static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
 {
     int op = in->op, v;
+    if ((op == WS_OP_ADD || op == WS_OP_SUB || op == WS_OP_MIN || op == WS_OP_MAX) && *ntypes == 0 &&
+        (meq(s, n, "s16x2") || meq(s, n, "u16x2"))) {
+        /* packed 16-bit integers (sm_90): the video SIMD form with the same
+           wrap-around and comparisons (vadd2 ... without .sat, c = 0) */
+        in->op = (uint16_t)(op == WS_OP_ADD ? WS_OP_VADD : op == WS_OP_SUB ? WS_OP_VSUB
+                            : op == WS_OP_MIN ? WS_OP_VMIN : WS_OP_VMAX);
+        in->type = in->stype = in->ttype = s[0] == 's' ? WS_T_S32 : WS_T_U32;
+        in->vec = 2;
+        *ntypes = 3;
+        return true;
+    }
+    if (op == WS_OP_GRIDDEPCONTROL) return meq(s, n, "wait") || meq(s, n, "launch_dependents");
     if (op == WS_OP_CVT && *ntypes == 0 && meq(s, n, "tf32")) { /* kept in a .b32 register */
         in->sub = WS_CVT_TF32;
         in->type = WS_T_B32;
@@ -1148,6 +1161,12 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
             o.reg = (uint16_t)sr;
             return o;
         }
+        /* thread-block clusters (sm_90) are not modelled: only the kernels
+           that read these are refused, the module still loads */
+        if ((t->len > 8 && !memcmp(t->text, "%cluster", 8)) || (t->len > 10 && !memcmp(t->text, "%nclusterid", 10)) ||
+            (t->len >= 19 && !memcmp(t->text, "%is_explicit_cluster", 19)))
+            UNSUPPORTED_AT(p, t, "unsupported special register '%.*s' (line %u): thread-block clusters are not "
+                           "modelled", (int)t->len, t->text, t->line);
     }
     if (label_ok) {
         o.kind = WS_OPND_LABEL;
@@ -1291,7 +1310,7 @@ static bool op_has_dst(const ws_inst *in)
     switch (in->op) {
     case WS_OP_ST: case WS_OP_RED: case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET:
     case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH: case WS_OP_PMEVENT:
-    case WS_OP_STACKRESTORE:
+    case WS_OP_STACKRESTORE: case WS_OP_GRIDDEPCONTROL:
     case WS_OP_MEMBAR: case WS_OP_FENCE:
         return false;
     case WS_OP_BAR:
@@ -1384,6 +1403,8 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         }
         q = me < end ? me : NULL;
     }
+    bool packed16 = op != in.op; /* add.s16x2 and the like became vadd2 ... */
+    op = in.op;
     if (ntypes == 1) in.stype = in.type;
     /* add.f32.f16 and the like (PTX 8.6) would need the half operands widened */
     if (ntypes == 2 && ws_type_is_float((ws_type)in.type) &&
@@ -1391,6 +1412,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): mixed-precision form", (int)ot->len,
                        ot->text, ot->line);
     if (ws_op_is_video((unsigned)op)) video_form(p, ot, &in, s, blen, ntypes);
+    if (packed16) in.vec = 2;
     if (op == WS_OP_BAR && !in.sub) in.sub = WS_BAR_SYNC;
     if (op == WS_OP_BAR && in.sub == WS_BAR_WARP_SYNC) in.flags &= (uint16_t)~WS_F_ALIGNED;
     if (op == WS_OP_MEMBAR && !in.scope)
@@ -1424,6 +1446,12 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         parse_tex(p, ot, &in);
     } else if (ws_op_is_video((unsigned)op)) {
         parse_video(p, ot, &in);
+        if (packed16) { /* d, a, b: merge nothing from c */
+            if (in.nsrc != 2 || in.dst[0].imm || in.src[0].imm || in.src[1].imm)
+                fail_at(p, ot, "'%.*s' expects d, a, b", (int)ot->len, ot->text);
+            in.src[2] = (ws_operand){.kind = WS_OPND_IMM, .reg = WS_NOREG, .sym = WS_NOSYM};
+            in.nsrc = 3;
+        }
     } else if (!is_punct(p, ';')) {
         bool hasdst = op_has_dst(&in);
         int idx = 0;

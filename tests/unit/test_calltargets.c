@@ -35,3 +35,26 @@ TEST(exec_calltargets_indirect_call) {
     CHECK(m == NULL && strstr(d.msg, "'nothere' in .calltargets is not a function"));
     ws_module_free(m);
 }
+
+/* brkpt stops the launch (no debugger); a kernel reading a cluster special
+   register is refused at launch while the module loads. */
+TEST(exec_brkpt_and_cluster_registers) {
+    ws_fault f;
+    wx_cfg cfg = {0};
+    cfg.block[0] = 1;
+    const char *bp = WX_HEAD ".visible .entry k()\n{\nbrkpt;\nret;\n}\n";
+    CHECK_EQ_I64(wx_launch(bp, &cfg, NULL, 0, &f, NULL), WS_ERR_TRAP);
+    CHECK_STR_CONTAINS(f.msg, "brkpt executed (no debugger to stop in)");
+    ws_diag d;
+    ws_parse_opts o = {0};
+    o.defer_unsupported = true;
+    const char *cl = WX_HEAD ".visible .entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, %cluster_ctarank;\nret;\n}\n"
+                     ".visible .entry ok()\n.explicitcluster\n.reqnctapercluster 1, 1, 1\n{\nret;\n}\n";
+    ws_module *m = ws_ptx_parse_ex(cl, strlen(cl), "t.ptx", &o, &d);
+    CHECK_MSG(m != NULL, "%s", d.msg);
+    if (m) {
+        CHECK(m->nproblems == 1 && strstr(m->problems[0].msg, "'%cluster_ctarank'"));
+        CHECK(ws_module_func_unsupported(m, 0) == 0 && ws_module_func_unsupported(m, 1) < 0);
+        ws_module_free(m);
+    }
+}

@@ -570,3 +570,45 @@ TEST(ptx_ir_names_and_sizes)
     CHECK(ws_type_is_float(WS_T_BF16) && !ws_type_is_float(WS_T_B32));
     CHECK(strcmp(ws_space_name(WS_SPACE_SHARED), "shared") == 0);
 }
+
+/* What nvcc 13 emits for coverage.cu (sm_75, sm_80, sm_90) that warpsim
+   refuses: exactly docs/ptx-support.md's list of what it does not run
+   (textures beyond tex.{1d,2d,3d}, surfaces, thread-block clusters). Each
+   is a deferred problem: the module loads, only kernels reaching one are
+   refused. */
+TEST(ptx_nvcc13_coverage_refuses_only_the_documented)
+{
+    static const char *const tex[] = {"suld.b.2d.b32.trap", "sust.b.2d.b32.trap", "tex.a2d.v4.f32.f32",
+                                      "tex.cube.v4.f32.f32", "tex.level.2d.v4.f32.f32", "tld4.r.2d.v4.f32.f32"};
+    static const char *const cluster[] = {"barrier.cluster.wait", "mapa.u64", "%cluster_ctarank",
+                                          "%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z",
+                                          "%cluster_nctarank"};
+    for (int v = 0; v < 3; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "tests/data/ptx/coverage_sm%d.ptx", v == 0 ? 75 : v == 1 ? 80 : 90);
+        size_t len;
+        char *text = ptxt_read(name, &len);
+        CHECK_MSG(text != NULL, "cannot read %s", name);
+        if (!text) continue;
+        ws_parse_opts o = {0};
+        o.defer_unsupported = true;
+        ws_diag d;
+        ws_module *m = ws_ptx_parse_ex(text, len, name, &o, &d);
+        free(text);
+        CHECK_MSG(m != NULL, "%s: %s", name, d.msg);
+        if (!m) continue;
+        unsigned want = 6 + (v == 2 ? 9 : 0), seen = 0; /* sm_90: clusters (barrier.cluster.wait twice) */
+        for (uint32_t i = 0; i < m->nproblems; i++) {
+            const char *msg = m->problems[i].msg, *q = strchr(msg, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
+            bool known = false;
+            for (size_t k = 0; q && e && k < 6; k++)
+                known |= (size_t)(e - q - 1) == strlen(tex[k]) && !memcmp(q + 1, tex[k], strlen(tex[k]));
+            for (size_t k = 0; q && e && v == 2 && k < 7; k++)
+                known |= (size_t)(e - q - 1) == strlen(cluster[k]) && !memcmp(q + 1, cluster[k], strlen(cluster[k]));
+            CHECK_MSG(known, "%s: not in the documented list: %s", name, msg);
+            seen++;
+        }
+        CHECK_MSG(seen == want, "%s: %u problems, expected %u", name, seen, want);
+        ws_module_free(m);
+    }
+}

@@ -193,3 +193,15 @@ TEST(exec_video_vmad) {
         run(body, vmad_m);
     }
 }
+
+/* sm_90's packed 16-bit integer add/sub/min/max: each half on its own,
+   wrapping (run as the video SIMD forms). */
+TEST(exec_packed_s16x2_u16x2) {
+    CHECK_EQ_U64(wx_eval1("add.s16x2 %r9, %r1, %r2;\ncvt.u64.u32 %rd7, %r9;", 0x7FFF0001u, 0x00010002u, 0), 0x80000003u);
+    CHECK_EQ_U64(wx_eval1("sub.u16x2 %r9, %r1, %r2;\ncvt.u64.u32 %rd7, %r9;", 0x00010005u, 0x00020001u, 0), 0xFFFF0004u);
+    CHECK_EQ_U64(wx_eval1("max.s16x2 %r9, %r1, %r2;\ncvt.u64.u32 %rd7, %r9;", 0xFFFF0005u, 0x0001FFF0u, 0), 0x00010005u);
+    CHECK_EQ_U64(wx_eval1("min.u16x2 %r9, %r1, %r2;\ncvt.u64.u32 %rd7, %r9;", 0xFFFF0005u, 0x0001FFF0u, 0), 0x00010005u);
+    /* no-ops: programmatic dependent launch, performance-monitor events */
+    CHECK_EQ_U64(wx_eval1("griddepcontrol.wait;\ngriddepcontrol.launch_dependents;\npmevent 3;\n"
+                          "cvt.u64.u32 %rd7, %r1;", 42, 0, 0), 42);
+}
