@@ -57,7 +57,7 @@ typedef struct ws_callframe {
     uint32_t simt_base;     /* index of the callee's base SIMT entry */
     uint32_t caller_local;  /* caller's frame base in local memory */
     uint32_t ret_mask;      /* lanes that executed ret */
-    uint32_t caller_alloca; /* the caller's alloca bytes (ws_warp.alloca_ext) */
+    uint32_t caller_alloca; /* the caller's alloca bytes (ws_cta.alloca_ext) */
     const ws_inst *call;    /* the call instruction (for return values) */
 } ws_callframe;
 
@@ -84,8 +84,6 @@ typedef struct ws_warp {
     uint64_t **reg_frames; uint32_t **pred_frames; /* per call depth, reused */
     size_t *reg_frame_cap, *pred_frame_cap; uint32_t nreg_frames;
     uint32_t local_base;    /* current frame base in per-thread local memory */
-    uint32_t alloca_ext;    /* bytes alloca added after the current frame (the same for every lane:
-                               the largest request); callees' frames start after them */
     uint8_t *local; uint32_t local_stride; /* lane l: local + l*local_stride */
     uint32_t cc;            /* carry flag per lane (add.cc/addc chains) */
     uint32_t tid[3][WS_WARP_SIZE];
@@ -108,6 +106,9 @@ struct ws_cta {
     uint32_t ctaid[3], smid;
     uint32_t nthreads, nwarps;
     ws_warp *warps;
+    uint32_t *alloca_ext;   /* per warp: bytes alloca added after its current frame (the same for
+                               every lane: the largest request; callees' frames start after them).
+                               Here, not in ws_warp, whose size the hot loop feels */
     uint8_t *shared; uint32_t shared_size;
     uint32_t dyn_shared_base; /* offset of extern (dynamic) shared arrays */
     uint64_t clock;         /* per-CTA warp-instruction counter (%clock) */

@@ -211,6 +211,10 @@ void sm_decode_inst(const ws_sm *sm, const ws_inst *in, const uint16_t *names, u
     }
     if (in->guard != WS_NOREG) add_src(d, P + in->guard, -1);
     d->is_mem = d->cls == SM_MEM;
+    d->is_membar = d->is_mem && (in->op == WS_OP_MEMBAR || in->op == WS_OP_FENCE ||
+                                 (in->op == WS_OP_CP_ASYNC && (in->sub == WS_CPA_WAIT_GROUP ||
+                                                               in->sub == WS_CPA_WAIT_ALL)));
+    d->is_cpasync = d->is_mem && in->op == WS_OP_CP_ASYNC && (in->sub == WS_CPA_COPY || in->sub == WS_CPA_BULK);
     switch ((ws_opcode)in->op) {
     case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
         d->is_ctrl = true;

@@ -176,13 +176,12 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->nrd = 0;
     in->is_load = in->is_store = in->is_atomic = in->is_membar = in->in_dispatch = false;
     in->longop = false;
-    in->cpasync = false;
+    in->cpasync = d->is_cpasync;
     in->pending = 0;
     in->smem_cycles = 0;
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
-        in->is_membar = op == WS_OP_MEMBAR || op == WS_OP_FENCE ||
-                        (op == WS_OP_CP_ASYNC && (st.inst->sub == WS_CPA_WAIT_GROUP || st.inst->sub == WS_CPA_WAIT_ALL));
+        in->is_membar = d->is_membar;
         in->is_atomic = st.is_atomic;
         in->is_store = st.is_store && !st.is_atomic;
         in->is_load = !in->is_membar && !in->is_store && op != WS_OP_PREFETCH;
@@ -199,7 +198,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
             sm->st.mem_insn[in->space][in->is_store] += (uint64_t)__builtin_popcount(st.active);
         if (in->is_membar) w->membar = true;
         if (in->is_atomic) w->n_atomic++;
-        if (op == WS_OP_CP_ASYNC && in->is_load) in->cpasync = true, w->n_cpasync++;
+        w->n_cpasync += in->cpasync;
     }
     sm_sb_reserve(sm, w, in, in->longop);
     w->n_inflight++;

@@ -21,7 +21,7 @@
 #define SM_OUTQ_CAP 4                 /* requests staged towards the interconnect */
 #define SM_RESBUS_RING 1024           /* > largest latency */
 #define SM_MAX_SRC 12
-#define SM_MAX_DST 8 /* an mma writes 8 registers */
+#define SM_MAX_DST 6
 
 /* Pipeline classes: which ID_OC / OC_EX register set and unit type. */
 enum { SM_SP = 0, SM_SFU, SM_MEM, SM_DP, SM_INT, SM_NCLASS };
@@ -35,6 +35,8 @@ typedef struct sm_dec {
     uint16_t src[SM_MAX_SRC];  /* scoreboard ids read (incl. guard, address registers) */
     uint16_t bank[SM_MAX_SRC]; /* register-file reads: arch register numbers */
     bool is_mem, is_ctrl;
+    bool is_membar;            /* membar, fence, cp.async.wait_group / wait_all */
+    bool is_cpasync;           /* a cp.async copy (counted until its data is back) */
 } sm_dec;
 
 /* One warp instruction in flight from issue to writeback. */
