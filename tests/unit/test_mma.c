@@ -365,4 +365,5 @@ TEST(mma_timing_per_shape) {
     int64_t lat, ii;
     sm_tensor_timing(&c, &in, &lat, &ii);
     CHECK(lat == 26 && ii == 2);
+    ws_config_free(&c);
 }
