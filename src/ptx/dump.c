@@ -235,6 +235,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
         fputs(in->flags & WS_F_WRAP ? ".wrap" : ".clamp", o);
         break;
     case WS_OP_TESTP: if (in->sub < 7) fputs(testp_s[in->sub], o); break;
+    case WS_OP_GRIDDEPCONTROL: fputs(in->sub == 1 ? ".wait" : ".launch_dependents", o); break;
     case WS_OP_BAR:
         switch (in->sub) {
         case WS_BAR_ARRIVE: fputs(".arrive", o); break;

@@ -838,7 +838,10 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         *ntypes = 3;
         return true;
     }
-    if (op == WS_OP_GRIDDEPCONTROL) return meq(s, n, "wait") || meq(s, n, "launch_dependents");
+    if (op == WS_OP_GRIDDEPCONTROL) { /* sub: 1 .wait, 2 .launch_dependents (for the dump) */
+        in->sub = meq(s, n, "wait") ? 1 : meq(s, n, "launch_dependents") ? 2 : 0;
+        return in->sub != 0;
+    }
     if (op == WS_OP_CVT && *ntypes == 0 && meq(s, n, "tf32")) { /* kept in a .b32 register */
         in->sub = WS_CVT_TF32;
         in->type = WS_T_B32;

@@ -642,7 +642,8 @@ TEST(ptx_dump_round_trip_new_forms)
         "vadd.s32.s32.s32.sat %r30.b1, %r2.b0, %r3.h1, %r4;\nvmin2.s32.s32.s32.add %r31.h0, %r2.h01, %r3.h23, %r4;\n"
         "vsub4.u32.u32.u32 %r32.b31, %r2.b7531, %r3.b6420, %r4;\nvshl.u32.u32.u32.wrap %r33, %r2.b2, %r3;\n"
         "vmad.s32.s32.u32.po.shr15 %r34, %r2.h1, %r3, %r4;\nvmad.s32.u32.u32.sat %r35, -%r2, %r3, %r4;\n"
-        "add.s16x2 %r36, %r2, %r3;\ncvt.rna.satfinite.tf32.f32 %r37, %f1;\nret;\n}\n";
+        "add.s16x2 %r36, %r2, %r3;\ncvt.rna.satfinite.tf32.f32 %r37, %f1;\n"
+        "griddepcontrol.wait;\nalloca.u64 %rd4, %rd3, 16;\nstacksave.u64 %rd5;\nstackrestore.u64 %rd5;\nret;\n}\n";
     ws_diag d;
     ws_module *m = ws_ptx_parse(src, strlen(src), "t.ptx", &d);
     CHECK_MSG(m != NULL, "%s", d.msg);
@@ -666,6 +667,7 @@ TEST(ptx_dump_round_trip_new_forms)
     }
     CHECK_STR_CONTAINS(t1, "vmad.s32.u32.u32.sat %r35, -%r2, %r3, %r4;");
     CHECK_STR_CONTAINS(t1, "vsub4.u32.u32.u32 %r32.b31, %r2.b7531, %r3.b6420, %r4;");
+    CHECK_STR_CONTAINS(t1, "griddepcontrol.wait;");
     free(t1);
     free(t2);
     ws_module_free(m);
