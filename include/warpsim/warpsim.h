@@ -195,6 +195,11 @@ void ws_device_print_output(ws_device *d, FILE *out);
  * default 1 MiB); output beyond it is dropped and counted. */
 ws_status ws_device_set_printf_limit(ws_device *d, size_t bytes);
 size_t ws_device_printf_limit(const ws_device *d);
+/* Bytes of the heap behind device-side malloc (cudaLimitMallocHeapSize;
+   8 MiB by default). Settable until a kernel first calls malloc
+   (WS_ERR_INVALID_VALUE after). */
+ws_status ws_device_set_malloc_heap_limit(ws_device *d, size_t bytes);
+size_t ws_device_malloc_heap_limit(const ws_device *d);
 
 /* ---- time and statistics ---- */
 /* Simulated time so far in core cycles (functional mode: 0 cycles, counts only). */

@@ -233,6 +233,7 @@ static bool cta_init(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) {
         w->nframes = 0;
         w->func = c->l.func;
         w->local_base = 0;
+        c->alloca_ext[i] = 0;
         w->cc = 0;
         if (!ensure_regs(w, 0, c->kfunc)) return false;
         if (w->local) memset(w->local, 0, (size_t)w->local_stride * WS_WARP_SIZE);
@@ -263,7 +264,8 @@ ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t
     c->shared_size = c->dyn_shared_base + l->dyn_shared;
     c->shared = calloc(c->shared_size ? c->shared_size : 1, 1);
     c->warps = calloc(c->nwarps, sizeof *c->warps);
-    if (!c->shared || !c->warps) { ws_cta_destroy(c); return NULL; }
+    c->alloca_ext = calloc(c->nwarps, sizeof *c->alloca_ext);
+    if (!c->shared || !c->warps || !c->alloca_ext) { ws_cta_destroy(c); return NULL; }
     for (uint32_t i = 0; i < c->nwarps; i++)
         if (!local_reserve(&c->warps[i], (c->kfunc->frame_size + 15u) & ~15u)) { ws_cta_destroy(c); return NULL; }
     if (!cta_init(c, ctaid, smid)) { ws_cta_destroy(c); return NULL; }
@@ -280,6 +282,7 @@ void ws_cta_destroy(ws_cta *c) {
         free(w->stack); free(w->frames); free(w->local);
     }
     free(c->warps);
+    free(c->alloca_ext);
     free(c->shared);
     free(c);
 }
@@ -415,6 +418,7 @@ static void simt_pop(ws_cta *c, ws_warp *w) {
         }
         w->func = fr->caller_func;
         w->local_base = fr->caller_local;
+        c->alloca_ext[w->id] = fr->caller_alloca;
         w->nframes--;
         w->regs = w->reg_frames[w->nframes];
         w->preds = w->pred_frames[w->nframes];
@@ -470,7 +474,7 @@ static ws_status exec_call(ws_xctx *x) {
     }
     if (w->nframes >= 4096) return ws_fail(x, WS_ERR_LAUNCH_FAILURE, UINT32_MAX, "call stack overflow (depth 4096)");
     uint32_t caller_frame = m->funcs[w->func].frame_size;
-    uint32_t nl = (w->local_base + caller_frame + 15u) & ~15u;
+    uint32_t nl = (w->local_base + caller_frame + x->c->alloca_ext[w->id] + 15u) & ~15u;
     if (!local_reserve(w, (uint64_t)nl + callee->frame_size))
         return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "per-thread local memory exhausted by calls");
     const uint64_t *sa = x->c->l.img->sym_addr;
@@ -492,9 +496,10 @@ static ws_status exec_call(ws_xctx *x) {
     }
     if (!ensure_regs(w, w->nframes + 1, callee))
         return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
-    w->frames[w->nframes++] = (ws_callframe){w->func, w->sp, w->local_base, 0, in};
+    w->frames[w->nframes++] = (ws_callframe){w->func, w->sp, w->local_base, 0, x->c->alloca_ext[w->id], in};
     w->func = (uint32_t)fi;
     w->local_base = nl;
+    x->c->alloca_ext[w->id] = 0;
     if (!simt_push(w, 0, -1, x->mask)) return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
     return WS_OK;
 }
@@ -580,6 +585,51 @@ static ws_status unsupported_stand_in(ws_xctx *x) {
     return ws_unsupported(x, NULL);
 }
 
+/* alloca / stacksave / stackrestore: a stack above the current frame in each
+ * thread's local memory. The warp's lanes share one extent (the largest
+ * request: each lane's memory is its own, so the offsets may coincide);
+ * calls place their frames above it, ret restores the caller's. Addresses
+ * are in the local state space, as the ISA says. */
+static ws_status exec_alloca(ws_xctx *x) {
+    ws_warp *w = x->w;
+    uint32_t *ext = &x->c->alloca_ext[w->id];
+    const ws_inst *in = x->in;
+    uint64_t top = (uint64_t)w->local_base + x->f->frame_size;
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE];
+    if (in->op == WS_OP_STACKSAVE) {
+        uint64_t *D = ws_dst(x, &in->dst[0]);
+        WS_FOR_LANES(l, x->mask) D[l] = top + *ext;
+        return WS_OK;
+    }
+    if (in->op == WS_OP_STACKRESTORE) {
+        const uint64_t *A = in->nsrc ? ws_src(x, &in->src[0], ta) : NULL;
+        if (!A) return ws_unsupported(x, "stackrestore operand");
+        uint64_t v = A[__builtin_ctz(x->mask)];
+        if (v < top || v > top + *ext)
+            return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, (uint32_t)__builtin_ctz(x->mask),
+                           "stackrestore to 0x%llx, outside this function's alloca stack", (unsigned long long)v);
+        *ext = (uint32_t)(v - top);
+        return WS_OK;
+    }
+    const uint64_t *S = in->nsrc > 0 ? ws_src(x, &in->src[0], ta) : NULL;
+    const uint64_t *AL = in->nsrc > 1 ? ws_src(x, &in->src[1], tb) : NULL;
+    if (!S) return ws_unsupported(x, "alloca size");
+    uint64_t need = 0, align = AL ? AL[__builtin_ctz(x->mask)] : 8;
+    if (!align || (align & (align - 1)) || align > 4096) return ws_unsupported(x, "alloca alignment");
+    WS_FOR_LANES(l, x->mask) {
+        uint64_t n = ws_type_size((ws_type)in->type) == 4 ? (uint32_t)S[l] : S[l];
+        if (n > need) need = n;
+    }
+    uint64_t at = (top + *ext + align - 1) & ~(align - 1);
+    if (at + need > (1u << 24) || !local_reserve(w, at + need))
+        return ws_fail(x, WS_ERR_LAUNCH_FAILURE, (uint32_t)__builtin_ctz(x->mask),
+                       "alloca of %llu bytes: per-thread local memory exhausted", (unsigned long long)need);
+    *ext = (uint32_t)(at + need - top);
+    uint64_t *D = ws_dst(x, &in->dst[0]);
+    WS_FOR_LANES(l, x->mask) D[l] = at;
+    return WS_OK;
+}
+
 static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     const ws_inst *in = x->in;
     switch ((ws_opcode)in->op) {
@@ -590,13 +640,18 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_TRAP:
         if (!x->mask) return WS_OK;
         if (in->sub == WS_TRAP_UNSUPPORTED) return unsupported_stand_in(x);
+        if (in->sub == WS_TRAP_BRKPT)
+            return ws_fail(x, WS_ERR_TRAP, (uint32_t)__builtin_ctz(x->mask), "brkpt executed (no debugger to stop in)");
         return ws_fail(x, WS_ERR_TRAP, (uint32_t)__builtin_ctz(x->mask), "trap executed");
     case WS_OP_BAR:
         /* bar.warp.sync: lanes of one warp already execute together here, and
          * the SIMT stack cannot wait for diverged lanes; only check the mask. */
         if (x->in->sub == WS_BAR_WARP_SYNC) return x->mask ? ws_warp_check_members(x, 0) : WS_OK;
         return x->mask ? exec_bar(x) : WS_OK;
-    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH:
+    case WS_OP_NANOSLEEP:
+        if (!x->st && x->mask) x->w->state = WS_WARP_SLEEP; /* functional mode: the others run */
+        return WS_OK;
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_PREFETCH: case WS_OP_PMEVENT: case WS_OP_GRIDDEPCONTROL:
         return WS_OK; /* no functional effect: execution is sequentially consistent */
     default: break;
     }
@@ -605,6 +660,9 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: return ws_exec_mem(x);
     case WS_OP_ATOM: case WS_OP_RED: return ws_exec_atom(x);
     case WS_OP_TEX: return ws_exec_tex(x);
+    case WS_OP_WMMA: case WS_OP_MMA: return ws_exec_mma(x);
+    case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: return ws_exec_async(x);
+    case WS_OP_ALLOCA: case WS_OP_STACKSAVE: case WS_OP_STACKRESTORE: return exec_alloca(x);
     case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_ACTIVEMASK: case WS_OP_MATCH: case WS_OP_REDUX:
         return ws_exec_warp(x);
     case WS_OP_CVT: case WS_OP_MOV: case WS_OP_SELP: case WS_OP_SLCT: case WS_OP_SETP: case WS_OP_SET:
@@ -709,6 +767,10 @@ void ws_cta_deadlock(ws_cta *c, ws_fault *fault) {
     const ws_func *f = c->kfunc;
     for (uint32_t i = 0; i < c->nwarps && n < (int)sizeof fault->msg - 80; i++) {
         ws_warp *w = &c->warps[i];
+        if (w->state == WS_WARP_MBAR) {
+            n += snprintf(fault->msg + n, sizeof fault->msg - (size_t)n, " warp %u waits on an mbarrier;", i);
+            continue;
+        }
         if (w->state != WS_WARP_BAR) continue;
         const ws_barrier *b = &c->bars[w->bar_id];
         const ws_func *wf = &c->mod->funcs[w->func];

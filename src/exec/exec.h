@@ -143,17 +143,34 @@ ws_status ws_tex_fetch(const ws_tex_desc *d, const ws_gmem *g, unsigned dims, in
  * text in lane order. Owned by the device; launches append to it. */
 typedef struct ws_text { char *data; size_t len, cap; } ws_text;
 typedef struct ws_printf_buf {
-    ws_text out;       /* printf output */
+    ws_text out;       /* printf output: the kept text is out.data[start, out.len) */
     ws_text asserts;   /* assertion messages (not limited) */
     size_t limit;      /* bytes of printf output kept between flushes
                           (cudaLimitPrintfFifoSize) */
-    uint64_t dropped;  /* printf calls whose output did not fit */
+    uint64_t dropped;  /* printf calls whose output was overwritten (or alone too big) */
+    /* Like CUDA's circular FIFO, a call that does not fit overwrites the
+       oldest calls' output: the kept calls' lengths, oldest first, in a ring. */
+    size_t start;
+    size_t *recs, rec_head, nrecs, rec_cap;
 } ws_printf_buf;
 #define WS_PRINTF_DEFAULT_LIMIT (1u << 20) /* CUDA's default FIFO: 1 MiB */
 /* Write the printf output to out and the assertion messages to stderr, say
  * there how many calls were dropped, and empty the buffer. */
 void ws_printf_buf_flush(ws_printf_buf *b, FILE *out);
 void ws_printf_buf_free(ws_printf_buf *b);
+
+/* ---- device-side malloc / free (heap.c) --------------------------------- */
+typedef struct ws_dev_heap ws_dev_heap;
+#define WS_DEV_HEAP_DEFAULT_LIMIT (8ull << 20) /* CUDA's default cudaLimitMallocHeapSize */
+ws_dev_heap *ws_dev_heap_create(uint64_t limit);
+void ws_dev_heap_destroy(ws_dev_heap *h, ws_gmem *g); /* g: where its region was reserved */
+/* WS_ERR_INVALID_VALUE once the heap is in use (its region is reserved). */
+ws_status ws_dev_heap_set_limit(ws_dev_heap *h, uint64_t bytes);
+uint64_t ws_dev_heap_limit(const ws_dev_heap *h);
+/* A block of size bytes (16-byte aligned) or 0 when the heap is full. */
+uint64_t ws_dev_heap_malloc(ws_dev_heap *h, ws_gmem *g, uint64_t size);
+/* false when addr is not a block malloc returned (0 is fine). */
+bool ws_dev_heap_free(ws_dev_heap *h, uint64_t addr);
 
 /* ---- launches ---------------------------------------------------------- */
 /* (The struct tag is ws_launch; the typedef is ws_launch_desc because the
@@ -173,6 +190,7 @@ typedef struct ws_launch {
                                  a memory write or a warp exit (a spin loop that can never end);
                                  0 = never */
     ws_memcheck *memcheck;   /* NULL: accesses outside allocations are not reported */
+    ws_dev_heap *heap;       /* device-side malloc/free (NULL: malloc returns NULL) */
 } ws_launch_desc;
 
 /* Where and why a kernel failed. */

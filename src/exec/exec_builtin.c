@@ -44,19 +44,56 @@ static void text_flush(ws_text *t, FILE *f) {
     t->len = 0;
 }
 
-/* Output that does not fit in the limit is dropped whole, and counted. */
+/* One call's text. As CUDA's FIFO is circular, a call that does not fit
+ * overwrites the oldest calls' output, whole calls at a time (their records
+ * cannot be read back in part); a call longer than the whole buffer is
+ * dropped itself. Either way the call is counted for the flush's note. */
 static void printf_append(ws_printf_buf *b, const char *s, size_t n) {
-    if (b->out.len + n > b->limit || !text_append(&b->out, s, n)) b->dropped++;
+    if (n > b->limit) {
+        b->dropped++;
+        return;
+    }
+    while (b->nrecs && b->out.len - b->start + n > b->limit) { /* overwrite the oldest */
+        b->start += b->recs[b->rec_head];
+        b->rec_head = (b->rec_head + 1) % b->rec_cap;
+        b->nrecs--;
+        b->dropped++;
+    }
+    if (b->start > 4096 && b->start > b->out.len / 2) { /* reclaim the overwritten front */
+        memmove(b->out.data, b->out.data + b->start, b->out.len - b->start);
+        b->out.len -= b->start;
+        b->start = 0;
+    }
+    if (b->nrecs == b->rec_cap) { /* grow the ring, oldest first again */
+        size_t nc = b->rec_cap ? 2 * b->rec_cap : 64, *r = malloc(nc * sizeof *r);
+        if (!r) {
+            b->dropped++;
+            return;
+        }
+        for (size_t i = 0; i < b->nrecs; i++) r[i] = b->recs[(b->rec_head + i) % b->rec_cap];
+        free(b->recs);
+        b->recs = r, b->rec_cap = nc, b->rec_head = 0;
+    }
+    if (!text_append(&b->out, s, n)) {
+        b->dropped++;
+        return;
+    }
+    b->recs[(b->rec_head + b->nrecs++) % b->rec_cap] = n;
 }
 
 void ws_printf_buf_flush(ws_printf_buf *b, FILE *out) {
     if (!b) return;
-    text_flush(&b->out, out);
+    if (b->out.len > b->start) {
+        fwrite(b->out.data + b->start, 1, b->out.len - b->start, out);
+        fflush(out);
+    }
+    b->out.len = b->start = 0;
+    b->nrecs = b->rec_head = 0;
     text_flush(&b->asserts, stderr);
     if (b->dropped) {
         fprintf(stderr, "warpsim: device printf buffer full (%zu bytes, cudaLimitPrintfFifoSize): "
-                "the output of %llu printf call%s was dropped\n", b->limit,
-                (unsigned long long)b->dropped, b->dropped == 1 ? "" : "s");
+                "the output of %llu earlier printf call%s was overwritten, as in CUDA's circular buffer\n",
+                b->limit, (unsigned long long)b->dropped, b->dropped == 1 ? "" : "s");
     }
     b->dropped = 0;
 }
@@ -65,7 +102,10 @@ void ws_printf_buf_free(ws_printf_buf *b) {
     if (!b) return;
     free(b->out.data);
     free(b->asserts.data);
+    free(b->recs);
     b->out = b->asserts = (ws_text){NULL, 0, 0};
+    b->recs = NULL;
+    b->start = b->rec_head = b->nrecs = b->rec_cap = 0;
 }
 
 /* ---- reading the caller's arguments ---------------------------------------- */
@@ -79,6 +119,31 @@ static uint64_t call_arg(ws_xctx *x, uint32_t lane, unsigned i) {
                        x->c->l.img->sym_addr[sym];
     memcpy(&v, p, size < 8 ? size : 8);
     return v;
+}
+
+static void call_ret64(ws_xctx *x, uint32_t lane, uint64_t v) {
+    const ws_inst *in = x->in;
+    if (!in->ncall_rets) return;
+    uint32_t sym = in->call_rets[0];
+    uint8_t *p = x->w->local + (size_t)lane * x->w->local_stride + x->w->local_base +
+                 x->c->l.img->sym_addr[sym];
+    memcpy(p, &v, x->c->mod->syms[sym].size < 8 ? x->c->mod->syms[sym].size : 8);
+}
+
+/* malloc / free: the device heap (heap.c), lanes in lane order. free of
+   something malloc did not return is undefined in CUDA: it faults here. */
+static ws_status exec_malloc(ws_xctx *x, bool is_free) {
+    WS_FOR_LANES(l, x->mask) {
+        uint64_t a = call_arg(x, l, 0);
+        if (!is_free) {
+            call_ret64(x, l, ws_dev_heap_malloc(x->c->l.heap, x->c->l.gmem, a));
+        } else if (!ws_dev_heap_free(x->c->l.heap, a)) {
+            return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, l, "free(0x%llx): not a block that device-side malloc "
+                           "returned, or already freed", (unsigned long long)a);
+        }
+    }
+    x->c->counts.mem_writes++; /* the heap changed: progress for the hang detector */
+    return WS_OK;
 }
 
 static void call_ret32(ws_xctx *x, uint32_t lane, int32_t v) {
@@ -302,6 +367,8 @@ ws_status ws_exec_builtin(ws_xctx *x, const ws_func *callee) {
     switch (callee->builtin) {
     case WS_BUILTIN_VPRINTF: return exec_vprintf(x);
     case WS_BUILTIN_ASSERTFAIL: return exec_assertfail(x);
+    case WS_BUILTIN_MALLOC: return exec_malloc(x, false);
+    case WS_BUILTIN_FREE: return exec_malloc(x, true);
     default: return ws_unsupported(x, "unknown builtin");
     }
 }

@@ -319,6 +319,28 @@ static uint64_t window(unsigned s) {
     }
 }
 
+/* cvt.{rna,rn,rz}[.satfinite].tf32.f32: an f32 rounded to tf32's 10
+ * mantissa bits, kept as an f32 bit pattern with the low 13 bits zero. A NaN
+ * gives the canonical NaN; .satfinite turns an overflow to infinity into the
+ * largest finite tf32 of the same sign. */
+uint32_t ws_f32_to_tf32(uint32_t u, int rnd, bool satfinite) {
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFFFFFu;
+    bool inf_in = (u & 0x7FFFFFFFu) == 0x7F800000u;
+    if (rnd == WS_RND_RN) u += 0xFFFu + (u >> 13 & 1);
+    else if (rnd != WS_RND_RZ) u += 0x1000u; /* .rna: half away from zero */
+    u &= 0xFFFFE000u;
+    if (satfinite && !inf_in && (u & 0x7FFFFFFFu) == 0x7F800000u) u = (u & 0x80000000u) | 0x7F7FE000u;
+    return u;
+}
+
+__attribute__((noinline)) static ws_status exec_cvt_tf32(ws_xctx *x, const uint64_t *A, uint64_t *D) {
+    const ws_inst *in = x->in;
+    if (in->stype != WS_T_F32) return ws_unsupported(x, "cvt to tf32 from a type other than f32");
+    bool sat = in->flags & WS_F_SAT;
+    WS_FOR_LANES(l, x->mask) D[l] = ws_f32_to_tf32((uint32_t)A[l], in->rnd, sat);
+    return WS_OK;
+}
+
 ws_status ws_exec_conv(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -370,6 +392,7 @@ ws_status ws_exec_conv(ws_xctx *x) {
         const uint64_t *A = ws_src(x, &in->src[0], ta);
         const uint64_t *B = in->nsrc > 1 ? ws_src(x, &in->src[1], tb) : NULL;
         if (!A) return ws_unsupported(x, "operand kind");
+        if (in->sub == WS_CVT_TF32) return exec_cvt_tf32(x, A, ws_dst(x, &in->dst[0]));
         return exec_cvt(x, A, B, ws_dst(x, &in->dst[0]));
     }
     case WS_OP_SETP: case WS_OP_SET: {

@@ -57,10 +57,15 @@ typedef struct ws_callframe {
     uint32_t simt_base;     /* index of the callee's base SIMT entry */
     uint32_t caller_local;  /* caller's frame base in local memory */
     uint32_t ret_mask;      /* lanes that executed ret */
+    uint32_t caller_alloca; /* the caller's alloca bytes (ws_cta.alloca_ext) */
     const ws_inst *call;    /* the call instruction (for return values) */
 } ws_callframe;
 
-enum { WS_WARP_RUN = 0, WS_WARP_BAR, WS_WARP_DONE };
+/* Functional mode only (grid.c runs a warp until it blocks): WS_WARP_MBAR, a
+   warp whose mbarrier wait failed, parked until a phase of its CTA completes
+   (exec_async.c); WS_WARP_SLEEP, a warp that executed nanosleep, parked until
+   the other warps have had their turn (spin loops with back-off). */
+enum { WS_WARP_RUN = 0, WS_WARP_BAR, WS_WARP_DONE, WS_WARP_MBAR, WS_WARP_SLEEP };
 
 typedef struct ws_warp {
     uint32_t id;
@@ -101,6 +106,9 @@ struct ws_cta {
     uint32_t ctaid[3], smid;
     uint32_t nthreads, nwarps;
     ws_warp *warps;
+    uint32_t *alloca_ext;   /* per warp: bytes alloca added after its current frame (the same for
+                               every lane: the largest request; callees' frames start after them).
+                               Here, not in ws_warp, whose size the hot loop feels */
     uint8_t *shared; uint32_t shared_size;
     uint32_t dyn_shared_base; /* offset of extern (dynamic) shared arrays */
     uint64_t clock;         /* per-CTA warp-instruction counter (%clock) */
@@ -177,5 +185,30 @@ double ws_bf16_to_double(uint16_t h);
 uint32_t ws_round_small(double x, int ebits, int mbits, int rnd);
 uint16_t ws_double_to_f16(double x, int rnd);
 uint16_t ws_double_to_bf16(double x, int rnd);
+uint32_t ws_f32_to_tf32(uint32_t f32_bits, int rnd, bool satfinite); /* cvt.tf32.f32 */
+
+/* Lane's address named by a memory operand [reg/sym + imm] (a 32-bit base
+   register wraps modulo 2^32; symbols in the generic window when the
+   instruction has no state space). */
+static inline uint64_t ws_opnd_addr(ws_xctx *x, const ws_operand *o, uint32_t lane) {
+    uint64_t a = (uint64_t)o->imm;
+    if (o->sym != WS_NOSYM) a += ws_sym_addr(x, o->sym, x->in->space == WS_SPACE_NONE);
+    if (o->reg != WS_NOREG) {
+        uint64_t r = ws_reg(x->w, o->reg)[lane];
+        bool narrow = x->f->reg_type && o->reg < x->f->nregs && ws_type_size((ws_type)x->f->reg_type[o->reg]) <= 4;
+        a = narrow ? (uint32_t)(r + a) : r + a;
+    }
+    return a;
+}
+
+/* exec_async.c: cp.async*, mbarrier.* (from cta.c's dispatch) */
+ws_status ws_exec_async(ws_xctx *x);
+/* exec_mma.c: wmma.* and mma.sync (from cta.c's dispatch) */
+ws_status ws_exec_mma(ws_xctx *x);
+/* exec_mem.c: host pointer for one element a tensor-core load or store moves
+   (space: the instruction's ws_space, NONE = generic), or NULL with the
+   fault filled; *resolved gets the space it fell in. */
+uint8_t *ws_mem_elem_ptr(ws_xctx *x, unsigned space, uint64_t addr, uint32_t size, uint32_t lane, bool write,
+                         unsigned *resolved);
 
 #endif

@@ -150,6 +150,57 @@ static uint8_t *global_outside(ws_xctx *x, uint64_t a, uint32_t size,
     return NULL;
 }
 
+/* A shared or local access outside the CTA's shared memory / the thread's
+ * local memory with memcheck on: one report per site, naming the nearest
+ * shared variable, then the fault (there is no memory to go on with; a GPU
+ * faults too). a is the offset in the space. */
+static void space_outside(ws_xctx *x, int ms, uint64_t a, uint32_t size, uint32_t lane, const char *what) {
+    ws_cta *c = x->c;
+    const ws_module *m = c->mod;
+    uint64_t limit = ms == MS_SHARED ? c->shared_size : x->w->local_stride;
+    char rel[200];
+    int n = snprintf(rel, sizeof rel, "%llu bytes %s the %s's %llu bytes of %s memory",
+                     (unsigned long long)(a >= limit ? a - limit : 0), a >= limit ? "past the end of" : "before",
+                     ms == MS_SHARED ? "CTA" : "thread", (unsigned long long)limit, ms_name(ms));
+    if (a + size > limit && a < limit) /* starts inside, runs past the end */
+        n = snprintf(rel, sizeof rel, "running %llu bytes past the end of the %s's %llu bytes of %s memory",
+                     (unsigned long long)(a + size - limit), ms == MS_SHARED ? "CTA" : "thread",
+                     (unsigned long long)limit, ms_name(ms));
+    if (ms == MS_SHARED) { /* the shared variable nearest to a */
+        const char *best = NULL;
+        uint64_t bd = UINT64_MAX, bs = 0, be = 0;
+        for (uint32_t i = 0; i < m->nsyms; i++) {
+            const ws_symbol *s = &m->syms[i];
+            if (s->space != WS_SPACE_SHARED || (s->func >= 0 && s->func != (int32_t)c->l.func && !s->is_extern))
+                continue;
+            uint64_t b = s->is_extern ? c->dyn_shared_base : c->l.img->sym_addr[i];
+            uint64_t e = s->is_extern ? c->shared_size : b + s->size;
+            uint64_t d = a >= e ? a - e : a < b ? b - a : 0;
+            if (d < bd) bd = d, best = s->name, bs = b, be = e;
+        }
+        if (best && n > 0 && (size_t)n < sizeof rel)
+            snprintf(rel + n, sizeof rel - (size_t)n, "; nearest variable '%s' at %llu-%llu", best,
+                     (unsigned long long)bs, (unsigned long long)(be ? be - 1 : 0));
+    }
+    ws_memcheck *mc = c->l.memcheck;
+    const char *file = m->filename ? m->filename : "ptx";
+    unsigned line = x->in ? x->in->line : 0;
+    char *desc = ws_memcheck_count(mc, x->w->func, x->pc, ms == MS_SHARED ? UINT32_MAX - 1 : UINT32_MAX - 2);
+    if (desc) {
+        snprintf(desc, WS_MEMCHECK_DESC, "pc %u in %s (%s:%u): %s %s of %u bytes outside the %s's %s memory",
+                 x->pc, x->f->name, file, line, ms_name(ms), what, size, ms == MS_SHARED ? "CTA" : "thread",
+                 ms_name(ms));
+        ws_fault rep = {0};
+        ws_xctx y = *x;
+        y.fault = &rep;
+        ws_fail(&y, WS_ERR_ILLEGAL_ADDRESS, lane, "invalid %s %s of %u bytes at 0x%llx (%s)", ms_name(ms), what,
+                size, (unsigned long long)a, rel);
+        fprintf(ws_memcheck_out(mc), "memcheck: %s\n", rep.msg);
+    }
+    ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, lane, "illegal address 0x%llx (%s %s of %u bytes; %s)",
+            (unsigned long long)a, ms_name(ms), what, size, rel);
+}
+
 /* Host pointer for one lane's access, or NULL with the fault filled. */
 static uint8_t *lane_ptr(ws_xctx *x, int ms, uint64_t addr, uint32_t size, uint32_t lane, bool write,
                          const char *what, int *resolved, uint64_t *raddr) {
@@ -214,6 +265,8 @@ static __attribute__((noinline, cold)) uint8_t *lane_miss(ws_xctx *x, ws_fault *
     uint8_t *hp = NULL;
     x->fault = fault;
     if (rs == MS_GLOBAL && !(ra & (size - 1))) hp = global_outside(x, ra, size, lane, what);
+    else if ((rs == MS_SHARED || rs == MS_LOCAL) && x->c->l.memcheck && !(ra & (size - 1)))
+        space_outside(x, rs, ra, size, lane, what);
     else lane_ptr(x, p->ms, lane_addr(p, lane), size, lane, write, what, &rs, &ra);
     x->fault = NULL;
     return hp;
@@ -225,6 +278,24 @@ const uint8_t *ws_generic_read_ptr(ws_xctx *x, uint64_t addr, uint32_t size, uin
     int ms;
     uint64_t a;
     return lane_ptr(x, MS_GENERIC, addr, size, lane, false, "read", &ms, &a);
+}
+
+uint8_t *ws_mem_elem_ptr(ws_xctx *x, unsigned space, uint64_t addr, uint32_t size, uint32_t lane, bool write,
+                         unsigned *resolved) {
+    int ms = space == WS_SPACE_GLOBAL ? MS_GLOBAL : space == WS_SPACE_SHARED ? MS_SHARED : MS_GENERIC;
+    const char *what = write ? "store" : "load";
+    ws_fault *f = x->fault;
+    int rs;
+    uint64_t ra;
+    x->fault = NULL; /* as the ld/st loops: see lane_miss */
+    uint8_t *hp = lane_ptr(x, ms, addr, size, lane, write, what, &rs, &ra);
+    if (!hp) {
+        addr_plan pl = {ms, NULL, ~0ull, addr};
+        hp = lane_miss(x, f, &pl, size, lane, write, what, rs, ra);
+    }
+    x->fault = f;
+    *resolved = ms_space(rs);
+    return hp;
 }
 
 static inline uint64_t load_n(const uint8_t *p, unsigned n) {

@@ -64,12 +64,13 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
                 }
                 c->counts = (ws_exec_counts){0};
                 /* CTAs run one at a time, so the hang detector looks at this CTA only */
-                uint64_t writes_seen = 0, quiet_from = 0;
+                uint64_t writes_seen = 0, quiet_from = 0, parked_writes = UINT64_MAX;
                 bool capped = false;
                 while (!ws_cta_done(c) && rc == WS_OK && !capped) {
                     bool progress = false;
                     for (uint32_t wi = 0; wi < c->nwarps && rc == WS_OK && !capped; wi++) {
                         ws_warp *w = &c->warps[wi];
+                        if (w->state == WS_WARP_SLEEP) w->state = WS_WARP_RUN; /* its turn again */
                         while (w->state == WS_WARP_RUN) {
                             ws_step_result r = ws_cta_step_warp(c, w, NULL, fault);
                             if (r == WS_STEP_FAULT) { rc = fault->code; break; }
@@ -85,6 +86,14 @@ ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault
                                 break;
                             }
                         }
+                    }
+                    if (rc == WS_OK && !capped && !progress && !ws_cta_done(c) &&
+                        c->counts.mem_writes != parked_writes) { /* mbarrier pollers: look again */
+                        bool woke = false;
+                        for (uint32_t wi = 0; wi < c->nwarps; wi++)
+                            if (c->warps[wi].state == WS_WARP_MBAR) c->warps[wi].state = WS_WARP_RUN, woke = true;
+                        parked_writes = c->counts.mem_writes;
+                        if (woke) continue;
                     }
                     if (rc == WS_OK && !capped && !progress && !ws_cta_done(c)) {
                         ws_cta_deadlock(c, fault);

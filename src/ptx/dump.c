@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ptx/ptx.h"
+#include "ptx/mma.h"
 
 static const char *const rnd_s[] = {"", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi", ".rna"};
 static const char *const cmp_s[] = {"", ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs",
@@ -37,13 +38,19 @@ static void put_reg(FILE *o, const ws_func *f, unsigned r, bool pred)
     else fputs(r < f->nregs ? f->reg_name[r] : "%r?", o);
 }
 
+static void put_video_sel(FILE *o, const ws_inst *in, int64_t sel);
+
 static void put_opnd(FILE *o, const ws_module *m, const ws_func *f, const ws_inst *in,
                      const ws_operand *op)
 {
     char buf[32];
     switch (op->kind) {
     case WS_OPND_NONE: fputs("_", o); break;
-    case WS_OPND_REG: put_reg(o, f, op->reg, false); break;
+    case WS_OPND_REG:
+        if (ws_op_is_video(in->op) && op->neg) fputc('-', o); /* vmad */
+        put_reg(o, f, op->reg, false);
+        if (ws_op_is_video(in->op) && op->imm) put_video_sel(o, in, op->imm);
+        break;
     case WS_OPND_PRED:
         if (op->neg) fputc('!', o);
         put_reg(o, f, op->reg, true);
@@ -92,6 +99,21 @@ static void put_opnd(FILE *o, const ws_module *m, const ws_func *f, const ws_ins
     }
 }
 
+/* A video operand's selector (ir.h): .b2, .h1, .h10, .b7654, ... */
+static void put_video_sel(FILE *o, const ws_inst *in, int64_t sel)
+{
+    if (sel & WS_VSEL_LIST || sel & WS_VSEL_MASK) {
+        fputs(in->vec == 2 ? ".h" : ".b", o);
+        for (int i = (int)in->vec - 1; i >= 0; i--) {
+            if (sel & WS_VSEL_LIST) fputc('0' + (int)(sel >> (3 * i) & 7), o);
+            else if (sel >> i & 1) fputc('0' + i, o);
+        }
+        return;
+    }
+    if (sel >= WS_VSEL_H0) fprintf(o, ".h%d", (int)(sel - WS_VSEL_H0));
+    else fprintf(o, ".b%d", (int)(sel - WS_VSEL_B0));
+}
+
 /* vadd4.u32.s32.u32.sat.add, vset2.s32.u32.lt, ... */
 static void put_video(FILE *o, const ws_inst *in)
 {
@@ -101,14 +123,89 @@ static void put_video(FILE *o, const ws_inst *in)
     fprintf(o, ".%s.%s", ws_type_name((ws_type)in->stype), ws_type_name((ws_type)in->ttype));
     if (in->op == WS_OP_VSET && in->cmp < 19) fputs(cmp_s[in->cmp], o);
     if (in->flags & WS_F_SAT) fputs(".sat", o);
+    if (in->op == WS_OP_VSHL || in->op == WS_OP_VSHR) fputs(in->flags & WS_F_WRAP ? ".wrap" : ".clamp", o);
+    if (in->op == WS_OP_VMAD)
+        fprintf(o, "%s%s", in->sub & WS_VMAD_PO ? ".po" : "",
+                in->sub & WS_VMAD_SHR7 ? ".shr7" : in->sub & WS_VMAD_SHR15 ? ".shr15" : "");
     static const char *const op2[4] = {"", ".add", ".min", ".max"};
     if (in->boolop < 4) fputs(op2[in->boolop], o);
+}
+
+static const char *mma_type(unsigned t) { return t == WS_T_B32 ? "tf32" : ws_type_name((ws_type)t); }
+
+/* cp.async ... and mbarrier ...: the whole opcode (the operands print as usual). */
+static void put_async(FILE *o, const ws_inst *in)
+{
+    if (in->op == WS_OP_MBARRIER) {
+        static const char *const ops[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait",
+                                          "expect_tx", "complete_tx", "inval", "pending_count"};
+        fprintf(o, "mbarrier.%s%s%s%s.b64", in->sub < 10 ? ops[in->sub] : "?",
+                in->flags & WS_F_EXPECT_TX && (in->sub == WS_MBAR_ARRIVE || in->sub == WS_MBAR_ARRIVE_DROP)
+                    ? ".expect_tx" : "",
+                in->flags & WS_F_PARITY && (in->sub == WS_MBAR_TEST_WAIT || in->sub == WS_MBAR_TRY_WAIT) ? ".parity" : "",
+                in->space == WS_SPACE_SHARED ? ".shared" : "");
+        return;
+    }
+    switch (in->sub) {
+    case WS_CPA_COPY: fprintf(o, "cp.async.%s.shared.global", in->cacheop == WS_CACHE_CG ? "cg" : "ca"); break;
+    case WS_CPA_COMMIT: fputs("cp.async.commit_group", o); break;
+    case WS_CPA_WAIT_GROUP: fputs("cp.async.wait_group", o); break;
+    case WS_CPA_WAIT_ALL: fputs("cp.async.wait_all", o); break;
+    case WS_CPA_MBAR_ARRIVE:
+        fprintf(o, "cp.async.mbarrier.arrive%s.shared.b64", in->flags & WS_F_NOINC ? ".noinc" : "");
+        break;
+    default: fputs("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes", o); break;
+    }
+}
+
+/* wmma.* / mma.sync with their fragments (call_args) and operands. */
+static void put_mma(FILE *o, const ws_module *m, const ws_func *f, const ws_inst *in)
+{
+    ws_mma_dims d = ws_mma_dims_of(in->cmp);
+    const char *lay[2] = {in->boolop & WS_MMA_ACOL ? ".col" : ".row", in->boolop & WS_MMA_BCOL ? ".col" : ".row"};
+    unsigned r = 0;
+    if (in->sub == WS_MMA_MMA) {
+        if (in->op == WS_OP_WMMA) fprintf(o, "wmma.mma.sync.aligned%s%s.m%un%uk%u", lay[0], lay[1], d.m, d.n, d.k);
+        else fprintf(o, "mma.sync.aligned.m%un%uk%u.row.col", d.m, d.n, d.k);
+        fprintf(o, "%s.%s.%s.%s.%s ", in->flags & WS_F_SAT ? ".satfinite" : "", mma_type(in->type),
+                mma_type(in->stype), mma_type(in->ttype), mma_type(in->scope));
+        static const unsigned order[4] = {WS_FRAG_D, WS_FRAG_A, WS_FRAG_B, WS_FRAG_C};
+        for (unsigned k = 0; k < 4; k++) {
+            fputs(k ? ", {" : "{", o);
+            for (unsigned i = 0, n = ws_mma_frag_regs(in, order[k]); i < n && r < in->ncall_args; i++, r++) {
+                if (i) fputs(", ", o);
+                put_reg(o, f, in->call_args[r], false);
+            }
+            fputc('}', o);
+        }
+        return;
+    }
+    unsigned w = ws_mma_ldst_frag(in);
+    bool st = in->sub == WS_MMA_STORE_D;
+    fprintf(o, "wmma.%s.%c.sync.aligned%s.m%un%uk%u%s.%s ", st ? "store" : "load", "abcd"[w], lay[0], d.m, d.n, d.k,
+            in->space == WS_SPACE_GLOBAL ? ".global" : in->space == WS_SPACE_SHARED ? ".shared" : "",
+            mma_type(ws_mma_frag_type(in, w)));
+    if (st) {
+        put_opnd(o, m, f, in, &in->dst[0]);
+        fputs(", ", o);
+    }
+    fputc('{', o);
+    for (unsigned i = 0; i < in->ncall_args; i++) {
+        if (i) fputs(", ", o);
+        put_reg(o, f, in->call_args[i], false);
+    }
+    fputc('}', o);
+    for (unsigned k = 0; k < in->nsrc; k++) {
+        fputs(", ", o);
+        put_opnd(o, m, f, in, &in->src[k]);
+    }
 }
 
 static void put_opcode(FILE *o, const ws_inst *in)
 {
     int op = in->op;
     if (ws_op_is_video((unsigned)op)) { put_video(o, in); return; }
+    if (op == WS_OP_CP_ASYNC || op == WS_OP_MBARRIER) { put_async(o, in); return; }
     if (op == WS_OP_BMSK || op == WS_OP_SZEXT) fprintf(o, "%s%s", ws_opcode_name((ws_opcode)op),
                                                        in->flags & WS_F_WRAP ? ".wrap" : ".clamp");
     else fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
@@ -138,6 +235,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
         fputs(in->flags & WS_F_WRAP ? ".wrap" : ".clamp", o);
         break;
     case WS_OP_TESTP: if (in->sub < 7) fputs(testp_s[in->sub], o); break;
+    case WS_OP_GRIDDEPCONTROL: fputs(in->sub == 1 ? ".wait" : ".launch_dependents", o); break;
     case WS_OP_BAR:
         switch (in->sub) {
         case WS_BAR_ARRIVE: fputs(".arrive", o); break;
@@ -250,6 +348,11 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
             fprintf(out, "brx.idx%s ", in->flags & WS_F_UNI ? ".uni" : "");
             put_opnd(out, m, f, in, &in->src[0]);
             fprintf(out, ", $T_%u; // reconv %d\n", pc, in->reconv);
+            continue;
+        }
+        if (in->op == WS_OP_WMMA || in->op == WS_OP_MMA) {
+            put_mma(out, m, f, in);
+            fputs(";\n", out);
             continue;
         }
         put_opcode(out, in);

@@ -44,7 +44,7 @@ const char *ws_opcode_name(ws_opcode op)
 {
     /* The X-macro names are upper case; PTX spells them in lower case. The
        static assert keeps this table in step with WS_OPCODES. */
-    static const char *const lower[WS_OP_COUNT] = {
+    static const char *const lower[] = {
         "abs", "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24",
         "mad24", "sad", "fma", "div", "rem", "neg", "min", "max", "copysign",
         "testp",
@@ -59,6 +59,8 @@ const char *ws_opcode_name(ws_opcode op)
         "vote", "shfl", "activemask", "match", "redux", "tex",
         "bmsk", "szext", "fns",
         "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vset", "vavrg",
+        "wmma", "mma", "cp.async", "mbarrier", "vshl", "vshr", "vmad", "pmevent",
+        "alloca", "stacksave", "stackrestore", "griddepcontrol",
     };
     _Static_assert(sizeof lower / sizeof lower[0] == WS_OP_COUNT, "opcode name table out of date");
     return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";
@@ -97,6 +99,8 @@ int ws_builtin_of(const char *name)
 {
     if (strcmp(name, "vprintf") == 0) return WS_BUILTIN_VPRINTF;
     if (strcmp(name, "__assertfail") == 0) return WS_BUILTIN_ASSERTFAIL;
+    if (strcmp(name, "malloc") == 0) return WS_BUILTIN_MALLOC;
+    if (strcmp(name, "free") == 0) return WS_BUILTIN_FREE;
     return WS_BUILTIN_NONE;
 }
 

@@ -75,7 +75,19 @@ const char *ws_space_name(ws_space s);
     /* added later, kept last so that earlier opcode numbers stay stable */  \
     X(BMSK) X(SZEXT) X(FNS)                                                 \
     /* video: vadd ... vset, and with inst.vec = 2 / 4 their SIMD forms */   \
-    X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET) X(VAVRG)
+    X(VADD) X(VSUB) X(VABSDIFF) X(VMIN) X(VMAX) X(VSET) X(VAVRG)             \
+    /* tensor core: wmma.load/store/mma and mma.sync (see WS_MMA_* below) */ \
+    X(WMMA) X(MMA)                                                           \
+    /* asynchronous copies and mbarriers (see WS_CPA_* / WS_MBAR_* below) */ \
+    X(CP_ASYNC) X(MBARRIER)                                                  \
+    /* video: shifts and multiply-add (scalar only) */                       \
+    X(VSHL) X(VSHR) X(VMAD)                                                  \
+    /* performance-monitor event (no functional effect) */                    \
+    X(PMEVENT)                                                               \
+    /* dynamic per-thread stack (alloca, stacksave, stackrestore) */          \
+    X(ALLOCA) X(STACKSAVE) X(STACKRESTORE)                                   \
+    /* programmatic dependent launch: no effect, launches run one at a time */ \
+    X(GRIDDEPCONTROL)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -119,9 +131,53 @@ enum { /* VOTE */ WS_VOTE_ALL = 1, WS_VOTE_ANY, WS_VOTE_UNI, WS_VOTE_BALLOT };
 enum { /* MATCH */ WS_MATCH_ANY = 1, WS_MATCH_ALL };
 enum { /* SHF */ WS_SHF_L = 1, WS_SHF_R };
 /* Video ops: inst.boolop holds the secondary operation (.add .min .max),
- * inst.vec the SIMD width (1 = scalar, 2, 4), inst.cmp vset's comparison. */
+ * inst.vec the SIMD width (1 = scalar, 2, 4), inst.cmp vset's comparison;
+ * vshl/vshr: flags WS_F_WRAP for .wrap (else .clamp); vmad: sub WS_VMAD_*.
+ * Operand selectors live in the operands' imm (0 = the default):
+ *   scalar a/b (.asel/.bsel) and d (.dsel, merge into c): WS_VSEL_B0 + k for
+ *   .bk, WS_VSEL_H0 + k for .hk;
+ *   SIMD a/b: WS_VSEL_LIST | digit of element i at bits 3i..3i+2 (the
+ *   element of {b, a} it takes: .h10 / .b3210 is a's default, .h32 / .b7654
+ *   b's); SIMD d (.mask): WS_VSEL_MASK | bit i for each element written.
+ * vmad's negated operands ({-}a) have the operand's neg = 1. */
 enum { WS_VOP2_ADD = 1, WS_VOP2_MIN, WS_VOP2_MAX };
-static inline bool ws_op_is_video(unsigned op) { return op >= WS_OP_VADD && op <= WS_OP_VAVRG; }
+enum { WS_VSEL_B0 = 1, WS_VSEL_H0 = 5, WS_VSEL_LIST = 0x8000, WS_VSEL_MASK = 0x100 };
+enum { WS_VMAD_PO = 1, WS_VMAD_SHR7 = 2, WS_VMAD_SHR15 = 4 };
+static inline bool ws_op_is_video(unsigned op) {
+    return (op >= WS_OP_VADD && op <= WS_OP_VAVRG) || (op >= WS_OP_VSHL && op <= WS_OP_VMAD);
+}
+/* WMMA / MMA (src/ptx/mma.h has the shapes and fragment sizes):
+ *   sub = WS_MMA_LOAD_A/B/C, WS_MMA_STORE_D or WS_MMA_MMA (mma.sync: always MMA);
+ *   cmp = the shape (ws_mma_shape), boolop = layouts (WS_MMA_ACOL / WS_MMA_BCOL;
+ *   a load or store: both bits for .col), flags WS_F_SAT = .satfinite;
+ *   types: type = D (a load/store: its fragment's type), stype = A, ttype = B,
+ *   scope = C, as ws_type (tf32 is WS_T_B32: PTX keeps it in .b32 registers).
+ *   The fragment registers are in call_args (ncall_args of them): a load's or
+ *   store's fragment, or mma's D, A, B, C fragments one after the other.
+ *   load: src[0] = address, src[1] = stride (absent: the shape's leading
+ *   dimension); store: dst[0] = address, src[0] = stride. */
+enum { WS_MMA_LOAD_A = 1, WS_MMA_LOAD_B, WS_MMA_LOAD_C, WS_MMA_STORE_D, WS_MMA_MMA };
+enum { WS_MMA_ACOL = 1, WS_MMA_BCOL = 2 };
+/* CP_ASYNC (cp.async...; src/exec/exec_async.c), by sub:
+ *   COPY: cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}:
+ *     src[0] dst, src[1] src, src[2] cp-size (immediate 4, 8 or 16), src[3]
+ *     src-size (absent: cp-size); cacheop = .ca / .cg;
+ *   COMMIT, WAIT_GROUP (src[0] = N), WAIT_ALL;
+ *   MBAR_ARRIVE: cp.async.mbarrier.arrive[.noinc].shared.b64 [mbar] (src[0];
+ *     flags WS_F_NOINC);
+ *   BULK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+ *     [dst], [src], size, [mbar] (src[0..3]).
+ * MBARRIER (mbarrier.OP.shared.b64), by sub: INIT [m], count; ARRIVE state,
+ * [m]{, count} (flags WS_F_EXPECT_TX: arrive.expect_tx state, [m], txcount);
+ * ARRIVE_DROP likewise; TEST_WAIT / TRY_WAIT p, [m], state (flags
+ * WS_F_PARITY: .parity, the operand is a phase parity; try_wait may have a
+ * time limit operand, ignored); EXPECT_TX / COMPLETE_TX [m], txcount; INVAL
+ * [m]; PENDING_COUNT d, state. */
+enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT_GROUP, WS_CPA_WAIT_ALL, WS_CPA_MBAR_ARRIVE, WS_CPA_BULK };
+enum { WS_MBAR_INIT = 1, WS_MBAR_ARRIVE, WS_MBAR_ARRIVE_DROP, WS_MBAR_TEST_WAIT, WS_MBAR_TRY_WAIT,
+       WS_MBAR_EXPECT_TX, WS_MBAR_COMPLETE_TX, WS_MBAR_INVAL, WS_MBAR_PENDING_COUNT };
+/* CVT: sub = WS_CVT_TF32 is cvt.{rna,rn,rz}.tf32.f32 (type b32, stype f32). */
+enum { WS_CVT_TF32 = 1 };
 /* BRA: sub = WS_BRA_IDX is brx.idx: src[0] = the index, call_args[0] = the
  * number of targets of its .branchtargets table, call_args[1..] = their pcs. */
 enum { WS_BRA_IDX = 1 };
@@ -147,7 +203,7 @@ enum { /* MEMBAR / FENCE scope */ WS_SCOPE_CTA = 1, WS_SCOPE_GPU, WS_SCOPE_SYS }
 enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
 /* TRAP: sub = WS_TRAP_UNSUPPORTED stands in for an unsupported instruction the
  * parser skipped (its problem has the same line); executing it faults. */
-enum { WS_TRAP_UNSUPPORTED = 1 };
+enum { WS_TRAP_UNSUPPORTED = 1, WS_TRAP_BRKPT /* brkpt: no debugger to stop in */ };
 
 /* ws_inst.flags bits */
 enum {
@@ -168,6 +224,10 @@ enum {
     WS_F_ABS      = 1u << 14, /* .abs variants */
     WS_F_CACHEOP  = 1u << 15, /* a cache operator (.ca .cg .cs .lu .cv .wb .wt) was given; see inst.cacheop */
     /* bmsk / szext use WS_F_WRAP for .wrap (otherwise .clamp) */
+    /* cp.async / mbarrier reuse bits that their instructions cannot have: */
+    WS_F_NOINC    = WS_F_SHIFTAMT, /* cp.async.mbarrier.arrive.noinc */
+    WS_F_PARITY   = WS_F_SHIFTAMT, /* mbarrier.test_wait/try_wait.parity */
+    WS_F_EXPECT_TX = WS_F_WRAP,    /* mbarrier.arrive.expect_tx */
 };
 
 /* Cache operators on ld/st (recorded for the timing model). */
@@ -302,7 +362,7 @@ typedef struct ws_symbol {
 /* ---- functions --------------------------------------------------------- */
 /* .extern functions the engine implements itself (ws_func.builtin). The
  * parser names them once, so a call never compares strings. */
-enum { WS_BUILTIN_NONE = 0, WS_BUILTIN_VPRINTF, WS_BUILTIN_ASSERTFAIL };
+enum { WS_BUILTIN_NONE = 0, WS_BUILTIN_VPRINTF, WS_BUILTIN_ASSERTFAIL, WS_BUILTIN_MALLOC, WS_BUILTIN_FREE };
 int ws_builtin_of(const char *name); /* WS_BUILTIN_* for an .extern .func name */
 
 typedef struct ws_param {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ptx/internal.h"
+#include "ptx/mma.h"
 #include "ptx/lexer.h"
 
 /* ---- scoped name table ---------------------------------------------- */
@@ -741,7 +742,12 @@ static const struct { const char *name; int op; } opnames[] = {
     {"vabsdiff2", WS_OP_VABSDIFF}, {"vabsdiff4", WS_OP_VABSDIFF}, {"vmin", WS_OP_VMIN},
     {"vmin2", WS_OP_VMIN}, {"vmin4", WS_OP_VMIN}, {"vmax", WS_OP_VMAX}, {"vmax2", WS_OP_VMAX},
     {"vmax4", WS_OP_VMAX}, {"vavrg2", WS_OP_VAVRG}, {"vavrg4", WS_OP_VAVRG}, {"vset", WS_OP_VSET},
-    {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET},
+    {"vset2", WS_OP_VSET}, {"vset4", WS_OP_VSET}, {"wmma", WS_OP_WMMA}, {"mma", WS_OP_MMA},
+    {"vshl", WS_OP_VSHL}, {"vshr", WS_OP_VSHR}, {"vmad", WS_OP_VMAD},
+    {"brkpt", WS_OP_TRAP}, {"pmevent", WS_OP_PMEVENT}, {"alloca", WS_OP_ALLOCA},
+    {"stacksave", WS_OP_STACKSAVE}, {"stackrestore", WS_OP_STACKRESTORE},
+    {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
+    {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -766,11 +772,83 @@ static const char *const cache_names[] = {NULL, "ca", "cg", "cs", "lu", "cv", "w
 static const char *const testp_names[] = {NULL, "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
 static const char *const prmt_names[] = {NULL, "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
 
+/* cp.async's modifiers (ir.h): ".async" first, then the form. */
+static bool cp_async_mod(ws_inst *in, const char *s, size_t n)
+{
+    if (meq(s, n, "async")) return !in->space && !in->sub;
+    if (meq(s, n, "ca") || meq(s, n, "cg")) {
+        in->cacheop = s[1] == 'a' ? WS_CACHE_CA : WS_CACHE_CG;
+        in->flags |= WS_F_CACHEOP;
+        if (!in->sub) in->sub = WS_CPA_COPY;
+        return in->sub == WS_CPA_COPY;
+    }
+    if (meq(s, n, "commit_group")) { in->sub = WS_CPA_COMMIT; return true; }
+    if (meq(s, n, "wait_group")) { in->sub = WS_CPA_WAIT_GROUP; return true; }
+    if (meq(s, n, "wait_all")) { in->sub = WS_CPA_WAIT_ALL; return true; }
+    if (meq(s, n, "mbarrier")) { in->sub = WS_CPA_MBAR_ARRIVE; return true; }
+    if (meq(s, n, "arrive")) return in->sub == WS_CPA_MBAR_ARRIVE;
+    if (meq(s, n, "noinc")) { in->flags |= WS_F_NOINC; return in->sub == WS_CPA_MBAR_ARRIVE; }
+    if (meq(s, n, "bulk")) { in->sub = WS_CPA_BULK; return true; }
+    if (meq(s, n, "mbarrier::complete_tx::bytes")) return in->sub == WS_CPA_BULK;
+    if (meq(s, n, "shared") || meq(s, n, "shared::cta") || meq(s, n, "shared::cluster")) {
+        if (!in->space) in->space = WS_SPACE_SHARED; /* the destination's (mbarrier's) space */
+        return true;
+    }
+    if (meq(s, n, "global")) return in->space == WS_SPACE_SHARED;
+    if (meq(s, n, "b64")) return true;
+    /* prefetch-size hints; L2::cache_hint takes an operand and is refused */
+    return meq(s, n, "L2::64B") || meq(s, n, "L2::128B") || meq(s, n, "L2::256B");
+}
+
+static bool mbarrier_mod(ws_inst *in, const char *s, size_t n)
+{
+    static const char *const ops[] = {NULL, "init", "arrive", "arrive_drop", "test_wait", "try_wait",
+                                      "expect_tx", "complete_tx", "inval", "pending_count"};
+    if (meq(s, n, "expect_tx") && (in->sub == WS_MBAR_ARRIVE || in->sub == WS_MBAR_ARRIVE_DROP)) {
+        in->flags |= WS_F_EXPECT_TX;
+        return true;
+    }
+    int v = lookup_in(s, n, ops, 10);
+    if (v > 0) {
+        if (in->sub) return false;
+        in->sub = (uint8_t)v;
+        return true;
+    }
+    if (meq(s, n, "parity")) { in->flags |= WS_F_PARITY; return in->sub == WS_MBAR_TEST_WAIT || in->sub == WS_MBAR_TRY_WAIT; }
+    if (meq(s, n, "shared") || meq(s, n, "shared::cta")) { in->space = WS_SPACE_SHARED; return true; }
+    if (meq(s, n, "b64")) { in->type = WS_T_B64; return true; }
+    /* memory order and scope: execution is sequentially consistent */
+    return meq(s, n, "relaxed") || meq(s, n, "release") || meq(s, n, "acquire") || meq(s, n, "cta") ||
+           meq(s, n, "cluster");
+}
+
 /* Apply one dotted modifier `s` (without the dot) to inst. Returns false
  * if it is not a modifier of this instruction. */
 static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
 {
     int op = in->op, v;
+    if ((op == WS_OP_ADD || op == WS_OP_SUB || op == WS_OP_MIN || op == WS_OP_MAX) && *ntypes == 0 &&
+        (meq(s, n, "s16x2") || meq(s, n, "u16x2"))) {
+        /* packed 16-bit integers (sm_90): the video SIMD form with the same
+           wrap-around and comparisons (vadd2 ... without .sat, c = 0) */
+        in->op = (uint16_t)(op == WS_OP_ADD ? WS_OP_VADD : op == WS_OP_SUB ? WS_OP_VSUB
+                            : op == WS_OP_MIN ? WS_OP_VMIN : WS_OP_VMAX);
+        in->type = in->stype = in->ttype = s[0] == 's' ? WS_T_S32 : WS_T_U32;
+        in->vec = 2;
+        *ntypes = 3;
+        return true;
+    }
+    if (op == WS_OP_GRIDDEPCONTROL) { /* sub: 1 .wait, 2 .launch_dependents (for the dump) */
+        in->sub = meq(s, n, "wait") ? 1 : meq(s, n, "launch_dependents") ? 2 : 0;
+        return in->sub != 0;
+    }
+    if (op == WS_OP_CVT && *ntypes == 0 && meq(s, n, "tf32")) { /* kept in a .b32 register */
+        in->sub = WS_CVT_TF32;
+        in->type = WS_T_B32;
+        (*ntypes)++;
+        return true;
+    }
+    if (op == WS_OP_CVT && meq(s, n, "satfinite")) { in->flags |= WS_F_SAT; return true; }
     int t = type_from(s, n);
     if (t) {
         if (*ntypes == 0) in->type = (uint8_t)t;
@@ -786,7 +864,16 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "min")) { in->boolop = WS_VOP2_MIN; return true; }
         if (meq(s, n, "max")) { in->boolop = WS_VOP2_MAX; return true; }
         if (meq(s, n, "sat")) { in->flags |= WS_F_SAT; return true; }
-        return false; /* masks (.h10, .b3210 ...) are not supported */
+        if (op == WS_OP_VSHL || op == WS_OP_VSHR) {
+            if (meq(s, n, "clamp")) return true;
+            if (meq(s, n, "wrap")) { in->flags |= WS_F_WRAP; return true; }
+        }
+        if (op == WS_OP_VMAD) {
+            if (meq(s, n, "po")) { in->sub |= WS_VMAD_PO; return true; }
+            if (meq(s, n, "shr7")) { in->sub |= WS_VMAD_SHR7; return true; }
+            if (meq(s, n, "shr15")) { in->sub |= WS_VMAD_SHR15; return true; }
+        }
+        return false;
     }
     if ((op == WS_OP_SETP || op == WS_OP_SET) && (v = lookup_in(s, n, cmp_names, 19)) > 0) {
         if (in->cmp) {
@@ -862,6 +949,8 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     case WS_OP_PREFETCH:
         if (meq(s, n, "L1") || meq(s, n, "L2")) return true;
         break;
+    case WS_OP_CP_ASYNC: return cp_async_mod(in, s, n);
+    case WS_OP_MBARRIER: return mbarrier_mod(in, s, n);
     case WS_OP_TEX:
         if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
@@ -1075,6 +1164,12 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
             o.reg = (uint16_t)sr;
             return o;
         }
+        /* thread-block clusters (sm_90) are not modelled: only the kernels
+           that read these are refused, the module still loads */
+        if ((t->len > 8 && !memcmp(t->text, "%cluster", 8)) || (t->len > 10 && !memcmp(t->text, "%nclusterid", 10)) ||
+            (t->len >= 19 && !memcmp(t->text, "%is_explicit_cluster", 19)))
+            UNSUPPORTED_AT(p, t, "unsupported special register '%.*s' (line %u): thread-block clusters are not "
+                           "modelled", (int)t->len, t->text, t->line);
     }
     if (label_ok) {
         o.kind = WS_OPND_LABEL;
@@ -1217,11 +1312,17 @@ static bool op_has_dst(const ws_inst *in)
 {
     switch (in->op) {
     case WS_OP_ST: case WS_OP_RED: case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET:
-    case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH:
+    case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH: case WS_OP_PMEVENT:
+    case WS_OP_STACKRESTORE: case WS_OP_GRIDDEPCONTROL:
     case WS_OP_MEMBAR: case WS_OP_FENCE:
         return false;
     case WS_OP_BAR:
         return in->sub == WS_BAR_RED_POPC || in->sub == WS_BAR_RED_AND || in->sub == WS_BAR_RED_OR;
+    case WS_OP_CP_ASYNC:
+        return false;
+    case WS_OP_MBARRIER:
+        return !(in->sub == WS_MBAR_INIT || in->sub == WS_MBAR_EXPECT_TX || in->sub == WS_MBAR_COMPLETE_TX ||
+                 in->sub == WS_MBAR_INVAL);
     default:
         return true;
     }
@@ -1248,6 +1349,8 @@ static int src_imm_type(const ws_inst *in, int i)
 }
 
 static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, size_t blen, int ntypes);
+static void parse_mma(P *p, const ws_token *ot, ws_inst *in);
+static void parse_video(P *p, const ws_token *ot, ws_inst *in);
 
 static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
 {
@@ -1272,9 +1375,17 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     in.reconv = -1;
     in.vec = 1;
     if (op == WS_OP_CVTA) in.to_generic = 1;
+    if (op == WS_OP_TRAP && meq(s, blen, "brkpt")) in.sub = WS_TRAP_BRKPT;
     if (op == WS_OP_BAR && meq(s, blen, "bar")) in.flags |= WS_F_ALIGNED;
     int ntypes = 0;
     bool brx = op == WS_OP_BRA && meq(s, blen, "brx");
+    if (op == WS_OP_WMMA || op == WS_OP_MMA) { /* its own modifiers and operand lists */
+        parse_mma(p, ot, &in);
+        f = FN(p);
+        f->insts[f->ninsts++] = in;
+        p->pend_args = NULL; /* now owned by the module */
+        return;
+    }
     for (const char *q = dot; q && q < end;) {
         const char *ms = q + 1;
         const char *me = memchr(ms, '.', (size_t)(end - ms));
@@ -1295,6 +1406,8 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         }
         q = me < end ? me : NULL;
     }
+    bool packed16 = op != in.op; /* add.s16x2 and the like became vadd2 ... */
+    op = in.op;
     if (ntypes == 1) in.stype = in.type;
     /* add.f32.f16 and the like (PTX 8.6) would need the half operands widened */
     if (ntypes == 2 && ws_type_is_float((ws_type)in.type) &&
@@ -1302,6 +1415,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): mixed-precision form", (int)ot->len,
                        ot->text, ot->line);
     if (ws_op_is_video((unsigned)op)) video_form(p, ot, &in, s, blen, ntypes);
+    if (packed16) in.vec = 2;
     if (op == WS_OP_BAR && !in.sub) in.sub = WS_BAR_SYNC;
     if (op == WS_OP_BAR && in.sub == WS_BAR_WARP_SYNC) in.flags &= (uint16_t)~WS_F_ALIGNED;
     if (op == WS_OP_MEMBAR && !in.scope)
@@ -1333,6 +1447,14 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         parse_call(p, &in);
     } else if (op == WS_OP_TEX) {
         parse_tex(p, ot, &in);
+    } else if (ws_op_is_video((unsigned)op)) {
+        parse_video(p, ot, &in);
+        if (packed16) { /* d, a, b: merge nothing from c */
+            if (in.nsrc != 2 || in.dst[0].imm || in.src[0].imm || in.src[1].imm)
+                fail_at(p, ot, "'%.*s' expects d, a, b", (int)ot->len, ot->text);
+            in.src[2] = (ws_operand){.kind = WS_OPND_IMM, .reg = WS_NOREG, .sym = WS_NOSYM};
+            in.nsrc = 3;
+        }
     } else if (!is_punct(p, ';')) {
         bool hasdst = op_has_dst(&in);
         int idx = 0;
@@ -1372,6 +1494,148 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     f = FN(p);
     f->insts[f->ninsts++] = in;
     p->pend_args = p->pend_rets = NULL; /* now owned by the module */
+}
+
+/* A video operand's selector (ir.h) from its text after the dot: role 0 is
+ * d, 1 and 2 are a and b. -1 if it is not one this form has. */
+static int video_sel(const ws_inst *in, int role, const char *s, size_t n)
+{
+    if (n < 2 || (s[0] != 'b' && s[0] != 'h')) return -1;
+    unsigned nd = (unsigned)(n - 1);
+    for (unsigned k = 1; k < n; k++)
+        if (s[k] < '0' || s[k] > '7') return -1;
+    bool half = s[0] == 'h';
+    if (in->vec == 1) { /* one byte or half-word */
+        unsigned v = (unsigned)(s[1] - '0');
+        if (nd != 1 || v > (half ? 1u : 3u) || (in->op >= WS_OP_VSHL && in->op != WS_OP_VMAD && role == 2))
+            return -1;
+        return (half ? WS_VSEL_H0 : WS_VSEL_B0) + (int)v;
+    }
+    if (half != (in->vec == 2)) return -1;
+    if (role == 0) { /* mask: the elements written, any order of distinct digits */
+        unsigned m = 0;
+        for (unsigned k = 1; k < n; k++) {
+            unsigned v = (unsigned)(s[k] - '0');
+            if (v >= in->vec || (m >> v & 1)) return -1;
+            m |= 1u << v;
+        }
+        return WS_VSEL_MASK | (int)m;
+    }
+    if (nd != in->vec) return -1;
+    int sel = WS_VSEL_LIST;
+    for (unsigned i = 0; i < nd; i++) { /* the last digit is element 0 */
+        unsigned v = (unsigned)(s[n - 1 - i] - '0');
+        if (v >= 2 * in->vec) return -1;
+        sel |= (int)(v << (3 * i));
+    }
+    return sel;
+}
+
+/* Video operands: d[.dsel or .mask], {-}a[.asel], {-}b[.bsel][, {-}c]. */
+static void parse_video(P *p, const ws_token *ot, ws_inst *in)
+{
+    int idx = 0;
+    do {
+        const ws_token *at = CUR(p);
+        bool neg = false;
+        if (in->op == WS_OP_VMAD && idx > 0 && is_punct(p, '-') && p->t[p->pos + 1].kind == TK_IDENT) {
+            p->pos++;
+            neg = true;
+            at = CUR(p);
+        }
+        ws_operand o;
+        const char *dot = at->kind == TK_IDENT ? memchr(at->text, '.', at->len) : NULL;
+        if (dot) {
+            p->pos++;
+            ws_token rt = *at;
+            rt.len = (uint32_t)(dot - at->text);
+            o = reg_operand(p, &rt, true);
+            int sel = video_sel(in, idx > 2 ? 3 : idx, dot + 1, (size_t)(at->text + at->len - dot - 1));
+            if (sel < 0 || idx > 2)
+                UNSUPPORTED_AT(p, at, "unsupported instruction '%.*s' (line %u): selector '%.*s' on operand %d",
+                               (int)ot->len, ot->text, ot->line, (int)(at->text + at->len - dot), dot, idx);
+            o.imm = sel;
+        } else {
+            litinfo li;
+            o = parse_operand(p, in, idx ? in->nsrc : -1, &li, false);
+            if (li.kind != LIT_NONE) o.imm = lit_value(li.kind, li.raw, li.neg, in->type);
+            else if (o.kind != WS_OPND_REG) fail_at(p, at, "expected a register or an immediate");
+        }
+        if (neg && o.kind != WS_OPND_REG) fail_at(p, at, "expected a register after '-'");
+        o.neg = neg;
+        if (idx == 0) {
+            if (o.kind != WS_OPND_REG) fail_at(p, at, "expected a destination register");
+            in->dst[0] = o, in->ndst = 1;
+        } else {
+            if (in->nsrc >= 3) fail_at(p, at, "too many operands");
+            in->src[in->nsrc++] = o;
+        }
+        idx++;
+    } while (accept_punct(p, ','));
+    if (in->ndst != 1 || in->nsrc < 2) fail_at(p, ot, "'%.*s' expects d, a, b[, c]", (int)ot->len, ot->text);
+    if (in->dst[0].imm && in->nsrc < 3)
+        fail_at(p, ot, "'%.*s': a destination selector merges into c, which is missing", (int)ot->len, ot->text);
+    if (in->dst[0].imm && in->boolop && in->vec == 1)
+        fail_at(p, ot, "'%.*s': a merge (d.sel) and a secondary operation exclude each other", (int)ot->len,
+                ot->text);
+    bool negs = in->src[0].neg || in->src[1].neg || (in->nsrc > 2 && in->src[2].neg);
+    if (in->op == WS_OP_VMAD && (in->nsrc < 3 || (negs && (in->sub & WS_VMAD_PO)) ||
+                                 ((in->src[0].neg ^ in->src[1].neg) && in->src[2].neg)))
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): vmad needs c, and negates either the "
+                       "product or c (none with .po)", (int)ot->len, ot->text, ot->line);
+}
+
+/* wmma.* and mma.sync (mma.h): the modifiers, then fragments '{...}' of up
+ * to 8 registers, an address and a stride. The fragment registers go to
+ * call_args (ir.h). */
+static void parse_mma(P *p, const ws_token *ot, ws_inst *in)
+{
+    const char *dot = memchr(ot->text, '.', ot->len);
+    const char *why = dot ? ws_mma_decode(in, in->op == WS_OP_WMMA, dot, (size_t)(ot->text + ot->len - dot))
+                          : "no modifiers";
+    if (why)
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): %s", (int)ot->len, ot->text, ot->line,
+                       why);
+    uint32_t regs[64], nr = 0;
+    unsigned nfrags = 0, nmem = 0;
+    bool mma = in->sub == WS_MMA_MMA, store = in->sub == WS_MMA_STORE_D;
+    do {
+        const ws_token *at = CUR(p);
+        if (accept_punct(p, '{')) {
+            unsigned want = mma ? ws_mma_frag_regs(in, nfrags == 0 ? WS_FRAG_D : nfrags - 1)
+                                : ws_mma_frag_regs(in, ws_mma_ldst_frag(in));
+            unsigned k = 0;
+            do {
+                const ws_token *rt = expect_ident(p, "a fragment register");
+                ws_operand r = reg_operand(p, rt, true);
+                if (k >= want || nr >= 64) fail_at(p, rt, "expected %u registers in this fragment", want);
+                regs[nr++] = r.reg;
+                k++;
+            } while (accept_punct(p, ','));
+            expect_punct(p, '}');
+            if (k != want) fail_at(p, at, "expected %u registers in this fragment, found %u", want, k);
+            nfrags++;
+            continue;
+        }
+        litinfo li;
+        ws_operand o = parse_operand(p, in, in->nsrc, &li, false);
+        if (o.kind == WS_OPND_MEM && !mma && !nmem++) {
+            if (store) in->dst[0] = o, in->ndst = 1;
+            else in->src[in->nsrc++] = o;
+        } else if ((o.kind == WS_OPND_REG || o.kind == WS_OPND_IMM) && !mma && nmem && in->nsrc < 2) {
+            if (li.kind != LIT_NONE) o.imm = lit_value(li.kind, li.raw, li.neg, WS_T_U32);
+            in->src[in->nsrc++] = o;
+        } else {
+            fail_at(p, at, "unexpected operand");
+        }
+    } while (accept_punct(p, ','));
+    expect_punct(p, ';');
+    if (nfrags != (mma ? 4u : 1u) || (!mma && !nmem))
+        fail_at(p, ot, "'%.*s' expects %s", (int)ot->len, ot->text,
+                mma ? "four fragments (D, A, B, C)" : "a fragment and an address");
+    in->call_args = p->pend_args = xrealloc(p, NULL, nr * sizeof *regs);
+    memcpy(in->call_args, regs, nr * sizeof *regs);
+    in->ncall_args = (uint8_t)nr;
 }
 
 /* ---- functions -------------------------------------------------------- */
@@ -1491,6 +1755,20 @@ static void parse_statement(P *p)
             } while (accept_punct(p, ','));
             expect_punct(p, ';');
             p->btabs[p->nbtabs++].n = n;
+            return;
+        }
+        if (is_dir(p, ".calltargets")) {
+            /* The functions an indirect call may reach: each must be one; the
+               call goes where its register points, as the ISA leaves a target
+               outside the list undefined. */
+            p->pos++;
+            do {
+                const ws_token *ft = expect_ident(p, "a function name");
+                binding *b = tab_find(p->names, ft->text, ft->len);
+                if (!b || b->kind != B_FUNC)
+                    fail_at(p, ft, "'%.*s' in .calltargets is not a function", (int)ft->len, ft->text);
+            } while (accept_punct(p, ','));
+            expect_punct(p, ';');
             return;
         }
         if (is_dir(p, ".callprototype")) {
@@ -1635,10 +1913,11 @@ static void video_form(P *p, const ws_token *ot, ws_inst *in, const char *s, siz
     }
     if (!ok) fail_at(p, ot, "expected '%.*s' with .u32/.s32 types%s", (int)ot->len, ot->text,
                      in->op == WS_OP_VSET ? " and a comparison" : "");
-    for (size_t i = p->pos; p->t[i].kind != TK_EOF && !(p->t[i].kind == TK_PUNCT && p->t[i].text[0] == ';'); i++)
-        if (p->t[i].kind == TK_IDENT && memchr(p->t[i].text, '.', p->t[i].len))
-            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): operand selectors (.b0, .h1, ...) are "
-                           "not supported", (int)ot->len, ot->text, ot->line);
+    if (in->op >= WS_OP_VSHL && (in->vec > 1 || (in->op != WS_OP_VMAD && in->ttype != WS_T_U32)))
+        fail_at(p, ot, "'%.*s': vshl/vshr/vmad have no SIMD forms, and vshl/vshr shift by a .u32", (int)ot->len,
+                ot->text);
+    if ((in->op == WS_OP_VMAD && in->boolop) || ((in->sub & WS_VMAD_SHR7) && (in->sub & WS_VMAD_SHR15)))
+        fail_at(p, ot, "'%.*s': vmad takes no secondary operation, and one scale", (int)ot->len, ot->text);
     if ((in->vec > 1 && in->boolop > WS_VOP2_ADD) || (in->boolop == WS_VOP2_ADD && (in->flags & WS_F_SAT) && in->vec > 1))
         fail_at(p, ot, "'%.*s': SIMD video instructions take only .add, and not with .sat", (int)ot->len, ot->text);
 }
@@ -1756,8 +2035,14 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
         } else if (is_dir(p, ".maxnctapersm")) {
             p->pos++;
             expect_uint(p, "a CTA count");
-        } else if (is_dir(p, ".noreturn")) {
+        } else if (is_dir(p, ".noreturn") || is_dir(p, ".explicitcluster")) {
             p->pos++;
+        } else if (is_dir(p, ".reqnctapercluster") || is_dir(p, ".maxclusterrank")) {
+            /* clusters: accepted; what a kernel does with its cluster
+               (barrier.cluster, mapa, ...) is refused at its launch */
+            p->pos++;
+            do expect_uint(p, "a CTA count");
+            while (accept_punct(p, ','));
         } else if (is_dir(p, ".pragma")) {
             p->pos++;
             while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;

@@ -262,8 +262,7 @@ EXPORT CUresult cuCtxGetLimit(size_t *v, int limit) {
 }
 EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
     ENTER();
-    ws_shim_set_limit(g.dev, limit, v);
-    return CUDA_SUCCESS;
+    return ws_shim_set_limit(g.dev, limit, v) == WS_OK ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 /* ---- modules ------------------------------------------------------------------- */

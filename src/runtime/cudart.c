@@ -58,7 +58,8 @@ enum {
     cudaErrorNoKernelImageForDevice = 209, cudaErrorInvalidPtx = 218,
     cudaErrorInvalidResourceHandle = 400, cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700, cudaErrorLaunchOutOfResources = 701,
-    cudaErrorAssert = 710, cudaErrorMisalignedAddress = 716, cudaErrorLaunchFailure = 719,
+    cudaErrorAssert = 710, cudaErrorHostMemoryAlreadyRegistered = 712,
+    cudaErrorHostMemoryNotRegistered = 713, cudaErrorMisalignedAddress = 716, cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801, cudaErrorUnknown = 999,
 };
 
@@ -96,7 +97,12 @@ typedef struct managed_rec {    /* cudaMallocManaged */
     struct managed_rec *next;
 } managed_rec;
 
-typedef struct host_rec { void *p; struct host_rec *next; } host_rec;
+typedef struct host_rec {       /* page-locked host memory: cudaMallocHost, cudaHostAlloc, cudaHostRegister */
+    void *p;
+    size_t size;
+    int registered;             /* cudaHostRegister (the program owns the memory) */
+    struct host_rec *next;
+} host_rec;
 
 typedef struct array_rec {      /* cudaMallocArray: a cudaArray_t points to one */
     ws_devptr base;
@@ -125,6 +131,7 @@ static struct {
     func_rec *funcs;
     var_rec *vars;
     managed_rec *managed;
+    host_rec *pinned;
     array_rec *arrays;
     tex_rec *texs;
     launch_cfg cfg[16];
@@ -611,16 +618,81 @@ EXPORT cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, mem_locati
     return p ? cudaSuccess : set_err(cudaErrorInvalidValue);
 }
 
+static cudaError_t add_pinned(void *p, size_t size, int registered) {
+    host_rec *h = calloc(1, sizeof *h);
+    if (!h) return set_err(cudaErrorMemoryAllocation);
+    *h = (host_rec){p, size, registered, g.pinned};
+    g.pinned = h;
+    return cudaSuccess;
+}
+
+/* The page-locked block holding p (its link in the list, for removal). */
+static host_rec **find_pinned(const void *p) {
+    for (host_rec **h = &g.pinned; *h; h = &(*h)->next)
+        if ((uintptr_t)p >= (uintptr_t)(*h)->p && (uintptr_t)p - (uintptr_t)(*h)->p < ((*h)->size ? (*h)->size : 1))
+            return h;
+    return NULL;
+}
+
 EXPORT cudaError_t cudaMallocHost(void **p, size_t size) {
     if (!p) return set_err(cudaErrorInvalidValue);
     if (posix_memalign(p, 4096, size ? size : 1) != 0) return set_err(cudaErrorMemoryAllocation);
-    return cudaSuccess;
+    cudaError_t e = add_pinned(*p, size, 0);
+    if (e != cudaSuccess) free(*p);
+    return e;
 }
 
 EXPORT cudaError_t cudaHostAlloc(void **p, size_t size, unsigned flags) { return cudaMallocHost(p, size); }
 
 EXPORT cudaError_t cudaFreeHost(void *p) {
+    if (!p) return cudaSuccess;
+    host_rec **h = find_pinned(p);
+    if (!h || (*h)->p != p || (*h)->registered) return set_err(cudaErrorInvalidValue);
+    host_rec *r = *h;
+    *h = r->next;
+    free(r);
     free(p);
+    return cudaSuccess;
+}
+
+/* Registration only records the range (for cudaPointerGetAttributes): the
+   simulated device does not read host memory. */
+EXPORT cudaError_t cudaHostRegister(void *p, size_t size, unsigned flags) {
+    if (!p || !size) return set_err(cudaErrorInvalidValue);
+    if (find_pinned(p)) return set_err(cudaErrorHostMemoryAlreadyRegistered);
+    return add_pinned(p, size, 1);
+}
+
+EXPORT cudaError_t cudaHostUnregister(void *p) {
+    host_rec **h = p ? find_pinned(p) : NULL;
+    if (!h || (*h)->p != p || !(*h)->registered) return set_err(cudaErrorHostMemoryNotRegistered);
+    host_rec *r = *h;
+    *h = r->next;
+    free(r);
+    return cudaSuccess;
+}
+
+/* CUDA's layout (driver_types.h): type, device, devicePointer, hostPointer, reserved. */
+typedef struct cuda_ptr_attrs {
+    int type; /* 0 unregistered host, 1 page-locked host, 2 device, 3 managed */
+    int device;
+    void *devicePointer, *hostPointer;
+    long reserved[8];
+} cuda_ptr_attrs;
+
+EXPORT cudaError_t cudaPointerGetAttributes(cuda_ptr_attrs *a, const void *p) {
+    ENTER();
+    if (!a) return set_err(cudaErrorInvalidValue);
+    memset(a, 0, sizeof *a);
+    if (find_managed(p)) {
+        *a = (cuda_ptr_attrs){3, 0, (void *)p, (void *)p, {0}};
+    } else if (p && ws_is_device_ptr(g.dev, (ws_devptr)(uintptr_t)p, 1)) {
+        *a = (cuda_ptr_attrs){2, 0, (void *)p, NULL, {0}};
+    } else if (p && find_pinned(p)) { /* no device alias: zero-copy access is not simulated */
+        *a = (cuda_ptr_attrs){1, 0, NULL, (void *)p, {0}};
+    } else { /* what CUDA 11+ reports for memory it does not know */
+        *a = (cuda_ptr_attrs){0, -2, NULL, (void *)p, {0}};
+    }
     return cudaSuccess;
 }
 
@@ -1272,8 +1344,7 @@ EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) {
 }
 EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
     ENTER();
-    ws_shim_set_limit(g.dev, limit, v);
-    return cudaSuccess;
+    return ws_shim_set_limit(g.dev, limit, v) == WS_OK ? cudaSuccess : set_err(cudaErrorInvalidValue);
 }
 EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
     ENTER();
@@ -1460,6 +1531,10 @@ static const struct { int code; const char *name, *text; } errs[] = {
      "a kernel accessed an illegal memory address"},
     {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {cudaErrorAssert, "cudaErrorAssert", "a kernel trapped (device-side assert or trap)"},
+    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",
+     "part or all of the requested memory range is already mapped"},
+    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+     "pointer does not correspond to a registered memory region"},
     {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "a kernel made a misaligned memory access"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported by warpsim"},

@@ -77,6 +77,7 @@ struct ws_device {
     char first_failure[1024];    /* the first failed launch's message */
     ws_memcheck *memcheck;       /* -warpsim_memcheck 1|2; NULL when off */
     ws_printf_buf printf_out;    /* kernels' printf / assert text until the host synchronises */
+    ws_dev_heap *heap;           /* kernels' malloc / free */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -256,6 +257,7 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
     }
     if (st == WS_OK && !(d->gmem = ws_gmem_create(GTX480_GLOBAL_BYTES))) st = WS_ERR_OUT_OF_MEMORY;
     if (st == WS_OK && !(d->tex = ws_tex_table_create())) st = WS_ERR_OUT_OF_MEMORY;
+    if (st == WS_OK && !(d->heap = ws_dev_heap_create(WS_DEV_HEAP_DEFAULT_LIMIT))) st = WS_ERR_OUT_OF_MEMORY;
     d->printf_out.limit = WS_PRINTF_DEFAULT_LIMIT;
     if (st == WS_OK) st = build_config(d);
     if (st == WS_OK) st = setup_memory_checks(d);
@@ -319,6 +321,8 @@ void ws_device_destroy(ws_device *d) {
     }
     ws_printf_buf_flush(&d->printf_out, stdout);
     ws_printf_buf_free(&d->printf_out);
+    ws_dev_heap_destroy(d->heap, d->gmem);
+    d->heap = NULL;
     while (d->modules) {
         ws_module_handle *m = d->modules;
         d->modules = m->next;
@@ -963,6 +967,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     l.gmem = d->gmem;
     l.tex = d->tex;
     l.printf_out = &d->printf_out;
+    l.heap = d->heap;
     l.num_sms = (uint32_t)d->props.num_sms;
     l.hang_warp_insts = (uint64_t)d->cfg.hang_insns;
     l.memcheck = d->memcheck;
@@ -1060,6 +1065,12 @@ ws_status ws_device_set_printf_limit(ws_device *d, size_t bytes) {
 }
 
 size_t ws_device_printf_limit(const ws_device *d) { return d ? d->printf_out.limit : 0; }
+
+ws_status ws_device_set_malloc_heap_limit(ws_device *d, size_t bytes) {
+    return d ? ws_dev_heap_set_limit(d->heap, bytes) : WS_ERR_INVALID_VALUE;
+}
+
+size_t ws_device_malloc_heap_limit(const ws_device *d) { return d ? (size_t)ws_dev_heap_limit(d->heap) : 0; }
 
 /* ---- time and statistics ------------------------------------------------ */
 uint64_t ws_device_cycles(const ws_device *d) { return d->totals.cycles; }

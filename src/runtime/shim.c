@@ -151,14 +151,17 @@ void ws_shim_sync_output(ws_device *d) {
     if (d) ws_device_print_output(d, stdout);
 }
 
-enum { LIMIT_PRINTF_FIFO_SIZE = 1 };
+enum { LIMIT_PRINTF_FIFO_SIZE = 1, LIMIT_MALLOC_HEAP_SIZE = 2 }; /* cudaLimit* / CU_LIMIT_* */
 
-void ws_shim_set_limit(ws_device *d, int limit, size_t value) {
-    if (limit == LIMIT_PRINTF_FIFO_SIZE) ws_device_set_printf_limit(d, value);
+ws_status ws_shim_set_limit(ws_device *d, int limit, size_t value) {
+    if (limit == LIMIT_PRINTF_FIFO_SIZE) return ws_device_set_printf_limit(d, value);
+    if (limit == LIMIT_MALLOC_HEAP_SIZE) return ws_device_set_malloc_heap_limit(d, value);
+    return WS_OK;
 }
 
 size_t ws_shim_get_limit(const ws_device *d, int limit) {
-    return limit == LIMIT_PRINTF_FIFO_SIZE ? ws_device_printf_limit(d) : 0;
+    return limit == LIMIT_PRINTF_FIFO_SIZE ? ws_device_printf_limit(d)
+           : limit == LIMIT_MALLOC_HEAP_SIZE ? ws_device_malloc_heap_limit(d) : 0;
 }
 
 void ws_shim_check_outputs_at_exit(ws_device **slot) {

@@ -31,8 +31,10 @@ ws_status ws_shim_open_device(ws_device **out);
  * what the device's kernels printed goes to stdout now, as CUDA prints it. */
 void ws_shim_sync_output(ws_device *d);
 /* cudaDeviceSetLimit / cuCtxSetLimit (cudaLimit and CUlimit share their
- * numbers): only the printf FIFO size has an effect; others read back 0. */
-void ws_shim_set_limit(ws_device *d, int limit, size_t value);
+ * numbers): the printf FIFO size and the malloc heap size have an effect
+ * (the heap's only until a kernel has used it: WS_ERR_INVALID_VALUE after,
+ * as CUDA refuses it); others read back 0. */
+ws_status ws_shim_set_limit(ws_device *d, int limit, size_t value);
 size_t ws_shim_get_limit(const ws_device *d, int limit);
 void ws_shim_check_outputs_at_exit(ws_device **slot);
 

@@ -323,3 +323,85 @@ static void stops(int functional) {
     free(ws_test_stderr_end(&cap));
 }
 BOTH_MODES(stops)
+
+/* Shared and local accesses outside the CTA's shared memory / the thread's
+ * local memory always fault (there is nothing there); with memcheck the
+ * report also says how far past the end the access is and which shared
+ * variable is nearest. */
+static void shared_local(int functional) {
+    static const char *const sets[] = {"-warpsim_memcheck 1", NULL};
+    static const char *const ptx =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        ".visible .entry sh(.param .u32 n) {\n"
+        "  .reg .b32 %r<6>; .reg .pred %p<2>;\n  .shared .align 4 .b32 buf[64];\n"
+        "  ld.param.u32 %r1, [n];\n  mov.u32 %r2, %tid.x;\n  setp.ge.u32 %p1, %r2, %r1;\n"
+        "  @%p1 bra DONE;\n  mov.u32 %r3, buf;\n  shl.b32 %r4, %r2, 2;\n  add.u32 %r3, %r3, %r4;\n"
+        "  st.shared.u32 [%r3], %r2;\nDONE:\n  ret;\n}\n"
+        ".visible .entry lo(.param .u32 i) {\n"
+        "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n  .local .align 4 .b32 arr[4];\n"
+        "  ld.param.u32 %r1, [i];\n  mov.u64 %rd1, arr;\n  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n  ld.local.u32 %r2, [%rd3];\n  ret;\n}\n";
+    for (int mc = 0; mc < 2; mc++) {
+        ws_device_options o;
+        ws_device_options_init(&o);
+        o.quiet = 1;
+        o.functional_only = functional;
+        o.config_overrides = mc ? sets : NULL;
+        ws_device *d;
+        if (ws_device_create(&o, &d) != WS_OK) {
+            CHECK(0);
+            return;
+        }
+        ws_module_handle *m = NULL;
+        ws_kernel *ksh = NULL, *klo = NULL;
+        CHECK(ws_module_load(d, ptx, 0, "sl.ptx", NULL, &m) == WS_OK);
+        if (!m || ws_module_get_kernel(m, "sh", &ksh) != WS_OK || ws_module_get_kernel(m, "lo", &klo) != WS_OK) {
+            CHECK(0);
+            ws_device_destroy(d);
+            return;
+        }
+        uint32_t n = 64;
+        void *args[] = {&n};
+        CHECK_EQ_I64(ws_launch(d, ksh, (ws_dim3){1, 1, 1}, (ws_dim3){96, 1, 1}, 0, args), WS_OK);
+        n = 66; /* threads 64 and 65 store past the end */
+        ws_test_stderr cap;
+        ws_test_stderr_begin(&cap);
+        ws_status s = ws_launch(d, ksh, (ws_dim3){1, 1, 1}, (ws_dim3){96, 1, 1}, 0, args);
+        char *err = ws_test_stderr_end(&cap);
+        CHECK_EQ_I64(s, WS_ERR_ILLEGAL_ADDRESS);
+        if (mc) {
+            CHECK_STR_CONTAINS(ws_device_last_error(d), "illegal address 0x100 (shared store of 4 bytes; 0 bytes "
+                               "past the end of the CTA's 256 bytes of shared memory; nearest variable 'buf' at 0-255)");
+            CHECK_STR_CONTAINS(err, "memcheck: kernel sh: invalid shared store of 4 bytes at 0x100 (0 bytes past the "
+                               "end of the CTA's 256 bytes of shared memory; nearest variable 'buf' at 0-255) at CTA "
+                               "(0,0,0) thread (64,0,0)");
+            CHECK_STR_CONTAINS(err, "shared store of 4 bytes outside the CTA's shared memory\n");
+        } else {
+            CHECK_STR_CONTAINS(ws_device_last_error(d), "illegal address 0x100 (shared store of 4 bytes) at CTA "
+                               "(0,0,0) thread (64,0,0)");
+            CHECK_MSG(!err || !strstr(err, "memcheck"), "memcheck off, yet: %s", err);
+        }
+        free(err);
+        ws_test_stderr_begin(&cap); /* (the run's memcheck summary) */
+        ws_device_destroy(d); /* a fault is sticky: a fresh device for the local case */
+        free(ws_test_stderr_end(&cap));
+        if (ws_device_create(&o, &d) != WS_OK || ws_module_load(d, ptx, 0, "sl.ptx", NULL, &m) != WS_OK ||
+            ws_module_get_kernel(m, "lo", &klo) != WS_OK) {
+            CHECK(0);
+            return;
+        }
+        uint32_t i = 1 << 20;
+        void *largs[] = {&i};
+        ws_test_stderr_begin(&cap);
+        s = ws_launch(d, klo, (ws_dim3){1, 1, 1}, (ws_dim3){1, 1, 1}, 0, largs);
+        err = ws_test_stderr_end(&cap);
+        CHECK_EQ_I64(s, WS_ERR_ILLEGAL_ADDRESS);
+        if (mc) CHECK_STR_CONTAINS(err, "memcheck: kernel lo: invalid local load of 4 bytes at 0x400000 (");
+        CHECK_STR_CONTAINS(ws_device_last_error(d), "illegal address 0x400000 (local load of 4 bytes");
+        free(err);
+        ws_test_stderr_begin(&cap);
+        ws_device_destroy(d);
+        free(ws_test_stderr_end(&cap));
+    }
+}
+BOTH_MODES(shared_local)

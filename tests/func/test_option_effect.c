@@ -249,6 +249,8 @@ static const char *const g_quiet[][2] = {
     {"gpgpu_operand_collector_num_out_ports_sfu", "no bundled workload is limited by collector ports"},
     {"gpgpu_operand_collector_num_in_ports_mem", "no bundled workload is limited by collector ports"},
     {"gpgpu_operand_collector_num_out_ports_mem", "no bundled workload is limited by collector ports"},
+    {"warpsim_tensor_latency", "no bundled workload uses tensor-core instructions (tests/unit/test_sm.c)"},
+    {"warpsim_tensor_macs_per_cycle", "no bundled workload uses tensor-core instructions (tests/unit/test_sm.c)"},
 };
 
 static const alt *alt_of(const char *name) {

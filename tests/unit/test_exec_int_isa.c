@@ -387,10 +387,17 @@ TEST(exec_video_scalar_and_simd) {
     }
 }
 
-TEST(exec_video_selectors_are_unsupported) {
-    ws_diag d;
-    const char *src = WX_HEAD ".visible .entry k()\n{\n.reg .b32 %r<4>;\nvadd.s32.s32.s32 %r1, %r2.b0, %r3;\nret;\n}\n";
-    ws_module *m = ws_ptx_parse(src, strlen(src), "t.ptx", &d);
-    CHECK(m == NULL && strstr(d.msg, "operand selectors") != NULL);
-    ws_module_free(m);
+TEST(exec_video_bad_selectors_are_refused) {
+    /* (selectors themselves: tests/unit/test_video_sel.c) */
+    static const char *const bad[] = {"vadd.s32.s32.s32 %r1, %r2.b4, %r3;", "vadd2.s32.s32.s32 %r1, %r2.h8, %r3, %r0;",
+                                      "vadd4.s32.s32.s32 %r1, %r2.b321, %r3, %r0;",
+                                      "vadd2.s32.s32.s32 %r1.h00, %r2, %r3, %r0;"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ws_diag d;
+        char src[256];
+        snprintf(src, sizeof src, WX_HEAD ".visible .entry k()\n{\n.reg .b32 %%r<4>;\n%s\nret;\n}\n", bad[i]);
+        ws_module *m = ws_ptx_parse(src, strlen(src), "t.ptx", &d);
+        CHECK_MSG(m == NULL && strstr(d.msg, "selector"), "%s: %s", bad[i], m ? "accepted" : d.msg);
+        ws_module_free(m);
+    }
 }

@@ -585,3 +585,105 @@ TEST(ptx_short_initialiser_on_huge_array)
     CHECK(s && s->size == 31888888888ull && s->init_len == 3 && s->init && s->init[2] == 111);
     ws_module_free(m);
 }
+
+/* What nvcc 13 emits for coverage.cu (sm_75, sm_80, sm_90) that warpsim
+   refuses: exactly docs/ptx-support.md's list of what it does not run
+   (textures beyond tex.{1d,2d,3d}, surfaces, thread-block clusters). Each
+   is a deferred problem: the module loads, only kernels reaching one are
+   refused. */
+TEST(ptx_nvcc13_coverage_refuses_only_the_documented)
+{
+    static const char *const tex[] = {"suld.b.2d.b32.trap", "sust.b.2d.b32.trap", "tex.a2d.v4.f32.f32",
+                                      "tex.cube.v4.f32.f32", "tex.level.2d.v4.f32.f32", "tld4.r.2d.v4.f32.f32"};
+    static const char *const cluster[] = {"barrier.cluster.wait", "mapa.u64", "%cluster_ctarank",
+                                          "%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z",
+                                          "%cluster_nctarank"};
+    for (int v = 0; v < 3; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "tests/data/ptx/coverage_sm%d.ptx", v == 0 ? 75 : v == 1 ? 80 : 90);
+        size_t len;
+        char *text = ptxt_read(name, &len);
+        CHECK_MSG(text != NULL, "cannot read %s", name);
+        if (!text) continue;
+        ws_parse_opts o = {0};
+        o.defer_unsupported = true;
+        ws_diag d;
+        ws_module *m = ws_ptx_parse_ex(text, len, name, &o, &d);
+        free(text);
+        CHECK_MSG(m != NULL, "%s: %s", name, d.msg);
+        if (!m) continue;
+        unsigned want = 6 + (v == 2 ? 9 : 0), seen = 0; /* sm_90: clusters (barrier.cluster.wait twice) */
+        for (uint32_t i = 0; i < m->nproblems; i++) {
+            const char *msg = m->problems[i].msg, *q = strchr(msg, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
+            bool known = false;
+            for (size_t k = 0; q && e && k < 6; k++)
+                known |= (size_t)(e - q - 1) == strlen(tex[k]) && !memcmp(q + 1, tex[k], strlen(tex[k]));
+            for (size_t k = 0; q && e && v == 2 && k < 7; k++)
+                known |= (size_t)(e - q - 1) == strlen(cluster[k]) && !memcmp(q + 1, cluster[k], strlen(cluster[k]));
+            CHECK_MSG(known, "%s: not in the documented list: %s", name, msg);
+            seen++;
+        }
+        CHECK_MSG(seen == want, "%s: %u problems, expected %u", name, seen, want);
+        ws_module_free(m);
+    }
+}
+
+/* The dump of tensor-core, asynchronous-copy, mbarrier and video forms
+   (selectors, masks, vmad's negations) parses back to the same dump. */
+TEST(ptx_dump_round_trip_new_forms)
+{
+    static const char *const src =
+        PTX_HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<12>;\n"
+        ".reg .pred %p<4>;\n.shared .align 16 .b8 sm[1024];\n.shared .align 8 .b64 mb;\n"
+        "ld.param.u64 %rd1, [p];\nmov.u32 %r1, sm;\nmov.u32 %r2, mb;\n"
+        "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9}, [%rd1], %r1;\n"
+        "wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 {%r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17}, [%r1];\n"
+        "wmma.load.c.sync.aligned.row.m16n16k16.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1+64], 16;\n"
+        "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, "
+        "{%r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9}, {%r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17}, "
+        "{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};\n"
+        "wmma.store.d.sync.aligned.col.m16n16k16.global.f32 [%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, 24;\n"
+        "@%p1 mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s32 {%r20, %r21, %r22, %r23}, "
+        "{%r2, %r3, %r4, %r5}, {%r6, %r7}, {%r20, %r21, %r22, %r23};\n"
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r2, %r3, %r4, %r5}, "
+        "{%r6, %r7}, {%f1, %f2, %f3, %f4};\n"
+        "cp.async.cg.shared.global [%r1], [%rd1], 16, %r3;\ncp.async.ca.shared.global [%r1+16], [%rd1+16], 8;\n"
+        "cp.async.commit_group;\ncp.async.wait_group 1;\ncp.async.wait_all;\n"
+        "cp.async.mbarrier.arrive.noinc.shared.b64 [%r2];\n"
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2];\n"
+        "mbarrier.init.shared.b64 [%r2], 32;\nmbarrier.arrive.expect_tx.shared.b64 %rd3, [%r2], 64;\n"
+        "mbarrier.arrive_drop.shared.b64 _, [%r2];\nmbarrier.try_wait.parity.shared.b64 %p2, [%r2], %r3;\n"
+        "mbarrier.test_wait.b64 %p3, [%rd1], %rd3;\nmbarrier.pending_count.b64 %r30, %rd3;\n"
+        "vadd.s32.s32.s32.sat %r30.b1, %r2.b0, %r3.h1, %r4;\nvmin2.s32.s32.s32.add %r31.h0, %r2.h01, %r3.h23, %r4;\n"
+        "vsub4.u32.u32.u32 %r32.b31, %r2.b7531, %r3.b6420, %r4;\nvshl.u32.u32.u32.wrap %r33, %r2.b2, %r3;\n"
+        "vmad.s32.s32.u32.po.shr15 %r34, %r2.h1, %r3, %r4;\nvmad.s32.u32.u32.sat %r35, -%r2, %r3, %r4;\n"
+        "add.s16x2 %r36, %r2, %r3;\ncvt.rna.satfinite.tf32.f32 %r37, %f1;\n"
+        "griddepcontrol.wait;\nalloca.u64 %rd4, %rd3, 16;\nstacksave.u64 %rd5;\nstackrestore.u64 %rd5;\nret;\n}\n";
+    ws_diag d;
+    ws_module *m = ws_ptx_parse(src, strlen(src), "t.ptx", &d);
+    CHECK_MSG(m != NULL, "%s", d.msg);
+    if (!m) return;
+    char *t1 = NULL, *t2 = NULL;
+    size_t n1 = 0, n2 = 0;
+    FILE *o = open_memstream(&t1, &n1);
+    fputs(PTX_HEADER, o);
+    ws_ptx_dump_func(o, m, &m->funcs[0]);
+    fclose(o);
+    ws_module *m2 = ws_ptx_parse(t1, n1, "dump.ptx", &d);
+    CHECK_MSG(m2 != NULL, "reparse of the dump failed: %s\n%s", d.msg, t1);
+    if (m2) {
+        o = open_memstream(&t2, &n2);
+        fputs(PTX_HEADER, o);
+        ws_ptx_dump_func(o, m2, &m2->funcs[0]);
+        fclose(o);
+        CHECK_MSG(n1 == n2 && !memcmp(t1, t2, n1), "dump differs after the round trip:\n%s\n---\n%s", t1, t2);
+        CHECK_EQ_U64(m2->funcs[0].ninsts, m->funcs[0].ninsts);
+        ws_module_free(m2);
+    }
+    CHECK_STR_CONTAINS(t1, "vmad.s32.u32.u32.sat %r35, -%r2, %r3, %r4;");
+    CHECK_STR_CONTAINS(t1, "vsub4.u32.u32.u32 %r32.b31, %r2.b7531, %r3.b6420, %r4;");
+    CHECK_STR_CONTAINS(t1, "griddepcontrol.wait;");
+    free(t1);
+    free(t2);
+    ws_module_free(m);
+}

@@ -393,3 +393,83 @@ TEST(sm_occupancy_limits) {
     CHECK_EQ_U64(ws_sm_max_ctas(r.sm), 2);
     rig_close(&r);
 }
+
+/* ---- tensor cores and cp.async ------------------------------------------------ */
+/* n dependent mma.sync m16n8k16 (D is the next C) on one warp. */
+static char *mma_chain_ptx(unsigned n) {
+    size_t cap = 2048 + (size_t)n * 160;
+    char *p = malloc(cap);
+    size_t o = (size_t)snprintf(p, cap,
+                                ".version 7.0\n.target sm_80\n.address_size 64\n"
+                                ".visible .entry k(.param .u64 out){\n"
+                                ".reg .b32 %%r<16>; .reg .f32 %%f<8>; .reg .b64 %%rd<4>;\n"
+                                "ld.param.u64 %%rd1, [out];\nmov.u32 %%r1, %%tid.x;\n"
+                                "mov.f32 %%f1, 0f00000000;\nmov.f32 %%f2, 0f00000000;\n"
+                                "mov.f32 %%f3, 0f00000000;\nmov.f32 %%f4, 0f00000000;\n");
+    for (unsigned i = 0; i < n; i++)
+        o += (size_t)snprintf(p + o, cap - o,
+                              "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%%f1,%%f2,%%f3,%%f4}, "
+                              "{%%r1,%%r1,%%r1,%%r1}, {%%r1,%%r1}, {%%f1,%%f2,%%f3,%%f4};\n");
+    snprintf(p + o, cap - o,
+             "mul.wide.u32 %%rd2, %%r1, 4;\nadd.u64 %%rd3, %%rd1, %%rd2;\n"
+             "st.global.f32 [%%rd3], %%f1;\nret;\n}\n");
+    return p;
+}
+
+TEST(sm_mma_chain_takes_its_latency_per_mma) {
+    static const char *const slow[] = {"warpsim_tensor_latency", "100", NULL};
+    uint64_t per[2];
+    for (int v = 0; v < 2; v++) {
+        uint64_t cyc[2];
+        unsigned n[2] = {16, 32};
+        for (int k = 0; k < 2; k++) {
+            char *ptx = mma_chain_ptx(n[k]);
+            rig r;
+            if (!rig_open(&r, ptx, v ? slow : NULL)) return;
+            cyc[k] = rig_run(&r, 1, 32, 16, 1);
+            CHECK_EQ_U64(ws_sm_get_stats(r.sm)->warp_insts, n[k] + 10);
+            rig_close(&r);
+            free(ptx);
+        }
+        per[v] = (cyc[1] - cyc[0]) / 16;
+    }
+    /* latency 24 + 8 (2048 multiply-adds at 256 per cycle), plus issue, operand
+       collection of its 10 sources and writeback */
+    CHECK_MSG(per[0] >= 32 && per[0] <= 48, "cycles per dependent mma = %llu", (unsigned long long)per[0]);
+    CHECK_MSG(per[1] >= per[0] + 70 && per[1] <= per[0] + 80, "with latency 100: %llu (default %llu)",
+              (unsigned long long)per[1], (unsigned long long)per[0]);
+}
+
+/* cp.async.wait_all holds the warp until its copy is back from memory; work
+   between the copy and the wait overlaps it. */
+static const char *cpasync_ptx(bool wait_first) {
+    static char buf[4096];
+    size_t o = (size_t)snprintf(buf, sizeof buf,
+                                ".version 7.0\n.target sm_80\n.address_size 64\n"
+                                ".visible .entry k(.param .u64 out){\n"
+                                ".reg .b32 %%r<8>; .reg .b64 %%rd<4>;\n.shared .align 16 .b8 sm[512];\n"
+                                "ld.param.u64 %%rd1, [out];\nmov.u32 %%r1, %%tid.x;\nshl.b32 %%r2, %%r1, 4;\n"
+                                "mov.u32 %%r3, sm;\nadd.u32 %%r3, %%r3, %%r2;\ncvt.u64.u32 %%rd2, %%r2;\n"
+                                "add.u64 %%rd3, %%rd1, %%rd2;\n"
+                                "cp.async.cg.shared.global [%%r3], [%%rd3], 16;\ncp.async.commit_group;\n%s",
+                                wait_first ? "cp.async.wait_all;\n" : "");
+    for (int i = 0; i < 40; i++) o += (size_t)snprintf(buf + o, sizeof buf - o, "add.u32 %%r1, %%r1, 1;\n");
+    snprintf(buf + o, sizeof buf - o, "%sld.shared.u32 %%r4, [%%r3];\nadd.u32 %%r4, %%r4, %%r1;\n"
+             "st.global.u32 [%%rd3], %%r4;\nret;\n}\n", wait_first ? "" : "cp.async.wait_all;\n");
+    return buf;
+}
+
+TEST(sm_cp_async_wait_waits_for_the_copy) {
+    uint64_t cyc[2];
+    for (int w = 0; w < 2; w++) {
+        rig r;
+        if (!rig_open(&r, cpasync_ptx(w == 0), NULL)) return;
+        cyc[w] = rig_run(&r, 1, 32, 8, 600);
+        CHECK_EQ_U64(ws_sm_get_stats(r.sm)->ctas_done, 1);
+        rig_close(&r);
+    }
+    /* waiting at once: the 40 dependent adds (~10 cycles each) start after the
+       600-cycle copy; waiting after them hides them under it */
+    CHECK_MSG(cyc[0] >= cyc[1] + 300, "wait first %llu, wait after the adds %llu", (unsigned long long)cyc[0],
+              (unsigned long long)cyc[1]);
+}

@@ -14,6 +14,7 @@
 
 #include "exec/exec_internal.h"
 #include "timing/sm/sm_internal.h"
+#include "ptx/mma.h"
 
 int sm_fetch_init(ws_sm *sm, char *err, size_t errlen) {
     ws_cache_cfg cc;
@@ -225,8 +226,21 @@ void sm_decode_inst(const ws_sm *sm, const ws_inst *in, const uint16_t *names, u
         default: break;
         }
     }
+    if ((in->op == WS_OP_WMMA || in->op == WS_OP_MMA) && in->call_args) { /* fragment registers */
+        unsigned nd = in->sub == WS_MMA_MMA ? ws_mma_frag_regs(in, WS_FRAG_D)
+                      : in->sub == WS_MMA_STORE_D ? 0 : in->ncall_args;
+        for (unsigned k = 0; k < in->ncall_args; k++) {
+            unsigned r = in->call_args[k];
+            if (k < nd) add_dst(d, r);
+            else add_src(d, r, names[r]);
+        }
+    }
     if (in->guard != WS_NOREG) add_src(d, P + in->guard, -1);
     d->is_mem = d->cls == SM_MEM;
+    d->is_membar = d->is_mem && (in->op == WS_OP_MEMBAR || in->op == WS_OP_FENCE ||
+                                 (in->op == WS_OP_CP_ASYNC && (in->sub == WS_CPA_WAIT_GROUP ||
+                                                               in->sub == WS_CPA_WAIT_ALL)));
+    d->is_cpasync = d->is_mem && in->op == WS_OP_CP_ASYNC && (in->sub == WS_CPA_COPY || in->sub == WS_CPA_BULK);
     switch ((ws_opcode)in->op) {
     case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
         d->is_ctrl = true;

@@ -122,8 +122,8 @@ static bool warp_waiting(ws_sm *sm, sm_warp *w, bool *at_bar) {
         *at_bar = true;
         return true;
     }
-    if (w->membar) {
-        if (w->n_reserved) return true;
+    if (w->membar) { /* (cp.async.wait_group / wait_all: also the warp's copies) */
+        if (w->n_reserved || w->n_cpasync) return true;
         w->membar = false;
         sm->gen++;
         if (sm->cfg->flush_l1_cache) ws_cache_invalidate(sm->l1d);
@@ -181,6 +181,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->nrd = 0;
     in->is_load = in->is_store = in->is_atomic = in->is_membar = in->in_dispatch = false;
     in->longop = false;
+    in->cpasync = d->is_cpasync;
     in->pending = 0;
     in->smem_cycles = 0;
     in->rp_live = in->rp_ready = in->rp_hold = false;
@@ -195,7 +196,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
         sm->st.warp_insts_mem++;
-        in->is_membar = op == WS_OP_MEMBAR || op == WS_OP_FENCE;
+        in->is_membar = d->is_membar;
         in->is_atomic = st.is_atomic;
         in->is_store = st.is_store && !st.is_atomic;
         in->is_load = !in->is_membar && !in->is_store && op != WS_OP_PREFETCH;
@@ -213,6 +214,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         if (in->is_membar) w->membar = true;
         if (in->is_atomic) w->n_atomic++;
         if (sm->ro) sm_ro_issued(sm, wi, in);
+        w->n_cpasync += in->cpasync;
     }
     sm_sb_reserve(sm, w, in, in->longop);
     if (sm->replay || sm->retain) sm_replay_track(sm, w, in);

@@ -258,6 +258,7 @@ static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
 static void finish_load(ws_sm *sm, sm_inst *in) {
     sm_warp *w = &sm->warps[in->warp];
     if (in->is_atomic && w->n_atomic) w->n_atomic--;
+    if (in->cpasync && w->n_cpasync) w->n_cpasync--;
     sm_sb_release(sm, w, in);
     sm_inst_complete(sm, in);
 }

@@ -36,6 +36,8 @@ typedef struct sm_dec {
     uint16_t src[SM_MAX_SRC];  /* scoreboard ids read (incl. guard, address registers) */
     uint16_t bank[SM_MAX_SRC]; /* register-file reads: arch register numbers */
     bool is_mem, is_ctrl;
+    bool is_membar;            /* membar, fence, cp.async.wait_group / wait_all */
+    bool is_cpasync;           /* a cp.async copy (counted until its data is back) */
 } sm_dec;
 
 /* One warp instruction in flight from issue to writeback. */
@@ -55,6 +57,7 @@ typedef struct sm_inst {
     /* memory */
     uint8_t space;             /* ws_space accessed */
     bool is_load, is_store, is_atomic, is_membar, in_dispatch, longop;
+    bool cpasync;              /* a cp.async copy: counted in its warp's n_cpasync */
     uint32_t access_size;
     uint32_t pending;          /* accesses whose data has not come back */
     uint32_t smem_cycles;      /* shared-memory bank-conflict cycles left */
@@ -108,6 +111,7 @@ typedef struct sm_warp {
     uint32_t n_inflight;       /* issued, not yet completed */
     uint32_t stores_out;       /* store acknowledgements outstanding (sectors) */
     uint32_t n_atomic;
+    uint32_t n_cpasync;        /* cp.async copies not yet complete (cp.async.wait_* waits) */
     uint32_t n_reserved;       /* scoreboard entries */
     uint64_t *sb;              /* reserved registers (bitmap) */
     uint64_t *sb_long;         /* ... of which written by global/local loads */
@@ -417,6 +421,10 @@ void sm_regset_remove(sm_regset *r, unsigned idx);
 /* units.c */
 int sm_units_init(ws_sm *sm, char *err, size_t errlen);
 void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat, uint16_t *ii);
+/* tensor.c: latency and initiation interval of an mma (mma.sync, wmma.mma),
+   and the largest latency any form can have. */
+void sm_tensor_timing(const ws_config *c, const ws_inst *in, int64_t *lat, int64_t *ii);
+int64_t sm_tensor_max_latency(const ws_config *c);
 bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in);
 void sm_units_writeback(ws_sm *sm);
 void sm_units_cycle(ws_sm *sm);

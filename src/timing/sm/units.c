@@ -41,6 +41,7 @@ int sm_units_init(ws_sm *sm, char *err, size_t errlen) {
         parse_list("ptx_opcode_initiation_dp", c->ii_dp, sm->ii_dp, 5, 5, err, errlen) < 0)
         return -1;
     unsigned maxlat = (unsigned)c->lat_sfu;
+    if ((unsigned)sm_tensor_max_latency(c) > maxlat) maxlat = (unsigned)sm_tensor_max_latency(c);
     for (int i = 0; i < 6; i++)
         if ((unsigned)sm->lat_int[i] > maxlat) maxlat = (unsigned)sm->lat_int[i];
     for (int i = 0; i < 5; i++) {
@@ -99,6 +100,15 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
         k = K_SFU, L = sm->cfg->lat_sfu, I = sm->cfg->ii_sfu;
         break;
     case WS_OP_SHFL: L = sm->lat_int[5], I = sm->ii_int[5]; break;
+    case WS_OP_CP_ASYNC: /* copies (global reads) and waits go to the LD/ST unit */
+        if (in->sub == WS_CPA_COPY || in->sub == WS_CPA_BULK || in->sub == WS_CPA_WAIT_GROUP ||
+            in->sub == WS_CPA_WAIT_ALL)
+            k = K_MEM;
+        break;
+    case WS_OP_WMMA: case WS_OP_MMA: /* tensor core: on the SP pipeline (tensor.c) */
+        if (in->sub != WS_MMA_MMA) k = K_MEM;
+        else k = K_SP, sm_tensor_timing(sm->cfg, in, &L, &I);
+        break;
     default: break;
     }
     if (idx >= 0) {

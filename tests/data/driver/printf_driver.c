@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/printf.ptx", argv[1]);
     CK(cuModuleLoad(&pm, path));
     CK(cuModuleGetFunction(&simple, pm, "_Z6simplev"));
-    /* 2 lines of 30 bytes fit in 60: the other two are dropped */
+    /* 2 lines of 30 bytes fit in 60: the last two overwrite the first two */
     size_t limit = 0;
     CK(cuCtxSetLimit(1, 60));
     CK(cuCtxGetLimit(&limit, 1));
