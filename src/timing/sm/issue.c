@@ -68,6 +68,8 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         return -1;
     if (sm->throttle_sm.policy && sm->throttle_sm.policy->l1d_evict)
         ws_cache_set_evict_hook(sm->l1d, sm->throttle_sm.policy->l1d_evict, sm->throttle_sm.state);
+    sm->route = sm->throttle_sm.policy ? sm->throttle_sm.policy->l1d_route : NULL;
+    if (sm_smc_init(sm, err, errlen)) return -1;
     sm->memo_gen = calloc(sm->n_sched, sizeof *sm->memo_gen);
     sm->memo_stall = calloc(sm->n_sched, sizeof *sm->memo_stall);
     if (!sm->memo_gen || !sm->memo_stall) {
@@ -254,12 +256,14 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
         sm_warp *w = &sm->warps[pv[i].slot];
         pv[i].valid = w->valid && !w->func_done;
         pv[i].age = w->age;
-        pv[i].waiting = 0;
+        pv[i].waiting = pv[i].at_bar = 0;
         swait[i] = 0;
         if (pv[i].valid) {
             bool bar = false;
             pv[i].waiting = warp_waiting(sm, w, &bar);
             swait[i] = bar ? 2 : pv[i].waiting;
+            pv[i].at_bar = bar;
+            pv[i].cta = w->cta;
         }
     }
     memcpy(sm->sview, pv, n * sizeof *pv);

@@ -211,6 +211,7 @@ void ws_sm_destroy(ws_sm *sm) {
     if (sm->throttle)
         for (unsigned s = 0; s < sm->n_sched; s++) ws_throttle_destroy(&sm->throttle[s]);
     free(sm->throttle);
+    sm_smc_destroy(sm);
     ws_throttle_sm_destroy(&sm->throttle_sm);
     free(sm->sched);
     free(sm->memo_gen);
@@ -362,6 +363,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
         sm_view_dirty(sm, w);
     }
     ws_cache_kernel_start(sm->l1d, sm->now); /* adi: back to its initial index bits */
+    if (sm->smc) sm_smc_kernel_start(sm);
     sm_tex_kernel_start(sm);
     if (sm->cfg->flush_l1_cache) {
         ws_cache_invalidate(sm->l1d);
@@ -395,6 +397,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     ct->nthreads = sm->padded_threads;
     sm->n_active_ctas++;
     sm->n_active_threads += ct->nthreads;
+    if (sm->smc) sm_smc_cta_launched(sm); /* the CTA's shared memory leaves the cache */
     sm->n_live_warps += ct->nwarps;
     for (uint32_t i = 0; i < ct->nwarps; i++) {
         uint32_t wi = ct->first_warp + i;
