@@ -270,6 +270,8 @@ static const ws_stat_decl control_stats[] = {
       "ciao_p, ciao_c"),
     T("warpsim_smc_mshr_waits", "cycles", "L1 accesses held because the L1D and the "
       "shared-memory cache used every (shared) MSHR", "ciao_p, ciao_c"),
+    T("warpsim_smc_lines", "lines", "shared-memory cache: lines it had at the kernel's end (mean "
+      "over SMs that had one)", "ciao_p, ciao_c", .agg = WS_AGG_LAST),
 };
 #undef T
 const ws_stat_table ws_control_stat_table = {"throttle controller", control_stats,
@@ -278,9 +280,9 @@ const ws_stat_table ws_control_stat_table = {"throttle controller", control_stat
 void ws_control_add_stats(const ws_control *c, ws_kernel_stats *ks) {
     if (c->t.policy && c->t.policy->ctl_lines) c->t.policy->ctl_lines(c->t.state, ks);
     if (!c->t.policy || !c->t.policy->ctl_stats) return;
-    ws_throttle_stat st[16];
-    unsigned n = c->t.policy->ctl_stats(c->t.state, st, 16);
-    for (unsigned i = 0; i < n && i < 16; i++) {
+    ws_throttle_stat st[24];
+    unsigned n = c->t.policy->ctl_stats(c->t.state, st, 24);
+    for (unsigned i = 0; i < n && i < 24; i++) {
         if (st[i].is_float) ws_kstats_add_f64(ks, st[i].name, st[i].value);
         else ws_kstats_add_u64(ks, st[i].name, (uint64_t)st[i].value);
     }

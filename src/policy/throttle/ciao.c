@@ -292,6 +292,7 @@ static unsigned ctl_stats(const void *p, ws_throttle_stat *out, unsigned max) {
     ws_ciao_counts t = {0};
     uint64_t iso = 0, stall = 0, act = 0, cyc = 0, top = 0;
     ws_smc_counts sc = {0};
+    uint64_t lines = 0, n_smc = 0;
     for (unsigned i = 0; i < c->n_sms; i++) {
         const ciao_sm *m = c->sm[i];
         if (!m) continue;
@@ -309,6 +310,8 @@ static unsigned ctl_stats(const void *p, ws_throttle_stat *out, unsigned max) {
             sc.flushes += m->smc->flushes - m->smc0.flushes;
             sc.migrations += m->smc->migrations - m->smc0.migrations;
             sc.mshr_waits += m->smc->mshr_waits - m->smc0.mshr_waits;
+            lines += m->smc->lines;
+            n_smc += m->smc->lines > 0; /* SMs that ran no CTA have none */
         }
         iso += m->iso_sum;
         stall += m->stall_sum;
@@ -343,6 +346,7 @@ static unsigned ctl_stats(const void *p, ws_throttle_stat *out, unsigned max) {
         {"warpsim_smc_flushes", (double)sc.flushes, false},
         {"warpsim_smc_migrations", (double)sc.migrations, false},
         {"warpsim_smc_mshr_waits", (double)sc.mshr_waits, false},
+        {"warpsim_smc_lines", n_smc ? (double)lines / (double)n_smc : 0, true},
     };
     unsigned n = 0;
     for (; n < max && n < sizeof all / sizeof all[0]; n++) out[n] = all[n];

@@ -394,6 +394,11 @@ ws_cache *sm_smc_cache(const ws_sm *sm);
 ws_cache *sm_smc_pick(ws_sm *sm, const sm_l1acc *h);
 ws_cache_status sm_smc_read(ws_sm *sm, const sm_l1acc *h, void *req);
 void sm_smc_fill(ws_sm *sm, uint64_t block);
+/* Its rule, for tests: lines for `unused` bytes (per_line each, at most
+   max_lines) and the row of line address `line` among `lines`, in
+   -warpsim_smem_cache_lines mode `mode`. */
+unsigned sm_smc_capacity(uint64_t unused, unsigned per_line, unsigned max_lines, unsigned mode);
+uint64_t sm_smc_row(uint64_t line, unsigned lines, unsigned mode);
 
 /* ldst.c */
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen);

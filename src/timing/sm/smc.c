@@ -37,8 +37,8 @@ struct sm_smc {
     ws_cache *c;
     unsigned per_line;     /* bytes of shared memory per line: data + tag */
     unsigned max_lines;
-    bool modulo, xor_fold;
-    unsigned bits;         /* log2 of the line count (power-of-two forms) */
+    bool modulo;
+    unsigned mode;         /* -warpsim_smem_cache_lines */
     uint32_t mshr_total;   /* the L1D's MSHR entries, shared */
     uint32_t line_size;
     ws_smc_counts k;
@@ -56,8 +56,8 @@ int sm_smc_init(ws_sm *sm, char *err, size_t errlen) {
     sm->smc = m;
     m->line_size = l1->line_size;
     m->per_line = l1->line_size + 4;
-    m->modulo = sm->cfg->smem_cache_lines == 1;
-    m->xor_fold = sm->cfg->smem_cache_lines == 2;
+    m->mode = (unsigned)sm->cfg->smem_cache_lines;
+    m->modulo = m->mode == 1;
     m->max_lines = (unsigned)(sm->cfg->shmem_size / m->per_line);
     if (!m->modulo)
         while (m->max_lines & (m->max_lines - 1)) m->max_lines &= m->max_lines - 1;
@@ -106,22 +106,33 @@ void sm_smc_cta_launched(ws_sm *sm) {
     if (!m->c) return;
     uint64_t used = (uint64_t)sm->n_active_ctas * sm->res.smem_per_cta;
     uint64_t unused = (uint64_t)sm->cfg->shmem_size > used ? (uint64_t)sm->cfg->shmem_size - used : 0;
-    uint64_t n = unused / m->per_line;
-    if (n > m->max_lines) n = m->max_lines;
-    if (!m->modulo)
-        while (n & (n - 1)) n &= n - 1;
+    unsigned n = sm_smc_capacity(unused, m->per_line, m->max_lines, m->modulo ? 1 : 0);
     if (n == m->k.lines) return;
     if (m->k.lines) m->k.flushes++;
     ws_cache_invalidate(m->c); /* rows given to the CTA, or every line's row moved */
-    m->k.lines = (unsigned)n;
-    for (m->bits = 0; (1ull << (m->bits + 1)) <= n; m->bits++) {}
+    m->k.lines = n;
+}
+
+unsigned sm_smc_capacity(uint64_t unused, unsigned per_line, unsigned max_lines, unsigned mode) {
+    uint64_t n = unused / per_line;
+    if (n > max_lines) n = max_lines;
+    if (mode != 1)
+        while (n & (n - 1)) n &= n - 1;
+    return (unsigned)n;
+}
+
+uint64_t sm_smc_row(uint64_t line, unsigned lines, unsigned mode) {
+    if (mode == 1) return line % lines;
+    uint64_t mask = lines - 1;
+    if (mode == 2) { /* the row bits XOR the next two groups of line bits (strided rows spread) */
+        unsigned bits = (unsigned)__builtin_ctzll(lines);
+        return (line ^ line >> bits ^ line >> 2 * bits) & mask;
+    }
+    return line & mask;
 }
 
 static uint64_t index_addr(const sm_smc *m, uint64_t addr) {
-    uint64_t line = addr / m->line_size;
-    if (m->xor_fold) /* the row bits XOR the next two groups of line bits (strided rows spread) */
-        return ((line ^ line >> m->bits ^ line >> 2 * m->bits) & (m->k.lines - 1)) * m->line_size;
-    return line % m->k.lines * m->line_size;
+    return sm_smc_row(addr / m->line_size, m->k.lines, m->mode) * m->line_size;
 }
 
 ws_cache *sm_smc_pick(ws_sm *sm, const sm_l1acc *h) {
