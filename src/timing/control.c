@@ -239,7 +239,7 @@ static const ws_stat_decl control_stats[] = {
       "iacm"),
     T("warpsim_iacm_awl_cycles", "cycles", "mean cycles an SM spent in IACM's AWL phase", "iacm"),
     T("warpsim_iacm_idle_cycles", "cycles", "mean cycles an SM spent in IACM's idle phase", "iacm"),
-    T("warpsim_pcal_open_share", "", "share of periods in which non-token warps ran (DRAM "
+    T("warpsim_pcal_open_share", "fraction", "share of periods in which non-token warps ran (DRAM "
       "utilisation under the threshold)", "statpcal", .agg = WS_AGG_LAST),
     T("warpsim_ciao_vta_hits", "events", "victim-tag hits: misses on lines another warp evicted "
       "(interference events)", "ciao_p, ciao_t, ciao_c"),
@@ -252,7 +252,7 @@ static const ws_stat_decl control_stats[] = {
       "deadlock guard)", "ciao_t, ciao_c"),
     T("warpsim_ciao_forced_reactivations", "events", "of which by the deadlock guard (barriers, "
       "no issuable warp)", "ciao_t, ciao_c"),
-    T("warpsim_ciao_top_interferer_share", "", "share of interference events caused by each "
+    T("warpsim_ciao_top_interferer_share", "fraction", "share of interference events caused by each "
       "victim's most frequent interferer", "ciao_p, ciao_t, ciao_c", .agg = WS_AGG_LAST),
     T("warpsim_ciao_isolated_warps", "warps", "isolated warps per SM, mean over active SM cycles",
       "ciao_p, ciao_c", .agg = WS_AGG_LAST),

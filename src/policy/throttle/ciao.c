@@ -48,7 +48,8 @@ static const ws_param_def ciao_params[] = {
            "actions whose trigger's IRS fell under the low cut-off); at most high_epoch"),
     WS_DOUBLE("high", "0.01", 1e-5, 1, "high cut-off of the IRS (VTA hits per average per-warp "
               "instruction; 0.01 = 1 %)"),
-    WS_DOUBLE("low", "0", 0, 1, "low cut-off of the IRS (0: half of high); below high"),
+    WS_DOUBLE("low", "0.5", 0.01, 0.99, "low cut-off of the IRS as a fraction of high (the "
+              "paper keeps it at half)"),
     WS_INT("vta", "8", 1, 64, "victim tags per warp slot (FIFO)"),
     WS_BOOL("lifo", "0", "reactivate only the most recently stalled warp per low epoch"),
     WS_ENUM("window", "kernel", "kernel|epoch",
@@ -64,16 +65,10 @@ static int parse(ws_params *p, unsigned mode, ws_ciao_cfg *c, uint64_t *guard, c
                        .low_epoch = (unsigned)ws_param_int(p, "low_epoch"),
                        .high_epoch = (unsigned)ws_param_int(p, "high_epoch"),
                        .high_cut = ws_param_double(p, "high"),
-                       .low_cut = ws_param_double(p, "low"),
+                       .low_cut = ws_param_double(p, "low") * ws_param_double(p, "high"),
                        .lifo = ws_param_bool(p, "lifo"),
                        .window_epoch = ws_param_enum(p, "window") == 1};
     *guard = (uint64_t)ws_param_int(p, "guard");
-    if (c->low_cut == 0) c->low_cut = c->high_cut / 2;
-    if (c->low_cut >= c->high_cut) {
-        snprintf(err, errlen, "-warpsim_throttle %s: low (%g) must be below high (%g)",
-                 p->policy.name, c->low_cut, c->high_cut);
-        return -1;
-    }
     if (c->low_epoch > c->high_epoch) {
         snprintf(err, errlen, "-warpsim_throttle %s: low_epoch (%u) must be at most high_epoch (%u)",
                  p->policy.name, c->low_epoch, c->high_epoch);

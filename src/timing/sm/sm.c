@@ -697,6 +697,16 @@ bool ws_sm_warp_limit(const ws_sm *sm, double *mean) {
     return sm->throttle != NULL;
 }
 
+bool ws_sm_ciao_warps(const ws_sm *sm, unsigned *isolated, unsigned *stalled) {
+    const ws_throttle_policy *p = sm->throttle_sm.policy;
+    if (!p || !p->sm_warps) return false;
+    ws_throttle_sm_warps w;
+    p->sm_warps(sm->throttle_sm.state, &w);
+    *isolated = w.isolated;
+    *stalled = w.stalled;
+    return true;
+}
+
 unsigned ws_sm_active_warps(const ws_sm *sm) {
     unsigned n = 0;
     for (uint32_t w = 0; w < sm->max_warps; w++) n += sm->warps[w].valid && !sm->warps[w].func_done;
