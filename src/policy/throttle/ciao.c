@@ -31,6 +31,10 @@ typedef struct ciao_sm {
     uint8_t *live, *wait, *bar, *cta;
     uint16_t cta_bar[MAX_CTAS]; /* warps at a barrier per CTA slot */
     uint64_t insts, last_issue; /* warp instructions so far; cycle of the last issue */
+    /* counts over the slots, recomputed only when the detector or the views changed */
+    uint64_t seen_version;
+    bool views_changed;
+    unsigned n_iso, n_stalled, n_live, n_issuable;
     /* per kernel: sums over the SM's cycles (time averages), and the cycles */
     uint64_t iso_sum, stall_sum, active_sum, cycles;
     const ws_smc_counts *smc;   /* the SM's shared-memory cache, if it has one */
@@ -106,7 +110,16 @@ static void ciao_kernel_start(void *st) {
     memset(m->cta_bar, 0, sizeof m->cta_bar);
     for (unsigned i = 0; i < m->n; i++) m->age[i] = UINT64_MAX;
     m->iso_sum = m->stall_sum = m->active_sum = m->cycles = 0;
+    m->views_changed = true;
     if (m->smc) m->smc0 = *m->smc;
+}
+
+/* A warp of CTA slot c waits at a barrier: its stalled CTA-mates (of any
+   scheduler) must run, or the CTA never passes it. */
+static void release_cta(ciao_sm *m, unsigned c) {
+    for (unsigned t = 0; t < m->n; t++)
+        if (m->live[t] && m->cta[t] == c && ws_ciao_det_stalled(m->det, t))
+            ws_ciao_det_force_active(m->det, (int)t);
 }
 
 static void ciao_filter(void *st, ws_sched_warp *w, unsigned n) {
@@ -122,17 +135,21 @@ static void ciao_filter(void *st, ws_sched_warp *w, unsigned n) {
         } else if (!w[i].valid && m->live[s]) {
             ws_ciao_det_warp_end(m->det, s);
         }
+        uint8_t wait = w[i].valid && w[i].waiting;
+        m->views_changed |= m->live[s] != w[i].valid || m->wait[s] != wait;
         m->live[s] = w[i].valid;
-        m->wait[s] = w[i].valid && w[i].waiting;
-        m->bar[s] = w[i].valid && w[i].at_bar;
+        m->wait[s] = wait;
         m->cta[s] = w[i].cta;
+        bool arrived = w[i].valid && w[i].at_bar && !m->bar[s];
+        m->bar[s] = w[i].valid && w[i].at_bar;
         if (m->bar[s]) m->cta_bar[m->cta[s]]++;
+        if (arrived) release_cta(m, m->cta[s]);
     }
     for (unsigned i = 0; i < n; i++) {
         unsigned s = w[i].slot;
         w[i].throttled = 0;
         if (s >= m->n || !w[i].valid || !ws_ciao_det_stalled(m->det, s)) continue;
-        if (m->cta_bar[m->cta[s]]) { /* CTA-mates wait for it at a barrier */
+        if (m->cta_bar[m->cta[s]]) { /* stalled while CTA-mates wait at a barrier */
             ws_ciao_det_force_active(m->det, (int)s);
             continue;
         }
@@ -183,6 +200,20 @@ static void *sm_create(ws_params *p, unsigned n_warps, unsigned l1d_line, char *
     return sm_create_mode(p, n_warps, err, errlen);
 }
 
+static void count(ciao_sm *m) {
+    m->n_iso = m->n_stalled = m->n_live = m->n_issuable = 0;
+    for (unsigned s = 0; s < m->n; s++) {
+        if (!m->live[s]) continue;
+        bool st = ws_ciao_det_stalled(m->det, s);
+        m->n_live++;
+        m->n_stalled += st;
+        m->n_iso += ws_ciao_det_isolated(m->det, s);
+        m->n_issuable += !st && !m->wait[s];
+    }
+    m->seen_version = ws_ciao_det_version(m->det);
+    m->views_changed = false;
+}
+
 static void sm_cycle(void *p, uint64_t now, uint64_t warp_insts) {
     ciao_sm *m = p;
     if (warp_insts != m->insts || !m->last_issue) {
@@ -190,26 +221,17 @@ static void sm_cycle(void *p, uint64_t now, uint64_t warp_insts) {
         m->insts = warp_insts;
         m->last_issue = now;
     }
-    unsigned iso = 0, stalled = 0, issuable = 0;
-    for (unsigned s = 0; s < m->n; s++) {
-        if (!m->live[s]) continue;
-        bool st = ws_ciao_det_stalled(m->det, s);
-        stalled += st;
-        iso += ws_ciao_det_isolated(m->det, s);
-        issuable += !st && !m->wait[s];
-    }
+    if (ws_ciao_det_version(m->det) != m->seen_version || m->views_changed) count(m);
     /* never leave the SM with nothing that may issue */
-    if (stalled && (!issuable || (m->guard && now - m->last_issue >= m->guard))) {
+    if (m->n_stalled && (!m->n_issuable || (m->guard && now - m->last_issue >= m->guard))) {
         ws_ciao_det_force_active(m->det, -1);
         m->last_issue = now;
-        stalled = 0;
+        count(m);
     }
-    m->iso_sum += iso;
-    m->stall_sum += stalled;
+    m->iso_sum += m->n_iso;
+    m->stall_sum += m->n_stalled;
+    m->active_sum += m->n_live - m->n_stalled;
     m->cycles++;
-    unsigned live = 0;
-    for (unsigned s = 0; s < m->n; s++) live += m->live[s];
-    m->active_sum += live - stalled;
 }
 
 static void sm_evict(void *p, uint64_t block, uint16_t owner, uint16_t evictor) {
@@ -230,6 +252,8 @@ static void sm_warps(const void *p, ws_throttle_sm_warps *out) {
     out->isolated = ws_ciao_det_n_isolated(m->det);
     out->stalled = ws_ciao_det_n_stalled(m->det);
 }
+
+static uint64_t sm_version(const void *p) { return ws_ciao_det_version(((const ciao_sm *)p)->det); }
 
 static void sm_bind_smc(void *p, const ws_smc_counts *c) { ((ciao_sm *)p)->smc = c; }
 
@@ -393,6 +417,7 @@ static void ctl_lines(const void *p, struct ws_kernel_stats *ks) {
         .sm_cycle = sm_cycle, .l1d_read_miss = sm_read_miss, .l1d_evict = sm_evict,           \
         .l1d_route = SMC ? sm_route : NULL, .wants_smem_cache = SMC, .sm_warps = sm_warps,    \
         .ctl_lines = ctl_lines, .sm_bind_smc = SMC ? sm_bind_smc : NULL,                      \
+        .sm_version = sm_version,                                                             \
     }
 
 const ws_throttle_policy ws_throttle_ciao_p =

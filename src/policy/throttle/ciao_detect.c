@@ -33,6 +33,7 @@ struct ws_ciao_det {
     uint8_t *touched;    /* targets acted on in this high epoch */
     uint64_t inst_total; /* InstTotal of Eq. 1 */
     uint64_t low_cnt, high_cnt, stall_seq;
+    uint64_t version;    /* bumped with every V/I change */
     ws_ciao_counts cnt;
 };
 
@@ -69,6 +70,7 @@ ws_ciao_det *ws_ciao_det_create(const ws_ciao_cfg *cfg, unsigned n_warps) {
 
 static void reset_slot(ws_ciao_det *d, unsigned w) {
     slot_state *s = &d->s[w];
+    d->version++;
     s->vta_hits = 0;
     s->intf = -1;
     s->intf_cnt = 0;
@@ -100,6 +102,7 @@ void ws_ciao_det_warp_start(ws_ciao_det *d, unsigned slot, uint64_t age) {
 
 void ws_ciao_det_warp_end(ws_ciao_det *d, unsigned slot) {
     if (slot >= d->n || !d->s[slot].live) return;
+    d->version++;
     d->s[slot].live = 0;
     d->s[slot].v = 1; /* a finished warp holds no state that could gate anything */
     d->s[slot].i = 0;
@@ -203,6 +206,7 @@ static void low_epoch(ws_ciao_det *d) {
             s->v = 1;
             s->pair[1] = -1;
             d->cnt.reactivations++;
+            d->version++;
             na++;
         } else if (s->i) {
             if (!trigger_finished(d, w, 0) && irs_above(d, (unsigned)s->pair[0], d->cfg.low_cut, na))
@@ -210,6 +214,7 @@ static void low_epoch(ws_ciao_det *d) {
             s->i = 0;
             s->pair[0] = -1;
             d->cnt.deisolations++;
+            d->version++;
         }
     }
 }
@@ -242,6 +247,7 @@ static void high_epoch(ws_ciao_det *d) {
             continue;
         }
         d->touched[j] = 1;
+        d->version++;
     }
     if (d->cfg.window_epoch) {
         for (unsigned w = 0; w < d->n; w++) d->s[w].vta_hits = 0;
@@ -269,6 +275,7 @@ void ws_ciao_det_force_active(ws_ciao_det *d, int slot) {
             d->s[w].v = 1;
             d->s[w].pair[1] = -1;
             d->cnt.forced++;
+            d->version++;
         }
         if (slot >= 0) break;
     }
@@ -317,3 +324,4 @@ uint32_t ws_ciao_det_pair_events(const ws_ciao_det *d, unsigned interferer, unsi
 }
 unsigned ws_ciao_det_n_warps(const ws_ciao_det *d) { return d->n; }
 const ws_ciao_counts *ws_ciao_det_counts(const ws_ciao_det *d) { return &d->cnt; }
+uint64_t ws_ciao_det_version(const ws_ciao_det *d) { return d->version; }

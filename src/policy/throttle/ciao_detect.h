@@ -84,5 +84,7 @@ int ws_ciao_det_pair(const ws_ciao_det *d, unsigned slot, unsigned which);
 uint32_t ws_ciao_det_pair_events(const ws_ciao_det *d, unsigned interferer, unsigned victim);
 unsigned ws_ciao_det_n_warps(const ws_ciao_det *d);
 const ws_ciao_counts *ws_ciao_det_counts(const ws_ciao_det *d);
+/* Changes whenever a warp's V or I bit may have changed. */
+uint64_t ws_ciao_det_version(const ws_ciao_det *d);
 
 #endif

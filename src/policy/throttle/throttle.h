@@ -143,6 +143,12 @@ typedef struct ws_throttle_policy {
     /* The SM's shared-memory cache counters (with wants_smem_cache), given
        once after sm_create; they outlive the per-SM state. */
     void (*sm_bind_smc)(void *sm, const ws_smc_counts *c);
+    /* A per-SM part whose filter decides only from the views and from its
+       own state may give that state's version here (it changes whenever a
+       decision may): the SM then keeps skipping schedulers whose views did
+       not change, as without throttling (issue.c). NULL: the filter runs
+       every cycle on the full path. */
+    uint64_t (*sm_version)(const void *sm);
 } ws_throttle_policy;
 
 /* One value of ctl_stats; name is a static string. */

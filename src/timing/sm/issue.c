@@ -76,9 +76,12 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
-    /* a throttle filter may keep per-cycle state: throttled runs take the full path */
-    sm->memo_ok = sm->sched[0].policy->stable && !sm->throttling && sm->cfg->skip_idle;
-    sm->blk_ok = !sm->throttling && sm->cfg->skip_idle; /* throttles gate per cycle */
+    /* a throttle filter may keep per-cycle state: throttled runs take the full path, unless
+       the policy versions its state (a new version counts as a change: sm_issue_cycle) */
+    bool versioned = sm->throttle_sm.policy && sm->throttle_sm.policy->sm_version;
+    sm->memo_ok = sm->sched[0].policy->stable && (!sm->throttling || versioned) &&
+                  sm->cfg->skip_idle;
+    sm->blk_ok = (!sm->throttling || versioned) && sm->cfg->skip_idle; /* throttles gate per cycle */
     sm->gen = 1;
     return 0;
 }
@@ -398,8 +401,16 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
 
 void sm_issue_cycle(ws_sm *sm) {
     if (!sm->n_active_ctas) return;
-    if (sm->throttle_sm.policy && sm->throttle_sm.policy->sm_cycle)
-        sm->throttle_sm.policy->sm_cycle(sm->throttle_sm.state, sm->now, sm->st.warp_insts);
+    const ws_throttle_policy *tp = sm->throttle_sm.policy;
+    if (tp && tp->sm_cycle) tp->sm_cycle(sm->throttle_sm.state, sm->now, sm->st.warp_insts);
+    if (tp && tp->sm_version) {
+        uint64_t v = tp->sm_version(sm->throttle_sm.state);
+        if (v != sm->throttle_version) { /* its decisions may differ: look again, reorder */
+            sm->throttle_version = v;
+            sm->gen++;
+            for (unsigned s = 0; s < sm->n_sched; s++) sm->order_ok[s] = false;
+        }
+    }
     for (unsigned j = 0; j < sm->n_sched; j++) {
         sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);
         if (sm->has_fault) return;

@@ -437,7 +437,8 @@ bool ws_sm_busy(const ws_sm *sm) {
  * unit that acts in a cycle must appear here. Returns the first cycle that
  * must run in full after `now`, or 0 when the next one must. */
 static uint64_t quiet_until(const ws_sm *sm) {
-    if (!sm->memo_ok || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
+    /* throttle policies act on their own clock (epochs, guards): never asleep under one */
+    if (!sm->memo_ok || sm->throttling || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
         return 0;
     for (unsigned s = 0; s < sm->n_sched; s++)
         if (sm->memo_gen[s] != sm->gen) return 0;

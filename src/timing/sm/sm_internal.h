@@ -215,6 +215,7 @@ struct ws_sm {
     bool throttling;           /* a policy other than "none" */
     ws_throttle_sm throttle_sm; /* the policy's per-SM part (CCWS), if it has one */
     uint8_t (*route)(const void *sm, uint16_t warp); /* its l1d_route, with a smem cache */
+    uint64_t throttle_version; /* its sm_version when last seen */
     struct sm_smc *smc;        /* shared-memory cache of isolated warps (CIAO; smc.c), or NULL */
     ws_sched_warp *sview;      /* per scheduler view scratch */
     uint16_t *sorder;          /* per scheduler: its policy's last order ... */
