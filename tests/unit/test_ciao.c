@@ -428,5 +428,15 @@ TEST(ciao_end_to_end_smem_and_barriers) {
     CHECK(stat_sum(rc, "warpsim_ciao_stalls") > 0);
     double lines = stat_sum(rc, "warpsim_smc_lines");
     CHECK_MSG(lines > 0 && lines < 2 * 372, "lines %g", lines);
+    /* the skipping of unchanged schedulers (versioned state) changes nothing */
+    const char *full[] = {c[0], c[1], "-warpsim_skip_idle 0", NULL};
+    char *rf = run_report("rodinia/backprop", full, &ok);
+    CHECK(ok);
+    CHECK_MSG(stat_sum(rc, "gpu_sim_cycle") == stat_sum(rf, "gpu_sim_cycle") &&
+                  stat_sum(rc, "warpsim_ciao_stalls") == stat_sum(rf, "warpsim_ciao_stalls") &&
+                  stat_sum(rc, "warpsim_smc_hits") == stat_sum(rf, "warpsim_smc_hits"),
+              "skip_idle 1: %g cycles, 0: %g", stat_sum(rc, "gpu_sim_cycle"),
+              stat_sum(rf, "gpu_sim_cycle"));
+    free(rf);
     free(rc);
 }
