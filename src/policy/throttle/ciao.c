@@ -29,6 +29,7 @@ typedef struct ciao_sm {
     uint64_t guard;
     uint64_t *age;              /* the warp in each slot (a new one resets its state) */
     uint8_t *live, *wait, *bar, *cta;
+    uint8_t *seen;              /* per slot: the view flags last looked at (valid, wait, bar) */
     uint16_t cta_bar[MAX_CTAS]; /* warps at a barrier per CTA slot */
     uint64_t insts, last_issue; /* warp instructions so far; cycle of the last issue */
     /* counts over the slots, recomputed only when the detector or the views changed */
@@ -107,6 +108,7 @@ static void ciao_kernel_start(void *st) {
     memset(m->live, 0, m->n);
     memset(m->wait, 0, m->n);
     memset(m->bar, 0, m->n);
+    memset(m->seen, 0, m->n);
     memset(m->cta_bar, 0, sizeof m->cta_bar);
     for (unsigned i = 0; i < m->n; i++) m->age[i] = UINT64_MAX;
     m->iso_sum = m->stall_sum = m->active_sum = m->cycles = 0;
@@ -128,6 +130,10 @@ static void ciao_filter(void *st, ws_sched_warp *w, unsigned n) {
     for (unsigned i = 0; i < n; i++) {
         unsigned s = w[i].slot;
         if (s >= m->n) continue;
+        uint8_t f = (uint8_t)(w[i].valid | w[i].waiting << 1 | w[i].at_bar << 2);
+        if (f == m->seen[s] && w[i].age == m->age[s] && w[i].cta == m->cta[s])
+            continue; /* nothing new (most views, most cycles) */
+        m->seen[s] = f;
         if (m->bar[s]) m->cta_bar[m->cta[s]]--;
         if (w[i].valid && w[i].age != m->age[s]) {
             m->age[s] = w[i].age;
@@ -135,6 +141,7 @@ static void ciao_filter(void *st, ws_sched_warp *w, unsigned n) {
         } else if (!w[i].valid && m->live[s]) {
             ws_ciao_det_warp_end(m->det, s);
         }
+        if (!w[i].valid) m->age[s] = w[i].age; /* a later warp has another age */
         uint8_t wait = w[i].valid && w[i].waiting;
         m->views_changed |= m->live[s] != w[i].valid || m->wait[s] != wait;
         m->live[s] = w[i].valid;
@@ -145,10 +152,11 @@ static void ciao_filter(void *st, ws_sched_warp *w, unsigned n) {
         if (m->bar[s]) m->cta_bar[m->cta[s]]++;
         if (arrived) release_cta(m, m->cta[s]);
     }
+    bool any = ws_ciao_det_n_stalled(m->det) > 0;
     for (unsigned i = 0; i < n; i++) {
         unsigned s = w[i].slot;
         w[i].throttled = 0;
-        if (s >= m->n || !w[i].valid || !ws_ciao_det_stalled(m->det, s)) continue;
+        if (!any || s >= m->n || !w[i].valid || !ws_ciao_det_stalled(m->det, s)) continue;
         if (m->cta_bar[m->cta[s]]) { /* stalled while CTA-mates wait at a barrier */
             ws_ciao_det_force_active(m->det, (int)s);
             continue;
@@ -167,6 +175,7 @@ static void sm_destroy(void *p) {
     free(m->wait);
     free(m->bar);
     free(m->cta);
+    free(m->seen);
     free(m);
 }
 
@@ -185,7 +194,8 @@ static void *sm_create_mode(ws_params *p, unsigned n_warps, char *err, size_t er
     m->wait = calloc(n_warps, 1);
     m->bar = calloc(n_warps, 1);
     m->cta = calloc(n_warps, 1);
-    if (!m->det || !m->age || !m->live || !m->wait || !m->bar || !m->cta) {
+    m->seen = calloc(n_warps, 1);
+    if (!m->det || !m->age || !m->live || !m->wait || !m->bar || !m->cta || !m->seen) {
         sm_destroy(m);
         snprintf(err, errlen, "out of host memory");
         return NULL;

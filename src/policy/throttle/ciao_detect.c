@@ -34,6 +34,7 @@ struct ws_ciao_det {
     uint64_t inst_total; /* InstTotal of Eq. 1 */
     uint64_t low_cnt, high_cnt, stall_seq;
     uint64_t version;    /* bumped with every V/I change */
+    unsigned n_stalled;  /* live warps with V=0 */
     ws_ciao_counts cnt;
 };
 
@@ -71,6 +72,7 @@ ws_ciao_det *ws_ciao_det_create(const ws_ciao_cfg *cfg, unsigned n_warps) {
 static void reset_slot(ws_ciao_det *d, unsigned w) {
     slot_state *s = &d->s[w];
     d->version++;
+    if (s->live && !s->v) d->n_stalled--;
     s->vta_hits = 0;
     s->intf = -1;
     s->intf_cnt = 0;
@@ -89,6 +91,7 @@ void ws_ciao_det_kernel_start(ws_ciao_det *d) {
     }
     memset(d->pairs, 0, (size_t)d->n * d->n * sizeof *d->pairs);
     d->inst_total = d->low_cnt = d->high_cnt = 0;
+    d->n_stalled = 0;
     memset(&d->cnt, 0, sizeof d->cnt);
 }
 
@@ -103,6 +106,7 @@ void ws_ciao_det_warp_start(ws_ciao_det *d, unsigned slot, uint64_t age) {
 void ws_ciao_det_warp_end(ws_ciao_det *d, unsigned slot) {
     if (slot >= d->n || !d->s[slot].live) return;
     d->version++;
+    if (!d->s[slot].v) d->n_stalled--;
     d->s[slot].live = 0;
     d->s[slot].v = 1; /* a finished warp holds no state that could gate anything */
     d->s[slot].i = 0;
@@ -207,6 +211,7 @@ static void low_epoch(ws_ciao_det *d) {
             s->pair[1] = -1;
             d->cnt.reactivations++;
             d->version++;
+            d->n_stalled--;
             na++;
         } else if (s->i) {
             if (!trigger_finished(d, w, 0) && irs_above(d, (unsigned)s->pair[0], d->cfg.low_cut, na))
@@ -242,6 +247,7 @@ static void high_epoch(ws_ciao_det *d) {
             sj->pair_gen[1] = si->gen;
             sj->stall_seq = ++d->stall_seq;
             d->cnt.stalls++;
+            d->n_stalled++;
             na--;
         } else {
             continue;
@@ -272,6 +278,7 @@ void ws_ciao_det_issued(ws_ciao_det *d, uint64_t n) {
 void ws_ciao_det_force_active(ws_ciao_det *d, int slot) {
     for (unsigned w = slot < 0 ? 0 : (unsigned)slot; w < d->n; w++) {
         if (!d->s[w].v) {
+            if (d->s[w].live) d->n_stalled--;
             d->s[w].v = 1;
             d->s[w].pair[1] = -1;
             d->cnt.forced++;
@@ -287,11 +294,7 @@ bool ws_ciao_det_stalled(const ws_ciao_det *d, unsigned slot) {
 bool ws_ciao_det_isolated(const ws_ciao_det *d, unsigned slot) {
     return slot < d->n && d->s[slot].i;
 }
-unsigned ws_ciao_det_n_stalled(const ws_ciao_det *d) {
-    unsigned n = 0;
-    for (unsigned w = 0; w < d->n; w++) n += d->s[w].live && !d->s[w].v;
-    return n;
-}
+unsigned ws_ciao_det_n_stalled(const ws_ciao_det *d) { return d->n_stalled; }
 unsigned ws_ciao_det_n_isolated(const ws_ciao_det *d) {
     unsigned n = 0;
     for (unsigned w = 0; w < d->n; w++) n += d->s[w].live && d->s[w].i;

@@ -4,15 +4,15 @@
  * evicting the other warps' lines from the L1D.
  *  - capacity: shared memory per SM minus the resident CTAs' allocations
  *    (the SMMT), in lines of data plus a 4-byte tag (25-bit tag + 6-bit
- *    warp id); by default the largest power of two of lines (the paper's
- *    row mask; 256 lines for 48 KB), or every line that fits with
- *    -warpsim_smem_cache_lines 1 (index modulo the line count).
- *    -warpsim_smem_cache_lines 2 keeps the power of two and XORs the next
- *    two groups of line-address bits into the row (as the XOR set-index
- *    hash does for the L1D), so rows at a power-of-two stride spread.
- *  - direct-mapped: line L is in row L mod lines (tag and data are read in
- *    one access from the two bank groups, so a hit costs what an L1D hit
- *    does: the same latency pipeline).
+ *    warp id).
+ *  - direct-mapped (tag and data are read in one access from the two bank
+ *    groups, so a hit costs what an L1D hit does: the same latency
+ *    pipeline). -warpsim_smem_cache_lines: 0 = the largest power of two of
+ *    lines (the paper's row mask; 256 for 48 KB), row = low line-address
+ *    bits; 1 = every line that fits, row = line mod count; 2 (default) =
+ *    as 0 with the next two groups of line bits XORed into the row (as the
+ *    XOR set-index hash does for the L1D), so that lines at a power-of-two
+ *    stride (matrix rows) do not all fall on a few rows.
  *  - it shares the L1D's MSHRs: a read routed here waits while the two
  *    together hold as many entries as the L1D has; so does an L1D read
  *    while this cache holds any (a hit too: the check comes before the tag
