@@ -541,15 +541,22 @@ static const preset g_presets[] = {
      "(docs/timing.md, tools/fidelity.py). Use it to compare with GPGPU-Sim's numbers.",
      p_gtx480_v4},
     {"ciao",
-     "the GTX480 variant of the CIAO study (IPDPS 2018, Table I): gtx480 with the Fermi\n"
-     "XOR set-index hash on L1D and L2, 768 KB 8-way L2 in 12 slices, 700 MHz icnt, GTO.\n"
-     "Schemes: -warpsim_throttle ciao_p | ciao_t | ciao_c | statpcal | ccws | swl:N.",
+     "GPGPU-Sim 3.2.2's GTX480 as the CIAO study (IPDPS 2018, Table I) set it up: gtx480\n"
+     "with the Fermi XOR set-index hash on L1D and L2, 768 KB 8-way L2 in 12 slices, 700 MHz\n"
+     "interconnect, GTO. Not validated against a GPGPU-Sim run: compare schemes with each\n"
+     "other (-warpsim_throttle ciao_p | ciao_t | ciao_c | statpcal | ccws | swl:N).",
      p_ciao},
-    {"ciao-gto-cap", "ciao with a 48 KB L1D and 16 KB shared memory (the paper's GTO-cap)",
+    {"ciao-gto-cap",
+     "ciao (GPGPU-Sim 3.2.2's GTX480 variant) with a 48 KB L1D and 16 KB shared memory (the\n"
+     "study's GTO-cap). Not validated against GPGPU-Sim.",
      p_ciao_cap},
-    {"ciao-gto-8way", "ciao with an 8-way L1D on the same 32 sets (32 KB; the paper's GTO-8way)",
+    {"ciao-gto-8way",
+     "ciao (GPGPU-Sim 3.2.2's GTX480 variant) with an 8-way L1D on the same 32 sets (32 KB;\n"
+     "the study's GTO-8way). Not validated against GPGPU-Sim.",
      p_ciao_8way},
-    {"ciao-2x", "ciao with 340 GB/s DRAM bandwidth (DRAM clock 1771 MHz; the paper's 2X)",
+    {"ciao-2x",
+     "ciao (GPGPU-Sim 3.2.2's GTX480 variant) with 340 GB/s DRAM bandwidth (DRAM clock 1771\n"
+     "MHz; the study's 2X). Not validated against GPGPU-Sim.",
      p_ciao_2x},
 };
 
