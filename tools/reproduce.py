@@ -9,6 +9,8 @@ seed000: Khairy's DBSA / DWT-CS / PRIC / DWT-PRIC with CCWS and MRPB, harmonic
          means of IPC speedups over the GTX480 baseline (tools/examples/seed000.toml).
 seed001: CIAO-T/-P/-C, statPCAL, CCWS and Best-SWL over GTO, geometric
          means per class (tools/examples/seed001.toml; warpsim_tools/repro_seed001.py).
+seed002: Huangfu's profile-based bypassing, warp reordering, WCET and shared-LLC
+         analyses (own runner: tools/reproduce.py seed002 --help).
 seed003: ACI index functions on the L1D and on L1D+L2, IACM and DWT-PRIC,
          geometric means of IPC gains and energy reductions over CVI
          (tools/examples/seed003.toml).
@@ -609,6 +611,10 @@ def run_sweep(seed, o, sweep_dir):
 
 
 def main(argv=None):
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["seed002"]:  # runs its own experiments (warpsim_tools/repro_seed002.py)
+        from warpsim_tools import repro_seed002
+        return repro_seed002.main(args[1:])
     ap = argparse.ArgumentParser(prog="tools/reproduce.py", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="See docs/reproduction.md.")

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/analyze.h"
 #include "config/config.h"
 #include "ptx/ptx.h"
 #include "stats/catalog.h"
@@ -54,6 +55,10 @@
     "                    a capped run is marked: warpsim_capped = 1, later launches skipped\n"     \
     "  --memcheck[=stop] report accesses outside allocations (-warpsim_memcheck 1; stop: 2)\n"      \
     "  --input SIZE      workload input: small (default) or paper\n"                               \
+    "  --profile-bypass FILE  profile-based L1D bypassing in one command: a profiling run\n"    \
+    "                    writes the per-SM bypass list FILE (and FILE.reuse.csv, the reuse\n"      \
+    "                    histograms), then the reported run bypasses the listed lines\n"         \
+    "                    (-l1d_bypass_profile, then -l1d_bypass_list; docs/bypass.md)\n"         \
     "  --dump-ptx DIR    write every PTX module loaded to DIR, under the name its error\n"         \
     "                    messages use (for -- PROGRAM: PROGRAM.moduleN.compute_ARCH.ptx)\n"        \
     "  -h, --help        this help\n"
@@ -66,6 +71,9 @@ static void usage(FILE *f) {
           RUN_LINES
           "  warpsim list                                            list the bundled workloads\n"
           "  warpsim ptx-check [-v] FILE.ptx...                      parse and validate PTX files\n"
+          "  warpsim analyze FILE.ptx KERNEL --grid G --block B ...  static kernel analyzer (reorder\n"
+          "                                                           configuration, L1D estimate, WCET)\n"
+          "  warpsim llc-analyze TRACE --sets N --ways A [--quota Q]  shared-LLC reuse-distance analyses\n"
           "  warpsim options                                         list every configuration option\n"
           "  warpsim stats [--json]                                  list every statistic (docs/stats.md)\n"
           "  warpsim version                                         print the version\n"
@@ -121,7 +129,8 @@ static int is_help(const char *a) { return !strcmp(a, "-h") || !strcmp(a, "--hel
 #define MAX_SETS 64
 typedef struct run_opts {
     const char *config, *preset, *outdir, *dump_ptx;
-    const char *sets[MAX_SETS + 2]; /* "-name value" overrides (+ --max-cycle), NULL-terminated */
+    const char *sets[MAX_SETS + 3]; /* "-name value" overrides (+ --max-cycle, + a bypass pass),
+                                       NULL-terminated */
     char max_cycle_set[48];         /* --max-cycle N as "-gpgpu_max_cycle N" */
     int nsets;
     int functional, quiet, check;
@@ -423,9 +432,34 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
     return 1;
 }
 
+/* --profile-bypass FILE: pass 1 profiles (quietly, no statistics files) and
+   writes the bypass list; pass 2, the reported run, reads it. */
+static int run_profile_bypass(const run_opts *o, const char *workload, char **program,
+                              const char *file) {
+    char set[PATH_MAX + 32];
+    run_opts p = *o;
+    p.quiet = 1;
+    p.outdir = NULL;
+    snprintf(set, sizeof set, "-l1d_bypass_profile %s", file);
+    p.sets[p.nsets++] = set;
+    p.sets[p.nsets] = NULL;
+    fprintf(stderr, "warpsim: profile-based bypassing, pass 1: profiling into %s\n", file);
+    int rc = program ? run_program(&p, program) : run_workload(&p, workload);
+    if (rc) {
+        fprintf(stderr, "warpsim: the profiling run failed (status %d); no second pass\n", rc);
+        return rc;
+    }
+    p = *o;
+    snprintf(set, sizeof set, "-l1d_bypass_list %s", file);
+    p.sets[p.nsets++] = set;
+    p.sets[p.nsets] = NULL;
+    fprintf(stderr, "warpsim: profile-based bypassing, pass 2: bypassing the lines of %s\n", file);
+    return program ? run_program(&p, program) : run_workload(&p, workload);
+}
+
 static int cmd_run(int argc, char **argv) {
     run_opts o = {0};
-    const char *workload = NULL, *max_cycle = NULL;
+    const char *workload = NULL, *max_cycle = NULL, *profile_bypass = NULL;
     char **program = NULL;
     for (int i = 0; i < argc && !program; i++) {
         const char *a = argv[i], *v = NULL;
@@ -433,7 +467,7 @@ static int cmd_run(int argc, char **argv) {
         /* the options that take a value; the first that matches sets v */
         static const char *const valued[] = {"--config", "--preset", "--set", "-o", "--output",
                                              "--max-insn", "--max-cycle", "--input", "--dump-ptx",
-                                             NULL};
+                                             "--profile-bypass", NULL};
         int which = -1;
         for (int k = 0; valued[k] && !r; k++)
             if ((r = opt_value(argc, argv, &i, valued[k], &v))) which = k;
@@ -464,6 +498,8 @@ static int cmd_run(int argc, char **argv) {
             o.outdir = v;
         } else if (!strcmp(name, "--dump-ptx")) {
             o.dump_ptx = v;
+        } else if (!strcmp(name, "--profile-bypass")) {
+            profile_bypass = v;
         } else if (!strcmp(name, "--max-insn")) {
             if (parse_u64(v, &o.max_insn)) {
                 fprintf(stderr, "warpsim run: --max-insn wants a count, got '%s'\n", v);
@@ -514,12 +550,13 @@ static int cmd_run(int argc, char **argv) {
         return 2;
     }
     if (o.check) return check_config(&o);
-    if (program) return run_program(&o, program);
-    if (!workload) {
+    if (!program && !workload) {
         fprintf(stderr, "warpsim run: no workload given (see `warpsim list`)\n");
         fputs(RUN_USAGE, stderr);
         return 2;
     }
+    if (profile_bypass) return run_profile_bypass(&o, workload, program, profile_bypass);
+    if (program) return run_program(&o, program);
     return run_workload(&o, workload);
 }
 
@@ -675,6 +712,8 @@ int main(int argc, char **argv) {
         return main(3, args);
     }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "analyze")) return ws_cli_analyze(argc - 2, argv + 2);
+    if (!strcmp(cmd, "llc-analyze")) return ws_cli_llc(argc - 2, argv + 2);
     if (!strcmp(cmd, "ptx-check")) {
         if (argc > 2 && is_help(argv[2])) return command_usage(cmd);
         return cmd_ptx_check(argc - 2, argv + 2);

@@ -59,7 +59,8 @@ ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out, char *
             ws_image_destroy(img, g);
             return WS_ERR_INVALID_PTX;
         }
-        if (s->init) memcpy(dst, s->init, s->size);
+        /* Module images start zeroed: only the listed initialisers are copied. */
+        if (s->init) memcpy(dst, s->init, s->init_len < s->size ? s->init_len : s->size);
         for (uint32_t r = 0; r < s->nrelocs; r++) {
             const struct ws_reloc *rl = &s->relocs[r];
             unsigned asz = m->address_size == 32 ? 4 : 8;

@@ -286,7 +286,9 @@ typedef struct ws_symbol {
                            GLOBAL/CONST: byte offset in the module's global/const image;
                            frame symbols: offset in the function frame;
                            kernel params: offset in the param buffer */
-    uint8_t *init;      /* initial bytes (size bytes) or NULL = zero */
+    uint8_t *init;      /* the first init_len initial bytes, or NULL = zero */
+    uint64_t init_len;  /* bytes in init; the rest of the variable starts zero (a
+                           short list leaves a huge array's tail unstored) */
     /* Symbols whose initialisers hold addresses of other variables (generic
        addresses of globals, function pointers) are listed here to be patched
        once addresses are known. */

@@ -602,8 +602,8 @@ static void parse_initialiser(P *p, uint32_t si, bool unsized)
     p->pend_init = NULL;
     s = &p->m->syms[si];
     if (unsized) s->size = ib.n;
-    s->init = xrealloc(p, ib.buf, s->size ? s->size : 1);
-    if (s->size > ib.n) memset(s->init + ib.n, 0, s->size - ib.n);
+    s->init = xrealloc(p, ib.buf, ib.n ? ib.n : 1);
+    s->init_len = ib.n;
 }
 
 /* A variable declaration after its state-space directive: module scope

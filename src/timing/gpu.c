@@ -22,6 +22,8 @@
 #include "timing/mem/addrdec.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
+#include "timing/gpu_hooks.h"
+#include "timing/llc_ai.h"
 #include "timing/mem/partition.h"
 
 enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
@@ -42,7 +44,7 @@ enum {
     P_STALL_DRAMFULL, P_STALL_ICNT2SH, P_ICNT_REQ, P_ICNT_REPLY,
     P_N_LOAD, P_N_STORE, P_N_SHMEM, P_N_TEX, P_N_CONST, P_N_PARAM,
     P_MEM_RD_LOCAL, P_MEM_WR_LOCAL, P_MEM_RD_GLOBAL, P_MEM_WR_GLOBAL, P_MEM_TEX, P_MEM_CONST,
-    P_MF_LAT_SUM, P_MF_N, P_MF_MAX, P_MF_AVG,
+    P_MF_LAT_SUM, P_MF_N, P_MF_MAX, P_MF_AVG, P_GLD_BYTES, P_L1D_LIST_BYPASS,
     P_L2_REPLY_BYTES, P_CYCLES, P_WARPS_LIVE, P_WARP_SLOTS,
     P_N
 };
@@ -123,6 +125,11 @@ static const ws_stat_decl g_program_stats[P_N] = {
       .agg = WS_AGG_MAX),
     S(P_MF_AVG, "averagemflatency", "cycles", "mean memory request latency (creation to reply)",
       RATE(P_MF_LAT_SUM, P_MF_N)),
+    /* profile-based L1D bypassing (timing/mem/l1bypass.h) */
+    S(P_GLD_BYTES, "warpsim_gmem_load_bytes", "B",
+      "global-load bytes requested from memory: L1D line fills and uncached 32 B sectors"),
+    S(P_L1D_LIST_BYPASS, "warpsim_l1d_list_bypasses", "requests",
+      "global-load sector requests that -l1d_bypass_list sent past the L1D"),
     /* for L2_BW and gpu_tot_occupancy, which GPGPU-Sim names per scope itself */
     S(P_L2_REPLY_BYTES, "l2_reply_bytes", "B", "", .hidden = 1),
     S(P_CYCLES, "core_cycles", "cycles", "", .hidden = 1),
@@ -196,6 +203,9 @@ struct ws_gpu {
     ws_icnt *icnt;
     ws_mempart **part;
     ws_control *ctl;          /* policy controllers between cycles */
+    ws_l1blist *l1blist;      /* -l1d_bypass_list, or NULL */
+    uint64_t *cta_next;       /* -warpsim_static_cta_map: per SM, its next block */
+    ws_llc_ai *llc;           /* access-interval throttling / LLC trace, or NULL */
     uint64_t ctl_next;        /* kernel cycle of the next controller epoch */
     double mhz[4];            /* core, icnt, L2, DRAM */
     double period[4], next[4];
@@ -425,6 +435,9 @@ static void gpu_free(ws_gpu *g) {
         for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_destroy(g->part[i]);
     free(g->part);
     ws_control_destroy(g->ctl);
+    ws_l1blist_destroy(g->l1blist);
+    free(g->cta_next);
+    ws_llc_ai_destroy(g->llc);
     ws_icnt_destroy(g->icnt);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
@@ -472,8 +485,22 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         gpu_free(g);
         return NULL;
     }
+    if (!(g->cta_next = calloc(g->n_sms, sizeof *g->cta_next))) {
+        snprintf(err, errlen, "out of memory");
+        gpu_free(g);
+        return NULL;
+    }
+    g->llc = ws_llc_ai_create(c, g->n_sms, err, errlen);
+    if (!g->llc && err[0]) {
+        gpu_free(g);
+        return NULL;
+    }
+    if (ws_l1bp_open(c, g->n_sms, &g->l1blist, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit};
+        ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit, g->l1blist};
         if (!(g->sm[i] = ws_sm_create(&env, err, errlen))) {
             gpu_free(g);
             return NULL;
@@ -642,6 +669,8 @@ static void program_values(const ws_gpu *g, const ws_sm_stats *smt, const ws_mem
     v[P_MEM_CONST] = smt->mem_out[WS_MA_CONST_R];
     v[P_MF_LAT_SUM] = smt->mf_lat_sum;
     v[P_MF_N] = smt->mf_lat_n;
+    v[P_GLD_BYTES] = smt->gld_bytes;
+    v[P_L1D_LIST_BYPASS] = smt->l1d_list_bypass;
     for (uint32_t i = 0; i < g->n_sms; i++)
         if (ws_sm_max_mf_latency(g->sm[i]) > v[P_MF_MAX]) v[P_MF_MAX] = ws_sm_max_mf_latency(g->sm[i]);
     /* GPGPU-Sim counts 32 B per reply packet leaving the L2 side (L2_BW) */
@@ -787,6 +816,36 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     return 0;
 }
 
+/* Access-interval throttling: may SM i send r now? If so, it is counted
+   (and traced with its global LLC set: slice x sets per slice + set). */
+static bool llc_send(ws_gpu *g, uint32_t i, const ws_mreq *r) {
+    if (!ws_llc_ai_may_send(g->llc, i, r)) return false;
+    uint32_t k;
+    ws_mempart *p = part_of(g, r->subpart, &k);
+    const ws_cache *l2 = ws_subpart_l2(p, k);
+    uint64_t set = l2 ? (uint64_t)r->subpart * ws_cache_get_cfg(l2)->nsets +
+                            ws_cache_set_of(l2, r->addr)
+                      : r->subpart;
+    ws_llc_ai_sent(g->llc, i, r, set);
+    return true;
+}
+
+/* Static CTA mapping: block b on SM b mod n, each SM taking its own blocks
+   in ID order as its slots free (one per SM per cycle). Returns how many. */
+static uint64_t dispatch_static(ws_gpu *g, const ws_launch_desc *l, uint64_t total, uint64_t now) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        uint64_t b = g->cta_next[i];
+        if (b >= total || !ws_sm_can_take_cta(g->sm[i])) continue;
+        uint32_t id[3] = {(uint32_t)(b % l->grid[0]), (uint32_t)(b / l->grid[0] % l->grid[1]),
+                          (uint32_t)(b / ((uint64_t)l->grid[0] * l->grid[1]))};
+        ws_sm_take_cta(g->sm[i], id, now);
+        g->cta_next[i] = b + g->n_sms;
+        n++;
+    }
+    return n;
+}
+
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
     const ws_func *kf = &l->img->mod->funcs[l->func];
@@ -811,6 +870,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
     const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
     ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
+    if (g->llc) ws_llc_ai_kernel_start(g->llc);
     g->ctl_next = ws_control_next(g->ctl);
     if (!ws_sm_can_take_cta(g->sm[0])) {
         free(sm0);
@@ -824,6 +884,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     }
     uint64_t total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t next_cta = 0, cycle = 0, idle = 0;
+    bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
+    uint64_t static_before = 0;
+    for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
     uint64_t interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
     sums ts_prev;
     take_sums(g, &ts_prev);
@@ -872,6 +935,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                     continue;
                 }
                 ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
+                if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);
             }
             for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], now);
@@ -888,12 +952,14 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             while ((r = ws_sm_out_peek(sm))) {
                 uint32_t flits = ws_mreq_flits(r, g->flit);
                 if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
+                if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
                 ws_sm_out_pop(sm);
                 ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
             }
             progress |= ws_sm_progressed(sm);
             if (ws_sm_fault(sm, fault)) rc = fault->code;
         }
+        if (g->llc) ws_llc_ai_cycle(g->llc, g->sm);
         cycle++;
         if (rc != WS_OK) break;
         if (cycle >= g->ctl_next) {
@@ -902,8 +968,13 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             g->ctl_next = ws_control_next(g->ctl);
         }
         /* dispatch: at most one CTA per SM per cycle, round robin from the
-           SM after the last one that received a CTA */
-        for (uint32_t i = 0; i < g->n_sms && next_cta < total_ctas; i++) {
+           SM after the last one that received a CTA (or statically) */
+        if (static_map) {
+            next_cta += dispatch_static(g, l, total_ctas, now);
+            progress |= next_cta != static_before;
+            static_before = next_cta;
+        }
+        for (uint32_t i = 0; i < g->n_sms && next_cta < total_ctas && !static_map; i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
             if (!ws_sm_can_take_cta(g->sm[idx])) continue;
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
@@ -968,6 +1039,14 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
        indexing's reset) */
     for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
     ws_control_kernel_end(g->ctl);
+    if (rc == WS_OK && ws_l1bp_write_sms(&g->cfg, g->sm, g->n_sms, fault)) rc = fault->code;
+    if (rc == WS_OK && ws_l1trace_write_sms(&g->cfg, g->sm, g->n_sms, g->kernel_uid, fault))
+        rc = fault->code;
+    if (rc == WS_OK && g->llc &&
+        ws_llc_ai_write(g->llc, g->kernel_uid, fault->msg, sizeof fault->msg))
+        rc = fault->code = WS_ERR_IO;
+    if (rc == WS_OK && ws_analyze_write(&g->cfg, g->sm, g->n_sms, g->kernel_uid, l, fault))
+        rc = fault->code;
     out->cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;

@@ -180,6 +180,8 @@ static const alt g_alt[] = {
     {"l1d_bypass", "always", NULL, NULL, 0},
     {"l2_bypass", "always", NULL, NULL, 0},
     {"l1d_reorder", "mrpb", NULL, NULL, 0},
+    {"l1d_bypass_list", "/nonexistent-bypass-list", NULL, NULL, 0}, /* refused */
+    {"l1d_reorder_channel", "1", NULL, "-l1d_warp_reorder 1", 0},
     {"gpgpu_shmem_size", "4096", "micro/matmul", NULL, 0},
     {"gpgpu_shmem_num_banks", "1", "micro/matmul", NULL, 0},
     {"gpgpu_smem_latency", "30", "micro/matmul", NULL, 0},
@@ -207,6 +209,11 @@ static const char *const g_quiet[][2] = {
     {"warpsim_skip_idle", "an optimisation whose results are identical by design"},
     {"warpsim_map_granularity", "acts only on accesses outside every allocation, which no bundled "
                                 "workload makes (tests/func/test_memcheck.c)"},
+    {"l1d_bypass_profile", "writes the bypass-list file, not the report (test_l1bypass_run.c)"},
+    {"llc_access_trace", "writes the trace file, not the report (test_llc_run.c)"},
+    {"warpsim_analyze", "writes the analysis file, not the report (test_wcet_run.c)"},
+    {"l1d_access_trace", "writes the trace file, not the report (test_reorder_run.c)"},
+    {"l1d_bypass_unit", "changes what -l1d_bypass_profile writes (test_l1bypass_run.c)"},
     {"warpsim_memcheck", "writes reports to stderr, not the report (tests/func/test_memcheck.c)"},
     {"adi_nv", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},
     {"adi_ns", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},

@@ -9,12 +9,14 @@ extern const ws_sched_policy ws_sched_lrr;
 extern const ws_sched_policy ws_sched_gto;
 extern const ws_sched_policy ws_sched_two_level_active;
 extern const ws_sched_policy ws_sched_oldest;
+extern const ws_sched_policy ws_sched_prr;
 
 static const ws_sched_policy *const g_sched_policies[] = {
     &ws_sched_lrr,
     &ws_sched_gto,
     &ws_sched_two_level_active,
     &ws_sched_oldest,
+    &ws_sched_prr,
     NULL,
 };
 

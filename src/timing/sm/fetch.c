@@ -69,6 +69,12 @@ void sm_fetch_reply(ws_sm *sm, uint64_t block) { ws_cache_fill(sm->l1i, block, s
 static void drain_l1i(ws_sm *sm) {
     if (!ws_cache_has_miss(sm->l1i) || sm_outq_full(sm)) return;
     const ws_cache_out *o = ws_cache_peek_miss(sm->l1i);
+    if (sm->cfg->perfect_memory) { /* perfect memory: the line is there a cycle later */
+        uint64_t b = o->addr;
+        ws_cache_pop_miss(sm->l1i);
+        ws_cache_fill(sm->l1i, b, sm->now);
+        return;
+    }
     uint16_t wi = (uint16_t)((uintptr_t)o->req - 1);
     ws_mreq *r = sm_new_req(sm, WS_MA_INST, o->addr, o->size, wi);
     sm_pend *p = sm_pend_alloc(sm);

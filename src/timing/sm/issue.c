@@ -165,6 +165,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         return 0;
     }
     if (r == WS_STEP_BARRIER) return 0;
+    /* warp reordering: its accesses after a barrier are a new epoch */
+    if (sm->ro && st.inst->op == WS_OP_BAR && st.inst->sub != WS_BAR_WARP_SYNC && st.active)
+        sm_ro_barrier(sm, wi);
     const sm_dec *d = e->dec;
     sm_inst *in = sm_inst_alloc(sm);
     in->inst = st.inst;
@@ -202,6 +205,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
             sm->st.mem_insn[in->space][in->is_store] += (uint64_t)__builtin_popcount(st.active);
         if (in->is_membar) w->membar = true;
         if (in->is_atomic) w->n_atomic++;
+        if (sm->ro) sm_ro_issued(sm, wi, in);
     }
     sm_sb_reserve(sm, w, in, in->longop);
     w->n_inflight++;
@@ -360,6 +364,7 @@ static void sched_cycle(ws_sm *sm, unsigned s) {
                 break;
             }
             if (sm->sview[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
+            if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
             valid_inst = true;
             checked++;
             if (sm_sb_collides(w, e->dec)) {

@@ -57,6 +57,17 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    if (sm->cfg->l1d_bypass_profile && *sm->cfg->l1d_bypass_profile) {
+        if (!(sm->l1prof = ws_l1prof_create())) {
+            snprintf(err, errlen, "out of host memory");
+            return -1;
+        }
+        sm->l1prof_sectors = !strcmp(sm->cfg->l1d_bypass_unit, "sectors");
+    }
+    if (sm->env.l1blist && !(sm->txbyp = calloc(WS_MAX_TRANSACTIONS, 1))) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
     unsigned mrpb_size, mrpb_queues;
     if (sm_mrpb_parse(sm->cfg->l1d_reorder, &mrpb_size, &mrpb_queues, err, errlen)) return -1;
     if (mrpb_size && !(sm->mrpb = sm_mrpb_create(mrpb_size, mrpb_queues))) {
@@ -66,7 +77,18 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
     return 0;
 }
 
-bool sm_ldst_can_issue(const ws_sm *sm) { return !sm->ld_disp; }
+static void ldst_dispatch(ws_sm *sm, sm_inst *in);
+
+bool sm_ldst_can_issue(const ws_sm *sm) {
+    if (!sm->ld_disp) return true;
+    if (!sm->ro) return false;
+    /* warp reordering: ordered accesses go to their channel, which has room */
+    const sm_regset *rs = &sm->oc_ex[SM_MEM];
+    const sm_inst *o = NULL;
+    for (unsigned i = 0; i < rs->n; i++)
+        if (!o || rs->slot[i]->uid < o->uid) o = rs->slot[i];
+    return o && o->ro_ticket;
+}
 
 bool sm_ldst_busy(const ws_sm *sm) {
     if (sm->smc && sm_smc_cache(sm) && ws_cache_has_miss(sm_smc_cache(sm))) return true;
@@ -77,6 +99,7 @@ bool sm_ldst_busy(const ws_sm *sm) {
         if (sm->smem_pipe[i]) return true;
     for (unsigned i = 0; i < sm->l1_lat; i++)
         if (sm->l1q[i].valid) return true;
+    if (sm->ro && sm_ro_busy(sm)) return true;
     return sm->mrpb && sm->mrpb->n;
 }
 
@@ -116,6 +139,38 @@ static bool bypasses_l1(const ws_sm *sm, const sm_inst *in) {
     return in->space == WS_SPACE_GLOBAL && sm->cfg->gmem_skip_l1d;
 }
 
+/* -l1d_bypass_list: each transaction of a global load to a listed line is
+   replaced by one 32 B transaction per sector it touches, flagged to skip the
+   L1D (what an uncached load moves); the others keep their place. */
+static unsigned split_listed(ws_sm *sm, unsigned n) {
+    ws_mem_txn keep[WS_MAX_TRANSACTIONS];
+    uint8_t byp[WS_MAX_TRANSACTIONS];
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const ws_mem_txn *t = &sm->txq[i];
+        uint64_t line = t->addr & ~(uint64_t)127;
+        if (!ws_l1blist_has(sm->env.l1blist, sm->env.sm_id, line)) {
+            byp[k] = 0;
+            keep[k++] = *t;
+            continue;
+        }
+        for (unsigned s = 0; s < 4; s++) {
+            if (!(t->sectors >> s & 1) || k == WS_MAX_TRANSACTIONS) continue;
+            ws_mem_txn *o = &keep[k];
+            memset(o, 0, sizeof *o);
+            o->addr = line + 32 * s;
+            o->size = 32;
+            o->sectors = (uint8_t)(1u << s);
+            memcpy(o->bytes + 4 * s, t->bytes + 4 * s, 4);
+            o->lanes = t->lanes; /* the reply completes the instruction's count, not lanes */
+            byp[k++] = 1;
+        }
+    }
+    memcpy(sm->txq, keep, k * sizeof *keep);
+    memcpy(sm->txbyp, byp, k);
+    return k;
+}
+
 /* Map per-thread local offsets to the global range GPGPU-Sim uses:
    word-interleaved across every thread that can be resident GPU-wide. */
 static unsigned build_local(ws_sm *sm, sm_inst *in) {
@@ -141,6 +196,16 @@ static unsigned build_local(ws_sm *sm, sm_inst *in) {
 }
 
 void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
+    if (sm->ro && in->ro_ticket) { /* warp reordering: to its channel first */
+        in->in_dispatch = true;   /* not complete before it has been dispatched */
+        sm_ro_distribute(sm, in);
+        return;
+    }
+    ldst_dispatch(sm, in);
+}
+
+/* The instruction enters the dispatch register: its transactions. */
+static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
     sm->ld_disp = in;
     in->in_dispatch = true;
     sm->ntx = sm->txpos = 0;
@@ -175,6 +240,11 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
         ws_coalesce_in ci = {in->addr, in->active, in->access_size ? in->access_size : 4, false,
                              sectored};
         sm->ntx = ws_coalesce(&ci, sm->txq);
+        if (sm->txbyp) {
+            memset(sm->txbyp, 0, sm->ntx);
+            if (in->is_load && !in->is_atomic && in->space == WS_SPACE_GLOBAL && !sectored)
+                sm->ntx = split_listed(sm, sm->ntx);
+        }
         break;
     }
     }
@@ -337,6 +407,21 @@ static void ldst_writeback(ws_sm *sm) {
 }
 
 /* ---- the L1 latency queue ------------------------------------------------------ */
+/* -l1d_bypass_profile: one L1D access of a global load (a miss allocates). */
+static void l1prof_access(ws_sm *sm, const sm_l1acc *h, ws_cache_status s) {
+    unsigned used = 0;
+    if (sm->l1prof_sectors) {
+        used = 32u * (unsigned)__builtin_popcount(h->sectors);
+    } else {
+        for (unsigned i = 0; i < 16; i++) used += (unsigned)__builtin_popcount(h->bytes[i]);
+    }
+    bool fill = s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS;
+    if (!ws_l1prof_record(sm->l1prof, h->addr & ~(uint64_t)127, used, fill)) {
+        ws_fault f = {WS_ERR_OUT_OF_MEMORY, "-l1d_bypass_profile: out of host memory"};
+        sm_set_fault(sm, &f);
+    }
+}
+
 static void l1q_cycle(ws_sm *sm) {
     sm_l1acc *h = &sm->l1q[0];
     if (h->valid) {
@@ -372,6 +457,11 @@ static void l1q_cycle(ws_sm *sm) {
             s = sm_smc_read(sm, h, req);
         }
         bool sent = ws_cache_miss_queue_len(c) > mq;
+        if (c == sm->l1d) {
+            if (sm->l1prof && !write && h->space == WS_SPACE_GLOBAL && s != WS_CACHE_RESERVATION_FAIL)
+                l1prof_access(sm, h, s);
+            if (sm->l1trace && s != WS_CACHE_RESERVATION_FAIL) sm_l1trace_push(sm, h->addr, write);
+        }
         const ws_throttle_policy *tp = sm->throttle_sm.policy;
         if (tp && tp->l1d_read_miss && !write && (s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS))
             tp->l1d_read_miss(sm->throttle_sm.state, h->warp, ws_cache_block_addr(c, h->addr));
@@ -411,14 +501,21 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     }
     if (in->space == WS_SPACE_TEX) return sm_tex_dispatch_step(sm, in); /* one L1T access */
     ws_mem_txn *t = &sm->txq[sm->txpos];
+    if (sm->cfg->perfect_memory) {
+        /* perfect memory: one access per cycle, each done a cycle later */
+        if (in->is_load || in->is_atomic) in->pending--;
+        sm->txpos++;
+        return sm->txpos >= sm->ntx;
+    }
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
         ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
         if (s == WS_CACHE_RESERVATION_FAIL) return false;
         if (s == WS_CACHE_HIT) in->pending--;
         sm->txpos++;
-    } else if (bypasses_l1(sm, in)) {
+    } else if (bypasses_l1(sm, in) || (sm->txbyp && sm->txbyp[sm->txpos])) {
         if (!send_bypass(sm, in, t)) return false;
+        if (sm->txbyp && sm->txbyp[sm->txpos]) sm->st.l1d_list_bypass++;
         sm->txpos++;
     } else {
         /* with MRPB the request waits in its warp's queue first */
@@ -458,6 +555,10 @@ void sm_ldst_cycle(ws_sm *sm) {
     sm_tex_cycle(sm);
     l1q_cycle(sm);
     if (sm->mrpb) sm_mrpb_cycle(sm);
+    if (sm->ro && !sm->ld_disp) {
+        sm_inst *r = sm_ro_select(sm);
+        if (r) ldst_dispatch(sm, r);
+    }
 
     sm_inst *in = sm->ld_disp;
     if (!in) return;

@@ -71,6 +71,8 @@ void sm_outq_push(ws_sm *sm, ws_mreq *r) {
     ws_mreq_fifo_push(&sm->outq, r);
     sm->st.mem_requests_out++;
     sm->st.mem_out[r->access]++;
+    if (r->access == WS_MA_GLOBAL_R && !r->is_atomic)
+        sm->st.gld_bytes += 32u * (unsigned)__builtin_popcount(r->sectors ? r->sectors : 0xF);
     sm->progressed = true;
 }
 
@@ -105,6 +107,7 @@ void sm_set_fault(ws_sm *sm, const ws_fault *f) {
 
 static void cta_finish(ws_sm *sm, unsigned k) {
     sm_cta *c = &sm->ctas[k];
+    if (sm->ro) sm_ro_cta_done(sm, k);
     ws_cta_destroy(c->cta);
     c->cta = NULL;
     c->used = false;
@@ -174,7 +177,8 @@ ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen) {
     }
     if (sm_fetch_init(sm, err, errlen) || sm_oc_init(sm, err, errlen) ||
         sm_units_init(sm, err, errlen) || sm_ldst_init(sm, err, errlen) ||
-        sm_tex_init(sm, err, errlen) ||
+        sm_tex_init(sm, err, errlen) || sm_ro_init(sm, err, errlen) ||
+        sm_l1trace_init(sm, err, errlen) ||
         sm_issue_init(sm, err, errlen))
         goto fail;
     return sm;
@@ -228,6 +232,10 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->wblk);
     if (sm->l1i) ws_cache_destroy(sm->l1i);
     if (sm->l1d) ws_cache_destroy(sm->l1d);
+    ws_l1prof_destroy(sm->l1prof);
+    sm_ro_destroy(sm);
+    sm_l1trace_destroy(sm);
+    free(sm->txbyp);
     if (sm->l1c) ws_cache_destroy(sm->l1c);
     sm_tex_destroy(sm);
     free(sm->cu);
@@ -321,6 +329,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     sm->max_cta = compute_max_cta(sm, &sm->cta_limiter);
     sm->mf_lat_max = 0;
     sm->local_threads = sm->padded_threads * (sm->max_cta ? sm->max_cta : 1) * sm->n_sms;
+    if (sm->ro) sm_ro_kernel_start(sm);
 
     /* per-function tables: global instruction index, decoded instructions */
     sm->func_base = calloc(m->nfuncs + 1, sizeof *sm->func_base);
@@ -399,6 +408,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     sm->n_active_threads += ct->nthreads;
     if (sm->smc) sm_smc_cta_launched(sm); /* the CTA's shared memory leaves the cache */
     sm->n_live_warps += ct->nwarps;
+    if (sm->ro) sm_ro_cta_start(sm, k, ctaid);
     for (uint32_t i = 0; i < ct->nwarps; i++) {
         uint32_t wi = ct->first_warp + i;
         if (wi >= sm->max_warps) break;
@@ -458,6 +468,7 @@ static uint64_t quiet_until(const ws_sm *sm) {
     for (unsigned i = 0; i < sm->l1_lat; i++)
         if (sm->l1q[i].valid) return 0;
     if (sm->mrpb && sm->mrpb->n) return 0; /* it drains into l1q */
+    if (sm->ro && sm_ro_busy(sm)) return 0; /* the reordering unit releases accesses */
     if (sm_fetch_pick(sm) >= 0) return 0;
     uint64_t due = UINT64_MAX; /* writeback of the first result in flight */
     for (unsigned u = 0; u < sm->nfu; u++)
@@ -590,6 +601,8 @@ const ws_counter_decl ws_sm_counters[] = {
     WS_COUNTER(ws_sm_stats, mf_lat_sum),
     WS_COUNTER(ws_sm_stats, mf_lat_n),
     WS_COUNTER(ws_sm_stats, warps_live_sum),
+    WS_COUNTER(ws_sm_stats, gld_bytes),
+    WS_COUNTER(ws_sm_stats, l1d_list_bypass),
 };
 const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
 
@@ -684,6 +697,7 @@ void ws_sm_where(const ws_sm *sm, ws_where_tally *t) {
 
 unsigned ws_sm_max_warps(const ws_sm *sm) { return sm->max_warps; }
 struct ws_cache *ws_sm_l1d(ws_sm *sm) { return sm->l1d; }
+struct ws_l1prof *ws_sm_l1prof(ws_sm *sm) { return sm->l1prof; }
 void *ws_sm_throttle_state(ws_sm *sm, unsigned s) {
     return sm->throttle && s < sm->n_sched ? sm->throttle[s].state : NULL;
 }

@@ -36,6 +36,7 @@ typedef struct ws_sm_env {
     const ws_addrdec *addrdec;
     uint32_t sm_id;
     uint32_t flit_size;         /* interconnect flit bytes */
+    const struct ws_l1blist *l1blist; /* -l1d_bypass_list (timing/mem/l1bypass.h), or NULL */
 } ws_sm_env;
 
 /* Statistics kept by an SM (summed over SMs by the GPU for the report).
@@ -74,6 +75,8 @@ typedef struct ws_sm_stats {
     uint64_t mf_lat_sum, mf_lat_n;   /* data replies received (not instruction fetches) and
                                         their cycles from the request's creation to arrival */
     uint64_t warps_live_sum;         /* per active cycle, warps of resident CTAs not exited */
+    uint64_t gld_bytes;              /* global-load bytes requested from memory (32 B sectors) */
+    uint64_t l1d_list_bypass;        /* global-load sector requests -l1d_bypass_list sent past the L1D */
 } ws_sm_stats;
 
 /* Every ws_sm_stats counter (a kernel's part is the difference of two
@@ -136,6 +139,11 @@ bool ws_sm_progressed(const ws_sm *sm);
 void ws_sm_where(const ws_sm *sm, ws_where_tally *t);
 
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm);
+/* The SM's -l1d_bypass_profile profile (NULL when not profiling). */
+struct ws_l1prof *ws_sm_l1prof(ws_sm *sm);
+/* -l1d_access_trace: this kernel's L1D accesses so far (line address | 1 for
+   a write), emptied when reset; 0 when not tracing. */
+size_t ws_sm_l1trace(ws_sm *sm, const uint64_t **a, bool reset);
 /* The longest reply latency (mf_lat_sum's unit) since the current kernel began. */
 uint64_t ws_sm_max_mf_latency(const ws_sm *sm);
 /* Why the current kernel gets no more CTAs per SM than ws_sm_max_ctas: "threads", "regs",

@@ -10,6 +10,7 @@
 #include "policy/throttle/throttle.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/coalesce.h"
+#include "timing/mem/l1bypass.h"
 #include "timing/sm/sm.h"
 
 #define SM_PROGRAM_BASE 0xF0000000ull /* GPGPU-Sim's PROGRAM_MEM_START */
@@ -59,6 +60,8 @@ typedef struct sm_inst {
     uint32_t smem_cycles;      /* shared-memory bank-conflict cycles left */
     uint64_t addr[WS_WARP_SIZE];
     struct sm_texlines *tex;   /* tex: its L1T blocks, from issue to the end of dispatch */
+    bool ro_ticket;            /* warp reordering (reorder.c): ordered by the ticket below */
+    uint32_t ro_e, ro_n;
 } sm_inst;
 
 typedef struct sm_ibuf {
@@ -293,6 +296,14 @@ struct ws_sm {
     unsigned wb_arb;
     ws_mreq_fifo outq;
 
+    /* profile-based bypassing (l1bypass.h): pass 1's profile, pass 2's flags
+       per transaction of ld_disp (both NULL when off) */
+    struct ws_l1prof *l1prof;
+    bool l1prof_sectors;       /* -l1d_bypass_unit sectors */
+    uint8_t *txbyp;            /* [WS_MAX_TRANSACTIONS]: 1 = skips the L1D */
+    struct sm_ro *ro;          /* warp-based load/store reordering (reorder.c), or NULL */
+    struct sm_l1trace *l1trace; /* -l1d_access_trace: this kernel's L1D accesses, or NULL */
+
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
 };
@@ -305,6 +316,26 @@ static inline void sm_view_dirty(ws_sm *sm, unsigned wi) {
     sm->vdirty[sm->vsched[wi]] |= 1ull << sm->vbit[wi];
     sm->wblk[wi] = SM_BLK_NONE;
 }
+
+/* reorder.c: warp-based load/store reordering (-l1d_warp_reorder) */
+typedef struct sm_ro sm_ro;
+int sm_ro_init(ws_sm *sm, char *err, size_t errlen);
+void sm_ro_destroy(ws_sm *sm);
+void sm_ro_kernel_start(ws_sm *sm);
+void sm_ro_cta_start(ws_sm *sm, unsigned k, const uint32_t ctaid[3]);
+void sm_ro_cta_done(ws_sm *sm, unsigned k);
+bool sm_ro_is_ticketed(const sm_inst *in);
+bool sm_ro_may_issue(const ws_sm *sm, unsigned wi, const ws_inst *inst);
+void sm_ro_issued(ws_sm *sm, unsigned wi, sm_inst *in);
+void sm_ro_barrier(ws_sm *sm, unsigned wi);
+void sm_ro_distribute(ws_sm *sm, sm_inst *in);
+sm_inst *sm_ro_select(ws_sm *sm);
+bool sm_ro_busy(const ws_sm *sm);
+
+/* l1trace.c: -l1d_access_trace */
+int sm_l1trace_init(ws_sm *sm, char *err, size_t errlen);
+void sm_l1trace_destroy(ws_sm *sm);
+void sm_l1trace_push(ws_sm *sm, uint64_t addr, bool write);
 
 /* sm.c */
 sm_inst *sm_inst_alloc(ws_sm *sm);

@@ -1,0 +1,28 @@
+/* Run-wide inputs and outputs of the time-predictability and profiling
+ * studies (gpu_hooks.c), called by the GPU at creation and after every
+ * kernel. */
+#ifndef WARPSIM_TIMING_GPU_HOOKS_H
+#define WARPSIM_TIMING_GPU_HOOKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "exec/exec.h"
+#include "timing/mem/l1bypass.h"
+#include "timing/sm/sm.h"
+
+/* -l1d_bypass_unit and -l1d_bypass_profile checked, -l1d_bypass_list read
+   (*out NULL when not given). 0, or -1 and err naming the option. */
+int ws_l1bp_open(const ws_config *c, uint32_t n_sms, ws_l1blist **out, char *err,
+                 size_t errlen);
+/* -l1d_bypass_profile: the lists so far. */
+int ws_l1bp_write_sms(const ws_config *c, ws_sm *const *sms, uint32_t n, ws_fault *fault);
+/* -l1d_access_trace: append kernel's per-SM L1D sequences. */
+int ws_l1trace_write_sms(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t kernel,
+                         ws_fault *fault);
+/* -warpsim_analyze: append the analyzer's record of launch l (kernel). */
+int ws_analyze_write(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t kernel,
+                     const ws_launch_desc *l, ws_fault *fault);
+
+#endif

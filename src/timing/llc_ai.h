@@ -1,0 +1,47 @@
+/* The shared LLC as a time-predictable resource (Huangfu, "Improving the
+ * Performance and Time-Predictability of GPUs", Ch. 6): the access-interval
+ * throttling hardware and the recording of every core's LLC accesses.
+ *
+ * -llc_access_interval Q: each SM may send at most Q LLC data accesses
+ * (reads, writes, write-backs; not instruction fetches) per interval; a
+ * per-SM counter holds its path to the interconnect at Q. The coordinator
+ * starts the next interval when every active SM (one with resident work)
+ * has sent Q and every counted access has been accepted by its L2 slice,
+ * so all accesses of interval k reach the LLC before any of k + 1 and the
+ * n-th access of an SM is in interval n / Q: what the Access Interval
+ * analysis (analysis/llc.h) assumes.
+ * -llc_access_trace FILE: after every kernel, each SM's LLC data accesses
+ * in the order it sent them: lines "KERNEL SM LINE-ADDRESS SET", SET being
+ * the global set (slice x sets per slice + set in the slice), for
+ * `warpsim llc-analyze`. */
+#ifndef WARPSIM_TIMING_LLC_AI_H
+#define WARPSIM_TIMING_LLC_AI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "timing/mem/mreq.h"
+#include "timing/sm/sm.h"
+
+typedef struct ws_llc_ai ws_llc_ai;
+
+/* NULL with err[0] == 0 when neither option is on; NULL and err on a bad
+   path. */
+ws_llc_ai *ws_llc_ai_create(const ws_config *cfg, unsigned n_sms, char *err, size_t errlen);
+void ws_llc_ai_destroy(ws_llc_ai *a);
+void ws_llc_ai_kernel_start(ws_llc_ai *a);
+/* May SM sm send r now? */
+bool ws_llc_ai_may_send(const ws_llc_ai *a, unsigned sm, const ws_mreq *r);
+/* SM sm sent r (to global LLC set `set`). */
+void ws_llc_ai_sent(ws_llc_ai *a, unsigned sm, const ws_mreq *r, uint64_t set);
+/* An L2 slice accepted r. */
+void ws_llc_ai_accepted(ws_llc_ai *a, const ws_mreq *r);
+/* The coordinator, once per core cycle. */
+void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms);
+/* Append this kernel's trace; 0, or -1 and err. */
+int ws_llc_ai_write(ws_llc_ai *a, uint64_t kernel, char *err, size_t errlen);
+uint64_t ws_llc_ai_intervals(const ws_llc_ai *a);
+
+#endif
