@@ -2,13 +2,15 @@
 """Reproduce a seed study's headline tables: run (or resume) its sweep and
 print our numbers beside the paper's.
 
-    tools/reproduce.py seed000|seed003|seed004 [--input small|paper] [--cap N_INSNS] [-j N]
+    tools/reproduce.py seed000|seed001|seed003|seed004 [--input small|paper] [--cap N_INSNS] [-j N]
                        [--sweep-dir DIR] [--engine local|slurm] [--only W1,W2] [--no-run] [--markdown FILE]
     tools/reproduce.py seed003-blpp ...   (or seed003 --chapter 5): seed 003's chapter V, page
                        placement over GPU and CPU memory (tools/warpsim_tools/repro_seed003_blpp.py)
 
 seed000: Khairy's DBSA / DWT-CS / PRIC / DWT-PRIC with CCWS and MRPB, harmonic
          means of IPC speedups over the GTX480 baseline (tools/examples/seed000.toml).
+seed001: CIAO-T/-P/-C, statPCAL, CCWS and Best-SWL over GTO, geometric
+         means per class (tools/examples/seed001.toml; warpsim_tools/repro_seed001.py).
 seed002: Huangfu's profile-based bypassing, warp reordering, WCET and shared-LLC
          analyses (own runner: tools/reproduce.py seed002 --help).
 seed003: ACI index functions on the L1D and on L1D+L2, IACM and DWT-PRIC,
@@ -474,7 +476,9 @@ def per_workload(res, baseline, how):
                  ["workload", "class", f"{baseline} IPC"] + confs, rows)
 
 
-SEEDS = {s.name: s for s in (Seed000(), Seed003())}
+from warpsim_tools import repro_seed001  # noqa: E402
+
+SEEDS = {s.name: s for s in (Seed000(), Seed003(), repro_seed001.make(sys.modules[__name__]))}
 
 
 def render(seed, res, sweep_dir, markdown=False):

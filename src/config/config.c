@@ -552,6 +552,33 @@ static const char *const p_turner[] = {
     "gpgpu_cache:dl2", "64:32:8,L:B:m:W,A:32:4,4",
     NULL};
 
+/* The GTX480 variant of the CIAO study (Zhang et al., IPDPS 2018, Table I):
+ * GPGPU-Sim 3.2.2's GTX480 with the Fermi XOR set-index hash on the L1D and
+ * the L2, a 768 KB 8-way L2 in 12 slices, 700 MHz core/icnt/L2 clocks and
+ * GTO (the default scheduler). Its sensitivity machines change one thing. */
+#define CIAO_BASE                                                                  \
+    "gpgpu_n_sub_partition_per_mchannel", "2",                                     \
+    "gpgpu_cache:dl1", "32:128:4,L:L:m:N:H,A:32:8,8",                             \
+    "gpgpu_cache:dl2", "64:128:8,L:B:m:W:L,A:32:4,4",                             \
+    "l1d_index", "fermi", "l2_index", "fermi",                                    \
+    "gpgpu_shmem_size", "49152",                                                   \
+    "gpgpu_scheduler", "gto"
+static const char *const p_ciao[] = {CIAO_BASE, "gpgpu_clock_domains", "700.0:700.0:700.0:924.0",
+                                     NULL};
+/* GTO-cap: the 64 KB split the other way, 48 KB L1D (64 sets x 6 ways) / 16 KB shared */
+static const char *const p_ciao_cap[] = {CIAO_BASE, "gpgpu_clock_domains",
+                                         "700.0:700.0:700.0:924.0", "gpgpu_cache:dl1",
+                                         "64:128:6,L:L:m:N:H,A:32:8,8", "gpgpu_shmem_size",
+                                         "16384", NULL};
+/* GTO-8way: 8 ways on the same 32 hashed sets (so 32 KB; the paper names only the ways) */
+static const char *const p_ciao_8way[] = {CIAO_BASE, "gpgpu_clock_domains",
+                                          "700.0:700.0:700.0:924.0", "gpgpu_cache:dl1",
+                                          "32:128:8,L:L:m:N:H,A:32:8,8", NULL};
+/* 2X: DRAM bandwidth 177 -> 340 GB/s (the paper's figure) by the DRAM clock */
+static const char *const p_ciao_2x[] = {CIAO_BASE, "gpgpu_clock_domains", "700.0:700.0:700.0:1771.0",
+                                        NULL};
+#undef CIAO_BASE
+
 /* Each doc says which GPGPU-Sim version and config the preset mirrors and how
  * far its cycle counts have been checked, so nobody quotes an unvalidated
  * preset's cycles as GPGPU-Sim's. */
@@ -582,10 +609,30 @@ static const preset g_presets[] = {
      "8-entry warp buffers, an 8-slot generic operand collector. Not validated against\n"
      "the thesis's modified GPGPU-Sim 2.x (docs/timing.md, the turner preset).",
      p_turner},
+    {"ciao",
+     "GPGPU-Sim 3.2.2's GTX480 as the CIAO study (IPDPS 2018, Table I) set it up: gtx480\n"
+     "with the Fermi XOR set-index hash on L1D and L2, 768 KB 8-way L2 in 12 slices, 700 MHz\n"
+     "interconnect, GTO. Not validated against a GPGPU-Sim run: compare schemes with each\n"
+     "other (-warpsim_throttle ciao_p | ciao_t | ciao_c | statpcal | ccws | swl:N).",
+     p_ciao},
+    {"ciao-gto-cap",
+     "ciao (GPGPU-Sim 3.2.2's GTX480 variant) with a 48 KB L1D and 16 KB shared memory (the\n"
+     "study's GTO-cap). Not validated against GPGPU-Sim.",
+     p_ciao_cap},
+    {"ciao-gto-8way",
+     "ciao (GPGPU-Sim 3.2.2's GTX480 variant) with an 8-way L1D on the same 32 sets (32 KB;\n"
+     "the study's GTO-8way). Not validated against GPGPU-Sim.",
+     p_ciao_8way},
+    {"ciao-2x",
+     "ciao (GPGPU-Sim 3.2.2's GTX480 variant) with 340 GB/s DRAM bandwidth (DRAM clock 1771\n"
+     "MHz; the study's 2X). Not validated against GPGPU-Sim.",
+     p_ciao_2x},
 };
 
 const char *const *ws_config_preset_names(void) {
-    static const char *const names[] = {"gtx480", "gtx480-v4", "gtx480-hm", "turner", NULL};
+    static const char *const names[] = {"gtx480", "gtx480-v4",    "gtx480-hm",     "turner",
+                                        "ciao",   "ciao-gto-cap", "ciao-gto-8way", "ciao-2x",
+                                        NULL};
     return names;
 }
 

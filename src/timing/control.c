@@ -31,6 +31,9 @@ struct ws_control {
     ws_throttle_sm_counts *tc;
     uint64_t *t_prev_insts, *t_prev_reads, *t_prev_misses;
     uint64_t t_next, t_last;
+    ws_mempart **parts;
+    uint32_t n_chan;
+    uint64_t dram_busy, dram_cycles; /* snapshots, for the period's utilisation */
     level l1, l2;
 };
 
@@ -82,6 +85,8 @@ ws_control *ws_control_create(const ws_config *cfg, ws_sm **sms, uint32_t n_sms,
     c->n_sms = n_sms;
     c->n_sched = (uint32_t)cfg->num_sched_per_core;
     c->sms = sms;
+    c->parts = parts;
+    c->n_chan = n_chan;
     uint32_t n_l2 = n_chan * n_sub_per_chan;
     if (ws_throttle_ctl_create(&c->t, cfg->throttle, n_sms, c->n_sched, err, errlen) ||
         level_init(&c->l1, "l1d_bypass", cfg->l1d_bypass, n_sms, err, errlen) ||
@@ -127,8 +132,18 @@ static void throttle_counts(ws_control *c, uint64_t cycle, uint64_t now, ws_thro
         c->t_prev_reads[i] = reads;
         c->t_prev_misses[i] = misses;
     }
+    uint64_t busy = 0, dcyc = 0;
+    for (uint32_t i = 0; c->parts && i < c->n_chan; i++) {
+        const ws_mempart_stats *ms = ws_mempart_get_stats(c->parts[i]);
+        busy += ms->dram_busy_data_cycles;
+        dcyc += ms->dram_cycles;
+    }
+    double util = dcyc > c->dram_cycles ? (double)(busy - c->dram_busy) / (double)(dcyc - c->dram_cycles)
+                                        : 0;
+    c->dram_busy = busy;
+    c->dram_cycles = dcyc;
     *e = (ws_throttle_epoch){now, cycle - c->t_last, c->n_sms, c->n_sched, c->tc, c->sched,
-                             c->l1d, c->kernel};
+                             c->l1d, c->kernel, util};
     c->t_last = cycle;
 }
 
@@ -224,16 +239,50 @@ static const ws_stat_decl control_stats[] = {
       "iacm"),
     T("warpsim_iacm_awl_cycles", "cycles", "mean cycles an SM spent in IACM's AWL phase", "iacm"),
     T("warpsim_iacm_idle_cycles", "cycles", "mean cycles an SM spent in IACM's idle phase", "iacm"),
+    T("warpsim_pcal_open_share", "fraction", "share of periods in which non-token warps ran (DRAM "
+      "utilisation under the threshold)", "statpcal", .agg = WS_AGG_LAST),
+    T("warpsim_ciao_vta_hits", "events", "victim-tag hits: misses on lines another warp evicted "
+      "(interference events)", "ciao_p, ciao_t, ciao_c"),
+    T("warpsim_ciao_isolations", "events", "warps isolated in the shared-memory cache",
+      "ciao_p, ciao_c"),
+    T("warpsim_ciao_deisolations", "events", "isolated warps sent back to the L1D",
+      "ciao_p, ciao_c"),
+    T("warpsim_ciao_stalls", "events", "warps stalled", "ciao_t, ciao_c"),
+    T("warpsim_ciao_reactivations", "events", "stalled warps made active again (epochs and "
+      "deadlock guard)", "ciao_t, ciao_c"),
+    T("warpsim_ciao_forced_reactivations", "events", "of which by the deadlock guard (barriers, "
+      "no issuable warp)", "ciao_t, ciao_c"),
+    T("warpsim_ciao_top_interferer_share", "fraction", "share of interference events caused by each "
+      "victim's most frequent interferer", "ciao_p, ciao_t, ciao_c", .agg = WS_AGG_LAST),
+    T("warpsim_ciao_isolated_warps", "warps", "isolated warps per SM, mean over active SM cycles",
+      "ciao_p, ciao_c", .agg = WS_AGG_LAST),
+    T("warpsim_ciao_stalled_warps", "warps", "stalled warps per SM, mean over active SM cycles",
+      "ciao_t, ciao_c", .agg = WS_AGG_LAST),
+    T("warpsim_ciao_active_warps", "warps", "resident warps not stalled per SM, mean over active "
+      "SM cycles", "ciao_p, ciao_t, ciao_c", .agg = WS_AGG_LAST),
+    T("warpsim_smc_hits", "accesses", "shared-memory cache: reads of isolated warps that hit "
+      "(migrations from the L1D included)", "ciao_p, ciao_c"),
+    T("warpsim_smc_misses", "accesses", "shared-memory cache: reads that missed", "ciao_p, ciao_c"),
+    T("warpsim_smc_fills", "lines", "shared-memory cache: lines filled from L2", "ciao_p, ciao_c"),
+    T("warpsim_smc_flushes", "flushes", "shared-memory cache: flushes because a CTA launch "
+      "changed the unused shared memory", "ciao_p, ciao_c"),
+    T("warpsim_smc_migrations", "lines", "shared-memory cache: lines moved in from the L1D",
+      "ciao_p, ciao_c"),
+    T("warpsim_smc_mshr_waits", "cycles", "L1 accesses held because the L1D and the "
+      "shared-memory cache used every (shared) MSHR", "ciao_p, ciao_c"),
+    T("warpsim_smc_lines", "lines", "shared-memory cache: lines it had at the kernel's end (mean "
+      "over SMs that had one)", "ciao_p, ciao_c", .agg = WS_AGG_LAST),
 };
 #undef T
 const ws_stat_table ws_control_stat_table = {"throttle controller", control_stats,
                                              sizeof control_stats / sizeof control_stats[0]};
 
 void ws_control_add_stats(const ws_control *c, ws_kernel_stats *ks) {
+    if (c->t.policy && c->t.policy->ctl_lines) c->t.policy->ctl_lines(c->t.state, ks);
     if (!c->t.policy || !c->t.policy->ctl_stats) return;
-    ws_throttle_stat st[8];
-    unsigned n = c->t.policy->ctl_stats(c->t.state, st, 8);
-    for (unsigned i = 0; i < n && i < 8; i++) {
+    ws_throttle_stat st[24];
+    unsigned n = c->t.policy->ctl_stats(c->t.state, st, 24);
+    for (unsigned i = 0; i < n && i < 24; i++) {
         if (st[i].is_float) ws_kstats_add_f64(ks, st[i].name, st[i].value);
         else ws_kstats_add_u64(ks, st[i].name, (uint64_t)st[i].value);
     }

@@ -263,15 +263,22 @@ static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b :
 static void sample(ws_gpu *g, uint64_t cycle, uint64_t interval, sums *prev) {
     sums now;
     take_sums(g, &now);
-    unsigned warps = 0;
+    unsigned warps = 0, iso = 0, stalled = 0, wi, ws;
     double limit = 0, l;
+    bool ciao = false; /* the policy isolates or stalls warps (CIAO): two more columns */
     for (uint32_t i = 0; i < g->n_sms; i++) {
         warps += ws_sm_active_warps(g->sm[i]);
         if (ws_sm_warp_limit(g->sm[i], &l)) limit += l;
+        if (ws_sm_ciao_warps(g->sm[i], &wi, &ws)) {
+            ciao = true;
+            iso += wi;
+            stalled += ws;
+        }
     }
     if (!g->ts_header) {
         fprintf(g->ts, "kernel,cycle,ipc,l1d_miss_rate,l2_miss_rate,active_warps_per_sm,dram_bw_util,"
-                       "warp_limit_per_sched%s\n", g->hm ? ",gpu_page_ratio" : "");
+                       "warp_limit_per_sched%s%s\n", g->hm ? ",gpu_page_ratio" : "",
+                       ciao ? ",isolated_warps_per_sm,stalled_warps_per_sm" : "");
         g->ts_header = true;
     }
     /* warp_limit_per_sched: mean over all schedulers of a warp-limiting throttle policy's
@@ -283,6 +290,7 @@ static void sample(ws_gpu *g, uint64_t cycle, uint64_t interval, sums *prev) {
             ratio(now.dbusy - prev->dbusy, now.dcyc - prev->dcyc), limit / g->n_sms);
     /* heterogeneous memory: the fraction of new pages the placement sends to GPU memory */
     if (g->hm) fprintf(g->ts, ",%.4f", ws_hmem_gpu_ratio(g->hm));
+    if (ciao) fprintf(g->ts, ",%.2f,%.2f", (double)iso / g->n_sms, (double)stalled / g->n_sms);
     fputc('\n', g->ts);
     *prev = now;
 }

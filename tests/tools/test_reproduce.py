@@ -299,13 +299,54 @@ class DerivedSpec(unittest.TestCase):
         self.assertEqual(reproduce.set_cap(["-q", "--max-insn", "9"], 5), ["-q", "--max-insn", "5"])
 
 
+class Seed001Tables(unittest.TestCase):
+    """Best-SWL and statPCAL derived per benchmark; ours (paper) cells."""
+    W = [("polybench/atax", "LWS"), ("polybench/syrk", "SWS"), ("rodinia/nn", "CI")]
+
+    def setUp(self):
+        self.d = tempfile.mkdtemp(prefix="warpsim-repro-")
+        self.addCleanup(shutil.rmtree, self.d, True)
+        ipc = {  # per workload: GTO, SWL-2, SWL-4, SWL-6, SWL-12, statPCAL-2, -4, -6, CIAO-C, CCWS
+            "polybench/atax": [1, 3, 2, 1.5, 1.2, 4, 3, 2, 5, 2],
+            "polybench/syrk": [2, 1, 3, 2.5, 2, 1, 2, 3.2, 4, 2],
+            "rodinia/nn": [4, 1, 1, 1, 2, 1, 1, 1, 4, 2],
+        }
+        cfgs = ["GTO", "SWL-2", "SWL-4", "SWL-6", "SWL-12", "statPCAL-2", "statPCAL-4", "statPCAL-6",
+                "CIAO-C", "CCWS"]
+        ok = {(w, c): (v[i], 1.0, 100.0) for w, v in ipc.items() for i, c in enumerate(cfgs)}
+        fake_sweep(self.d, self.W, cfgs, ok, seed="seed001", order=cfgs)
+        self.t = reproduce.SEEDS["seed001"].tables(reproduce.load_results(self.d))
+
+    def test_derived_schemes(self):
+        t = self.t[0]
+        i = t.head.index("Best-SWL")
+        # Best-SWL: atax 3/1, syrk 3/2, nn 4/4 (GTO itself is a candidate)
+        self.assertEqual(row(t, "all (3)")[i], f"{reproduce.fx(gm([3, 1.5, 1]))} (1.16x)")
+        j = t.head.index("statPCAL")
+        # statPCAL by Table II's N_warp: atax 2 -> statPCAL-2, syrk 6 -> statPCAL-6, nn 48 -> GTO
+        self.assertEqual(row(t, "all (3)")[j], f"{reproduce.fx(gm([4, 1.6, 1]))} (1.24x)")
+        self.assertEqual(row(t, "LWS (1)")[t.head.index("CIAO-C")], "5.00x (-)")
+
+    def test_ratios_and_per_workload(self):
+        r = row(self.t[1], "CIAO-C / CCWS, all")
+        self.assertEqual(r[1:], [reproduce.fx(gm([2.5, 2, 2])), "1.54x"])
+        self.assertEqual(row(self.t[1], "CIAO-T / CCWS")[1], "n/a")
+        pw = self.t[3]
+        self.assertIn("Best-SWL", pw.head)
+        self.assertEqual(row(pw, "polybench/syrk")[pw.head.index("SWL(paper N)")], "1.250")
+
+
 class SeedSpecs(unittest.TestCase):
     """The example specs hold what reproduce.py's tables expect."""
 
     def test_specs_match_the_tables(self):
         expect = {"seed000": (22, ["baseline", "DBSA", "DWT-CS", "PRIC", "DWT-PRIC", "CCWS", "MRPB"]),
                   "seed003": (20, ["CVI", "BXI", "RXI", "PLI", "PRI", "ADI", "BB", "LL", "RR", "AA", "IACM",
-                                   "DWT-PRIC"])}
+                                   "DWT-PRIC"]),
+                  "seed001": (21, ["GTO", "CCWS", "SWL-2", "SWL-4", "SWL-6", "SWL-12", "statPCAL-2",
+                                   "statPCAL-4", "statPCAL-6", "CIAO-T", "CIAO-P", "CIAO-C", "CIAO-C-e1K",
+                                   "CIAO-C-e10K", "CIAO-C-e50K", "CIAO-C-h0.5", "CIAO-C-h2", "GTO-cap",
+                                   "GTO-8way", "statPCAL-2X", "CIAO-C-2X"])}
         listed = None
         if os.access(WARPSIM, os.X_OK):
             out = subprocess.run([WARPSIM, "list"], capture_output=True, text=True, timeout=60).stdout

@@ -42,14 +42,14 @@ TEST(ccws_vta_insert_probe_and_lru) {
     void *m = r.sm.state;
     filter(&r);
     /* nine victims of warp 1 in one set: the least recently inserted goes */
-    for (unsigned k = 0; k < 8; k++) r.p->l1d_evict(m, blk(0, k), 1);
-    r.p->l1d_evict(m, blk(0, 0), 1); /* again: refreshed, not duplicated */
-    r.p->l1d_evict(m, blk(0, 8), 1);
+    for (unsigned k = 0; k < 8; k++) r.p->l1d_evict(m, blk(0, k), 1, 0);
+    r.p->l1d_evict(m, blk(0, 0), 1, 0); /* again: refreshed, not duplicated */
+    r.p->l1d_evict(m, blk(0, 8), 1, 0);
     CHECK(ws_ccws_vta_has(m, 1, blk(0, 0)));
     CHECK(!ws_ccws_vta_has(m, 1, blk(0, 1)));
     for (unsigned k = 2; k <= 8; k++) CHECK_MSG(ws_ccws_vta_has(m, 1, blk(0, k)), "line %u", k);
     /* the other set and the other warps' arrays are untouched */
-    r.p->l1d_evict(m, blk(1, 0), 1);
+    r.p->l1d_evict(m, blk(1, 0), 1, 0);
     CHECK(ws_ccws_vta_has(m, 1, blk(1, 0)) && ws_ccws_vta_has(m, 1, blk(0, 8)));
     CHECK(!ws_ccws_vta_has(m, 2, blk(0, 8)));
     /* a miss of another warp does not probe warp 1's array; warp 1's own
@@ -62,7 +62,7 @@ TEST(ccws_vta_insert_probe_and_lru) {
     r.p->l1d_read_miss(m, 1, blk(0, 8));
     CHECK_EQ_U64(ws_ccws_vta_hits(m), 1);
     /* owners out of range (lines of no warp) are ignored */
-    r.p->l1d_evict(m, blk(0, 9), 999);
+    r.p->l1d_evict(m, blk(0, 9), 999, 0);
     rig_close(&r);
 }
 
@@ -73,7 +73,7 @@ TEST(ccws_score_raise_decay_and_cap) {
     filter(&r); /* 4 live warps: cutoff 400 */
     r.p->sm_cycle(m, 1000, 100);
     CHECK_EQ_U64(ws_ccws_score(m, 2), 100);
-    r.p->l1d_evict(m, blk(0, 0), 2);
+    r.p->l1d_evict(m, blk(0, 0), 2, 0);
     r.p->l1d_read_miss(m, 2, blk(0, 0));
     /* k * hits / insts * cutoff = 8 * 1 / 100 * 400 */
     CHECK_EQ_U64(ws_ccws_score(m, 2), 132);
@@ -85,7 +85,7 @@ TEST(ccws_score_raise_decay_and_cap) {
     CHECK_EQ_U64(ws_ccws_score(m, 2), 100); /* never below the base */
     /* the update grows with the hit total; a score stops at the cutoff */
     for (unsigned k = 0; k < 6; k++) {
-        r.p->l1d_evict(m, blk(0, k), 3);
+        r.p->l1d_evict(m, blk(0, k), 3, 0);
         r.p->l1d_read_miss(m, 3, blk(0, k));
     }
     CHECK_EQ_U64(ws_ccws_vta_hits(m), 7);
@@ -107,9 +107,9 @@ TEST(ccws_cutoff_gates_loads_only) {
     /* warp 2 lost locality: 160 + 100 + 100 + 100 passes the cutoff of 400 at
        the last base-score warp in age order (slot 3, the youngest) */
     r.p->sm_cycle(m, 1, 160);
-    r.p->l1d_evict(m, blk(0, 0), 2);
+    r.p->l1d_evict(m, blk(0, 0), 2, 0);
     r.p->l1d_read_miss(m, 2, blk(0, 0)); /* 8 * 1 / 160 * 400 = 20 */
-    r.p->l1d_evict(m, blk(0, 1), 2);
+    r.p->l1d_evict(m, blk(0, 1), 2, 0);
     r.p->l1d_read_miss(m, 2, blk(0, 1)); /* 8 * 2 / 160 * 400 = 40 */
     CHECK_EQ_U64(ws_ccws_score(m, 2), 160);
     r.w[3].next_load = 0;

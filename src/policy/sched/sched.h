@@ -29,6 +29,8 @@ typedef struct ws_sched_warp {
                           for throttle policies with needs_next_load */
     uint8_t noload;    /* a throttle policy forbids it to issue global/local loads this cycle
                           (issue checks every instruction, the second of a dual issue too) */
+    uint8_t at_bar;    /* of `waiting`: at a barrier (CTA-mates may wait for the others) */
+    uint8_t cta;       /* the SM's CTA slot of the warp */
 } ws_sched_warp;
 
 typedef struct ws_sched_policy {

@@ -203,7 +203,8 @@ static size_t vta_set(const ccws_sm *m, unsigned slot, uint64_t block) {
     return (size_t)slot * m->a.vta + (size_t)(block / m->line % m->sets) * m->a.ways;
 }
 
-static void sm_evict(void *p, uint64_t block, uint16_t owner) {
+static void sm_evict(void *p, uint64_t block, uint16_t owner, uint16_t evictor) {
+    (void)evictor; /* CCWS needs only the victim's owner */
     ccws_sm *m = p;
     if (owner >= m->n) return;
     size_t b = vta_set(m, owner, block), victim = b;

@@ -11,6 +11,10 @@ extern const ws_throttle_policy ws_throttle_dwtpric;
 extern const ws_throttle_policy ws_throttle_awl;
 extern const ws_throttle_policy ws_throttle_iacm;
 extern const ws_throttle_policy ws_throttle_ccws;
+extern const ws_throttle_policy ws_throttle_ciao_p;
+extern const ws_throttle_policy ws_throttle_ciao_t;
+extern const ws_throttle_policy ws_throttle_ciao_c;
+extern const ws_throttle_policy ws_throttle_statpcal;
 
 static const ws_throttle_policy *const g_policies[] = {
     &ws_throttle_none,
@@ -20,6 +24,10 @@ static const ws_throttle_policy *const g_policies[] = {
     &ws_throttle_awl,
     &ws_throttle_iacm,
     &ws_throttle_ccws,
+    &ws_throttle_ciao_p,
+    &ws_throttle_ciao_t,
+    &ws_throttle_ciao_c,
+    &ws_throttle_statpcal,
     NULL,
 };
 

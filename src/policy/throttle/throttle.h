@@ -31,6 +31,7 @@
 
 struct ws_cache;
 struct ws_throttle_stat;
+struct ws_kernel_stats;
 
 /* One SM's counters over an epoch (the period just ended). */
 typedef struct ws_throttle_sm_counts {
@@ -50,7 +51,27 @@ typedef struct ws_throttle_epoch {
     void **sched;              /* [sm * n_sched + s]: the per-scheduler states */
     struct ws_cache **l1d;     /* [n_sms]: for schemes that steer the L1D (iacm pauses adi) */
     const char *kernel;        /* the running kernel's name */
+    double dram_util;          /* DRAM data-bus utilisation over the period, all channels (0..1) */
 } ws_throttle_epoch;
+
+/* Where a warp's global/local reads go (ws_throttle_policy.l1d_route). */
+enum {
+    WS_ROUTE_L1D = 0,  /* the L1D, as usual */
+    WS_ROUTE_SMC,      /* the shared-memory cache of isolated warps (CIAO) */
+    WS_ROUTE_BYPASS,   /* past the L1D, uncached (PCAL's non-token warps) */
+};
+
+/* The shared-memory cache's counters (kept by the SM, running totals). */
+typedef struct ws_smc_counts {
+    uint64_t hits, pending_hits, misses, fills, flushes, migrations;
+    uint64_t mshr_waits;  /* accesses held because the L1D and it used every MSHR */
+    unsigned lines;       /* lines it has now (0: no unused shared memory) */
+} ws_smc_counts;
+
+/* A per-SM part's counters for the report and the time series. */
+typedef struct ws_throttle_sm_warps {
+    unsigned isolated, stalled; /* warps now */
+} ws_throttle_sm_warps;
 
 typedef struct ws_throttle_policy {
     const char *name;  /* config name (text before the first ':') */
@@ -101,12 +122,33 @@ typedef struct ws_throttle_policy {
     /* A read of `warp` missed the L1D (MISS or SECTOR_MISS; a pending hit
        is not a miss); block is the line address. */
     void (*l1d_read_miss)(void *sm, uint16_t warp, uint64_t block);
-    /* An L1D line allocated by warp `owner` was evicted (a ws_cache_evict_fn,
-       registered with ctx = the per-SM state). */
-    void (*l1d_evict)(void *sm, uint64_t block, uint16_t owner);
+    /* An L1D line allocated by warp `owner` was evicted to make room for a
+       line of warp `evictor` (a ws_cache_evict_fn, registered with ctx = the
+       per-SM state). */
+    void (*l1d_evict)(void *sm, uint64_t block, uint16_t owner, uint16_t evictor);
     /* The filter reads ws_sched_warp.next_load (the SM computes it only for
        such policies). */
     int needs_next_load;
+    /* Where warp `warp`'s global/local reads go now (WS_ROUTE_*); NULL: the
+       L1D. Asked once per L1D access. */
+    uint8_t (*l1d_route)(const void *sm, uint16_t warp);
+    /* The SM has a shared-memory cache for WS_ROUTE_SMC reads (the SM asks
+       only policies that set this, so the cache costs nothing otherwise). */
+    int wants_smem_cache;
+    /* Warps isolated / stalled now (the interval time series). NULL: none. */
+    void (*sm_warps)(const void *sm, ws_throttle_sm_warps *out);
+    /* Extra lines for the end-of-kernel text report (the controller's
+       detail, e.g. CIAO's interference pairs). NULL: none. */
+    void (*ctl_lines)(const void *ctl, struct ws_kernel_stats *ks);
+    /* The SM's shared-memory cache counters (with wants_smem_cache), given
+       once after sm_create; they outlive the per-SM state. */
+    void (*sm_bind_smc)(void *sm, const ws_smc_counts *c);
+    /* A per-SM part whose filter decides only from the views and from its
+       own state may give that state's version here (it changes whenever a
+       decision may): the SM then keeps skipping schedulers whose views did
+       not change, as without throttling (issue.c). NULL: the filter runs
+       every cycle on the full path. */
+    uint64_t (*sm_version)(const void *sm);
 } ws_throttle_policy;
 
 /* One value of ctl_stats; name is a static string. */

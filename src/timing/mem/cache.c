@@ -396,7 +396,7 @@ static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t bloc
     line *l = line_at(c, set, way);
     if (line_present(c, l)) {
         c->stats.evictions++;
-        if (c->evict_fn) c->evict_fn(c->evict_ctx, l->block, l->owner);
+        if (c->evict_fn) c->evict_fn(c->evict_ctx, l->block, l->owner, c->owner);
         uint8_t mod = line_modified_mask(c, l);
         if (mod && !silent) {
             c->stats.writebacks++;
@@ -819,6 +819,16 @@ void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64
         l->unreadable &= (uint8_t)~(1u << si);
         l->last_use = now;
     }
+}
+
+bool ws_cache_take(ws_cache *c, uint64_t addr, uint64_t index_addr) {
+    uint64_t block = ws_cache_block_addr(c, addr);
+    uint32_t set = ws_index_set(&c->index, index_addr), way;
+    if (probe(c, block, set, sector_of(c, addr), false, &way) != WS_CACHE_HIT) return false;
+    line *l = line_at(c, set, way);
+    if (line_reserved(c, l) || line_modified_mask(c, l)) return false; /* stays: no writeback */
+    memset(l->sec, LINE_INVALID, sizeof l->sec);
+    return true;
 }
 
 bool ws_cache_has_ready(const ws_cache *c) { return c->rd_len > 0; }

@@ -190,9 +190,15 @@ void ws_cache_index_restart(ws_cache *c);
 /* ---- line ownership (observers such as CCWS's victim tags) ---- */
 /* Lines allocated from now on belong to `owner` (e.g. a warp slot). */
 void ws_cache_set_owner(ws_cache *c, uint16_t owner);
-/* Called when a present line is evicted to make room (not on flushes). */
-typedef void (*ws_cache_evict_fn)(void *ctx, uint64_t block, uint16_t owner);
+/* Called when a present line is evicted to make room (not on flushes);
+   evictor: the owner set when the line that takes its place came in. */
+typedef void (*ws_cache_evict_fn)(void *ctx, uint64_t block, uint16_t owner, uint16_t evictor);
 void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx);
+
+/* Move a line out (CIAO's migration into the shared-memory cache): if
+   addr's line (set from index_addr) is present, readable, unmodified and has no fill pending, it
+   is invalidated silently and true returned. */
+bool ws_cache_take(ws_cache *c, uint64_t addr, uint64_t index_addr);
 
 /* Invalidate everything (kernel boundaries with -gpgpu_flush_l1_cache). Lines
  * with fills outstanding stay reserved. */

@@ -69,16 +69,21 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         return -1;
     if (sm->throttle_sm.policy && sm->throttle_sm.policy->l1d_evict)
         ws_cache_set_evict_hook(sm->l1d, sm->throttle_sm.policy->l1d_evict, sm->throttle_sm.state);
+    sm->route = sm->throttle_sm.policy ? sm->throttle_sm.policy->l1d_route : NULL;
+    if (sm_smc_init(sm, err, errlen)) return -1;
     sm->memo_gen = calloc(sm->n_sched, sizeof *sm->memo_gen);
     sm->memo_stall = calloc(sm->n_sched, sizeof *sm->memo_stall);
     if (!sm->memo_gen || !sm->memo_stall) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
-    /* a throttle filter may keep per-cycle state: throttled runs take the full path */
-    sm->memo_ok = sm->sched[0].policy->stable && !sm->throttling && sm->cfg->skip_idle;
+    /* a throttle filter may keep per-cycle state: throttled runs take the full path, unless
+       the policy versions its state (a new version counts as a change: sm_issue_cycle) */
+    bool versioned = sm->throttle_sm.policy && sm->throttle_sm.policy->sm_version;
+    sm->memo_ok = sm->sched[0].policy->stable && (!sm->throttling || versioned) &&
+                  sm->cfg->skip_idle;
     if (sm->hp) sm->memo_ok = false; /* the gate reads MSHR state that moves on its own */
-    sm->blk_ok = !sm->throttling && sm->cfg->skip_idle; /* throttles gate per cycle */
+    sm->blk_ok = (!sm->throttling || versioned) && sm->cfg->skip_idle; /* throttles gate per cycle */
     sm->gen = 1;
     return 0;
 }
@@ -289,12 +294,14 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         sm_warp *w = &sm->warps[pv[i].slot];
         pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
         pv[i].age = w->age;
-        pv[i].waiting = 0;
+        pv[i].waiting = pv[i].at_bar = 0;
         swait[i] = 0;
         if (pv[i].valid) {
             bool bar = false;
             pv[i].waiting = warp_waiting(sm, w, &bar);
             swait[i] = bar ? 2 : pv[i].waiting;
+            pv[i].at_bar = bar;
+            pv[i].cta = w->cta;
             if (owes && sm_warp_owes(w)) pv[i].waiting = swait[i] = 0; /* goes on regardless */
         }
     }
@@ -448,8 +455,16 @@ static void sched_cycle_owes(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, true)
 
 void sm_issue_cycle(ws_sm *sm) {
     if (!sm->n_active_ctas) return;
-    if (sm->throttle_sm.policy && sm->throttle_sm.policy->sm_cycle)
-        sm->throttle_sm.policy->sm_cycle(sm->throttle_sm.state, sm->now, sm->st.warp_insts);
+    const ws_throttle_policy *tp = sm->throttle_sm.policy;
+    if (tp && tp->sm_cycle) tp->sm_cycle(sm->throttle_sm.state, sm->now, sm->st.warp_insts);
+    if (tp && tp->sm_version) {
+        uint64_t v = tp->sm_version(sm->throttle_sm.state);
+        if (v != sm->throttle_version) { /* its decisions may differ: look again, reorder */
+            sm->throttle_version = v;
+            sm->gen++;
+            for (unsigned s = 0; s < sm->n_sched; s++) sm->order_ok[s] = false;
+        }
+    }
     for (unsigned j = 0; j < sm->n_sched; j++) {
         if (sm->owes) sched_cycle_owes(sm, (sm->sched_prio + j) % sm->n_sched);
         else sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);

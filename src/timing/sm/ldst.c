@@ -97,6 +97,7 @@ bool sm_ldst_can_issue(const ws_sm *sm) {
 }
 
 bool sm_ldst_busy(const ws_sm *sm) {
+    if (sm->smc && sm_smc_cache(sm) && ws_cache_has_miss(sm_smc_cache(sm))) return true;
     if (sm->ld_disp || sm->next_wb || sm->next_global || ws_cache_has_miss(sm->l1d) ||
         ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i))
         return true;
@@ -138,6 +139,9 @@ unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t
 static bool bypasses_l1(const ws_sm *sm, const sm_inst *in) {
     if (in->is_atomic) return true;
     if (in->inst->cacheop == WS_CACHE_CG) return true;
+    if (sm->route && in->is_load &&
+        sm->route(sm->throttle_sm.state, in->warp) == WS_ROUTE_BYPASS) /* statPCAL */
+        return true;
     return in->space == WS_SPACE_GLOBAL && sm->cfg->gmem_skip_l1d;
 }
 bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in) { return bypasses_l1(sm, in); }
@@ -368,6 +372,8 @@ static void process_response(ws_sm *sm) {
                     sm->next_global = p->in;
                 } else if (p->cache == SM_C_L1T) {
                     sm_tex_fill(sm, p->block);
+                } else if (p->cache == SM_C_SMC) {
+                    sm_smc_fill(sm, p->block);
                 } else {
                     ws_cache_fill(p->cache == SM_C_L1C ? sm->l1c : sm->l1d, p->block, sm->now);
                 }
@@ -409,7 +415,10 @@ static void ldst_writeback(ws_sm *sm) {
                 sm->next_global = NULL;
             }
             break;
-        case 4: in = ws_cache_pop_ready(sm->l1d); break;
+        case 4:
+            in = ws_cache_pop_ready(sm->l1d);
+            if (!in && sm->smc && sm_smc_cache(sm)) in = ws_cache_pop_ready(sm_smc_cache(sm));
+            break;
         }
         if (in) {
             sm->next_wb = in;
@@ -452,23 +461,35 @@ static void l1q_cycle(ws_sm *sm) {
             memcpy(wd->bytes, h->bytes, sizeof wd->bytes);
             req = wd;
         }
-        unsigned mq = ws_cache_miss_queue_len(sm->l1d);
+        /* CIAO: an isolated warp's reads go to the shared-memory cache */
+        ws_cache *c = sm->smc ? sm_smc_pick(sm, h) : sm->l1d;
+        if (!c) {
+            if (wd) sm_pend_free(sm, wd);
+            goto shift; /* every MSHR is in use: the head waits */
+        }
+        unsigned mq = ws_cache_miss_queue_len(c);
         unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1d) : 0;
         ws_fail_kind fk;
-        ws_cache_set_owner(sm->l1d, h->warp); /* a line it allocates is this warp's (CCWS) */
-        ws_cache_status s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
-                                            h->space == WS_SPACE_LOCAL, req, sm->now, &fk);
-        if (sm->hp) /* hazard prediction's books (hp.c) */
-            sm_hp_access(sm, in, false, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1d),
-                         s != WS_CACHE_RESERVATION_FAIL);
-        bool sent = ws_cache_miss_queue_len(sm->l1d) > mq;
-        if (sm->l1prof && !write && h->space == WS_SPACE_GLOBAL && s != WS_CACHE_RESERVATION_FAIL)
-            l1prof_access(sm, h, s);
-        if (sm->l1trace && s != WS_CACHE_RESERVATION_FAIL) sm_l1trace_push(sm, h->addr, write);
+        ws_cache_status s;
+        if (c == sm->l1d) {
+            ws_cache_set_owner(sm->l1d, h->warp); /* a line it allocates is this warp's (CCWS) */
+            s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
+                                h->space == WS_SPACE_LOCAL, req, sm->now, &fk);
+            if (sm->hp) /* hazard prediction's books (hp.c) */
+                sm_hp_access(sm, in, false, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1d),
+                             s != WS_CACHE_RESERVATION_FAIL);
+        } else {
+            s = sm_smc_read(sm, h, req);
+        }
+        bool sent = ws_cache_miss_queue_len(c) > mq;
+        if (c == sm->l1d) {
+            if (sm->l1prof && !write && h->space == WS_SPACE_GLOBAL && s != WS_CACHE_RESERVATION_FAIL)
+                l1prof_access(sm, h, s);
+            if (sm->l1trace && s != WS_CACHE_RESERVATION_FAIL) sm_l1trace_push(sm, h->addr, write);
+        }
         const ws_throttle_policy *tp = sm->throttle_sm.policy;
         if (tp && tp->l1d_read_miss && !write && (s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS))
-            tp->l1d_read_miss(sm->throttle_sm.state, h->warp,
-                              ws_cache_block_addr(sm->l1d, h->addr));
+            tp->l1d_read_miss(sm->throttle_sm.state, h->warp, ws_cache_block_addr(c, h->addr));
         if (s == WS_CACHE_RESERVATION_FAIL) {
             sm_hazard(sm, sm_hazard_of_fail(fk));
             if (wd) sm_pend_free(sm, wd);
@@ -492,6 +513,7 @@ static void l1q_cycle(ws_sm *sm) {
             h->valid = false;
         }
     }
+shift:
     for (unsigned i = 0; i + 1 < sm->l1_lat; i++)
         if (!sm->l1q[i].valid && sm->l1q[i + 1].valid) {
             sm->l1q[i] = sm->l1q[i + 1];
@@ -596,6 +618,7 @@ void sm_ldst_cycle(ws_sm *sm) {
     process_response(sm);
     drain_cache(sm, sm->l1c, SM_C_L1C);
     drain_cache(sm, sm->l1d, SM_C_L1D);
+    if (sm->smc && sm_smc_cache(sm)) drain_cache(sm, sm_smc_cache(sm), SM_C_SMC);
     sm_tex_cycle(sm);
     l1q_cycle(sm);
     if (sm->mrpb) sm_mrpb_cycle(sm);

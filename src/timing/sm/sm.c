@@ -215,6 +215,7 @@ void ws_sm_destroy(ws_sm *sm) {
     if (sm->throttle)
         for (unsigned s = 0; s < sm->n_sched; s++) ws_throttle_destroy(&sm->throttle[s]);
     free(sm->throttle);
+    sm_smc_destroy(sm);
     ws_throttle_sm_destroy(&sm->throttle_sm);
     free(sm->sched);
     free(sm->memo_gen);
@@ -372,6 +373,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
         sm_view_dirty(sm, w);
     }
     ws_cache_kernel_start(sm->l1d, sm->now); /* adi: back to its initial index bits */
+    if (sm->smc) sm_smc_kernel_start(sm);
     sm_tex_kernel_start(sm);
     if (sm->cfg->flush_l1_cache) {
         ws_cache_invalidate(sm->l1d);
@@ -405,6 +407,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     ct->nthreads = sm->padded_threads;
     sm->n_active_ctas++;
     sm->n_active_threads += ct->nthreads;
+    if (sm->smc) sm_smc_cta_launched(sm); /* the CTA's shared memory leaves the cache */
     sm->n_live_warps += ct->nwarps;
     if (sm->ro) sm_ro_cta_start(sm, k, ctaid);
     for (uint32_t i = 0; i < ct->nwarps; i++) {
@@ -446,7 +449,8 @@ bool ws_sm_busy(const ws_sm *sm) {
  * unit that acts in a cycle must appear here. Returns the first cycle that
  * must run in full after `now`, or 0 when the next one must. */
 static uint64_t quiet_until(const ws_sm *sm) {
-    if (!sm->memo_ok || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
+    /* throttle policies act on their own clock (epochs, guards): never asleep under one */
+    if (!sm->memo_ok || sm->throttling || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
         return 0;
     for (unsigned s = 0; s < sm->n_sched; s++)
         if (sm->memo_gen[s] != sm->gen) return 0;
@@ -718,6 +722,16 @@ bool ws_sm_warp_limit(const ws_sm *sm, double *mean) {
     }
     *mean = sm->n_sched ? (double)sum / sm->n_sched : 0;
     return sm->throttle != NULL;
+}
+
+bool ws_sm_ciao_warps(const ws_sm *sm, unsigned *isolated, unsigned *stalled) {
+    const ws_throttle_policy *p = sm->throttle_sm.policy;
+    if (!p || !p->sm_warps) return false;
+    ws_throttle_sm_warps w;
+    p->sm_warps(sm->throttle_sm.state, &w);
+    *isolated = w.isolated;
+    *stalled = w.stalled;
+    return true;
 }
 
 unsigned ws_sm_active_warps(const ws_sm *sm) {

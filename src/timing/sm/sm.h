@@ -171,6 +171,8 @@ unsigned ws_sm_active_warps(const ws_sm *sm);
 /* Mean over the schedulers of the warps each lets issue now (a warp-limiting
    throttle policy's limit); false if the policy does not limit warps. */
 bool ws_sm_warp_limit(const ws_sm *sm, double *mean);
+/* Warps a throttle policy isolated / stalled now (CIAO); false if it keeps no such state. */
+bool ws_sm_ciao_warps(const ws_sm *sm, unsigned *isolated, unsigned *stalled);
 /* Warp slots of the SM. */
 unsigned ws_sm_max_warps(const ws_sm *sm);
 

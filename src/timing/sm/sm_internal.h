@@ -141,7 +141,7 @@ typedef struct sm_pend {
     sm_inst *in;               /* bypass loads/atomics: the instruction */
     uint8_t bytes[16];         /* writes: byte mask */
 } sm_pend;
-enum { SM_C_L1I = 0, SM_C_L1D, SM_C_L1C, SM_C_NONE, SM_C_L1T };
+enum { SM_C_L1I = 0, SM_C_L1D, SM_C_L1C, SM_C_NONE, SM_C_L1T, SM_C_SMC };
 
 /* One L1D access waiting in the L1 latency pipeline. */
 typedef struct sm_l1acc {
@@ -245,6 +245,9 @@ struct ws_sm {
     ws_throttle *throttle;     /* per scheduler (policy family "throttle") */
     bool throttling;           /* a policy other than "none" */
     ws_throttle_sm throttle_sm; /* the policy's per-SM part (CCWS), if it has one */
+    uint8_t (*route)(const void *sm, uint16_t warp); /* its l1d_route, with a smem cache */
+    uint64_t throttle_version; /* its sm_version when last seen */
+    struct sm_smc *smc;        /* shared-memory cache of isolated warps (CIAO; smc.c), or NULL */
     ws_sched_warp *sview;      /* per scheduler view scratch */
     uint16_t *sorder;          /* per scheduler: its policy's last order ... */
     unsigned *order_k;         /* ... of this many warps */
@@ -480,6 +483,24 @@ bool sm_hp_check(ws_sm *sm);
 int64_t sm_hp_credits(ws_sm *sm, int pool);
 /* a warp that must be offered to its scheduler whatever it waits for */
 static inline bool sm_warp_owes(const sm_warp *w) { return w->rp_ready || w->hp_gated; }
+/* smc.c: the shared-memory cache of CIAO's isolated warps. init creates it
+   when the throttle policy wants one (sm->smc stays NULL otherwise); pick:
+   the cache an L1 access goes to (NULL: wait, the MSHRs are all in use);
+   read: a read routed to it; fill: its line came back. */
+typedef struct sm_smc sm_smc;
+int sm_smc_init(ws_sm *sm, char *err, size_t errlen);
+void sm_smc_destroy(ws_sm *sm);
+void sm_smc_kernel_start(ws_sm *sm);
+void sm_smc_cta_launched(ws_sm *sm);
+ws_cache *sm_smc_cache(const ws_sm *sm);
+ws_cache *sm_smc_pick(ws_sm *sm, const sm_l1acc *h);
+ws_cache_status sm_smc_read(ws_sm *sm, const sm_l1acc *h, void *req);
+void sm_smc_fill(ws_sm *sm, uint64_t block);
+/* Its rule, for tests: lines for `unused` bytes (per_line each, at most
+   max_lines) and the row of line address `line` among `lines`, in
+   -warpsim_smem_cache_lines mode `mode`. */
+unsigned sm_smc_capacity(uint64_t unused, unsigned per_line, unsigned max_lines, unsigned mode);
+uint64_t sm_smc_row(uint64_t line, unsigned lines, unsigned mode);
 
 /* ldst.c */
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen);
