@@ -323,6 +323,16 @@ void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n) {
     }
 }
 
+void ws_gpu_warm(ws_gpu *g, uint32_t sm, uint64_t addr, bool store) {
+    ws_mreq r;
+    memset(&r, 0, sizeof r);
+    r.addr = addr;
+    ws_addrdec_decode(&g->ad, &r);
+    ws_mempart_memcpy_fill(g->part[r.chan], addr, g->tot_cycles);
+    struct ws_cache *l1 = store ? NULL : ws_sm_l1d(g->sm[sm % g->n_sms]);
+    if (l1) ws_cache_force_fill(l1, addr, addr, g->tot_cycles);
+}
+
 /* GPGPU-Sim's breakdown outcomes: ws_cache_status's first five, then MSHR_HIT. */
 enum { BD_MSHR_HIT = 5, BD_N = 6 };
 static const char *const g_outcome[BD_N] = {"HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL",
