@@ -80,7 +80,7 @@ struct ws_device {
     ws_printf_buf printf_out;    /* kernels' printf / assert text until the host synchronises */
     ws_longrun *longrun;         /* fast-forward, checkpoints, sampling; NULL when none is asked */
     uint64_t sampling_shown;     /* launches when the sampled run's projection was last shown + 1 */
-    uint64_t last_projected, last_functional_insn; /* the last timing run's sampling within it */
+    uint64_t last_detailed, last_functional_insn; /* the last timing run's sampling within it */
 };
 
 const char *ws_status_name(ws_status s) {
@@ -812,7 +812,7 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
     uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
     ws_gpu_set_insn_cap(d->gpu, cap ? (cap > d->totals.thread_insts_exec
                                            ? cap - d->totals.thread_insts_exec : 1) : 0);
-    d->last_projected = d->last_functional_insn = 0;
+    d->last_detailed = d->last_functional_insn = 0;
     ws_status s = ws_gpu_run_kernel(d->gpu, l, &res, &r, ks, fault);
     if (r.capped) d->totals.capped = 1;
     if (s != WS_OK || r.capped) {
@@ -832,7 +832,7 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
         }
         ws_longrun_set_gpu(d->longrun, d->gpu);
     }
-    d->last_projected = r.projected_cycles;
+    d->last_detailed = r.detailed_cycles;
     d->last_functional_insn = r.functional_insn;
     c->warp_insts = r.warp_insts;
     c->thread_insts = r.thread_insts;
@@ -1018,7 +1018,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     ws_kstats_init(&ks);
     double t0 = now_s();
     int was_capped = d->totals.capped;
-    d->last_projected = d->last_functional_insn = 0;
+    d->last_detailed = d->last_functional_insn = 0;
     if (mode == WS_LR_FUNCTIONAL || ws_longrun_profiles(d->longrun)) {
         s = ws_longrun_run_functional(d->longrun, &l, &c, &fault);
         ks.functional_only = 1;
@@ -1026,7 +1026,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
         s = run_grid(d, &l, &c, &fault, &cycles, &ks);
     }
     if (d->longrun && s == WS_OK)
-        ws_longrun_end(d->longrun, mode, &c, cycles, d->last_projected, d->last_functional_insn,
+        ws_longrun_end(d->longrun, mode, &c, cycles, d->last_detailed, d->last_functional_insn,
                        &ks);
     ws_memcheck_end_kernel(d->memcheck, f->name);
     if (!d->gpu && l.max_warp_insts && c.warp_insts >= l.max_warp_insts) d->totals.capped = 1;

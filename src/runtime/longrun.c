@@ -34,7 +34,7 @@ typedef struct dtoh_rec {
 
 /* The per-kernel stats this file adds (values in lr_vals). */
 typedef struct lr_vals {
-    uint64_t detailed, group, projected, ff_insn;
+    uint64_t detailed, group, detailed_cycle, ff_insn;
 } lr_vals;
 #define D(f, nm, u, d, w)                                                                     \
     {nm, .unit = u, .desc = d, .src = WS_SRC_U64, .off = offsetof(lr_vals, f), .when = w,     \
@@ -47,9 +47,10 @@ static const ws_stat_decl g_lr_stats[] = {
       "thread instructions of this launch run functionally (gpu_sim_insn when warpsim_detailed "
       "= 0; within-kernel sampling: the CTAs after the stop)",
       "with a fast-forward, checkpoint or sampling option"),
-    D(projected, "warpsim_projected_cycle", "cycles",
-      "this kernel's cycles: gpu_sim_cycle, or the projection of a kernel whose detailed "
-      "simulation stopped early (-warpsim_sample_ipc_tol); 0 when not simulated in detail",
+    D(detailed_cycle, "warpsim_detailed_cycle", "cycles",
+      "cycles simulated in detail: gpu_sim_cycle, except for a kernel whose detailed simulation "
+      "stopped once its IPC converged (-warpsim_sample_ipc_tol), whose gpu_sim_cycle is then "
+      "this plus its remaining instructions at that IPC",
       "with a fast-forward, checkpoint or sampling option"),
     D(group, "warpsim_sample_group", "group",
       "-warpsim_sample_kernels: the launch's group (1-based)", "with -warpsim_sample_kernels"),
@@ -127,7 +128,7 @@ uint64_t ws_lr_hash(uint64_t h, const void *p, size_t n) {
 bool ws_longrun_wanted(const ws_config *c) {
     return c->ff_kernels > 0 || c->ff_insn > 0 || (c->ckpt_save && *c->ckpt_save) ||
            (c->ckpt_resume && *c->ckpt_resume) || (c->profile_out && *c->profile_out) ||
-           (c->sample_kernels && *c->sample_kernels);
+           (c->sample_kernels && *c->sample_kernels) || c->sample_ipc_tol > 0;
 }
 
 static char *dup_or_null(const char *s) { return s && *s ? strdup(s) : NULL; }
@@ -810,16 +811,16 @@ ws_status ws_longrun_run_functional(ws_longrun *lr, const ws_launch_desc *l, ws_
 }
 
 void ws_longrun_end(ws_longrun *lr, ws_lr_mode mode, const ws_exec_counts *c, uint64_t cycles,
-                    uint64_t projected, uint64_t functional_insn, ws_kernel_stats *ks) {
+                    uint64_t detailed_cycles, uint64_t functional_insn, ws_kernel_stats *ks) {
     bool detailed = mode == WS_LR_DETAILED && lr->gpu;
     lr->vals.detailed = detailed;
-    lr->vals.projected = detailed ? (projected ? projected : cycles) : 0;
+    lr->vals.detailed_cycle = detailed ? detailed_cycles : 0;
     lr->vals.ff_insn = detailed ? functional_insn : c->thread_insts_exec;
     if (lr->sl && lr->cur_index < lr->nsl) {
         sample_launch *s = &lr->sl[lr->cur_index];
         s->seen = 1;
         s->insts = (double)c->thread_insts_exec;
-        if (detailed) s->cycles = (double)lr->vals.projected;
+        if (detailed) s->cycles = (double)cycles;
     }
     if (ks) ws_kstats_add_decls(ks, g_lr_stats, lr->sl ? 4 : 3, &lr->vals);
 }

@@ -10,6 +10,7 @@
  * the dispatcher gives at most one new CTA to each SM (core). */
 #include "timing/gpu.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -789,6 +790,71 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     return 0;
 }
 
+/* Sampling within a kernel (-warpsim_sample_ipc_tol): the IPC of each wave
+ * of CTAs (as many as the GPU holds at once, counted as they complete) is
+ * measured; once the last -warpsim_sample_waves of them agree within the
+ * tolerance of their mean, the kernel's behaviour is taken as stable. */
+#define WAVES_MAX 1000
+typedef struct wave_watch {
+    uint64_t size, next;        /* CTAs per wave; completions that end the current wave */
+    uint64_t cycle0, insn0;     /* where the current wave started */
+    uint32_t k, n;              /* waves that must agree; waves measured */
+    double ipc;                 /* the converged IPC (their mean) */
+    double last[WAVES_MAX];     /* IPC of the waves, most recent at (n - 1) % k */
+    double tol;
+} wave_watch;
+
+static bool wave_watch_init(wave_watch *w, const ws_gpu *g, uint64_t total_ctas) {
+    memset(w, 0, sizeof *w);
+    if (g->cfg.sample_ipc_tol <= 0) return false;
+    w->size = (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]);
+    w->k = (uint32_t)g->cfg.sample_waves;
+    w->tol = g->cfg.sample_ipc_tol;
+    w->next = w->size;
+    /* too short to leave anything after k waves and a drain */
+    return w->size && total_ctas > (uint64_t)(w->k + 1) * w->size;
+}
+
+/* Completions so far end a wave? Then true once the last k waves agree. */
+static bool wave_check(wave_watch *w, const ws_gpu *g, const ws_sm_stats *sm0, uint64_t cycle) {
+    uint64_t done = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) done += ws_sm_get_stats(g->sm[i])->ctas_done - sm0[i].ctas_done;
+    if (done < w->next) return false;
+    uint64_t insn = insns_since(g, sm0);
+    w->last[w->n % w->k] = cycle > w->cycle0 ? (double)(insn - w->insn0) / (double)(cycle - w->cycle0) : 0;
+    w->n++;
+    w->cycle0 = cycle;
+    w->insn0 = insn;
+    w->next = done + w->size;
+    if (w->n < w->k) return false;
+    double mean = 0;
+    for (uint32_t i = 0; i < w->k; i++) mean += w->last[i];
+    mean /= w->k;
+    for (uint32_t i = 0; i < w->k; i++)
+        if (mean <= 0 || fabs(w->last[i] - mean) > w->tol * mean) return false;
+    w->ipc = mean;
+    return true;
+}
+
+/* The CTAs after first run functionally; their cycles are projected at the
+ * converged IPC and added to the kernel's. */
+__attribute__((noinline)) static ws_status finish_functionally(ws_gpu *g, const ws_launch_desc *l,
+                                                               uint64_t first, double ipc,
+                                                               ws_gpu_result *out,
+                                                               ws_fault *fault) {
+    ws_exec_counts c;
+    ws_status s = ws_exec_grid_observed(l, first, NULL, &c, fault);
+    if (s != WS_OK) return s;
+    (void)g;
+    out->functional_insn = c.thread_insts_exec;
+    out->warp_insts += c.warp_insts;
+    out->thread_insts += c.thread_insts;
+    out->thread_insts_exec += c.thread_insts_exec;
+    out->ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    out->cycles += (uint64_t)((double)c.thread_insts_exec / ipc + 0.5);
+    return WS_OK;
+}
+
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
     const ws_func *kf = &l->img->mod->funcs[l->func];
@@ -826,6 +892,11 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     }
     uint64_t total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t next_cta = 0, cycle = 0, idle = 0;
+    /* CTAs dispatched on the timing model: all of them, unless sampling
+       within the kernel stops it early (wave_watch) */
+    uint64_t dispatch_end = total_ctas;
+    wave_watch ww;
+    bool watch_waves = wave_watch_init(&ww, g, total_ctas);
     uint64_t interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
     sums ts_prev;
     take_sums(g, &ts_prev);
@@ -905,7 +976,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
         /* dispatch: at most one CTA per SM per cycle, round robin from the
            SM after the last one that received a CTA */
-        for (uint32_t i = 0; i < g->n_sms && next_cta < total_ctas; i++) {
+        for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end; i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
             if (!ws_sm_can_take_cta(g->sm[idx])) continue;
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
@@ -918,7 +989,10 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
-        if (next_cta == total_ctas && !sms_busy && !memory_busy(g)) break;
+        if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
+        if (watch_waves && (cycle & 63) == 0 && wave_check(&ww, g, sm0, cycle))
+            dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
+                                                             functionally */
         for (uint32_t i = 0; i < g->n_chan && !progress; i++)
             progress = ws_mempart_progressed(g->part[i]);
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
@@ -970,7 +1044,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
        indexing's reset) */
     for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
     ws_control_kernel_end(g->ctl);
-    out->cycles = cycle;
+    out->cycles = out->detailed_cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;
     for (uint32_t i = 0; i < g->n_sms; i++) {
@@ -979,10 +1053,13 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         out->thread_insts += s->thread_insts - sm0[i].thread_insts;
         out->thread_insts_exec += s->thread_insts_exec - sm0[i].thread_insts_exec;
     }
+    /* the kernel's memory-system and energy stats are those of its detailed part */
     if (rc == WS_OK && ks && kernel_stats(g, res, out, ks, sm0, mp0, &ic0)) {
         fault->code = rc = WS_ERR_OUT_OF_MEMORY;
         snprintf(fault->msg, sizeof fault->msg, "out of host memory");
     }
+    if (rc == WS_OK && !out->capped && next_cta < total_ctas)
+        rc = finish_functionally(g, l, next_cta, ww.ipc, out, fault);
     free(sm0);
     free(mp0);
     return rc;

@@ -56,8 +56,10 @@ typedef struct ws_gpu_result {
     uint64_t ctas;
     int capped;                  /* stopped by insn_cap */
     /* sampling within the kernel (-warpsim_sample_ipc_tol): once its IPC
-       converged the rest of its CTAs ran functionally; 0 when it did not stop */
-    uint64_t projected_cycles;   /* cycles + the rest's instructions at the converged IPC */
+       converged, the rest of its CTAs ran functionally, and cycles is the
+       detailed cycles plus their instructions at the converged IPC; the
+       instruction counts above include them */
+    uint64_t detailed_cycles;    /* cycles simulated in detail (= cycles when it did not stop) */
     uint64_t functional_insn;    /* thread instructions (gpu_sim_insn) of the CTAs run functionally */
 } ws_gpu_result;
 
