@@ -114,6 +114,9 @@ struct ws_longrun {
     uint64_t launches_beyond;  /* launches past the profile's */
     uint64_t cur_index;
     lr_vals vals;
+    /* sampling within kernels: the detailed launches' cycles (projections
+       included), their detailed part, and the variance of the projections */
+    double within_cycles, within_detailed, within_var;
 };
 
 uint64_t ws_lr_hash(uint64_t h, const void *p, size_t n) {
@@ -816,6 +819,14 @@ void ws_longrun_end(ws_longrun *lr, ws_lr_mode mode, const ws_exec_counts *c, ui
     lr->vals.detailed = detailed;
     lr->vals.detailed_cycle = detailed ? detailed_cycles : 0;
     lr->vals.ff_insn = detailed ? functional_insn : c->thread_insts_exec;
+    if (detailed) {
+        /* one standard error of a projection within the kernel: the tolerance
+           its waves' IPC met, over the projected part */
+        double w = (double)(cycles - detailed_cycles) * lr->cfg.sample_ipc_tol;
+        lr->within_cycles += (double)cycles;
+        lr->within_detailed += (double)detailed_cycles;
+        lr->within_var += w * w;
+    }
     if (lr->sl && lr->cur_index < lr->nsl) {
         sample_launch *s = &lr->sl[lr->cur_index];
         s->seen = 1;
@@ -876,7 +887,16 @@ ws_status ws_longrun_dtoh(ws_longrun *lr, void *dst, uint64_t src, size_t n, boo
 }
 
 /* ---- the end of a sampled run ---------------------------------------------------- */
+static int finish_within(ws_longrun *lr, FILE *out) {
+    double t = lr->within_cycles, bound = t > 0 ? 2 * sqrt(lr->within_var) / t : 0;
+    fprintf(out, "warpsim: sampled simulation within kernels: projected total cycles %.0f (%.0f "
+            "detailed + %.0f projected), error estimate +-%.2f%% (95%%)\n", t, lr->within_detailed,
+            t - lr->within_detailed, 100 * bound);
+    return 0;
+}
+
 int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, size_t errlen) {
+    if (lr && !lr->sl && lr->cfg.sample_ipc_tol > 0) return finish_within(lr, out);
     if (!lr || !lr->sl) return 0;
     uint32_t ng = lr->ngroups, seen = 0, detailed = 0;
     double total = 0, det = 0, proj = 0, var = 0;
@@ -913,6 +933,9 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
         var += gp[g].sigma * gp[g].sigma;
     }
     det = total - proj;
+    /* projections within the detailed launches spread to the launches
+       projected from them */
+    if (det > 0) var += lr->within_var * (total / det) * (total / det);
     double bound = total > 0 ? 2 * sqrt(var) / total : 0; /* about 95% */
     fprintf(out, "warpsim: sampled simulation: %u launches in %u groups, %u simulated in detail "
             "(%.1f%%); projected total cycles %.0f (%.0f detailed + %.0f projected), error "

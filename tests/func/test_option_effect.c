@@ -208,6 +208,10 @@ static const char *const g_quiet[][2] = {
     {"warpsim_map_granularity", "acts only on accesses outside every allocation, which no bundled "
                                 "workload makes (tests/func/test_memcheck.c)"},
     {"warpsim_memcheck", "writes reports to stderr, not the report (tests/func/test_memcheck.c)"},
+    {"warpsim_checkpoint_save", "a file name: writes a checkpoint (tests/func/test_longrun.c)"},
+    {"warpsim_checkpoint_resume", "a checkpoint file to read (tests/func/test_longrun.c)"},
+    {"warpsim_profile_out", "a file name: writes a launch profile (tests/func/test_longrun.c)"},
+    {"warpsim_sample_kernels", "a launch profile to read (tests/func/test_longrun.c)"},
     {"adi_nv", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},
     {"adi_ns", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},
     {"adi_ni", "adaptive indexing (-l1d_index adi) changes function on no bundled workload"},
