@@ -44,7 +44,7 @@ WORKLOADS = [
     ("micro/matmul", "within"),
     ("sdk/blackscholes", "within"),
 ]
-ACROSS = ["-warpsim_fast_forward_warm 1", "-warpsim_sample_ipc_tol 0.05"]
+ACROSS = ["-warpsim_fast_forward_warm 1"]
 WITHIN = ["-warpsim_sample_ipc_tol 0.05", "-warpsim_sample_waves 3"]
 BEGIN = "<!-- sampling-table:begin (tools/sampling.py writes this table; do not edit) -->"
 END = "<!-- sampling-table:end -->"
@@ -71,6 +71,20 @@ def full_cycles(stats_dir):
     return sum(k.get("gpu_sim_cycle", 0) for k in kernels), len(kernels)
 
 
+def cached(d, name, fn):
+    """Wall seconds of a run kept in d/NAME.json, or of fn() (None: it failed)."""
+    path = os.path.join(d, name + ".json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)["wall"]
+    rc, t = fn()
+    if rc:
+        return None
+    with open(path, "w") as f:
+        json.dump({"wall": t}, f)
+    return t
+
+
 def measure(warpsim, out, inp, workload, method):
     """One workload's full and sampled runs (kept in out/NAME/result.json)."""
     d = os.path.join(out, workload.replace("/", "_"))
@@ -80,16 +94,19 @@ def measure(warpsim, out, inp, workload, method):
         with open(res_path) as f:
             return json.load(f)
     base = [workload, "--input", inp]
-    rc, t_full = run(warpsim, base + ["-o", os.path.join(d, "full")], os.path.join(d, "full.log"))
-    if rc:
-        return {"workload": workload, "error": f"full run failed (status {rc}); see {d}/full.log"}
+    # the full run and the profile do not depend on the sampling options: kept once done
+    t_full = cached(d, "full", lambda: run(warpsim, base + ["-o", os.path.join(d, "full")],
+                                           os.path.join(d, "full.log")))
+    if t_full is None:
+        return {"workload": workload, "error": f"full run failed; see {d}/full.log"}
     cycles, launches = full_cycles(os.path.join(d, "full"))
     t_prof = 0.0
     if method == "kernels":
         prof = os.path.join(d, "profile.txt")
-        rc, t_prof = run(warpsim, base + ["--functional"] + sets([f"-warpsim_profile_out {prof}"]),
-                         os.path.join(d, "profile.log"))
-        if rc:
+        t_prof = cached(d, "profile", lambda: run(
+            warpsim, base + ["--functional"] + sets([f"-warpsim_profile_out {prof}"]),
+            os.path.join(d, "profile.log")))
+        if t_prof is None:
             return {"workload": workload, "error": f"profiling pass failed; see {d}/profile.log"}
         opts = [f"-warpsim_sample_kernels {prof}"] + ACROSS
     else:
