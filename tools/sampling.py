@@ -32,17 +32,22 @@ sys.path.insert(0, TOOLS)
 
 from warpsim_tools.common import find_warpsim, repo_dir  # noqa: E402
 
-# (workload, method): "kernels" = sampling across kernels, "within" = within a kernel
+# (workload, method, label, options): "kernels" = sampling across kernels (programs with many
+# launches), "within" = within a kernel (few, long launches); a label names a variant with
+# options of its own beside the defaults (its full run and profile are the workload's)
+FAST = ["-warpsim_sample_threshold 0.3", "-warpsim_sample_per_group 1"]
 WORKLOADS = [
-    ("rodinia/gaussian", "kernels"),
-    ("rodinia/bfs", "kernels"),
-    ("rodinia/nw", "kernels"),
-    ("rodinia/lud", "kernels"),
-    ("rodinia/srad", "kernels"),
-    ("rodinia/hotspot", "kernels"),
-    ("polybench/gemm", "within"),
-    ("micro/matmul", "within"),
-    ("sdk/blackscholes", "within"),
+    ("rodinia/gaussian", "kernels", "", []),
+    ("rodinia/gaussian", "kernels", "fast", FAST),
+    ("rodinia/bfs", "kernels", "", []),
+    ("rodinia/nw", "kernels", "", []),
+    ("rodinia/nw", "kernels", "fast", FAST),
+    ("rodinia/lud", "kernels", "", []),
+    ("rodinia/srad", "within", "", []),
+    ("rodinia/hotspot", "within", "", []),
+    ("polybench/gemm", "within", "", []),
+    ("micro/matmul", "within", "", []),
+    ("sdk/blackscholes", "within", "", []),
 ]
 ACROSS = ["-warpsim_fast_forward_warm 1"]
 WITHIN = ["-warpsim_sample_ipc_tol 0.05", "-warpsim_sample_waves 3"]
@@ -85,11 +90,12 @@ def cached(d, name, fn):
     return t
 
 
-def measure(warpsim, out, inp, workload, method):
-    """One workload's full and sampled runs (kept in out/NAME/result.json)."""
+def measure(warpsim, out, inp, workload, method, label, extra):
+    """One workload's full and sampled runs (kept in out/NAME[-LABEL]/result.json)."""
     d = os.path.join(out, workload.replace("/", "_"))
-    os.makedirs(d, exist_ok=True)
-    res_path = os.path.join(d, "result.json")
+    sd = d + ("-" + label if label else "")
+    os.makedirs(sd, exist_ok=True)
+    res_path = os.path.join(sd, "result.json")
     if os.path.exists(res_path):
         with open(res_path) as f:
             return json.load(f)
@@ -111,8 +117,9 @@ def measure(warpsim, out, inp, workload, method):
         opts = [f"-warpsim_sample_kernels {prof}"] + ACROSS
     else:
         opts = WITHIN
-    slog = os.path.join(d, "sampled.log")
-    rc, t_s = run(warpsim, base + ["-o", os.path.join(d, "sampled")] + sets(opts), slog)
+    opts = opts + extra
+    slog = os.path.join(sd, "sampled.log")
+    rc, t_s = run(warpsim, base + ["-o", os.path.join(sd, "sampled")] + sets(opts), slog)
     if rc:
         return {"workload": workload, "error": f"sampled run failed (status {rc}); see {slog}"}
     with open(slog) as f:
@@ -120,10 +127,11 @@ def measure(warpsim, out, inp, workload, method):
     if not m:
         return {"workload": workload, "error": f"no projection in {slog}"}
     detailed = None
-    with open(os.path.join(d, "sampled", "stats.json")) as f:
+    with open(os.path.join(sd, "sampled", "stats.json")) as f:
         ks = json.load(f)
     detailed = sum(k.get("warpsim_detailed", 1) for k in ks)
-    r = {"workload": workload, "method": method, "launches": launches, "detailed": detailed,
+    r = {"workload": workload, "method": method, "label": label, "options": extra,
+         "launches": launches, "detailed": detailed,
          "full_cycles": cycles, "projected": int(m.group(1)), "estimate": float(m.group(2)) / 100,
          "wall_full": t_full, "wall_sampled": t_s + t_prof, "wall_profile": t_prof}
     with open(res_path, "w") as f:
@@ -144,7 +152,10 @@ def table(results, inp, cmd):
         errs.append(abs(e))
         cov = abs(e) <= r["estimate"]
         covered += cov
-        lines.append(f"| {r['workload']} | {'across kernels' if r['method'] == 'kernels' else 'within kernel'} "
+        how = "across kernels" if r["method"] == "kernels" else "within kernel"
+        if r.get("options"):
+            how += " (" + ", ".join(f"`{o}`" for o in r["options"]) + ")"
+        lines.append(f"| {r['workload']} | {how} "
                      f"| {r['launches']} ({r['detailed']}) | {r['full_cycles']} | {r['projected']} "
                      f"| {100 * e:+.2f}% | +-{100 * r['estimate']:.2f}% | {'yes' if cov else 'no'} "
                      f"| {r['wall_full']:.1f} | {r['wall_sampled']:.1f} "
@@ -167,6 +178,7 @@ def main():
     ap.add_argument("-j", type=int, default=1, help="workloads measured at once")
     ap.add_argument("--markdown", help="file whose sampling table to replace (docs/sampling.md)")
     ap.add_argument("--no-run", action="store_true", help="only rebuild the table from kept results")
+    ap.add_argument("--default-only", action="store_true", help="no variants (labelled rows)")
     a = ap.parse_args()
     warpsim = find_warpsim()
     out = a.out or f"sampling-{a.input}"
@@ -174,10 +186,11 @@ def main():
     if a.only:
         names = a.only.split(",")
         todo = [w for w in WORKLOADS if w[0] in names or w[0].split("/")[1] in names]
+    todo = [w for w in todo if not a.default_only or not w[2]]
     if a.no_run:
         results = []
-        for w, _ in todo:
-            p = os.path.join(out, w.replace("/", "_"), "result.json")
+        for w, _, label, _ in todo:
+            p = os.path.join(out, w.replace("/", "_") + ("-" + label if label else ""), "result.json")
             if os.path.exists(p):
                 with open(p) as f:
                     results.append(json.load(f))
