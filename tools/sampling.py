@@ -24,7 +24,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
@@ -37,17 +36,17 @@ from warpsim_tools.common import find_warpsim, repo_dir  # noqa: E402
 # options of its own beside the defaults (its full run and profile are the workload's)
 FAST = ["-warpsim_sample_threshold 0.3", "-warpsim_sample_per_group 1"]
 WORKLOADS = [
-    ("rodinia/gaussian", "kernels", "", []),
-    ("rodinia/gaussian", "kernels", "fast", FAST),
-    ("rodinia/bfs", "kernels", "", []),
-    ("rodinia/nw", "kernels", "", []),
-    ("rodinia/nw", "kernels", "fast", FAST),
     ("rodinia/lud", "kernels", "", []),
     ("rodinia/srad", "within", "", []),
     ("rodinia/hotspot", "within", "", []),
-    ("polybench/gemm", "within", "", []),
     ("micro/matmul", "within", "", []),
+    ("rodinia/gaussian", "kernels", "", []),
+    ("rodinia/gaussian", "kernels", "fast", FAST),
+    ("rodinia/nw", "kernels", "", []),
+    ("rodinia/nw", "kernels", "fast", FAST),
     ("sdk/blackscholes", "within", "", []),
+    ("polybench/gemm", "within", "", []),
+    ("rodinia/bfs", "kernels", "", []),
 ]
 ACROSS = ["-warpsim_fast_forward_warm 1"]
 WITHIN = ["-warpsim_sample_ipc_tol 0.05", "-warpsim_sample_waves 3"]
@@ -57,10 +56,13 @@ PROJ = re.compile(r"projected total cycles (\d+) .*?error estimate \+-([0-9.]+)%
 
 
 def run(warpsim, args, log):
-    t0 = time.monotonic()
+    """Exit status and the CPU seconds (user + system) of one warpsim run: on a shared machine
+    its wall time says more about the other jobs than about the run."""
     with open(log, "w") as f:
-        p = subprocess.run([warpsim, "run", "-q"] + args, stdout=subprocess.DEVNULL, stderr=f)
-    return p.returncode, time.monotonic() - t0
+        p = subprocess.Popen([warpsim, "run", "-q"] + args, stdout=subprocess.DEVNULL, stderr=f)
+        _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, ru.ru_utime + ru.ru_stime
 
 
 def sets(opts):
@@ -77,16 +79,18 @@ def full_cycles(stats_dir):
 
 
 def cached(d, name, fn):
-    """Wall seconds of a run kept in d/NAME.json, or of fn() (None: it failed)."""
+    """CPU seconds of a run kept in d/NAME.json, or of fn() (None: it failed)."""
     path = os.path.join(d, name + ".json")
     if os.path.exists(path):
         with open(path) as f:
-            return json.load(f)["wall"]
+            kept = json.load(f)
+        if "cpu" in kept:
+            return kept["cpu"]
     rc, t = fn()
     if rc:
         return None
     with open(path, "w") as f:
-        json.dump({"wall": t}, f)
+        json.dump({"cpu": t}, f)
     return t
 
 
@@ -133,7 +137,7 @@ def measure(warpsim, out, inp, workload, method, label, extra):
     r = {"workload": workload, "method": method, "label": label, "options": extra,
          "launches": launches, "detailed": detailed,
          "full_cycles": cycles, "projected": int(m.group(1)), "estimate": float(m.group(2)) / 100,
-         "wall_full": t_full, "wall_sampled": t_s + t_prof, "wall_profile": t_prof}
+         "cpu_full": t_full, "cpu_sampled": t_s + t_prof, "cpu_profile": t_prof}
     with open(res_path, "w") as f:
         json.dump(r, f, indent=1)
     return r
@@ -141,10 +145,11 @@ def measure(warpsim, out, inp, workload, method, label, extra):
 
 def table(results, inp, cmd):
     rows = [r for r in results if "error" not in r]
-    lines = [f"Input `{inp}`; regenerate with `{cmd}`. Wall times on the machine that ran it "
-             "(2 shared cores: compare the ratio, not the seconds).", "",
+    lines = [f"Input `{inp}`; regenerate with `{cmd}`. Times are CPU seconds (user + system) "
+             "of the runs, which is their wall time on an idle machine; the sampled time includes "
+             "the profiling pass.", "",
              "| workload | method | launches (detailed) | full cycles | projected | error | "
-             "estimate (95%) | covered | wall full (s) | wall sampled (s) | speed-up |",
+             "estimate (95%) | covered | full (s) | sampled (s) | speed-up |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     errs, covered = [], 0
     for r in rows:
@@ -158,8 +163,8 @@ def table(results, inp, cmd):
         lines.append(f"| {r['workload']} | {how} "
                      f"| {r['launches']} ({r['detailed']}) | {r['full_cycles']} | {r['projected']} "
                      f"| {100 * e:+.2f}% | +-{100 * r['estimate']:.2f}% | {'yes' if cov else 'no'} "
-                     f"| {r['wall_full']:.1f} | {r['wall_sampled']:.1f} "
-                     f"| {r['wall_full'] / max(r['wall_sampled'], 1e-9):.1f}x |")
+                     f"| {r['cpu_full']:.1f} | {r['cpu_sampled']:.1f} "
+                     f"| {r['cpu_full'] / max(r['cpu_sampled'], 1e-9):.1f}x |")
     for r in results:
         if "error" in r:
             lines.append(f"| {r['workload']} | failed: {r['error']} |||||||||")
@@ -195,8 +200,14 @@ def main():
                 with open(p) as f:
                     results.append(json.load(f))
     else:
+        # variants after the runs they share (the full run and the profile)
         with ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
-            results = list(ex.map(lambda w: measure(warpsim, out, a.input, *w), todo))
+            first = list(ex.map(lambda w: measure(warpsim, out, a.input, *w),
+                                [w for w in todo if not w[2]]))
+        with ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
+            later = list(ex.map(lambda w: measure(warpsim, out, a.input, *w),
+                                [w for w in todo if w[2]]))
+        results = first + later
     cmd = "tools/sampling.py" + (f" --input {a.input}" if a.input != "paper" else "")
     text = table(results, a.input, cmd)
     print(text, end="")

@@ -81,6 +81,7 @@ struct ws_device {
     ws_longrun *longrun;         /* fast-forward, checkpoints, sampling; NULL when none is asked */
     uint64_t sampling_shown;     /* launches when the sampled run's projection was last shown + 1 */
     uint64_t last_detailed, last_functional_insn; /* the last timing run's sampling within it */
+    double last_sigma;
 };
 
 const char *ws_status_name(ws_status s) {
@@ -834,6 +835,7 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
     }
     d->last_detailed = r.detailed_cycles;
     d->last_functional_insn = r.functional_insn;
+    d->last_sigma = r.projection_sigma;
     c->warp_insts = r.warp_insts;
     c->thread_insts = r.thread_insts;
     c->thread_insts_exec = r.thread_insts_exec;
@@ -1019,6 +1021,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     double t0 = now_s();
     int was_capped = d->totals.capped;
     d->last_detailed = d->last_functional_insn = 0;
+    d->last_sigma = 0;
     if (mode == WS_LR_FUNCTIONAL || ws_longrun_profiles(d->longrun)) {
         s = ws_longrun_run_functional(d->longrun, &l, &c, &fault);
         ks.functional_only = 1;
@@ -1027,7 +1030,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     }
     if (d->longrun && s == WS_OK)
         ws_longrun_end(d->longrun, mode, &c, cycles, d->last_detailed, d->last_functional_insn,
-                       &ks);
+                       d->last_sigma, &ks);
     ws_memcheck_end_kernel(d->memcheck, f->name);
     if (!d->gpu && l.max_warp_insts && c.warp_insts >= l.max_warp_insts) d->totals.capped = 1;
     if (d->totals.capped && !was_capped) {

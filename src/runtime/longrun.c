@@ -814,7 +814,8 @@ ws_status ws_longrun_run_functional(ws_longrun *lr, const ws_launch_desc *l, ws_
 }
 
 void ws_longrun_end(ws_longrun *lr, ws_lr_mode mode, const ws_exec_counts *c, uint64_t cycles,
-                    uint64_t detailed_cycles, uint64_t functional_insn, ws_kernel_stats *ks) {
+                    uint64_t detailed_cycles, uint64_t functional_insn, double sigma,
+                    ws_kernel_stats *ks) {
     bool detailed = mode == WS_LR_DETAILED && lr->gpu;
     lr->vals.detailed = detailed;
     lr->vals.detailed_cycle = detailed ? detailed_cycles : 0;
@@ -825,7 +826,7 @@ void ws_longrun_end(ws_longrun *lr, ws_lr_mode mode, const ws_exec_counts *c, ui
         double w = (double)(cycles - detailed_cycles) * lr->cfg.sample_ipc_tol;
         lr->within_cycles += (double)cycles;
         lr->within_detailed += (double)detailed_cycles;
-        lr->within_var += w * w;
+        lr->within_var += w * w + sigma * sigma;
     }
     if (lr->sl && lr->cur_index < lr->nsl) {
         sample_launch *s = &lr->sl[lr->cur_index];

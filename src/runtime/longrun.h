@@ -74,10 +74,12 @@ ws_status ws_longrun_run_functional(ws_longrun *lr, const ws_launch_desc *l, ws_
  * device should run it itself (no profile wanted). */
 bool ws_longrun_profiles(const ws_longrun *lr);
 /* The launch ended: its counts and cycles (a projection for a kernel cut
- * short by sampling within it), the cycles simulated in detail and the
- * instructions run functionally inside a detailed kernel: its stats into ks. */
+ * short by sampling within it), the cycles simulated in detail, the
+ * instructions run functionally inside a detailed kernel and the projection's
+ * own uncertainty (its partial last wave): its stats into ks. */
 void ws_longrun_end(ws_longrun *lr, ws_lr_mode mode, const ws_exec_counts *c, uint64_t cycles,
-                    uint64_t detailed_cycles, uint64_t functional_insn, ws_kernel_stats *ks);
+                    uint64_t detailed_cycles, uint64_t functional_insn, double sigma,
+                    ws_kernel_stats *ks);
 
 /* A device-to-host copy: before a resumed boundary it is answered from the
  * checkpoint (*answered = true); while a checkpoint is pending it is logged.

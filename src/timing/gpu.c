@@ -799,8 +799,9 @@ typedef struct wave_watch {
     uint64_t size, next;        /* CTAs per wave; completions that end the current wave */
     uint64_t cycle0, insn0;     /* where the current wave started */
     uint32_t k, n;              /* waves that must agree; waves measured */
-    double ipc;                 /* the converged IPC (their mean) */
+    double ipc, wave_cycles;    /* the converged IPC and cycles per wave (their means) */
     double last[WAVES_MAX];     /* IPC of the waves, most recent at (n - 1) % k */
+    double dur[WAVES_MAX];      /* their cycles */
     double tol;
 } wave_watch;
 
@@ -822,6 +823,7 @@ static bool wave_check(wave_watch *w, const ws_gpu *g, const ws_sm_stats *sm0, u
     if (done < w->next) return false;
     uint64_t insn = insns_since(g, sm0);
     w->last[w->n % w->k] = cycle > w->cycle0 ? (double)(insn - w->insn0) / (double)(cycle - w->cycle0) : 0;
+    w->dur[w->n % w->k] = (double)(cycle - w->cycle0);
     w->n++;
     w->cycle0 = cycle;
     w->insn0 = insn;
@@ -833,13 +835,18 @@ static bool wave_check(wave_watch *w, const ws_gpu *g, const ws_sm_stats *sm0, u
     for (uint32_t i = 0; i < w->k; i++)
         if (mean <= 0 || fabs(w->last[i] - mean) > w->tol * mean) return false;
     w->ipc = mean;
+    w->wave_cycles = 0;
+    for (uint32_t i = 0; i < w->k; i++) w->wave_cycles += w->dur[i] / w->k;
     return true;
 }
 
 /* The CTAs after first run functionally; their cycles are projected at the
- * converged IPC and added to the kernel's. */
+ * converged IPC and added to the kernel's. The last wave of a grid is
+ * partial: a throughput-bound kernel runs it in proportion to its CTAs (the
+ * IPC projection), a latency-bound one takes a whole wave's time; the
+ * projection takes the middle, and half the difference as its uncertainty. */
 __attribute__((noinline)) static ws_status finish_functionally(ws_gpu *g, const ws_launch_desc *l,
-                                                               uint64_t first, double ipc,
+                                                               uint64_t first, const wave_watch *w,
                                                                ws_gpu_result *out,
                                                                ws_fault *fault) {
     ws_exec_counts c;
@@ -851,7 +858,10 @@ __attribute__((noinline)) static ws_status finish_functionally(ws_gpu *g, const 
     out->thread_insts += c.thread_insts;
     out->thread_insts_exec += c.thread_insts_exec;
     out->ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    out->cycles += (uint64_t)((double)c.thread_insts_exec / ipc + 0.5);
+    double waves = (double)(out->ctas - first) / (double)w->size;
+    double partial = (ceil(waves) - waves) * w->wave_cycles / 2;
+    out->cycles += (uint64_t)((double)c.thread_insts_exec / w->ipc + partial + 0.5);
+    out->projection_sigma = partial;
     return WS_OK;
 }
 
@@ -1059,7 +1069,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         snprintf(fault->msg, sizeof fault->msg, "out of host memory");
     }
     if (rc == WS_OK && !out->capped && next_cta < total_ctas)
-        rc = finish_functionally(g, l, next_cta, ww.ipc, out, fault);
+        rc = finish_functionally(g, l, next_cta, &ww, out, fault);
     free(sm0);
     free(mp0);
     return rc;

@@ -61,6 +61,7 @@ typedef struct ws_gpu_result {
        instruction counts above include them */
     uint64_t detailed_cycles;    /* cycles simulated in detail (= cycles when it did not stop) */
     uint64_t functional_insn;    /* thread instructions (gpu_sim_insn) of the CTAs run functionally */
+    double projection_sigma;     /* cycles: the uncertainty of the last, partial wave's time */
 } ws_gpu_result;
 
 /* Run the launch l (functional state from exec) on the timing model. The
