@@ -149,8 +149,9 @@ def table(results, inp, cmd):
              "of the runs, which is their wall time on an idle machine; the sampled time includes "
              "the profiling pass.", "",
              "| workload | method | launches (detailed) | full cycles | projected | error | "
-             "estimate (95%) | covered | full (s) | sampled (s) | speed-up |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "estimate (95%) | covered | full (s) | sampled (s) | speed-up | speed-up, profile "
+             "reused |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     errs, covered = [], 0
     for r in rows:
         e = (r["projected"] - r["full_cycles"]) / r["full_cycles"] if r["full_cycles"] else 0
@@ -164,10 +165,11 @@ def table(results, inp, cmd):
                      f"| {r['launches']} ({r['detailed']}) | {r['full_cycles']} | {r['projected']} "
                      f"| {100 * e:+.2f}% | +-{100 * r['estimate']:.2f}% | {'yes' if cov else 'no'} "
                      f"| {r['cpu_full']:.1f} | {r['cpu_sampled']:.1f} "
-                     f"| {r['cpu_full'] / max(r['cpu_sampled'], 1e-9):.1f}x |")
+                     f"| {r['cpu_full'] / max(r['cpu_sampled'], 1e-9):.1f}x "
+                     f"| {r['cpu_full'] / max(r['cpu_sampled'] - r['cpu_profile'], 1e-9):.1f}x |")
     for r in results:
         if "error" in r:
-            lines.append(f"| {r['workload']} | failed: {r['error']} |||||||||")
+            lines.append(f"| {r['workload']} | failed: {r['error']} ||||||||||")
     if errs:
         lines += ["", f"Mean absolute error {100 * sum(errs) / len(errs):.2f}%, largest "
                   f"{100 * max(errs):.2f}%; the error estimate covers the measured error in "
