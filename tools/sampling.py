@@ -20,6 +20,7 @@ sampled run printed covers the measured error. Results are kept in DIR
 """
 import argparse
 import json
+import math
 import os
 import re
 import subprocess
@@ -44,7 +45,6 @@ WORKLOADS = [
     ("rodinia/gaussian", "kernels", "fast", FAST),
     ("rodinia/nw", "kernels", "", []),
     ("rodinia/nw", "kernels", "fast", FAST),
-    ("sdk/blackscholes", "within", "", []),
     ("polybench/gemm", "within", "", []),
     ("rodinia/bfs", "kernels", "", []),
 ]
@@ -84,8 +84,8 @@ def cached(d, name, fn):
     if os.path.exists(path):
         with open(path) as f:
             kept = json.load(f)
-        if "cpu" in kept:
-            return kept["cpu"]
+        if "cpu" in kept:  # null: a run kept from elsewhere whose time was not measured
+            return kept["cpu"] if kept["cpu"] is not None else float("nan")
     rc, t = fn()
     if rc:
         return None
@@ -143,6 +143,16 @@ def measure(warpsim, out, inp, workload, method, label, extra):
     return r
 
 
+def secs(t):
+    return "n/a" if t is None or math.isnan(t) else f"{t:.1f}"
+
+
+def times(full, part):
+    if full is None or math.isnan(full) or math.isnan(part):
+        return "n/a"
+    return f"{full / max(part, 1e-9):.1f}x"
+
+
 def table(results, inp, cmd):
     rows = [r for r in results if "error" not in r]
     lines = [f"Input `{inp}`; regenerate with `{cmd}`. Times are CPU seconds (user + system) "
@@ -164,9 +174,9 @@ def table(results, inp, cmd):
         lines.append(f"| {r['workload']} | {how} "
                      f"| {r['launches']} ({r['detailed']}) | {r['full_cycles']} | {r['projected']} "
                      f"| {100 * e:+.2f}% | +-{100 * r['estimate']:.2f}% | {'yes' if cov else 'no'} "
-                     f"| {r['cpu_full']:.1f} | {r['cpu_sampled']:.1f} "
-                     f"| {r['cpu_full'] / max(r['cpu_sampled'], 1e-9):.1f}x "
-                     f"| {r['cpu_full'] / max(r['cpu_sampled'] - r['cpu_profile'], 1e-9):.1f}x |")
+                     f"| {secs(r['cpu_full'])} | {secs(r['cpu_sampled'])} "
+                     f"| {times(r['cpu_full'], r['cpu_sampled'])} "
+                     f"| {times(r['cpu_full'], r['cpu_sampled'] - r['cpu_profile'])} |")
     for r in results:
         if "error" in r:
             lines.append(f"| {r['workload']} | failed: {r['error']} ||||||||||")
