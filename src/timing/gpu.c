@@ -10,7 +10,6 @@
  * the dispatcher gives at most one new CTA to each SM (core). */
 #include "timing/gpu.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
 #include "timing/mem/partition.h"
+#include "timing/wave_sample.h"
 
 enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
 
@@ -790,79 +790,13 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     return 0;
 }
 
-/* Sampling within a kernel (-warpsim_sample_ipc_tol): the IPC of each wave
- * of CTAs (as many as the GPU holds at once, counted as they complete) is
- * measured; once the last -warpsim_sample_waves of them agree within the
- * tolerance of their mean, the kernel's behaviour is taken as stable. */
-#define WAVES_MAX 1000
-typedef struct wave_watch {
-    uint64_t size, next;        /* CTAs per wave; completions that end the current wave */
-    uint64_t cycle0, insn0;     /* where the current wave started */
-    uint32_t k, n;              /* waves that must agree; waves measured */
-    double ipc, wave_cycles;    /* the converged IPC and cycles per wave (their means) */
-    double last[WAVES_MAX];     /* IPC of the waves, most recent at (n - 1) % k */
-    double dur[WAVES_MAX];      /* their cycles */
-    double tol;
-} wave_watch;
-
-static bool wave_watch_init(wave_watch *w, const ws_gpu *g, uint64_t total_ctas) {
-    memset(w, 0, sizeof *w);
-    if (g->cfg.sample_ipc_tol <= 0) return false;
-    w->size = (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]);
-    w->k = (uint32_t)g->cfg.sample_waves;
-    w->tol = g->cfg.sample_ipc_tol;
-    w->next = w->size;
-    /* too short to leave anything after k waves and a drain */
-    return w->size && total_ctas > (uint64_t)(w->k + 1) * w->size;
-}
-
-/* Completions so far end a wave? Then true once the last k waves agree. */
-static bool wave_check(wave_watch *w, const ws_gpu *g, const ws_sm_stats *sm0, uint64_t cycle) {
+/* Sampling within a kernel (timing/wave_sample.c): every 64 cycles, the
+ * CTAs completed and instructions executed since the kernel's start. */
+__attribute__((noinline)) static bool waves_converged(ws_wave_watch *w, const ws_gpu *g,
+                                                      const ws_sm_stats *sm0, uint64_t cycle) {
     uint64_t done = 0;
     for (uint32_t i = 0; i < g->n_sms; i++) done += ws_sm_get_stats(g->sm[i])->ctas_done - sm0[i].ctas_done;
-    if (done < w->next) return false;
-    uint64_t insn = insns_since(g, sm0);
-    w->last[w->n % w->k] = cycle > w->cycle0 ? (double)(insn - w->insn0) / (double)(cycle - w->cycle0) : 0;
-    w->dur[w->n % w->k] = (double)(cycle - w->cycle0);
-    w->n++;
-    w->cycle0 = cycle;
-    w->insn0 = insn;
-    w->next = done + w->size;
-    if (w->n < w->k) return false;
-    double mean = 0;
-    for (uint32_t i = 0; i < w->k; i++) mean += w->last[i];
-    mean /= w->k;
-    for (uint32_t i = 0; i < w->k; i++)
-        if (mean <= 0 || fabs(w->last[i] - mean) > w->tol * mean) return false;
-    w->ipc = mean;
-    w->wave_cycles = 0;
-    for (uint32_t i = 0; i < w->k; i++) w->wave_cycles += w->dur[i] / w->k;
-    return true;
-}
-
-/* The CTAs after first run functionally; their cycles are projected at the
- * converged IPC and added to the kernel's. The last wave of a grid is
- * partial: a throughput-bound kernel runs it in proportion to its CTAs (the
- * IPC projection), a latency-bound one takes a whole wave's time; the
- * projection takes the middle, and half the difference as its uncertainty. */
-__attribute__((noinline)) static ws_status finish_functionally(ws_gpu *g, const ws_launch_desc *l,
-                                                               uint64_t first, const wave_watch *w,
-                                                               ws_gpu_result *out,
-                                                               ws_fault *fault) {
-    ws_exec_counts c;
-    ws_status s = ws_exec_grid_observed(l, first, NULL, &c, fault);
-    if (s != WS_OK) return s;
-    (void)g;
-    out->functional_insn = c.thread_insts_exec;
-    out->warp_insts += c.warp_insts;
-    out->thread_insts += c.thread_insts;
-    out->thread_insts_exec += c.thread_insts_exec;
-    out->ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    double waves = (double)(out->ctas - first) / (double)w->size;
-    double partial = (ceil(waves) - waves) * w->wave_cycles / 2;
-    out->cycles += (uint64_t)((double)c.thread_insts_exec / w->ipc + partial + 0.5);
-    out->projection_sigma = partial;
-    return WS_OK;
+    return done >= w->next && ws_wave_watch_step(w, done, insns_since(g, sm0), cycle);
 }
 
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
@@ -905,8 +839,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     /* CTAs dispatched on the timing model: all of them, unless sampling
        within the kernel stops it early (wave_watch) */
     uint64_t dispatch_end = total_ctas;
-    wave_watch ww;
-    bool watch_waves = wave_watch_init(&ww, g, total_ctas);
+    ws_wave_watch ww;
+    bool watch_waves = ws_wave_watch_init(&ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
+                                          (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), total_ctas);
     uint64_t interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
     sums ts_prev;
     take_sums(g, &ts_prev);
@@ -1000,7 +935,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
         if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
-        if (watch_waves && (cycle & 63) == 0 && wave_check(&ww, g, sm0, cycle))
+        if (watch_waves && (cycle & 63) == 0 && waves_converged(&ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
                                                              functionally */
         for (uint32_t i = 0; i < g->n_chan && !progress; i++)
@@ -1069,7 +1004,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         snprintf(fault->msg, sizeof fault->msg, "out of host memory");
     }
     if (rc == WS_OK && !out->capped && next_cta < total_ctas)
-        rc = finish_functionally(g, l, next_cta, &ww, out, fault);
+        rc = ws_wave_finish(&ww, l, next_cta, out, fault);
     free(sm0);
     free(mp0);
     return rc;

@@ -1,8 +1,9 @@
 /* The rules of the long-run machinery (src/runtime/longrun.c): the digest,
  * how launches are grouped and which ones are simulated in detail, and how
- * a group's cycles and error are projected. */
+ * a group's cycles and error are projected; when a kernel's waves converge. */
 #include "runtime/longrun.h"
 #include "test.h"
+#include "timing/wave_sample.h"
 
 static ws_lr_features feat(const char *k, uint64_t insts, uint64_t mem, uint64_t lines,
                            double simd) {
@@ -93,4 +94,20 @@ TEST(longrun_features_ratios) {
     ws_lr_features z;
     memset(&z, 0, sizeof z);
     CHECK(ws_lr_simd_eff(&z) == 0 && ws_lr_mem_intensity(&z) == 0);
+}
+
+TEST(longrun_waves_converge_when_the_last_k_agree) {
+    ws_wave_watch w;
+    /* too few CTAs for 3 waves and a drain: nothing to watch */
+    CHECK(!ws_wave_watch_init(&w, 0.05, 3, 100, 400));
+    CHECK(!ws_wave_watch_init(&w, 0, 3, 100, 10000));
+    CHECK(ws_wave_watch_init(&w, 0.05, 3, 100, 10000));
+    /* waves of 100 CTAs: IPC 50 (warm-up), then 100, 104, 98 */
+    CHECK(!ws_wave_watch_step(&w, 99, 0, 0));       /* no wave ended yet */
+    CHECK(!ws_wave_watch_step(&w, 100, 50000, 1000)); /* wave 1: 50 */
+    CHECK(!ws_wave_watch_step(&w, 200, 150000, 2000)); /* wave 2: 100 */
+    CHECK(!ws_wave_watch_step(&w, 300, 254000, 3000)); /* wave 3: 104; 50 is too far */
+    CHECK(ws_wave_watch_step(&w, 400, 352000, 4000));  /* wave 4: 98; 100,104,98 agree */
+    CHECK(fabs(w.ipc - (100 + 104 + 98) / 3.0) < 1e-9);
+    CHECK(fabs(w.wave_cycles - 1000) < 1e-9);
 }
