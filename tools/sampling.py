@@ -183,7 +183,7 @@ def table(results, inp, cmd):
     if errs:
         lines += ["", f"Mean absolute error {100 * sum(errs) / len(errs):.2f}%, largest "
                   f"{100 * max(errs):.2f}%; the error estimate covers the measured error in "
-                  f"{covered} of {len(rows)} workloads."]
+                  f"{covered} of {len(rows)} rows."]
     return "\n".join(lines) + "\n"
 
 
