@@ -153,7 +153,10 @@ static bool rel_close(double a, double b, double tol) {
 uint32_t ws_lr_group(const ws_lr_features *f, uint32_t n, double tol, uint32_t *group) {
     uint32_t ng = 0;
     uint32_t *leader = malloc((n ? n : 1) * sizeof *leader);
-    if (!leader) return 0;
+    if (!leader) { /* out of memory: every launch its own group (all detailed) */
+        for (uint32_t i = 0; i < n; i++) group[i] = i;
+        return n;
+    }
     for (uint32_t i = 0; i < n; i++) {
         const ws_lr_features *a = &f[i];
         uint32_t g = ng;
@@ -307,7 +310,7 @@ static int profile_read(ws_longrun *lr, const char *path) {
         memset(&s, 0, sizeof s);
         unsigned long long idx, w, t, m, sh, l;
         ws_lr_features *f = &s.f;
-        if (sscanf(ln, "%llu %127s %u %u %u %u %u %u %llu %llu %llu %llu %llu", &idx, f->kernel,
+        if (sscanf(ln, "%llu %511s %u %u %u %u %u %u %llu %llu %llu %llu %llu", &idx, f->kernel,
                    &f->grid[0], &f->grid[1], &f->grid[2], &f->block[0], &f->block[1], &f->block[2],
                    &w, &t, &m, &sh, &l) != 13 || idx != lr->nsl) {
             fprintf(stderr, "warpsim: -warpsim_sample_kernels: %s:%d: not a launch line of the "
@@ -438,10 +441,13 @@ static int ckpt_open(ws_longrun *lr, const char *path) {
         lr->boundary = rd_u64(&r);
         r.p += 9 * 8; /* modules, digest, totals: read at the boundary */
         lr->ck_modules = (const uint8_t *)buf + head + 8;
+        /* counts beyond the file's size cannot be (and would overflow below) */
         lr->ck_nlaunch = rd_u64(&r);
-        lr->ck_launches = rd_bytes(&r, lr->ck_nlaunch * 8);
-        lr->ck_nalloc = rd_u64(&r);
-        lr->ck_allocs = rd_bytes(&r, lr->ck_nalloc * 24);
+        if (lr->ck_nlaunch > len / 8) r.bad = true;
+        lr->ck_launches = r.bad ? NULL : rd_bytes(&r, lr->ck_nlaunch * 8);
+        lr->ck_nalloc = r.bad ? 0 : rd_u64(&r);
+        if (lr->ck_nalloc > len / 24) r.bad = true;
+        lr->ck_allocs = r.bad ? NULL : rd_bytes(&r, lr->ck_nalloc * 24);
         lr->ck_mem = r.p;
         for (uint64_t i = 0; i < lr->ck_nalloc && !r.bad && lr->ck_allocs; i++) {
             uint64_t a[3];
@@ -758,7 +764,7 @@ ws_status ws_longrun_begin(ws_longrun *lr, const char *kernel, const uint32_t gr
     if (lr->sl) {
         if (idx < lr->nsl) {
             sample_launch *s = &lr->sl[idx];
-            if (strcmp(s->f.kernel, kernel) || memcmp(s->f.grid, grid, 12)) {
+            if (strncmp(s->f.kernel, kernel, sizeof s->f.kernel - 1) || memcmp(s->f.grid, grid, 12)) {
                 snprintf(err, errlen, "-warpsim_sample_kernels: launch %llu is kernel %s with grid "
                          "(%u,%u,%u); the profile %s has %s (%u,%u,%u) there: it is another "
                          "program's or another input's", (unsigned long long)idx + 1, kernel,

@@ -101,7 +101,7 @@ uint64_t ws_lr_hash(uint64_t h, const void *p, size_t n);
 #define WS_LR_HASH_INIT 0xcbf29ce484222325ull
 
 typedef struct ws_lr_features {
-    char kernel[128];
+    char kernel[512];       /* its name (longer ones are cut: compared cut) */
     uint32_t grid[3], block[3];
     uint64_t warp_insts, thread_insts, mem_insts, shared_insts, lines;
 } ws_lr_features;
