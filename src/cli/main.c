@@ -29,10 +29,9 @@
 #include "ptx/ptx.h"
 #include "stats/catalog.h"
 #include "util/readfile.h"
+#include "util/version.h"
 #include "warpsim/warpsim.h"
 #include "workload.h"
-
-#define WARPSIM_VERSION "0.1.0"
 
 #define RUN_LINES                                                                                  \
     "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"              \
@@ -54,6 +53,16 @@
     "  --max-cycle N     stop after N core cycles (like -gpgpu_max_cycle; timing runs)\n"          \
     "                    a capped run is marked: warpsim_capped = 1, later launches skipped\n"     \
     "  --memcheck[=stop] report accesses outside allocations (-warpsim_memcheck 1; stop: 2)\n"      \
+    "long programs (docs/sampling.md; each is the option in parentheses):\n"                     \
+    "  --fast-forward-kernels N  run the first N launches functionally, then the timing model\n"   \
+    "                    (-warpsim_fast_forward_kernels); --fast-forward-insn N: until N thread\n"  \
+    "                    instructions (-warpsim_fast_forward_insn); --warm: warm L1D/L2 tags\n"     \
+    "  --checkpoint-at N --checkpoint-save FILE   write a checkpoint after N launches\n"           \
+    "  --resume FILE     resume from a checkpoint (-warpsim_checkpoint_resume)\n"                   \
+    "  --sample-kernels  sampled simulation across kernels: a functional profiling pass, then\n"   \
+    "                    a timing run of a few launches per group (-warpsim_sample_kernels)\n"     \
+    "  --sample-ipc-tol X  stop a kernel's detailed simulation once its IPC over CTA waves\n"       \
+    "                    is stable within X (-warpsim_sample_ipc_tol)\n"                            \
     "  --input SIZE      workload input: small (default) or paper\n"                               \
     "  --profile-bypass FILE  profile-based L1D bypassing in one command: a profiling run\n"    \
     "                    writes the per-SM bypass list FILE (and FILE.reuse.csv, the reuse\n"      \
@@ -129,9 +138,12 @@ static int is_help(const char *a) { return !strcmp(a, "-h") || !strcmp(a, "--hel
 #define MAX_SETS 64
 typedef struct run_opts {
     const char *config, *preset, *outdir, *dump_ptx;
-    const char *sets[MAX_SETS + 3]; /* "-name value" overrides (+ --max-cycle, + a bypass pass),
-                                       NULL-terminated */
+    const char *sets[MAX_SETS + 4]; /* "-name value" overrides (+ --max-cycle, + a bypass
+                                       pass or a sampled run's profile), NULL-terminated */
     char max_cycle_set[48];         /* --max-cycle N as "-gpgpu_max_cycle N" */
+    char *long_sets[8];             /* the long-run flags as "-name value" (owned) */
+    int nlong;
+    int sample_kernels;             /* --sample-kernels: profile, then the sampled run */
     int nsets;
     int functional, quiet, check;
     unsigned long long max_insn;
@@ -457,6 +469,81 @@ static int run_profile_bypass(const run_opts *o, const char *workload, char **pr
     return program ? run_program(&p, program) : run_workload(&p, workload);
 }
 
+/* The long-run flags and the options they set. */
+static const char *const g_long_flags[][2] = {
+    {"--fast-forward-kernels", "-warpsim_fast_forward_kernels"},
+    {"--fast-forward-insn", "-warpsim_fast_forward_insn"},
+    {"--warm", "-warpsim_fast_forward_warm"},
+    {"--checkpoint-at", "-warpsim_checkpoint_at"},
+    {"--checkpoint-save", "-warpsim_checkpoint_save"},
+    {"--resume", "-warpsim_checkpoint_resume"},
+    {"--sample-ipc-tol", "-warpsim_sample_ipc_tol"},
+};
+
+static const char *long_option(const char *flag) {
+    for (size_t i = 0; i < sizeof g_long_flags / sizeof g_long_flags[0]; i++)
+        if (!strcmp(flag, g_long_flags[i][0])) return g_long_flags[i][1];
+    return NULL;
+}
+
+static int add_long_set(run_opts *o, const char *flag, const char *v) {
+    const char *opt = long_option(flag);
+    size_t n = strlen(opt) + strlen(v) + 2;
+    if (o->nlong == (int)(sizeof o->long_sets / sizeof o->long_sets[0]) ||
+        !(o->long_sets[o->nlong] = malloc(n))) {
+        fprintf(stderr, "warpsim run: too many long-run options\n");
+        return -1;
+    }
+    snprintf(o->long_sets[o->nlong++], n, "%s %s", opt, v);
+    return 0;
+}
+
+/* --sample-kernels: the functional profiling pass into DIR/profile.txt (or a
+ * temporary file), then the sampled timing run from it. */
+static int run_sampled(const run_opts *o, const char *workload) {
+    char path[PATH_MAX], set1[PATH_MAX + 40], set2[PATH_MAX + 40];
+    int tmp = -1;
+    if (o->outdir) {
+        if (mkdir_p(o->outdir)) {
+            fprintf(stderr, "warpsim: cannot create output directory '%s': %s\n", o->outdir,
+                    strerror(errno));
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s/profile.txt", o->outdir);
+    } else {
+        snprintf(path, sizeof path, "/tmp/warpsim-profile-XXXXXX");
+        if ((tmp = mkstemp(path)) < 0) {
+            fprintf(stderr, "warpsim: cannot create a temporary profile file: %s\n", strerror(errno));
+            return 2;
+        }
+        close(tmp);
+    }
+    run_opts p = *o;
+    p.functional = 1;
+    p.quiet = 1;
+    p.outdir = NULL;
+    p.nsets = 0;
+    snprintf(set1, sizeof set1, "-warpsim_profile_out %s", path);
+    for (int i = 0; i < o->nsets; i++) /* the run's other options, not its long-run ones */
+        if (strncmp(o->sets[i], "-warpsim_sample", 15) &&
+            strncmp(o->sets[i], "-warpsim_fast_forward", 21) &&
+            strncmp(o->sets[i], "-warpsim_checkpoint", 19))
+            p.sets[p.nsets++] = o->sets[i];
+    p.sets[p.nsets++] = set1;
+    p.sets[p.nsets] = NULL;
+    fprintf(stderr, "warpsim: --sample-kernels: profiling pass (functional) into %s\n", path);
+    int rc = run_workload(&p, workload);
+    if (rc == 0) {
+        run_opts s = *o;
+        snprintf(set2, sizeof set2, "-warpsim_sample_kernels %s", path);
+        s.sets[s.nsets++] = set2;
+        s.sets[s.nsets] = NULL;
+        rc = run_workload(&s, workload);
+    }
+    if (tmp >= 0) unlink(path);
+    return rc;
+}
+
 static int cmd_run(int argc, char **argv) {
     run_opts o = {0};
     const char *workload = NULL, *max_cycle = NULL, *profile_bypass = NULL;
@@ -467,7 +554,10 @@ static int cmd_run(int argc, char **argv) {
         /* the options that take a value; the first that matches sets v */
         static const char *const valued[] = {"--config", "--preset", "--set", "-o", "--output",
                                              "--max-insn", "--max-cycle", "--input", "--dump-ptx",
-                                             "--profile-bypass", NULL};
+                                             "--profile-bypass", "--fast-forward-kernels",
+                                             "--fast-forward-insn", "--checkpoint-at",
+                                             "--checkpoint-save", "--resume", "--sample-ipc-tol",
+                                             NULL};
         int which = -1;
         for (int k = 0; valued[k] && !r; k++)
             if ((r = opt_value(argc, argv, &i, valued[k], &v))) which = k;
@@ -519,6 +609,10 @@ static int cmd_run(int argc, char **argv) {
                 fprintf(stderr, "warpsim run: --input must be 'small' or 'paper', got '%s'\n", v);
                 return 2;
             }
+        } else if (long_option(name) || !strcmp(a, "--warm")) {
+            if (add_long_set(&o, name, v ? v : "1")) return 2;
+        } else if (!strcmp(a, "--sample-kernels")) {
+            o.sample_kernels = 1;
         } else if (!strcmp(a, "--functional")) {
             o.functional = 1;
         } else if (!strcmp(a, "--check-config")) {
@@ -535,6 +629,13 @@ static int cmd_run(int argc, char **argv) {
             return 2;
         }
     }
+    for (int k = 0; k < o.nlong; k++) {
+        if (o.nsets == MAX_SETS) {
+            fprintf(stderr, "warpsim run: at most %d --set options\n", MAX_SETS);
+            return 2;
+        }
+        o.sets[o.nsets++] = o.long_sets[k];
+    }
     /* --max-cycle is -gpgpu_max_cycle, after every --set: it reaches a
        workload's device and a program's shim (WARPSIM_SET) alike */
     if (max_cycle) {
@@ -550,14 +651,28 @@ static int cmd_run(int argc, char **argv) {
         return 2;
     }
     if (o.check) return check_config(&o);
+    if (o.sample_kernels && (program || !workload)) {
+        fprintf(stderr, "warpsim run: --sample-kernels runs a bundled workload twice; for a program, "
+                "run it with --functional --set '-warpsim_profile_out FILE', then with "
+                "--set '-warpsim_sample_kernels FILE'\n");
+        return 2;
+    }
+    if (o.sample_kernels && profile_bypass) {
+        fprintf(stderr, "warpsim run: --sample-kernels and --profile-bypass each run the workload "
+                "twice; use one of them\n");
+        return 2;
+    }
     if (!program && !workload) {
         fprintf(stderr, "warpsim run: no workload given (see `warpsim list`)\n");
         fputs(RUN_USAGE, stderr);
         return 2;
     }
-    if (profile_bypass) return run_profile_bypass(&o, workload, program, profile_bypass);
-    if (program) return run_program(&o, program);
-    return run_workload(&o, workload);
+    int rc = profile_bypass     ? run_profile_bypass(&o, workload, program, profile_bypass)
+             : program          ? run_program(&o, program)
+             : o.sample_kernels ? run_sampled(&o, workload)
+                                : run_workload(&o, workload);
+    for (int k = 0; k < o.nlong; k++) free(o.long_sets[k]);
+    return rc;
 }
 
 static int cmd_list(void) {

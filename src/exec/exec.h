@@ -211,6 +211,26 @@ typedef struct ws_exec_counts {
 /* Run the whole grid functionally, CTA after CTA. Returns WS_OK or the fault. */
 ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault *fault);
 
+/* A watcher of functional execution (grid_observe.c): step sees every
+ * executed warp instruction (addresses included) with the SM its CTA is
+ * given (linear CTA index modulo num_sms); cta_done each finished CTA's
+ * counts. Either may be NULL. */
+struct ws_step;
+typedef struct ws_exec_observer {
+    void (*step)(void *ctx, uint32_t sm, const struct ws_step *st);
+    void (*cta_done)(void *ctx, uint32_t sm, const ws_exec_counts *c);
+    void *ctx;
+} ws_exec_observer;
+/* Run CTAs first_cta.. (linear order, x fastest) of the grid functionally,
+ * shown to obs (NULL: none). No instruction cap. WS_OK or the fault. */
+ws_status ws_exec_grid_observed(const ws_launch_desc *l, uint64_t first_cta,
+                                const ws_exec_observer *obs, ws_exec_counts *counts,
+                                ws_fault *fault);
+
+/* Live and freed allocations in address order (checkpoints): 0..n-1. */
+uint32_t ws_gmem_nallocs(const ws_gmem *g);
+bool ws_gmem_alloc_info(const ws_gmem *g, uint32_t i, uint64_t *base, uint64_t *size, bool *live);
+
 /* ---- per-CTA, per-warp stepping (used by the timing model) -------------- */
 typedef struct ws_cta ws_cta;
 

@@ -189,3 +189,13 @@ ws_status ws_gmem_fill(ws_gmem *g, uint64_t addr, int byte, uint64_t size) {
     memset(p, byte, size);
     return WS_OK;
 }
+
+uint32_t ws_gmem_nallocs(const ws_gmem *g) { return g ? g->nallocs : 0; }
+
+bool ws_gmem_alloc_info(const ws_gmem *g, uint32_t i, uint64_t *base, uint64_t *size, bool *live) {
+    if (!g || i >= g->nallocs) return false;
+    *base = g->allocs[i].base;
+    *size = g->allocs[i].size;
+    *live = g->allocs[i].live;
+    return true;
+}

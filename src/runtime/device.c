@@ -25,6 +25,7 @@
 #include "config/config.h"
 #include "exec/exec.h"
 #include "ptx/ptx.h"
+#include "runtime/longrun.h"
 #include "stats/report.h"
 #include "timing/gpu.h"
 #include "util/readfile.h"
@@ -78,6 +79,10 @@ struct ws_device {
     ws_memcheck *memcheck;       /* -warpsim_memcheck 1|2; NULL when off */
     ws_printf_buf printf_out;    /* kernels' printf / assert text until the host synchronises */
     ws_dev_heap *heap;           /* kernels' malloc / free */
+    ws_longrun *longrun;         /* fast-forward, checkpoints, sampling; NULL when none is asked */
+    uint64_t sampling_shown;     /* launches when the sampled run's projection was last shown + 1 */
+    uint64_t last_detailed, last_functional_insn; /* the last timing run's sampling within it */
+    double last_sigma;
 };
 
 const char *ws_status_name(ws_status s) {
@@ -282,6 +287,10 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
             }
         }
     }
+    if (st == WS_OK && ws_longrun_wanted(&d->cfg)) {
+        ws_longrun_dev ld = {d->gmem, &d->totals, &d->launch_uid, &d->tot_ctas};
+        if (!(d->longrun = ws_longrun_create(&d->cfg, d->gpu, &ld))) st = WS_ERR_CONFIG;
+    }
     if (st != WS_OK) {
         ws_device_destroy(d);
         return st;
@@ -323,6 +332,12 @@ void ws_device_destroy(ws_device *d) {
     ws_printf_buf_free(&d->printf_out);
     ws_dev_heap_destroy(d->heap, d->gmem);
     d->heap = NULL;
+    if (d->longrun && d->sampling_shown != d->launch_uid + 1) {
+        char err[600];
+        if (ws_longrun_finish(d->longrun, stderr, d->stats_dir, err, sizeof err))
+            fprintf(stderr, "warpsim: %s\n", err);
+    }
+    ws_longrun_destroy(d->longrun);
     while (d->modules) {
         ws_module_handle *m = d->modules;
         d->modules = m->next;
@@ -388,6 +403,11 @@ ws_status ws_memcpy_htod(ws_device *d, ws_devptr dst, const void *src, size_t n)
 ws_status ws_memcpy_dtoh(ws_device *d, void *dst, ws_devptr src, size_t n) {
     if (n == 0) return WS_OK;
     if (!dst) return fail(d, WS_ERR_INVALID_VALUE, "memcpy device-to-host: null host pointer");
+    if (d->longrun) {
+        bool answered;
+        ws_status s = ws_longrun_dtoh(d->longrun, dst, src, n, &answered, d->err, sizeof d->err);
+        if (s != WS_OK || answered) return s;
+    }
     if (ws_gmem_read(d->gmem, src, dst, n) != WS_OK)
         return bad_range(d, "memcpy device-to-host", src, n);
     return WS_OK;
@@ -530,6 +550,7 @@ ws_status ws_module_load(ws_device *d, const char *ptx, size_t len, const char *
     }
     m->dev = d;
     if (d->dump_ptx_dir) dump_ptx(d->dump_ptx_dir, name, ptx, len);
+    if (d->longrun) ws_longrun_module(d->longrun, ptx, len);
     ws_diag diag;
     memset(&diag, 0, sizeof diag);
     /* an unsupported instruction refuses only the kernels that reach it */
@@ -796,6 +817,7 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
     uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
     ws_gpu_set_insn_cap(d->gpu, cap ? (cap > d->totals.thread_insts_exec
                                            ? cap - d->totals.thread_insts_exec : 1) : 0);
+    d->last_detailed = d->last_functional_insn = 0;
     ws_status s = ws_gpu_run_kernel(d->gpu, l, &res, &r, ks, fault);
     if (r.capped) d->totals.capped = 1;
     if (s != WS_OK || r.capped) {
@@ -813,7 +835,11 @@ static ws_status run_grid(ws_device *d, const ws_launch_desc *l, ws_exec_counts 
             ws_gpu_set_progress(d->gpu, d->cfg.progress_s);
             if (d->timeseries) ws_gpu_set_timeseries(d->gpu, d->timeseries);
         }
+        ws_longrun_set_gpu(d->longrun, d->gpu);
     }
+    d->last_detailed = r.detailed_cycles;
+    d->last_functional_insn = r.functional_insn;
+    d->last_sigma = r.projection_sigma;
     c->warp_insts = r.warp_insts;
     c->thread_insts = r.thread_insts;
     c->thread_insts_exec = r.thread_insts_exec;
@@ -873,6 +899,11 @@ static void check_timeseries(ws_device *d, bool close_it) {
 ws_status ws_device_flush(ws_device *d) {
     if (!d) return WS_ERR_INVALID_VALUE;
     check_timeseries(d, false);
+    if (d->longrun) {
+        char err[600];
+        d->sampling_shown = d->launch_uid + 1;
+        if (ws_longrun_finish(d->longrun, stderr, d->stats_dir, err, sizeof err)) io_failed(d, err);
+    }
     if (!d->io_err[0]) return WS_OK;
     return fail(d, WS_ERR_IO, "%s (the run's statistics are incomplete)", d->io_err);
 }
@@ -885,7 +916,7 @@ static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3]
     ks.launch_uid = d->launch_uid;
     memcpy(ks.grid, grid, sizeof ks.grid);
     memcpy(ks.block, block, sizeof ks.block);
-    ks.functional_only = d->gpu == NULL;
+    ks.functional_only = d->gpu == NULL || kstats->functional_only;
     ks.sim_insn = c->thread_insts_exec;
     ks.sim_warp_insn = c->warp_insts;
     ks.sim_cycle = cycles;
@@ -978,6 +1009,14 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
         l.max_warp_insts = left / 32 + 1;
     }
 
+    ws_lr_mode mode = WS_LR_DETAILED;
+    if (d->longrun) {
+        s = ws_longrun_begin(d->longrun, f->name, l.grid, l.block, params, params_size, &mode,
+                             d->err, sizeof d->err);
+        if (s != WS_OK) return s;
+        if (mode == WS_LR_SKIP) return WS_OK; /* before a resumed checkpoint's boundary */
+    }
+
     ws_exec_counts c = {0};
     ws_fault fault;
     memset(&fault, 0, sizeof fault);
@@ -986,7 +1025,17 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     ws_kstats_init(&ks);
     double t0 = now_s();
     int was_capped = d->totals.capped;
-    s = run_grid(d, &l, &c, &fault, &cycles, &ks);
+    d->last_detailed = d->last_functional_insn = 0;
+    d->last_sigma = 0;
+    if (mode == WS_LR_FUNCTIONAL || ws_longrun_profiles(d->longrun)) {
+        s = ws_longrun_run_functional(d->longrun, &l, &c, &fault);
+        ks.functional_only = 1;
+    } else {
+        s = run_grid(d, &l, &c, &fault, &cycles, &ks);
+    }
+    if (d->longrun && s == WS_OK)
+        ws_longrun_end(d->longrun, mode, &c, cycles, d->last_detailed, d->last_functional_insn,
+                       d->last_sigma, &ks);
     ws_memcheck_end_kernel(d->memcheck, f->name);
     if (!d->gpu && l.max_warp_insts && c.warp_insts >= l.max_warp_insts) d->totals.capped = 1;
     if (d->totals.capped && !was_capped) {

@@ -5,6 +5,7 @@
 
 #include "stats/energy.h"
 #include "stats/report.h"
+#include "runtime/longrun.h"
 #include "timing/control.h"
 #include "timing/gpu.h"
 #include "timing/hmem.h"
@@ -15,7 +16,7 @@ static const ws_stat_table *const g_tables[] = {
     &ws_report_stat_table,     &ws_gpu_stat_table,       &ws_gpu_family_table,
     &ws_gpu_kernel_table,      &ws_sm_stat_table,        &ws_sm_hazard_table,
     &ws_energy_stat_table,     &ws_energy_activity_table, &ws_control_stat_table,
-    &ws_hmem_stat_table,
+    &ws_hmem_stat_table,       &ws_longrun_stat_table,
 };
 
 const ws_stat_table *const *ws_catalog_tables(size_t *n) {

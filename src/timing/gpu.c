@@ -26,6 +26,7 @@
 #include "timing/gpu_hooks.h"
 #include "timing/llc_ai.h"
 #include "timing/mem/partition.h"
+#include "timing/wave_sample.h"
 
 enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
 
@@ -348,6 +349,16 @@ void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n) {
     }
 }
 
+void ws_gpu_warm(ws_gpu *g, uint32_t sm, uint64_t addr, bool store) {
+    ws_mreq r;
+    memset(&r, 0, sizeof r);
+    r.addr = addr;
+    ws_addrdec_decode(&g->ad, &r);
+    ws_mempart_memcpy_fill(g->part[r.chan], addr, g->tot_cycles);
+    struct ws_cache *l1 = store ? NULL : ws_sm_l1d(g->sm[sm % g->n_sms]);
+    if (l1) ws_cache_force_fill(l1, addr, addr, g->tot_cycles);
+}
+
 /* GPGPU-Sim's breakdown outcomes: ws_cache_status's first five, then MSHR_HIT. */
 enum { BD_MSHR_HIT = 5, BD_N = 6 };
 static const char *const g_outcome[BD_N] = {"HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL",
@@ -490,6 +501,14 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     if (build_decl(g)) {
         snprintf(err, errlen, "out of memory");
+        gpu_free(g);
+        return NULL;
+    }
+    if (c->sample_ipc_tol > 0 && (c->static_cta_map || c->l1d_warp_reorder)) {
+        /* a kernel stopped early finishes its CTAs from next_cta on functionally,
+           which assumes dispatch in ID order */
+        snprintf(err, errlen, "-warpsim_sample_ipc_tol cannot be combined with static CTA mapping "
+                              "(-warpsim_static_cta_map or -l1d_warp_reorder)");
         gpu_free(g);
         return NULL;
     }
@@ -922,6 +941,15 @@ static int write_profile(ws_gpu *g, ws_fault *f) {
     return -1;
 }
 
+/* Sampling within a kernel (timing/wave_sample.c): every 64 cycles, the
+ * CTAs completed and instructions executed since the kernel's start. */
+__attribute__((noinline)) static bool waves_converged(ws_wave_watch *w, const ws_gpu *g,
+                                                      const ws_sm_stats *sm0, uint64_t cycle) {
+    uint64_t done = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) done += ws_sm_get_stats(g->sm[i])->ctas_done - sm0[i].ctas_done;
+    return done >= w->next && ws_wave_watch_step(w, done, insns_since(g, sm0), cycle);
+}
+
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
     const ws_func *kf = &l->img->mod->funcs[l->func];
@@ -967,6 +995,12 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
     uint64_t static_before = 0;
     for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
+    /* CTAs dispatched on the timing model: all of them, unless sampling
+       within the kernel stops it early (wave_watch) */
+    uint64_t dispatch_end = total_ctas;
+    ws_wave_watch ww;
+    bool watch_waves = ws_wave_watch_init(&ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
+                                          (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), total_ctas);
     uint64_t interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
     sums ts_prev;
     take_sums(g, &ts_prev);
@@ -1060,7 +1094,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             progress |= next_cta != static_before;
             static_before = next_cta;
         }
-        for (uint32_t i = 0; i < g->n_sms && next_cta < total_ctas && !static_map; i++) {
+        for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map; i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
             if (!ws_sm_can_take_cta(g->sm[idx])) continue;
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
@@ -1073,7 +1107,10 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
-        if (next_cta == total_ctas && !sms_busy && !memory_busy(g)) break;
+        if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
+        if (watch_waves && (cycle & 63) == 0 && waves_converged(&ww, g, sm0, cycle))
+            dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
+                                                             functionally */
         for (uint32_t i = 0; i < g->n_chan && !progress; i++)
             progress = ws_mempart_progressed(g->part[i]);
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
@@ -1135,7 +1172,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         rc = fault->code;
     /* a dynamic placement also samples at the kernel's end */
     if (g->hm_period && cycle % g->hm_period) hm_sample(g, cycle % g->hm_period);
-    out->cycles = cycle;
+    out->cycles = out->detailed_cycles = cycle;
     out->ctas = next_cta;
     g->tot_cycles += cycle;
     for (uint32_t i = 0; i < g->n_sms; i++) {
@@ -1146,10 +1183,13 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     }
     const char *prof = g->cfg.hm_profile_out;
     if (rc == WS_OK && prof && *prof && write_profile(g, fault)) rc = fault->code;
+    /* the kernel's memory-system and energy stats are those of its detailed part */
     if (rc == WS_OK && ks && kernel_stats(g, res, out, ks, sm0, mp0, &ic0)) {
         fault->code = rc = WS_ERR_OUT_OF_MEMORY;
         snprintf(fault->msg, sizeof fault->msg, "out of host memory");
     }
+    if (rc == WS_OK && !out->capped && next_cta < total_ctas)
+        rc = ws_wave_finish(&ww, l, next_cta, out, fault);
     free(sm0);
     free(mp0);
     return rc;

@@ -45,12 +45,23 @@ void ws_gpu_set_progress(ws_gpu *g, double every_s);
  * finds its freshly copied inputs there. */
 void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n);
 
+/* Warm the tags while fast-forwarding: the line of addr into the L2 slice
+ * that holds it and, for a load, into SM sm's L1D; no timing, no counts. */
+void ws_gpu_warm(ws_gpu *g, uint32_t sm, uint64_t addr, bool store);
+
 /* What one launch measured. */
 typedef struct ws_gpu_result {
     uint64_t cycles;             /* core cycles of this kernel (gpu_sim_cycle) */
     uint64_t warp_insts, thread_insts, thread_insts_exec;
     uint64_t ctas;
     int capped;                  /* stopped by insn_cap */
+    /* sampling within the kernel (-warpsim_sample_ipc_tol): once its IPC
+       converged, the rest of its CTAs ran functionally, and cycles is the
+       detailed cycles plus their instructions at the converged IPC; the
+       instruction counts above include them */
+    uint64_t detailed_cycles;    /* cycles simulated in detail (= cycles when it did not stop) */
+    uint64_t functional_insn;    /* thread instructions (gpu_sim_insn) of the CTAs run functionally */
+    double projection_sigma;     /* cycles: the uncertainty of the last, partial wave's time */
 } ws_gpu_result;
 
 /* Run the launch l (functional state from exec) on the timing model. The
