@@ -33,6 +33,17 @@ class LongRunCliTest(ToolTest):
         self.assertEqual(p.returncode, 2)
         self.assertIn("-warpsim_profile_out", p.stderr)
 
+    def test_combinations_that_are_not_modelled_are_refused(self):
+        # a kernel stopped early finishes its CTAs in ID order: no static CTA mapping
+        p = self.warpsim("run", "-q", "--sample-ipc-tol", "0.05", "--set", "-l1d_warp_reorder 1",
+                         "rodinia/hotspot", check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("cannot be combined with static CTA mapping", p.stderr)
+        p = self.warpsim("run", "-q", "--sample-kernels", "--profile-bypass",
+                         os.path.join(self.tmp, "b.txt"), "rodinia/hotspot", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("use one of them", p.stderr)
+
     def test_checkpoint_flags_round_trip_and_refusal(self):
         ck = os.path.join(self.tmp, "lud.ckpt")
         p = self.warpsim("run", "-q", "--functional", "--checkpoint-at", "4", "--checkpoint-save",
