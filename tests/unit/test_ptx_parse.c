@@ -174,7 +174,7 @@ TEST(ptx_module_variables_layout)
     CHECK_EQ_U64(m->global_size, 144);
     /* printf format string: unsized-by-list .b8 array keeps its declared size */
     const ws_symbol *str = ptxt_sym(m, "$str");
-    CHECK(str && str->size == 13 && str->init && str->init[0] == 'h' && str->init[12] == 0);
+    CHECK(str && str->size == 13 && str->init && str->init[0] == 'h' && str->init_len == 12); /* NUL implicit */
 
     /* dynamic shared: extern, size 0, kernel static part = its fixedbuf */
     const ws_symbol *dyn = ptxt_sym(m, "dyn");
