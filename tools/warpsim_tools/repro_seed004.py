@@ -426,7 +426,7 @@ def checks(d):
     hr = [1 - h / a if a else None for h, a in ((h0, a0), (h1, a1)) if h is not None]
     out.append((17, "TR_naive: replay speedup ~2x its predicted max; L1 hit rate up a little; TR "
                     "takes ~1/5 of TR_naive's cycles",
-                verdict(tn_r is not None and tn_p is not None and tn_r > tn_p and ratio < 0.5),
+                verdict(None if tn_r is None or tn_p is None else tn_r > tn_p and ratio < 0.5),
                 f"replay {pct(tn_r)} vs predicted max {pct(tn_p)}; L1D hit rate (accesses incl. "
                 f"retries) stall/replay " + "/".join(f"{x:.3f}" for x in hr if x is not None) +
                 f"; TR/TR_naive cycles {ratio:.2f}"))
