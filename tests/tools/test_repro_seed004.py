@@ -41,6 +41,9 @@ class ChecksTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
         self.benches = [("BFS2", "rodinia/bfs"), ("CFD", "rodinia/cfd"), ("LUD", "rodinia/lud")]
+        self.fabricate()
+
+    def fabricate(self, extra=None):
         for cfg in r4.CONFIGS:
             for a, _ in self.benches:
                 replay = cfg.startswith("replay")
@@ -50,8 +53,10 @@ class ChecksTest(unittest.TestCase):
                      "warpsim_oc_blocked_cycles": 0 if replay else 3000,
                      "warpsim_replay_issues": 300 if replay else 0,
                      "warpsim_hazard_mshr": 100, "warpsim_hazard_comq": 10}
+                if extra:
+                    k.update(extra(cfg, a))
                 d = os.path.join(self.dir, cfg, a)
-                os.makedirs(d)
+                os.makedirs(d, exist_ok=True)
                 with open(os.path.join(d, "stats.json"), "w") as f:
                     json.dump([k], f)
 
@@ -66,9 +71,38 @@ class ChecksTest(unittest.TestCase):
         self.assertEqual(rows[5][0], "holds")  # blocked under stalling, none under replay
         self.assertEqual(rows[6][0], "holds")  # BFS2, CFD faster, LUD slower
         self.assertEqual(rows[16][0], "n/a")
+        self.assertIsNone(d.issue_cycles("replay", "CFD"))  # runs older than the statistic
         text = r4.render(d, "sweeps/x")
         self.assertIn("| 5 |", text)
         self.assertIn("| BFS2 |", text)
+
+    def test_mshr_idle_and_issue_cycles(self):
+        def extra(cfg, a):
+            # MSHRs idle more under replay, and more with credit than naive; credit false
+            # issues in 60% of replay's cycles, the oracle in half
+            idle = {"stall": 1000, "replay-credit-false": 4000, "replay-naive-false": 3000}
+            i1 = {"replay-credit-false": 600, "replay-credit-oracle": 500}.get(cfg, 1000)
+            return {"warpsim_mshr_idle_demand": idle.get(cfg, 2000),
+                    "warpsim_sched_issue1": i1, "warpsim_sched_issue2": 0,
+                    "warpsim_stall_scoreboard": 3000, "warpsim_stall_idle": 0}
+        self.fabricate(extra)
+        d = r4.Data(self.dir, self.benches)
+        self.assertEqual(d.issue_cycles("replay-credit-false", "CFD"), 600)
+        rows = {n: (v, m) for n, _, v, m in r4.checks(d)}
+        self.assertEqual(rows[16][0], "holds", rows[16][1])
+        self.assertIn("stall < replay: 3/3", rows[16][1])
+        self.assertIn("credit > naive: 2/2", rows[16][1])
+        self.assertEqual(rows[13][0], "holds", rows[13][1])
+        self.assertIn("replay-credit-false +40.0%", rows[13][1])
+        text = r4.render(d, "sweeps/x")
+        # 4000 scheduler-cycles per 1000 cycles x 10 SMs of the single-scheduler stalling run
+        self.assertIn("| CFD | replay | 0.000 | 0.300 | 0.000 | 0.000 | 0.100 | 0.000 | 0.400 |",
+                      text)
+
+    def test_naive_tracker_with_every_predictor(self):
+        for p in ("false", "true", "pc", "oracle"):
+            self.assertIn(f"replay-naive-{p}", r4.CONFIGS)
+            self.assertIn(f"-warpsim_hp_predictor {p}", r4.CONFIGS[f"replay-naive-{p}"])
 
 
 if __name__ == "__main__":

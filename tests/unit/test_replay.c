@@ -379,3 +379,118 @@ TEST(replay_pass_accesses) {
     }
     free(a), free(b), free(l1), free(l2);
 }
+
+/* ---- the credit signal delay ----------------------------------------------------- */
+TEST(replay_hp_signal_delay_is_refused_out_of_range_or_without_credits) {
+    refused("warpsim_hp_signal_delay", "65", "out of range");
+    refused("warpsim_hp_signal_delay", "-1", "out of range");
+    srig r;
+    const char *o[] = {"warpsim_hp_predictor", "false", "warpsim_hp_tracker", "naive",
+                       "warpsim_hp_signal_delay", "2", NULL};
+    CHECK(!srig_open(&r, o));
+    CHECK_STR_CONTAINS(r.err, "applies to the credit tracker only");
+    srig_close(&r);
+}
+
+/* A credit a pass gives back at the checkpoint reaches the issue stage D
+   cycles later (taking one is at once); the books count it meanwhile. */
+static void credit_round_trip(unsigned delay) {
+    srig r;
+    char d[16];
+    snprintf(d, sizeof d, "%u", delay);
+    const char *o[] = {"warpsim_hazard_mode", "replay", "warpsim_hp_predictor", "true",
+                       "warpsim_hp_signal_delay", d, "warpsim_hp_check", "1", NULL};
+    CHECK_MSG(srig_open(&r, o), "%s", r.err);
+    if (!r.sm) return;
+    ws_sm *sm = r.sm;
+    CHECK(sm->hp_cycle);
+    int64_t n = ws_cache_get_cfg(sm->l1d)->mshr_entries;
+    static const ws_inst plain; /* a load with no cache operator */
+    sm_inst *in = mem_inst(sm, true, 0x1, 1);
+    in->inst = &plain;
+    sm->now = 10;
+    sm_hp_cycle(sm);
+    CHECK(sm_hp_gate(sm, in)); /* "true": a predicted miss takes a credit */
+    CHECK(sm_hp_credits_visible(sm, 0) == n - 1);
+    unsigned u = ws_cache_mshr_used(sm->l1d);
+    sm_hp_access(sm, in, false, true, u, u, true); /* it hit: the credit goes back */
+    CHECK(sm_hp_credits(sm, 0) == n);              /* on its way or home */
+    for (unsigned c = 1; c <= delay + 1; c++) {
+        sm->now = 10 + c;
+        sm_hp_cycle(sm); /* -warpsim_hp_check: the books add up every cycle */
+        CHECK_MSG(sm_hp_credits_visible(sm, 0) == (c < delay ? n - 1 : n),
+                  "delay %u, cycle +%u: %lld credits", delay, c,
+                  (long long)sm_hp_credits_visible(sm, 0));
+    }
+    /* skipped cycles (a sleeping SM) deliver everything due */
+    CHECK(sm_hp_gate(sm, in) && sm_hp_credits_visible(sm, 0) == n - 1);
+    sm_hp_access(sm, in, false, true, u, u, true);
+    sm->now += 5 * delay + 100;
+    sm_hp_cycle(sm);
+    CHECK(sm_hp_credits_visible(sm, 0) == n);
+    sm_inst_free(sm, in);
+    srig_close(&r);
+}
+
+TEST(replay_hp_signal_delay_rule) {
+    credit_round_trip(0);
+    credit_round_trip(1);
+    credit_round_trip(4);
+}
+
+/* End to end: a delayed credit tracker keeps its books (checked every
+   cycle, all credits back when the SMs drain) and is pure timing. */
+TEST(replay_hp_signal_delay_end_to_end) {
+    const char *wl = "micro/vectoradd";
+    const char *d0[] = {"-warpsim_hazard_mode replay", "-warpsim_hp_predictor false", NULL};
+    const char *d8[] = {"-warpsim_hazard_mode replay", "-warpsim_hp_predictor false",
+                        "-warpsim_hp_signal_delay 8", "-warpsim_hp_check 1", NULL};
+    char *l1 = NULL, *l2 = NULL;
+    char *a = run_wl(wl, d0, &l1), *b = run_wl(wl, d8, &l2);
+    if (a && b) {
+        CHECK_SAME(l1, l2);
+        CHECK(stat1(a, "gpgpu_n_tot_w_icount") == stat1(b, "gpgpu_n_tot_w_icount"));
+        CHECK(stat1(a, "gpu_tot_sim_cycle") != stat1(b, "gpu_tot_sim_cycle"));
+        CHECK(stat_sum(b, "warpsim_hp_restrict") > 0);
+    }
+    free(a), free(b), free(l1), free(l2);
+}
+
+/* ---- the scheduler-cycle classes and MSHRs idle while demand exists ------------- */
+/* Every scheduler cycle of an active SM is one class (the thesis's Fig 7.5:
+   idle, RAW, stall, restrict, issue1, issue2; ours splits idle by why),
+   and issue1 + 2 issue2 is every issue, reissues included. The MSHR-idle
+   count only looks: its runs take the same cycles. */
+TEST(replay_sched_issue_classes_and_mshr_idle) {
+    const char *wl = "micro/vectoradd";
+    const char *st[] = {"-warpsim_mshr_idle_stat 1", NULL};
+    const char *rp[] = {"-warpsim_hazard_mode replay", "-warpsim_mshr_idle_stat 1", NULL};
+    const char *st0[] = {NULL};
+    char *l1 = NULL, *l2 = NULL, *l3 = NULL;
+    char *a = run_wl(wl, st, &l1), *b = run_wl(wl, rp, &l2), *c = run_wl(wl, st0, &l3);
+    const char *const classes[] = {"warpsim_stall_idle",    "warpsim_stall_scoreboard",
+                                   "warpsim_stall_pipeline", "warpsim_stall_barrier",
+                                   "warpsim_stall_ibuffer", "warpsim_hp_restrict",
+                                   "warpsim_sched_issue1",  "warpsim_sched_issue2"};
+    for (int k = 0; k < 2 && a && b; k++) {
+        const char *rep = k ? b : a;
+        double sum = 0;
+        for (int i = 0; i < 8; i++) sum += stat_sum(rep, classes[i]);
+        /* 2 schedulers; a CTA finishing before issue ends an SM's last active cycle early */
+        double slots = 2 * stat_sum(rep, "warpsim_sm_active_cycles");
+        CHECK_MSG(sum <= slots && sum >= slots - 2 * 10 * 4, "%.0f classes, %.0f slots", sum,
+                  slots);
+        double issues = stat_sum(rep, "warpsim_sched_issue1") +
+                        2 * stat_sum(rep, "warpsim_sched_issue2");
+        CHECK(issues == stat1(rep, "gpgpu_n_tot_w_icount") +
+                            stat_sum(rep, "warpsim_replay_issues"));
+        CHECK(stat_sum(rep, "warpsim_sched_issue2") > 0); /* the turner preset dual-issues */
+        double idle = stat_sum(rep, "warpsim_mshr_idle_demand");
+        CHECK(idle > 0 && idle <= stat_sum(rep, "warpsim_sm_active_cycles"));
+    }
+    if (a && c) {
+        CHECK(stat1(a, "gpu_tot_sim_cycle") == stat1(c, "gpu_tot_sim_cycle"));
+        CHECK(stat_sum(c, "warpsim_mshr_idle_demand") == 0);
+    }
+    free(a), free(b), free(c), free(l1), free(l2), free(l3);
+}

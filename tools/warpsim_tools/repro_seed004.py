@@ -61,19 +61,25 @@ CONFIGS = {
     "stall-credit-true": ["-warpsim_hp_predictor true"],
     "stall-credit-pc": ["-warpsim_hp_predictor pc"],
 }
-# the thesis's {naive, credit} x {false, true, pc, oracle} with replay; the naive tracker with
-# the other predictors is left out (time): add them here to run them
-for _t, _ps in (("credit", ("false", "true", "pc", "oracle")), ("naive", ("false",))):
-    for _p in _ps:
+# the thesis's {naive, credit} x {false, true, pc, oracle} with replay
+for _t in ("credit", "naive"):
+    for _p in ("false", "true", "pc", "oracle"):
         CONFIGS[f"replay-{_t}-{_p}"] = REPLAY + [f"-warpsim_hp_predictor {_p}",
                                                  f"-warpsim_hp_tracker {_t}"]
 HP_REPLAY = [c for c in CONFIGS if c.startswith("replay-naive") or c.startswith("replay-credit")]
 
+# on top of every run: the thesis's Fig 7.12 statistic (it only looks: cycles do not change)
+COMMON_SETS = ["-warpsim_mshr_idle_stat 1"]
+
+# statistics runs of older builds lack (their checks say n/a)
+NEWER = {"warpsim_mshr_idle_demand", "warpsim_sched_issue1", "warpsim_sched_issue2"}
 SUM = ["gpu_sim_cycle", "gpu_sim_insn", "warpsim_warp_insts_mem", "warpsim_oc_blocked_cycles",
        "warpsim_replay_issues", "warpsim_replay_mshr_again", "warpsim_hp_restrict",
        "warpsim_hp_ptt", "warpsim_hp_ptf", "warpsim_hp_pft", "warpsim_hp_pff",
        "L1D_total_cache_accesses_kernel", "L1D_total_cache_misses_kernel"] + \
-    [f"warpsim_hazard_{k}" for k in ("div", "bank", "mshr", "comq", "rsv")]
+    [f"warpsim_hazard_{k}" for k in ("div", "bank", "mshr", "comq", "rsv")] + \
+    ["warpsim_mshr_idle_demand", "warpsim_sched_issue1", "warpsim_sched_issue2"] + \
+    [f"warpsim_stall_{k}" for k in ("idle", "scoreboard", "pipeline", "barrier", "ibuffer")]
 N_SMS = 10
 ALU_RATE = 2  # the thesis's 2 ALUs (its section 3.5 leaves 2 or 3 open)
 
@@ -89,7 +95,7 @@ def run_one(warpsim, sweep, cfg, abbr, wl, inp, cap):
         return cfg, abbr, "cached"
     os.makedirs(d, exist_ok=True)
     cmd = [warpsim, "run", "-q", "-o", d, "--preset", "turner", "--input", inp]
-    for s in BENCH_SETS.get(abbr, []) + CONFIGS[cfg]:
+    for s in COMMON_SETS + BENCH_SETS.get(abbr, []) + CONFIGS[cfg]:
         cmd += ["--set", s]
     if cap:
         cmd += ["--max-insn", str(cap)]
@@ -133,7 +139,10 @@ def load(sweep, cfg, abbr):
     t["new_cycles"] = 0.0
     for k in ks:
         for n in SUM:
-            t[n] += k.get(n) or 0
+            if n in NEWER and n not in k:
+                t[n] = None  # a run made before the statistic existed
+            elif t[n] is not None:
+                t[n] += k.get(n) or 0
         t["new_cycles"] += predicted_new_cycles(k)
     return t
 
@@ -171,6 +180,11 @@ class Data:
     def predmax(self, a):
         o, n = self.get("stall", a, "gpu_sim_cycle"), self.get("stall", a, "new_cycles")
         return predicted_max_speedup(o, n) if o and n else None
+
+    def issue_cycles(self, c, a):
+        """Scheduler cycles that issued (issue1 + issue2), or None."""
+        i1, i2 = self.get(c, a, "warpsim_sched_issue1"), self.get(c, a, "warpsim_sched_issue2")
+        return None if i1 is None or i2 is None else i1 + i2
 
     def issues(self, c, a):
         w = self.get(c, a, "gpu_sim_insn")
@@ -346,14 +360,20 @@ def checks(d):
         # issued warp instructions: first issues (thread insts / 32 is not exact: use the
         # memory counts) + reissues; the reduction concerns the reissues' share
         return d.get(c, a, "warpsim_warp_insts_mem") + d.get(c, a, "warpsim_replay_issues")
-    r13 = []
-    for c in ("replay-credit-false", "replay-credit-oracle"):
-        x, y = issue_count("replay", "CFD"), issue_count(c, "CFD")
-        r13.append((c, 1 - y / x if x and y else None))
-    out.append((13, "credit false cuts CFD's memory issue by ~50% vs replay, most of oracle's cut",
-                verdict(r13[0][1] is not None and r13[0][1] > 0.25 and r13[1][1] is not None and
-                        r13[0][1] >= 0.5 * r13[1][1]),
-                "CFD memory issues (first issues + reissues) cut: " +
+    def cut(f, c):
+        x, y = f("replay", "CFD"), f(c, "CFD")
+        return 1 - y / x if x and y is not None else None
+    hp2 = ("replay-credit-false", "replay-credit-oracle")
+    r13 = [(c, cut(issue_count, c)) for c in hp2]
+    # the thesis's metric (Fig 7.14): scheduler cycles that issued (issue1 + issue2)
+    c13 = [(c, cut(lambda c, a: d.issue_cycles(c, a), c)) for c in hp2]
+    v13 = c13 if c13[0][1] is not None and c13[1][1] is not None else r13
+    out.append((13, "credit false cuts CFD's issue cycles by ~50% vs replay, most of oracle's cut",
+                verdict(v13[0][1] is not None and v13[0][1] > 0.25 and v13[1][1] is not None and
+                        v13[0][1] >= 0.5 * v13[1][1]),
+                "CFD issue cycles (issue1 + issue2) cut: " +
+                ", ".join(f"{c} {pct(v)}" for c, v in c13) +
+                "; memory issues (first issues + reissues) cut: " +
                 ", ".join(f"{c} {pct(v)}" for c, v in r13)))
     # 14
     acc = []
@@ -376,8 +396,25 @@ def checks(d):
                 verdict(n5 and k5 > n5 / 2),
                 f"credit true faster {k5}/{n5} ({t5}); MGST credit pc over credit true {pct(mg)}"))
     # 16
-    out.append((16, "MSHR idle while demand exists: less under stalling than replay", "n/a",
-                "not measured (no MSHR-availability statistic yet)"))
+    def idle(c, a):
+        v, cyc = d.get(c, a, "warpsim_mshr_idle_demand"), d.get(c, a, "gpu_sim_cycle")
+        return v / (cyc * N_SMS) if v is not None and cyc else None
+    pairs = [(a, idle("stall", a), idle("replay", a)) for a in have]
+    pairs = [p for p in pairs if p[1] is not None and p[2] is not None]
+    less = [a for a, s_, r_ in pairs if s_ < r_]
+    heavy = ["BFS2", "CFD", "SRAD", "SS", "STMCL", "WP"]
+    cn = [(a, idle("replay-credit-false", a), idle("replay-naive-false", a)) for a in heavy]
+    cn = [p for p in cn if p[1] is not None and p[2] is not None]
+    more = [a for a, c_, n_ in cn if c_ > n_]
+    out.append((16, "MSHRs idle while demand exists (fraction of SM-cycles): less under stalling "
+                    "than replay; credit > naive (false) on BFS2, CFD, SRAD, SS, STMCL, WP",
+                verdict(len(less) > len(pairs) / 2 and len(more) > len(cn) / 2
+                        if pairs and cn else None),
+                f"stall < replay: {len(less)}/{len(pairs)} (" +
+                ", ".join(f"{a} {s_:.3f}/{r_:.3f}" for a, s_, r_ in pairs if a in heavy) +
+                f" for the MSHR-heavy six); credit > naive: {len(more)}/{len(cn)} (" +
+                ", ".join(f"{a} {c_:.3f}/{n_:.3f}" for a, c_, n_ in cn) + ")"
+                if pairs else "no runs with warpsim_mshr_idle_demand (rerun them)"))
     # 17
     tn_r = d.speedup("replay", "TR_naive")
     tn_p = d.predmax("TR_naive")
@@ -389,7 +426,7 @@ def checks(d):
     hr = [1 - h / a if a else None for h, a in ((h0, a0), (h1, a1)) if h is not None]
     out.append((17, "TR_naive: replay speedup ~2x its predicted max; L1 hit rate up a little; TR "
                     "takes ~1/5 of TR_naive's cycles",
-                verdict(tn_r is not None and tn_p is not None and tn_r > tn_p and ratio < 0.5),
+                verdict(None if tn_r is None or tn_p is None else tn_r > tn_p and ratio < 0.5),
                 f"replay {pct(tn_r)} vs predicted max {pct(tn_p)}; L1D hit rate (accesses incl. "
                 f"retries) stall/replay " + "/".join(f"{x:.3f}" for x in hr if x is not None) +
                 f"; TR/TR_naive cycles {ratio:.2f}"))
@@ -433,6 +470,34 @@ def hazard_table(d, cfg):
     return "\n".join(lines)
 
 
+SCHED_CFGS = ["stall-1sched", "stall", "replay-1sched", "replay", "replay-credit-false",
+              "replay-naive-false"]
+
+
+def sched_table(d):
+    """The thesis's Fig 7.5 / 7.10 classes per scheduler-cycle, summed over schedulers and SMs,
+    normalised to the single-scheduler stalling run's cycles x SMs (one scheduler at equal
+    runtime sums to 1, two to 2): idle (no valid instruction: none, a barrier, an empty
+    buffer), RAW (scoreboard), stall (a busy pipeline register), restrict (hazard
+    prediction), issue1, issue2."""
+    lines = ["| bench | config | idle | RAW | stall | restrict | issue1 | issue2 | sum |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for a in d.b:
+        base = d.get("stall-1sched", a, "gpu_sim_cycle")
+        for c in SCHED_CFGS:
+            i1 = d.get(c, a, "warpsim_sched_issue1")
+            if not base or i1 is None:
+                continue
+            g = lambda n: d.get(c, a, n) or 0  # noqa: E731
+            v = [g("warpsim_stall_idle") + g("warpsim_stall_barrier") + g("warpsim_stall_ibuffer"),
+                 g("warpsim_stall_scoreboard"), g("warpsim_stall_pipeline"),
+                 g("warpsim_hp_restrict"), i1, g("warpsim_sched_issue2")]
+            v = [x / (base * N_SMS) for x in v]
+            lines.append(f"| {a} | {c} | " + " | ".join(f"{x:.3f}" for x in v) +
+                         f" | {sum(v):.3f} |")
+    return "\n".join(lines)
+
+
 def render(d, sweep):
     out = [f"# Seed 004: replay and hazards (Turner 2012), runs in {sweep}", ""]
     out.append("Speedup over the stalling turner baseline (cycles(stall) / cycles(cfg) - 1):\n")
@@ -443,6 +508,9 @@ def render(d, sweep):
     out.append(hazard_table(d, "stall"))
     out.append("")
     out.append(hazard_table(d, "replay"))
+    out.append("\nScheduler cycles by class (Fig 7.5 / 7.10), per cycle of the single-scheduler "
+               "stalling run and SM:\n")
+    out.append(sched_table(d))
     out.append("\nChecks of the thesis's list (section 11, checks 5-18):\n")
     out.append("| # | claim | verdict | measured |")
     out.append("|---|---|---|---|")

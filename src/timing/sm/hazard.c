@@ -14,6 +14,46 @@
 
 #include "timing/sm/hazard.h"
 
+/* -warpsim_mshr_idle_stat (the thesis's Fig 7.12): does this cycle start
+   with an MSHR of the L1D or the L1C free while a load that needs one of
+   that cache waits for it? Such a load waits to issue again (held back by
+   hazard prediction, or replay-ready) or is on its way to the L1
+   checkpoint (the MEM ID_OC register, a collector unit, the MEM OC_EX
+   register, the LD/ST dispatch register, the L1 latency queue). Loads not
+   yet issued (a scoreboard or a busy ID_OC register holds them) are not
+   counted. A sleeping SM holds none of these (sm.c, quiet_until), so its
+   cycles count 0 and skip this. */
+static unsigned demand_of(const ws_sm *sm, const sm_inst *in) {
+    int p = in ? sm_hp_pool(sm, in) : -1;
+    return p < 0 ? 0 : 1u << p;
+}
+
+static unsigned regset_demand(const ws_sm *sm, const sm_regset *r) {
+    unsigned m = 0;
+    for (unsigned i = 0; i < r->n; i++) m |= demand_of(sm, r->slot[i]);
+    return m;
+}
+
+void sm_mshr_idle_cycle(ws_sm *sm) {
+    unsigned free = 0; /* pools (bit 0 L1D, bit 1 L1C, as sm_hp_pool) with an MSHR free */
+    if (ws_cache_mshr_used(sm->l1d) < ws_cache_get_cfg(sm->l1d)->mshr_entries) free |= 1;
+    if (ws_cache_mshr_used(sm->l1c) < ws_cache_get_cfg(sm->l1c)->mshr_entries) free |= 2;
+    if (!free) return;
+    unsigned m = regset_demand(sm, &sm->id_oc[SM_MEM]) | regset_demand(sm, &sm->oc_ex[SM_MEM]) |
+                 demand_of(sm, sm->ld_disp);
+    for (unsigned i = 0; i < sm->l1_lat && !(m & free); i++)
+        if (sm->l1q[i].valid) m |= demand_of(sm, sm->l1q[i].in);
+    for (unsigned c = 0; c < sm->ncu && !(m & free); c++) m |= demand_of(sm, sm->cu[c].in);
+    for (unsigned wi = 0; wi < sm->max_warps && !(m & free); wi++) {
+        const sm_warp *w = &sm->warps[wi];
+        if (!sm_warp_owes(w)) continue;
+        m |= demand_of(sm, w->hp_gated);
+        for (unsigned i = 0; i < w->rp_n; i++)
+            if (w->rp[i].in->rp_ready) m |= demand_of(sm, w->rp[i].in);
+    }
+    if (m & free) sm->st.mshr_idle_demand++;
+}
+
 const char *sm_hazard_name(unsigned kind) {
     static const char *const names[SM_HZ_N] = {"DIV", "BANK", "MSHR", "COMQ", "RSV"};
     return kind < SM_HZ_N ? names[kind] : "?";
@@ -62,6 +102,11 @@ static const ws_stat_decl hazard_stats[] = {
      .when = "-warpsim_hp_predictor other than none with -warpsim_hazard_mode replay",
      .desc = "MSHR squashes of passes that held a credit (uncredited loads took the MSHRs "
              "between issue and the memory stage)"},
+    {"warpsim_mshr_idle_demand", .unit = "cycles", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, mshr_idle_demand), .when = "-warpsim_mshr_idle_stat 1",
+     .desc = "cycles, summed over SMs, that began with an MSHR of the L1D (L1C) free while a "
+             "load needing one of that cache was held back by hazard prediction, replay-ready, "
+             "or issued and not yet through the L1 checkpoint (MSHRs idle while demand exists)"},
 #define HP(f, k, d)                                                                          \
     {"warpsim_hp_" f, .unit = "predictions", .src = WS_SRC_U64,                              \
      .off = offsetof(ws_sm_stats, hp_pred) + (k) * sizeof(uint64_t),                         \

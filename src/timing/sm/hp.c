@@ -25,6 +25,11 @@
  *           allocates one charges the pool a (virtual) credit. So
  *           credits + credits in flight + MSHRs in use == MSHRs, with no
  *           signal delay (-warpsim_hp_check asserts it every cycle).
+ *           -warpsim_hp_signal_delay D: what the memory stage tells the
+ *           pool (a credit back, a virtual credit charged, a fill that
+ *           freed an MSHR) reaches it D cycles later, the wire delay of
+ *           the thesis's section 8.1; the books then count those signals
+ *           still on their way (pend). Taking a credit at issue is at once.
  * A predicted miss without a grant is held back: the warp's scheduler
  * cycle counts as "restrict". Mechanically the load is executed and held
  * at the issue point (w->hp_gated) until the gate lets it go; nothing
@@ -52,6 +57,11 @@ struct sm_hp {
     unsigned used[HP_NPOOL];   /* MSHRs in use as the books know them */
     unsigned n[HP_NPOOL];
     uint8_t pc[HP_PCS];
+    /* signal delay: pool changes due at cycle c wait in ring[c % (delay + 1)] */
+    unsigned delay;
+    int64_t (*ring)[HP_NPOOL];
+    int64_t pend[HP_NPOOL];    /* their sum per pool */
+    uint64_t tick_next;        /* the first cycle whose slot is not applied yet */
 };
 
 static const char *const pred_names[] = {"none", "false", "true", "pc", "oracle"};
@@ -75,11 +85,21 @@ int sm_hp_init(ws_sm *sm, char *err, size_t errlen) {
         return -1;
     }
     if (p == HP_NONE) return 0;
+    unsigned delay = (unsigned)sm->cfg->hp_signal_delay;
+    if (delay && t != HP_CREDIT) {
+        snprintf(err, errlen, "-warpsim_hp_signal_delay %u: applies to the credit tracker only "
+                 "(-warpsim_hp_tracker credit)", delay);
+        return -1;
+    }
     sm->hp = calloc(1, sizeof *sm->hp);
-    if (!sm->hp) {
+    if (sm->hp && delay) sm->hp->ring = calloc(delay + 1, sizeof *sm->hp->ring);
+    if (!sm->hp || (delay && !sm->hp->ring)) {
+        if (sm->hp) free(sm->hp);
+        sm->hp = NULL;
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    sm->hp->delay = delay;
     sm->hp->pred = p;
     sm->hp->tracker = t;
     sm->hp->check = sm->cfg->hp_check;
@@ -92,6 +112,7 @@ int sm_hp_init(ws_sm *sm, char *err, size_t errlen) {
 }
 
 void sm_hp_destroy(ws_sm *sm) {
+    if (sm->hp) free(sm->hp->ring);
     free(sm->hp);
     sm->hp = NULL;
 }
@@ -106,13 +127,43 @@ int sm_hp_pool(const ws_sm *sm, const sm_inst *in) {
     }
 }
 
+/* A change the memory stage signals to pool p: at once, or through the
+   delay line. */
+static void credit_add(sm_hp *h, const ws_sm *sm, int p, int64_t d) {
+    if (!h->delay) {
+        h->credits[p] += d;
+        return;
+    }
+    h->ring[(sm->now + h->delay) % (h->delay + 1)][p] += d;
+    h->pend[p] += d;
+}
+
 /* MSHRs freed by fills since the books last looked give their credits back. */
 static void sync_pool(sm_hp *h, const ws_sm *sm, int p) {
     unsigned now = ws_cache_mshr_used(pool_cache(sm, p));
     if (now < h->used[p]) {
-        h->credits[p] += h->used[p] - now;
+        credit_add(h, sm, p, h->used[p] - now);
         h->used[p] = now;
     }
+}
+
+/* The start of a cycle with a signal delay: the signals due by now arrive
+   (every slot once when cycles were skipped), and fills since the last
+   cycle are noticed now, not when the pool is next read. */
+static void hp_tick(ws_sm *sm) {
+    sm_hp *h = sm->hp;
+    uint64_t c = h->tick_next, now = sm->now;
+    if (now >= h->delay && c < now - h->delay) c = now - h->delay;
+    for (; c <= now; c++) {
+        int64_t *slot = h->ring[c % (h->delay + 1)];
+        for (int p = 0; p < HP_NPOOL; p++) {
+            h->credits[p] += slot[p];
+            h->pend[p] -= slot[p];
+            slot[p] = 0;
+        }
+    }
+    h->tick_next = now + 1;
+    for (int p = 0; p < HP_NPOOL; p++) sync_pool(h, sm, p);
 }
 
 static bool known_miss(const sm_inst *in) {
@@ -175,7 +226,7 @@ void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsig
     sm_hp *h = sm->hp;
     int p = l1c ? HP_L1C : HP_L1D;
     if (u0 < h->used[p]) { /* fills freed some since the books looked */
-        h->credits[p] += h->used[p] - u0;
+        credit_add(h, sm, p, h->used[p] - u0);
         h->used[p] = u0;
     }
     bool allocated = u1 > u0;
@@ -193,12 +244,13 @@ void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsig
             in->hp_credit = false;
             in->hp_had_credit = true;
             h->in_flight[p]--;
-            if (!allocated) h->credits[p]++; /* a hit, a merge or a failure: back at once */
+            if (!allocated) credit_add(h, sm, p, 1); /* a hit, a merge or a failure: back */
             return;
         }
     }
     if (allocated && !credited && h->tracker == HP_CREDIT)
-        h->credits[p] -= u1 - u0; /* a virtual credit for an MSHR someone counted on */
+        credit_add(h, sm, p, -(int64_t)(u1 - u0)); /* a virtual credit for an MSHR someone
+                                                        counted on */
 }
 
 /* -warpsim_hp_check: the credit books (every cycle). False, with a line on
@@ -211,12 +263,14 @@ bool sm_hp_check(ws_sm *sm) {
     for (int p = 0; p < HP_NPOOL; p++) {
         sync_pool(h, sm, p);
         unsigned used = ws_cache_mshr_used(pool_cache(sm, p));
-        if (h->credits[p] + h->in_flight[p] + (int64_t)used != (int64_t)h->n[p] ||
-            h->used[p] != used || (drained && h->credits[p] != (int64_t)h->n[p])) {
+        int64_t all = h->credits[p] + h->pend[p];
+        if (all + h->in_flight[p] + (int64_t)used != (int64_t)h->n[p] || h->used[p] != used ||
+            (drained && all != (int64_t)h->n[p])) {
             fprintf(stderr,
-                    "warpsim: -warpsim_hp_check: SM %u %s: credits %lld + in flight %lld + MSHRs "
-                    "in use %u != %u MSHRs (the books say %u in use%s) at cycle %llu\n",
-                    sm->env.sm_id, p ? "L1C" : "L1D", (long long)h->credits[p],
+                    "warpsim: -warpsim_hp_check: SM %u %s: credits %lld (%lld of them on their "
+                    "way) + in flight %lld + MSHRs in use %u != %u MSHRs (the books say %u in "
+                    "use%s) at cycle %llu\n",
+                    sm->env.sm_id, p ? "L1C" : "L1D", (long long)all, (long long)h->pend[p],
                     (long long)h->in_flight[p], used, h->n[p], h->used[p],
                     drained ? "; drained" : "", (unsigned long long)sm->now);
             return false;
@@ -225,9 +279,22 @@ bool sm_hp_check(ws_sm *sm) {
     return true;
 }
 
-/* Credits when nothing is in flight (tests: all back once a kernel drained). */
+/* Once per cycle when -warpsim_hp_check or a signal delay is on: the
+   delay line moves, and the books are checked. */
+void sm_hp_cycle(ws_sm *sm) {
+    if (sm->hp->delay) hp_tick(sm);
+    if (sm->hp_check && !sm_hp_check(sm)) abort(); /* a bookkeeping bug: stop right there */
+}
+
+/* Credits when nothing is in flight, those still on their way included
+   (tests: all back once a kernel drained). */
 int64_t sm_hp_credits(ws_sm *sm, int pool) {
     if (!sm->hp) return -1;
     sync_pool(sm->hp, sm, pool);
-    return sm->hp->credits[pool];
+    return sm->hp->credits[pool] + sm->hp->pend[pool];
+}
+
+/* The credits the issue stage sees now (tests of the signal delay). */
+int64_t sm_hp_credits_visible(const ws_sm *sm, int pool) {
+    return sm->hp ? sm->hp->credits[pool] : -1;
 }

@@ -351,6 +351,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             int r = owed_issue(sm, s, wi, idx, n);
             valid_inst = ready_inst = true;
             issued_inst = r > 0;
+            if (issued_inst) sm->st.sched_issue[0]++; /* a reissue or a released load: alone */
             restricted |= r < 0;
             continue;
         }
@@ -433,6 +434,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         }
         if (issued) {
             issued_inst = true;
+            sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
             pol->issued(sm->sched[s].state, sm->sview, n, idx);
             sm->order_ok[s] = false;
         }

@@ -53,6 +53,8 @@ int sm_replay_init(ws_sm *sm, char *err, size_t errlen) {
     }
     if (sm_hp_init(sm, err, errlen)) return -1;
     sm->hp_check = sm->hp && sm->cfg->hp_check;
+    sm->hp_cycle = sm->hp_check || (sm->hp && sm->cfg->hp_signal_delay);
+    sm->mshr_idle = sm->cfg->mshr_idle_stat;
     sm->owes = sm->replay || sm->hp;
     return 0;
 }

@@ -484,7 +484,7 @@ void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
 /* ---- the cycle ------------------------------------------------------------------ */
 void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     sm->now = now;
-    if (sm->hp_check && !sm_hp_check(sm)) abort(); /* a bookkeeping bug: stop right there */
+    if (sm->hp_cycle) sm_hp_cycle(sm);
     sm->progressed = false;
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
         sm->st.cycles_active++;
@@ -500,6 +500,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
         sm->st.cycles_active++;
         sm->st.warps_live_sum += sm->n_live_warps;
     }
+    if (sm->mshr_idle) sm_mshr_idle_cycle(sm); /* the state this cycle starts from */
     sm->resbus[now % SM_RESBUS_RING] = 0;
     /* reverse pipeline order, so each stage sees last cycle's state of the next */
     sm_units_writeback(sm);
@@ -615,6 +616,8 @@ const ws_counter_decl ws_sm_counters[] = {
     WS_COUNTER(ws_sm_stats, hp_restrict),
     WS_COUNTER(ws_sm_stats, hp_pred),
     WS_COUNTER(ws_sm_stats, hp_tracker_errors),
+    WS_COUNTER(ws_sm_stats, mshr_idle_demand),
+    WS_COUNTER(ws_sm_stats, sched_issue),
 };
 const size_t ws_sm_ncounters = sizeof ws_sm_counters / sizeof ws_sm_counters[0];
 
@@ -630,6 +633,15 @@ static const ws_stat_decl sm_stats[] = {
     STALL(stall_barrier, "no issue: no valid instruction, some warp waited at a barrier"),
     STALL(stall_ibuffer, "no issue: no valid instruction, some warp's instruction buffer was "
           "empty"),
+    /* and those that issued (with the stalls above and warpsim_hp_restrict: every scheduler
+       cycle of an active SM once) */
+    {"warpsim_sched_issue1", .unit = "scheduler-cycles", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, sched_issue),
+     .desc = "scheduler cycles that issued one instruction (a replay counts)"},
+    {"warpsim_sched_issue2", .unit = "scheduler-cycles", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, sched_issue) + sizeof(uint64_t),
+     .desc = "scheduler cycles that issued two instructions (dual issue, "
+             "-gpgpu_max_insn_issue_per_warp 2)"},
 };
 #undef STALL
 const ws_stat_table ws_sm_stat_table = {"SM issue stalls", sm_stats,

@@ -336,6 +336,8 @@ struct ws_sm {
     bool owes;                 /* replay or hazard prediction: warps may owe an issue */
     struct sm_hp *hp;          /* hazard prediction (hp.c); NULL: none */
     bool hp_check;             /* -warpsim_hp_check */
+    bool hp_cycle;             /* sm_hp_cycle each cycle (check or signal delay) */
+    bool mshr_idle;            /* -warpsim_mshr_idle_stat */
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
@@ -481,6 +483,9 @@ void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsig
                   bool through);
 bool sm_hp_check(ws_sm *sm);
 int64_t sm_hp_credits(ws_sm *sm, int pool);
+int64_t sm_hp_credits_visible(const ws_sm *sm, int pool);
+void sm_hp_cycle(ws_sm *sm);                 /* sm->hp_cycle: delay line, -warpsim_hp_check */
+void sm_mshr_idle_cycle(ws_sm *sm);          /* hazard.c: -warpsim_mshr_idle_stat */
 /* a warp that must be offered to its scheduler whatever it waits for */
 static inline bool sm_warp_owes(const sm_warp *w) { return w->rp_ready || w->hp_gated; }
 /* smc.c: the shared-memory cache of CIAO's isolated warps. init creates it
