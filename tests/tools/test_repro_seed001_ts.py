@@ -60,7 +60,7 @@ class TinyRun(unittest.TestCase):
         self.assertEqual(rows[0][5:7], ["n/a", "n/a"])  # GTO neither isolates nor stalls
         fig = os.path.join(self.d, "polybench.atax.svg")
         ids = svg_ids(fig)
-        self.assertTrue({"series-ipc-0", "series-ipc-1", "series-active_warps_per_sm-1"} <= ids, ids)
+        self.assertTrue({"series-ipc-0", "series-ipc-1", "series-issuable_warps_per_sm-1"} <= ids, ids)
         run = os.path.join(self.d, "polybench.atax", "CIAO-C")
         with open(os.path.join(run, "timeseries.csv")) as f:
             self.assertIn("isolated_warps_per_sm,stalled_warps_per_sm", f.readline())

@@ -47,6 +47,8 @@ def make(R):
             ("CIAO-P / CIAO-T, SWS", "CIAO-P", "CIAO-T", ["SWS"], "1.28x"),
             ("CCWS / Best-SWL, ATAX", "CCWS", "Best-SWL", "polybench/atax", "1.49x"),
             ("CIAO-T / GTO, CI", "CIAO-T", "GTO", ["CI"], "~1.00x"),
+            ("no-interference bound (GTO-L1D-4MB) / GTO, all", "GTO-L1D-4MB", "GTO", None, "1.89x"),
+            ("CIAO-C / no-interference bound, all", "CIAO-C", "GTO-L1D-4MB", None, "0.83x (1.56 / 1.89)"),
         ]
 
         def tables(self, res):
@@ -182,7 +184,9 @@ TS_WORKLOADS = [
 TS_SCHEMES = {"GTO": "none", "CCWS": "ccws", "SWL-2": "swl:1", "CIAO-T": "ciao_t", "CIAO-P": "ciao_p",
               "CIAO-C": "ciao_c"}
 TS_DEFAULT = ["GTO", "CIAO-P", "CIAO-C"]
-TS_METRICS = ["ipc", "active_warps_per_sm", "isolated_warps_per_sm", "stalled_warps_per_sm", "l1d_miss_rate"]
+# issuable = active (resident) - stalled: the paper's "active warps" (Fig. 9b, 10b), derived per sample.
+TS_METRICS = ["ipc", "issuable_warps_per_sm", "isolated_warps_per_sm", "stalled_warps_per_sm", "l1d_miss_rate"]
+TS_CSV = "timeseries-seed001.csv"  # beside each run's timeseries.csv: the columns drawn
 TS_CAP = 5000000  # thread instructions per run when --cap is not given
 TS_INTERVAL = 2000  # cycles per sample
 
@@ -230,6 +234,25 @@ def ts_run(cmd, out):
     return None
 
 
+def ts_derive(out):
+    """Write out/TS_CSV: kernel, cycle and TS_METRICS (issuable warps derived;
+    the CIAO columns only where the run has them). Returns its path."""
+    import csv
+    from .plots import read_timeseries
+    head, cols = read_timeseries(os.path.join(out, "timeseries.csv"))
+    n = len(cols["cycle"])
+    stalled = cols.get("stalled_warps_per_sm") or [0.0] * n
+    cols["issuable_warps_per_sm"] = [a - s for a, s in zip(cols["active_warps_per_sm"], stalled)]
+    names = [h for h in ["kernel", "cycle"] + TS_METRICS if h in cols]
+    path = os.path.join(out, TS_CSV)
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(names)
+        for i in range(n):
+            w.writerow([f"{cols[h][i]:g}" if h in ("kernel", "cycle") else f"{cols[h][i]:.4f}" for h in names])
+    return path
+
+
 def ts_summary(out):
     """(IPC of the run, mean of each TS_METRICS column over the samples) of one run folder."""
     import json
@@ -241,7 +264,7 @@ def ts_summary(out):
         ipc = recs[-1].get("gpu_tot_ipc") if recs else None
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
         pass
-    _, cols = read_timeseries(os.path.join(out, "timeseries.csv"))
+    _, cols = read_timeseries(ts_derive(out))
     means = {}
     for m in TS_METRICS:
         vs = [v for v in cols.get(m, []) if v == v]
@@ -297,7 +320,7 @@ def timeseries_main(o, R):
             rows.append((w, s, ipc, rel, means))
         if runs:
             try:
-                figures += plots.timeseries([os.path.join(d, "timeseries.csv") for _, d in runs],
+                figures += plots.timeseries([os.path.join(d, TS_CSV) for _, d in runs],
                                             os.path.join(top, w.replace("/", ".")),
                                             title=f"{desc}\n{w}, {o.input} input, first {cap} thread instructions",
                                             metrics=TS_METRICS, labels=[s for s, _ in runs], formats=formats)
@@ -308,13 +331,14 @@ def timeseries_main(o, R):
         return "n/a" if v is None else fmt.format(v)
     table = R.Table(f"Time series (Fig. 9, 10; spec §5.2): means over the run, {o.input} input, first {cap} "
                     f"thread instructions, a sample every {interval} cycles",
-                    ["workload", "scheme", "IPC", "vs GTO", "active warps/SM", "isolated/SM", "stalled/SM",
+                    ["workload", "scheme", "IPC", "vs GTO", "issuable warps/SM", "isolated/SM", "stalled/SM",
                      "L1D miss rate"],
-                    [[w, s, f(ipc, "{:.4g}"), f(rel, "{:.2f}x"), f(m["active_warps_per_sm"], "{:.1f}"),
+                    [[w, s, f(ipc, "{:.4g}"), f(rel, "{:.2f}x"), f(m["issuable_warps_per_sm"], "{:.1f}"),
                       f(m["isolated_warps_per_sm"], "{:.2f}"), f(m["stalled_warps_per_sm"], "{:.2f}"),
                       f(m["l1d_miss_rate"], "{:.3f}")] for w, s, ipc, rel, m in rows],
                     "IPC: thread instructions per cycle over the whole run (gpu_tot_ipc); the other columns are "
-                    "means over the time-series samples ('n/a': the scheme neither isolates nor stalls).",
+                    "means over the time-series samples ('n/a': the scheme neither isolates nor stalls); issuable "
+                    "= resident warps that are not stalled (the paper's active warps).",
                     notes + [f"figure: {_short(p)}" for p in figures])
     if o.markdown != "-":
         sys.stdout.write(table.text())
