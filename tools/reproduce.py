@@ -4,6 +4,8 @@ print our numbers beside the paper's.
 
     tools/reproduce.py seed000|seed001|seed003|seed004 [--input small|paper] [--cap N_INSNS] [-j N]
                        [--sweep-dir DIR] [--engine local|slurm] [--only W1,W2] [--no-run] [--markdown FILE]
+    tools/reproduce.py seed001 --timeseries [--cap N] [--interval CYCLES] [--schemes S1,S2]: seed 001's
+                       time-series case studies (Fig. 9, 10), one figure per workload
     tools/reproduce.py seed003-blpp ...   (or seed003 --chapter 5): seed 003's chapter V, page
                        placement over GPU and CPU memory (tools/warpsim_tools/repro_seed003_blpp.py)
 

@@ -175,10 +175,10 @@ def derive_swl(res):
 # ---- time-series case studies (Fig. 9 and 10; spec §5.2): `reproduce.py seed001 --timeseries` ----
 # The paper's four case studies: (workload, what the paper shows for it).
 TS_WORKLOADS = [
-    ("polybench/atax", "ATAX, LWS (Fig. 9): memory phase, then compute phase"),
-    ("rodinia/backprop", "Backprop, CI (Fig. 9): CIAO-T stalls only 10-20 warps"),
-    ("polybench/syrk", "SYRK, SWS (Fig. 10): CIAO-P keeps TLP, CIAO-C stalls few warps"),
-    ("mars/kmeans", "KMN, LWS (Fig. 10): CIAO-P's shared-memory cache thrashes"),
+    ("polybench/atax", "ATAX, LWS (Fig. 9; paper: memory phase, then compute phase)"),
+    ("rodinia/backprop", "Backprop, CI (Fig. 9; paper: CIAO-T stalls only 10-20 warps)"),
+    ("polybench/syrk", "SYRK, SWS (Fig. 10; paper: CIAO-P keeps TLP, CIAO-C stalls few warps)"),
+    ("mars/kmeans", "KMN, LWS (Fig. 10; paper: CIAO-P's shared-memory cache thrashes)"),
 ]
 # Scheme -> -warpsim_throttle value, on the `ciao` preset (Table I machine).
 TS_SCHEMES = {"GTO": "none", "CCWS": "ccws", "SWL-2": "swl:1", "CIAO-T": "ciao_t", "CIAO-P": "ciao_p",
@@ -221,6 +221,8 @@ def ts_run(cmd, out):
     except (OSError, ValueError):
         pass
     os.makedirs(out, exist_ok=True)
+    if os.path.exists(stamp):  # an older run with other arguments: no longer finished
+        os.remove(stamp)
     p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
     with open(os.path.join(out, "run.log"), "w") as f:
@@ -274,7 +276,7 @@ def ts_summary(out):
 
 def timeseries_main(o, R):
     """Run the case studies and draw one figure per workload (runs overlaid):
-    IPC, active / isolated / stalled warps per SM and the L1D miss rate over
+    IPC, issuable / isolated / stalled warps per SM and the L1D miss rate over
     time; print a table of their means. o: reproduce.py's arguments."""
     from concurrent.futures import ThreadPoolExecutor
     from .common import find_warpsim, repo_dir
