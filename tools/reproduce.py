@@ -4,6 +4,8 @@ print our numbers beside the paper's.
 
     tools/reproduce.py seed000|seed001|seed003|seed004 [--input small|paper] [--cap N_INSNS] [-j N]
                        [--sweep-dir DIR] [--engine local|slurm] [--only W1,W2] [--no-run] [--markdown FILE]
+    tools/reproduce.py seed001 --timeseries [--cap N] [--interval CYCLES] [--schemes S1,S2]: seed 001's
+                       time-series case studies (Fig. 9, 10), one figure per workload
     tools/reproduce.py seed003-blpp ...   (or seed003 --chapter 5): seed 003's chapter V, page
                        placement over GPU and CPU memory (tools/warpsim_tools/repro_seed003_blpp.py)
 
@@ -660,9 +662,23 @@ def main(argv=None):
     ap.add_argument("--only", metavar="W1,W2", help="run only these workloads of the set (smoke tests)")
     ap.add_argument("--no-run", action="store_true", help="only print the tables of the sweep as it is")
     ap.add_argument("--markdown", metavar="FILE", help="also write the tables as Markdown ('-': only Markdown, on stdout)")
+    ts = ap.add_argument_group("seed001 time series (Fig. 9, 10; docs/reproduction.md)")
+    ts.add_argument("--timeseries", action="store_true",
+                    help="seed001: run the case studies (ATAX, backprop, SYRK, KMN) with interval statistics "
+                         "and draw IPC, active / isolated / stalled warps per SM over time (default cap 5 M)")
+    ts.add_argument("--schemes", metavar="S1,S2", help="time-series schemes (default GTO,CIAO-P,CIAO-C; also "
+                    "CIAO-T, CCWS, SWL-2)")
+    ts.add_argument("--interval", type=int, metavar="CYCLES", help="cycles per time-series sample (default 2000)")
+    ts.add_argument("--format", default="png", help="time-series figure formats: png,pdf,svg (default png)")
     o = ap.parse_args(argv)
     if o.cap is not None and o.cap <= 0:
         ap.error("--cap wants a positive instruction count")
+    if o.interval is not None and o.interval <= 0:
+        ap.error("--interval wants a positive cycle count")
+    if o.timeseries:
+        if o.seed != "seed001":
+            ap.error("--timeseries is seed001's (its Fig. 9 and 10 case studies)")
+        return repro_seed001.timeseries_main(o, sys.modules[__name__])
     if o.seed == "seed004":  # its own runner and checks (warpsim_tools/repro_seed004.py)
         from warpsim_tools import repro_seed004
         return repro_seed004.main(o)

@@ -2,7 +2,8 @@
 # The CIAO study's time-series case studies (IPDPS 2018, Fig. 9 and 10):
 # IPC, active warps and the warps CIAO isolates / stalls over time for ATAX,
 # backprop, SYRK and KMN under GTO, CCWS, SWL-2, CIAO-T, CIAO-P and CIAO-C,
-# one figure per workload (runs overlaid).
+# one figure per workload (runs overlaid). `tools/reproduce.py seed001
+# --timeseries` runs the same case studies and also prints a table of means.
 #   tools/seed001_timeseries.sh [OUT_DIR] [CAP] [INTERVAL] [WORKLOADS...]
 # Defaults: sweeps/seed001-timeseries, 5000000 thread instructions, 2000
 # cycles per sample, the four workloads (paper inputs). WARPSIM=path/to/warpsim.

@@ -346,7 +346,7 @@ class SeedSpecs(unittest.TestCase):
                   "seed001": (21, ["GTO", "CCWS", "SWL-2", "SWL-4", "SWL-6", "SWL-12", "statPCAL-2",
                                    "statPCAL-4", "statPCAL-6", "CIAO-T", "CIAO-P", "CIAO-C", "CIAO-C-e1K",
                                    "CIAO-C-e10K", "CIAO-C-e50K", "CIAO-C-h0.5", "CIAO-C-h2", "GTO-cap",
-                                   "GTO-8way", "statPCAL-2X", "CIAO-C-2X"])}
+                                   "GTO-8way", "statPCAL-2X", "CIAO-C-2X", "GTO-L1D-4MB"])}
         listed = None
         if os.access(WARPSIM, os.X_OK):
             out = subprocess.run([WARPSIM, "list"], capture_output=True, text=True, timeout=60).stdout

@@ -391,6 +391,8 @@ def timeseries(csv_paths, base, title=None, metrics=None, labels=None, formats=(
         ax.grid(linestyle=":", linewidth=0.5)
         ax.tick_params(labelsize=8)
     xname, bounds = data[0][0], any(d[2] for d in data)
+    # plain cycle numbers (1,000,000), not a '1e6' under the axis
+    axes[-1, 0].xaxis.set_major_formatter(_plain_formatter(max([max(d[1], default=0) for d in data] + [0])))
     axes[-1, 0].set_xlabel("Cycle" + (" (kernel launches end to end)" if bounds else "")
                            + ("" if many or not bounds else "; dotted: kernel boundaries"))
     if many:

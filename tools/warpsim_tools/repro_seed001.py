@@ -8,6 +8,7 @@ and the SWL-k configs (also, as "SWL(paper N)", the config closest to the
 paper's N_warp column). Every cell: ours (paper).
 """
 import os
+import sys
 
 SWL = {"SWL-2": 2, "SWL-4": 4, "SWL-6": 6, "SWL-12": 12, "GTO": 48}
 # Table II: N_warp (best static limit per SM) of each benchmark.
@@ -46,6 +47,8 @@ def make(R):
             ("CIAO-P / CIAO-T, SWS", "CIAO-P", "CIAO-T", ["SWS"], "1.28x"),
             ("CCWS / Best-SWL, ATAX", "CCWS", "Best-SWL", "polybench/atax", "1.49x"),
             ("CIAO-T / GTO, CI", "CIAO-T", "GTO", ["CI"], "~1.00x"),
+            ("no-interference bound (GTO-L1D-4MB) / GTO, all", "GTO-L1D-4MB", "GTO", None, "1.89x"),
+            ("CIAO-C / no-interference bound, all", "CIAO-C", "GTO-L1D-4MB", None, "0.83x (1.56 / 1.89)"),
         ]
 
         def tables(self, res):
@@ -167,3 +170,191 @@ def derive_swl(res):
         return
     i = res.order.index("CCWS") + 1 if "CCWS" in res.order else len(res.order)
     res.order[i:i] = ["Best-SWL", "SWL(paper N)", "statPCAL"]
+
+
+# ---- time-series case studies (Fig. 9 and 10; spec §5.2): `reproduce.py seed001 --timeseries` ----
+# The paper's four case studies: (workload, what the paper shows for it).
+TS_WORKLOADS = [
+    ("polybench/atax", "ATAX, LWS (Fig. 9; paper: memory phase, then compute phase)"),
+    ("rodinia/backprop", "Backprop, CI (Fig. 9; paper: CIAO-T stalls only 10-20 warps)"),
+    ("polybench/syrk", "SYRK, SWS (Fig. 10; paper: CIAO-P keeps TLP, CIAO-C stalls few warps)"),
+    ("mars/kmeans", "KMN, LWS (Fig. 10; paper: CIAO-P's shared-memory cache thrashes)"),
+]
+# Scheme -> -warpsim_throttle value, on the `ciao` preset (Table I machine).
+TS_SCHEMES = {"GTO": "none", "CCWS": "ccws", "SWL-2": "swl:1", "CIAO-T": "ciao_t", "CIAO-P": "ciao_p",
+              "CIAO-C": "ciao_c"}
+TS_DEFAULT = ["GTO", "CIAO-P", "CIAO-C"]
+# issuable = active (resident) - stalled: the paper's "active warps" (Fig. 9b, 10b), derived per sample.
+TS_METRICS = ["ipc", "issuable_warps_per_sm", "isolated_warps_per_sm", "stalled_warps_per_sm", "l1d_miss_rate"]
+TS_CSV = "timeseries-seed001.csv"  # beside each run's timeseries.csv: the columns drawn
+TS_CAP = 5000000  # thread instructions per run when --cap is not given
+TS_INTERVAL = 2000  # cycles per sample
+
+
+def ts_schemes(text):
+    """'GTO,CIAO-P' -> ['GTO', 'CIAO-P']; ValueError naming an unknown scheme."""
+    out = [s.strip() for s in (text or ",".join(TS_DEFAULT)).split(",") if s.strip()]
+    bad = [s for s in out if s not in TS_SCHEMES]
+    if bad or not out:
+        raise ValueError(f"unknown time-series scheme {', '.join(bad) or '(none)'} "
+                         f"(choose from {', '.join(TS_SCHEMES)})")
+    return list(dict.fromkeys(out))
+
+
+def ts_command(warpsim, wl, scheme, inp, cap, interval, out):
+    return [warpsim, "run", "-q", "--preset", "ciao", "--input", inp, "--max-insn", str(cap), "-o", out,
+            "--set", f"-warpsim_throttle {TS_SCHEMES[scheme]}", "--set", f"-warpsim_stat_interval {interval}",
+            wl]
+
+
+def ts_run(cmd, out):
+    """Run one case (resumed: a finished run with the same command is kept).
+    Returns None or why it failed."""
+    import json
+    import subprocess
+    stamp = os.path.join(out, "command.json")
+    want = cmd[1:]  # the binary's path may move; the arguments decide the result
+    try:
+        with open(stamp) as f:
+            if json.load(f) == want and os.path.exists(os.path.join(out, "timeseries.csv")):
+                return None
+    except (OSError, ValueError):
+        pass
+    os.makedirs(out, exist_ok=True)
+    if os.path.exists(stamp):  # an older run with other arguments: no longer finished
+        os.remove(stamp)
+    p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    with open(os.path.join(out, "run.log"), "w") as f:
+        f.write(p.stdout)
+    if p.returncode != 0 or not os.path.exists(os.path.join(out, "timeseries.csv")):
+        tail = p.stdout.strip().splitlines()[-1:] or ["no output"]
+        return f"exit {p.returncode}: {tail[0]}"
+    with open(stamp, "w") as f:
+        json.dump(want, f)
+        f.write("\n")
+    return None
+
+
+def ts_derive(out):
+    """Write out/TS_CSV: kernel, cycle and TS_METRICS (issuable warps derived;
+    the CIAO columns only where the run has them). Returns its path."""
+    import csv
+    from .plots import read_timeseries
+    head, cols = read_timeseries(os.path.join(out, "timeseries.csv"))
+    n = len(cols["cycle"])
+    stalled = cols.get("stalled_warps_per_sm") or [0.0] * n
+    cols["issuable_warps_per_sm"] = [a - s for a, s in zip(cols["active_warps_per_sm"], stalled)]
+    names = [h for h in ["kernel", "cycle"] + TS_METRICS if h in cols]
+    path = os.path.join(out, TS_CSV)
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(names)
+        for i in range(n):
+            w.writerow([f"{cols[h][i]:g}" if h in ("kernel", "cycle") else f"{cols[h][i]:.4f}" for h in names])
+    return path
+
+
+def ts_summary(out):
+    """(IPC of the run, mean of each TS_METRICS column over the samples) of one run folder."""
+    import json
+    from .plots import read_timeseries
+    ipc = None
+    try:
+        with open(os.path.join(out, "stats.json")) as f:
+            recs = json.load(f)  # one record per kernel launch; the last has the run's totals
+        ipc = recs[-1].get("gpu_tot_ipc") if recs else None
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        pass
+    _, cols = read_timeseries(ts_derive(out))
+    means = {}
+    for m in TS_METRICS:
+        vs = [v for v in cols.get(m, []) if v == v]
+        means[m] = sum(vs) / len(vs) if vs else None
+    return ipc, means
+
+
+def timeseries_main(o, R):
+    """Run the case studies and draw one figure per workload (runs overlaid):
+    IPC, issuable / isolated / stalled warps per SM and the L1D miss rate over
+    time; print a table of their means. o: reproduce.py's arguments."""
+    from concurrent.futures import ThreadPoolExecutor
+    from .common import find_warpsim, repo_dir
+    from . import plots
+    try:
+        schemes = ts_schemes(o.schemes)
+        formats = plots.parse_formats(o.format)
+    except ValueError as e:
+        sys.exit(f"reproduce: {e}")
+    names = [w for w, _ in TS_WORKLOADS]
+    only = [w.strip() for w in (o.only or "").split(",") if w.strip()] or names
+    unknown = [w for w in only if w not in names]
+    if unknown:
+        sys.exit(f"reproduce: not a seed001 case study: {', '.join(unknown)} (they are: {', '.join(names)})")
+    cap = o.cap or TS_CAP
+    interval = o.interval or TS_INTERVAL
+    top = os.path.abspath(o.sweep_dir or os.path.join(
+        repo_dir(), "sweeps", f"seed001-timeseries-{o.input}-cap{cap}-i{interval}"))
+    warpsim = find_warpsim()
+    cases = [(w, s, os.path.join(top, w.replace("/", "."), s)) for w in only for s in schemes]
+    why = {}
+    if not o.no_run:
+        sys.stderr.write(f"reproduce: seed001 time series: {len(cases)} runs into {top}\n")
+        with ThreadPoolExecutor(max_workers=max(1, o.jobs or os.cpu_count() or 1)) as ex:
+            futs = {(w, s): ex.submit(ts_run, ts_command(warpsim, w, s, o.input, cap, interval, d), d)
+                    for w, s, d in cases}
+        why = {k: f.result() for k, f in futs.items() if f.result()}
+    rows, figures, notes = [], [], []
+    for w, desc in TS_WORKLOADS:
+        if w not in only:
+            continue
+        runs = [(s, d) for ww, s, d in cases if ww == w and (w, s) not in why
+                and os.path.exists(os.path.join(d, "timeseries.csv"))]
+        for s in schemes:
+            if (w, s) in why:
+                notes.append(f"{w} {s}: failed ({why[(w, s)]})")
+            elif s not in [r[0] for r in runs]:
+                notes.append(f"{w} {s}: no run in {top}")
+        got = [(s,) + ts_summary(d) for s, d in runs]
+        base_ipc = next((ipc for s, ipc, _ in got if s == "GTO"), None)
+        for s, ipc, means in got:
+            rel = None if base_ipc is None or ipc is None else ipc / base_ipc
+            rows.append((w, s, ipc, rel, means))
+        if runs:
+            try:
+                figures += plots.timeseries([os.path.join(d, TS_CSV) for _, d in runs],
+                                            os.path.join(top, w.replace("/", ".")),
+                                            title=f"{desc}\n{w}, {o.input} input, first {cap} thread instructions",
+                                            metrics=TS_METRICS, labels=[s for s, _ in runs], formats=formats)
+            except ValueError as e:
+                notes.append(f"{w}: no figure ({e})")
+
+    def f(v, fmt):
+        return "n/a" if v is None else fmt.format(v)
+    table = R.Table(f"Time series (Fig. 9, 10; spec §5.2): means over the run, {o.input} input, first {cap} "
+                    f"thread instructions, a sample every {interval} cycles",
+                    ["workload", "scheme", "IPC", "vs GTO", "issuable warps/SM", "isolated/SM", "stalled/SM",
+                     "L1D miss rate"],
+                    [[w, s, f(ipc, "{:.4g}"), f(rel, "{:.2f}x"), f(m["issuable_warps_per_sm"], "{:.1f}"),
+                      f(m["isolated_warps_per_sm"], "{:.2f}"), f(m["stalled_warps_per_sm"], "{:.2f}"),
+                      f(m["l1d_miss_rate"], "{:.3f}")] for w, s, ipc, rel, m in rows],
+                    "IPC: thread instructions per cycle over the whole run (gpu_tot_ipc); the other columns are "
+                    "means over the time-series samples ('n/a': the scheme neither isolates nor stalls); issuable "
+                    "= resident warps that are not stalled (the paper's active warps).",
+                    notes + [f"figure: {_short(p)}" for p in figures])
+    if o.markdown != "-":
+        sys.stdout.write(table.text())
+    if o.markdown:
+        text = table.markdown()
+        if o.markdown == "-":
+            sys.stdout.write(text)
+        else:
+            with open(o.markdown, "w") as fh:
+                fh.write(text)
+    return 1 if why else 0
+
+
+def _short(path):
+    """path relative to the current folder when it lies under it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel

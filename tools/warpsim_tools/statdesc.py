@@ -67,6 +67,7 @@ STATS = {
     "l1d_miss_rate": ("L1D miss rate", "", False),
     "l2_miss_rate": ("L2 miss rate", "", False),
     "active_warps_per_sm": ("Active warps per SM", "", None),
+    "issuable_warps_per_sm": ("Issuable warps per SM (not stalled)", "", None),
     "active_warps": ("Active warps", "", None),
     "warp_limit_per_sched": ("Warp limit per scheduler", "warps", None),
 }
