@@ -206,6 +206,19 @@ static void put_opcode(FILE *o, const ws_inst *in)
     int op = in->op;
     if (ws_op_is_video((unsigned)op)) { put_video(o, in); return; }
     if (op == WS_OP_CP_ASYNC || op == WS_OP_MBARRIER) { put_async(o, in); return; }
+    if (op == WS_OP_SULD || op == WS_OP_SUST) {
+        static const char *const mode_s[] = {".trap", ".clamp", ".zero"};
+        fprintf(o, "%s.b.%ud", ws_opcode_name((ws_opcode)op), (unsigned)in->sub);
+        if (in->cacheop && in->cacheop < 8) fputs(cache_s[in->cacheop], o);
+        if (in->vec > 1) fprintf(o, ".v%u", in->vec);
+        fprintf(o, ".%s%s", ws_type_name((ws_type)in->type), mode_s[in->boolop % 3]);
+        return;
+    }
+    if (op == WS_OP_SUQ) {
+        static const char *const q_s[] = {"", ".width", ".height", ".depth"};
+        fprintf(o, "suq%s.b32", q_s[in->sub & 3]);
+        return;
+    }
     if (op == WS_OP_BMSK || op == WS_OP_SZEXT) fprintf(o, "%s%s", ws_opcode_name((ws_opcode)op),
                                                        in->flags & WS_F_WRAP ? ".wrap" : ".clamp");
     else fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
@@ -369,6 +382,22 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
             for (unsigned k = 0; k < in->ncall_args; k++)
                 fprintf(out, "%s%s", k ? ", " : "", m->syms[in->call_args[k]].name);
             fputc(')', out);
+        } else if (in->op == WS_OP_SULD || in->op == WS_OP_SUST || in->op == WS_OP_SUQ) {
+            if (in->ndst) {
+                put_opnd(out, m, f, in, &in->dst[0]);
+                fputs(", ", out);
+            }
+            fputc('[', out);
+            put_opnd(out, m, f, in, &in->src[0]);
+            if (in->nsrc > 1) {
+                fputs(", ", out);
+                put_opnd(out, m, f, in, &in->src[1]);
+            }
+            fputc(']', out);
+            if (in->nsrc > 2) {
+                fputs(", ", out);
+                put_opnd(out, m, f, in, &in->src[2]);
+            }
         } else if (in->op == WS_OP_TEX && in->ndst == 1 && in->nsrc == 2) {
             put_opnd(out, m, f, in, &in->dst[0]);
             fputs(", [", out);

@@ -87,7 +87,9 @@ const char *ws_space_name(ws_space s);
     /* dynamic per-thread stack (alloca, stacksave, stackrestore) */          \
     X(ALLOCA) X(STACKSAVE) X(STACKRESTORE)                                   \
     /* programmatic dependent launch: no effect, launches run one at a time */ \
-    X(GRIDDEPCONTROL)
+    X(GRIDDEPCONTROL)                                                        \
+    /* surfaces: suld.b, sust.b, suq (see WS_SURF_* below) */                \
+    X(SULD) X(SUST) X(SUQ)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -201,6 +203,19 @@ enum { /* MEMBAR / FENCE scope */ WS_SCOPE_CTA = 1, WS_SCOPE_GPU, WS_SCOPE_SYS }
  * .u64 register holding the texture object handle, src[1] = coordinate VEC
  * (1, 2, or 4 elements for .3d, the 4th ignored). */
 enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
+/* SULD / SUST (src/exec/exec_surf.c): unformatted surface access through a
+ * surface object. sub = geometry (WS_TEX_1D..3D), boolop = out-of-range
+ * mode (WS_SURF_TRAP / CLAMP / ZERO), type = .b8 .b16 .b32 .b64, vec = 1,
+ * 2, 4; cacheop as on ld/st. The first coordinate is a byte offset, the
+ * others are row and slice indices (s32).
+ *   suld.b.GEOM{.vN}.TYPE.MODE d, [surf, {coords}]: dst[0] = REG or VEC,
+ *     src[0] = the .u64 handle register, src[1] = coordinate REG or VEC;
+ *   sust.b.GEOM{.vN}.TYPE.MODE [surf, {coords}], c: src[0] = handle,
+ *     src[1] = coordinates, src[2] = value REG or VEC (elements may be
+ *     immediates, as on st).
+ * SUQ: suq.QUERY.b32 d, [surf]: sub = WS_SUQ_*, src[0] = handle. */
+enum { WS_SURF_TRAP = 0, WS_SURF_CLAMP, WS_SURF_ZERO };
+enum { WS_SUQ_WIDTH = 1, WS_SUQ_HEIGHT, WS_SUQ_DEPTH };
 /* TRAP: sub = WS_TRAP_UNSUPPORTED stands in for an unsupported instruction the
  * parser skipped (its problem has the same line); executing it faults. */
 enum { WS_TRAP_UNSUPPORTED = 1, WS_TRAP_BRKPT /* brkpt: no debugger to stop in */ };

@@ -110,11 +110,13 @@ typedef struct array_rec {      /* cudaMallocArray: a cudaArray_t points to one 
     size_t width, height;       /* texels; height 0 for a 1-D array */
     size_t pitch;               /* bytes from one row to the next */
     unsigned texel;             /* bytes per texel */
+    unsigned flags;             /* cudaArraySurfaceLoadStore (the only flag accepted) */
     struct array_rec *next;
 } array_rec;
 
-typedef struct tex_rec {        /* a texture object, with the descriptors it was made from */
+typedef struct tex_rec {        /* a texture or surface object, with the descriptors it was made from */
     unsigned long long handle;
+    int surface;                /* cudaCreateSurfaceObject made it (tex unused) */
     ws_cuda_resource_desc res;
     ws_cuda_texture_desc tex;
     struct tex_rec *next;
@@ -870,8 +872,10 @@ EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *des
                                    size_t height, unsigned flags) {
     ENTER();
     if (!array || !desc || !width) return set_err(cudaErrorInvalidValue);
-    if (flags) {
-        say("cudaMallocArray: flags (surface load/store, texture gather, ...) are not supported");
+    enum { SURFACE_LOAD_STORE = 2 }; /* cudaArraySurfaceLoadStore */
+    if (flags & ~(unsigned)SURFACE_LOAD_STORE) {
+        say("cudaMallocArray: flags other than cudaArraySurfaceLoadStore (layered, cubemap, texture "
+            "gather, ...) are not supported");
         return set_err(cudaErrorNotSupported);
     }
     ws_tex_desc t;
@@ -883,6 +887,7 @@ EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *des
     r->desc = *desc;
     r->width = width;
     r->height = height;
+    r->flags = flags;
     r->texel = t.channels * t.bits / 8;
     r->pitch = round_up(width * r->texel, ARRAY_PITCH_ALIGN);
     ws_status s = ws_malloc(g.dev, r->pitch * (height ? height : 1), &r->base);
@@ -930,7 +935,7 @@ EXPORT cudaError_t cudaArrayGetInfo(ws_cuda_channel_desc *desc, ws_cuda_extent *
         ext->height = r->height;
         ext->depth = 0;
     }
-    if (flags) *flags = 0;
+    if (flags) *flags = r->flags;
     return cudaSuccess;
 }
 
@@ -989,10 +994,85 @@ EXPORT cudaError_t cudaMemcpyToArray(void *dst, size_t wOffset, size_t hOffset, 
     return cudaSuccess;
 }
 
-static tex_rec *find_tex(unsigned long long h) {
+static tex_rec *find_tex(unsigned long long h, int surface) {
     for (tex_rec *t = g.texs; t; t = t->next)
-        if (t->handle == h) return t;
+        if (t->handle == h && t->surface == surface) return t;
     return NULL;
+}
+
+static cudaError_t add_tex_rec(const ws_tex_desc *t, const ws_cuda_resource_desc *rd,
+                               const ws_cuda_texture_desc *td, unsigned long long *obj) {
+    tex_rec *r = calloc(1, sizeof *r);
+    if (!r) return set_err(cudaErrorMemoryAllocation);
+    ws_texobj h = 0;
+    ws_status s = ws_texture_create(g.dev, t, &h);
+    if (s != WS_OK) {
+        free(r);
+        say(ws_device_last_error(g.dev));
+        return set_err(s == WS_ERR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+    }
+    r->handle = h;
+    r->res = *rd;
+    if (td) r->tex = *td;
+    r->surface = td == NULL;
+    r->next = g.texs;
+    g.texs = r;
+    *obj = h;
+    return cudaSuccess;
+}
+
+static cudaError_t remove_tex_rec(unsigned long long obj, int surface) {
+    for (tex_rec **pt = &g.texs; *pt; pt = &(*pt)->next)
+        if ((*pt)->handle == obj && (*pt)->surface == surface) {
+            tex_rec *t = *pt;
+            *pt = t->next;
+            ws_texture_destroy(g.dev, obj);
+            free(t);
+            return cudaSuccess;
+        }
+    return set_err(cudaErrorInvalidValue);
+}
+
+/* A surface object is a handle of the device's texture object table over
+   the array (suld/sust read its extent; the sampling state is unused). */
+EXPORT cudaError_t cudaCreateSurfaceObject(unsigned long long *obj, const ws_cuda_resource_desc *rd) {
+    ENTER();
+    if (!obj || !rd) return set_err(cudaErrorInvalidValue);
+    if (rd->resType != 0) { /* cudaResourceTypeArray only, as in CUDA */
+        say("cudaCreateSurfaceObject: the resource must be a cudaArray");
+        return set_err(cudaErrorInvalidValue);
+    }
+    const array_rec *a = find_array(rd->res.array.array);
+    if (!a) return set_err(cudaErrorInvalidResourceHandle);
+    if (!(a->flags & 2)) {
+        say("cudaCreateSurfaceObject: the array was not allocated with cudaArraySurfaceLoadStore");
+        return set_err(cudaErrorInvalidValue);
+    }
+    ws_tex_desc t;
+    memset(&t, 0, sizeof t);
+    int norm = 0;
+    cudaError_t e = channel_format(&a->desc, &t, &norm);
+    if (e != cudaSuccess) return e;
+    t.res = WS_TEX_RES_ARRAY;
+    t.addr = a->base;
+    t.width = a->width;
+    t.height = a->height;
+    t.pitch = a->pitch;
+    return add_tex_rec(&t, rd, NULL, obj);
+}
+
+EXPORT cudaError_t cudaDestroySurfaceObject(unsigned long long obj) {
+    ENTER();
+    if (!obj) return cudaSuccess;
+    return remove_tex_rec(obj, 1);
+}
+
+EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(ws_cuda_resource_desc *rd, unsigned long long obj) {
+    ENTER();
+    const tex_rec *t = find_tex(obj, 1);
+    if (!rd || !t) return set_err(cudaErrorInvalidValue);
+    *rd = t->res;
+    return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cuda_resource_desc *rd,
@@ -1055,41 +1135,18 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
     t.read_normalized = norm || (td->readMode == 1 && t.kind != WS_TEX_FLOAT);
     t.normalized_coords = td->normalizedCoords != 0;
     memcpy(t.border, td->borderColor, sizeof t.border);
-    tex_rec *r = calloc(1, sizeof *r);
-    if (!r) return set_err(cudaErrorMemoryAllocation);
-    ws_texobj h = 0;
-    ws_status s = ws_texture_create(g.dev, &t, &h);
-    if (s != WS_OK) {
-        free(r);
-        say(ws_device_last_error(g.dev));
-        return set_err(s == WS_ERR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
-    }
-    r->handle = h;
-    r->res = *rd;
-    r->tex = *td;
-    r->next = g.texs;
-    g.texs = r;
-    *obj = h;
-    return cudaSuccess;
+    return add_tex_rec(&t, rd, td, obj);
 }
 
 EXPORT cudaError_t cudaDestroyTextureObject(unsigned long long obj) {
     ENTER();
     if (!obj) return cudaSuccess;
-    for (tex_rec **pt = &g.texs; *pt; pt = &(*pt)->next)
-        if ((*pt)->handle == obj) {
-            tex_rec *t = *pt;
-            *pt = t->next;
-            ws_texture_destroy(g.dev, obj);
-            free(t);
-            return cudaSuccess;
-        }
-    return set_err(cudaErrorInvalidValue);
+    return remove_tex_rec(obj, 0);
 }
 
 EXPORT cudaError_t cudaGetTextureObjectResourceDesc(ws_cuda_resource_desc *rd, unsigned long long obj) {
     ENTER();
-    const tex_rec *t = find_tex(obj);
+    const tex_rec *t = find_tex(obj, 0);
     if (!rd || !t) return set_err(cudaErrorInvalidValue);
     *rd = t->res;
     return cudaSuccess;
@@ -1097,7 +1154,7 @@ EXPORT cudaError_t cudaGetTextureObjectResourceDesc(ws_cuda_resource_desc *rd, u
 
 EXPORT cudaError_t cudaGetTextureObjectTextureDesc(ws_cuda_texture_desc *td, unsigned long long obj) {
     ENTER();
-    const tex_rec *t = find_tex(obj);
+    const tex_rec *t = find_tex(obj, 0);
     if (!td || !t) return set_err(cudaErrorInvalidValue);
     *td = t->tex;
     return cudaSuccess;
