@@ -534,6 +534,25 @@ TEST(shim_thrust_cub_cg_programs) {
             }
 }
 
+/* Surface objects (tests/data/cuda/surf_basic.cu): surf1D/surf2D reads and
+   writes on cudaArraySurfaceLoadStore arrays (floats, ints with clamp and
+   zero boundaries, uchar4, float2) against the host, and the surface API's
+   checks, in functional and timing mode. */
+TEST(shim_surface_program) {
+    const char *archs[] = {"75", "80"};
+    for (size_t v = 0; v < 2; v++)
+        for (int timing = 0; timing < 2; timing++) {
+            char cmd[4096], *out = NULL;
+            snprintf(cmd, sizeof cmd,
+                     SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/surf_basic_%s 2>&1",
+                     !timing, build_dir(), ws_test_root(), archs[v]);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0 && out && strstr(out, "PASS surfaces 37x19"), "surf_basic_%s (%s) exited %d: %s",
+                      archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+            free(out);
+        }
+}
+
 /* Tensor cores (tests/data/cuda/tensor_basic.cu): WMMA f16 and 8-bit forms in
    every shape and layout, a tiled GEMM through shared memory, and in the
    compute_80 build bf16, tf32, f64 and mma.sync, each against the host, in
