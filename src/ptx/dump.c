@@ -214,6 +214,10 @@ static void put_opcode(FILE *o, const ws_inst *in)
         fprintf(o, ".%s%s", ws_type_name((ws_type)in->type), mode_s[in->boolop % 3]);
         return;
     }
+    if (op == WS_OP_TLD4) {
+        fprintf(o, "tld4.%c.2d.v4.%s.f32", "rgba"[in->boolop & 3], ws_type_name((ws_type)in->type));
+        return;
+    }
     if (op == WS_OP_SUQ) {
         static const char *const q_s[] = {"", ".width", ".height", ".depth"};
         fprintf(o, "suq%s.b32", q_s[in->sub & 3]);
@@ -263,7 +267,10 @@ static void put_opcode(FILE *o, const ws_inst *in)
     case WS_OP_MEMBAR: fputs(in->scope == WS_SCOPE_GPU ? ".gl" : scope_s[in->scope % 4], o); break;
     case WS_OP_FENCE: fputs(".acq_rel", o); if (in->scope) fputs(scope_s[in->scope % 4], o); break;
     case WS_OP_CVTA: if (!in->to_generic) fputs(".to", o); break;
-    case WS_OP_TEX: fprintf(o, ".%ud.v%u", (unsigned)in->sub, (unsigned)in->vec); break;
+    case WS_OP_TEX:
+        fprintf(o, ".%s.v%u", in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d"
+                              : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d", (unsigned)in->vec);
+        break;
     default: break;
     }
     if (in->flags & WS_F_NC) {}
@@ -398,7 +405,7 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
                 fputs(", ", out);
                 put_opnd(out, m, f, in, &in->src[2]);
             }
-        } else if (in->op == WS_OP_TEX && in->ndst == 1 && in->nsrc == 2) {
+        } else if ((in->op == WS_OP_TEX || in->op == WS_OP_TLD4) && in->ndst == 1 && in->nsrc == 2) {
             put_opnd(out, m, f, in, &in->dst[0]);
             fputs(", [", out);
             put_opnd(out, m, f, in, &in->src[0]);

@@ -89,7 +89,9 @@ const char *ws_space_name(ws_space s);
     /* programmatic dependent launch: no effect, launches run one at a time */ \
     X(GRIDDEPCONTROL)                                                        \
     /* surfaces: suld.b, sust.b, suq (see WS_SURF_* below) */                \
-    X(SULD) X(SUST) X(SUQ)
+    X(SULD) X(SUST) X(SUQ)                                                   \
+    /* texture gather: tld4.{r,g,b,a}.2d (see WS_TEX_* below) */             \
+    X(TLD4)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -203,6 +205,12 @@ enum { /* MEMBAR / FENCE scope */ WS_SCOPE_CTA = 1, WS_SCOPE_GPU, WS_SCOPE_SYS }
  * .u64 register holding the texture object handle, src[1] = coordinate VEC
  * (1, 2, or 4 elements for .3d, the 4th ignored). */
 enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
+/* Layered geometries: tex.a1d {layer, x}, tex.a2d {layer, x, y, _}; the
+ * layer is an s32 index (clamped to the layers there are). */
+enum { WS_TEX_A1D = 4, WS_TEX_A2D = 5 };
+/* TLD4 (tld4.COMP.2d.v4.DTYPE.f32, texture gather): as TEX .2d with
+ * boolop = the component 0..3 (.r .g .b .a); the four texels of the
+ * bilinear footprint, counter-clockwise from the lower left. */
 /* SULD / SUST (src/exec/exec_surf.c): unformatted surface access through a
  * surface object. sub = geometry (WS_TEX_1D..3D), boolop = out-of-range
  * mode (WS_SURF_TRAP / CLAMP / ZERO), type = .b8 .b16 .b32 .b64, vec = 1,

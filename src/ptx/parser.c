@@ -748,7 +748,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"stacksave", WS_OP_STACKSAVE}, {"stackrestore", WS_OP_STACKRESTORE},
     {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
-    {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ},
+    {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ}, {"tld4", WS_OP_TLD4},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -952,10 +952,20 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         break;
     case WS_OP_CP_ASYNC: return cp_async_mod(in, s, n);
     case WS_OP_MBARRIER: return mbarrier_mod(in, s, n);
+    case WS_OP_TLD4:
+        if (n == 1 && memchr("rgba", s[0], 4)) { /* the component gathered */
+            in->boolop = (uint8_t)((const char *)memchr("rgba", s[0], 4) - "rgba");
+            return true;
+        }
+        if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+        if (meq(s, n, "v4")) { in->vec = 4; return true; }
+        return false;
     case WS_OP_TEX:
         if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
         if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
+        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
         return false; /* no generic modifiers (.sat, .ftz, ...) apply to tex */
     case WS_OP_SULD: case WS_OP_SUST:
@@ -1281,7 +1291,7 @@ static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
 {
 #define TEX_FAIL(at, ...) UNSUPPORTED_AT(p, at, "unsupported instruction '%.*s' (line %u): " __VA_ARGS__)
 #define TEX_ARGS (int)ot->len, ot->text, ot->line
-    if (!in->sub) TEX_FAIL(ot, "expected a geometry (.1d, .2d or .3d)", TEX_ARGS);
+    if (!in->sub) TEX_FAIL(ot, "expected a geometry (.1d, .2d, .3d, .a1d or .a2d; tld4: .2d)", TEX_ARGS);
     if (in->vec != 4) TEX_FAIL(ot, "expected .v4 (the only vector form warpsim has)", TEX_ARGS);
     if (in->type != WS_T_F32 && in->type != WS_T_S32 && in->type != WS_T_U32)
         TEX_FAIL(ot, "destination type must be .f32, .s32 or .u32", TEX_ARGS);
@@ -1315,11 +1325,15 @@ static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
         TEX_FAIL(at, "expected the coordinate vector '{...}' (separate samplers are not supported)",
                  TEX_ARGS);
     ws_operand c = parse_operand(p, in, 1, &li, false);
-    unsigned want = in->sub == WS_TEX_3D ? 4 : in->sub;
-    if (c.vec_is_pred || !(c.vecn == want || (in->sub == WS_TEX_3D && c.vecn == 3)))
-        TEX_FAIL(at, "expected %u coordinate register(s) for .%ud", TEX_ARGS, want, (unsigned)in->sub);
+    /* coordinates used, and how many the vector has (.3d and .a2d: four) */
+    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D ? 3 : in->sub;
+    unsigned want = in->sub == WS_TEX_3D || in->sub == WS_TEX_A2D ? 4 : used;
+    if (c.vec_is_pred || !(c.vecn == want || (want == 4 && c.vecn == 3)))
+        TEX_FAIL(at, "expected %u coordinate register(s) for .%s", TEX_ARGS, want,
+                 in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d"
+                 : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
     for (unsigned k = 0; k < c.vecn; k++)
-        if (c.vreg[k] == WS_NOREG && k < (unsigned)in->sub)
+        if (c.vreg[k] == WS_NOREG && k < used)
             TEX_FAIL(at, "coordinate %u is '_'", TEX_ARGS, k);
     in->src[1] = c;
     in->nsrc = 2;
@@ -1502,9 +1516,10 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         }
         /* "shared::cta" contains no dot, so splitting on dots is enough. */
         if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes)) {
-            if (op == WS_OP_TEX)
+            if (op == WS_OP_TEX || op == WS_OP_TLD4)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
-                        "supported (warpsim has tex.{1d,2d,3d}.v4.{f32,s32,u32}.{s32,f32})",
+                        "supported (warpsim has tex.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{s32,f32} and "
+                        "tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32)",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
             if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
@@ -1555,7 +1570,10 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         return;
     } else if (op == WS_OP_CALL) {
         parse_call(p, &in);
-    } else if (op == WS_OP_TEX) {
+    } else if (op == WS_OP_TEX || op == WS_OP_TLD4) {
+        if (op == WS_OP_TLD4 && in.stype != WS_T_F32)
+            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): tld4 takes .f32 coordinates",
+                           (int)ot->len, ot->text, ot->line);
         parse_tex(p, ot, &in);
     } else if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ) {
         parse_surf(p, ot, &in);

@@ -107,10 +107,10 @@ typedef struct host_rec {       /* page-locked host memory: cudaMallocHost, cuda
 typedef struct array_rec {      /* cudaMallocArray: a cudaArray_t points to one */
     ws_devptr base;
     ws_cuda_channel_desc desc;
-    size_t width, height;       /* texels; height 0 for a 1-D array */
+    size_t width, height, depth; /* texels; 0 for fewer dimensions (layered: depth = layers) */
     size_t pitch;               /* bytes from one row to the next */
     unsigned texel;             /* bytes per texel */
-    unsigned flags;             /* cudaArraySurfaceLoadStore (the only flag accepted) */
+    unsigned flags;             /* ARRAY_LAYERED, ARRAY_SURFACE, ARRAY_GATHER */
     struct array_rec *next;
 } array_rec;
 
@@ -868,16 +868,20 @@ static array_rec *find_array(const void *a) {
     return NULL;
 }
 
-EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *desc, size_t width,
-                                   size_t height, unsigned flags) {
-    ENTER();
+/* cudaArray flags warpsim accepts; cubemaps are refused. */
+enum { ARRAY_LAYERED = 1, ARRAY_SURFACE = 2, ARRAY_CUBEMAP = 4, ARRAY_GATHER = 8 };
+
+/* width x height x depth texels (0: fewer dimensions; layered: depth
+   counts the layers of a 1-D or 2-D array). */
+static cudaError_t alloc_array(void **array, const ws_cuda_channel_desc *desc, size_t width, size_t height,
+                               size_t depth, unsigned flags, const char *who) {
     if (!array || !desc || !width) return set_err(cudaErrorInvalidValue);
-    enum { SURFACE_LOAD_STORE = 2 }; /* cudaArraySurfaceLoadStore */
-    if (flags & ~(unsigned)SURFACE_LOAD_STORE) {
-        say("cudaMallocArray: flags other than cudaArraySurfaceLoadStore (layered, cubemap, texture "
-            "gather, ...) are not supported");
+    if (flags & ~(unsigned)(ARRAY_LAYERED | ARRAY_SURFACE | ARRAY_GATHER)) {
+        fprintf(stderr, "warpsim: %s: flags 0x%x: cubemap and other array kinds are not supported "
+                        "(layered, surface load/store and texture gather are)\n", who, flags);
         return set_err(cudaErrorNotSupported);
     }
+    if ((flags & ARRAY_LAYERED) ? !depth : (depth && !height)) return set_err(cudaErrorInvalidValue);
     ws_tex_desc t;
     int norm;
     cudaError_t e = channel_format(desc, &t, &norm);
@@ -887,10 +891,11 @@ EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *des
     r->desc = *desc;
     r->width = width;
     r->height = height;
+    r->depth = depth;
     r->flags = flags;
     r->texel = t.channels * t.bits / 8;
     r->pitch = round_up(width * r->texel, ARRAY_PITCH_ALIGN);
-    ws_status s = ws_malloc(g.dev, r->pitch * (height ? height : 1), &r->base);
+    ws_status s = ws_malloc(g.dev, r->pitch * (height ? height : 1) * (depth ? depth : 1), &r->base);
     if (s != WS_OK) {
         free(r);
         return mem_fail(s);
@@ -899,6 +904,89 @@ EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *des
     g.arrays = r;
     *array = r;
     return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *desc, size_t width,
+                                   size_t height, unsigned flags) {
+    ENTER();
+    if (flags & ARRAY_LAYERED) return set_err(cudaErrorInvalidValue); /* cudaMalloc3DArray's */
+    return alloc_array(array, desc, width, height, 0, flags, "cudaMallocArray");
+}
+
+EXPORT cudaError_t cudaMalloc3DArray(void **array, const ws_cuda_channel_desc *desc, ws_cuda_extent ext,
+                                     unsigned flags) {
+    ENTER();
+    return alloc_array(array, desc, ext.width, ext.height, ext.depth, flags, "cudaMalloc3DArray");
+}
+
+/* cudaMemcpy3DParms, cudaPos, cudaPitchedPtr as CUDA lays them out. */
+typedef struct { size_t x, y, z; } ws_cuda_pos;
+typedef struct { void *ptr; size_t pitch, xsize, ysize; } ws_cuda_pitched_ptr;
+typedef struct {
+    void *srcArray;
+    ws_cuda_pos srcPos;
+    ws_cuda_pitched_ptr srcPtr;
+    void *dstArray;
+    ws_cuda_pos dstPos;
+    ws_cuda_pitched_ptr dstPtr;
+    ws_cuda_extent extent;
+    int kind;
+} ws_cuda_memcpy3d_parms;
+
+/* Where row (y, z) of a copy side starts; array positions and widths are in
+   texels, pitched pointers' in bytes. NULL when the box does not fit the array. */
+static char *copy_side(void *array, const ws_cuda_pos *pos, const ws_cuda_pitched_ptr *pp,
+                       const ws_cuda_extent *ext, size_t y, size_t z, size_t *row_bytes) {
+    if (array) {
+        const array_rec *r = find_array(array);
+        if (!r) return NULL;
+        size_t rows = r->height ? r->height : 1, slices = r->depth ? r->depth : 1;
+        size_t h = ext->height ? ext->height : 1, d = ext->depth ? ext->depth : 1;
+        if (pos->x + ext->width > r->width || pos->y + h > rows || pos->z + d > slices) return NULL;
+        *row_bytes = ext->width * r->texel;
+        return (char *)(uintptr_t)(r->base + ((pos->z + z) * rows + pos->y + y) * r->pitch + pos->x * r->texel);
+    }
+    *row_bytes = ext->width;
+    return (char *)pp->ptr + ((pos->z + z) * pp->ysize + pos->y + y) * pp->pitch + pos->x;
+}
+
+EXPORT cudaError_t cudaMemcpy3D(const ws_cuda_memcpy3d_parms *p) {
+    ENTER();
+    if (!p || (!p->srcArray && !p->srcPtr.ptr) || (!p->dstArray && !p->dstPtr.ptr))
+        return set_err(cudaErrorInvalidValue);
+    size_t h = p->extent.height ? p->extent.height : 1, d = p->extent.depth ? p->extent.depth : 1;
+    for (size_t z = 0; z < d; z++)
+        for (size_t y = 0; y < h; y++) {
+            size_t sb = 0, db = 0;
+            char *src = copy_side(p->srcArray, &p->srcPos, &p->srcPtr, &p->extent, y, z, &sb);
+            char *dst = copy_side(p->dstArray, &p->dstPos, &p->dstPtr, &p->extent, y, z, &db);
+            if (!src || !dst) return set_err(cudaErrorInvalidValue);
+            /* an array side sets the width in texels; a pointer-only copy in bytes */
+            size_t n = p->srcArray ? sb : db;
+            cudaError_t e = do_memcpy(dst, src, n, p->kind);
+            if (e != cudaSuccess) return e;
+        }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpy3DAsync(const ws_cuda_memcpy3d_parms *p, cudaStream_t st) {
+    CHECK_STREAM(st);
+    return cudaMemcpy3D(p);
+}
+
+/* The texture descriptor's extent of an array (layered: ws_tex_desc's
+   convention, the last extent counts layers). */
+static void array_extent(const array_rec *a, ws_tex_desc *t) {
+    t->width = a->width;
+    t->height = a->height;
+    t->depth = a->depth;
+    if (a->flags & ARRAY_LAYERED) {
+        t->layered = 1;
+        if (!a->height) {
+            t->height = a->depth;
+            t->depth = 0;
+        }
+    }
 }
 
 EXPORT cudaError_t cudaFreeArray(void *array) {
@@ -933,7 +1021,7 @@ EXPORT cudaError_t cudaArrayGetInfo(ws_cuda_channel_desc *desc, ws_cuda_extent *
     if (ext) {
         ext->width = r->width;
         ext->height = r->height;
-        ext->depth = 0;
+        ext->depth = r->depth;
     }
     if (flags) *flags = r->flags;
     return cudaSuccess;
@@ -1044,9 +1132,13 @@ EXPORT cudaError_t cudaCreateSurfaceObject(unsigned long long *obj, const ws_cud
     }
     const array_rec *a = find_array(rd->res.array.array);
     if (!a) return set_err(cudaErrorInvalidResourceHandle);
-    if (!(a->flags & 2)) {
+    if (!(a->flags & ARRAY_SURFACE)) {
         say("cudaCreateSurfaceObject: the array was not allocated with cudaArraySurfaceLoadStore");
         return set_err(cudaErrorInvalidValue);
+    }
+    if (a->flags & ARRAY_LAYERED) {
+        say("cudaCreateSurfaceObject: layered surfaces are not supported");
+        return set_err(cudaErrorNotSupported);
     }
     ws_tex_desc t;
     memset(&t, 0, sizeof t);
@@ -1055,8 +1147,7 @@ EXPORT cudaError_t cudaCreateSurfaceObject(unsigned long long *obj, const ws_cud
     if (e != cudaSuccess) return e;
     t.res = WS_TEX_RES_ARRAY;
     t.addr = a->base;
-    t.width = a->width;
-    t.height = a->height;
+    array_extent(a, &t);
     t.pitch = a->pitch;
     return add_tex_rec(&t, rd, NULL, obj);
 }
@@ -1094,8 +1185,7 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
         e = channel_format(&a->desc, &t, &norm);
         t.res = WS_TEX_RES_ARRAY;
         t.addr = a->base;
-        t.width = a->width;
-        t.height = a->height;
+        array_extent(a, &t);
         t.pitch = a->pitch;
         break;
     }
