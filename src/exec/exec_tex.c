@@ -15,6 +15,8 @@
  *  - cudaReadModeNormalizedFloat maps 8/16-bit integers to [0, 1] (unsigned,
  *    v / (2^n - 1)) or [-1, 1] (signed, v / (2^(n-1) - 1), clamped at -1);
  *    16-bit float texels read as f32.
+ * Every texture has one mipmap level here (the runtime refuses mipmapped
+ * arrays with more), so tex.level and tex.grad read it like plain tex.
  * The guide does not say how the fraction is rounded to 1/256: we round to
  * nearest. Filtering accumulates in double and rounds once to f32. A result
  * vector has four words; channels the format lacks read as 0. */
@@ -356,7 +358,7 @@ ws_status ws_exec_tex(ws_xctx *x) {
     unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : geom; /* coordinates filtered */
     bool gather = in->op == WS_OP_TLD4;
     if (geom < WS_TEX_1D || geom > WS_TEX_A2D || (gather && geom != WS_TEX_2D) || in->ndst != 1 ||
-        in->dst[0].kind != WS_OPND_VEC || in->nsrc != 2 || in->src[0].kind != WS_OPND_REG ||
+        in->dst[0].kind != WS_OPND_VEC || in->nsrc < 2 || in->src[0].kind != WS_OPND_REG ||
         in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed tex");
     const char *opn = gather ? "tld4" : "tex";

@@ -268,6 +268,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
     case WS_OP_FENCE: fputs(".acq_rel", o); if (in->scope) fputs(scope_s[in->scope % 4], o); break;
     case WS_OP_CVTA: if (!in->to_generic) fputs(".to", o); break;
     case WS_OP_TEX:
+        fputs(in->boolop == WS_TEX_LOD_LEVEL ? ".level" : in->boolop == WS_TEX_LOD_GRAD ? ".grad" : "", o);
         fprintf(o, ".%s.v%u", in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d"
                               : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d", (unsigned)in->vec);
         break;
@@ -289,7 +290,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
     if (op == WS_OP_PRMT && in->sub < 7) {} /* mode after the type */
     if (in->flags & WS_F_CC) fputs(".cc", o);
     if (in->cmp && in->cmp < 19) fputs(cmp_s[in->cmp], o);
-    if (in->boolop && in->boolop < 4) fputs(bool_s[in->boolop], o);
+    if (in->boolop && in->boolop < 4 && op != WS_OP_TEX) fputs(bool_s[in->boolop], o);
     if (in->rnd && in->rnd < 10) fputs(rnd_s[in->rnd], o);
     if (in->flags & WS_F_APPROX) fputs(".approx", o);
     if (in->flags & WS_F_FULL) fputs(".full", o);
@@ -405,13 +406,17 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
                 fputs(", ", out);
                 put_opnd(out, m, f, in, &in->src[2]);
             }
-        } else if ((in->op == WS_OP_TEX || in->op == WS_OP_TLD4) && in->ndst == 1 && in->nsrc == 2) {
+        } else if ((in->op == WS_OP_TEX || in->op == WS_OP_TLD4) && in->ndst == 1 && in->nsrc >= 2) {
             put_opnd(out, m, f, in, &in->dst[0]);
             fputs(", [", out);
             put_opnd(out, m, f, in, &in->src[0]);
             fputs(", ", out);
             put_opnd(out, m, f, in, &in->src[1]);
             fputc(']', out);
+            for (unsigned k = 2; k < in->nsrc; k++) { /* tex.level / tex.grad */
+                fputs(", ", out);
+                put_opnd(out, m, f, in, &in->src[k]);
+            }
         } else {
             bool first = true;
             for (unsigned k = 0; k < in->ndst; k++) {

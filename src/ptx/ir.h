@@ -208,6 +208,10 @@ enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
 /* Layered geometries: tex.a1d {layer, x}, tex.a2d {layer, x, y, _}; the
  * layer is an s32 index (clamped to the layers there are). */
 enum { WS_TEX_A1D = 4, WS_TEX_A2D = 5 };
+/* TEX boolop: tex.level (src[2] = the level of detail) and tex.grad
+ * (src[2], src[3] = the x and y gradient vectors). Every texture has one
+ * mipmap level in warpsim, so both read level 0 like plain tex. */
+enum { WS_TEX_LOD_NONE = 0, WS_TEX_LOD_LEVEL, WS_TEX_LOD_GRAD };
 /* TLD4 (tld4.COMP.2d.v4.DTYPE.f32, texture gather): as TEX .2d with
  * boolop = the component 0..3 (.r .g .b .a); the four texels of the
  * bilinear footprint, counter-clockwise from the lower left. */

@@ -964,6 +964,8 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
         if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "level")) { in->boolop = WS_TEX_LOD_LEVEL; return true; }
+        if (meq(s, n, "grad")) { in->boolop = WS_TEX_LOD_GRAD; return true; }
         if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
         if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
@@ -1338,9 +1340,19 @@ static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
     in->src[1] = c;
     in->nsrc = 2;
     expect_punct(p, ']');
+    /* tex.level: the level of detail; tex.grad: two gradient vectors */
+    for (unsigned k = 0; k < (unsigned)in->boolop && in->op == WS_OP_TEX; k++) {
+        expect_punct(p, ',');
+        at = CUR(p);
+        ws_operand e = parse_operand(p, in, 2 + (int)k, &li, false);
+        bool ok = in->boolop == WS_TEX_LOD_LEVEL ? e.kind == WS_OPND_REG : e.kind == WS_OPND_VEC && !e.vec_is_pred;
+        if (!ok)
+            TEX_FAIL(at, "expected %s", TEX_ARGS,
+                     in->boolop == WS_TEX_LOD_LEVEL ? "a level-of-detail register" : "a gradient vector");
+        in->src[in->nsrc++] = e;
+    }
     if (is_punct(p, ','))
-        TEX_FAIL(CUR(p), "extra operands (lod, gradients, offsets, depth compare) are not supported",
-                 TEX_ARGS);
+        TEX_FAIL(CUR(p), "extra operands (offsets, depth compare) are not supported", TEX_ARGS);
 #undef TEX_ARGS
 #undef TEX_FAIL
 }
@@ -1518,8 +1530,8 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes)) {
             if (op == WS_OP_TEX || op == WS_OP_TLD4)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
-                        "supported (warpsim has tex.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{s32,f32} and "
-                        "tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32)",
+                        "supported (warpsim has tex{.level,.grad}.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{s32,f32} "
+                        "and tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32; no cube maps)",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
             if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "

@@ -111,6 +111,7 @@ typedef struct array_rec {      /* cudaMallocArray: a cudaArray_t points to one 
     size_t pitch;               /* bytes from one row to the next */
     unsigned texel;             /* bytes per texel */
     unsigned flags;             /* ARRAY_LAYERED, ARRAY_SURFACE, ARRAY_GATHER */
+    int mipmapped;              /* cudaMallocMipmappedArray's (one level: this array) */
     struct array_rec *next;
 } array_rec;
 
@@ -919,6 +920,45 @@ EXPORT cudaError_t cudaMalloc3DArray(void **array, const ws_cuda_channel_desc *d
     return alloc_array(array, desc, ext.width, ext.height, ext.depth, flags, "cudaMalloc3DArray");
 }
 
+/* A mipmapped array of one level is that level's array (the same handle);
+   more levels are refused: warpsim has no level-of-detail selection, so
+   tex.level / tex.grad read the one level there is. */
+EXPORT cudaError_t cudaMallocMipmappedArray(void **mm, const ws_cuda_channel_desc *desc, ws_cuda_extent ext,
+                                            unsigned levels, unsigned flags) {
+    ENTER();
+    if (levels != 1) {
+        fprintf(stderr, "warpsim: cudaMallocMipmappedArray: %u levels: mipmapped arrays with more than one "
+                        "level are not supported (no level-of-detail selection)\n", levels);
+        return set_err(levels ? cudaErrorNotSupported : cudaErrorInvalidValue);
+    }
+    cudaError_t e = alloc_array(mm, desc, ext.width, ext.height, ext.depth, flags, "cudaMallocMipmappedArray");
+    if (e == cudaSuccess) ((array_rec *)*mm)->mipmapped = 1;
+    return e;
+}
+
+static array_rec *find_mipmapped(const void *mm) {
+    array_rec *r = find_array(mm);
+    return r && r->mipmapped ? r : NULL;
+}
+
+EXPORT cudaError_t cudaGetMipmappedArrayLevel(void **level, const void *mm, unsigned lev) {
+    ENTER();
+    array_rec *r = find_mipmapped(mm);
+    if (!level) return set_err(cudaErrorInvalidValue);
+    if (!r) return set_err(cudaErrorInvalidResourceHandle);
+    if (lev != 0) return set_err(cudaErrorInvalidValue);
+    *level = r;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaFreeArray(void *array);
+EXPORT cudaError_t cudaFreeMipmappedArray(void *mm) {
+    ENTER();
+    if (!mm) return cudaSuccess;
+    if (!find_mipmapped(mm)) return set_err(cudaErrorInvalidResourceHandle);
+    return cudaFreeArray(mm);
+}
+
 /* cudaMemcpy3DParms, cudaPos, cudaPitchedPtr as CUDA lays them out. */
 typedef struct { size_t x, y, z; } ws_cuda_pos;
 typedef struct { void *ptr; size_t pitch, xsize, ysize; } ws_cuda_pitched_ptr;
@@ -1203,9 +1243,16 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
         t.height = rd->res.pitch2D.height;
         t.pitch = rd->res.pitch2D.pitchInBytes;
         break;
-    case 1:
-        say("cudaCreateTextureObject: mipmapped arrays are not supported");
-        return set_err(cudaErrorNotSupported);
+    case 1: { /* cudaResourceTypeMipmappedArray: one level (cudaMallocMipmappedArray) */
+        const array_rec *a = find_mipmapped(rd->res.mipmap.mipmap);
+        if (!a) return set_err(cudaErrorInvalidResourceHandle);
+        e = channel_format(&a->desc, &t, &norm);
+        t.res = WS_TEX_RES_ARRAY;
+        t.addr = a->base;
+        array_extent(a, &t);
+        t.pitch = a->pitch;
+        break;
+    }
     default:
         return set_err(cudaErrorInvalidValue);
     }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ptx/ptx.h"
 #include "test.h"
 #include "warpsim/warpsim.h"
 
@@ -215,4 +216,77 @@ TEST(tex_layered_against_host) {
         CHECK_STR_CONTAINS(ws_device_last_error(d), "layered array needs its layer count");
         ws_device_destroy(d);
     }
+}
+
+/* tex.level and tex.grad read the one level every texture has: the same
+   as tex; and the gather, layered, level and gradient forms go through the
+   dump and parse back to the same text. */
+TEST(tex_level_grad_and_dump) {
+    ws_device *d = open_dev(1);
+    if (!d) return;
+    float host[TH][TW];
+    for (int j = 0; j < TH; j++)
+        for (int i = 0; i < TW; i++) host[j][i] = (float)(j * 16 + i) * 0.5f;
+    ws_devptr mem = 0;
+    CHECK(ws_malloc(d, sizeof host, &mem) == WS_OK);
+    CHECK(ws_memcpy_htod(d, mem, host, sizeof host) == WS_OK);
+    ws_tex_desc td;
+    memset(&td, 0, sizeof td);
+    td.res = WS_TEX_RES_ARRAY;
+    td.addr = mem;
+    td.channels = 1;
+    td.bits = 32;
+    td.kind = WS_TEX_FLOAT;
+    td.width = TW;
+    td.height = TH;
+    td.address[0] = td.address[1] = WS_TEX_CLAMP;
+    ws_texobj t = 0;
+    CHECK(ws_texture_create(d, &td, &t) == WS_OK);
+    const char *src = AKERN("tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];\nmov.b32 %r4, %f3;\n"
+                            "mov.f32 %f7, 0f40200000;\n"
+                            "tex.level.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}], %f7;\nmov.b32 %r5, %f3;\n"
+                            "tex.grad.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}], {%f7, %f7}, {%f7, %f1};\n"
+                            "mov.b32 %r6, %f3;\nmov.u32 %r7, 0;\n");
+    uint32_t out[NP][4];
+    CHECK_EQ_I64(run_k(d, src, t, pts, NP, &out[0][0]), WS_OK);
+    for (int p = 0; p < NP; p++) {
+        int x = addr((int)floor(pts[p].x), TW, 0), y = addr((int)floor(pts[p].y), TH, 0);
+        CHECK_EQ_U64(out[p][0], fb(host[y][x]));
+        CHECK_EQ_U64(out[p][1], out[p][0]);
+        CHECK_EQ_U64(out[p][2], out[p][0]);
+    }
+    ws_device_destroy(d);
+    /* dump round trip */
+    const char *forms = AKERN("tex.level.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}], %f7;\n"
+                              "tex.grad.3d.v4.s32.f32 {%r4, %r5, %r6, %r7}, [%rd1, {%f1, %f2, %f2, %f2}], "
+                              "{%f1, %f2, %f2, %f2}, {%f7, %f1, %f1, %f1};\n"
+                              "tex.a2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%r3, %f1, %f2, %f2}];\n"
+                              "tex.a1d.v4.u32.s32 {%r4, %r5, %r6, %r7}, [%rd1, {%r3, %r3}];\n"
+                              "tld4.g.2d.v4.s32.f32 {%r4, %r5, %r6, %r7}, [%rd1, {%f1, %f2}];\n");
+    ws_diag dg;
+    ws_module *m = ws_ptx_parse(forms, strlen(forms), "f.ptx", &dg);
+    CHECK_MSG(m != NULL, "%s", dg.msg);
+    if (!m) return;
+    char *d1 = NULL, *d2 = NULL;
+    size_t l1 = 0, l2 = 0;
+    FILE *o = open_memstream(&d1, &l1);
+    fputs(AHEAD, o);
+    ws_ptx_dump_func(o, m, &m->funcs[0]);
+    fclose(o);
+    ws_module *m2 = ws_ptx_parse(d1, l1, "dump.ptx", &dg);
+    CHECK_MSG(m2 != NULL, "%s\n%s", dg.msg, d1);
+    if (m2) {
+        o = open_memstream(&d2, &l2);
+        fputs(AHEAD, o);
+        ws_ptx_dump_func(o, m2, &m2->funcs[0]);
+        fclose(o);
+        CHECK_MSG(l1 == l2 && !memcmp(d1, d2, l1), "dump differs after round trip:\n%s\n%s", d1, d2);
+        CHECK_STR_CONTAINS(d1, "tex.level.2d.v4.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}], %f7;");
+        CHECK_STR_CONTAINS(d1, "tld4.g.2d.v4.s32.f32 {%r4, %r5, %r6, %r7}, [%rd1, {%f1, %f2}];");
+        CHECK_STR_CONTAINS(d1, "tex.a1d.v4.u32.s32");
+        ws_module_free(m2);
+    }
+    free(d1);
+    free(d2);
+    ws_module_free(m);
 }

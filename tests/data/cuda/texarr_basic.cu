@@ -3,7 +3,9 @@
 // tex1DLayered / tex2DLayered (point and linear) on cudaMalloc3DArray
 // layered arrays filled with cudaMemcpy3D, and surf3Dread / surf3Dwrite
 // plus tex3D on a 3-D array read back with cudaMemcpy3D. Each result is
-// checked against the same computation on the host. Prints PASS or FAIL.
+// checked against the same computation on the host. A one-level mipmapped
+// array read with tex2DLod / tex2DGrad returns level 0; more levels are
+// refused. Prints PASS or FAIL.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +48,12 @@ __global__ void vol(cudaSurfaceObject_t s, cudaTextureObject_t t, int *o) {
   surf3Dread(&v, s, x * 4, y, z);
   o[blockIdx.x * blockDim.x + x] = v + tex3D<int>(t, x + 0.5f, y + 0.5f, z + 0.5f);
   surf3Dwrite(v * 5 - 2, s, x * 4, y, z);
+}
+
+__global__ void lod(cudaTextureObject_t t, float *o) {
+  int i = threadIdx.x, j = blockIdx.x;
+  o[j * blockDim.x + i] = tex2DLod<float>(t, i + 0.5f, j + 0.5f, 1.5f) +
+                          2.0f * tex2DGrad<float>(t, i + 0.5f, j + 0.5f, make_float2(2.0f, 0.0f), make_float2(0.0f, 3.0f));
 }
 
 static int clampi(int v, int n) { return v < 0 ? 0 : v >= n ? n - 1 : v; }
@@ -181,6 +189,35 @@ int main() {
           printf("FAIL 3-D at (%d,%d,%d)\n", x, y, z);
           return 1;
         }
+  /* a one-level mipmapped array */
+  cudaMipmappedArray_t mm, mm2;
+  cudaArray_t lev;
+  CK(cudaMallocMipmappedArray(&mm, &fd, make_cudaExtent(W, H, 0), 1, 0));
+  CK(cudaGetMipmappedArrayLevel(&lev, mm, 0));
+  CK(cudaMemcpy2DToArray(lev, 0, 0, hf, W * 4, W * 4, H, cudaMemcpyHostToDevice));
+  if (cudaMallocMipmappedArray(&mm2, &fd, make_cudaExtent(W, H, 0), 3, 0) != cudaErrorNotSupported) {
+    printf("FAIL three levels accepted\n");
+    return 1;
+  }
+  cudaGetLastError();
+  cudaResourceDesc mr = {};
+  mr.resType = cudaResourceTypeMipmappedArray;
+  mr.res.mipmap.mipmap = mm;
+  cudaTextureDesc mt = {};
+  mt.filterMode = cudaFilterModePoint;
+  mt.mipmapFilterMode = cudaFilterModeLinear;
+  mt.maxMipmapLevelClamp = 0.0f;
+  cudaTextureObject_t tm;
+  CK(cudaCreateTextureObject(&tm, &mr, &mt, NULL));
+  float *o5;
+  CK(cudaMallocManaged(&o5, W * H * 4));
+  lod<<<H, W>>>(tm, o5);
+  CK(cudaDeviceSynchronize());
+  for (int j = 0; j < H; j++)
+    for (int i = 0; i < W; i++)
+      if (o5[j * W + i] != 3.0f * hf[j][i]) { printf("FAIL lod at (%d,%d): %g\n", i, j, o5[j * W + i]); return 1; }
+  CK(cudaDestroyTextureObject(tm));
+  CK(cudaFreeMipmappedArray(mm));
   printf("PASS gather, layered and 3-D arrays\n");
   return 0;
 }
