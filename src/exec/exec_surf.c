@@ -112,9 +112,10 @@ ws_status ws_exec_surf(ws_xctx *x) {
             last_h = handle[l];
             ws_status s = surf_desc(x, last_h, l, what, &d);
             if (s != WS_OK) return s;
-            if (d->layered)
-                return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, a layered array (layered "
-                               "surfaces are not supported)", what, (unsigned long long)last_h);
+            if (d->layered || d->cubemap)
+                return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, a %s (layered and cube-map "
+                               "surfaces are not supported)", what, (unsigned long long)last_h,
+                               d->layered ? "layered array" : "cube map");
             unsigned dd = d->res != WS_TEX_RES_ARRAY ? (d->res == WS_TEX_RES_PITCH2D ? 2 : 1)
                           : d->depth ? 3 : d->height ? 2 : 1;
             if (dd != dims)

@@ -55,6 +55,7 @@ static unsigned texel_bytes(const ws_tex_desc *d) { return d->channels * d->bits
 /* The geometry a texture is fetched with (WS_TEX_1D .. WS_TEX_A2D of ir.h). */
 static unsigned tex_geom(const ws_tex_desc *d) {
     if (d->res != WS_TEX_RES_ARRAY) return d->res == WS_TEX_RES_PITCH2D ? WS_TEX_2D : WS_TEX_1D;
+    if (d->cubemap) return WS_TEX_CUBE;
     if (d->layered) return d->depth ? WS_TEX_A2D : WS_TEX_A1D;
     return d->depth ? WS_TEX_3D : d->height ? WS_TEX_2D : WS_TEX_1D;
 }
@@ -102,6 +103,8 @@ static int check_desc(ws_tex_desc *d, const ws_gmem *g, char *err, size_t n) {
         break;
     }
     if (d->layered && d->res != WS_TEX_RES_ARRAY) return bad(err, n, "only arrays can be layered");
+    if (d->cubemap && (d->res != WS_TEX_RES_ARRAY || d->layered || d->width != d->height || d->depth != 6))
+        return bad(err, n, "a cube map is a width x width array of 6 faces (layered cube maps are not supported)");
     unsigned tb = texel_bytes(d);
     uint64_t row = (uint64_t)d->width * tb;
     if (!d->pitch) d->pitch = (size_t)row;
@@ -345,19 +348,41 @@ static ws_status tex_gather(const ws_tex_desc *d, const ws_gmem *g, const uint32
     return WS_OK;
 }
 
+/* Cube maps (the CUDA programming guide's "Cubemap Textures"): the
+   coordinate of largest magnitude m picks the face; the face is read as a
+   2-D texture at normalized ((s / m + 1) / 2, (t / m + 1) / 2). Ties go to
+   x, then y (the guide does not say); filtering does not cross faces (each
+   face clamps at its edges, whatever the address mode). */
+static void cube_face(const uint32_t c[3], unsigned *face, uint32_t st[2]) {
+    float v[3];
+    memcpy(v, c, sizeof v);
+    float ax = fabsf(v[0]), ay = fabsf(v[1]), az = fabsf(v[2]), m, s, t;
+    if (ax >= ay && ax >= az) {
+        *face = v[0] >= 0 ? 0 : 1, m = ax, s = v[0] >= 0 ? -v[2] : v[2], t = -v[1];
+    } else if (ay >= az) {
+        *face = v[1] >= 0 ? 2 : 3, m = ay, s = v[0], t = v[1] >= 0 ? v[2] : -v[2];
+    } else {
+        *face = v[2] >= 0 ? 4 : 5, m = az, s = v[2] >= 0 ? v[0] : -v[0], t = -v[1];
+    }
+    float u = m > 0 ? (s / m + 1.0f) * 0.5f : 0.5f, w = m > 0 ? (t / m + 1.0f) * 0.5f : 0.5f;
+    memcpy(&st[0], &u, 4);
+    memcpy(&st[1], &w, 4);
+}
+
 /* ---- the instruction ------------------------------------------------------------ */
 static const char *geom_name(unsigned g) {
-    static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d"};
-    return n[g < 6 ? g : 0];
+    static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube"};
+    return n[g < 7 ? g : 0];
 }
 
 ws_status ws_exec_tex(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
     unsigned geom = in->sub, layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D;
-    unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : geom; /* coordinates filtered */
+    /* coordinates read after the layer (a cube map: the direction's 3) */
+    unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : geom == WS_TEX_CUBE ? 3 : geom;
     bool gather = in->op == WS_OP_TLD4;
-    if (geom < WS_TEX_1D || geom > WS_TEX_A2D || (gather && geom != WS_TEX_2D) || in->ndst != 1 ||
+    if (geom < WS_TEX_1D || geom > WS_TEX_CUBE || (gather && geom != WS_TEX_2D) || in->ndst != 1 ||
         in->dst[0].kind != WS_OPND_VEC || in->nsrc < 2 || in->src[0].kind != WS_OPND_REG ||
         in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed tex");
@@ -414,6 +439,17 @@ ws_status ws_exec_tex(ws_xctx *x) {
                 one.addr += (uint64_t)li * d->pitch * d->height;
             }
             fs = ws_tex_fetch(&one, x->c->l.gmem, dims, is_int, c, o, taps, &nt, &badp);
+        } else if (geom == WS_TEX_CUBE) { /* one face as a normalized 2-D texture */
+            ws_tex_desc one = *d;
+            unsigned face;
+            uint32_t st2[3] = {0, 0, 0};
+            cube_face(c, &face, st2);
+            one.cubemap = 0;
+            one.depth = 0;
+            one.normalized_coords = 1;
+            one.address[0] = one.address[1] = WS_TEX_CLAMP; /* a face ends at its edges */
+            one.addr += (uint64_t)face * d->pitch * d->height;
+            fs = ws_tex_fetch(&one, x->c->l.gmem, 2, 0, st2, o, taps, &nt, &badp);
         } else if (gather) {
             fs = tex_gather(d, x->c->l.gmem, c, in->boolop & 3, o, taps, &nt, &badp);
         } else {

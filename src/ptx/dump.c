@@ -269,7 +269,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
     case WS_OP_CVTA: if (!in->to_generic) fputs(".to", o); break;
     case WS_OP_TEX:
         fputs(in->boolop == WS_TEX_LOD_LEVEL ? ".level" : in->boolop == WS_TEX_LOD_GRAD ? ".grad" : "", o);
-        fprintf(o, ".%s.v%u", in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d"
+        fprintf(o, ".%s.v%u", in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube"
                               : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d", (unsigned)in->vec);
         break;
     default: break;

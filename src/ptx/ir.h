@@ -208,6 +208,8 @@ enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
 /* Layered geometries: tex.a1d {layer, x}, tex.a2d {layer, x, y, _}; the
  * layer is an s32 index (clamped to the layers there are). */
 enum { WS_TEX_A1D = 4, WS_TEX_A2D = 5 };
+/* Cube maps: tex.cube {x, y, z, _}, a direction (f32). */
+enum { WS_TEX_CUBE = 6 };
 /* TEX boolop: tex.level (src[2] = the level of detail) and tex.grad
  * (src[2], src[3] = the x and y gradient vectors). Every texture has one
  * mipmap level in warpsim, so both read level 0 like plain tex. */

@@ -966,6 +966,7 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
         if (meq(s, n, "level")) { in->boolop = WS_TEX_LOD_LEVEL; return true; }
         if (meq(s, n, "grad")) { in->boolop = WS_TEX_LOD_GRAD; return true; }
+        if (meq(s, n, "cube")) { in->sub = WS_TEX_CUBE; return true; }
         if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
         if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
@@ -1328,11 +1329,11 @@ static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
                  TEX_ARGS);
     ws_operand c = parse_operand(p, in, 1, &li, false);
     /* coordinates used, and how many the vector has (.3d and .a2d: four) */
-    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D ? 3 : in->sub;
-    unsigned want = in->sub == WS_TEX_3D || in->sub == WS_TEX_A2D ? 4 : used;
+    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 3 : in->sub;
+    unsigned want = in->sub == WS_TEX_3D || in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 4 : used;
     if (c.vec_is_pred || !(c.vecn == want || (want == 4 && c.vecn == 3)))
         TEX_FAIL(at, "expected %u coordinate register(s) for .%s", TEX_ARGS, want,
-                 in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d"
+                 in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube"
                  : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
     for (unsigned k = 0; k < c.vecn; k++)
         if (c.vreg[k] == WS_NOREG && k < used)
@@ -1530,8 +1531,8 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes)) {
             if (op == WS_OP_TEX || op == WS_OP_TLD4)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
-                        "supported (warpsim has tex{.level,.grad}.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{s32,f32} "
-                        "and tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32; no cube maps)",
+                        "supported (warpsim has tex{.level,.grad}.{1d,2d,3d,a1d,a2d,cube}.v4.{f32,s32,u32}.{s32,f32} "
+                        "and tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32; .cube with .v4.{f32,s32,u32}.f32)",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
             if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
@@ -1583,6 +1584,9 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     } else if (op == WS_OP_CALL) {
         parse_call(p, &in);
     } else if (op == WS_OP_TEX || op == WS_OP_TLD4) {
+        if (op == WS_OP_TEX && in.sub == WS_TEX_CUBE && in.stype != WS_T_F32)
+            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): tex.cube takes .f32 coordinates",
+                           (int)ot->len, ot->text, ot->line);
         if (op == WS_OP_TLD4 && in.stype != WS_T_F32)
             UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): tld4 takes .f32 coordinates",
                            (int)ot->len, ot->text, ot->line);

@@ -869,7 +869,7 @@ static array_rec *find_array(const void *a) {
     return NULL;
 }
 
-/* cudaArray flags warpsim accepts; cubemaps are refused. */
+/* cudaArray flags (layered cube maps and cube-map surfaces are refused). */
 enum { ARRAY_LAYERED = 1, ARRAY_SURFACE = 2, ARRAY_CUBEMAP = 4, ARRAY_GATHER = 8 };
 
 /* width x height x depth texels (0: fewer dimensions; layered: depth
@@ -877,11 +877,14 @@ enum { ARRAY_LAYERED = 1, ARRAY_SURFACE = 2, ARRAY_CUBEMAP = 4, ARRAY_GATHER = 8
 static cudaError_t alloc_array(void **array, const ws_cuda_channel_desc *desc, size_t width, size_t height,
                                size_t depth, unsigned flags, const char *who) {
     if (!array || !desc || !width) return set_err(cudaErrorInvalidValue);
-    if (flags & ~(unsigned)(ARRAY_LAYERED | ARRAY_SURFACE | ARRAY_GATHER)) {
-        fprintf(stderr, "warpsim: %s: flags 0x%x: cubemap and other array kinds are not supported "
-                        "(layered, surface load/store and texture gather are)\n", who, flags);
+    if (flags & ~(unsigned)(ARRAY_LAYERED | ARRAY_SURFACE | ARRAY_GATHER | ARRAY_CUBEMAP) ||
+        (flags & ARRAY_CUBEMAP && flags & (ARRAY_LAYERED | ARRAY_SURFACE))) {
+        fprintf(stderr, "warpsim: %s: flags 0x%x: layered cube maps, cube-map surfaces and other array "
+                        "kinds are not supported (layered, cubemap, surface load/store and texture gather "
+                        "are)\n", who, flags);
         return set_err(cudaErrorNotSupported);
     }
+    if (flags & ARRAY_CUBEMAP && (width != height || depth != 6)) return set_err(cudaErrorInvalidValue);
     if ((flags & ARRAY_LAYERED) ? !depth : (depth && !height)) return set_err(cudaErrorInvalidValue);
     ws_tex_desc t;
     int norm;
@@ -1020,6 +1023,7 @@ static void array_extent(const array_rec *a, ws_tex_desc *t) {
     t->width = a->width;
     t->height = a->height;
     t->depth = a->depth;
+    t->cubemap = (a->flags & ARRAY_CUBEMAP) != 0;
     if (a->flags & ARRAY_LAYERED) {
         t->layered = 1;
         if (!a->height) {

@@ -537,7 +537,8 @@ TEST(shim_thrust_cub_cg_programs) {
 /* Surfaces, texture gather, layered and 3-D arrays (tests/data/cuda
    surf_basic.cu, texarr_basic.cu): surf1D/2D/3D reads and writes (clamp and
    zero boundaries, vector elements), tex2Dgather, tex1DLayered and
-   tex2DLayered, tex3D, cudaMalloc3DArray and cudaMemcpy3D, each against the
+   tex2DLayered, tex3D, texCubemap, tex2DLod/tex2DGrad on a one-level
+   mipmapped array, cudaMalloc3DArray and cudaMemcpy3D, each against the
    host, and the API's checks, in functional and timing mode. */
 TEST(shim_surface_and_texture_array_programs) {
     const char *apps[][2] = {{"surf_basic", "PASS surfaces 37x19"}, {"texarr_basic", "PASS gather, layered and 3-D"}};

@@ -111,8 +111,10 @@ static void expect_error(const char *body, const char *want, int line) {
 #define EXPECT_ERROR(body, want) expect_error(body, want, __LINE__)
 
 TEST(tex_parse_refuses_unsupported_forms) {
-    EXPECT_ERROR("tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f6, %f6}];\n",
-                 "unsupported instruction 'tex.cube.v4.f32.f32' (line 18): modifier '.cube' is not supported");
+    EXPECT_ERROR("tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];\n",
+                 "unsupported instruction 'tex.acube.v4.f32.f32' (line 18): modifier '.acube' is not supported");
+    EXPECT_ERROR("tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1, %r1, %r1}];\n",
+                 "tex.cube takes .f32 coordinates");
     EXPECT_ERROR("tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5}];\n",
                  "expected 4 coordinate register(s) for .a2d");
     EXPECT_ERROR("tld4.r.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}];\n", "tld4 takes .f32 coordinates");

@@ -290,3 +290,67 @@ TEST(tex_level_grad_and_dump) {
     free(d2);
     ws_module_free(m);
 }
+
+/* tex.cube: the face of the largest coordinate (ties: x, then y), read at
+   normalized ((s / m + 1) / 2, (t / m + 1) / 2) with the face's edges
+   clamped, whatever the texture's address mode. */
+TEST(tex_cube_against_host) {
+    ws_device *d = open_dev(1);
+    if (!d) return;
+    enum { CW = 4 };
+    float host[6][CW][CW];
+    for (int f = 0; f < 6; f++)
+        for (int y = 0; y < CW; y++)
+            for (int x = 0; x < CW; x++) host[f][y][x] = (float)(100 * f + 10 * y + x);
+    ws_devptr mem = 0;
+    CHECK(ws_malloc(d, sizeof host, &mem) == WS_OK);
+    CHECK(ws_memcpy_htod(d, mem, host, sizeof host) == WS_OK);
+    ws_tex_desc td;
+    memset(&td, 0, sizeof td);
+    td.res = WS_TEX_RES_ARRAY;
+    td.addr = mem;
+    td.channels = 1;
+    td.bits = 32;
+    td.kind = WS_TEX_FLOAT;
+    td.width = td.height = CW;
+    td.depth = 6;
+    td.cubemap = 1;
+    td.address[0] = td.address[1] = WS_TEX_WRAP;
+    ws_texobj t = 0;
+    CHECK(ws_texture_create(d, &td, &t) == WS_OK);
+    /* (layer, x, y) carry the direction (x, y, z) here */
+    static const coord dirs[] = {{0, 1.0f, 0.2f}, {0, -1.0f, -0.6f}, {0, 0.9f, 0.3f}, {0, -0.5f, -0.1f},
+                                 {0, 0.1f, 0.2f}, {0, -0.3f, 0.1f}, {0, 0.7f, 0.7f}, {0, 0.0f, 0.0f}};
+    static const float zs[] = {0.4f, -0.3f, -0.95f, 0.2f, 0.8f, -0.9f, 0.7f, 0.0f};
+    enum { ND = sizeof dirs / sizeof dirs[0] };
+    coord in[ND];
+    for (int k = 0; k < ND; k++) {
+        float z = zs[k];
+        memcpy(&in[k].layer, &z, 4); /* the kernel reads the first word as z below */
+        in[k].x = dirs[k].x;
+        in[k].y = dirs[k].y;
+    }
+    const char *src = AKERN("mov.b32 %f7, %r3;\n"
+                            "tex.cube.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2, %f7, %f7}];\n"
+                            "mov.b32 %r4, %f3;\nmov.u32 %r5, 0;\nmov.u32 %r6, 0;\nmov.u32 %r7, 0;\n");
+    uint32_t out[ND][4];
+    CHECK_EQ_I64(run_k(d, src, t, in, ND, &out[0][0]), WS_OK);
+    for (int k = 0; k < ND; k++) {
+        float x = in[k].x, y = in[k].y, z = zs[k], ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, s, tt;
+        int f;
+        if (ax >= ay && ax >= az) f = x >= 0 ? 0 : 1, m = ax, s = x >= 0 ? -z : z, tt = -y;
+        else if (ay >= az) f = y >= 0 ? 2 : 3, m = ay, s = x, tt = y >= 0 ? z : -z;
+        else f = z >= 0 ? 4 : 5, m = az, s = z >= 0 ? x : -x, tt = -y;
+        float u = m > 0 ? (s / m + 1.0f) * 0.5f : 0.5f, w = m > 0 ? (tt / m + 1.0f) * 0.5f : 0.5f;
+        int i = addr((int)floor((double)u * CW), CW, 0), j = addr((int)floor((double)w * CW), CW, 0);
+        CHECK_MSG(out[k][0] == fb(host[f][j][i]), "direction %d: face %d (%d, %d)", k, f, i, j);
+    }
+    /* direction (1, 0.2, 0.4) is face +x; (0.7, 0.7, 0.7) a three-way tie: +x */
+    CHECK_EQ_U64(out[0][0] >> 0, fb(host[0][1][1]));
+    CHECK_EQ_U64(out[6][0], fb(host[0][0][0]));
+    /* checks: a cube map is width x width x 6, not layered */
+    td.height = CW + 1;
+    CHECK_EQ_I64(ws_texture_create(d, &td, &t), WS_ERR_INVALID_VALUE);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "a cube map is a width x width array of 6 faces");
+    ws_device_destroy(d);
+}

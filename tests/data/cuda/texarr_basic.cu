@@ -1,11 +1,13 @@
-// Texture gather, layered textures and 3-D arrays through the runtime:
+// Texture gather, layered textures, cube maps and 3-D arrays through the runtime:
 // tex2Dgather on float and normalized uchar4 textures (clamp and border),
 // tex1DLayered / tex2DLayered (point and linear) on cudaMalloc3DArray
 // layered arrays filled with cudaMemcpy3D, and surf3Dread / surf3Dwrite
 // plus tex3D on a 3-D array read back with cudaMemcpy3D. Each result is
 // checked against the same computation on the host. A one-level mipmapped
 // array read with tex2DLod / tex2DGrad returns level 0; more levels are
-// refused. Prints PASS or FAIL.
+// refused. texCubemap on a cudaArrayCubemap array picks the face and the
+// place on it as the CUDA programming guide's cube-map table says.
+// Prints PASS or FAIL.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +56,12 @@ __global__ void lod(cudaTextureObject_t t, float *o) {
   int i = threadIdx.x, j = blockIdx.x;
   o[j * blockDim.x + i] = tex2DLod<float>(t, i + 0.5f, j + 0.5f, 1.5f) +
                           2.0f * tex2DGrad<float>(t, i + 0.5f, j + 0.5f, make_float2(2.0f, 0.0f), make_float2(0.0f, 3.0f));
+}
+
+__global__ void cube(cudaTextureObject_t t, const float3 *dir, float *o) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  float3 v = dir[k];
+  o[k] = texCubemap<float>(t, v.x, v.y, v.z);
 }
 
 static int clampi(int v, int n) { return v < 0 ? 0 : v >= n ? n - 1 : v; }
@@ -218,6 +226,37 @@ int main() {
       if (o5[j * W + i] != 3.0f * hf[j][i]) { printf("FAIL lod at (%d,%d): %g\n", i, j, o5[j * W + i]); return 1; }
   CK(cudaDestroyTextureObject(tm));
   CK(cudaFreeMipmappedArray(mm));
+  /* a cube map: face f texel (x, y) = 1000 f + 10 y + x */
+  enum { CW = 8, ND = 64 };
+  static float hcube[6][CW][CW];
+  for (int f = 0; f < 6; f++)
+    for (int y = 0; y < CW; y++)
+      for (int x = 0; x < CW; x++) hcube[f][y][x] = (float)(1000 * f + 10 * y + x);
+  cudaArray_t ca;
+  CK(cudaMalloc3DArray(&ca, &fd, make_cudaExtent(CW, CW, 6), cudaArrayCubemap));
+  CK(to_array(ca, hcube, CW * 4, CW, CW, 6));
+  cudaTextureObject_t tcube = make_tex(ca, cudaFilterModePoint, 0, cudaAddressModeClamp);
+  float3 *dir;
+  float *o6;
+  CK(cudaMallocManaged(&dir, ND * sizeof(float3)));
+  CK(cudaMallocManaged(&o6, ND * 4));
+  for (int k = 0; k < ND; k++)
+    dir[k] = make_float3((k % 7 - 3) + 0.37f, ((k * 3) % 5 - 2) + 0.21f, ((k * 5) % 9 - 4) + 0.13f);
+  cube<<<ND / 32, 32>>>(tcube, dir, o6);
+  CK(cudaDeviceSynchronize());
+  for (int k = 0; k < ND; k++) {
+    float x = dir[k].x, y = dir[k].y, z = dir[k].z, ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, sc, tc;
+    int f;
+    if (ax >= ay && ax >= az) f = x >= 0 ? 0 : 1, m = ax, sc = x >= 0 ? -z : z, tc = -y;
+    else if (ay >= az) f = y >= 0 ? 2 : 3, m = ay, sc = x, tc = y >= 0 ? z : -z;
+    else f = z >= 0 ? 4 : 5, m = az, sc = z >= 0 ? x : -x, tc = -y;
+    float u = (sc / m + 1.0f) * 0.5f, w = (tc / m + 1.0f) * 0.5f;
+    int i = clampi((int)floorf(u * CW), CW), j = clampi((int)floorf(w * CW), CW);
+    if (o6[k] != hcube[f][j][i]) {
+      printf("FAIL cube %d (%g,%g,%g): %g, want %g\n", k, x, y, z, o6[k], hcube[f][j][i]);
+      return 1;
+    }
+  }
   printf("PASS gather, layered and 3-D arrays\n");
   return 0;
 }
