@@ -1,4 +1,5 @@
-/* Texture objects: the handle table and the tex instruction.
+/* Texture objects: the handle table and the tex and tld4 instructions
+ * (layered, cube-map and gather forms are described where they are done).
  *
  * Fetch semantics follow the CUDA programming guide's "Texture Fetching"
  * appendix:
