@@ -13,8 +13,16 @@
  *    and slices to the edge), .zero reads zeros and drops stores;
  *  - a byte offset that is not a multiple of the access size is a
  *    misaligned access (the ISA leaves it undefined; we fault, as ld does).
+ *  - sust.p (formatted): the first coordinate is an element index; value k
+ *    goes to channel k (R, G, B, A) converted to the surface's format:
+ *    float channels take the f32 (16-bit: rounded to nearest even), 8/16-bit
+ *    normalized ones the f32 clamped to [0, 1] ([-1, 1] signed) times
+ *    2^n - 1 (2^(n-1) - 1) rounded to nearest even (NaN: 0), integer ones
+ *    the value's low bits (the ISA does not say; we truncate). Channels the
+ *    vector lacks keep their value (the ISA: unpredictable).
  * For the timing model a surface access is a global-memory load or store
  * of the bytes it moves (docs/ptx-support.md). */
+#include <math.h>
 #include <stdio.h>
 
 #include "exec/exec_internal.h"
@@ -37,7 +45,8 @@ static ws_status surf_place(ws_xctx *x, const ws_tex_desc *d, uint32_t l, const 
     unsigned dims = x->in->sub, mode = x->in->boolop;
     int64_t tb = (int64_t)d->channels * d->bits / 8;
     int64_t lim[3] = {(int64_t)d->width * tb, d->height ? (int64_t)d->height : 1, d->depth ? (int64_t)d->depth : 1};
-    int64_t v[3] = {c[0], dims > 1 ? c[1] : 0, dims > 2 ? c[2] : 0};
+    /* sust.p addresses elements (size = one texel), .b bytes */
+    int64_t v[3] = {(x->in->flags & WS_F_SURF_P) ? (int64_t)c[0] * tb : c[0], dims > 1 ? c[1] : 0, dims > 2 ? c[2] : 0};
     *skip = false;
     if (v[0] % (int64_t)size)
         return ws_fail(x, WS_ERR_MISALIGNED, l, "misaligned surface access (%s): byte offset %lld is not a multiple "
@@ -63,6 +72,26 @@ static ws_status surf_place(ws_xctx *x, const ws_tex_desc *d, uint32_t l, const 
         return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, l, "illegal address 0x%llx (%s on surface object %llu; its memory "
                        "was freed)", (unsigned long long)*a, what, (unsigned long long)ws_reg(x->w, x->in->src[0].reg)[l]);
     return WS_OK;
+}
+
+/* sust.p: 32-bit value v as channel ch of texel p in d's format. */
+static void store_formatted(const ws_tex_desc *d, uint8_t *p, unsigned ch, uint32_t v) {
+    unsigned cb = d->bits / 8;
+    uint64_t out = v;
+    if (d->kind == WS_TEX_FLOAT || d->read_normalized) {
+        float f;
+        memcpy(&f, &v, 4);
+        if (d->kind == WS_TEX_FLOAT) {
+            if (cb == 2) out = ws_double_to_f16(f, WS_RND_RN);
+        } else if (d->kind == WS_TEX_SIGNED) {
+            double m = (double)((1u << (d->bits - 1)) - 1), g = f != f ? 0.0 : f < -1.0f ? -1.0 : f > 1.0f ? 1.0 : f;
+            out = (uint64_t)(int64_t)nearbyint(g * m);
+        } else {
+            double m = (double)((1u << d->bits) - 1), g = f != f ? 0.0 : f < 0.0f ? 0.0 : f > 1.0f ? 1.0 : f;
+            out = (uint64_t)nearbyint(g * m);
+        }
+    }
+    memcpy(p + ch * cb, &out, cb); /* the low bytes: little-endian host */
 }
 
 static uint64_t load_le(const uint8_t *p, unsigned n) {
@@ -96,8 +125,10 @@ ws_status ws_exec_surf(ws_xctx *x) {
     if (dims < WS_TEX_1D || dims > WS_TEX_3D || !esz || esz > 8 || vo->kind != WS_OPND_VEC || vo->vecn != n ||
         in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed surface access");
-    uint32_t size = esz * n;
-    snprintf(what, sizeof what, "%s.b.%ud.%s", is_st ? "sust" : "suld", dims, mode_name(in->boolop));
+    bool formatted = (in->flags & WS_F_SURF_P) != 0;
+    uint32_t size = esz * n; /* sust.p: one texel, set per surface below */
+    snprintf(what, sizeof what, "%s.%c.%ud.%s", is_st ? "sust" : "suld", formatted ? 'p' : 'b', dims,
+             mode_name(in->boolop));
     const uint64_t *coord[3] = {NULL, NULL, NULL};
     for (unsigned k = 0; k < dims; k++) coord[k] = ws_reg(w, in->src[1].vreg[k]);
     uint64_t *val[4];
@@ -121,6 +152,7 @@ ws_status ws_exec_surf(ws_xctx *x) {
             if (dd != dims)
                 return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, which has %u dimension(s)",
                                what, (unsigned long long)last_h, dd);
+            if (formatted) size = d->channels * d->bits / 8;
         }
         int32_t c[3] = {0, 0, 0};
         for (unsigned k = 0; k < dims; k++) c[k] = (int32_t)coord[k][l];
@@ -131,7 +163,9 @@ ws_status ws_exec_surf(ws_xctx *x) {
         if (st) st->addr[l] = a;
         uint8_t *p = skip ? NULL : ws_gmem_ptr(x->c->l.gmem, a, size);
         for (unsigned k = 0; k < n; k++) {
-            if (is_st) {
+            if (formatted) {
+                if (p && k < d->channels) store_formatted(d, p, k, (uint32_t)val[k][l]);
+            } else if (is_st) {
                 if (p) memcpy(p + k * esz, &val[k][l], esz);
             } else {
                 res[k][l] = p ? load_le(p + k * esz, esz) : 0;

@@ -208,7 +208,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
     if (op == WS_OP_CP_ASYNC || op == WS_OP_MBARRIER) { put_async(o, in); return; }
     if (op == WS_OP_SULD || op == WS_OP_SUST) {
         static const char *const mode_s[] = {".trap", ".clamp", ".zero"};
-        fprintf(o, "%s.b.%ud", ws_opcode_name((ws_opcode)op), (unsigned)in->sub);
+        fprintf(o, "%s.%c.%ud", ws_opcode_name((ws_opcode)op), in->flags & WS_F_SURF_P ? 'p' : 'b', (unsigned)in->sub);
         if (in->cacheop && in->cacheop < 8) fputs(cache_s[in->cacheop], o);
         if (in->vec > 1) fprintf(o, ".v%u", in->vec);
         fprintf(o, ".%s%s", ws_type_name((ws_type)in->type), mode_s[in->boolop % 3]);

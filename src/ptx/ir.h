@@ -229,6 +229,10 @@ enum { WS_TEX_LOD_NONE = 0, WS_TEX_LOD_LEVEL, WS_TEX_LOD_GRAD };
  *     immediates, as on st).
  * SUQ: suq.QUERY.b32 d, [surf]: sub = WS_SUQ_*, src[0] = handle. */
 enum { WS_SURF_TRAP = 0, WS_SURF_CLAMP, WS_SURF_ZERO };
+/* sust.p (formatted store; type .b32): flags WS_F_SURF_P. The first
+ * coordinate is an element index; value k is channel k (R, G, B, A), read
+ * as f32 for float and normalized formats, else as an integer, and
+ * converted to the surface's format. */
 enum { WS_SUQ_WIDTH = 1, WS_SUQ_HEIGHT, WS_SUQ_DEPTH };
 /* TRAP: sub = WS_TRAP_UNSUPPORTED stands in for an unsupported instruction the
  * parser skipped (its problem has the same line); executing it faults. */
@@ -257,6 +261,7 @@ enum {
     WS_F_NOINC    = WS_F_SHIFTAMT, /* cp.async.mbarrier.arrive.noinc */
     WS_F_PARITY   = WS_F_SHIFTAMT, /* mbarrier.test_wait/try_wait.parity */
     WS_F_EXPECT_TX = WS_F_WRAP,    /* mbarrier.arrive.expect_tx */
+    WS_F_SURF_P   = WS_F_SHIFTAMT, /* sust.p (formatted) */
 };
 
 /* Cache operators on ld/st (recorded for the timing model). */

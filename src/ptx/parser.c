@@ -972,7 +972,8 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
         return false; /* no generic modifiers (.sat, .ftz, ...) apply to tex */
     case WS_OP_SULD: case WS_OP_SUST:
-        if (meq(s, n, "b")) return true; /* .p (formatted) is refused: not here */
+        if (meq(s, n, "b")) return true;
+        if (meq(s, n, "p") && in->op == WS_OP_SUST) { in->flags |= WS_F_SURF_P; return true; }
         if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
         if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
@@ -1424,6 +1425,7 @@ static void parse_surf(P *p, const ws_token *ot, ws_inst *in)
     if (!in->sub) SU_FAIL(ot, "expected a geometry (.1d, .2d or .3d; layered surfaces are not supported)", SU_ARGS);
     if (in->type != WS_T_B8 && in->type != WS_T_B16 && in->type != WS_T_B32 && in->type != WS_T_B64)
         SU_FAIL(ot, "expected a type .b8, .b16, .b32 or .b64", SU_ARGS);
+    if ((in->flags & WS_F_SURF_P) && in->type != WS_T_B32) SU_FAIL(ot, "sust.p stores .b32 values", SU_ARGS);
     in->space = WS_SPACE_GLOBAL; /* the timing model sees a global access */
     if (in->op == WS_OP_SULD) {
         in->dst[0] = parse_surf_value(p, ot, in, -1);
@@ -1537,7 +1539,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
             if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
                         "supported (warpsim has suld.b/sust.b.{1d,2d,3d}{.v2,.v4}.{b8,b16,b32,b64}"
-                        ".{trap,clamp,zero} and suq.{width,height,depth}.b32)",
+                        ".{trap,clamp,zero}, sust.p with .b32 and suq.{width,height,depth}.b32)",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
             UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): unknown modifier '.%.*s'",
                     (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);

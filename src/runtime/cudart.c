@@ -1193,6 +1193,7 @@ EXPORT cudaError_t cudaCreateSurfaceObject(unsigned long long *obj, const ws_cud
     t.addr = a->base;
     array_extent(a, &t);
     t.pitch = a->pitch;
+    t.read_normalized = norm; /* sust.p converts to the normalized kinds */
     return add_tex_rec(&t, rd, NULL, obj);
 }
 

@@ -4,6 +4,7 @@
  * arrays with padded rows, vector and narrow accesses, the .clamp and
  * .zero boundary modes, and the faults (.trap out of range, misaligned
  * offsets, bad handles, the wrong geometry). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "ptx/ptx.h"
@@ -85,7 +86,8 @@ TEST(surf_parse_nvcc_forms) {
 
 TEST(surf_parse_refuses_unsupported_forms) {
     static const char *const bad[][2] = {
-        {"sust.p.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};", "modifier '.p'"},
+        {"suld.p.2d.b32.trap {%r3}, [%rd1, {%r1, %r2}];", "modifier '.p'"},
+        {"sust.p.2d.b16.trap [%rd1, {%r1, %r2}], {%rs1};", "sust.p stores .b32 values"},
         {"suld.b.a2d.b32.trap {%r3}, [%rd1, {%r1, %r2, %r2}];", "modifier '.a2d'"},
         {"suq.channel_order.b32 %r3, [%rd1];", "modifier '.channel_order'"},
         {"suld.b.2d.b32.trap {%r3}, [%rd1, {%r1}];", "expected 2 coordinate"},
@@ -279,6 +281,109 @@ TEST(surf_kernel_faults) {
         CHECK(ws_free(d, mem) == WS_OK);
         CHECK_EQ_I64(run_k(d, kt, s2, out, 1), WS_ERR_ILLEGAL_ADDRESS);
         CHECK_STR_CONTAINS(ws_device_last_error(d), "memory was freed");
+        ws_device_destroy(d);
+    }
+}
+
+/* sust.p: thread i stores the four words at in + 16 i to element i of a
+   1-D surface, converted to its format; compared with the host's
+   conversion (round to nearest even, clamped normalized values, NaN 0,
+   truncated integers, channels the vector lacks untouched). */
+static uint16_t half_bits(float f) { /* f32 -> f16, round to nearest even */
+    if (f != f) return 0x7FFF;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint16_t sign = (uint16_t)(u >> 16 & 0x8000);
+    float a = fabsf(f);
+    if (a >= 65520.0f) return sign | 0x7C00;
+    if (a < 6.103515625e-05f) return sign | (uint16_t)nearbyintf(a * 16777216.0f); /* subnormal: units of 2^-24 */
+    int e;
+    float m = frexpf(a, &e);
+    uint32_t mant = (uint32_t)nearbyintf((m * 2.0f - 1.0f) * 1024.0f); /* 1024 carries into the exponent */
+    return sign | (uint16_t)(((uint32_t)(e - 1 + 15) << 10) + mant);
+}
+
+TEST(surf_formatted_store_against_host) {
+    static const char *const k =
+        SHEAD ".visible .entry k(.param .u64 ps, .param .u64 pi)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+        "ld.param.u64 %rd1, [ps];\nld.param.u64 %rd2, [pi];\nmov.u32 %r1, %tid.x;\n"
+        "mul.wide.u32 %rd3, %r1, 16;\nadd.s64 %rd4, %rd2, %rd3;\n"
+        "ld.global.v4.u32 {%r3, %r4, %r5, %r6}, [%rd4];\n"
+        "sust.p.1d.v4.b32.trap [%rd1, {%r1}], {%r3, %r4, %r5, %r6};\nret;\n}\n"
+        ".visible .entry k2(.param .u64 ps, .param .u64 pi)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+        "ld.param.u64 %rd1, [ps];\nmov.u32 %r1, %tid.x;\nmov.u32 %r3, 0f3F000000;\n"
+        "sust.p.1d.b32.zero [%rd1, {%r1}], {%r3};\nret;\n}\n";
+    enum { NT = 6 };
+    const float fv[NT][4] = {{0.0f, 1.0f, 0.5f, -1.0f}, {2.0f, -0.25f, 0.2f, 0.75f}, {NAN, 1e9f, -1e9f, 0.001f},
+                             {0.1f, 0.9f, 0.3f, 0.6f}, {-0.5f, 0.25f, 0.125f, 1.5f}, {0.998f, 0.002f, 0.502f, 0.498f}};
+    uint32_t in[NT][4];
+    memcpy(in, fv, sizeof in);
+    /* formats: f32 x1, unorm8 x4, snorm8 x2, f16 x2, s16 x1 (integers: the words as integers) */
+    struct { unsigned ch, bits; ws_tex_kind kind; int norm; int ints; } fm[] = {
+        {1, 32, WS_TEX_FLOAT, 0, 0}, {4, 8, WS_TEX_UNSIGNED, 1, 0}, {2, 8, WS_TEX_SIGNED, 1, 0},
+        {2, 16, WS_TEX_FLOAT, 0, 0}, {1, 16, WS_TEX_SIGNED, 0, 1}};
+    for (int functional = 1; functional >= 0; functional--) {
+        ws_device *d = open_dev(functional);
+        if (!d) return;
+        ws_module_handle *m = NULL;
+        ws_kernel *kk = NULL, *k2 = NULL;
+        CHECK(ws_module_load(d, k, strlen(k), "p.ptx", NULL, &m) == WS_OK);
+        CHECK(ws_module_get_kernel(m, "k", &kk) == WS_OK);
+        CHECK(ws_module_get_kernel(m, "k2", &k2) == WS_OK);
+        for (size_t f = 0; f < sizeof fm / sizeof fm[0]; f++) {
+            uint32_t src[NT][4];
+            memcpy(src, in, sizeof src);
+            if (fm[f].ints)
+                for (int i = 0; i < NT; i++) src[i][0] = (uint32_t)(i * 40000 - 70000);
+            unsigned tb = fm[f].ch * fm[f].bits / 8;
+            ws_devptr mem = 0, pi = 0;
+            CHECK(ws_malloc(d, NT * tb, &mem) == WS_OK);
+            CHECK(ws_memset(d, mem, 0x5A, NT * tb) == WS_OK);
+            CHECK(ws_malloc(d, sizeof src, &pi) == WS_OK);
+            CHECK(ws_memcpy_htod(d, pi, src, sizeof src) == WS_OK);
+            ws_tex_desc td;
+            memset(&td, 0, sizeof td);
+            td.res = WS_TEX_RES_ARRAY;
+            td.addr = mem;
+            td.channels = fm[f].ch;
+            td.bits = fm[f].bits;
+            td.kind = fm[f].kind;
+            td.read_normalized = fm[f].norm;
+            td.width = NT;
+            ws_texobj s = 0;
+            CHECK(ws_texture_create(d, &td, &s) == WS_OK);
+            void *args[] = {&s, &pi};
+            CHECK_EQ_I64(ws_launch(d, kk, (ws_dim3){1, 1, 1}, (ws_dim3){NT, 1, 1}, 0, args), WS_OK);
+            uint8_t got[NT * 16];
+            CHECK(ws_memcpy_dtoh(d, got, mem, NT * tb) == WS_OK);
+            for (int i = 0; i < NT; i++)
+                for (unsigned c = 0; c < fm[f].ch; c++) {
+                    float v;
+                    memcpy(&v, &src[i][c], 4);
+                    uint64_t want;
+                    if (fm[f].kind == WS_TEX_FLOAT) want = fm[f].bits == 32 ? src[i][c] : half_bits(v);
+                    else if (fm[f].ints) want = src[i][c] & 0xFFFF;
+                    else if (fm[f].kind == WS_TEX_SIGNED)
+                        want = (uint8_t)(int8_t)nearbyint((v != v ? 0 : v < -1 ? -1 : v > 1 ? 1 : v) * 127.0);
+                    else want = (uint8_t)nearbyint((v != v ? 0 : v < 0 ? 0 : v > 1 ? 1 : v) * 255.0);
+                    uint64_t g = 0;
+                    memcpy(&g, got + i * tb + c * (fm[f].bits / 8), fm[f].bits / 8);
+                    CHECK_MSG(g == want, "format %zu element %d channel %u: 0x%llx, want 0x%llx", f, i, c,
+                              (unsigned long long)g, (unsigned long long)want);
+                }
+            if (f == 1) { /* a scalar store writes R only; .zero drops elements past the end */
+                CHECK_EQ_I64(ws_launch(d, k2, (ws_dim3){1, 1, 1}, (ws_dim3){NT + 2, 1, 1}, 0, args), WS_OK);
+                uint8_t again[NT * 4];
+                CHECK(ws_memcpy_dtoh(d, again, mem, sizeof again) == WS_OK);
+                for (int i = 0; i < NT; i++) {
+                    CHECK_EQ_U64(again[4 * i], 128); /* 0.5 * 255 = 127.5: to even */
+                    CHECK(!memcmp(again + 4 * i + 1, got + 4 * i + 1, 3));
+                }
+            }
+            ws_free(d, mem);
+            ws_free(d, pi);
+        }
+        ws_module_unload(d, m);
         ws_device_destroy(d);
     }
 }
