@@ -53,7 +53,7 @@ const ws_tex_desc *ws_tex_table_get(const ws_tex_table *t, ws_texobj h) {
 
 static unsigned texel_bytes(const ws_tex_desc *d) { return d->channels * d->bits / 8; }
 
-/* The geometry a texture is fetched with (WS_TEX_1D .. WS_TEX_A2D of ir.h). */
+/* The geometry a texture is fetched with (WS_TEX_1D .. WS_TEX_CUBE of ir.h). */
 static unsigned tex_geom(const ws_tex_desc *d) {
     if (d->res != WS_TEX_RES_ARRAY) return d->res == WS_TEX_RES_PITCH2D ? WS_TEX_2D : WS_TEX_1D;
     if (d->cubemap) return WS_TEX_CUBE;
