@@ -163,6 +163,10 @@ typedef struct ws_tex_desc {
     int normalized_coords;    /* coordinates in [0, 1) instead of [0, N) */
     int read_normalized;      /* 8/16-bit integers read as floats in [0, 1] / [-1, 1] */
     float border[4];          /* WS_TEX_BORDER: the value outside the texture */
+    int layered;              /* an array of layers (tex.a1d / tex.a2d): the last extent
+                                 (height of a 1-D, depth of a 2-D array) counts layers */
+    int cubemap;              /* a cube map (tex.cube): a width x width array of 6 faces
+                                 (depth 6) in the order +x, -x, +y, -y, +z, -z */
 } ws_tex_desc;
 
 /* Create a texture object over existing device memory (the whole extent

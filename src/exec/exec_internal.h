@@ -162,6 +162,7 @@ ws_status ws_exec_warp(ws_xctx *x);
 /* Fault if an executing lane's membermask (src[mi]) does not include it. */
 ws_status ws_warp_check_members(ws_xctx *x, unsigned mi);
 ws_status ws_exec_tex(ws_xctx *x);
+ws_status ws_exec_surf(ws_xctx *x); /* suld.b, sust.b, suq (exec_surf.c) */
 /* exec_builtin.c: a call of an .extern the engine implements (vprintf, __assertfail). */
 ws_status ws_exec_builtin(ws_xctx *x, const ws_func *callee);
 /* exec_mem.c: host pointer for size bytes at a generic address in lane's view,

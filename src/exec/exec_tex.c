@@ -1,4 +1,5 @@
-/* Texture objects: the handle table and the tex instruction.
+/* Texture objects: the handle table and the tex and tld4 instructions
+ * (layered, cube-map and gather forms are described where they are done).
  *
  * Fetch semantics follow the CUDA programming guide's "Texture Fetching"
  * appendix:
@@ -15,6 +16,8 @@
  *  - cudaReadModeNormalizedFloat maps 8/16-bit integers to [0, 1] (unsigned,
  *    v / (2^n - 1)) or [-1, 1] (signed, v / (2^(n-1) - 1), clamped at -1);
  *    16-bit float texels read as f32.
+ * Every texture has one mipmap level here (the runtime refuses mipmapped
+ * arrays with more), so tex.level and tex.grad read it like plain tex.
  * The guide does not say how the fraction is rounded to 1/256: we round to
  * nearest. Filtering accumulates in double and rounds once to f32. A result
  * vector has four words; channels the format lacks read as 0. */
@@ -50,10 +53,12 @@ const ws_tex_desc *ws_tex_table_get(const ws_tex_table *t, ws_texobj h) {
 
 static unsigned texel_bytes(const ws_tex_desc *d) { return d->channels * d->bits / 8; }
 
-/* 1, 2 or 3: how many coordinates address the texture. */
-static unsigned tex_dims(const ws_tex_desc *d) {
-    if (d->res != WS_TEX_RES_ARRAY) return d->res == WS_TEX_RES_PITCH2D ? 2 : 1;
-    return d->depth ? 3 : d->height ? 2 : 1;
+/* The geometry a texture is fetched with (WS_TEX_1D .. WS_TEX_CUBE of ir.h). */
+static unsigned tex_geom(const ws_tex_desc *d) {
+    if (d->res != WS_TEX_RES_ARRAY) return d->res == WS_TEX_RES_PITCH2D ? WS_TEX_2D : WS_TEX_1D;
+    if (d->cubemap) return WS_TEX_CUBE;
+    if (d->layered) return d->depth ? WS_TEX_A2D : WS_TEX_A1D;
+    return d->depth ? WS_TEX_3D : d->height ? WS_TEX_2D : WS_TEX_1D;
 }
 
 static int bad(char *err, size_t n, const char *msg) {
@@ -95,8 +100,12 @@ static int check_desc(ws_tex_desc *d, const ws_gmem *g, char *err, size_t n) {
         break;
     default:
         if (d->depth && !d->height) return bad(err, n, "a 3-D array needs a height");
+        if (d->layered && !d->height) return bad(err, n, "a layered array needs its layer count (height of a 1-D, depth of a 2-D array)");
         break;
     }
+    if (d->layered && d->res != WS_TEX_RES_ARRAY) return bad(err, n, "only arrays can be layered");
+    if (d->cubemap && (d->res != WS_TEX_RES_ARRAY || d->layered || d->width != d->height || d->depth != 6))
+        return bad(err, n, "a cube map is a width x width array of 6 faces (layered cube maps are not supported)");
     unsigned tb = texel_bytes(d);
     uint64_t row = (uint64_t)d->width * tb;
     if (!d->pitch) d->pitch = (size_t)row;
@@ -301,19 +310,87 @@ ws_status ws_tex_fetch(const ws_tex_desc *d, const ws_gmem *g, unsigned dims, in
     return WS_OK;
 }
 
+/* tld4: component comp of the 2 x 2 texels bilinear filtering would read at
+   (x, y), counter-clockwise from the lower left: (i0, j1), (i1, j1),
+   (i1, j0), (i0, j0) (the PTX ISA's order). The filter mode is ignored. */
+static ws_status tex_gather(const ws_tex_desc *d, const ws_gmem *g, const uint32_t coord[2], unsigned comp,
+                            uint32_t out[4], uint64_t *taps, unsigned *ntaps, uint64_t *bad_addr) {
+    ws_tex_desc lin = *d;
+    lin.filter = WS_TEX_LINEAR;
+    axis ax[2];
+    make_axis(&lin, 0, (int64_t)d->width, 0, coord[0], &ax[0]);
+    make_axis(&lin, 1, (int64_t)d->height, 0, coord[1], &ax[1]);
+    static const unsigned pick[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+    bool float_result = d->kind == WS_TEX_FLOAT || d->read_normalized;
+    unsigned tb = texel_bytes(d), nt = 0;
+    *ntaps = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        int64_t ix = ax[0].i[pick[k][0]], iy = ax[1].i[pick[k][1]];
+        if (ix < 0 || iy < 0) { /* border texel */
+            if (float_result) memcpy(&out[k], &d->border[comp], 4);
+            else out[k] = border_int(d->border[comp]);
+            continue;
+        }
+        uint64_t a = d->addr + (uint64_t)iy * d->pitch + (uint64_t)ix * tb;
+        const uint8_t *p = ws_gmem_ptr(g, a, tb);
+        if (!p) {
+            *bad_addr = a;
+            return WS_ERR_ILLEGAL_ADDRESS;
+        }
+        taps[nt++] = a;
+        if (float_result) {
+            float f = (float)chan_float(d, p, comp);
+            memcpy(&out[k], &f, 4);
+        } else {
+            out[k] = chan_int(d, p, comp);
+        }
+    }
+    *ntaps = nt;
+    return WS_OK;
+}
+
+/* Cube maps (the CUDA programming guide's "Cubemap Textures"): the
+   coordinate of largest magnitude m picks the face; the face is read as a
+   2-D texture at normalized ((s / m + 1) / 2, (t / m + 1) / 2). Ties go to
+   x, then y (the guide does not say); filtering does not cross faces (each
+   face clamps at its edges, whatever the address mode). */
+static void cube_face(const uint32_t c[3], unsigned *face, uint32_t st[2]) {
+    float v[3];
+    memcpy(v, c, sizeof v);
+    float ax = fabsf(v[0]), ay = fabsf(v[1]), az = fabsf(v[2]), m, s, t;
+    if (ax >= ay && ax >= az) {
+        *face = v[0] >= 0 ? 0 : 1, m = ax, s = v[0] >= 0 ? -v[2] : v[2], t = -v[1];
+    } else if (ay >= az) {
+        *face = v[1] >= 0 ? 2 : 3, m = ay, s = v[0], t = v[1] >= 0 ? v[2] : -v[2];
+    } else {
+        *face = v[2] >= 0 ? 4 : 5, m = az, s = v[2] >= 0 ? v[0] : -v[0], t = -v[1];
+    }
+    float u = m > 0 ? (s / m + 1.0f) * 0.5f : 0.5f, w = m > 0 ? (t / m + 1.0f) * 0.5f : 0.5f;
+    memcpy(&st[0], &u, 4);
+    memcpy(&st[1], &w, 4);
+}
+
 /* ---- the instruction ------------------------------------------------------------ */
-static const char *geom_name(unsigned g) { return g == WS_TEX_1D ? "1d" : g == WS_TEX_2D ? "2d" : "3d"; }
+static const char *geom_name(unsigned g) {
+    static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube"};
+    return n[g < 7 ? g : 0];
+}
 
 ws_status ws_exec_tex(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
-    unsigned dims = in->sub;
-    if (dims < WS_TEX_1D || dims > WS_TEX_3D || in->ndst != 1 || in->dst[0].kind != WS_OPND_VEC ||
-        in->nsrc != 2 || in->src[0].kind != WS_OPND_REG || in->src[1].kind != WS_OPND_VEC)
+    unsigned geom = in->sub, layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D;
+    /* coordinates read after the layer (a cube map: the direction's 3) */
+    unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : geom == WS_TEX_CUBE ? 3 : geom;
+    bool gather = in->op == WS_OP_TLD4;
+    if (geom < WS_TEX_1D || geom > WS_TEX_CUBE || (gather && geom != WS_TEX_2D) || in->ndst != 1 ||
+        in->dst[0].kind != WS_OPND_VEC || in->nsrc < 2 || in->src[0].kind != WS_OPND_REG ||
+        in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed tex");
+    const char *opn = gather ? "tld4" : "tex";
     const uint64_t *handle = ws_reg(w, in->src[0].reg);
-    const uint64_t *coord[3] = {NULL, NULL, NULL};
-    for (unsigned k = 0; k < dims; k++) coord[k] = ws_reg(w, in->src[1].vreg[k]);
+    const uint64_t *coord[3] = {NULL, NULL, NULL}, *layer = layered ? ws_reg(w, in->src[1].vreg[0]) : NULL;
+    for (unsigned k = 0; k < dims; k++) coord[k] = ws_reg(w, in->src[1].vreg[k + layered]);
     uint64_t *dst[4];
     for (unsigned k = 0; k < 4; k++) {
         uint16_t r = in->dst[0].vreg[k];
@@ -338,22 +415,52 @@ ws_status ws_exec_tex(ws_xctx *x) {
             last_h = h;
             if (!d)
                 return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, l,
-                               "invalid texture object handle 0x%llx (tex.%s: not created, or "
-                               "destroyed)", (unsigned long long)h, geom_name(dims));
-            if (tex_dims(d) != dims)
+                               "invalid texture object handle 0x%llx (%s.%s: not created, or "
+                               "destroyed)", (unsigned long long)h, opn, geom_name(geom));
+            if (tex_geom(d) != geom)
                 return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l,
-                               "tex.%s on texture object %llu, which has %u dimension(s)",
-                               geom_name(dims), (unsigned long long)h, tex_dims(d));
+                               "%s.%s on texture object %llu, which is %s", opn, geom_name(geom),
+                               (unsigned long long)h, geom_name(tex_geom(d)));
         }
         uint32_t c[3] = {0, 0, 0}, o[4];
         for (unsigned k = 0; k < dims; k++) c[k] = (uint32_t)coord[k][l];
         uint64_t taps[WS_TEX_MAX_TAPS], badp = 0;
         unsigned nt = 0;
-        if (ws_tex_fetch(d, x->c->l.gmem, dims, is_int, c, o, taps, &nt, &badp) != WS_OK)
+        ws_status fs;
+        if (layered) { /* one layer as a texture of its own */
+            ws_tex_desc one = *d;
+            int64_t nl = (int64_t)(geom == WS_TEX_A1D ? d->height : d->depth), li = (int32_t)layer[l];
+            li = li < 0 ? 0 : li >= nl ? nl - 1 : li;
+            one.layered = 0;
+            if (geom == WS_TEX_A1D) {
+                one.height = 0;
+                one.addr += (uint64_t)li * d->pitch;
+            } else {
+                one.depth = 0;
+                one.addr += (uint64_t)li * d->pitch * d->height;
+            }
+            fs = ws_tex_fetch(&one, x->c->l.gmem, dims, is_int, c, o, taps, &nt, &badp);
+        } else if (geom == WS_TEX_CUBE) { /* one face as a normalized 2-D texture */
+            ws_tex_desc one = *d;
+            unsigned face;
+            uint32_t st2[3] = {0, 0, 0};
+            cube_face(c, &face, st2);
+            one.cubemap = 0;
+            one.depth = 0;
+            one.normalized_coords = 1;
+            one.address[0] = one.address[1] = WS_TEX_CLAMP; /* a face ends at its edges */
+            one.addr += (uint64_t)face * d->pitch * d->height;
+            fs = ws_tex_fetch(&one, x->c->l.gmem, 2, 0, st2, o, taps, &nt, &badp);
+        } else if (gather) {
+            fs = tex_gather(d, x->c->l.gmem, c, in->boolop & 3, o, taps, &nt, &badp);
+        } else {
+            fs = ws_tex_fetch(d, x->c->l.gmem, dims, is_int, c, o, taps, &nt, &badp);
+        }
+        if (fs != WS_OK)
             return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, l,
-                           "illegal address 0x%llx (texel of texture object %llu, tex.%s; its "
+                           "illegal address 0x%llx (texel of texture object %llu, %s.%s; its "
                            "memory was freed)", (unsigned long long)badp, (unsigned long long)h,
-                           geom_name(dims));
+                           opn, geom_name(geom));
         for (unsigned k = 0; k < 4; k++) res[k][l] = o[k];
         if (st) {
             st->addr[l] = nt ? taps[0] : d->addr;

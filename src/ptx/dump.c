@@ -206,6 +206,23 @@ static void put_opcode(FILE *o, const ws_inst *in)
     int op = in->op;
     if (ws_op_is_video((unsigned)op)) { put_video(o, in); return; }
     if (op == WS_OP_CP_ASYNC || op == WS_OP_MBARRIER) { put_async(o, in); return; }
+    if (op == WS_OP_SULD || op == WS_OP_SUST) {
+        static const char *const mode_s[] = {".trap", ".clamp", ".zero"};
+        fprintf(o, "%s.%c.%ud", ws_opcode_name((ws_opcode)op), in->flags & WS_F_SURF_P ? 'p' : 'b', (unsigned)in->sub);
+        if (in->cacheop && in->cacheop < 8) fputs(cache_s[in->cacheop], o);
+        if (in->vec > 1) fprintf(o, ".v%u", in->vec);
+        fprintf(o, ".%s%s", ws_type_name((ws_type)in->type), mode_s[in->boolop % 3]);
+        return;
+    }
+    if (op == WS_OP_TLD4) {
+        fprintf(o, "tld4.%c.2d.v4.%s.f32", "rgba"[in->boolop & 3], ws_type_name((ws_type)in->type));
+        return;
+    }
+    if (op == WS_OP_SUQ) {
+        static const char *const q_s[] = {"", ".width", ".height", ".depth"};
+        fprintf(o, "suq%s.b32", q_s[in->sub & 3]);
+        return;
+    }
     if (op == WS_OP_BMSK || op == WS_OP_SZEXT) fprintf(o, "%s%s", ws_opcode_name((ws_opcode)op),
                                                        in->flags & WS_F_WRAP ? ".wrap" : ".clamp");
     else fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
@@ -250,7 +267,11 @@ static void put_opcode(FILE *o, const ws_inst *in)
     case WS_OP_MEMBAR: fputs(in->scope == WS_SCOPE_GPU ? ".gl" : scope_s[in->scope % 4], o); break;
     case WS_OP_FENCE: fputs(".acq_rel", o); if (in->scope) fputs(scope_s[in->scope % 4], o); break;
     case WS_OP_CVTA: if (!in->to_generic) fputs(".to", o); break;
-    case WS_OP_TEX: fprintf(o, ".%ud.v%u", (unsigned)in->sub, (unsigned)in->vec); break;
+    case WS_OP_TEX:
+        fputs(in->boolop == WS_TEX_LOD_LEVEL ? ".level" : in->boolop == WS_TEX_LOD_GRAD ? ".grad" : "", o);
+        fprintf(o, ".%s.v%u", in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube"
+                              : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d", (unsigned)in->vec);
+        break;
     default: break;
     }
     if (in->flags & WS_F_NC) {}
@@ -269,7 +290,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
     if (op == WS_OP_PRMT && in->sub < 7) {} /* mode after the type */
     if (in->flags & WS_F_CC) fputs(".cc", o);
     if (in->cmp && in->cmp < 19) fputs(cmp_s[in->cmp], o);
-    if (in->boolop && in->boolop < 4) fputs(bool_s[in->boolop], o);
+    if (in->boolop && in->boolop < 4 && op != WS_OP_TEX) fputs(bool_s[in->boolop], o);
     if (in->rnd && in->rnd < 10) fputs(rnd_s[in->rnd], o);
     if (in->flags & WS_F_APPROX) fputs(".approx", o);
     if (in->flags & WS_F_FULL) fputs(".full", o);
@@ -369,13 +390,33 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
             for (unsigned k = 0; k < in->ncall_args; k++)
                 fprintf(out, "%s%s", k ? ", " : "", m->syms[in->call_args[k]].name);
             fputc(')', out);
-        } else if (in->op == WS_OP_TEX && in->ndst == 1 && in->nsrc == 2) {
+        } else if (in->op == WS_OP_SULD || in->op == WS_OP_SUST || in->op == WS_OP_SUQ) {
+            if (in->ndst) {
+                put_opnd(out, m, f, in, &in->dst[0]);
+                fputs(", ", out);
+            }
+            fputc('[', out);
+            put_opnd(out, m, f, in, &in->src[0]);
+            if (in->nsrc > 1) {
+                fputs(", ", out);
+                put_opnd(out, m, f, in, &in->src[1]);
+            }
+            fputc(']', out);
+            if (in->nsrc > 2) {
+                fputs(", ", out);
+                put_opnd(out, m, f, in, &in->src[2]);
+            }
+        } else if ((in->op == WS_OP_TEX || in->op == WS_OP_TLD4) && in->ndst == 1 && in->nsrc >= 2) {
             put_opnd(out, m, f, in, &in->dst[0]);
             fputs(", [", out);
             put_opnd(out, m, f, in, &in->src[0]);
             fputs(", ", out);
             put_opnd(out, m, f, in, &in->src[1]);
             fputc(']', out);
+            for (unsigned k = 2; k < in->nsrc; k++) { /* tex.level / tex.grad */
+                fputs(", ", out);
+                put_opnd(out, m, f, in, &in->src[k]);
+            }
         } else {
             bool first = true;
             for (unsigned k = 0; k < in->ndst; k++) {

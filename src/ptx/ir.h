@@ -87,7 +87,11 @@ const char *ws_space_name(ws_space s);
     /* dynamic per-thread stack (alloca, stacksave, stackrestore) */          \
     X(ALLOCA) X(STACKSAVE) X(STACKRESTORE)                                   \
     /* programmatic dependent launch: no effect, launches run one at a time */ \
-    X(GRIDDEPCONTROL)
+    X(GRIDDEPCONTROL)                                                        \
+    /* surfaces: suld.b, sust.b, suq (see WS_SURF_* below) */                \
+    X(SULD) X(SUST) X(SUQ)                                                   \
+    /* texture gather: tld4.{r,g,b,a}.2d (see WS_TEX_* below) */             \
+    X(TLD4)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -201,6 +205,35 @@ enum { /* MEMBAR / FENCE scope */ WS_SCOPE_CTA = 1, WS_SCOPE_GPU, WS_SCOPE_SYS }
  * .u64 register holding the texture object handle, src[1] = coordinate VEC
  * (1, 2, or 4 elements for .3d, the 4th ignored). */
 enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
+/* Layered geometries: tex.a1d {layer, x}, tex.a2d {layer, x, y, _}; the
+ * layer is an s32 index (clamped to the layers there are). */
+enum { WS_TEX_A1D = 4, WS_TEX_A2D = 5 };
+/* Cube maps: tex.cube {x, y, z, _}, a direction (f32). */
+enum { WS_TEX_CUBE = 6 };
+/* TEX boolop: tex.level (src[2] = the level of detail) and tex.grad
+ * (src[2], src[3] = the x and y gradient vectors). Every texture has one
+ * mipmap level in warpsim, so both read level 0 like plain tex. */
+enum { WS_TEX_LOD_NONE = 0, WS_TEX_LOD_LEVEL, WS_TEX_LOD_GRAD };
+/* TLD4 (tld4.COMP.2d.v4.DTYPE.f32, texture gather): as TEX .2d with
+ * boolop = the component 0..3 (.r .g .b .a); the four texels of the
+ * bilinear footprint, counter-clockwise from the lower left. */
+/* SULD / SUST (src/exec/exec_surf.c): unformatted surface access through a
+ * surface object. sub = geometry (WS_TEX_1D..3D), boolop = out-of-range
+ * mode (WS_SURF_TRAP / CLAMP / ZERO), type = .b8 .b16 .b32 .b64, vec = 1,
+ * 2, 4; cacheop as on ld/st. The first coordinate is a byte offset, the
+ * others are row and slice indices (s32).
+ *   suld.b.GEOM{.vN}.TYPE.MODE d, [surf, {coords}]: dst[0] = REG or VEC,
+ *     src[0] = the .u64 handle register, src[1] = coordinate REG or VEC;
+ *   sust.b.GEOM{.vN}.TYPE.MODE [surf, {coords}], c: src[0] = handle,
+ *     src[1] = coordinates, src[2] = value REG or VEC (elements may be
+ *     immediates, as on st).
+ * SUQ: suq.QUERY.b32 d, [surf]: sub = WS_SUQ_*, src[0] = handle. */
+enum { WS_SURF_TRAP = 0, WS_SURF_CLAMP, WS_SURF_ZERO };
+/* sust.p (formatted store; type .b32): flags WS_F_SURF_P. The first
+ * coordinate is an element index; value k is channel k (R, G, B, A), read
+ * as f32 for float and normalized formats, else as an integer, and
+ * converted to the surface's format. */
+enum { WS_SUQ_WIDTH = 1, WS_SUQ_HEIGHT, WS_SUQ_DEPTH };
 /* TRAP: sub = WS_TRAP_UNSUPPORTED stands in for an unsupported instruction the
  * parser skipped (its problem has the same line); executing it faults. */
 enum { WS_TRAP_UNSUPPORTED = 1, WS_TRAP_BRKPT /* brkpt: no debugger to stop in */ };
@@ -228,6 +261,7 @@ enum {
     WS_F_NOINC    = WS_F_SHIFTAMT, /* cp.async.mbarrier.arrive.noinc */
     WS_F_PARITY   = WS_F_SHIFTAMT, /* mbarrier.test_wait/try_wait.parity */
     WS_F_EXPECT_TX = WS_F_WRAP,    /* mbarrier.arrive.expect_tx */
+    WS_F_SURF_P   = WS_F_SHIFTAMT, /* sust.p (formatted) */
 };
 
 /* Cache operators on ld/st (recorded for the timing model). */

@@ -748,6 +748,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"stacksave", WS_OP_STACKSAVE}, {"stackrestore", WS_OP_STACKRESTORE},
     {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
+    {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ}, {"tld4", WS_OP_TLD4},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -951,12 +952,48 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         break;
     case WS_OP_CP_ASYNC: return cp_async_mod(in, s, n);
     case WS_OP_MBARRIER: return mbarrier_mod(in, s, n);
+    case WS_OP_TLD4:
+        if (n == 1 && memchr("rgba", s[0], 4)) { /* the component gathered */
+            in->boolop = (uint8_t)((const char *)memchr("rgba", s[0], 4) - "rgba");
+            return true;
+        }
+        if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+        if (meq(s, n, "v4")) { in->vec = 4; return true; }
+        return false;
     case WS_OP_TEX:
         if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
         if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "level")) { in->boolop = WS_TEX_LOD_LEVEL; return true; }
+        if (meq(s, n, "grad")) { in->boolop = WS_TEX_LOD_GRAD; return true; }
+        if (meq(s, n, "cube")) { in->sub = WS_TEX_CUBE; return true; }
+        if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
+        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
         return false; /* no generic modifiers (.sat, .ftz, ...) apply to tex */
+    case WS_OP_SULD: case WS_OP_SUST:
+        if (meq(s, n, "b")) return true;
+        if (meq(s, n, "p") && in->op == WS_OP_SUST) { in->flags |= WS_F_SURF_P; return true; }
+        if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
+        if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+        if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "trap")) { in->boolop = WS_SURF_TRAP; return true; }
+        if (meq(s, n, "clamp")) { in->boolop = WS_SURF_CLAMP; return true; }
+        if (meq(s, n, "zero")) { in->boolop = WS_SURF_ZERO; return true; }
+        if (meq(s, n, "v2") || meq(s, n, "v4")) { in->vec = (uint8_t)(s[1] - '0'); return true; }
+        if ((v = lookup_in(s, n, cache_names, 8)) > 0) {
+            in->cacheop = (uint8_t)v;
+            in->flags |= WS_F_CACHEOP;
+            return true;
+        }
+        if (meq(s, n, "b8") || meq(s, n, "b16") || meq(s, n, "b32") || meq(s, n, "b64")) break;
+        return false;
+    case WS_OP_SUQ:
+        if (meq(s, n, "width")) { in->sub = WS_SUQ_WIDTH; return true; }
+        if (meq(s, n, "height")) { in->sub = WS_SUQ_HEIGHT; return true; }
+        if (meq(s, n, "depth")) { in->sub = WS_SUQ_DEPTH; return true; }
+        if (meq(s, n, "b32")) break;
+        return false;
     default:
         break;
     }
@@ -1258,7 +1295,7 @@ static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
 {
 #define TEX_FAIL(at, ...) UNSUPPORTED_AT(p, at, "unsupported instruction '%.*s' (line %u): " __VA_ARGS__)
 #define TEX_ARGS (int)ot->len, ot->text, ot->line
-    if (!in->sub) TEX_FAIL(ot, "expected a geometry (.1d, .2d or .3d)", TEX_ARGS);
+    if (!in->sub) TEX_FAIL(ot, "expected a geometry (.1d, .2d, .3d, .a1d or .a2d; tld4: .2d)", TEX_ARGS);
     if (in->vec != 4) TEX_FAIL(ot, "expected .v4 (the only vector form warpsim has)", TEX_ARGS);
     if (in->type != WS_T_F32 && in->type != WS_T_S32 && in->type != WS_T_U32)
         TEX_FAIL(ot, "destination type must be .f32, .s32 or .u32", TEX_ARGS);
@@ -1292,20 +1329,117 @@ static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
         TEX_FAIL(at, "expected the coordinate vector '{...}' (separate samplers are not supported)",
                  TEX_ARGS);
     ws_operand c = parse_operand(p, in, 1, &li, false);
-    unsigned want = in->sub == WS_TEX_3D ? 4 : in->sub;
-    if (c.vec_is_pred || !(c.vecn == want || (in->sub == WS_TEX_3D && c.vecn == 3)))
-        TEX_FAIL(at, "expected %u coordinate register(s) for .%ud", TEX_ARGS, want, (unsigned)in->sub);
+    /* coordinates used, and how many the vector has (.3d and .a2d: four) */
+    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 3 : in->sub;
+    unsigned want = in->sub == WS_TEX_3D || in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 4 : used;
+    if (c.vec_is_pred || !(c.vecn == want || (want == 4 && c.vecn == 3)))
+        TEX_FAIL(at, "expected %u coordinate register(s) for .%s", TEX_ARGS, want,
+                 in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube"
+                 : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
     for (unsigned k = 0; k < c.vecn; k++)
-        if (c.vreg[k] == WS_NOREG && k < (unsigned)in->sub)
+        if (c.vreg[k] == WS_NOREG && k < used)
             TEX_FAIL(at, "coordinate %u is '_'", TEX_ARGS, k);
     in->src[1] = c;
     in->nsrc = 2;
     expect_punct(p, ']');
+    /* tex.level: the level of detail; tex.grad: two gradient vectors */
+    for (unsigned k = 0; k < (unsigned)in->boolop && in->op == WS_OP_TEX; k++) {
+        expect_punct(p, ',');
+        at = CUR(p);
+        ws_operand e = parse_operand(p, in, 2 + (int)k, &li, false);
+        bool ok = in->boolop == WS_TEX_LOD_LEVEL ? e.kind == WS_OPND_REG : e.kind == WS_OPND_VEC && !e.vec_is_pred;
+        if (!ok)
+            TEX_FAIL(at, "expected %s", TEX_ARGS,
+                     in->boolop == WS_TEX_LOD_LEVEL ? "a level-of-detail register" : "a gradient vector");
+        in->src[in->nsrc++] = e;
+    }
     if (is_punct(p, ','))
-        TEX_FAIL(CUR(p), "extra operands (lod, gradients, offsets, depth compare) are not supported",
-                 TEX_ARGS);
+        TEX_FAIL(CUR(p), "extra operands (offsets, depth compare) are not supported", TEX_ARGS);
 #undef TEX_ARGS
 #undef TEX_FAIL
+}
+
+/* The handle register and coordinates of a surface access: [surf, {x, y, z}]
+ * (a 1-D access may give x bare). 3-D coordinates come as four registers,
+ * the last unused. */
+static void parse_surf_addr(P *p, const ws_token *ot, ws_inst *in)
+{
+#define SU_FAIL(at, ...) UNSUPPORTED_AT(p, at, "unsupported instruction '%.*s' (line %u): " __VA_ARGS__)
+#define SU_ARGS (int)ot->len, ot->text, ot->line
+    expect_punct(p, '[');
+    const ws_token *ht = CUR(p);
+    if (ht->kind != TK_IDENT) fail_expected(p, "a surface object register");
+    binding *b = tab_find(p->names, ht->text, ht->len);
+    if (!b || b->kind != B_REG)
+        SU_FAIL(ht, "'%.*s' is not a register: warpsim supports surface objects (a .u64 register "
+                "holding the handle), not surface references", SU_ARGS, (int)ht->len, ht->text);
+    p->pos++;
+    in->src[0] = (ws_operand){.kind = WS_OPND_REG, .reg = (uint16_t)b->idx, .sym = WS_NOSYM};
+    if (in->op == WS_OP_SUQ) {
+        in->nsrc = 1;
+        expect_punct(p, ']');
+        return;
+    }
+    expect_punct(p, ',');
+    litinfo li;
+    const ws_token *at = CUR(p);
+    ws_operand c = parse_operand(p, in, 1, &li, false);
+    unsigned want = in->sub == WS_TEX_3D ? 4 : in->sub;
+    bool ok = c.kind == WS_OPND_VEC ? !c.vec_is_pred && (c.vecn == want || (in->sub == WS_TEX_3D && c.vecn == 3))
+                                    : c.kind == WS_OPND_REG && in->sub == WS_TEX_1D;
+    if (!ok) SU_FAIL(at, "expected %u coordinate register(s) for .%ud", SU_ARGS, want, (unsigned)in->sub);
+    if (c.kind == WS_OPND_REG) c = (ws_operand){.kind = WS_OPND_VEC, .vecn = 1, .vreg = {c.reg}, .reg = WS_NOREG, .sym = WS_NOSYM};
+    for (unsigned k = 0; k < (unsigned)in->sub; k++)
+        if (c.vreg[k] == WS_NOREG) SU_FAIL(at, "coordinate %u is '_'", SU_ARGS, k);
+    in->src[1] = c;
+    in->nsrc = 2;
+    expect_punct(p, ']');
+}
+
+/* A surface access's value: a register or a vector of in->vec registers. */
+static ws_operand parse_surf_value(P *p, const ws_token *ot, ws_inst *in, int srcidx)
+{
+    litinfo li;
+    const ws_token *at = CUR(p);
+    ws_operand v = parse_operand(p, in, srcidx, &li, false);
+    bool ok = v.kind == WS_OPND_VEC ? !v.vec_is_pred && v.vecn == in->vec : v.kind == WS_OPND_REG && in->vec == 1;
+    if (!ok) SU_FAIL(at, "expected %u value register(s)", SU_ARGS, (unsigned)in->vec);
+    if (v.kind == WS_OPND_REG) v = (ws_operand){.kind = WS_OPND_VEC, .vecn = 1, .vreg = {v.reg}, .reg = WS_NOREG, .sym = WS_NOSYM};
+    return v;
+}
+
+/* suld.b / sust.b / suq (see WS_SURF_* in ir.h). */
+static void parse_surf(P *p, const ws_token *ot, ws_inst *in)
+{
+    if (in->op == WS_OP_SUQ) {
+        if (!in->sub) SU_FAIL(ot, "expected .width, .height or .depth (the queries warpsim has)", SU_ARGS);
+        in->type = WS_T_B32;
+        const ws_token *dt = expect_ident(p, "a destination register");
+        in->dst[0] = reg_operand(p, dt, false);
+        in->ndst = 1;
+        if (in->dst[0].kind != WS_OPND_REG) fail_at(p, dt, "expected a destination register");
+        expect_punct(p, ',');
+        parse_surf_addr(p, ot, in);
+        return;
+    }
+    if (!in->sub) SU_FAIL(ot, "expected a geometry (.1d, .2d or .3d; layered surfaces are not supported)", SU_ARGS);
+    if (in->type != WS_T_B8 && in->type != WS_T_B16 && in->type != WS_T_B32 && in->type != WS_T_B64)
+        SU_FAIL(ot, "expected a type .b8, .b16, .b32 or .b64", SU_ARGS);
+    if ((in->flags & WS_F_SURF_P) && in->type != WS_T_B32) SU_FAIL(ot, "sust.p stores .b32 values", SU_ARGS);
+    in->space = WS_SPACE_GLOBAL; /* the timing model sees a global access */
+    if (in->op == WS_OP_SULD) {
+        in->dst[0] = parse_surf_value(p, ot, in, -1);
+        in->ndst = 1;
+        expect_punct(p, ',');
+        parse_surf_addr(p, ot, in);
+    } else {
+        parse_surf_addr(p, ot, in);
+        expect_punct(p, ',');
+        in->src[2] = parse_surf_value(p, ot, in, 2);
+        in->nsrc = 3;
+    }
+#undef SU_ARGS
+#undef SU_FAIL
 }
 
 static bool op_has_dst(const ws_inst *in)
@@ -1397,9 +1531,15 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         }
         /* "shared::cta" contains no dot, so splitting on dots is enough. */
         if (!apply_mod(&in, ms, (size_t)(me - ms), &ntypes)) {
-            if (op == WS_OP_TEX)
+            if (op == WS_OP_TEX || op == WS_OP_TLD4)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
-                        "supported (warpsim has tex.{1d,2d,3d}.v4.{f32,s32,u32}.{s32,f32})",
+                        "supported (warpsim has tex{.level,.grad}.{1d,2d,3d,a1d,a2d,cube}.v4.{f32,s32,u32}.{s32,f32} "
+                        "and tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32; .cube with .v4.{f32,s32,u32}.f32)",
+                        (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
+            if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ)
+                UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
+                        "supported (warpsim has suld.b/sust.b.{1d,2d,3d}{.v2,.v4}.{b8,b16,b32,b64}"
+                        ".{trap,clamp,zero}, sust.p with .b32 and suq.{width,height,depth}.b32)",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
             UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): unknown modifier '.%.*s'",
                     (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
@@ -1445,8 +1585,16 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
         return;
     } else if (op == WS_OP_CALL) {
         parse_call(p, &in);
-    } else if (op == WS_OP_TEX) {
+    } else if (op == WS_OP_TEX || op == WS_OP_TLD4) {
+        if (op == WS_OP_TEX && in.sub == WS_TEX_CUBE && in.stype != WS_T_F32)
+            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): tex.cube takes .f32 coordinates",
+                           (int)ot->len, ot->text, ot->line);
+        if (op == WS_OP_TLD4 && in.stype != WS_T_F32)
+            UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): tld4 takes .f32 coordinates",
+                           (int)ot->len, ot->text, ot->line);
         parse_tex(p, ot, &in);
+    } else if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ) {
+        parse_surf(p, ot, &in);
     } else if (ws_op_is_video((unsigned)op)) {
         parse_video(p, ot, &in);
         if (packed16) { /* d, a, b: merge nothing from c */

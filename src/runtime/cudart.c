@@ -107,14 +107,17 @@ typedef struct host_rec {       /* page-locked host memory: cudaMallocHost, cuda
 typedef struct array_rec {      /* cudaMallocArray: a cudaArray_t points to one */
     ws_devptr base;
     ws_cuda_channel_desc desc;
-    size_t width, height;       /* texels; height 0 for a 1-D array */
+    size_t width, height, depth; /* texels; 0 for fewer dimensions (layered: depth = layers) */
     size_t pitch;               /* bytes from one row to the next */
     unsigned texel;             /* bytes per texel */
+    unsigned flags;             /* ARRAY_LAYERED, ARRAY_SURFACE, ARRAY_GATHER */
+    int mipmapped;              /* cudaMallocMipmappedArray's (one level: this array) */
     struct array_rec *next;
 } array_rec;
 
-typedef struct tex_rec {        /* a texture object, with the descriptors it was made from */
+typedef struct tex_rec {        /* a texture or surface object, with the descriptors it was made from */
     unsigned long long handle;
+    int surface;                /* cudaCreateSurfaceObject made it (tex unused) */
     ws_cuda_resource_desc res;
     ws_cuda_texture_desc tex;
     struct tex_rec *next;
@@ -866,14 +869,23 @@ static array_rec *find_array(const void *a) {
     return NULL;
 }
 
-EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *desc, size_t width,
-                                   size_t height, unsigned flags) {
-    ENTER();
+/* cudaArray flags (layered cube maps and cube-map surfaces are refused). */
+enum { ARRAY_LAYERED = 1, ARRAY_SURFACE = 2, ARRAY_CUBEMAP = 4, ARRAY_GATHER = 8 };
+
+/* width x height x depth texels (0: fewer dimensions; layered: depth
+   counts the layers of a 1-D or 2-D array). */
+static cudaError_t alloc_array(void **array, const ws_cuda_channel_desc *desc, size_t width, size_t height,
+                               size_t depth, unsigned flags, const char *who) {
     if (!array || !desc || !width) return set_err(cudaErrorInvalidValue);
-    if (flags) {
-        say("cudaMallocArray: flags (surface load/store, texture gather, ...) are not supported");
+    if (flags & ~(unsigned)(ARRAY_LAYERED | ARRAY_SURFACE | ARRAY_GATHER | ARRAY_CUBEMAP) ||
+        (flags & ARRAY_CUBEMAP && flags & (ARRAY_LAYERED | ARRAY_SURFACE))) {
+        fprintf(stderr, "warpsim: %s: flags 0x%x: layered cube maps, cube-map surfaces and other array "
+                        "kinds are not supported (layered, cubemap, surface load/store and texture gather "
+                        "are)\n", who, flags);
         return set_err(cudaErrorNotSupported);
     }
+    if (flags & ARRAY_CUBEMAP && (width != height || depth != 6)) return set_err(cudaErrorInvalidValue);
+    if ((flags & ARRAY_LAYERED) ? !depth : (depth && !height)) return set_err(cudaErrorInvalidValue);
     ws_tex_desc t;
     int norm;
     cudaError_t e = channel_format(desc, &t, &norm);
@@ -883,9 +895,11 @@ EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *des
     r->desc = *desc;
     r->width = width;
     r->height = height;
+    r->depth = depth;
+    r->flags = flags;
     r->texel = t.channels * t.bits / 8;
     r->pitch = round_up(width * r->texel, ARRAY_PITCH_ALIGN);
-    ws_status s = ws_malloc(g.dev, r->pitch * (height ? height : 1), &r->base);
+    ws_status s = ws_malloc(g.dev, r->pitch * (height ? height : 1) * (depth ? depth : 1), &r->base);
     if (s != WS_OK) {
         free(r);
         return mem_fail(s);
@@ -894,6 +908,129 @@ EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *des
     g.arrays = r;
     *array = r;
     return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMallocArray(void **array, const ws_cuda_channel_desc *desc, size_t width,
+                                   size_t height, unsigned flags) {
+    ENTER();
+    if (flags & ARRAY_LAYERED) return set_err(cudaErrorInvalidValue); /* cudaMalloc3DArray's */
+    return alloc_array(array, desc, width, height, 0, flags, "cudaMallocArray");
+}
+
+EXPORT cudaError_t cudaMalloc3DArray(void **array, const ws_cuda_channel_desc *desc, ws_cuda_extent ext,
+                                     unsigned flags) {
+    ENTER();
+    return alloc_array(array, desc, ext.width, ext.height, ext.depth, flags, "cudaMalloc3DArray");
+}
+
+/* A mipmapped array of one level is that level's array (the same handle);
+   more levels are refused: warpsim has no level-of-detail selection, so
+   tex.level / tex.grad read the one level there is. */
+EXPORT cudaError_t cudaMallocMipmappedArray(void **mm, const ws_cuda_channel_desc *desc, ws_cuda_extent ext,
+                                            unsigned levels, unsigned flags) {
+    ENTER();
+    if (levels != 1) {
+        fprintf(stderr, "warpsim: cudaMallocMipmappedArray: %u levels: mipmapped arrays with more than one "
+                        "level are not supported (no level-of-detail selection)\n", levels);
+        return set_err(levels ? cudaErrorNotSupported : cudaErrorInvalidValue);
+    }
+    cudaError_t e = alloc_array(mm, desc, ext.width, ext.height, ext.depth, flags, "cudaMallocMipmappedArray");
+    if (e == cudaSuccess) ((array_rec *)*mm)->mipmapped = 1;
+    return e;
+}
+
+static array_rec *find_mipmapped(const void *mm) {
+    array_rec *r = find_array(mm);
+    return r && r->mipmapped ? r : NULL;
+}
+
+EXPORT cudaError_t cudaGetMipmappedArrayLevel(void **level, const void *mm, unsigned lev) {
+    ENTER();
+    array_rec *r = find_mipmapped(mm);
+    if (!level) return set_err(cudaErrorInvalidValue);
+    if (!r) return set_err(cudaErrorInvalidResourceHandle);
+    if (lev != 0) return set_err(cudaErrorInvalidValue);
+    *level = r;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaFreeArray(void *array);
+EXPORT cudaError_t cudaFreeMipmappedArray(void *mm) {
+    ENTER();
+    if (!mm) return cudaSuccess;
+    if (!find_mipmapped(mm)) return set_err(cudaErrorInvalidResourceHandle);
+    return cudaFreeArray(mm);
+}
+
+/* cudaMemcpy3DParms, cudaPos, cudaPitchedPtr as CUDA lays them out. */
+typedef struct { size_t x, y, z; } ws_cuda_pos;
+typedef struct { void *ptr; size_t pitch, xsize, ysize; } ws_cuda_pitched_ptr;
+typedef struct {
+    void *srcArray;
+    ws_cuda_pos srcPos;
+    ws_cuda_pitched_ptr srcPtr;
+    void *dstArray;
+    ws_cuda_pos dstPos;
+    ws_cuda_pitched_ptr dstPtr;
+    ws_cuda_extent extent;
+    int kind;
+} ws_cuda_memcpy3d_parms;
+
+/* Where row (y, z) of a copy side starts; array positions and widths are in
+   texels, pitched pointers' in bytes. NULL when the box does not fit the array. */
+static char *copy_side(void *array, const ws_cuda_pos *pos, const ws_cuda_pitched_ptr *pp,
+                       const ws_cuda_extent *ext, size_t y, size_t z, size_t *row_bytes) {
+    if (array) {
+        const array_rec *r = find_array(array);
+        if (!r) return NULL;
+        size_t rows = r->height ? r->height : 1, slices = r->depth ? r->depth : 1;
+        size_t h = ext->height ? ext->height : 1, d = ext->depth ? ext->depth : 1;
+        if (pos->x + ext->width > r->width || pos->y + h > rows || pos->z + d > slices) return NULL;
+        *row_bytes = ext->width * r->texel;
+        return (char *)(uintptr_t)(r->base + ((pos->z + z) * rows + pos->y + y) * r->pitch + pos->x * r->texel);
+    }
+    *row_bytes = ext->width;
+    return (char *)pp->ptr + ((pos->z + z) * pp->ysize + pos->y + y) * pp->pitch + pos->x;
+}
+
+EXPORT cudaError_t cudaMemcpy3D(const ws_cuda_memcpy3d_parms *p) {
+    ENTER();
+    if (!p || (!p->srcArray && !p->srcPtr.ptr) || (!p->dstArray && !p->dstPtr.ptr))
+        return set_err(cudaErrorInvalidValue);
+    size_t h = p->extent.height ? p->extent.height : 1, d = p->extent.depth ? p->extent.depth : 1;
+    for (size_t z = 0; z < d; z++)
+        for (size_t y = 0; y < h; y++) {
+            size_t sb = 0, db = 0;
+            char *src = copy_side(p->srcArray, &p->srcPos, &p->srcPtr, &p->extent, y, z, &sb);
+            char *dst = copy_side(p->dstArray, &p->dstPos, &p->dstPtr, &p->extent, y, z, &db);
+            if (!src || !dst) return set_err(cudaErrorInvalidValue);
+            /* an array side sets the width in texels; a pointer-only copy in bytes */
+            size_t n = p->srcArray ? sb : db;
+            cudaError_t e = do_memcpy(dst, src, n, p->kind);
+            if (e != cudaSuccess) return e;
+        }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpy3DAsync(const ws_cuda_memcpy3d_parms *p, cudaStream_t st) {
+    CHECK_STREAM(st);
+    return cudaMemcpy3D(p);
+}
+
+/* The texture descriptor's extent of an array (layered: ws_tex_desc's
+   convention, the last extent counts layers). */
+static void array_extent(const array_rec *a, ws_tex_desc *t) {
+    t->width = a->width;
+    t->height = a->height;
+    t->depth = a->depth;
+    t->cubemap = (a->flags & ARRAY_CUBEMAP) != 0;
+    if (a->flags & ARRAY_LAYERED) {
+        t->layered = 1;
+        if (!a->height) {
+            t->height = a->depth;
+            t->depth = 0;
+        }
+    }
 }
 
 EXPORT cudaError_t cudaFreeArray(void *array) {
@@ -928,9 +1065,9 @@ EXPORT cudaError_t cudaArrayGetInfo(ws_cuda_channel_desc *desc, ws_cuda_extent *
     if (ext) {
         ext->width = r->width;
         ext->height = r->height;
-        ext->depth = 0;
+        ext->depth = r->depth;
     }
-    if (flags) *flags = 0;
+    if (flags) *flags = r->flags;
     return cudaSuccess;
 }
 
@@ -989,10 +1126,89 @@ EXPORT cudaError_t cudaMemcpyToArray(void *dst, size_t wOffset, size_t hOffset, 
     return cudaSuccess;
 }
 
-static tex_rec *find_tex(unsigned long long h) {
+static tex_rec *find_tex(unsigned long long h, int surface) {
     for (tex_rec *t = g.texs; t; t = t->next)
-        if (t->handle == h) return t;
+        if (t->handle == h && t->surface == surface) return t;
     return NULL;
+}
+
+static cudaError_t add_tex_rec(const ws_tex_desc *t, const ws_cuda_resource_desc *rd,
+                               const ws_cuda_texture_desc *td, unsigned long long *obj) {
+    tex_rec *r = calloc(1, sizeof *r);
+    if (!r) return set_err(cudaErrorMemoryAllocation);
+    ws_texobj h = 0;
+    ws_status s = ws_texture_create(g.dev, t, &h);
+    if (s != WS_OK) {
+        free(r);
+        say(ws_device_last_error(g.dev));
+        return set_err(s == WS_ERR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+    }
+    r->handle = h;
+    r->res = *rd;
+    if (td) r->tex = *td;
+    r->surface = td == NULL;
+    r->next = g.texs;
+    g.texs = r;
+    *obj = h;
+    return cudaSuccess;
+}
+
+static cudaError_t remove_tex_rec(unsigned long long obj, int surface) {
+    for (tex_rec **pt = &g.texs; *pt; pt = &(*pt)->next)
+        if ((*pt)->handle == obj && (*pt)->surface == surface) {
+            tex_rec *t = *pt;
+            *pt = t->next;
+            ws_texture_destroy(g.dev, obj);
+            free(t);
+            return cudaSuccess;
+        }
+    return set_err(cudaErrorInvalidValue);
+}
+
+/* A surface object is a handle of the device's texture object table over
+   the array (suld/sust read its extent; the sampling state is unused). */
+EXPORT cudaError_t cudaCreateSurfaceObject(unsigned long long *obj, const ws_cuda_resource_desc *rd) {
+    ENTER();
+    if (!obj || !rd) return set_err(cudaErrorInvalidValue);
+    if (rd->resType != 0) { /* cudaResourceTypeArray only, as in CUDA */
+        say("cudaCreateSurfaceObject: the resource must be a cudaArray");
+        return set_err(cudaErrorInvalidValue);
+    }
+    const array_rec *a = find_array(rd->res.array.array);
+    if (!a) return set_err(cudaErrorInvalidResourceHandle);
+    if (!(a->flags & ARRAY_SURFACE)) {
+        say("cudaCreateSurfaceObject: the array was not allocated with cudaArraySurfaceLoadStore");
+        return set_err(cudaErrorInvalidValue);
+    }
+    if (a->flags & ARRAY_LAYERED) {
+        say("cudaCreateSurfaceObject: layered surfaces are not supported");
+        return set_err(cudaErrorNotSupported);
+    }
+    ws_tex_desc t;
+    memset(&t, 0, sizeof t);
+    int norm = 0;
+    cudaError_t e = channel_format(&a->desc, &t, &norm);
+    if (e != cudaSuccess) return e;
+    t.res = WS_TEX_RES_ARRAY;
+    t.addr = a->base;
+    array_extent(a, &t);
+    t.pitch = a->pitch;
+    t.read_normalized = norm; /* sust.p converts to the normalized kinds */
+    return add_tex_rec(&t, rd, NULL, obj);
+}
+
+EXPORT cudaError_t cudaDestroySurfaceObject(unsigned long long obj) {
+    ENTER();
+    if (!obj) return cudaSuccess;
+    return remove_tex_rec(obj, 1);
+}
+
+EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(ws_cuda_resource_desc *rd, unsigned long long obj) {
+    ENTER();
+    const tex_rec *t = find_tex(obj, 1);
+    if (!rd || !t) return set_err(cudaErrorInvalidValue);
+    *rd = t->res;
+    return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cuda_resource_desc *rd,
@@ -1014,8 +1230,7 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
         e = channel_format(&a->desc, &t, &norm);
         t.res = WS_TEX_RES_ARRAY;
         t.addr = a->base;
-        t.width = a->width;
-        t.height = a->height;
+        array_extent(a, &t);
         t.pitch = a->pitch;
         break;
     }
@@ -1033,9 +1248,16 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
         t.height = rd->res.pitch2D.height;
         t.pitch = rd->res.pitch2D.pitchInBytes;
         break;
-    case 1:
-        say("cudaCreateTextureObject: mipmapped arrays are not supported");
-        return set_err(cudaErrorNotSupported);
+    case 1: { /* cudaResourceTypeMipmappedArray: one level (cudaMallocMipmappedArray) */
+        const array_rec *a = find_mipmapped(rd->res.mipmap.mipmap);
+        if (!a) return set_err(cudaErrorInvalidResourceHandle);
+        e = channel_format(&a->desc, &t, &norm);
+        t.res = WS_TEX_RES_ARRAY;
+        t.addr = a->base;
+        array_extent(a, &t);
+        t.pitch = a->pitch;
+        break;
+    }
     default:
         return set_err(cudaErrorInvalidValue);
     }
@@ -1055,41 +1277,18 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
     t.read_normalized = norm || (td->readMode == 1 && t.kind != WS_TEX_FLOAT);
     t.normalized_coords = td->normalizedCoords != 0;
     memcpy(t.border, td->borderColor, sizeof t.border);
-    tex_rec *r = calloc(1, sizeof *r);
-    if (!r) return set_err(cudaErrorMemoryAllocation);
-    ws_texobj h = 0;
-    ws_status s = ws_texture_create(g.dev, &t, &h);
-    if (s != WS_OK) {
-        free(r);
-        say(ws_device_last_error(g.dev));
-        return set_err(s == WS_ERR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
-    }
-    r->handle = h;
-    r->res = *rd;
-    r->tex = *td;
-    r->next = g.texs;
-    g.texs = r;
-    *obj = h;
-    return cudaSuccess;
+    return add_tex_rec(&t, rd, td, obj);
 }
 
 EXPORT cudaError_t cudaDestroyTextureObject(unsigned long long obj) {
     ENTER();
     if (!obj) return cudaSuccess;
-    for (tex_rec **pt = &g.texs; *pt; pt = &(*pt)->next)
-        if ((*pt)->handle == obj) {
-            tex_rec *t = *pt;
-            *pt = t->next;
-            ws_texture_destroy(g.dev, obj);
-            free(t);
-            return cudaSuccess;
-        }
-    return set_err(cudaErrorInvalidValue);
+    return remove_tex_rec(obj, 0);
 }
 
 EXPORT cudaError_t cudaGetTextureObjectResourceDesc(ws_cuda_resource_desc *rd, unsigned long long obj) {
     ENTER();
-    const tex_rec *t = find_tex(obj);
+    const tex_rec *t = find_tex(obj, 0);
     if (!rd || !t) return set_err(cudaErrorInvalidValue);
     *rd = t->res;
     return cudaSuccess;
@@ -1097,7 +1296,7 @@ EXPORT cudaError_t cudaGetTextureObjectResourceDesc(ws_cuda_resource_desc *rd, u
 
 EXPORT cudaError_t cudaGetTextureObjectTextureDesc(ws_cuda_texture_desc *td, unsigned long long obj) {
     ENTER();
-    const tex_rec *t = find_tex(obj);
+    const tex_rec *t = find_tex(obj, 0);
     if (!td || !t) return set_err(cudaErrorInvalidValue);
     *td = t->tex;
     return cudaSuccess;

@@ -476,7 +476,7 @@ TEST(runtime_ptx_check_lists_all_problems) {
         "problems.ptx:22:2: error: unsupported instruction 'txq.width.b32' (line 22)\n",
         /* skipping goes over braces inside a statement, and stops at the block's end */
         "problems.ptx:30:26: error: address initialiser needs a 8-byte element type\n",
-        "problems.ptx:31:2: error: unsupported instruction 'tex.a2d.v4.f32.f32' (line 31)",
+        "problems.ptx:31:2: error: unsupported instruction 'tex.acube.v4.f32.f32' (line 31)",
         "problems.ptx:33:1: error: expected ';', found '}'\n",
         "problems.ptx: 10 problems\n",
     };

@@ -534,6 +534,29 @@ TEST(shim_thrust_cub_cg_programs) {
             }
 }
 
+/* Surfaces, texture gather, layered and 3-D arrays (tests/data/cuda
+   surf_basic.cu, texarr_basic.cu): surf1D/2D/3D reads and writes (clamp and
+   zero boundaries, vector elements), tex2Dgather, tex1DLayered and
+   tex2DLayered, tex3D, texCubemap, tex2DLod/tex2DGrad on a one-level
+   mipmapped array, cudaMalloc3DArray and cudaMemcpy3D, each against the
+   host, and the API's checks, in functional and timing mode. */
+TEST(shim_surface_and_texture_array_programs) {
+    const char *apps[][2] = {{"surf_basic", "PASS surfaces 37x19"}, {"texarr_basic", "PASS gather, layered and 3-D"}};
+    const char *archs[] = {"75", "80"};
+    for (size_t a = 0; a < 2; a++)
+        for (size_t v = 0; v < 2; v++)
+            for (int timing = 0; timing < 2; timing++) {
+                char cmd[4096], *out = NULL;
+                snprintf(cmd, sizeof cmd,
+                         SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/%s_%s 2>&1",
+                         !timing, build_dir(), ws_test_root(), apps[a][0], archs[v]);
+                int rc = run_cmd(cmd, &out);
+                CHECK_MSG(rc == 0 && out && strstr(out, apps[a][1]), "%s_%s (%s) exited %d: %s", apps[a][0],
+                          archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+                free(out);
+            }
+}
+
 /* Tensor cores (tests/data/cuda/tensor_basic.cu): WMMA f16 and 8-bit forms in
    every shape and layout, a tiled GEMM through shared memory, and in the
    compute_80 build bf16, tf32, f64 and mma.sync, each against the host, in

@@ -111,10 +111,19 @@ static void expect_error(const char *body, const char *want, int line) {
 #define EXPECT_ERROR(body, want) expect_error(body, want, __LINE__)
 
 TEST(tex_parse_refuses_unsupported_forms) {
-    EXPECT_ERROR("tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];\n",
-                 "unsupported instruction 'tex.a2d.v4.f32.f32' (line 18): modifier '.a2d' is not supported");
-    EXPECT_ERROR("tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], %f7;\n",
-                 "modifier '.level'");
+    EXPECT_ERROR("tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];\n",
+                 "unsupported instruction 'tex.acube.v4.f32.f32' (line 18): modifier '.acube' is not supported");
+    EXPECT_ERROR("tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1, %r1, %r1}];\n",
+                 "tex.cube takes .f32 coordinates");
+    EXPECT_ERROR("tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5}];\n",
+                 "expected 4 coordinate register(s) for .a2d");
+    EXPECT_ERROR("tld4.r.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}];\n", "tld4 takes .f32 coordinates");
+    EXPECT_ERROR("tld4.r.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f6, %f6}];\n", "modifier '.3d'");
+    EXPECT_ERROR("tld4.x.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n", "modifier '.x'");
+    EXPECT_ERROR("tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n", "expected ','");
+    EXPECT_ERROR("tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], %f7, %f7;\n",
+                 "expected a gradient vector");
+    EXPECT_ERROR("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1, %r2};\n", "extra operands");
     EXPECT_ERROR("tex.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];\n", "expected a geometry");
     EXPECT_ERROR("tex.2d.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n", "expected .v4");
     EXPECT_ERROR("tex.2d.v4.f64.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n",
@@ -124,7 +133,7 @@ TEST(tex_parse_refuses_unsupported_forms) {
     EXPECT_ERROR("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd2, {%f5, %f6}];\n",
                  "separate samplers are not supported");
     EXPECT_ERROR("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], %f7;\n",
-                 "extra operands");
+                 "extra operands (offsets, depth compare)");
     EXPECT_ERROR("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [%rd1, {%f5, %f6}];\n",
                  "predicate destination");
     EXPECT_ERROR("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [pt, {%f5, %f6}];\n",
