@@ -43,6 +43,15 @@ class LongRunCliTest(ToolTest):
                          os.path.join(self.tmp, "b.txt"), "rodinia/hotspot", check=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("use one of them", p.stderr)
+        # replay.c and hp.c know the L1D's path only: no CIAO shared-memory cache
+        p = self.warpsim("run", "-q", "--preset", "ciao", "--set", "-warpsim_throttle ciao_p",
+                         "--set", "-warpsim_hazard_mode replay", "micro/vectoradd", check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("cannot be combined with -warpsim_hazard_mode replay", p.stderr)
+        p = self.warpsim("run", "-q", "--set", "-warpsim_hazard_mode replay", "--set",
+                         "-hm_enable 1", "micro/vectoradd", check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("cannot be combined with -hm_enable 1", p.stderr)
 
     def test_checkpoint_flags_round_trip_and_refusal(self):
         ck = os.path.join(self.tmp, "lud.ckpt")
