@@ -1,6 +1,7 @@
 /* Shim tests: the driver-API shim with a plain C host program (cc only), the
  * cudaDeviceProp layout against CUDA's header (when installed), and the
  * reference apps built with nvcc under the runtime shim (when nvcc exists). */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -534,6 +535,21 @@ TEST(shim_thrust_cub_cg_programs) {
             }
 }
 
+/* Built with AddressSanitizer (make asan)? */
+static bool asan_build(void) {
+#if defined(__SANITIZE_ADDRESS__)
+    return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return true;
+#else
+    return false;
+#endif
+#else
+    return false;
+#endif
+}
+
 /* Surfaces, texture gather, layered and 3-D arrays (tests/data/cuda
    surf_basic.cu, texarr_basic.cu): surf1D/2D/3D reads and writes (clamp and
    zero boundaries, vector elements), tex2Dgather, tex1DLayered and
@@ -551,6 +567,13 @@ TEST(shim_surface_and_texture_array_programs) {
                          SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/%s_%s 2>&1",
                          !timing, build_dir(), ws_test_root(), apps[a][0], archs[v]);
                 int rc = run_cmd(cmd, &out);
+                /* texarr_basic's results are managed memory, which the shim maps in the
+                   host at the device address; an ASan build's shadow gap holds that
+                   range, so there the shim refuses the block (with this message) */
+                if (asan_build() && out && strstr(out, "cannot map host memory at device address")) {
+                    free(out);
+                    continue;
+                }
                 CHECK_MSG(rc == 0 && out && strstr(out, apps[a][1]), "%s_%s (%s) exited %d: %s", apps[a][0],
                           archs[v], timing ? "timing" : "functional", rc, out ? out : "");
                 free(out);
