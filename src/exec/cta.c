@@ -649,7 +649,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
         if (x->in->sub == WS_BAR_WARP_SYNC) return x->mask ? ws_warp_check_members(x, 0) : WS_OK;
         return x->mask ? exec_bar(x) : WS_OK;
     case WS_OP_NANOSLEEP:
-        if (!x->st && x->mask) x->w->state = WS_WARP_SLEEP; /* functional mode: the others run */
+        if (x->c->parks && x->mask) x->w->state = WS_WARP_SLEEP; /* the others run */
         return WS_OK;
     case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_PREFETCH: case WS_OP_PMEVENT: case WS_OP_GRIDDEPCONTROL:
         return WS_OK; /* no functional effect: execution is sequentially consistent */

@@ -211,7 +211,7 @@ typedef struct ws_exec_counts {
 /* Run the whole grid functionally, CTA after CTA. Returns WS_OK or the fault. */
 ws_status ws_exec_grid(const ws_launch_desc *l, ws_exec_counts *counts, ws_fault *fault);
 
-/* A watcher of functional execution (grid_observe.c): step sees every
+/* A watcher of functional execution (grid.c): step sees every
  * executed warp instruction (addresses included) with the SM its CTA is
  * given (linear CTA index modulo num_sms); cta_done each finished CTA's
  * counts. Either may be NULL. */

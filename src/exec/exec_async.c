@@ -149,7 +149,7 @@ static ws_status exec_mbarrier(ws_xctx *x) {
         else WS_FOR_LANES(l, x->mask) D[l] = done >> l & 1;
         /* functional mode: a failed try_wait (the potentially blocking form;
            test_wait loops back off with nanosleep) lets the other warps run */
-        if (in->sub == WS_MBAR_TRY_WAIT && !x->st && done != x->mask) {
+        if (in->sub == WS_MBAR_TRY_WAIT && x->c->parks && done != x->mask) {
             x->w->state = WS_WARP_MBAR;
             x->c->state_changes++;
         }

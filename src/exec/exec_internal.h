@@ -116,6 +116,9 @@ struct ws_cta {
     uint32_t ndone;
     uint32_t state_changes; /* bumped when a warp's state (run/barrier/done) changes:
                                the timing model caches the states */
+    bool parks;             /* grid.c's run-until-blocked scheduler: a waiting warp (nanosleep,
+                               failed try_wait) parks so the others run; the timing model,
+                               which steps warps one instruction at a time, leaves it false */
     ws_exec_counts counts;
 };
 

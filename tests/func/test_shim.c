@@ -619,6 +619,23 @@ TEST(shim_async_copy_program) {
         }
 }
 
+/* The long-run machinery's functional passes (here a sampling profile) run
+   CTAs through the observed path, whose warps waiting in try_wait or
+   nanosleep must park as in a plain functional run, not hang. */
+TEST(shim_async_copy_program_profiled) {
+    char cmd[4096], prof[64], *out = NULL;
+    snprintf(prof, sizeof prof, "/tmp/warpsim-async-prof-%d.txt", (int)getpid());
+    snprintf(cmd, sizeof cmd,
+             SHIM_ENV "WARPSIM_SET='-warpsim_profile_out %s' LD_LIBRARY_PATH=%s/lib "
+                      "%s/tests/data/cuda/async_basic_80 2>&1",
+             prof, build_dir(), ws_test_root());
+    int rc = run_cmd(cmd, &out);
+    CHECK_MSG(rc == 0 && out && strstr(out, "PASS async_basic: 5 checks"), "profiled async_basic_80 exited %d: %s",
+              rc, out ? out : "");
+    free(out);
+    unlink(prof);
+}
+
 /* cudaPointerGetAttributes on device, managed, page-locked (cudaMallocHost,
    cudaHostRegister) and ordinary host memory, as CUDA 11+ reports them. */
 TEST(shim_pointer_attributes) {
