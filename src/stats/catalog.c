@@ -7,6 +7,7 @@
 #include "stats/report.h"
 #include "runtime/longrun.h"
 #include "timing/control.h"
+#include "timing/cpucore.h"
 #include "timing/gpu.h"
 #include "timing/hmem.h"
 #include "timing/sm/sm.h"
@@ -16,7 +17,7 @@ static const ws_stat_table *const g_tables[] = {
     &ws_report_stat_table,     &ws_gpu_stat_table,       &ws_gpu_family_table,
     &ws_gpu_kernel_table,      &ws_sm_stat_table,        &ws_sm_hazard_table,
     &ws_energy_stat_table,     &ws_energy_activity_table, &ws_control_stat_table,
-    &ws_hmem_stat_table,       &ws_longrun_stat_table,
+    &ws_hmem_stat_table,       &ws_cpucore_stat_table,   &ws_longrun_stat_table,
 };
 
 const ws_stat_table *const *ws_catalog_tables(size_t *n) {

@@ -24,6 +24,7 @@
 #include "timing/mem/cache.h"
 #include "timing/mem/icnt.h"
 #include "timing/gpu_hooks.h"
+#include "timing/cpucore.h"
 #include "timing/llc_ai.h"
 #include "timing/mem/partition.h"
 #include "timing/wave_sample.h"
@@ -208,6 +209,7 @@ struct ws_gpu {
     ws_l1blist *l1blist;      /* -l1d_bypass_list, or NULL */
     uint64_t *cta_next;       /* -warpsim_static_cta_map: per SM, its next block */
     ws_llc_ai *llc;           /* access-interval throttling / LLC trace, or NULL */
+    ws_cpucore *cpu;          /* a CPU core on the shared LLC (NULL: -cpu_llc_source none) */
     ws_hmem *hm;              /* second memory node and page table (NULL: -hm_enable 0) */
     uint64_t hm_period;       /* placement policy's sampling period (0: none) */
     uint64_t hm_flits0, hm_l1a0, hm_l1m0, hm_l2a0, hm_l2m0; /* counters at the last sample */
@@ -456,6 +458,7 @@ static void gpu_free(ws_gpu *g) {
     ws_l1blist_destroy(g->l1blist);
     free(g->cta_next);
     ws_llc_ai_destroy(g->llc);
+    ws_cpucore_destroy(g->cpu);
     ws_hmem_destroy(g->hm);
     ws_icnt_destroy(g->icnt);
     ws_mreq_pool_destroy(&g->pool);
@@ -517,7 +520,12 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         gpu_free(g);
         return NULL;
     }
-    g->llc = ws_llc_ai_create(c, g->n_sms, err, errlen);
+    g->cpu = ws_cpucore_create(c, (uint16_t)g->n_sms, &g->pool, &g->ad, err, errlen);
+    if (!g->cpu && err[0]) {
+        gpu_free(g);
+        return NULL;
+    }
+    g->llc = ws_llc_ai_create(c, g->n_sms, g->cpu ? 1 : 0, err, errlen);
     if (!g->llc && err[0]) {
         gpu_free(g);
         return NULL;
@@ -597,6 +605,7 @@ static bool memory_busy(const ws_gpu *g) {
     if (ws_icnt_busy(g->icnt)) return true;
     for (uint32_t i = 0; i < g->n_chan; i++)
         if (ws_mempart_busy(g->part[i])) return true;
+    if (g->cpu && ws_cpucore_busy(g->cpu)) return true;
     return g->hm && ws_hmem_busy(g->hm);
 }
 
@@ -857,6 +866,7 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     ws_kstats_add_table(ks, &ws_energy_activity_table, &ea);
     ws_control_add_stats(g->ctl, ks); /* what a throttle controller decided */
     if (g->hm) ws_hmem_add_stats(g->hm, ks, out->cycles, g->mhz[0]);
+    if (g->cpu) ws_cpucore_add_stats(g->cpu, ks);
     free(pv);
     return 0;
 }
@@ -873,6 +883,32 @@ static bool llc_send(ws_gpu *g, uint32_t i, const ws_mreq *r) {
                       : r->subpart;
     ws_llc_ai_sent(g->llc, i, r, set);
     return true;
+}
+
+/* The CPU core's cycle: replies that came back complete, and its next due
+   access leaves (under access-interval throttling, only within its quota)
+   while the GPU has work (`working`: CTAs to dispatch, or an SM busy).
+   Returns whether the core is active for the interval coordinator: the GPU
+   works and the core has accesses left. */
+__attribute__((noinline)) static bool cpu_cycle(ws_gpu *g, uint64_t now, bool working) {
+    ws_cpucore_cycle(g->cpu, now);
+    for (uint32_t i = 0; i < g->n_sms && !working; i++) working = ws_sm_busy(g->sm[i]);
+    ws_mreq *r = ws_cpucore_peek(g->cpu, now, working);
+    if (r && g->llc && !llc_send(g, g->n_sms, r)) ws_cpucore_stalled(g->cpu);
+    else if (r) ws_cpucore_pop(g->cpu, now);
+    return working && ws_cpucore_has_work(g->cpu);
+}
+
+/* The CPU core's port into the L2 slices: its oldest arrived access enters
+   its slice when the slice has room after the interconnect's request. */
+__attribute__((noinline)) static void cpu_to_l2(ws_gpu *g, uint64_t now) {
+    ws_mreq *r = ws_cpucore_port_top(g->cpu, now);
+    uint32_t k;
+    ws_mempart *p = r ? part_of(g, r->subpart, &k) : NULL;
+    if (!r || ws_subpart_full(p, k)) return;
+    ws_cpucore_port_pop(g->cpu);
+    if (g->llc) ws_llc_ai_accepted(g->llc, r);
+    ws_subpart_push(p, k, r, now);
 }
 
 /* Static CTA mapping: block b on SM b mod n, each SM taking its own blocks
@@ -975,6 +1011,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
     ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
     if (g->llc) ws_llc_ai_kernel_start(g->llc);
+    if (g->cpu) ws_cpucore_kernel_start(g->cpu);
     if (g->hm) {
         ws_hmem_kernel_start(g->hm);
         hm_sample_base(g);
@@ -1032,6 +1069,11 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                 ws_mempart *p = part_of(g, s, &k);
                 ws_mreq *r = ws_subpart_top(p, k);
                 if (!r) continue;
+                if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
+                    ws_subpart_pop(p, k);
+                    ws_cpucore_reply(g->cpu, r, now);
+                    continue;
+                }
                 uint32_t flits = ws_mreq_flits(r, g->flit);
                 if (ws_icnt_has_buffer(g->icnt, g->n_sms + s, flits)) {
                     ws_subpart_pop(p, k);
@@ -1057,6 +1099,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                 if (r) ws_subpart_push(p, k, r, now);
             }
             if (g->hm) ws_hmem_from_icnt(g->hm, g->icnt, now);
+            if (g->cpu) cpu_to_l2(g, now);
             for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], now);
         }
         if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
@@ -1078,7 +1121,8 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             progress |= ws_sm_progressed(sm);
             if (ws_sm_fault(sm, fault)) rc = fault->code;
         }
-        if (g->llc) ws_llc_ai_cycle(g->llc, g->sm);
+        bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
+        if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
         cycle++;
         if (rc != WS_OK) break;
         if (g->hm_period && cycle % g->hm_period == 0) hm_sample(g, g->hm_period);

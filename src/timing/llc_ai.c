@@ -7,7 +7,7 @@
 #include <string.h>
 
 struct ws_llc_ai {
-    unsigned n, quota;
+    unsigned n, n_sms, quota; /* cores (SMs, then the CPU core), SMs */
     uint32_t *count;       /* per SM: accesses sent in this interval */
     uint64_t inflight;     /* counted accesses not yet accepted by the L2 */
     uint64_t intervals;
@@ -23,17 +23,19 @@ struct ws_llc_ai {
    access outside the intervals would break the analysis' ordering. */
 static bool counted(const ws_mreq *r) { (void)r; return true; }
 
-ws_llc_ai *ws_llc_ai_create(const ws_config *cfg, unsigned n_sms, char *err, size_t errlen) {
+ws_llc_ai *ws_llc_ai_create(const ws_config *cfg, unsigned n_sms, unsigned n_cpu, char *err,
+                            size_t errlen) {
     err[0] = 0;
     bool trace = cfg->llc_access_trace && *cfg->llc_access_trace;
     if (!cfg->llc_access_interval && !trace) return NULL;
     ws_llc_ai *a = calloc(1, sizeof *a);
-    if (!a || !(a->count = calloc(n_sms, sizeof *a->count))) {
+    if (!a || !(a->count = calloc(n_sms + n_cpu, sizeof *a->count))) {
         free(a);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    a->n = n_sms;
+    a->n = n_sms + n_cpu;
+    a->n_sms = n_sms;
     a->quota = (unsigned)cfg->llc_access_interval;
     if (trace) {
         a->path = cfg->llc_access_trace;
@@ -91,13 +93,14 @@ void ws_llc_ai_accepted(ws_llc_ai *a, const ws_mreq *r) {
     if (a->quota && counted(r) && a->inflight) a->inflight--;
 }
 
-void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms) {
+void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms, bool cpu_active) {
     if (!a->quota || a->inflight) return;
     bool any = false;
     for (unsigned i = 0; i < a->n; i++) {
         any |= a->count[i] > 0;
-        /* an SM with work left that has not used its quota: wait for it */
-        if (a->count[i] < a->quota && ws_sm_busy(sms[i])) return;
+        /* a core with work left that has not used its quota: wait for it */
+        bool active = i < a->n_sms ? ws_sm_busy(sms[i]) : cpu_active;
+        if (a->count[i] < a->quota && active) return;
     }
     if (!any) return;
     memset(a->count, 0, a->n * sizeof *a->count);

@@ -2,16 +2,18 @@
  * Performance and Time-Predictability of GPUs", Ch. 6): the access-interval
  * throttling hardware and the recording of every core's LLC accesses.
  *
- * -llc_access_interval Q: each SM may send at most Q LLC data accesses
- * (reads, writes, write-backs; not instruction fetches) per interval; a
- * per-SM counter holds its path to the interconnect at Q. The coordinator
- * starts the next interval when every active SM (one with resident work)
- * has sent Q and every counted access has been accepted by its L2 slice,
+ * -llc_access_interval Q: each core (every SM, and the CPU core of
+ * -cpu_llc_source) may send at most Q LLC accesses (reads, writes,
+ * write-backs, instruction fetches) per interval; a per-core counter holds
+ * its path to the LLC at Q. The coordinator starts the next interval when
+ * every active core (an SM with resident work, the CPU core with accesses
+ * left to send) has sent Q and every counted access has been accepted by its L2 slice,
  * so all accesses of interval k reach the LLC before any of k + 1 and the
  * n-th access of an SM is in interval n / Q: what the Access Interval
  * analysis (analysis/llc.h) assumes.
- * -llc_access_trace FILE: after every kernel, each SM's LLC data accesses
- * in the order it sent them: lines "KERNEL SM LINE-ADDRESS SET", SET being
+ * -llc_access_trace FILE: after every kernel, each core's LLC accesses in
+ * the order it sent them: lines "KERNEL CORE LINE-ADDRESS SET" (the CPU
+ * core is core number = the SM count), SET being
  * the global set (slice x sets per slice + set in the slice), for
  * `warpsim llc-analyze`. */
 #ifndef WARPSIM_TIMING_LLC_AI_H
@@ -28,18 +30,21 @@
 typedef struct ws_llc_ai ws_llc_ai;
 
 /* NULL with err[0] == 0 when neither option is on; NULL and err on a bad
-   path. */
-ws_llc_ai *ws_llc_ai_create(const ws_config *cfg, unsigned n_sms, char *err, size_t errlen);
+   path. Cores 0..n_sms-1 are the SMs; n_cpu more (the CPU core, numbered
+   n_sms) follow them, in the quota and in the trace. */
+ws_llc_ai *ws_llc_ai_create(const ws_config *cfg, unsigned n_sms, unsigned n_cpu, char *err,
+                            size_t errlen);
 void ws_llc_ai_destroy(ws_llc_ai *a);
 void ws_llc_ai_kernel_start(ws_llc_ai *a);
-/* May SM sm send r now? */
+/* May core sm (an SM, or the CPU core) send r now? */
 bool ws_llc_ai_may_send(const ws_llc_ai *a, unsigned sm, const ws_mreq *r);
-/* SM sm sent r (to global LLC set `set`). */
+/* Core sm sent r (to global LLC set `set`). */
 void ws_llc_ai_sent(ws_llc_ai *a, unsigned sm, const ws_mreq *r, uint64_t set);
 /* An L2 slice accepted r. */
 void ws_llc_ai_accepted(ws_llc_ai *a, const ws_mreq *r);
-/* The coordinator, once per core cycle. */
-void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms);
+/* The coordinator, once per core cycle. cpu_active: the CPU core has
+   accesses left to send (it is waited for like an SM with work). */
+void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms, bool cpu_active);
 /* Append this kernel's trace; 0, or -1 and err. */
 int ws_llc_ai_write(ws_llc_ai *a, uint64_t kernel, char *err, size_t errlen);
 uint64_t ws_llc_ai_intervals(const ws_llc_ai *a);

@@ -142,6 +142,7 @@ typedef struct alt {
 
 #define HM_CPU "-hm_enable 1\n-hm_page_policy static:0"
 #define HM_RANDOM "-hm_enable 1\n-hm_page_policy static:0.5"
+#define CPU_ON "-cpu_llc_source random\n-cpu_llc_rate 0.2"
 static const alt g_alt[] = {
     {"gpgpu_clock_domains", "600.0:1200.0:600.0:800.0", NULL, NULL, 0},
     {"gpgpu_shader_core_pipeline", "1024:32", NULL, NULL, 0},
@@ -216,6 +217,15 @@ static const alt g_alt[] = {
     {"hm_gpu_bw", "1", NULL, "-hm_enable 1\n-hm_page_policy bap", 0},
     {"hm_page_size", "65536", NULL, HM_RANDOM, 0},
     {"hm_seed", "2", NULL, HM_RANDOM, 0},
+    /* the CPU core on the shared LLC */
+    {"cpu_llc_source", "random", NULL, NULL, 0},
+    {"cpu_llc_rate", "0.5", NULL, CPU_ON, 0},
+    {"cpu_llc_footprint", "4194304", NULL, CPU_ON, 0},
+    {"cpu_llc_read_frac", "0.2", NULL, CPU_ON, 0},
+    {"cpu_llc_seed", "2", NULL, CPU_ON, 0},
+    {"cpu_llc_base", "34359738368", NULL, CPU_ON, 0},
+    {"cpu_llc_latency", "100", NULL, CPU_ON, 0},
+    {"cpu_llc_mshr", "1", NULL, CPU_ON, 0},
 };
 
 /* Effective options the bundled workloads cannot show, and why. The static
@@ -233,6 +243,7 @@ static const char *const g_quiet[][2] = {
                                 "workload makes (tests/func/test_memcheck.c)"},
     {"l1d_bypass_profile", "writes the bypass-list file, not the report (test_l1bypass_run.c)"},
     {"llc_access_trace", "writes the trace file, not the report (test_llc_run.c)"},
+    {"cpu_llc_trace", "a trace file to read, with -cpu_llc_source trace (test_cpu_llc_run.c)"},
     {"warpsim_analyze", "writes the analysis file, not the report (test_wcet_run.c)"},
     {"l1d_access_trace", "writes the trace file, not the report (test_reorder_run.c)"},
     {"l1d_bypass_unit", "changes what -l1d_bypass_profile writes (test_l1bypass_run.c)"},
