@@ -48,7 +48,9 @@ static bool lset_add(lset *s, uint64_t x) { /* true when full */
     return s->n >= s->cap;
 }
 
-int64_t ws_llc_simple(const ws_llc_trace *t, uint32_t sets, uint32_t ways) {
+/* The methods; out (when not NULL): out[c][n] = 1 where access n of core c
+   is a predicted miss. */
+static int64_t simple(const ws_llc_trace *t, uint32_t sets, uint32_t ways, uint8_t *const *out) {
     lset s = {malloc((ways + 1) * sizeof(uint64_t)), 0, ways};
     if (!s.v) return -1;
     int64_t miss = 0;
@@ -66,6 +68,7 @@ int64_t ws_llc_simple(const ws_llc_trace *t, uint32_t sets, uint32_t ways) {
                 }
             if (!prev) {
                 miss++;
+                if (out) out[c][n] = 1;
                 continue;
             }
             bool full = false;
@@ -81,12 +84,18 @@ int64_t ws_llc_simple(const ws_llc_trace *t, uint32_t sets, uint32_t ways) {
                 }
             }
             miss += full;
+            if (out) out[c][n] = full;
         }
     free(s.v);
     return miss;
 }
 
-int64_t ws_llc_access_interval(const ws_llc_trace *t, uint32_t sets, uint32_t ways, uint32_t quota) {
+int64_t ws_llc_simple(const ws_llc_trace *t, uint32_t sets, uint32_t ways) {
+    return simple(t, sets, ways, NULL);
+}
+
+static int64_t access_interval(const ws_llc_trace *t, uint32_t sets, uint32_t ways,
+                               uint32_t quota, uint8_t *const *out) {
     if (!quota) quota = 1;
     lset s = {malloc((ways + 1) * sizeof(uint64_t)), 0, ways};
     if (!s.v) return -1;
@@ -123,6 +132,7 @@ int64_t ws_llc_access_interval(const ws_llc_trace *t, uint32_t sets, uint32_t wa
             }
             if (!have) {
                 miss++;
+                if (out) out[c][n] = 1;
                 continue;
             }
             s.n = 0;
@@ -138,9 +148,19 @@ int64_t ws_llc_access_interval(const ws_llc_trace *t, uint32_t sets, uint32_t wa
                 }
             }
             miss += full;
+            if (out) out[c][n] = full;
         }
     free(s.v);
     return miss;
+}
+
+int64_t ws_llc_access_interval(const ws_llc_trace *t, uint32_t sets, uint32_t ways, uint32_t quota) {
+    return access_interval(t, sets, ways, quota, NULL);
+}
+
+int64_t ws_llc_predict(const ws_llc_trace *t, uint32_t sets, uint32_t ways, uint32_t quota,
+                       uint8_t *const *miss) {
+    return quota ? access_interval(t, sets, ways, quota, miss) : simple(t, sets, ways, miss);
 }
 
 int64_t ws_llc_lru_misses(const ws_llc_trace *t, const unsigned *order, size_t norder,

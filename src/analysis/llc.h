@@ -43,6 +43,16 @@ typedef struct ws_llc_trace {
 int64_t ws_llc_simple(const ws_llc_trace *t, uint32_t sets, uint32_t ways);
 int64_t ws_llc_access_interval(const ws_llc_trace *t, uint32_t sets, uint32_t ways, uint32_t quota);
 
+/* A (128 B line address, SM < 256) pair as one sortable key. */
+#define WS_LLC_HIT_KEY(line, sm) ((uint64_t)(line) << 1 | (uint64_t)(sm))
+
+/* Per access: miss[c][n] = 1 where access n of core c is a predicted miss
+   (0: a sure hit), by the Access Interval method with this quota, or by the
+   Simple method when quota is 0 (no throttling: any interleaving).
+   Returns the predicted misses, -1 when out of memory. */
+int64_t ws_llc_predict(const ws_llc_trace *t, uint32_t sets, uint32_t ways, uint32_t quota,
+                       uint8_t *const *miss);
+
 /* Misses of an LRU cache (sets x ways, line % sets) on one interleaving:
    order[k] is the core of the k-th access (each core's accesses taken in
    its order). -1 on a bad order. */

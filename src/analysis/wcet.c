@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/llc.h"
 #include "exec/exec.h"
 #include "timing/mem/addrdec.h"
 #include "timing/mem/mreq.h"
@@ -241,11 +242,12 @@ static unsigned regs_of(const ws_func *f, const ws_inst *in, uint32_t *rd, unsig
 /* Cut one warp's trace into segments (greedy, see wcet.h). */
 static size_t segments(const ws_ka_result *r, const ws_module *mod, const ws_wcet_model *m,
                        const ws_ka_warp *kw, uint32_t n_warps, uint32_t ncoal, uint32_t ncomp,
-                       ws_wcet_seg *out, uint8_t *written) {
+                       const uint8_t *acc_hit, ws_wcet_seg *out, uint8_t *written) {
     const ws_func *f = &mod->funcs[r->func];
     size_t nseg = 0, nwritten_ids = f->nregs + f->npreds + 1;
     uint64_t li = 0, le = 0, size = 0;
     uint32_t prev_pc = UINT32_MAX;
+    size_t j = kw->first; /* its next global access (cache-aware latencies) */
     memset(written, 0, nwritten_ids);
     for (size_t t = 0; t < kw->tcount; t++) {
         uint32_t pc = r->trace[kw->tfirst + t];
@@ -269,8 +271,14 @@ static size_t segments(const ws_ka_result *r, const ws_module *mod, const ws_wce
                 ili = ws_wcet_li_mem(&m->mem, n_warps, ncoal, 0);
                 ile = (uint64_t)m->mem.length + ncoal + 1;
             } else {
+                uint64_t lb = m->l_base;
+                if (m->llc) { /* the access this execution made, if it is the next one */
+                    bool mine = j < kw->first + kw->count && r->acc[j].pc == pc;
+                    lb = mine && acc_hit[j] ? m->llc->l_hit : m->llc->l_miss;
+                    j += mine;
+                }
                 ili = ws_wcet_li_mem(&m->mem, n_warps, ncoal, ncomp);
-                ile = ws_wcet_le_mem(&m->mem, m->l_base, ncoal, ncomp);
+                ile = ws_wcet_le_mem(&m->mem, lb, ncoal, ncomp);
             }
             break;
         case C_SMEM:
@@ -357,6 +365,36 @@ static uint32_t competing_avg(const ws_ka_result *r, const ws_wcet_model *m, con
     return up > active - 1 ? active - 1 : up;
 }
 
+static bool in_sorted(const uint64_t *v, size_t n, uint64_t x) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] == x) return true;
+        if (v[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
+/* Cache-aware: acc_hit[a] = 1 for a global access all of whose blocks are
+   sure LLC hits from its warp's SM (static mapping: block b on SM b mod S). */
+static void llc_hit_accesses(const ws_ka_result *r, const ws_wcet_llc *llc, unsigned n_sms,
+                             uint8_t *acc_hit, ws_wcet_result *out) {
+    for (size_t w = 0; w < r->nwarps; w++) {
+        const ws_ka_warp *kw = &r->warps[w];
+        unsigned sm = (unsigned)(kw->block % n_sms);
+        for (size_t a = kw->first; a < kw->first + kw->count; a++) {
+            const ws_ka_access *x = &r->acc[a];
+            bool hit = x->nblk > 0;
+            for (uint32_t b = 0; b < x->nblk && hit; b++)
+                hit = in_sorted(llc->hit_lines, llc->nhit,
+                                WS_LLC_HIT_KEY(r->addr[x->at + b] & ~(uint64_t)127, sm));
+            acc_hit[a] = hit;
+            out->hit_acc += hit;
+        }
+    }
+}
+
 int ws_wcet_kernel(const ws_ka_result *r, const ws_module *mod, const ws_wcet_model *m,
                    const ws_config *cfg, ws_wcet_result *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
@@ -384,12 +422,15 @@ int ws_wcet_kernel(const ws_ka_result *r, const ws_module *mod, const ws_wcet_mo
     ws_wcet_seg *segs = malloc((maxtr + 1) * (size_t)mc * (wpb ? wpb : 1) * sizeof *segs);
     ws_wcet_warp *ww = malloc((size_t)mc * (wpb ? wpb : 1) * sizeof *ww);
     uint8_t *written = malloc(f->nregs + f->npreds + 1);
-    if (!segs || !ww || !written) {
+    uint8_t *acc_hit = calloc(r->nacc + 1, 1);
+    if (!segs || !ww || !written || !acc_hit) {
         free(segs);
         free(ww);
         free(written);
+        free(acc_hit);
         goto oom;
     }
+    if (m->llc) llc_hit_accesses(r, m->llc, m->n_sms, acc_hit, out);
     for (int cm = 0; cm < 2; cm++)
         for (int pm = 0; pm < 2; pm++) {
             uint32_t ncoal = cm ? out->ncoal_max : out->ncoal_avg;
@@ -412,8 +453,8 @@ int ws_wcet_kernel(const ws_ka_result *r, const ws_module *mod, const ws_wcet_mo
                         for (size_t w = 0; w < wpb; w++) {
                             const ws_ka_warp *kw = &r->warps[b * wpb + w];
                             ww[n].seg = segs + used;
-                            ww[n].nseg = segments(r, mod, m, kw, nw, ncoal, ncomp, segs + used,
-                                                  written);
+                            ww[n].nseg = segments(r, mod, m, kw, nw, ncoal, ncomp, acc_hit,
+                                                  segs + used, written);
                             ww[n].group = k;
                             used += ww[n].nseg;
                             n++;
@@ -429,6 +470,7 @@ int ws_wcet_kernel(const ws_ka_result *r, const ws_module *mod, const ws_wcet_mo
     free(segs);
     free(ww);
     free(written);
+    free(acc_hit);
     return 0;
 oom:
     snprintf(err, errlen, "out of host memory");

@@ -62,6 +62,17 @@ void ws_wcet_ncoal(const uint32_t *n, size_t count, uint32_t *max, uint32_t *avg
 double ws_wcet_d2center(const double *v, unsigned p);
 double ws_wcet_d2vector(const double *a, const double *b, unsigned p);
 
+/* Cache-aware latencies (Ch. 6, Sec. 6.5): a warp's global access whose
+   every 128 B block is a sure LLC hit from its SM (hit_lines: sorted
+   WS_LLC_HIT_KEY keys of the Access Interval analysis) is charged the
+   profiled longest latency of LLC hits, any other memory instruction the
+   longest of LLC misses, in place of L_base. */
+typedef struct ws_wcet_llc {
+    const uint64_t *hit_lines;
+    size_t nhit;
+    uint64_t l_hit, l_miss;
+} ws_wcet_llc;
+
 typedef struct ws_wcet_model {
     ws_wcet_unit sp, sfu, mem;
     uint64_t l_base;       /* base latency of a global access (perfect memory: 1) */
@@ -71,6 +82,7 @@ typedef struct ws_wcet_model {
     bool perfect_memory;   /* requests take one cycle, no competing SMs */
     unsigned n_sms, max_cta;
     double t_competing, t_d2center; /* Alg. 6 thresholds (13, 0.5) */
+    const ws_wcet_llc *llc;  /* cache-aware latencies, or NULL (L_base for all) */
 } ws_wcet_model;
 
 /* The model for a warpsim configuration: latencies, collectors, SMs. 0, or
@@ -82,6 +94,8 @@ typedef struct ws_wcet_result {
     uint32_t ncoal_max, ncoal_avg;   /* avg rounded up */
     uint32_t ncomp_max, ncomp_avg;   /* active SMs - 1; Alg. 6 rounded up */
     uint64_t bound[2][2];            /* [N_coal max?][N_CompetingSM max?] */
+    uint64_t hit_acc;                /* cache-aware: warps' global accesses charged the LLC-hit
+                                        latency (of r->nacc) */
 } ws_wcet_result;
 
 /* Bounds of an analyzed kernel (r->ok) with all four parameter choices.

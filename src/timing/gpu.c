@@ -1212,7 +1212,11 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     if (rc == WS_OK && g->llc &&
         ws_llc_ai_write(g->llc, g->kernel_uid, fault->msg, sizeof fault->msg))
         rc = fault->code = WS_ERR_IO;
-    if (rc == WS_OK && ws_analyze_write(&g->cfg, g->sm, g->n_sms, g->kernel_uid, l, fault))
+    const uint64_t *hits = NULL;
+    size_t nhits = 0;
+    bool have_hits = ws_llc_ai_hit_lines(g->llc, &hits, &nhits);
+    if (rc == WS_OK && ws_analyze_write(&g->cfg, g->sm, g->n_sms, g->kernel_uid, l, hits, nhits,
+                                        have_hits, fault))
         rc = fault->code;
     /* a dynamic placement also samples at the kernel's end */
     if (g->hm_period && cycle % g->hm_period) hm_sample(g, cycle % g->hm_period);

@@ -80,7 +80,8 @@ int ws_l1bp_write_sms(const ws_config *c, ws_sm *const *sms, uint32_t n, ws_faul
    ran: its parameters, shape, SM count and CTAs per SM) and its L1D
    miss-rate estimate, appended to FILE. */
 int ws_analyze_write(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t kernel,
-                     const ws_launch_desc *l, ws_fault *fault) {
+                     const ws_launch_desc *l, const uint64_t *hit_lines, size_t nhit,
+                     bool have_hits, ws_fault *fault) {
     const char *path = c->analyze_out;
     const ws_func *kf = &l->img->mod->funcs[l->func];
     if (!path || !*path) return 0;
@@ -125,6 +126,32 @@ int ws_analyze_write(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t
                             (unsigned long long)wr.bound[1][0], (unsigned long long)wr.bound[1][1]);
                 else
                     fprintf(f, "wcet none %s\n", e);
+                if (have_hits && !c->perfect_memory) {
+                    /* cache-aware (Sec. 6.5): the profiled longest LLC-hit and LLC-miss
+                       latencies; a miss is never charged less than a hit */
+                    ws_wcet_llc llc = {hit_lines, nhit, 0, 0};
+                    for (uint32_t i = 0; i < n; i++) {
+                        uint64_t h = ws_sm_max_mf_latency_l2(sms[i], false);
+                        uint64_t m = ws_sm_max_mf_latency_l2(sms[i], true);
+                        if (h > llc.l_hit) llc.l_hit = h;
+                        if (m > llc.l_miss) llc.l_miss = m;
+                    }
+                    if (llc.l_hit > llc.l_miss) llc.l_miss = llc.l_hit;
+                    if (!llc.l_hit) llc.l_hit = llc.l_miss;
+                    wm.llc = &llc;
+                    if (ws_wcet_kernel(&r, l->img->mod, &wm, c, &wr, e, sizeof e) == 0)
+                        fprintf(f, "wcet_llc method %s l_hit %llu l_miss %llu hit_accesses %llu of %zu "
+                                "avg_avg %llu avg_max %llu max_avg %llu max_max %llu\n",
+                                c->llc_access_interval ? "access_interval" : "simple",
+                                (unsigned long long)llc.l_hit, (unsigned long long)llc.l_miss,
+                                (unsigned long long)wr.hit_acc, r.nacc,
+                                (unsigned long long)wr.bound[0][0],
+                                (unsigned long long)wr.bound[0][1],
+                                (unsigned long long)wr.bound[1][0],
+                                (unsigned long long)wr.bound[1][1]);
+                    else
+                        fprintf(f, "wcet_llc none %s\n", e);
+                }
             }
         }
         if (fflush(f) || ferror(f)) bad = 1;

@@ -21,8 +21,11 @@ int ws_l1bp_write_sms(const ws_config *c, ws_sm *const *sms, uint32_t n, ws_faul
 /* -l1d_access_trace: append kernel's per-SM L1D sequences. */
 int ws_l1trace_write_sms(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t kernel,
                          ws_fault *fault);
-/* -warpsim_analyze: append the analyzer's record of launch l (kernel). */
+/* -warpsim_analyze: append the analyzer's record of launch l (kernel); with
+   have_hits, also the cache-aware WCET (hit_lines: the sure LLC-hit lines of
+   ws_llc_ai_hit_lines). */
 int ws_analyze_write(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t kernel,
-                     const ws_launch_desc *l, ws_fault *fault);
+                     const ws_launch_desc *l, const uint64_t *hit_lines, size_t nhit,
+                     bool have_hits, ws_fault *fault);
 
 #endif

@@ -6,14 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/llc.h"
+#include "timing/mem/cache.h"
+
 struct ws_llc_ai {
     unsigned n, n_sms, quota; /* cores (SMs, then the CPU core), SMs */
     uint32_t *count;       /* per SM: accesses sent in this interval */
     uint64_t inflight;     /* counted accesses not yet accepted by the L2 */
     uint64_t intervals;
     const char *path;
+    bool record;           /* keep the trace: for the file, or for the cache-aware WCET */
+    bool predict;          /* -warpsim_analyze: predict the GPU's sure LLC hits per kernel */
+    uint32_t sets, ways;   /* the LLC: every slice's sets, associativity */
     uint64_t *tr;          /* (sm, line, set) triples of this kernel */
     size_t ntr, cap;
+    uint64_t *hit;         /* this kernel's lines every GPU access of which surely hit, sorted */
+    size_t nhit;
+    bool hit_ok;
     bool oom;
 };
 
@@ -37,6 +46,15 @@ ws_llc_ai *ws_llc_ai_create(const ws_config *cfg, unsigned n_sms, unsigned n_cpu
     a->n = n_sms + n_cpu;
     a->n_sms = n_sms;
     a->quota = (unsigned)cfg->llc_access_interval;
+    a->predict = cfg->analyze_out && *cfg->analyze_out;
+    a->record = trace || a->predict;
+    ws_cache_cfg cc;
+    if (ws_cache_cfg_parse(cfg->cache_dl2, &cc, err, errlen)) {
+        ws_llc_ai_destroy(a);
+        return NULL;
+    }
+    a->sets = cc.nsets * (uint32_t)(cfg->n_mem * cfg->n_sub_partition_per_mchannel);
+    a->ways = cc.assoc;
     if (trace) {
         a->path = cfg->llc_access_trace;
         FILE *f = fopen(a->path, "w"); /* refused now if it cannot be written */
@@ -55,6 +73,7 @@ void ws_llc_ai_destroy(ws_llc_ai *a) {
     if (!a) return;
     free(a->count);
     free(a->tr);
+    free(a->hit);
     free(a);
 }
 
@@ -73,7 +92,7 @@ void ws_llc_ai_sent(ws_llc_ai *a, unsigned sm, const ws_mreq *r, uint64_t set) {
         a->count[sm]++;
         a->inflight++;
     }
-    if (!a->path) return;
+    if (!a->record) return;
     if (a->ntr + 3 > a->cap) {
         size_t nc = a->cap ? 2 * a->cap : 3 * 4096;
         uint64_t *t = realloc(a->tr, nc * sizeof *t);
@@ -109,8 +128,79 @@ void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms, bool cpu_active) {
 
 uint64_t ws_llc_ai_intervals(const ws_llc_ai *a) { return a ? a->intervals : 0; }
 
+static int cmp_u64(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* This kernel's sure hits: per access, the Access Interval prediction (the
+   Simple one without throttling) over every core's trace, the CPU's
+   included; (line, SM) is kept when no access of that SM to the line may
+   miss. */
+static void predict_hits(ws_llc_ai *a) {
+    a->nhit = 0;
+    a->hit_ok = false;
+    size_t n = a->ntr / 3;
+    size_t *cnt = calloc(a->n + 1, sizeof *cnt);
+    uint64_t **key = calloc(a->n, sizeof *key);
+    uint8_t **miss = calloc(a->n, sizeof *miss);
+    uint64_t *pair = malloc((2 * n + 1) * sizeof *pair); /* (line << 1 | may miss) */
+    bool ok = cnt && key && miss && pair;
+    for (size_t i = 0; ok && i < n; i++) cnt[a->tr[3 * i]]++;
+    for (unsigned c = 0; ok && c < a->n; c++) {
+        key[c] = malloc((cnt[c] + 1) * sizeof **key);
+        miss[c] = calloc(cnt[c] + 1, 1);
+        ok = key[c] && miss[c];
+        cnt[c] = 0;
+    }
+    for (size_t i = 0; ok && i < n; i++) { /* llc-analyze's keys: same set <=> same residue */
+        uint64_t c = a->tr[3 * i];
+        key[c][cnt[c]++] = (a->tr[3 * i + 1] / 128) * a->sets + a->tr[3 * i + 2] % a->sets;
+    }
+    ws_llc_trace t = {a->n, (const uint64_t *const *)key, cnt};
+    if (ok) ok = ws_llc_predict(&t, a->sets, a->ways, a->quota, miss) >= 0;
+    size_t np = 0;
+    ok = ok && a->n_sms <= 256;
+    for (unsigned c = 0; ok && c < a->n_sms; c++)
+        for (size_t k = 0; k < cnt[c]; k++)
+            pair[np++] = WS_LLC_HIT_KEY(key[c][k] / a->sets * 128, c) << 1 | miss[c][k];
+    if (ok) {
+        qsort(pair, np, sizeof *pair, cmp_u64);
+        uint64_t *h = realloc(a->hit, (np + 1) * sizeof *h);
+        ok = h != NULL;
+        if (h) a->hit = h;
+        for (size_t i = 0; ok && i < np;) {
+            size_t j = i;
+            bool may_miss = false;
+            while (j < np && pair[j] >> 1 == pair[i] >> 1) may_miss |= pair[j++] & 1;
+            if (!may_miss) a->hit[a->nhit++] = pair[i] >> 1;
+            i = j;
+        }
+        a->hit_ok = ok;
+    }
+    for (unsigned c = 0; key && miss && c < a->n; c++) {
+        free(key[c]);
+        free(miss[c]);
+    }
+    free(key);
+    free(miss);
+    free(cnt);
+    free(pair);
+}
+
+bool ws_llc_ai_hit_lines(const ws_llc_ai *a, const uint64_t **lines, size_t *n) {
+    if (!a || !a->hit_ok) return false;
+    *lines = a->hit;
+    *n = a->nhit;
+    return true;
+}
+
 int ws_llc_ai_write(ws_llc_ai *a, uint64_t kernel, char *err, size_t errlen) {
-    if (!a->path) return 0;
+    if (a->predict && !a->oom) predict_hits(a);
+    if (!a->path) {
+        a->ntr = 0;
+        return 0;
+    }
     if (a->oom) {
         snprintf(err, errlen, "-llc_access_trace: out of host memory");
         return -1;

@@ -45,8 +45,16 @@ void ws_llc_ai_accepted(ws_llc_ai *a, const ws_mreq *r);
 /* The coordinator, once per core cycle. cpu_active: the CPU core has
    accesses left to send (it is waited for like an SM with work). */
 void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms, bool cpu_active);
-/* Append this kernel's trace; 0, or -1 and err. */
+/* At a kernel's end: append its trace (-llc_access_trace); with
+   -warpsim_analyze, first predict its sure LLC hits (ws_llc_ai_hit_lines).
+   0, or -1 and err. */
 int ws_llc_ai_write(ws_llc_ai *a, uint64_t kernel, char *err, size_t errlen);
+/* The last kernel's (line, SM) pairs, as sorted WS_LLC_HIT_KEY keys, whose
+   every access from that SM surely hit in the LLC by the Access Interval
+   analysis of the recorded accesses of every core (the Simple analysis
+   without throttling); false when not predicted (a NULL a, no
+   -warpsim_analyze, more than 256 SMs, out of memory). */
+bool ws_llc_ai_hit_lines(const ws_llc_ai *a, const uint64_t **lines, size_t *n);
 uint64_t ws_llc_ai_intervals(const ws_llc_ai *a);
 
 #endif

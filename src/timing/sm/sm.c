@@ -308,6 +308,9 @@ static uint32_t compute_max_cta(const ws_sm *sm, const char **why) {
 
 const char *ws_sm_cta_limiter(const ws_sm *sm) { return sm->cta_limiter; }
 uint64_t ws_sm_max_mf_latency(const ws_sm *sm) { return sm->mf_lat_max; }
+uint64_t ws_sm_max_mf_latency_l2(const ws_sm *sm, bool missed) {
+    return sm->mf_lat_max_l2[missed];
+}
 
 uint32_t ws_sm_max_ctas(const ws_sm *sm) { return sm->max_cta; }
 
@@ -328,7 +331,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     sm->warps_per_cta = (threads + 31) / 32;
     sm->padded_threads = sm->warps_per_cta * 32;
     sm->max_cta = compute_max_cta(sm, &sm->cta_limiter);
-    sm->mf_lat_max = 0;
+    sm->mf_lat_max = sm->mf_lat_max_l2[0] = sm->mf_lat_max_l2[1] = 0;
     sm->local_threads = sm->padded_threads * (sm->max_cta ? sm->max_cta : 1) * sm->n_sms;
     if (sm->ro) sm_ro_kernel_start(sm);
 
@@ -534,6 +537,7 @@ void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now) {
         sm->st.mf_lat_sum += lat;
         sm->st.mf_lat_n++;
         if (lat > sm->mf_lat_max) sm->mf_lat_max = lat;
+        if (lat > sm->mf_lat_max_l2[r->l2_waited]) sm->mf_lat_max_l2[r->l2_waited] = lat;
     }
     if (r->access == WS_MA_INST) {
         /* instruction replies go straight to the L1I (GPGPU-Sim's fetch response) */
