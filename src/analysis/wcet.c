@@ -465,6 +465,7 @@ int ws_wcet_kernel(const ws_ka_result *r, const ws_module *mod, const ws_wcet_mo
                 }
                 if (t > worst) worst = t;
             }
+            if (m->llc && worst != UINT64_MAX) worst += m->llc->held;
             out->bound[cm][pm] = worst;
         }
     free(segs);

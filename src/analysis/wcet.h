@@ -71,6 +71,11 @@ typedef struct ws_wcet_llc {
     const uint64_t *hit_lines;
     size_t nhit;
     uint64_t l_hit, l_miss;
+    /* access-interval throttling: the profiled largest total time an SM's
+       requests were held for the next interval, added to the bound (a held
+       SM goes on computing, so the hold stretches its timeline by at most
+       that); 0: no throttling */
+    uint64_t held;
 } ws_wcet_llc;
 
 typedef struct ws_wcet_model {

@@ -874,7 +874,10 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
 /* Access-interval throttling: may SM i send r now? If so, it is counted
    (and traced with its global LLC set: slice x sets per slice + set). */
 static bool llc_send(ws_gpu *g, uint32_t i, const ws_mreq *r) {
-    if (!ws_llc_ai_may_send(g->llc, i, r)) return false;
+    if (!ws_llc_ai_may_send(g->llc, i, r)) {
+        ws_llc_ai_held(g->llc, i);
+        return false;
+    }
     uint32_t k;
     ws_mempart *p = part_of(g, r->subpart, &k);
     const ws_cache *l2 = ws_subpart_l2(p, k);
@@ -1216,7 +1219,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     size_t nhits = 0;
     bool have_hits = ws_llc_ai_hit_lines(g->llc, &hits, &nhits);
     if (rc == WS_OK && ws_analyze_write(&g->cfg, g->sm, g->n_sms, g->kernel_uid, l, hits, nhits,
-                                        have_hits, fault))
+                                        have_hits, ws_llc_ai_most_held(g->llc), fault))
         rc = fault->code;
     /* a dynamic placement also samples at the kernel's end */
     if (g->hm_period && cycle % g->hm_period) hm_sample(g, cycle % g->hm_period);

@@ -81,7 +81,7 @@ int ws_l1bp_write_sms(const ws_config *c, ws_sm *const *sms, uint32_t n, ws_faul
    miss-rate estimate, appended to FILE. */
 int ws_analyze_write(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t kernel,
                      const ws_launch_desc *l, const uint64_t *hit_lines, size_t nhit,
-                     bool have_hits, ws_fault *fault) {
+                     bool have_hits, uint64_t held, ws_fault *fault) {
     const char *path = c->analyze_out;
     const ws_func *kf = &l->img->mod->funcs[l->func];
     if (!path || !*path) return 0;
@@ -129,7 +129,7 @@ int ws_analyze_write(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t
                 if (have_hits && !c->perfect_memory) {
                     /* cache-aware (Sec. 6.5): the profiled longest LLC-hit and LLC-miss
                        latencies; a miss is never charged less than a hit */
-                    ws_wcet_llc llc = {hit_lines, nhit, 0, 0};
+                    ws_wcet_llc llc = {hit_lines, nhit, 0, 0, held};
                     for (uint32_t i = 0; i < n; i++) {
                         uint64_t h = ws_sm_max_mf_latency_l2(sms[i], false);
                         uint64_t m = ws_sm_max_mf_latency_l2(sms[i], true);
@@ -140,10 +140,12 @@ int ws_analyze_write(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t
                     if (!llc.l_hit) llc.l_hit = llc.l_miss;
                     wm.llc = &llc;
                     if (ws_wcet_kernel(&r, l->img->mod, &wm, c, &wr, e, sizeof e) == 0)
-                        fprintf(f, "wcet_llc method %s l_hit %llu l_miss %llu hit_accesses %llu of %zu "
-                                "avg_avg %llu avg_max %llu max_avg %llu max_max %llu\n",
+                        fprintf(f, "wcet_llc method %s l_hit %llu l_miss %llu held %llu "
+                                "hit_accesses %llu of %zu avg_avg %llu avg_max %llu max_avg %llu "
+                                "max_max %llu\n",
                                 c->llc_access_interval ? "access_interval" : "simple",
                                 (unsigned long long)llc.l_hit, (unsigned long long)llc.l_miss,
+                                (unsigned long long)held,
                                 (unsigned long long)wr.hit_acc, r.nacc,
                                 (unsigned long long)wr.bound[0][0],
                                 (unsigned long long)wr.bound[0][1],

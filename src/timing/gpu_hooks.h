@@ -26,6 +26,6 @@ int ws_l1trace_write_sms(const ws_config *c, ws_sm *const *sms, uint32_t n, uint
    ws_llc_ai_hit_lines). */
 int ws_analyze_write(const ws_config *c, ws_sm *const *sms, uint32_t n, uint64_t kernel,
                      const ws_launch_desc *l, const uint64_t *hit_lines, size_t nhit,
-                     bool have_hits, ws_fault *fault);
+                     bool have_hits, uint64_t held, ws_fault *fault);
 
 #endif

@@ -14,6 +14,11 @@ struct ws_llc_ai {
     uint32_t *count;       /* per SM: accesses sent in this interval */
     uint64_t inflight;     /* counted accesses not yet accepted by the L2 */
     uint64_t intervals;
+    uint64_t tick;         /* core cycles */
+    uint64_t *blocked;     /* per core: tick + 1 since when its next access waits for the
+                              next interval (0: not waiting) */
+    uint64_t *held;        /* per core: cycles its accesses waited for intervals this kernel
+                              (the cache-aware WCET's profile) */
     const char *path;
     bool record;           /* keep the trace: for the file, or for the cache-aware WCET */
     bool predict;          /* -warpsim_analyze: predict the GPU's sure LLC hits per kernel */
@@ -38,7 +43,10 @@ ws_llc_ai *ws_llc_ai_create(const ws_config *cfg, unsigned n_sms, unsigned n_cpu
     bool trace = cfg->llc_access_trace && *cfg->llc_access_trace;
     if (!cfg->llc_access_interval && !trace) return NULL;
     ws_llc_ai *a = calloc(1, sizeof *a);
-    if (!a || !(a->count = calloc(n_sms + n_cpu, sizeof *a->count))) {
+    if (!a || !(a->count = calloc(n_sms + n_cpu, sizeof *a->count)) ||
+        !(a->blocked = calloc(n_sms + n_cpu, sizeof *a->blocked)) ||
+        !(a->held = calloc(n_sms + n_cpu, sizeof *a->held))) {
+        if (a) free(a->count), free(a->blocked);
         free(a);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -72,6 +80,8 @@ ws_llc_ai *ws_llc_ai_create(const ws_config *cfg, unsigned n_sms, unsigned n_cpu
 void ws_llc_ai_destroy(ws_llc_ai *a) {
     if (!a) return;
     free(a->count);
+    free(a->blocked);
+    free(a->held);
     free(a->tr);
     free(a->hit);
     free(a);
@@ -79,6 +89,8 @@ void ws_llc_ai_destroy(ws_llc_ai *a) {
 
 void ws_llc_ai_kernel_start(ws_llc_ai *a) {
     memset(a->count, 0, a->n * sizeof *a->count);
+    memset(a->blocked, 0, a->n * sizeof *a->blocked);
+    memset(a->held, 0, a->n * sizeof *a->held);
     a->ntr = 0;
 }
 
@@ -88,6 +100,10 @@ bool ws_llc_ai_may_send(const ws_llc_ai *a, unsigned sm, const ws_mreq *r) {
 
 void ws_llc_ai_sent(ws_llc_ai *a, unsigned sm, const ws_mreq *r, uint64_t set) {
     if (!counted(r)) return;
+    if (a->blocked[sm]) {
+        a->held[sm] += a->tick + 1 - a->blocked[sm];
+        a->blocked[sm] = 0;
+    }
     if (a->quota) {
         a->count[sm]++;
         a->inflight++;
@@ -113,6 +129,7 @@ void ws_llc_ai_accepted(ws_llc_ai *a, const ws_mreq *r) {
 }
 
 void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms, bool cpu_active) {
+    a->tick++;
     if (!a->quota || a->inflight) return;
     bool any = false;
     for (unsigned i = 0; i < a->n; i++) {
@@ -125,6 +142,18 @@ void ws_llc_ai_cycle(ws_llc_ai *a, ws_sm *const *sms, bool cpu_active) {
     memset(a->count, 0, a->n * sizeof *a->count);
     a->intervals++;
 }
+
+void ws_llc_ai_held(ws_llc_ai *a, unsigned sm) {
+    if (!a->blocked[sm]) a->blocked[sm] = a->tick + 1;
+}
+
+uint64_t ws_llc_ai_most_held(const ws_llc_ai *a) {
+    uint64_t m = 0;
+    for (unsigned i = 0; a && a->quota && i < a->n_sms; i++)
+        if (a->held[i] > m) m = a->held[i];
+    return m;
+}
+unsigned ws_llc_ai_quota(const ws_llc_ai *a) { return a ? a->quota : 0; }
 
 uint64_t ws_llc_ai_intervals(const ws_llc_ai *a) { return a ? a->intervals : 0; }
 

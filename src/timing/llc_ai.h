@@ -56,5 +56,12 @@ int ws_llc_ai_write(ws_llc_ai *a, uint64_t kernel, char *err, size_t errlen);
    -warpsim_analyze, more than 256 SMs, out of memory). */
 bool ws_llc_ai_hit_lines(const ws_llc_ai *a, const uint64_t **lines, size_t *n);
 uint64_t ws_llc_ai_intervals(const ws_llc_ai *a);
+/* Core sm has an access to send but its quota is used. */
+void ws_llc_ai_held(ws_llc_ai *a, unsigned sm);
+/* The current kernel's largest total, over SMs, of the cycles an SM's
+   accesses were held for the next interval (0: no throttling), and the
+   quota. */
+uint64_t ws_llc_ai_most_held(const ws_llc_ai *a);
+unsigned ws_llc_ai_quota(const ws_llc_ai *a);
 
 #endif

@@ -219,6 +219,7 @@ static const alt g_alt[] = {
     {"hm_seed", "2", NULL, HM_RANDOM, 0},
     /* the CPU core on the shared LLC */
     {"cpu_llc_source", "random", NULL, NULL, 0},
+    {"warpsim_perfect_icache", "1", NULL, NULL, 0},
     {"cpu_llc_rate", "0.5", NULL, CPU_ON, 0},
     {"cpu_llc_footprint", "4194304", NULL, CPU_ON, 0},
     {"cpu_llc_read_frac", "0.2", NULL, CPU_ON, 0},

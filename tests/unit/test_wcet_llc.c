@@ -68,6 +68,13 @@ TEST(wcet_llc_hit_latency_per_access_and_sm) {
     CHECK(ws_wcet_kernel(&r, m, &wm, &c, &none, err, sizeof err) == 0);
     CHECK_EQ_U64(none.hit_acc, 0);
     CHECK_EQ_U64(none.bound[1][1], plain.bound[1][1]);
+    /* throttling: an SM held 200 cycles in all for its intervals */
+    ws_wcet_result thr;
+    llc.held = 200;
+    CHECK(ws_wcet_kernel(&r, m, &wm, &c, &thr, err, sizeof err) == 0);
+    CHECK_EQ_U64(thr.bound[1][1], none.bound[1][1] + 200);
+    CHECK_EQ_U64(thr.bound[0][0], none.bound[0][0] + 200);
+    llc.held = 0;
     /* a hit from another SM is no hit here */
     llc.hit_lines = wrong_sm;
     llc.nhit = 8;

@@ -82,7 +82,7 @@ void sm_fetch_reply(ws_sm *sm, uint64_t block) { ws_cache_fill(sm->l1i, block, s
 static void drain_l1i(ws_sm *sm) {
     if (!ws_cache_has_miss(sm->l1i) || sm_outq_full(sm)) return;
     const ws_cache_out *o = ws_cache_peek_miss(sm->l1i);
-    if (sm->cfg->perfect_memory) { /* perfect memory: the line is there a cycle later */
+    if (sm->cfg->perfect_memory || sm->cfg->perfect_icache) { /* the line is there a cycle later */
         uint64_t b = o->addr;
         ws_cache_pop_miss(sm->l1i);
         ws_cache_fill(sm->l1i, b, sm->now);
