@@ -537,7 +537,9 @@ void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now) {
         sm->st.mf_lat_sum += lat;
         sm->st.mf_lat_n++;
         if (lat > sm->mf_lat_max) sm->mf_lat_max = lat;
-        if (lat > sm->mf_lat_max_l2[r->l2_waited]) sm->mf_lat_max_l2[r->l2_waited] = lat;
+        /* from leaving the SM: time held by access-interval throttling is counted apart */
+        uint64_t net = now - (r->t_icnt_in ? r->t_icnt_in : r->t_created);
+        if (net > sm->mf_lat_max_l2[r->l2_waited]) sm->mf_lat_max_l2[r->l2_waited] = net;
     }
     if (r->access == WS_MA_INST) {
         /* instruction replies go straight to the L1I (GPGPU-Sim's fetch response) */

@@ -166,8 +166,10 @@ struct ws_l1prof *ws_sm_l1prof(ws_sm *sm);
 size_t ws_sm_l1trace(ws_sm *sm, const uint64_t **a, bool reset);
 /* The longest reply latency (mf_lat_sum's unit) since the current kernel began. */
 uint64_t ws_sm_max_mf_latency(const ws_sm *sm);
-/* The same of replies whose request hit (missed false) or missed in the L2
-   (the shared LLC's profiled latencies of the cache-aware WCET). */
+/* The longest latency from leaving the SM to the reply, of requests that
+   hit (missed false) or missed in the L2 (the shared LLC's profiled
+   latencies of the cache-aware WCET; time held in the SM for an access
+   interval is not in it). */
 uint64_t ws_sm_max_mf_latency_l2(const ws_sm *sm, bool missed);
 /* Why the current kernel gets no more CTAs per SM than ws_sm_max_ctas: "threads", "regs",
    "smem", "cta_limit" (the CTA slots) or "grid" (too few CTAs for all SMs). */

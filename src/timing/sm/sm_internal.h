@@ -215,7 +215,8 @@ struct ws_sm {
     uint32_t max_cta, warps_per_cta, padded_threads;
     const char *cta_limiter;   /* why max_cta is what it is (ws_sm_cta_limiter) */
     uint64_t mf_lat_max;       /* the longest reply latency this kernel */
-    uint64_t mf_lat_max_l2[2]; /* the same of replies that hit [0] / missed [1] in the L2 */
+    uint64_t mf_lat_max_l2[2]; /* the longest from leaving the SM, of replies that hit [0] /
+                                  missed [1] in the L2 */
     uint32_t local_threads;    /* max concurrent threads GPU-wide (local-memory map) */
     uint32_t n_sms;
 
