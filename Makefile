@@ -122,8 +122,8 @@ bench-speed: $(WARPSIM)
 	./tools/bench_speed.sh
 
 # libFuzzer harnesses (tests/fuzz/fuzz_*.c; needs clang): the fat binary
-# reader, the PTX front end, the config/.icnt reader and PTX run on the
-# functional engine, each for FUZZ_SECONDS, one after the other, then the
+# reader, the PTX front end, the config/.icnt reader, PTX run on the
+# functional engine and the CPU core's LLC trace reader, each for FUZZ_SECONDS, one after the other, then the
 # sweep-spec reader (tests/fuzz/fuzz_spec.py, Python). Seeds: tests/data/fatbin,
 # the committed PTX (bench/*/*/kernel.ptx, tests/data/ptx) and configs
 # (tests/data/gpgpusim-configs); new inputs go to $(BUILD)/fuzz/corpus/NAME and
@@ -135,7 +135,7 @@ FUZZ_SECONDS ?= 60
 # FUZZ_SEED=N repeats a run's mutations (CI sets one, so a pass or a failure
 # does not depend on the clock); unset: a new seed each run
 FUZZ_SEED    ?=
-FUZZ_NAMES   := fatbin ptx config exec
+FUZZ_NAMES   := fatbin ptx config exec cputrace
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -std=c11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -fPIC $(CPPFLAGS)
 FUZZ_OBJ     := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
@@ -147,6 +147,7 @@ FUZZ_SEEDS_ptx    = $(BUILD)/fuzz/seeds/ptx tests/data/ptx
 FUZZ_SEEDS_exec   = $(FUZZ_SEEDS_ptx)
 FUZZ_SEEDS_config = $(wildcard tests/data/gpgpusim-configs/*/)
 FUZZ_SEEDS_fatbin = tests/data/fatbin
+FUZZ_SEEDS_cputrace = tests/data/cputrace
 # the biggest bench kernels take seconds each on the engine
 FUZZ_OPTS_exec    = -max_len=16384
 
@@ -164,7 +165,7 @@ $(BUILD)/fuzz/seeds/ptx: $(BENCH_PTX)
 	for f in $(BENCH_PTX); do cp $$f $@/$$(echo $$f | tr / _); done
 	@touch $@
 
-# one harness: make fuzz-ptx (fuzz-fatbin, fuzz-config, fuzz-exec, fuzz-spec)
+# one harness: make fuzz-ptx (fuzz-fatbin, fuzz-config, fuzz-exec, fuzz-cputrace, fuzz-spec)
 fuzz-%: $(BUILD)/fuzz/fuzz_% $(BUILD)/fuzz/seeds/ptx
 	@mkdir -p $(BUILD)/fuzz/crashes $(BUILD)/fuzz/corpus/$*
 	$< $(FUZZ_RUN) $(FUZZ_OPTS_$*) $(BUILD)/fuzz/corpus/$* $(FUZZ_SEEDS_$*)
