@@ -372,6 +372,7 @@ ws_status ws_exec_mem(ws_xctx *x) {
         }
     }
     ws_fault *fault = x->fault;
+    ws_wlog *wl = is_st ? x->c->l.wlog : NULL; /* the timing model defers global stores */
     x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, M) {
         uint64_t a = lane_addr(&p, l), ra;
@@ -384,7 +385,13 @@ ws_status ws_exec_mem(ws_xctx *x) {
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
         for (unsigned k = 0; k < n; k++) {
-            if (is_st) store_n(hp + k * esz, src[k][l], esz);
+            if (is_st) {
+                if (wl && rs == MS_GLOBAL) {
+                    ws_wlog_ent *e = ws_wlog_add(wl);
+                    *e = (ws_wlog_ent){.hp = hp + k * esz, .b = src[k][l], .kind = WL_STORE, .size = (uint8_t)esz};
+                } else
+                    store_n(hp + k * esz, src[k][l], esz);
+            }
             else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);
         }
     }
@@ -395,7 +402,7 @@ ws_status ws_exec_mem(ws_xctx *x) {
 }
 
 /* ---- atomics -------------------------------------------------------------------- */
-static uint64_t atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
+uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
     unsigned bits = ws_type_size(t) * 8;
     bool sg = ws_type_is_signed(t);
     *ok = true;
@@ -490,6 +497,8 @@ ws_status ws_exec_atom(ws_xctx *x) {
     if (p.ms == MS_CONST || p.ms == MS_PARAMBUF) return ws_unsupported(x, "atomic on a read-only space");
     int ms0 = p.ms;
     bool changed = false; /* a failed compare-and-swap is no progress */
+    ws_wlog *wl = x->c->l.wlog;
+    bool logged = false;
     ws_fault *fault = x->fault;
     x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, x->mask) {
@@ -502,9 +511,22 @@ ws_status ws_exec_atom(ws_xctx *x) {
         }
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
-        uint64_t old = load_n(hp, esz);
         bool ok;
-        uint64_t nv = atom_apply(in->sub, t, old, B[l], C ? C[l] : 0, &ok);
+        if (wl && rs == MS_GLOBAL) { /* deferred to the cycle's commit (exec.h, wlog.c) */
+            ws_atom_apply(in->sub, t, 0, 0, 0, &ok); /* defined or not depends on op and type only */
+            if (!ok) {
+                x->fault = fault;
+                return ws_unsupported(x, "atomic operation for this type");
+            }
+            ws_wlog_ent *e = ws_wlog_add(wl);
+            *e = (ws_wlog_ent){.hp = hp, .b = B[l], .c = C ? C[l] : 0, .dst = D ? &D[l] : NULL,
+                               .kind = WL_ATOM, .size = (uint8_t)esz, .op = (uint8_t)in->sub,
+                               .type = (uint8_t)t};
+            logged = true;
+            continue;
+        }
+        uint64_t old = load_n(hp, esz);
+        uint64_t nv = ws_atom_apply(in->sub, t, old, B[l], C ? C[l] : 0, &ok);
         if (!ok) {
             x->fault = fault;
             return ws_unsupported(x, "atomic operation for this type");
@@ -514,6 +536,10 @@ ws_status ws_exec_atom(ws_xctx *x) {
         if (D) D[l] = ws_type_is_signed(t) ? ws_ext(old, esz * 8, true) : old;
     }
     x->fault = fault;
+    if (logged) { /* its progress is counted when it is applied */
+        ws_wlog_ent *e = ws_wlog_add(wl);
+        *e = (ws_wlog_ent){.dst = &x->c->counts.mem_writes, .kind = WL_ATOM_END};
+    }
     record(x, ms0, esz, true, true, changed);
     return WS_OK;
 }

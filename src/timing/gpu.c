@@ -26,6 +26,7 @@
 #include "timing/gpu_hooks.h"
 #include "timing/llc_ai.h"
 #include "timing/mem/partition.h"
+#include "timing/par.h"
 #include "timing/wave_sample.h"
 
 enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
@@ -199,7 +200,11 @@ const ws_stat_table ws_gpu_kernel_table = {"GPU (per kernel)", g_kernel_stats, G
 struct ws_gpu {
     ws_config cfg;
     uint32_t n_sms, n_chan, n_sub_per_chan, n_subparts, flit;
-    ws_mreq_pool pool;
+    ws_mreq_pool pool;        /* the memory partitions' requests */
+    ws_mreq_pool *sm_pool;    /* [n_sms]: each SM's own (an SM's cycle touches only its state) */
+    ws_par *par;              /* -warpsim_threads > 1: the SMs' cycles run on these threads */
+    bool par_kernel;          /* the current kernel runs its SMs in parallel (kernel_parallel) */
+    uint8_t *ticked;          /* [n_sms]: the SM ran this cycle (it was busy) */
     ws_addrdec ad;
     ws_sm **sm;
     ws_icnt *icnt;
@@ -458,6 +463,11 @@ static void gpu_free(ws_gpu *g) {
     ws_llc_ai_destroy(g->llc);
     ws_hmem_destroy(g->hm);
     ws_icnt_destroy(g->icnt);
+    ws_par_destroy(g->par);
+    free(g->ticked);
+    /* requests move between pools' free lists; each pool frees the chunks it carved */
+    for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i]);
+    free(g->sm_pool);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
     free(g);
@@ -494,7 +504,9 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     g->sm = calloc(g->n_sms, sizeof *g->sm);
     g->part = calloc(g->n_chan, sizeof *g->part);
-    if (!g->sm || !g->part) {
+    g->sm_pool = calloc(g->n_sms, sizeof *g->sm_pool);
+    g->ticked = calloc(g->n_sms, 1);
+    if (!g->sm || !g->part || !g->sm_pool || !g->ticked) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
         return NULL;
@@ -511,6 +523,21 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
                               "(-warpsim_static_cta_map or -l1d_warp_reorder)");
         gpu_free(g);
         return NULL;
+    }
+    if (c->threads > 1 && c->hm_enable) {
+        /* the SMs' loads and stores update its page table within their cycle */
+        snprintf(err, errlen, "-warpsim_threads %lld cannot be combined with -hm_enable 1 "
+                              "(heterogeneous memory's page table is shared by the SMs); use "
+                              "-warpsim_threads 1", (long long)c->threads);
+        gpu_free(g);
+        return NULL;
+    }
+    if (c->threads > 1 && g->n_sms > 1) {
+        unsigned n = c->threads < (int64_t)g->n_sms ? (unsigned)c->threads : g->n_sms;
+        if (!(g->par = ws_par_create(n, err, errlen))) {
+            gpu_free(g);
+            return NULL;
+        }
     }
     if (!(g->cta_next = calloc(g->n_sms, sizeof *g->cta_next))) {
         snprintf(err, errlen, "out of memory");
@@ -538,7 +565,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         g->hm_period = ws_hmem_period(g->hm);
     }
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit, g->l1blist};
+        ws_sm_env env = {c, &g->sm_pool[i], &g->ad, i, g->flit, g->l1blist};
         if (g->hm) {
             env.pages = ws_hmem_pages(g->hm);
             env.cpu_port = g->n_subparts;
@@ -950,6 +977,69 @@ __attribute__((noinline)) static bool waves_converged(ws_wave_watch *w, const ws
     return done >= w->next && ws_wave_watch_step(w, done, insns_since(g, sm0), cycle);
 }
 
+/* ---- the SMs' part of a core cycle ------------------------------------------
+ * Two phases, so that the result does not depend on -warpsim_threads: every
+ * busy SM runs its cycle touching only its own state (sm_cycle, on the
+ * worker threads when there are any), then, serially in SM-id order, each
+ * SM's global stores and atomics are applied (ws_sm_commit) and its
+ * requests enter the interconnect (sms_commit). A load therefore sees
+ * global memory as it was at the start of its cycle, whatever SM ran first
+ * (docs/timing.md, parallel simulation). */
+typedef struct sm_phase {
+    ws_gpu *g;
+    uint64_t now;
+} sm_phase;
+
+static void sm_cycle(void *ctx, uint32_t i) {
+    const sm_phase *p = ctx;
+    ws_sm *sm = p->g->sm[i];
+    p->g->ticked[i] = ws_sm_busy(sm);
+    if (p->g->ticked[i]) ws_sm_cycle(sm, p->now);
+}
+
+/* Can this kernel's SMs run in parallel? Global-memory writes outside the
+ * SMs' logs (surface and tensor-core stores, bulk copies), device-side
+ * printf, malloc and assert (one buffer and heap for all SMs) and memcheck
+ * reports (one stream) are made at issue, in the order the SMs run: such a
+ * kernel runs its SMs one after another, with the same results. */
+static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
+    if (!g->par || l->memcheck) return false;
+    const ws_module *m = l->img->mod;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ws_func *fn = &m->funcs[f];
+        if (fn->builtin && !fn->has_body) return false;
+        for (uint32_t k = 0; k < fn->ninsts; k++) {
+            const ws_inst *in = &fn->insts[k];
+            if (in->op == WS_OP_SUST || (in->op == WS_OP_WMMA && in->sub == WS_MMA_STORE_D) ||
+                (in->op == WS_OP_CP_ASYNC && in->sub == WS_CPA_BULK))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The serial phase: SMs that ran, in id order. Returns whether any moved;
+ * a fault stops the kernel after this cycle. */
+static bool sms_commit(ws_gpu *g, ws_status *rc, ws_fault *fault) {
+    bool progress = false;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        if (!g->ticked[i]) continue;
+        ws_sm *sm = g->sm[i];
+        ws_sm_commit(sm);
+        ws_mreq *r;
+        while ((r = ws_sm_out_peek(sm))) {
+            uint32_t flits = ws_mreq_flits(r, g->flit);
+            if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
+            if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
+            ws_sm_out_pop(sm);
+            ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
+        }
+        progress |= ws_sm_progressed(sm);
+        if (ws_sm_fault(sm, fault)) *rc = fault->code;
+    }
+    return progress;
+}
+
 ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
                             ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
     const ws_func *kf = &l->img->mod->funcs[l->func];
@@ -980,6 +1070,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         hm_sample_base(g);
     }
     g->ctl_next = ws_control_next(g->ctl);
+    g->par_kernel = kernel_parallel(g, l);
     if (!ws_sm_can_take_cta(g->sm[0])) {
         free(sm0);
         free(mp0);
@@ -1062,22 +1153,11 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
         if (!(dom & DOM_CORE)) continue;
 
-        bool progress = false;
-        for (uint32_t i = 0; i < g->n_sms; i++) {
-            ws_sm *sm = g->sm[i];
-            if (!ws_sm_busy(sm)) continue;
-            ws_sm_cycle(sm, now);
-            ws_mreq *r;
-            while ((r = ws_sm_out_peek(sm))) {
-                uint32_t flits = ws_mreq_flits(r, g->flit);
-                if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
-                if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
-                ws_sm_out_pop(sm);
-                ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
-            }
-            progress |= ws_sm_progressed(sm);
-            if (ws_sm_fault(sm, fault)) rc = fault->code;
-        }
+        sm_phase ph = {g, now};
+        if (g->par_kernel) ws_par_run(g->par, g->n_sms, sm_cycle, &ph);
+        else
+            for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);
+        bool progress = sms_commit(g, &rc, fault);
         if (g->llc) ws_llc_ai_cycle(g->llc, g->sm);
         cycle++;
         if (rc != WS_OK) break;

@@ -202,6 +202,8 @@ struct ws_sm {
     ws_fault fault;
     uint64_t now;
 
+    ws_wlog *wlog;             /* this cycle's global stores and atomics (ws_sm_commit) */
+
     /* kernel */
     ws_launch_desc launch;
     bool have_kernel;
