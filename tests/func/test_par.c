@@ -357,3 +357,59 @@ TEST(par_refuses_hm_before_the_run) {
     CHECK_STR_CONTAINS(err, "1..256");
     ws_config_free(&c);
 }
+
+/* A warp issues at most one memory instruction per cycle, even where the
+   ID_OC_MEM register and -gpgpu_max_insn_issue_per_warp would allow two: a
+   thread's load right after its store sees the store (which reaches memory
+   at the end of the cycle). */
+static const char g_own_ptx[] =
+    ".version 7.0\n"
+    ".target sm_70\n"
+    ".address_size 64\n"
+    ".visible .entry own(.param .u64 p_buf, .param .u64 p_out)\n"
+    "{\n"
+    "    .reg .b32 %r<8>;\n"
+    "    .reg .b64 %rd<8>;\n"
+    "    ld.param.u64 %rd1, [p_buf];\n"
+    "    ld.param.u64 %rd2, [p_out];\n"
+    "    mov.u32 %r1, %tid.x;\n"
+    "    mul.wide.u32 %rd3, %r1, 4;\n"
+    "    add.u64 %rd4, %rd1, %rd3;\n"
+    "    add.u64 %rd5, %rd2, %rd3;\n"
+    "    mov.u32 %r4, 0;\n"                 /* puts the store and the load in one fetch pair */
+    "    add.u32 %r2, %r1, 1;\n"
+    "    st.global.u32 [%rd4], %r2;\n"
+    "    ld.global.u32 %r3, [%rd4];\n"
+    "    st.global.u32 [%rd5], %r3;\n"
+    "    ret;\n"
+    "}\n";
+
+TEST(par_own_store_then_load_same_warp) {
+    const char *over[] = {"-gpgpu_pipeline_widths 2,1,2,2,1,2,2", "-gpgpu_max_insn_issue_per_warp 2",
+                          "-warpsim_threads 2", NULL};
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.functional_only = 0;
+    o.quiet = 1;
+    o.config_overrides = over;
+    ws_device *d = NULL;
+    CHECK(ws_device_create(&o, &d) == WS_OK);
+    static const char info[] = "ptxas info    : Compiling entry function 'own' for 'sm_70'\n"
+                               "ptxas info    : Used 8 registers, used 0 barriers\n";
+    ws_module_handle *m = NULL;
+    ws_kernel *k = NULL;
+    ws_devptr buf = 0, dout = 0;
+    CHECK(d && ws_module_load(d, g_own_ptx, sizeof g_own_ptx - 1, "own.ptx", info, &m) == WS_OK);
+    CHECK(m && ws_module_get_kernel(m, "own", &k) == WS_OK);
+    CHECK(d && ws_malloc(d, 64 * 4, &buf) == WS_OK && ws_malloc(d, 64 * 4, &dout) == WS_OK);
+    uint32_t out[64] = {0};
+    if (d && k) {
+        ws_memset(d, buf, 0, 64 * 4);
+        void *args[] = {&buf, &dout};
+        ws_dim3 grid = {1, 1, 1}, block = {64, 1, 1};
+        CHECK(ws_launch(d, k, grid, block, 0, args) == WS_OK);
+        CHECK(ws_memcpy_dtoh(d, out, dout, sizeof out) == WS_OK);
+    }
+    for (int i = 0; i < 64; i++) CHECK_EQ_I64(out[i], i + 1);
+    ws_device_destroy(d);
+}

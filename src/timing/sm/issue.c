@@ -372,6 +372,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             } /* its ID_OC register has room now: check it again */
         }
         unsigned checked = 0, issued = 0;
+        bool mem_issued = false;
         while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
             bool bar = false, wait;
             if (sm->gen == gen_view) {
@@ -413,12 +414,17 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 if (!issued && sm->blk_ok) sm->wblk[wi] = SM_BLK_SCOREBOARD;
                 break;
             }
+            /* one memory instruction per warp and cycle (only an ID_OC_MEM wider than 1
+               could allow two): a thread's load then always sees its own earlier stores,
+               which reach memory at the end of the cycle (ws_sm_commit) */
+            if (mem_issued && e->dec->is_mem) break;
             ready_inst = true;
             sm_regset *rs = &sm->id_oc[e->dec->cls];
             if (!sm_regset_free(rs)) {
                 if (!issued && sm->blk_ok) sm->wblk[wi] = (uint8_t)(SM_BLK_PIPE + e->dec->cls);
                 break;
             }
+            bool is_mem = e->dec->is_mem;
             int r = issue_one(sm, wi, e, rs);
             if (r < 0) return;
             if (r == 0) {
@@ -430,6 +436,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 break;
             }
             issued++;
+            mem_issued |= is_mem;
             if (!w->valid || w->func_done) break;
         }
         if (issued) {
