@@ -1040,62 +1040,33 @@ static bool sms_commit(ws_gpu *g, ws_status *rc, ws_fault *fault) {
     return progress;
 }
 
-ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
-                            ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
-    const ws_func *kf = &l->img->mod->funcs[l->func];
-    memset(out, 0, sizeof *out);
-    fault->code = WS_OK;
-    fault->msg[0] = 0;
-    g->stall_icnt2sh = g->stall_dramfull = 0;
-    /* Per-kernel statistics are differences of the units' running totals. */
-    ws_sm_stats *sm0 = calloc(g->n_sms, sizeof *sm0);
-    ws_mempart_stats *mp0 = calloc(g->n_chan, sizeof *mp0);
-    if (!sm0 || !mp0) {
-        free(sm0);
-        free(mp0);
-        fault->code = WS_ERR_OUT_OF_MEMORY;
-        snprintf(fault->msg, sizeof fault->msg, "out of host memory");
-        return fault->code;
-    }
-    for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_sm_start_kernel(g->sm[i], l, res);
-        sm0[i] = *ws_sm_get_stats(g->sm[i]);
-    }
-    for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
-    const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
-    ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
-    if (g->llc) ws_llc_ai_kernel_start(g->llc);
-    if (g->hm) {
-        ws_hmem_kernel_start(g->hm);
-        hm_sample_base(g);
-    }
-    g->ctl_next = ws_control_next(g->ctl);
-    g->par_kernel = kernel_parallel(g, l);
-    if (!ws_sm_can_take_cta(g->sm[0])) {
-        free(sm0);
-        free(mp0);
-        fault->code = WS_ERR_INVALID_CONFIG;
-        snprintf(fault->msg, sizeof fault->msg,
-                 "kernel %s: one CTA (%u threads, %u registers/thread, %u B shared) does not fit "
-                 "on an SM of this configuration",
-                 kf->name, res->threads_per_cta, res->regs_per_thread, res->smem_per_cta);
-        return fault->code;
-    }
-    uint64_t total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    uint64_t next_cta = 0, cycle = 0, idle = 0;
+/* One kernel's run (ws_gpu_run_kernel): what the cycle loop and the
+ * statistics assembly after it share. */
+typedef struct kernel_run {
+    const ws_launch_desc *l;
+    const char *name;
+    const ws_sm_stats *sm0;     /* the SMs' counters at the kernel's start */
+    uint64_t total_ctas;
+    uint64_t cycle, next_cta;   /* at the loop's end: cycles run, CTAs dispatched */
+    ws_wave_watch ww;           /* sampling within the kernel */
+    bool watch_waves;
+    uint64_t interval;          /* time-series period (0: none) */
+    sums ts_prev;               /* the time series' last sample */
+} kernel_run;
+
+/* The cycle loop of one kernel: until its CTAs are done and the memory
+ * system drained, a fault, the watchdog, the hang detector or a cap. */
+static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fault *fault) {
+    const ws_launch_desc *l = k->l;
+    const ws_sm_stats *sm0 = k->sm0;
+    uint64_t total_ctas = k->total_ctas, next_cta = 0, cycle = 0, idle = 0;
     bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
     uint64_t static_before = 0;
-    for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
     /* CTAs dispatched on the timing model: all of them, unless sampling
        within the kernel stops it early (wave_watch) */
     uint64_t dispatch_end = total_ctas;
-    ws_wave_watch ww;
-    bool watch_waves = ws_wave_watch_init(&ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
-                                          (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), total_ctas);
-    uint64_t interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
-    sums ts_prev;
-    take_sums(g, &ts_prev);
-    g->kernel_uid++;
+    bool watch_waves = k->watch_waves;
+    uint64_t interval = k->interval;
     double t_start = wall_now(), t_shown = t_start;
     bool shown = false;
     uint64_t max_cycle = (uint64_t)g->cfg.max_cycle, watchdog = (uint64_t)g->cfg.watchdog_cycles;
@@ -1188,7 +1159,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
         if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
-        if (watch_waves && (cycle & 63) == 0 && waves_converged(&ww, g, sm0, cycle))
+        if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
                                                              functionally */
         for (uint32_t i = 0; i < g->n_chan && !progress; i++)
@@ -1196,7 +1167,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
         idle = progress ? 0 : idle + 1;
         if (g->cfg.deadlock_detect && idle >= watchdog) {
-            describe_stuck(g, kf->name, cycle, idle, fault);
+            describe_stuck(g, k->name, cycle, idle, fault);
             rc = fault->code;
             break;
         }
@@ -1208,7 +1179,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             out->capped = 1;
             break;
         }
-        if (interval && cycle % interval == 0) sample(g, cycle, interval, &ts_prev);
+        if (interval && cycle % interval == 0) sample(g, cycle, interval, &k->ts_prev);
         if (hang && (cycle & 4095) == 0) {
             uint64_t p = hang_progress(g), wi = 0;
             for (uint32_t i = 0; i < g->n_sms; i++) wi += ws_sm_get_stats(g->sm[i])->warp_insts;
@@ -1217,7 +1188,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                 hang_from = cycle;
                 hang_insts = wi;
             } else if (cycle - hang_from >= hang) {
-                describe_hang(g, kf->name, cycle - hang_from, wi - hang_insts, fault);
+                describe_hang(g, k->name, cycle - hang_from, wi - hang_insts, fault);
                 rc = fault->code;
                 break;
             }
@@ -1229,7 +1200,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                 uint64_t done = 0;
                 for (uint32_t i = 0; i < g->n_sms; i++)
                     done += ws_sm_get_stats(g->sm[i])->ctas_done - sm0[i].ctas_done;
-                show_progress(g, kf->name, cycle, insns_since(g, sm0), done, total_ctas,
+                show_progress(g, k->name, cycle, insns_since(g, sm0), done, total_ctas,
                               t - t_start);
                 t_shown = t;
                 shown = true;
@@ -1237,7 +1208,18 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
     }
     if (shown && g->progress_tty) fprintf(stderr, "\r%120s\r", "");
-    if (interval && cycle % interval) sample(g, cycle, cycle % interval, &ts_prev);
+    k->cycle = cycle;
+    k->next_cta = next_cta;
+    return rc;
+}
+
+/* After the loop: the kernel boundary in the units, the per-kernel files,
+ * and the result's counts. */
+static ws_status kernel_finish(ws_gpu *g, kernel_run *k, ws_status rc, ws_gpu_result *out,
+                               ws_fault *fault) {
+    const ws_launch_desc *l = k->l;
+    uint64_t cycle = k->cycle;
+    if (k->interval && cycle % k->interval) sample(g, cycle, cycle % k->interval, &k->ts_prev);
     /* kernel boundary in the memory system (L2 flush option, adaptive
        indexing's reset) */
     for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
@@ -1253,23 +1235,77 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     /* a dynamic placement also samples at the kernel's end */
     if (g->hm_period && cycle % g->hm_period) hm_sample(g, cycle % g->hm_period);
     out->cycles = out->detailed_cycles = cycle;
-    out->ctas = next_cta;
+    out->ctas = k->next_cta;
     g->tot_cycles += cycle;
     for (uint32_t i = 0; i < g->n_sms; i++) {
         const ws_sm_stats *s = ws_sm_get_stats(g->sm[i]);
-        out->warp_insts += s->warp_insts - sm0[i].warp_insts;
-        out->thread_insts += s->thread_insts - sm0[i].thread_insts;
-        out->thread_insts_exec += s->thread_insts_exec - sm0[i].thread_insts_exec;
+        out->warp_insts += s->warp_insts - k->sm0[i].warp_insts;
+        out->thread_insts += s->thread_insts - k->sm0[i].thread_insts;
+        out->thread_insts_exec += s->thread_insts_exec - k->sm0[i].thread_insts_exec;
     }
     const char *prof = g->cfg.hm_profile_out;
     if (rc == WS_OK && prof && *prof && write_profile(g, fault)) rc = fault->code;
+    return rc;
+}
+
+ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
+                            ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
+    const ws_func *kf = &l->img->mod->funcs[l->func];
+    memset(out, 0, sizeof *out);
+    fault->code = WS_OK;
+    fault->msg[0] = 0;
+    g->stall_icnt2sh = g->stall_dramfull = 0;
+    /* Per-kernel statistics are differences of the units' running totals. */
+    ws_sm_stats *sm0 = calloc(g->n_sms, sizeof *sm0);
+    ws_mempart_stats *mp0 = calloc(g->n_chan, sizeof *mp0);
+    if (!sm0 || !mp0) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_OUT_OF_MEMORY;
+        snprintf(fault->msg, sizeof fault->msg, "out of host memory");
+        return fault->code;
+    }
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        ws_sm_start_kernel(g->sm[i], l, res);
+        sm0[i] = *ws_sm_get_stats(g->sm[i]);
+    }
+    for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
+    const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
+    ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
+    if (g->llc) ws_llc_ai_kernel_start(g->llc);
+    if (g->hm) {
+        ws_hmem_kernel_start(g->hm);
+        hm_sample_base(g);
+    }
+    g->ctl_next = ws_control_next(g->ctl);
+    g->par_kernel = kernel_parallel(g, l);
+    if (!ws_sm_can_take_cta(g->sm[0])) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_INVALID_CONFIG;
+        snprintf(fault->msg, sizeof fault->msg,
+                 "kernel %s: one CTA (%u threads, %u registers/thread, %u B shared) does not fit "
+                 "on an SM of this configuration",
+                 kf->name, res->threads_per_cta, res->regs_per_thread, res->smem_per_cta);
+        return fault->code;
+    }
+    kernel_run k = {.l = l, .name = kf->name, .sm0 = sm0};
+    k.total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
+    k.watch_waves = ws_wave_watch_init(&k.ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
+                                       (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), k.total_ctas);
+    k.interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
+    take_sums(g, &k.ts_prev);
+    g->kernel_uid++;
+    ws_status rc = kernel_loop(g, &k, out, fault);
+    rc = kernel_finish(g, &k, rc, out, fault);
     /* the kernel's memory-system and energy stats are those of its detailed part */
     if (rc == WS_OK && ks && kernel_stats(g, res, out, ks, sm0, mp0, &ic0)) {
         fault->code = rc = WS_ERR_OUT_OF_MEMORY;
         snprintf(fault->msg, sizeof fault->msg, "out of host memory");
     }
-    if (rc == WS_OK && !out->capped && next_cta < total_ctas)
-        rc = ws_wave_finish(&ww, l, next_cta, out, fault);
+    if (rc == WS_OK && !out->capped && k.next_cta < k.total_ctas)
+        rc = ws_wave_finish(&k.ww, l, k.next_cta, out, fault);
     free(sm0);
     free(mp0);
     return rc;
