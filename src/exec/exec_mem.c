@@ -333,6 +333,40 @@ __attribute__((noinline)) static ws_operand vec_elem(const ws_operand *vo, unsig
     return (ws_operand){.kind = vo->vreg[k] == WS_NOREG ? WS_OPND_NONE : WS_OPND_REG, .reg = vo->vreg[k]};
 }
 
+/* A store under the timing model: its global-memory part goes to the SM's
+   log (exec.h, wlog.c). Out of line, so that ws_exec_mem's loop stays as
+   tight as before for loads. */
+static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr_plan *p, uint32_t size,
+                                                          unsigned esz, unsigned n,
+                                                          const uint64_t *const *src) {
+    ws_wlog *wl = x->c->l.wlog;
+    int ms0 = p->ms;
+    ws_fault *fault = x->fault;
+    x->fault = NULL; /* for lane_ptr: see lane_miss */
+    WS_FOR_LANES(l, x->mask) {
+        uint64_t a = lane_addr(p, l), ra;
+        int rs;
+        uint8_t *hp = lane_ptr(x, p->ms, a, size, l, true, "store", &rs, &ra);
+        if (!hp && !(hp = lane_miss(x, fault, p, size, l, true, "store", rs, ra))) {
+            x->fault = fault;
+            return fault ? fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        }
+        if (x->st) x->st->addr[l] = ra;
+        ms0 = rs;
+        for (unsigned k = 0; k < n; k++) {
+            if (rs == MS_GLOBAL) {
+                ws_wlog_ent *e = ws_wlog_add(wl);
+                *e = (ws_wlog_ent){.hp = hp + k * esz, .b = src[k][l], .kind = WL_STORE, .size = (uint8_t)esz};
+            } else {
+                store_n(hp + k * esz, src[k][l], esz);
+            }
+        }
+    }
+    x->fault = fault;
+    record(x, ms0, size, true, false, ms0 != MS_LOCAL && ms0 != MS_PARAMBUF);
+    return WS_OK;
+}
+
 ws_status ws_exec_mem(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -371,8 +405,8 @@ ws_status ws_exec_mem(ws_xctx *x) {
             dst[k] = el.kind == WS_OPND_REG ? ws_reg(w, el.reg) : NULL;
         }
     }
+    if (is_st && x->c->l.wlog) return exec_st_logged(x, &p, size, esz, n, src);
     ws_fault *fault = x->fault;
-    ws_wlog *wl = is_st ? x->c->l.wlog : NULL; /* the timing model defers global stores */
     x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, M) {
         uint64_t a = lane_addr(&p, l), ra;
@@ -385,13 +419,7 @@ ws_status ws_exec_mem(ws_xctx *x) {
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
         for (unsigned k = 0; k < n; k++) {
-            if (is_st) {
-                if (wl && rs == MS_GLOBAL) {
-                    ws_wlog_ent *e = ws_wlog_add(wl);
-                    *e = (ws_wlog_ent){.hp = hp + k * esz, .b = src[k][l], .kind = WL_STORE, .size = (uint8_t)esz};
-                } else
-                    store_n(hp + k * esz, src[k][l], esz);
-            }
+            if (is_st) store_n(hp + k * esz, src[k][l], esz);
             else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);
         }
     }
