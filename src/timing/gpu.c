@@ -990,7 +990,7 @@ typedef struct sm_phase {
     uint64_t now;
 } sm_phase;
 
-static void sm_cycle(void *ctx, uint32_t i) {
+static inline __attribute__((always_inline)) void sm_cycle(void *ctx, uint32_t i) {
     const sm_phase *p = ctx;
     ws_sm *sm = p->g->sm[i];
     p->g->ticked[i] = ws_sm_busy(sm);

@@ -372,7 +372,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             } /* its ID_OC register has room now: check it again */
         }
         unsigned checked = 0, issued = 0;
-        bool mem_issued = false;
+        bool mem_issued = false; /* the warp issued a memory instruction this cycle */
         while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
             bool bar = false, wait;
             if (sm->gen == gen_view) {
@@ -417,7 +417,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             /* one memory instruction per warp and cycle (only an ID_OC_MEM wider than 1
                could allow two): a thread's load then always sees its own earlier stores,
                which reach memory at the end of the cycle (ws_sm_commit) */
-            if (mem_issued && e->dec->is_mem) break;
+            if (issued && mem_issued && e->dec->is_mem) break;
             ready_inst = true;
             sm_regset *rs = &sm->id_oc[e->dec->cls];
             if (!sm_regset_free(rs)) {
