@@ -153,6 +153,10 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     ws_cta *cta = sm->ctas[w->cta].cta;
     ws_step st;
     ws_fault f;
+    /* one memory instruction per warp and cycle (only an ID_OC_MEM wider than 1 could
+       allow two): a thread's load then always sees its own earlier stores, which reach
+       memory at the end of the cycle (ws_sm_commit) */
+    if (e->dec->is_mem && w->mem_cycle == sm->now + 1) return 0;
     sm->gen++; /* whatever the step does (issue, barrier, exit) changes the views */
     w->nx_valid = false;
     ws_step_result r = ws_warp_step(cta, w->wid, &st, &f);
@@ -200,6 +204,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->hp_pc = sm->func_base[e->func] + e->pc;
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
+        w->mem_cycle = sm->now + 1;
         sm->st.warp_insts_mem++;
         in->is_membar = d->is_membar;
         in->is_atomic = st.is_atomic;
@@ -372,7 +377,6 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             } /* its ID_OC register has room now: check it again */
         }
         unsigned checked = 0, issued = 0;
-        bool mem_issued = false; /* the warp issued a memory instruction this cycle */
         while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
             bool bar = false, wait;
             if (sm->gen == gen_view) {
@@ -414,17 +418,12 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 if (!issued && sm->blk_ok) sm->wblk[wi] = SM_BLK_SCOREBOARD;
                 break;
             }
-            /* one memory instruction per warp and cycle (only an ID_OC_MEM wider than 1
-               could allow two): a thread's load then always sees its own earlier stores,
-               which reach memory at the end of the cycle (ws_sm_commit) */
-            if (issued && mem_issued && e->dec->is_mem) break;
             ready_inst = true;
             sm_regset *rs = &sm->id_oc[e->dec->cls];
             if (!sm_regset_free(rs)) {
                 if (!issued && sm->blk_ok) sm->wblk[wi] = (uint8_t)(SM_BLK_PIPE + e->dec->cls);
                 break;
             }
-            bool is_mem = e->dec->is_mem;
             int r = issue_one(sm, wi, e, rs);
             if (r < 0) return;
             if (r == 0) {
@@ -436,7 +435,6 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 break;
             }
             issued++;
-            mem_issued |= is_mem;
             if (!w->valid || w->func_done) break;
         }
         if (issued) {

@@ -116,6 +116,7 @@ typedef struct sm_warp {
     uint64_t *sb;              /* reserved registers (bitmap) */
     uint64_t *sb_long;         /* ... of which written by global/local loads */
     uint64_t last_issue;
+    uint64_t mem_cycle;        /* 1 + the cycle of its last memory instruction's issue */
     /* the functional next (func, pc), cached: it changes only when this warp
        executes an instruction (issue asks for it every cycle) */
     bool nx_valid, nx_alive;
