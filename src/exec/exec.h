@@ -191,6 +191,8 @@ typedef struct ws_launch {
                                  0 = never */
     ws_memcheck *memcheck;   /* NULL: accesses outside allocations are not reported */
     ws_dev_heap *heap;       /* device-side malloc/free (NULL: malloc returns NULL) */
+    struct ws_wlog *wlog;    /* the timing model's per-SM log: global stores and atomics are
+                                deferred to the end of the core cycle (NULL: applied at once) */
 } ws_launch_desc;
 
 /* Where and why a kernel failed. */
@@ -230,6 +232,22 @@ ws_status ws_exec_grid_observed(const ws_launch_desc *l, uint64_t first_cta,
 /* Live and freed allocations in address order (checkpoints): 0..n-1. */
 uint32_t ws_gmem_nallocs(const ws_gmem *g);
 bool ws_gmem_alloc_info(const ws_gmem *g, uint32_t i, uint64_t *base, uint64_t *size, bool *live);
+
+/* ---- deferred global writes (wlog.c) ------------------------------------ */
+/* One SM's global-memory stores and atomics of one core cycle, kept in the
+ * order it made them and applied after every SM has run the cycle (SMs in
+ * id order), so that what a load sees does not depend on which SM ran
+ * first: a load sees global memory as it was at the start of the cycle.
+ * Atomics are applied then too (their old values reach their destination
+ * registers at the commit, long before the reply releases the scoreboard).
+ * writes (may be NULL) counts, like each CTA's mem_writes, the atomic
+ * instructions that changed memory. */
+typedef struct ws_wlog ws_wlog;
+ws_wlog *ws_wlog_create(uint64_t *writes);
+void ws_wlog_destroy(ws_wlog *l);
+/* Apply the log in order and empty it. */
+void ws_wlog_commit(ws_wlog *l);
+bool ws_wlog_empty(const ws_wlog *l);
 
 /* ---- per-CTA, per-warp stepping (used by the timing model) -------------- */
 typedef struct ws_cta ws_cta;

@@ -140,6 +140,28 @@ typedef struct ws_xctx {
 /* Register access helpers. */
 static inline uint64_t *ws_reg(ws_warp *w, unsigned slot) { return w->regs + (size_t)slot * WS_WARP_SIZE; }
 
+/* wlog.c: the deferred-write log (exec.h). Entries in program order; an
+   atomic instruction's lanes are followed by one WL_ATOM_END entry. */
+enum { WL_STORE = 0, WL_ATOM, WL_ATOM_END };
+typedef struct ws_wlog_ent {
+    uint8_t *hp;            /* host pointer of the word */
+    uint64_t b, c;          /* store: the value; atomic: its operands */
+    uint64_t *dst;          /* atomic: the lane's destination register (NULL: red);
+                               WL_ATOM_END: the CTA's mem_writes counter */
+    uint8_t kind, size, op, type;
+} ws_wlog_ent;
+struct ws_wlog {
+    ws_wlog_ent *e;
+    size_t n, cap;
+    uint64_t *writes;
+};
+ws_wlog_ent *ws_wlog_grow(ws_wlog *l); /* aborts when out of memory, like the request pool */
+static inline ws_wlog_ent *ws_wlog_add(ws_wlog *l) {
+    return l->n < l->cap ? &l->e[l->n++] : ws_wlog_grow(l);
+}
+/* exec_mem.c: an atomic's new value (ok false: the op is not defined for the type) */
+uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok);
+
 /* cta.c */
 ws_status ws_fail(ws_xctx *x, ws_status code, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -333,6 +333,40 @@ __attribute__((noinline)) static ws_operand vec_elem(const ws_operand *vo, unsig
     return (ws_operand){.kind = vo->vreg[k] == WS_NOREG ? WS_OPND_NONE : WS_OPND_REG, .reg = vo->vreg[k]};
 }
 
+/* A store under the timing model: its global-memory part goes to the SM's
+   log (exec.h, wlog.c). Out of line, so that ws_exec_mem's loop stays as
+   tight as before for loads. */
+static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr_plan *p, uint32_t size,
+                                                          unsigned esz, unsigned n,
+                                                          const uint64_t *const *src) {
+    ws_wlog *wl = x->c->l.wlog;
+    int ms0 = p->ms;
+    ws_fault *fault = x->fault;
+    x->fault = NULL; /* for lane_ptr: see lane_miss */
+    WS_FOR_LANES(l, x->mask) {
+        uint64_t a = lane_addr(p, l), ra;
+        int rs;
+        uint8_t *hp = lane_ptr(x, p->ms, a, size, l, true, "store", &rs, &ra);
+        if (!hp && !(hp = lane_miss(x, fault, p, size, l, true, "store", rs, ra))) {
+            x->fault = fault;
+            return fault ? fault->code : WS_ERR_ILLEGAL_ADDRESS;
+        }
+        if (x->st) x->st->addr[l] = ra;
+        ms0 = rs;
+        for (unsigned k = 0; k < n; k++) {
+            if (rs == MS_GLOBAL) {
+                ws_wlog_ent *e = ws_wlog_add(wl);
+                *e = (ws_wlog_ent){.hp = hp + k * esz, .b = src[k][l], .kind = WL_STORE, .size = (uint8_t)esz};
+            } else {
+                store_n(hp + k * esz, src[k][l], esz);
+            }
+        }
+    }
+    x->fault = fault;
+    record(x, ms0, size, true, false, ms0 != MS_LOCAL && ms0 != MS_PARAMBUF);
+    return WS_OK;
+}
+
 ws_status ws_exec_mem(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -371,6 +405,7 @@ ws_status ws_exec_mem(ws_xctx *x) {
             dst[k] = el.kind == WS_OPND_REG ? ws_reg(w, el.reg) : NULL;
         }
     }
+    if (is_st && x->c->l.wlog) return exec_st_logged(x, &p, size, esz, n, src);
     ws_fault *fault = x->fault;
     x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, M) {
@@ -395,7 +430,7 @@ ws_status ws_exec_mem(ws_xctx *x) {
 }
 
 /* ---- atomics -------------------------------------------------------------------- */
-static uint64_t atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
+uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
     unsigned bits = ws_type_size(t) * 8;
     bool sg = ws_type_is_signed(t);
     *ok = true;
@@ -490,6 +525,8 @@ ws_status ws_exec_atom(ws_xctx *x) {
     if (p.ms == MS_CONST || p.ms == MS_PARAMBUF) return ws_unsupported(x, "atomic on a read-only space");
     int ms0 = p.ms;
     bool changed = false; /* a failed compare-and-swap is no progress */
+    ws_wlog *wl = x->c->l.wlog;
+    bool logged = false;
     ws_fault *fault = x->fault;
     x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, x->mask) {
@@ -502,9 +539,22 @@ ws_status ws_exec_atom(ws_xctx *x) {
         }
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
-        uint64_t old = load_n(hp, esz);
         bool ok;
-        uint64_t nv = atom_apply(in->sub, t, old, B[l], C ? C[l] : 0, &ok);
+        if (wl && rs == MS_GLOBAL) { /* deferred to the cycle's commit (exec.h, wlog.c) */
+            ws_atom_apply(in->sub, t, 0, 0, 0, &ok); /* defined or not depends on op and type only */
+            if (!ok) {
+                x->fault = fault;
+                return ws_unsupported(x, "atomic operation for this type");
+            }
+            ws_wlog_ent *e = ws_wlog_add(wl);
+            *e = (ws_wlog_ent){.hp = hp, .b = B[l], .c = C ? C[l] : 0, .dst = D ? &D[l] : NULL,
+                               .kind = WL_ATOM, .size = (uint8_t)esz, .op = (uint8_t)in->sub,
+                               .type = (uint8_t)t};
+            logged = true;
+            continue;
+        }
+        uint64_t old = load_n(hp, esz);
+        uint64_t nv = ws_atom_apply(in->sub, t, old, B[l], C ? C[l] : 0, &ok);
         if (!ok) {
             x->fault = fault;
             return ws_unsupported(x, "atomic operation for this type");
@@ -514,6 +564,10 @@ ws_status ws_exec_atom(ws_xctx *x) {
         if (D) D[l] = ws_type_is_signed(t) ? ws_ext(old, esz * 8, true) : old;
     }
     x->fault = fault;
+    if (logged) { /* its progress is counted when it is applied */
+        ws_wlog_ent *e = ws_wlog_add(wl);
+        *e = (ws_wlog_ent){.dst = &x->c->counts.mem_writes, .kind = WL_ATOM_END};
+    }
     record(x, ms0, esz, true, true, changed);
     return WS_OK;
 }

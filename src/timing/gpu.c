@@ -27,6 +27,7 @@
 #include "timing/cpucore.h"
 #include "timing/llc_ai.h"
 #include "timing/mem/partition.h"
+#include "timing/par.h"
 #include "timing/wave_sample.h"
 
 enum { DOM_CORE = 1, DOM_ICNT = 2, DOM_L2 = 4, DOM_DRAM = 8 };
@@ -200,7 +201,11 @@ const ws_stat_table ws_gpu_kernel_table = {"GPU (per kernel)", g_kernel_stats, G
 struct ws_gpu {
     ws_config cfg;
     uint32_t n_sms, n_chan, n_sub_per_chan, n_subparts, flit;
-    ws_mreq_pool pool;
+    ws_mreq_pool pool;        /* the memory partitions' requests */
+    ws_mreq_pool *sm_pool;    /* [n_sms]: each SM's own (an SM's cycle touches only its state) */
+    ws_par *par;              /* -warpsim_threads > 1: the SMs' cycles run on these threads */
+    bool par_kernel;          /* the current kernel runs its SMs in parallel (kernel_parallel) */
+    uint8_t *ticked;          /* [n_sms]: the SM ran this cycle (it was busy) */
     ws_addrdec ad;
     ws_sm **sm;
     ws_icnt *icnt;
@@ -461,6 +466,11 @@ static void gpu_free(ws_gpu *g) {
     ws_cpucore_destroy(g->cpu);
     ws_hmem_destroy(g->hm);
     ws_icnt_destroy(g->icnt);
+    ws_par_destroy(g->par);
+    free(g->ticked);
+    /* requests move between pools' free lists; each pool frees the chunks it carved */
+    for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i]);
+    free(g->sm_pool);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
     free(g);
@@ -497,7 +507,9 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     g->sm = calloc(g->n_sms, sizeof *g->sm);
     g->part = calloc(g->n_chan, sizeof *g->part);
-    if (!g->sm || !g->part) {
+    g->sm_pool = calloc(g->n_sms, sizeof *g->sm_pool);
+    g->ticked = calloc(g->n_sms, 1);
+    if (!g->sm || !g->part || !g->sm_pool || !g->ticked) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
         return NULL;
@@ -514,6 +526,21 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
                               "(-warpsim_static_cta_map or -l1d_warp_reorder)");
         gpu_free(g);
         return NULL;
+    }
+    if (c->threads > 1 && c->hm_enable) {
+        /* the SMs' loads and stores update its page table within their cycle */
+        snprintf(err, errlen, "-warpsim_threads %lld cannot be combined with -hm_enable 1 "
+                              "(heterogeneous memory's page table is shared by the SMs); use "
+                              "-warpsim_threads 1", (long long)c->threads);
+        gpu_free(g);
+        return NULL;
+    }
+    if (c->threads > 1 && g->n_sms > 1) {
+        unsigned n = c->threads < (int64_t)g->n_sms ? (unsigned)c->threads : g->n_sms;
+        if (!(g->par = ws_par_create(n, err, errlen))) {
+            gpu_free(g);
+            return NULL;
+        }
     }
     if (!(g->cta_next = calloc(g->n_sms, sizeof *g->cta_next))) {
         snprintf(err, errlen, "out of memory");
@@ -546,7 +573,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         g->hm_period = ws_hmem_period(g->hm);
     }
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_sm_env env = {c, &g->pool, &g->ad, i, g->flit, g->l1blist};
+        ws_sm_env env = {c, &g->sm_pool[i], &g->ad, i, g->flit, g->l1blist};
         if (g->hm) {
             env.pages = ws_hmem_pages(g->hm);
             env.cpu_port = g->n_subparts;
@@ -989,62 +1016,96 @@ __attribute__((noinline)) static bool waves_converged(ws_wave_watch *w, const ws
     return done >= w->next && ws_wave_watch_step(w, done, insns_since(g, sm0), cycle);
 }
 
-ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
-                            ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
-    const ws_func *kf = &l->img->mod->funcs[l->func];
-    memset(out, 0, sizeof *out);
-    fault->code = WS_OK;
-    fault->msg[0] = 0;
-    g->stall_icnt2sh = g->stall_dramfull = 0;
-    /* Per-kernel statistics are differences of the units' running totals. */
-    ws_sm_stats *sm0 = calloc(g->n_sms, sizeof *sm0);
-    ws_mempart_stats *mp0 = calloc(g->n_chan, sizeof *mp0);
-    if (!sm0 || !mp0) {
-        free(sm0);
-        free(mp0);
-        fault->code = WS_ERR_OUT_OF_MEMORY;
-        snprintf(fault->msg, sizeof fault->msg, "out of host memory");
-        return fault->code;
+/* ---- the SMs' part of a core cycle ------------------------------------------
+ * Two phases, so that the result does not depend on -warpsim_threads: every
+ * busy SM runs its cycle touching only its own state (sm_cycle, on the
+ * worker threads when there are any), then, serially in SM-id order, each
+ * SM's global stores and atomics are applied (ws_sm_commit) and its
+ * requests enter the interconnect (sms_commit). A load therefore sees
+ * global memory as it was at the start of its cycle, whatever SM ran first
+ * (docs/timing.md, parallel simulation). */
+typedef struct sm_phase {
+    ws_gpu *g;
+    uint64_t now;
+} sm_phase;
+
+static inline __attribute__((always_inline)) void sm_cycle(void *ctx, uint32_t i) {
+    const sm_phase *p = ctx;
+    ws_sm *sm = p->g->sm[i];
+    p->g->ticked[i] = ws_sm_busy(sm);
+    if (p->g->ticked[i]) ws_sm_cycle(sm, p->now);
+}
+
+/* Can this kernel's SMs run in parallel? Global-memory writes outside the
+ * SMs' logs (surface and tensor-core stores, bulk copies), device-side
+ * printf, malloc and assert (one buffer and heap for all SMs) and memcheck
+ * reports (one stream) are made at issue, in the order the SMs run: such a
+ * kernel runs its SMs one after another, with the same results. */
+static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
+    if (!g->par || l->memcheck) return false;
+    const ws_module *m = l->img->mod;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ws_func *fn = &m->funcs[f];
+        if (fn->builtin && !fn->has_body) return false;
+        for (uint32_t k = 0; k < fn->ninsts; k++) {
+            const ws_inst *in = &fn->insts[k];
+            if (in->op == WS_OP_SUST || (in->op == WS_OP_WMMA && in->sub == WS_MMA_STORE_D) ||
+                (in->op == WS_OP_CP_ASYNC && in->sub == WS_CPA_BULK))
+                return false;
+        }
     }
+    return true;
+}
+
+/* The serial phase: SMs that ran, in id order. Returns whether any moved;
+ * a fault stops the kernel after this cycle. */
+static bool sms_commit(ws_gpu *g, ws_status *rc, ws_fault *fault) {
+    bool progress = false;
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_sm_start_kernel(g->sm[i], l, res);
-        sm0[i] = *ws_sm_get_stats(g->sm[i]);
+        if (!g->ticked[i]) continue;
+        ws_sm *sm = g->sm[i];
+        ws_sm_commit(sm);
+        ws_mreq *r;
+        while ((r = ws_sm_out_peek(sm))) {
+            uint32_t flits = ws_mreq_flits(r, g->flit);
+            if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
+            if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
+            ws_sm_out_pop(sm);
+            ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
+        }
+        progress |= ws_sm_progressed(sm);
+        if (ws_sm_fault(sm, fault)) *rc = fault->code;
     }
-    for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
-    const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
-    ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
-    if (g->llc) ws_llc_ai_kernel_start(g->llc);
-    if (g->cpu) ws_cpucore_kernel_start(g->cpu);
-    if (g->hm) {
-        ws_hmem_kernel_start(g->hm);
-        hm_sample_base(g);
-    }
-    g->ctl_next = ws_control_next(g->ctl);
-    if (!ws_sm_can_take_cta(g->sm[0])) {
-        free(sm0);
-        free(mp0);
-        fault->code = WS_ERR_INVALID_CONFIG;
-        snprintf(fault->msg, sizeof fault->msg,
-                 "kernel %s: one CTA (%u threads, %u registers/thread, %u B shared) does not fit "
-                 "on an SM of this configuration",
-                 kf->name, res->threads_per_cta, res->regs_per_thread, res->smem_per_cta);
-        return fault->code;
-    }
-    uint64_t total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    uint64_t next_cta = 0, cycle = 0, idle = 0;
+    return progress;
+}
+
+/* One kernel's run (ws_gpu_run_kernel): what the cycle loop and the
+ * statistics assembly after it share. */
+typedef struct kernel_run {
+    const ws_launch_desc *l;
+    const char *name;
+    const ws_sm_stats *sm0;     /* the SMs' counters at the kernel's start */
+    uint64_t total_ctas;
+    uint64_t cycle, next_cta;   /* at the loop's end: cycles run, CTAs dispatched */
+    ws_wave_watch ww;           /* sampling within the kernel */
+    bool watch_waves;
+    uint64_t interval;          /* time-series period (0: none) */
+    sums ts_prev;               /* the time series' last sample */
+} kernel_run;
+
+/* The cycle loop of one kernel: until its CTAs are done and the memory
+ * system drained, a fault, the watchdog, the hang detector or a cap. */
+static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fault *fault) {
+    const ws_launch_desc *l = k->l;
+    const ws_sm_stats *sm0 = k->sm0;
+    uint64_t total_ctas = k->total_ctas, next_cta = 0, cycle = 0, idle = 0;
     bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
     uint64_t static_before = 0;
-    for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
     /* CTAs dispatched on the timing model: all of them, unless sampling
        within the kernel stops it early (wave_watch) */
     uint64_t dispatch_end = total_ctas;
-    ws_wave_watch ww;
-    bool watch_waves = ws_wave_watch_init(&ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
-                                          (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), total_ctas);
-    uint64_t interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
-    sums ts_prev;
-    take_sums(g, &ts_prev);
-    g->kernel_uid++;
+    bool watch_waves = k->watch_waves;
+    uint64_t interval = k->interval;
     double t_start = wall_now(), t_shown = t_start;
     bool shown = false;
     uint64_t max_cycle = (uint64_t)g->cfg.max_cycle, watchdog = (uint64_t)g->cfg.watchdog_cycles;
@@ -1108,22 +1169,11 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
         if (!(dom & DOM_CORE)) continue;
 
-        bool progress = false;
-        for (uint32_t i = 0; i < g->n_sms; i++) {
-            ws_sm *sm = g->sm[i];
-            if (!ws_sm_busy(sm)) continue;
-            ws_sm_cycle(sm, now);
-            ws_mreq *r;
-            while ((r = ws_sm_out_peek(sm))) {
-                uint32_t flits = ws_mreq_flits(r, g->flit);
-                if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
-                if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
-                ws_sm_out_pop(sm);
-                ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
-            }
-            progress |= ws_sm_progressed(sm);
-            if (ws_sm_fault(sm, fault)) rc = fault->code;
-        }
+        sm_phase ph = {g, now};
+        if (g->par_kernel) ws_par_run(g->par, g->n_sms, sm_cycle, &ph);
+        else
+            for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);
+        bool progress = sms_commit(g, &rc, fault);
         bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
         if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
         cycle++;
@@ -1155,7 +1205,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
         if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
-        if (watch_waves && (cycle & 63) == 0 && waves_converged(&ww, g, sm0, cycle))
+        if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
                                                              functionally */
         for (uint32_t i = 0; i < g->n_chan && !progress; i++)
@@ -1163,7 +1213,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
         idle = progress ? 0 : idle + 1;
         if (g->cfg.deadlock_detect && idle >= watchdog) {
-            describe_stuck(g, kf->name, cycle, idle, fault);
+            describe_stuck(g, k->name, cycle, idle, fault);
             rc = fault->code;
             break;
         }
@@ -1175,7 +1225,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             out->capped = 1;
             break;
         }
-        if (interval && cycle % interval == 0) sample(g, cycle, interval, &ts_prev);
+        if (interval && cycle % interval == 0) sample(g, cycle, interval, &k->ts_prev);
         if (hang && (cycle & 4095) == 0) {
             uint64_t p = hang_progress(g), wi = 0;
             for (uint32_t i = 0; i < g->n_sms; i++) wi += ws_sm_get_stats(g->sm[i])->warp_insts;
@@ -1184,7 +1234,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                 hang_from = cycle;
                 hang_insts = wi;
             } else if (cycle - hang_from >= hang) {
-                describe_hang(g, kf->name, cycle - hang_from, wi - hang_insts, fault);
+                describe_hang(g, k->name, cycle - hang_from, wi - hang_insts, fault);
                 rc = fault->code;
                 break;
             }
@@ -1196,7 +1246,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                 uint64_t done = 0;
                 for (uint32_t i = 0; i < g->n_sms; i++)
                     done += ws_sm_get_stats(g->sm[i])->ctas_done - sm0[i].ctas_done;
-                show_progress(g, kf->name, cycle, insns_since(g, sm0), done, total_ctas,
+                show_progress(g, k->name, cycle, insns_since(g, sm0), done, total_ctas,
                               t - t_start);
                 t_shown = t;
                 shown = true;
@@ -1204,7 +1254,18 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
     }
     if (shown && g->progress_tty) fprintf(stderr, "\r%120s\r", "");
-    if (interval && cycle % interval) sample(g, cycle, cycle % interval, &ts_prev);
+    k->cycle = cycle;
+    k->next_cta = next_cta;
+    return rc;
+}
+
+/* After the loop: the kernel boundary in the units, the per-kernel files,
+ * and the result's counts. */
+static ws_status kernel_finish(ws_gpu *g, kernel_run *k, ws_status rc, ws_gpu_result *out,
+                               ws_fault *fault) {
+    const ws_launch_desc *l = k->l;
+    uint64_t cycle = k->cycle;
+    if (k->interval && cycle % k->interval) sample(g, cycle, cycle % k->interval, &k->ts_prev);
     /* kernel boundary in the memory system (L2 flush option, adaptive
        indexing's reset) */
     for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_kernel_done(g->part[i]);
@@ -1224,23 +1285,78 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     /* a dynamic placement also samples at the kernel's end */
     if (g->hm_period && cycle % g->hm_period) hm_sample(g, cycle % g->hm_period);
     out->cycles = out->detailed_cycles = cycle;
-    out->ctas = next_cta;
+    out->ctas = k->next_cta;
     g->tot_cycles += cycle;
     for (uint32_t i = 0; i < g->n_sms; i++) {
         const ws_sm_stats *s = ws_sm_get_stats(g->sm[i]);
-        out->warp_insts += s->warp_insts - sm0[i].warp_insts;
-        out->thread_insts += s->thread_insts - sm0[i].thread_insts;
-        out->thread_insts_exec += s->thread_insts_exec - sm0[i].thread_insts_exec;
+        out->warp_insts += s->warp_insts - k->sm0[i].warp_insts;
+        out->thread_insts += s->thread_insts - k->sm0[i].thread_insts;
+        out->thread_insts_exec += s->thread_insts_exec - k->sm0[i].thread_insts_exec;
     }
     const char *prof = g->cfg.hm_profile_out;
     if (rc == WS_OK && prof && *prof && write_profile(g, fault)) rc = fault->code;
+    return rc;
+}
+
+ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_res *res,
+                            ws_gpu_result *out, ws_kernel_stats *ks, ws_fault *fault) {
+    const ws_func *kf = &l->img->mod->funcs[l->func];
+    memset(out, 0, sizeof *out);
+    fault->code = WS_OK;
+    fault->msg[0] = 0;
+    g->stall_icnt2sh = g->stall_dramfull = 0;
+    /* Per-kernel statistics are differences of the units' running totals. */
+    ws_sm_stats *sm0 = calloc(g->n_sms, sizeof *sm0);
+    ws_mempart_stats *mp0 = calloc(g->n_chan, sizeof *mp0);
+    if (!sm0 || !mp0) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_OUT_OF_MEMORY;
+        snprintf(fault->msg, sizeof fault->msg, "out of host memory");
+        return fault->code;
+    }
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        ws_sm_start_kernel(g->sm[i], l, res);
+        sm0[i] = *ws_sm_get_stats(g->sm[i]);
+    }
+    for (uint32_t i = 0; i < g->n_chan; i++) mp0[i] = *ws_mempart_get_stats(g->part[i]);
+    const ws_icnt_stats ic0 = *ws_icnt_get_stats(g->icnt); /* running totals too */
+    ws_control_kernel_start(g->ctl, kf->name, g->tot_cycles);
+    if (g->llc) ws_llc_ai_kernel_start(g->llc);
+    if (g->cpu) ws_cpucore_kernel_start(g->cpu);
+    if (g->hm) {
+        ws_hmem_kernel_start(g->hm);
+        hm_sample_base(g);
+    }
+    g->ctl_next = ws_control_next(g->ctl);
+    g->par_kernel = kernel_parallel(g, l);
+    if (!ws_sm_can_take_cta(g->sm[0])) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_INVALID_CONFIG;
+        snprintf(fault->msg, sizeof fault->msg,
+                 "kernel %s: one CTA (%u threads, %u registers/thread, %u B shared) does not fit "
+                 "on an SM of this configuration",
+                 kf->name, res->threads_per_cta, res->regs_per_thread, res->smem_per_cta);
+        return fault->code;
+    }
+    kernel_run k = {.l = l, .name = kf->name, .sm0 = sm0};
+    k.total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
+    k.watch_waves = ws_wave_watch_init(&k.ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
+                                       (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), k.total_ctas);
+    k.interval = g->ts ? (uint64_t)g->cfg.stat_interval : 0;
+    take_sums(g, &k.ts_prev);
+    g->kernel_uid++;
+    ws_status rc = kernel_loop(g, &k, out, fault);
+    rc = kernel_finish(g, &k, rc, out, fault);
     /* the kernel's memory-system and energy stats are those of its detailed part */
     if (rc == WS_OK && ks && kernel_stats(g, res, out, ks, sm0, mp0, &ic0)) {
         fault->code = rc = WS_ERR_OUT_OF_MEMORY;
         snprintf(fault->msg, sizeof fault->msg, "out of host memory");
     }
-    if (rc == WS_OK && !out->capped && next_cta < total_ctas)
-        rc = ws_wave_finish(&ww, l, next_cta, out, fault);
+    if (rc == WS_OK && !out->capped && k.next_cta < k.total_ctas)
+        rc = ws_wave_finish(&k.ww, l, k.next_cta, out, fault);
     free(sm0);
     free(mp0);
     return rc;

@@ -153,6 +153,10 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     ws_cta *cta = sm->ctas[w->cta].cta;
     ws_step st;
     ws_fault f;
+    /* one memory instruction per warp and cycle (only an ID_OC_MEM wider than 1 could
+       allow two): a thread's load then always sees its own earlier stores, which reach
+       memory at the end of the cycle (ws_sm_commit) */
+    if (e->dec->is_mem && w->mem_cycle == sm->now + 1) return 0;
     sm->gen++; /* whatever the step does (issue, barrier, exit) changes the views */
     w->nx_valid = false;
     ws_step_result r = ws_warp_step(cta, w->wid, &st, &f);
@@ -200,6 +204,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->hp_pc = sm->func_base[e->func] + e->pc;
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
+        w->mem_cycle = sm->now + 1;
         sm->st.warp_insts_mem++;
         in->is_membar = d->is_membar;
         in->is_atomic = st.is_atomic;

@@ -171,7 +171,8 @@ ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen) {
     if (parse_pipeline(sm, err, errlen)) goto fail;
     sm->warps = calloc(sm->max_warps, sizeof *sm->warps);
     sm->ctas = calloc(sm->max_ctas, sizeof *sm->ctas);
-    if (!sm->warps || !sm->ctas) {
+    sm->wlog = ws_wlog_create(&sm->st.mem_writes);
+    if (!sm->warps || !sm->ctas || !sm->wlog) {
         snprintf(err, errlen, "out of host memory");
         goto fail;
     }
@@ -210,6 +211,7 @@ void ws_sm_destroy(ws_sm *sm) {
     while ((r = ws_mreq_fifo_pop(&sm->outq))) ws_mreq_free(sm->env.pool, r);
     while ((r = ws_mreq_fifo_pop(&sm->resp))) ws_mreq_free(sm->env.pool, r);
     free_kernel_tables(sm);
+    ws_wlog_destroy(sm->wlog);
     if (sm->sched)
         for (unsigned s = 0; s < sm->n_sched; s++) ws_sched_destroy(&sm->sched[s]);
     if (sm->throttle)
@@ -319,6 +321,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     for (unsigned t = 0; sm->throttle && t < sm->n_sched; t++)
         sm->throttle[t].policy->kernel_start(sm->throttle[t].state);
     sm->launch = *l;
+    sm->launch.wlog = sm->wlog;
     sm->res = *res;
     sm->have_kernel = true;
     sm->gen++;
@@ -437,6 +440,10 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
 }
 
 unsigned ws_sm_active_ctas(const ws_sm *sm) { return sm->n_active_ctas; }
+
+void ws_sm_commit(ws_sm *sm) {
+    if (sm->wlog->n) ws_wlog_commit(sm->wlog);
+}
 
 bool ws_sm_busy(const ws_sm *sm) {
     return sm->n_active_ctas || sm->outq.len || sm->resp.len || sm->n_pend || sm_ldst_busy(sm) ||

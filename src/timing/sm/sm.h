@@ -126,8 +126,12 @@ uint32_t ws_sm_max_ctas(const ws_sm *sm);
  * in flight. */
 bool ws_sm_busy(const ws_sm *sm);
 
-/* One core-clock cycle. */
+/* One core-clock cycle. It touches only the SM's own state (its request
+ * pool included): SMs may run a cycle in parallel. Its global stores and
+ * atomics wait in its log until ws_sm_commit, which the GPU calls after
+ * every SM ran the cycle, SMs in id order. */
 void ws_sm_cycle(ws_sm *sm, uint64_t now);
+void ws_sm_commit(ws_sm *sm);
 /* A quiet SM (all warps waiting, pipeline empty) only counts its cycles
  * until a reply or a CTA arrives; call this when anything else it reads
  * changed between cycles (a policy controller's decision). */

@@ -116,6 +116,7 @@ typedef struct sm_warp {
     uint64_t *sb;              /* reserved registers (bitmap) */
     uint64_t *sb_long;         /* ... of which written by global/local loads */
     uint64_t last_issue;
+    uint64_t mem_cycle;        /* 1 + the cycle of its last memory instruction's issue */
     /* the functional next (func, pc), cached: it changes only when this warp
        executes an instruction (issue asks for it every cycle) */
     bool nx_valid, nx_alive;
@@ -201,6 +202,8 @@ struct ws_sm {
     bool has_fault;
     ws_fault fault;
     uint64_t now;
+
+    ws_wlog *wlog;             /* this cycle's global stores and atomics (ws_sm_commit) */
 
     /* kernel */
     ws_launch_desc launch;

@@ -1,0 +1,27 @@
+/* Worker threads for the parallel phase of a core cycle (-warpsim_threads).
+ *
+ * ws_par_run(p, n, fn, ctx) calls fn(ctx, i) once for every item i < n and
+ * returns when all are done. Items are claimed one at a time by whichever
+ * thread is free (the caller too), so a worker that the host has not
+ * scheduled costs a wait only if it claimed an item; on a machine busy
+ * with other work the caller simply does more of them itself. Items must
+ * touch disjoint state, so that which thread ran an item does not matter
+ * (timing/gpu.c: an item is one SM's cycle).
+ * Between runs the workers spin briefly, then yield, then sleep, so that a
+ * serial stretch (a kernel boundary, the host program) costs no CPU. */
+#ifndef WARPSIM_TIMING_PAR_H
+#define WARPSIM_TIMING_PAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ws_par ws_par;
+typedef void (*ws_par_fn)(void *ctx, uint32_t item);
+
+/* n >= 2 threads (the caller and n - 1 workers); NULL and err on failure. */
+ws_par *ws_par_create(unsigned n, char *err, size_t errlen);
+void ws_par_destroy(ws_par *p);
+unsigned ws_par_threads(const ws_par *p);
+void ws_par_run(ws_par *p, uint32_t n, ws_par_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Simulation speed over a set of programs, one thread and N threads, next to GPGPU-Sim.
+
+For each program of the set (compute-bound, memory-bound, multi-kernel and short bundled
+workloads) it runs `warpsim run` on the timing model at -warpsim_threads 1 and N, best of
+--runs runs each (interleaved), and prints wall time, CPU time (user + system of the run) and
+simulated cycles; then the speedup of N threads over one, GPGPU-Sim's wall time for the same
+program from the stored table (tools/speed_gpgpusim.csv, with its provenance; '-' where none
+was measured) and the ratio GPGPU-Sim / warpsim at one thread, by wall time and by CPU time
+(GPGPU-Sim's times come from a quiet machine, where wall and CPU time agree). The load average before and
+after is printed: wall-time ratios mean something only when it is below 1 (a busy machine slows
+GPGPU-Sim more than warpsim, and keeps threads from running at once).
+
+Not a test. Usage:
+    tools/speed.py [--threads N] [--runs R] [--preset P] [--programs a,b,...] [--bin WARPSIM]
+                   [--readme [FILE]]
+--readme rewrites README.md's (or FILE's) speed table, between its speed-table markers.
+"""
+import argparse
+import csv
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (workload, input, kind)
+PROGRAMS = [
+    ("micro/matmul", "paper", "compute"),
+    ("micro/matmul", "small", "compute"),
+    ("polybench/gemm", "small", "compute"),
+    ("sdk/matmul_shared", "small", "compute"),
+    ("micro/vectoradd", "paper", "memory"),
+    ("micro/vectoradd", "small", "memory"),
+    ("polybench/conv2d", "small", "memory"),
+    ("rodinia/kmeans", "small", "memory"),
+    ("sdk/transpose_naive", "small", "memory"),
+    ("polybench/fdtd2d", "small", "multi-kernel"),
+    ("rodinia/gaussian", "small", "multi-kernel"),
+    ("micro/histogram", "small", "short"),
+    ("micro/reduce", "small", "short"),
+]
+
+BEGIN, END = "<!-- speed-table begin (tools/speed.py --readme) -->", "<!-- speed-table end -->"
+
+
+def load_reference(path):
+    ref = {}
+    with open(path) as f:
+        for row in csv.reader(line for line in f if not line.startswith("#")):
+            if len(row) >= 3:
+                ref[(row[0], row[1])] = (float(row[2]), row[3] if len(row) > 3 else "")
+    return ref
+
+
+def loadavg():
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+def run_once(binary, prog, inp, preset, threads):
+    """(wall s, cpu s, simulated cycles) of one run."""
+    cmd = [binary, "run", "--preset", preset, "--input", inp, "--set",
+           "-warpsim_threads %d" % threads, prog]
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    m = re.findall(r"gpu_tot_sim_cycle = (\d+)", p.stdout)
+    return wall, cpu, int(m[-1]) if m else 0
+
+
+def measure(binary, prog, inp, preset, threads, runs):
+    """Best (by wall time) of `runs` runs at 1 and at `threads` threads, interleaved."""
+    best = {}
+    for _ in range(runs):
+        for t in (1, threads):
+            w = run_once(binary, prog, inp, preset, t)
+            if t not in best or w[0] < best[t][0]:
+                best[t] = w
+    return best
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    if not xs:
+        return None
+    p = 1.0
+    for x in xs:
+        p *= x
+    return p ** (1.0 / len(xs))
+
+
+def table(rows, threads):
+    """Markdown table of the results."""
+    out = ["| program | input | kind | cycles | 1 thread: wall (CPU) | %d threads: wall (CPU) | "
+           "speedup | GPGPU-Sim wall | GPGPU-Sim / warpsim: wall (CPU) |" % threads,
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        ref = "%.1f s" % r["ref"] if r["ref"] else "-"
+        ratio = "%.0fx (%.0fx)" % (r["ref"] / r["w1"], r["ref"] / r["c1"]) if r["ref"] else "-"
+        out.append("| %s | %s | %s | %d | %.2f s (%.2f s) | %.2f s (%.2f s) | %.2fx | %s | %s |" % (
+            r["prog"], r["input"], r["kind"], r["cycles"], r["w1"], r["c1"], r["wn"], r["cn"],
+            r["w1"] / r["wn"] if r["wn"] else 0, ref, ratio))
+    sp = geomean([r["w1"] / r["wn"] for r in rows if r["wn"]])
+    rt = geomean([r["ref"] / r["w1"] for r in rows if r["ref"]])
+    rc = geomean([r["ref"] / r["c1"] for r in rows if r["ref"] and r["c1"]])
+    out.append("")
+    out.append("Geometric means: speedup at %d threads %.2fx over %d programs%s." % (
+        threads, sp or 0, len(rows),
+        "; GPGPU-Sim / warpsim (one thread) %.0fx by wall time, %.0fx by CPU time, over the %d "
+        "programs with a GPGPU-Sim time" % (rt, rc or 0, sum(1 for r in rows if r["ref"])) if rt else ""))
+    return "\n".join(out)
+
+
+def rewrite_readme(path, text):
+    with open(path) as f:
+        s = f.read()
+    a, b = s.find(BEGIN), s.find(END)
+    if a < 0 or b < a:
+        raise RuntimeError("%s has no speed-table markers" % path)
+    s = s[:a + len(BEGIN)] + "\n" + text + "\n" + s[b:]
+    with open(path, "w") as f:
+        f.write(s)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--preset", default="gtx480-v4")
+    ap.add_argument("--programs", help="comma-separated WORKLOAD[:INPUT] (default: the set above)")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "warpsim"))
+    ap.add_argument("--ref", default=os.path.join(ROOT, "tools", "speed_gpgpusim.csv"))
+    ap.add_argument("--readme", nargs="?", const=os.path.join(ROOT, "README.md"), metavar="FILE",
+                    help="rewrite the speed table of README.md (or FILE)")
+    a = ap.parse_args(argv)
+    if a.threads < 2:
+        ap.error("--threads must be at least 2")
+    progs = PROGRAMS
+    if a.programs:
+        progs = []
+        for p in a.programs.split(","):
+            name, _, inp = p.partition(":")
+            progs.append((name, inp or "small", "-"))
+    ref = load_reference(a.ref)
+    load0 = loadavg()
+    print("warpsim %s, preset %s, best of %d runs, load average %.2f at the start" % (
+        a.bin, a.preset, a.runs, load0), flush=True)
+    rows = []
+    for prog, inp, kind in progs:
+        best = measure(a.bin, prog, inp, a.preset, a.threads, a.runs)
+        w1, c1, cyc = best[1]
+        wn, cn, _ = best[a.threads]
+        r = ref.get((prog, inp))
+        rows.append({"prog": prog, "input": inp, "kind": kind, "cycles": cyc, "w1": w1, "c1": c1,
+                     "wn": wn, "cn": cn, "ref": r[0] if r else None})
+        print("  %-22s %-5s %8d cycles  1: %.2f s (cpu %.2f)  %d: %.2f s (cpu %.2f)" % (
+            prog, inp, cyc, w1, c1, a.threads, wn, cn), flush=True)
+    load1 = loadavg()
+    text = table(rows, a.threads)
+    note = ("Load average %.2f before, %.2f after (%s)." % (
+        load0, load1, "a quiet machine" if max(load0, load1) < 1 else
+        "a busy machine: wall-time ratios are not reliable"))
+    print()
+    print(text)
+    print()
+    print(note)
+    if a.readme:
+        rewrite_readme(a.readme,
+                       text + "\n\n" + note + " Measured by `tools/speed.py --threads %d --runs %d`; "
+                       "GPGPU-Sim's times from tools/speed_gpgpusim.csv." % (a.threads, a.runs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
