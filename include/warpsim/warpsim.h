@@ -119,6 +119,7 @@ typedef struct ws_kernel_attrs {
     size_t param_bytes;
     int max_threads_per_block;
     int num_params;
+    unsigned cluster_dims[3];  /* __cluster_dims__ (.reqnctapercluster); 0 when not given */
 } ws_kernel_attrs;
 void ws_kernel_get_attrs(const ws_kernel *k, ws_kernel_attrs *a);
 const char *ws_kernel_name(const ws_kernel *k);
@@ -188,6 +189,16 @@ ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
 /* Same with a ready-made parameter buffer of the kernel's param size. */
 ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                            size_t dyn_shared, const void *params, size_t params_size);
+/* Thread-block clusters (sm_90): the same with `cluster` CTAs per cluster in
+ * x, y, z (cudaLaunchAttributeClusterDimension); all 0 takes the kernel's
+ * __cluster_dims__ (.reqnctapercluster) or none. The grid must be a whole
+ * number of clusters of at most WS_MAX_CLUSTER_SIZE CTAs. ws_launch and
+ * ws_launch_packed are these with cluster (0,0,0). */
+#define WS_MAX_CLUSTER_SIZE 8
+ws_status ws_launch_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                            size_t dyn_shared, void **args);
+ws_status ws_launch_packed_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                                   size_t dyn_shared, const void *params, size_t params_size);
 
 /* ---- device-side printf and assert ---- */
 /* What kernels print (printf, failed assert) stays in the device until the

@@ -25,7 +25,12 @@ static const char *sreg_name(unsigned id, char *buf, size_t n)
         "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock_hi", "%clock64",
         "%globaltimer", "%globaltimer_lo", "%globaltimer_hi", "%lanemask_eq", "%lanemask_lt",
         "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%dynamic_smem_size", "%total_smem_size",
+        "%clusterid.x", "%clusterid.y", "%clusterid.z", "%nclusterid.x", "%nclusterid.y",
+        "%nclusterid.z", "%cluster_ctaid.x", "%cluster_ctaid.y", "%cluster_ctaid.z",
+        "%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z", "%cluster_ctarank",
+        "%cluster_nctarank", "%is_explicit_cluster",
     };
+    _Static_assert(sizeof names / sizeof names[0] == WS_SREG_ENVREG0, "special register names out of date");
     if (id < sizeof names / sizeof names[0]) return names[id];
     snprintf(buf, n, "%%envreg%u", id - WS_SREG_ENVREG0);
     return buf;
@@ -260,6 +265,8 @@ static void put_opcode(FILE *o, const ws_inst *in)
         case WS_BAR_RED_AND: fputs(".red.and", o); break;
         case WS_BAR_RED_OR: fputs(".red.or", o); break;
         case WS_BAR_WARP_SYNC: fputs(".warp.sync", o); break;
+        case WS_BAR_CLUSTER_ARRIVE: fputs(".cluster.arrive", o); break;
+        case WS_BAR_CLUSTER_WAIT: fputs(".cluster.wait", o); break;
         default: fputs(".sync", o); break;
         }
         if (!strcmp(ws_opcode_name((ws_opcode)op), "bar") && !(in->flags & WS_F_ALIGNED)) {}

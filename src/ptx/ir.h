@@ -91,7 +91,9 @@ const char *ws_space_name(ws_space s);
     /* surfaces: suld.b, sust.b, suq (see WS_SURF_* below) */                \
     X(SULD) X(SUST) X(SUQ)                                                   \
     /* texture gather: tld4.{r,g,b,a}.2d (see WS_TEX_* below) */             \
-    X(TLD4)
+    X(TLD4)                                                                  \
+    /* thread-block clusters: mapa (distributed shared memory), getctarank */ \
+    X(MAPA) X(GETCTARANK)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -191,7 +193,8 @@ enum { /* PRMT modes: .f4e .b4e .rc8 .ecl .ecr .rc16; 0 = default */
 };
 enum { /* BAR: bar.sync / barrier.sync (aligned or not), bar.arrive, bar.red */
     WS_BAR_SYNC = 1, WS_BAR_ARRIVE, WS_BAR_RED_POPC, WS_BAR_RED_AND, WS_BAR_RED_OR,
-    WS_BAR_WARP_SYNC /* bar.warp.sync membermask (__syncwarp) */
+    WS_BAR_WARP_SYNC, /* bar.warp.sync membermask (__syncwarp) */
+    WS_BAR_CLUSTER_ARRIVE, WS_BAR_CLUSTER_WAIT /* barrier.cluster.arrive / .wait (sm_90) */
 };
 enum { /* TESTP */
     WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
@@ -284,6 +287,12 @@ typedef enum {
     WS_SREG_LANEMASK_EQ, WS_SREG_LANEMASK_LT, WS_SREG_LANEMASK_LE,
     WS_SREG_LANEMASK_GT, WS_SREG_LANEMASK_GE,
     WS_SREG_DYNAMIC_SMEM_SIZE, WS_SREG_TOTAL_SMEM_SIZE,
+    /* thread-block clusters (sm_90) */
+    WS_SREG_CLUSTERID_X, WS_SREG_CLUSTERID_Y, WS_SREG_CLUSTERID_Z,
+    WS_SREG_NCLUSTERID_X, WS_SREG_NCLUSTERID_Y, WS_SREG_NCLUSTERID_Z,
+    WS_SREG_CLUSTER_CTAID_X, WS_SREG_CLUSTER_CTAID_Y, WS_SREG_CLUSTER_CTAID_Z,
+    WS_SREG_CLUSTER_NCTAID_X, WS_SREG_CLUSTER_NCTAID_Y, WS_SREG_CLUSTER_NCTAID_Z,
+    WS_SREG_CLUSTER_CTARANK, WS_SREG_CLUSTER_NCTARANK, WS_SREG_IS_EXPLICIT_CLUSTER,
     WS_SREG_ENVREG0, /* %envreg0..31 follow */
     WS_SREG_COUNT = WS_SREG_ENVREG0 + 32
 } ws_sreg;
@@ -433,6 +442,10 @@ typedef struct ws_func {
 
     /* Performance tuning directives (0 = not given). */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+    /* Thread-block clusters (sm_90): .reqnctapercluster (0 = not given;
+       a launch then names its cluster shape, or has none), .explicitcluster. */
+    uint32_t reqnctapercluster[3];
+    bool explicit_cluster;
 
     /* Control flow: basic blocks in instruction order. */
     uint32_t nblocks;

@@ -353,6 +353,7 @@ static int space_from(const char *s, size_t len)
     S("global", WS_SPACE_GLOBAL);
     S("shared", WS_SPACE_SHARED);
     S("shared::cta", WS_SPACE_SHARED);
+    S("shared::cluster", WS_SPACE_SHARED); /* addresses of other CTAs carry their rank (mapa) */
     S("const", WS_SPACE_CONST);
     S("local", WS_SPACE_LOCAL);
     S("param", WS_SPACE_PARAM);
@@ -382,6 +383,14 @@ static const struct { const char *name; int id; } sregs[] = {
     {"%lanemask_ge", WS_SREG_LANEMASK_GE},
     {"%dynamic_smem_size", WS_SREG_DYNAMIC_SMEM_SIZE},
     {"%total_smem_size", WS_SREG_TOTAL_SMEM_SIZE},
+    {"%clusterid.x", WS_SREG_CLUSTERID_X}, {"%clusterid.y", WS_SREG_CLUSTERID_Y},
+    {"%clusterid.z", WS_SREG_CLUSTERID_Z}, {"%nclusterid.x", WS_SREG_NCLUSTERID_X},
+    {"%nclusterid.y", WS_SREG_NCLUSTERID_Y}, {"%nclusterid.z", WS_SREG_NCLUSTERID_Z},
+    {"%cluster_ctaid.x", WS_SREG_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", WS_SREG_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", WS_SREG_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", WS_SREG_CLUSTER_NCTAID_X},
+    {"%cluster_nctaid.y", WS_SREG_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", WS_SREG_CLUSTER_NCTAID_Z},
+    {"%cluster_ctarank", WS_SREG_CLUSTER_CTARANK}, {"%cluster_nctarank", WS_SREG_CLUSTER_NCTARANK},
+    {"%is_explicit_cluster", WS_SREG_IS_EXPLICIT_CLUSTER},
 };
 
 static int sreg_from(const char *s, size_t len)
@@ -749,6 +758,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
     {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ}, {"tld4", WS_OP_TLD4},
+    {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -932,14 +942,28 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         break;
     case WS_OP_BAR:
         if (meq(s, n, "sync")) { if (!in->sub) in->sub = WS_BAR_SYNC; return true; }
-        if (meq(s, n, "arrive")) { in->sub = WS_BAR_ARRIVE; return true; }
+        if (meq(s, n, "arrive")) {
+            if (in->sub != WS_BAR_CLUSTER_ARRIVE) in->sub = WS_BAR_ARRIVE;
+            return true;
+        }
         if (meq(s, n, "red")) { in->sub = WS_BAR_RED_POPC; return true; }
         if (meq(s, n, "popc")) { in->sub = WS_BAR_RED_POPC; return true; }
         if (meq(s, n, "and")) { in->sub = WS_BAR_RED_AND; return true; }
         if (meq(s, n, "or")) { in->sub = WS_BAR_RED_OR; return true; }
         if (meq(s, n, "warp")) { in->sub = WS_BAR_WARP_SYNC; return true; }
         if (meq(s, n, "aligned")) { in->flags |= WS_F_ALIGNED; return true; }
+        /* barrier.cluster.{arrive,wait}: .cluster comes first; ordering
+           qualifiers have no effect (execution is sequentially consistent) */
+        if (meq(s, n, "cluster") && !in->sub) { in->sub = WS_BAR_CLUSTER_ARRIVE; return true; }
+        if (in->sub == WS_BAR_CLUSTER_ARRIVE || in->sub == WS_BAR_CLUSTER_WAIT) {
+            if (meq(s, n, "wait")) { in->sub = WS_BAR_CLUSTER_WAIT; return true; }
+            return meq(s, n, "relaxed") || meq(s, n, "release") || meq(s, n, "acquire");
+        }
         break;
+    case WS_OP_MAPA: case WS_OP_GETCTARANK:
+        if (meq(s, n, "shared::cluster")) { in->space = WS_SPACE_SHARED; return true; }
+        if (meq(s, n, "u32") || meq(s, n, "u64")) break; /* the type, below */
+        return false;
     case WS_OP_MEMBAR: case WS_OP_FENCE:
         if (meq(s, n, "gl")) { in->scope = WS_SCOPE_GPU; return true; }
         if (meq(s, n, "sc") || meq(s, n, "acq_rel")) return true;
@@ -1201,12 +1225,6 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
             o.reg = (uint16_t)sr;
             return o;
         }
-        /* thread-block clusters (sm_90) are not modelled: only the kernels
-           that read these are refused, the module still loads */
-        if ((t->len > 8 && !memcmp(t->text, "%cluster", 8)) || (t->len > 10 && !memcmp(t->text, "%nclusterid", 10)) ||
-            (t->len >= 19 && !memcmp(t->text, "%is_explicit_cluster", 19)))
-            UNSUPPORTED_AT(p, t, "unsupported special register '%.*s' (line %u): thread-block clusters are not "
-                           "modelled", (int)t->len, t->text, t->line);
     }
     if (label_ok) {
         o.kind = WS_OPND_LABEL;
@@ -2183,14 +2201,25 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
         } else if (is_dir(p, ".maxnctapersm")) {
             p->pos++;
             expect_uint(p, "a CTA count");
-        } else if (is_dir(p, ".noreturn") || is_dir(p, ".explicitcluster")) {
+        } else if (is_dir(p, ".noreturn")) {
             p->pos++;
-        } else if (is_dir(p, ".reqnctapercluster") || is_dir(p, ".maxclusterrank")) {
-            /* clusters: accepted; what a kernel does with its cluster
-               (barrier.cluster, mapa, ...) is refused at its launch */
+        } else if (is_dir(p, ".explicitcluster")) {
             p->pos++;
-            do expect_uint(p, "a CTA count");
-            while (accept_punct(p, ','));
+            f->explicit_cluster = true;
+        } else if (is_dir(p, ".reqnctapercluster")) {
+            p->pos++;
+            uint32_t *dst = f->reqnctapercluster;
+            dst[0] = dst[1] = dst[2] = 1;
+            int k = 0;
+            do {
+                if (k >= 3) fail_at(p, CUR(p), "too many dimensions");
+                const ws_token *ct = CUR(p);
+                dst[k] = (uint32_t)expect_uint(p, "a CTA count");
+                if (!dst[k++]) fail_at(p, ct, "a cluster dimension must be at least 1");
+            } while (accept_punct(p, ','));
+        } else if (is_dir(p, ".maxclusterrank")) {
+            p->pos++; /* a bound the launch must respect; launches name their shape */
+            expect_uint(p, "a CTA count");
         } else if (is_dir(p, ".pragma")) {
             p->pos++;
             while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;

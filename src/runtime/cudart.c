@@ -60,6 +60,7 @@ enum {
     cudaErrorIllegalAddress = 700, cudaErrorLaunchOutOfResources = 701,
     cudaErrorAssert = 710, cudaErrorHostMemoryAlreadyRegistered = 712,
     cudaErrorHostMemoryNotRegistered = 713, cudaErrorMisalignedAddress = 716, cudaErrorLaunchFailure = 719,
+    cudaErrorInvalidClusterSize = 912,
     cudaErrorNotSupported = 801, cudaErrorUnknown = 999,
 };
 
@@ -407,16 +408,19 @@ static cudaError_t bad_handle(void) {
 #define CHECK_STREAM(s) CHECK_HANDLE(valid_stream(s))
 #define CHECK_EVENT(e) CHECK_HANDLE(ws_handles_has(&g.handles, e, WS_HANDLE_EVENT))
 
-static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem,
-                          cudaStream_t stream) {
+/* cluster: CTAs per thread-block cluster (cudaLaunchKernelEx's attribute);
+   all 0: the kernel's __cluster_dims__ or none. */
+static cudaError_t launch_in(func_rec *f, dim3 grid, dim3 block, dim3 cluster, void **args, size_t shmem,
+                             cudaStream_t stream) {
     ENTER();
     CHECK_STREAM(stream);
     ws_kernel *k = NULL;
     cudaError_t e = get_kernel(f, &k);
     if (e != cudaSuccess) return set_err(e);
     managed_to_device();
-    ws_status s = ws_launch(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
-                            (ws_dim3){block.x, block.y, block.z}, shmem, args);
+    ws_status s = ws_launch_cluster(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
+                                    (ws_dim3){block.x, block.y, block.z},
+                                    (ws_dim3){cluster.x, cluster.y, cluster.z}, shmem, args);
     managed_to_host();
     if (s == WS_OK) return cudaSuccess;
     fprintf(stderr, "warpsim: %s\n", ws_device_last_error(g.dev));
@@ -431,6 +435,11 @@ static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_
     g.sticky = e;
     set_err(e);
     return cudaSuccess;
+}
+
+static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem,
+                          cudaStream_t stream) {
+    return launch_in(f, grid, block, (dim3){0, 0, 0}, args, shmem, stream);
 }
 
 /* The <<<>>> path: `kernel` is what __cudaGetKernel returned, the stream
@@ -479,10 +488,29 @@ typedef struct {
     unsigned numAttrs;
 } launch_config_t;
 
+/* cudaLaunchAttribute: an id, padding to 8 bytes, a 64-byte value union. */
+typedef struct {
+    int id;
+    char pad[4];
+    union { char bytes[64]; struct { unsigned x, y, z; } dim; } val;
+} launch_attr_t;
+enum { LAUNCH_ATTR_CLUSTER_DIMENSION = 4 };
+
+/* The cluster shape a launch configuration names ({0,0,0}: none). */
+static dim3 config_cluster(const launch_config_t *cfg) {
+    dim3 c = {0, 0, 0};
+    const launch_attr_t *a = cfg->attrs;
+    for (unsigned i = 0; a && i < cfg->numAttrs; i++)
+        if (a[i].id == LAUNCH_ATTR_CLUSTER_DIMENSION) c = (dim3){a[i].val.dim.x, a[i].val.dim.y, a[i].val.dim.z};
+    return c;
+}
+
 EXPORT cudaError_t cudaLaunchKernelExC(const launch_config_t *cfg, const void *func, void **args) {
     if (!cfg) return set_err(cudaErrorInvalidValue);
-    return cudaLaunchKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes,
-                            cfg->stream);
+    func_rec *f = find_func(func);
+    if (!f) return set_err(cudaErrorInvalidDeviceFunction);
+    return launch_in(f, cfg->gridDim, cfg->blockDim, config_cluster(cfg), args, cfg->dynamicSmemBytes,
+                     cfg->stream);
 }
 
 EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const launch_config_t *cfg, const void *func,
@@ -1711,6 +1739,7 @@ static const struct { int code; const char *name, *text; } errs[] = {
     {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
      "invalid launch configuration (grid/block size or shared memory beyond device limits)"},
     {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidClusterSize, "cudaErrorInvalidClusterSize", "invalid cluster size"},
     {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {cudaErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor",
      "invalid channel descriptor"},
@@ -1819,4 +1848,31 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
 EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int block,
                                                                  size_t dyn) {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block, dyn, 0);
+}
+
+/* The timing model places a whole cluster on one SM (docs/timing.md): as many
+   clusters as fit on an SM, on every SM. The shape comes from the
+   configuration's attribute, else the kernel's __cluster_dims__. */
+EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *n, const void *func, const launch_config_t *cfg) {
+    ENTER();
+    if (!n || !cfg) return set_err(cudaErrorInvalidValue);
+    ws_kernel *k;
+    cudaError_t e = get_kernel(find_func(func), &k);
+    if (e != cudaSuccess) return set_err(e);
+    dim3 c = config_cluster(cfg);
+    if (!c.x) {
+        ws_kernel_attrs ka;
+        ws_kernel_get_attrs(k, &ka);
+        c = (dim3){ka.cluster_dims[0], ka.cluster_dims[1], ka.cluster_dims[2]};
+    }
+    uint64_t size = (uint64_t)c.x * c.y * c.z;
+    if (!size || size > WS_MAX_CLUSTER_SIZE) return set_err(cudaErrorInvalidClusterSize);
+    int per_sm = 0;
+    int block = (int)(cfg->blockDim.x * cfg->blockDim.y * cfg->blockDim.z);
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, block, cfg->dynamicSmemBytes);
+    if (e != cudaSuccess) return e;
+    ws_device_props p;
+    ws_device_get_props(g.dev, &p);
+    *n = (int)((uint64_t)per_sm / size * (uint64_t)p.num_sms);
+    return cudaSuccess;
 }

@@ -993,6 +993,23 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     uint64_t total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t next_cta = 0, cycle = 0, idle = 0;
     bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
+    uint32_t csize = ws_launch_cluster_size(l);
+    if (l->cluster[0] && (static_map || csize > ws_sm_max_ctas(g->sm[0]))) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_INVALID_CONFIG;
+        if (static_map)
+            snprintf(fault->msg, sizeof fault->msg,
+                     "kernel %s: thread-block clusters cannot be placed by -warpsim_static_cta_map or "
+                     "-l1d_warp_reorder, which place CTAs one by one", kf->name);
+        else
+            snprintf(fault->msg, sizeof fault->msg,
+                     "kernel %s: a cluster of %u CTAs does not fit on one SM, where warpsim places a "
+                     "cluster (%u CTAs of %u threads, %u registers/thread, %u B shared fit at once, "
+                     "limited by %s)", kf->name, csize, ws_sm_max_ctas(g->sm[0]), res->threads_per_cta,
+                     res->regs_per_thread, res->smem_per_cta, ws_sm_cta_limiter(g->sm[0]));
+        return fault->code;
+    }
     uint64_t static_before = 0;
     for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
     /* CTAs dispatched on the timing model: all of them, unless sampling
@@ -1096,6 +1113,24 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
         for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map; i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
+            if (l->cluster[0]) { /* a whole cluster on one SM, in one cycle */
+                if (ws_sm_free_ctas(g->sm[idx]) < csize) continue;
+                ws_cluster *cl = ws_cluster_create(l, next_cta / csize);
+                for (uint32_t r = 0; r < csize && cl; r++, next_cta++) {
+                    uint32_t id[3];
+                    ws_launch_cta_of(l, next_cta, id);
+                    ws_sm_take_cluster_cta(g->sm[idx], id, now, cl, r);
+                }
+                if (!cl) {
+                    rc = fault->code = WS_ERR_OUT_OF_MEMORY;
+                    snprintf(fault->msg, sizeof fault->msg, "out of host memory creating a cluster");
+                    break;
+                }
+                ws_cluster_release(cl);
+                g->last_issue_sm = idx;
+                progress = true;
+                continue;
+            }
             if (!ws_sm_can_take_cta(g->sm[idx])) continue;
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
                               (uint32_t)(next_cta / l->grid[0] % l->grid[1]),
@@ -1105,6 +1140,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
             g->last_issue_sm = idx;
             progress = true;
         }
+        if (rc != WS_OK) break;
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
         if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
