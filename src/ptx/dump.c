@@ -230,7 +230,8 @@ static void put_opcode(FILE *o, const ws_inst *in)
     }
     if (op == WS_OP_BMSK || op == WS_OP_SZEXT) fprintf(o, "%s%s", ws_opcode_name((ws_opcode)op),
                                                        in->flags & WS_F_WRAP ? ".wrap" : ".clamp");
-    else fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
+    else fputs(op == WS_OP_BAR && (!(in->flags & WS_F_ALIGNED) || in->sub >= WS_BAR_CLUSTER_ARRIVE) &&
+                       in->sub != WS_BAR_WARP_SYNC
               ? "barrier" : ws_opcode_name((ws_opcode)op), o);
     switch (op) {
     case WS_OP_MUL: case WS_OP_MAD: case WS_OP_MUL24: case WS_OP_MAD24: case WS_OP_MADC:
@@ -281,6 +282,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
         break;
     default: break;
     }
+    if ((op == WS_OP_MAPA || op == WS_OP_GETCTARANK) && in->space) fputs(".shared::cluster", o);
     if (in->flags & WS_F_NC) {}
     if ((in->flags & WS_F_VOLATILE) && op != WS_OP_ATOM && op != WS_OP_RED) fputs(".volatile", o);
     if (op == WS_OP_ATOM || op == WS_OP_RED) {

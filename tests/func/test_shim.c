@@ -619,6 +619,26 @@ TEST(shim_async_copy_program) {
         }
 }
 
+/* Thread-block clusters (tests/data/cuda/cluster_basic.cu, sm_90):
+   __cluster_dims__ kernels and cudaLaunchKernelEx with the cluster attribute,
+   cg::this_cluster() sync, map_shared_rank and block indices, the cluster
+   registers, barrier.cluster and .shared::cluster in inline PTX, implicit
+   clusters of one, cudaOccupancyMaxActiveClusters and refused shapes, in
+   functional and timing mode. */
+TEST(shim_cluster_program) {
+    for (int timing = 0; timing < 2; timing++) {
+        char cmd[4096], *out = NULL;
+        snprintf(cmd, sizeof cmd,
+                 SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/cluster_basic_90 2>&1",
+                 !timing, build_dir(), ws_test_root());
+        int rc = run_cmd(cmd, &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS cluster_basic: 5 checks") &&
+                      strstr(out, "a cluster of 16 CTAs; at most 8 are allowed"),
+                  "cluster_basic_90 (%s) exited %d: %s", timing ? "timing" : "functional", rc, out ? out : "");
+        free(out);
+    }
+}
+
 /* The long-run machinery's functional passes (here a sampling profile) run
    CTAs through the observed path, whose warps waiting in try_wait or
    nanosleep must park as in a plain functional run, not hang. */

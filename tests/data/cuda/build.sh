@@ -10,4 +10,6 @@ done
 for a in 75 80 90; do
     nvcc -O2 -cudart shared -gencode arch=compute_$a,code=compute_$a --no-compress async_basic.cu -o async_basic_$a
 done
-strip thrust_basic_?? cub_basic_?? cg_basic_?? streams_basic_?? tensor_basic_?? async_basic_?? surf_basic_?? texarr_basic_??
+# thread-block clusters: sm_90 only
+nvcc -O2 -cudart shared -gencode arch=compute_90,code=compute_90 --no-compress cluster_basic.cu -o cluster_basic_90
+strip cluster_basic_90 thrust_basic_?? cub_basic_?? cg_basic_?? streams_basic_?? tensor_basic_?? async_basic_?? surf_basic_?? texarr_basic_??
