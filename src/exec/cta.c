@@ -684,6 +684,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_ALLOCA: case WS_OP_STACKSAVE: case WS_OP_STACKRESTORE: return exec_alloca(x);
     case WS_OP_MAPA: case WS_OP_GETCTARANK: return ws_exec_mapa(x);
     case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_ACTIVEMASK: case WS_OP_MATCH: case WS_OP_REDUX:
+    case WS_OP_ELECT:
         return ws_exec_warp(x);
     case WS_OP_CVT: case WS_OP_MOV: case WS_OP_SELP: case WS_OP_SLCT: case WS_OP_SETP: case WS_OP_SET:
     case WS_OP_CVTA: case WS_OP_ISSPACEP:

@@ -93,7 +93,9 @@ const char *ws_space_name(ws_space s);
     /* texture gather: tld4.{r,g,b,a}.2d (see WS_TEX_* below) */             \
     X(TLD4)                                                                  \
     /* thread-block clusters: mapa (distributed shared memory), getctarank */ \
-    X(MAPA) X(GETCTARANK)
+    X(MAPA) X(GETCTARANK)                                                    \
+    /* elect.sync d|p, membermask: one leader lane */                         \
+    X(ELECT)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,

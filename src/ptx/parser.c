@@ -758,7 +758,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
     {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ}, {"tld4", WS_OP_TLD4},
-    {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK},
+    {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK}, {"elect", WS_OP_ELECT},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -826,7 +826,10 @@ static bool mbarrier_mod(ws_inst *in, const char *s, size_t n)
         return true;
     }
     if (meq(s, n, "parity")) { in->flags |= WS_F_PARITY; return in->sub == WS_MBAR_TEST_WAIT || in->sub == WS_MBAR_TRY_WAIT; }
-    if (meq(s, n, "shared") || meq(s, n, "shared::cta")) { in->space = WS_SPACE_SHARED; return true; }
+    if (meq(s, n, "shared") || meq(s, n, "shared::cta") || meq(s, n, "shared::cluster")) {
+        in->space = WS_SPACE_SHARED; /* another CTA's mbarrier carries its rank (mapa) */
+        return true;
+    }
     if (meq(s, n, "b64")) { in->type = WS_T_B64; return true; }
     /* memory order and scope: execution is sequentially consistent */
     return meq(s, n, "relaxed") || meq(s, n, "release") || meq(s, n, "acquire") || meq(s, n, "cta") ||
@@ -967,6 +970,13 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     case WS_OP_MEMBAR: case WS_OP_FENCE:
         if (meq(s, n, "gl")) { in->scope = WS_SCOPE_GPU; return true; }
         if (meq(s, n, "sc") || meq(s, n, "acq_rel")) return true;
+        /* fence.mbarrier_init.release.cluster, fence.proxy.{async,alias}{.global,
+           .shared::{cta,cluster}}: orderings between proxies, which have no
+           functional effect here (one memory, sequentially consistent) */
+        if (op == WS_OP_FENCE && (meq(s, n, "mbarrier_init") || meq(s, n, "release") || meq(s, n, "acquire") ||
+                                  meq(s, n, "proxy") || meq(s, n, "async") || meq(s, n, "alias") ||
+                                  meq(s, n, "global") || meq(s, n, "shared::cta") || meq(s, n, "shared::cluster")))
+            return true;
         break;
     case WS_OP_CVTA:
         if (meq(s, n, "to")) { in->to_generic = 0; return true; }
@@ -1071,7 +1081,7 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     if (meq(s, n, "clamp") && (op == WS_OP_BMSK || op == WS_OP_SZEXT)) return true;
     if (meq(s, n, "shiftamt") && op == WS_OP_BFIND) { in->flags |= WS_F_SHIFTAMT; return true; }
     if (meq(s, n, "sync") && (op == WS_OP_VOTE || op == WS_OP_SHFL || op == WS_OP_MATCH ||
-                              op == WS_OP_REDUX)) {
+                              op == WS_OP_REDUX || op == WS_OP_ELECT)) {
         in->flags |= WS_F_SYNC;
         return true;
     }

@@ -188,3 +188,54 @@ TEST(cluster_errors) {
     CHECK_EQ_I64(wx_launch(dead, &cfg, b, 1, &f, NULL), WS_ERR_DEADLOCK);
     CHECK_STR_CONTAINS(f.msg, "barrier deadlock");
 }
+
+/* elect.sync: the lowest lane of the member set leads (full warp, a subset,
+   divergent lanes); a remote mbarrier arrive (.shared::cluster through mapa)
+   completes the phase another CTA's thread waits on, and it then sees the
+   value written into its shared memory before that arrive. */
+TEST(cluster_elect_and_remote_mbarrier) {
+    const char *ptx = CHEAD
+        ".shared .align 8 .b64 mb;\n"
+        "elect.sync %r1|%p1, 0xffffffff;\nselp.u32 %r2, 1, 0, %p1;\n"
+        "elect.sync _|%p2, 0xffffffff;\nselp.u32 %r3, 1, 0, %p2;\nmov.u32 %r4, 0;\n"
+        "mov.u32 %r5, 99;\nmov.u32 %r6, 0;\n"
+        "setp.ge.u32 %p3, %r0, 10;\n@!%p3 bra SKIP;\n"
+        "elect.sync %r5|%p4, 0xfffffc00;\nselp.u32 %r6, 1, 0, %p4;\nSKIP:\n"
+        "mov.u32 %r7, %cluster_ctarank;\nmov.u32 %r8, mb;\nsetp.eq.u32 %p5, %r0, 0;\nsetp.eq.u32 %p6, %r7, 0;\n"
+        "and.pred %p7, %p5, %p6;\n@%p7 mbarrier.init.shared.b64 [%r8], 2;\n"
+        "barrier.cluster.arrive;\nbarrier.cluster.wait;\n"
+        "mov.u32 %r20, 0;\n"
+        "setp.eq.u32 %p6, %r7, 1;\nand.pred %p7, %p5, %p6;\n@!%p7 bra NOREMOTE;\n"
+        "mov.u32 %r9, sm;\nmapa.shared::cluster.u32 %r10, %r9, 0;\nmov.u32 %r11, 4242;\n"
+        "st.shared::cluster.u32 [%r10+8], %r11;\n"
+        "mapa.shared::cluster.u32 %r12, %r8, 0;\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r12];\n"
+        "NOREMOTE:\n"
+        "setp.eq.u32 %p6, %r7, 0;\nand.pred %p7, %p5, %p6;\n@!%p7 bra DONE;\n"
+        "mbarrier.arrive.shared.b64 %rd9, [%r8];\n"
+        "WAIT:\nmbarrier.try_wait.shared.b64 %p1, [%r8], %rd9;\n@!%p1 bra WAIT;\n"
+        "ld.shared.u32 %r20, [sm+8];\n"
+        "DONE:\n"
+        "mov.u32 %r21, %ctaid.x;\nmad.lo.u32 %r22, %r21, 32, %r0;\nmul.wide.u32 %rd2, %r22, 32;\n"
+        "add.s64 %rd3, %rd1, %rd2;\nst.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r5};\n"
+        "st.global.v4.u32 [%rd3+16], {%r6, %r20, %r4, %r4};\n"
+        "barrier.cluster.arrive;\nbarrier.cluster.wait;\nret;\n}\n";
+    uint32_t out[2 * 32 * 8];
+    memset(out, 0, sizeof out);
+    wx_buf b[1] = {{NULL, out, sizeof out}};
+    wx_cfg cfg = {0};
+    cfg.grid[0] = 2;
+    cfg.block[0] = 32;
+    cfg.cluster[0] = 2;
+    ws_fault f;
+    CHECK_EQ_I64(wx_launch(ptx, &cfg, b, 1, &f, NULL), WS_OK);
+    CHECK_MSG(f.code == WS_OK, "%s", f.msg);
+    for (uint32_t c = 0; c < 2; c++)
+        for (uint32_t t = 0; t < 32; t++) {
+            const uint32_t *o = &out[(c * 32 + t) * 8];
+            CHECK_MSG(o[0] == 0 && o[1] == (t == 0) && o[2] == (t == 0), "CTA %u lane %u: full elect %u %u %u", c, t,
+                      o[0], o[1], o[2]);
+            if (t >= 10) CHECK_MSG(o[3] == 10 && o[4] == (t == 10), "lane %u: divergent elect %u %u", t, o[3], o[4]);
+            else CHECK_MSG(o[3] == 99 && o[4] == 0, "lane %u: skipped elect %u %u", t, o[3], o[4]);
+            CHECK_MSG(o[5] == (c == 0 && t == 0 ? 4242u : 0u), "CTA %u lane %u: after the remote arrive %u", c, t, o[5]);
+        }
+}
