@@ -40,9 +40,9 @@ static ws_status surf_desc(ws_xctx *x, uint64_t h, uint32_t l, const char *what,
 
 /* Where lane l's access goes: *a = the byte address, or *skip for a .zero
    access out of range. WS_OK or the fault. */
-static ws_status surf_place(ws_xctx *x, const ws_tex_desc *d, uint32_t l, const int32_t c[3], uint32_t size,
-                            const char *what, uint64_t *a, bool *skip) {
-    unsigned dims = x->in->sub, mode = x->in->boolop;
+static ws_status surf_place(ws_xctx *x, const ws_tex_desc *d, unsigned dims, uint32_t l, const int32_t c[3],
+                            uint32_t size, const char *what, uint64_t *a, bool *skip) {
+    unsigned mode = x->in->boolop;
     int64_t tb = (int64_t)d->channels * d->bits / 8;
     int64_t lim[3] = {(int64_t)d->width * tb, d->height ? (int64_t)d->height : 1, d->depth ? (int64_t)d->depth : 1};
     /* sust.p addresses elements (size = one texel), .b bytes */
@@ -100,6 +100,21 @@ static uint64_t load_le(const uint8_t *p, unsigned n) {
     return v;
 }
 
+/* sured: old op v in the access's type (min/max by its signedness). */
+static uint64_t reduce(unsigned op, ws_type t, uint64_t old, uint64_t v) {
+    unsigned bits = ws_type_size(t) * 8;
+    bool sg = ws_type_is_signed(t);
+    uint64_t o = ws_ext(old, bits, sg), b = ws_ext(v, bits, sg);
+    bool lt = sg ? (int64_t)o < (int64_t)b : o < b;
+    switch (op) {
+    case WS_ATOM_ADD: return o + b;
+    case WS_ATOM_MIN: return lt ? o : b;
+    case WS_ATOM_MAX: return lt ? b : o;
+    case WS_ATOM_AND: return o & b;
+    default: return o | b;
+    }
+}
+
 ws_status ws_exec_surf(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -119,18 +134,24 @@ ws_status ws_exec_surf(ws_xctx *x) {
         WS_FOR_LANES(l, x->mask) dst[l] = res[l];
         return WS_OK;
     }
-    bool is_st = in->op == WS_OP_SUST;
-    unsigned dims = in->sub, esz = ws_type_size((ws_type)in->type), n = in->vec;
+    bool red = in->op == WS_OP_SURED, is_st = in->op == WS_OP_SUST || red;
+    unsigned geom = in->sub, esz = ws_type_size((ws_type)in->type), n = in->vec;
+    /* a layered access is one of the next dimension with the layer last:
+       .a1d {layer, x} is 2-D (x, layer), .a2d {layer, x, y, _} 3-D (x, y, layer) */
+    bool layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D;
+    unsigned dims = geom == WS_TEX_A1D ? 2 : geom == WS_TEX_A2D ? 3 : geom;
     const ws_operand *vo = is_st ? &in->src[2] : &in->dst[0];
-    if (dims < WS_TEX_1D || dims > WS_TEX_3D || !esz || esz > 8 || vo->kind != WS_OPND_VEC || vo->vecn != n ||
+    if (geom < WS_TEX_1D || geom > WS_TEX_A2D || !esz || esz > 8 || vo->kind != WS_OPND_VEC || vo->vecn != n ||
         in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed surface access");
     bool formatted = (in->flags & WS_F_SURF_P) != 0;
     uint32_t size = esz * n; /* sust.p: one texel, set per surface below */
-    snprintf(what, sizeof what, "%s.%c.%ud.%s", is_st ? "sust" : "suld", formatted ? 'p' : 'b', dims,
-             mode_name(in->boolop));
+    static const char *const gn[] = {"?", "1d", "2d", "3d", "a1d", "a2d"};
+    snprintf(what, sizeof what, "%s.%c.%s.%s", red ? "sured" : is_st ? "sust" : "suld", formatted ? 'p' : 'b',
+             gn[geom], mode_name(in->boolop));
     const uint64_t *coord[3] = {NULL, NULL, NULL};
-    for (unsigned k = 0; k < dims; k++) coord[k] = ws_reg(w, in->src[1].vreg[k]);
+    for (unsigned k = 0; k < dims; k++)
+        coord[k] = ws_reg(w, in->src[1].vreg[layered ? (k + 1 == dims ? 0 : k + 1) : k]);
     uint64_t *val[4];
     for (unsigned k = 0; k < n; k++) val[k] = vo->vreg[k] == WS_NOREG ? w->sink : ws_reg(w, vo->vreg[k]);
     ws_step *st = x->st;
@@ -143,27 +164,36 @@ ws_status ws_exec_surf(ws_xctx *x) {
             last_h = handle[l];
             ws_status s = surf_desc(x, last_h, l, what, &d);
             if (s != WS_OK) return s;
-            if (d->layered || d->cubemap)
-                return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, a %s (layered and cube-map "
-                               "surfaces are not supported)", what, (unsigned long long)last_h,
-                               d->layered ? "layered array" : "cube map");
+            /* cube maps (layered or not) are 2-D arrays of faces: .a2d */
+            bool dl = d->layered || d->cubemap;
             unsigned dd = d->res != WS_TEX_RES_ARRAY ? (d->res == WS_TEX_RES_PITCH2D ? 2 : 1)
                           : d->depth ? 3 : d->height ? 2 : 1;
+            if (dl != layered)
+                return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, which is %s", what,
+                               (unsigned long long)last_h,
+                               !dl ? "not layered"
+                               : d->cubemap ? "a cube map (.a2d)"
+                               : dd == 3 ? "a layered 2-D array (.a2d)" : "a layered 1-D array (.a1d)");
             if (dd != dims)
                 return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, which has %u dimension(s)",
-                               what, (unsigned long long)last_h, dd);
+                               what, (unsigned long long)last_h, dd - layered);
             if (formatted) size = d->channels * d->bits / 8;
         }
         int32_t c[3] = {0, 0, 0};
         for (unsigned k = 0; k < dims; k++) c[k] = (int32_t)coord[k][l];
         uint64_t a = 0;
         bool skip = false;
-        ws_status s = surf_place(x, d, l, c, size, what, &a, &skip);
+        ws_status s = surf_place(x, d, dims, l, c, size, what, &a, &skip);
         if (s != WS_OK) return s;
         if (st) st->addr[l] = a;
         uint8_t *p = skip ? NULL : ws_gmem_ptr(x->c->l.gmem, a, size);
         for (unsigned k = 0; k < n; k++) {
-            if (formatted) {
+            if (red) { /* lanes in lane order, as atomics */
+                if (p) {
+                    uint64_t nv = reduce(in->cmp, (ws_type)in->type, load_le(p, esz), val[k][l]);
+                    memcpy(p, &nv, esz);
+                }
+            } else if (formatted) {
                 if (p && k < d->channels) store_formatted(d, p, k, (uint32_t)val[k][l]);
             } else if (is_st) {
                 if (p) memcpy(p + k * esz, &val[k][l], esz);
@@ -183,7 +213,7 @@ ws_status ws_exec_surf(ws_xctx *x) {
         st->mem_space = WS_SPACE_GLOBAL;
         st->access_size = size;
         st->is_store = is_st;
-        st->is_atomic = 0;
+        st->is_atomic = red;
         st->wrote = wrote;
     }
     return WS_OK;

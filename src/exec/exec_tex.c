@@ -56,7 +56,7 @@ static unsigned texel_bytes(const ws_tex_desc *d) { return d->channels * d->bits
 /* The geometry a texture is fetched with (WS_TEX_1D .. WS_TEX_CUBE of ir.h). */
 static unsigned tex_geom(const ws_tex_desc *d) {
     if (d->res != WS_TEX_RES_ARRAY) return d->res == WS_TEX_RES_PITCH2D ? WS_TEX_2D : WS_TEX_1D;
-    if (d->cubemap) return WS_TEX_CUBE;
+    if (d->cubemap) return d->layered ? WS_TEX_ACUBE : WS_TEX_CUBE;
     if (d->layered) return d->depth ? WS_TEX_A2D : WS_TEX_A1D;
     return d->depth ? WS_TEX_3D : d->height ? WS_TEX_2D : WS_TEX_1D;
 }
@@ -100,12 +100,14 @@ static int check_desc(ws_tex_desc *d, const ws_gmem *g, char *err, size_t n) {
         break;
     default:
         if (d->depth && !d->height) return bad(err, n, "a 3-D array needs a height");
-        if (d->layered && !d->height) return bad(err, n, "a layered array needs its layer count (height of a 1-D, depth of a 2-D array)");
+        if (d->layered && !d->height && !d->cubemap)
+            return bad(err, n, "a layered array needs its layer count (height of a 1-D, depth of a 2-D array)");
         break;
     }
     if (d->layered && d->res != WS_TEX_RES_ARRAY) return bad(err, n, "only arrays can be layered");
-    if (d->cubemap && (d->res != WS_TEX_RES_ARRAY || d->layered || d->width != d->height || d->depth != 6))
-        return bad(err, n, "a cube map is a width x width array of 6 faces (layered cube maps are not supported)");
+    if (d->cubemap && (d->res != WS_TEX_RES_ARRAY || d->width != d->height || !d->depth || d->depth % 6 ||
+                       (!d->layered && d->depth != 6)))
+        return bad(err, n, "a cube map is a width x width array of 6 faces (a layered one: of 6 faces per cube)");
     unsigned tb = texel_bytes(d);
     uint64_t row = (uint64_t)d->width * tb;
     if (!d->pitch) d->pitch = (size_t)row;
@@ -372,18 +374,19 @@ static void cube_face(const uint32_t c[3], unsigned *face, uint32_t st[2]) {
 
 /* ---- the instruction ------------------------------------------------------------ */
 static const char *geom_name(unsigned g) {
-    static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube"};
-    return n[g < 7 ? g : 0];
+    static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
+    return n[g < 8 ? g : 0];
 }
 
 ws_status ws_exec_tex(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
-    unsigned geom = in->sub, layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D;
+    unsigned geom = in->sub, layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D || geom == WS_TEX_ACUBE;
+    bool cube = geom == WS_TEX_CUBE || geom == WS_TEX_ACUBE;
     /* coordinates read after the layer (a cube map: the direction's 3) */
-    unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : geom == WS_TEX_CUBE ? 3 : geom;
+    unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : cube ? 3 : geom;
     bool gather = in->op == WS_OP_TLD4;
-    if (geom < WS_TEX_1D || geom > WS_TEX_CUBE || (gather && geom != WS_TEX_2D) || in->ndst != 1 ||
+    if (geom < WS_TEX_1D || geom > WS_TEX_ACUBE || (gather && geom != WS_TEX_2D) || in->ndst != 1 ||
         in->dst[0].kind != WS_OPND_VEC || in->nsrc < 2 || in->src[0].kind != WS_OPND_REG ||
         in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed tex");
@@ -427,7 +430,22 @@ ws_status ws_exec_tex(ws_xctx *x) {
         uint64_t taps[WS_TEX_MAX_TAPS], badp = 0;
         unsigned nt = 0;
         ws_status fs;
-        if (layered) { /* one layer as a texture of its own */
+        if (cube) { /* one face as a normalized 2-D texture */
+            ws_tex_desc one = *d;
+            unsigned face;
+            uint32_t st2[3] = {0, 0, 0};
+            cube_face(c, &face, st2);
+            if (layered) { /* cube li's faces: 6 li .. 6 li + 5 (li clamped to the cubes there are) */
+                int64_t nl = (int64_t)(d->depth / 6), li = (int32_t)layer[l];
+                face += 6 * (unsigned)(li < 0 ? 0 : li >= nl ? nl - 1 : li);
+            }
+            one.cubemap = one.layered = 0;
+            one.depth = 0;
+            one.normalized_coords = 1;
+            one.address[0] = one.address[1] = WS_TEX_CLAMP; /* a face ends at its edges */
+            one.addr += (uint64_t)face * d->pitch * d->height;
+            fs = ws_tex_fetch(&one, x->c->l.gmem, 2, 0, st2, o, taps, &nt, &badp);
+        } else if (layered) { /* one layer as a texture of its own */
             ws_tex_desc one = *d;
             int64_t nl = (int64_t)(geom == WS_TEX_A1D ? d->height : d->depth), li = (int32_t)layer[l];
             li = li < 0 ? 0 : li >= nl ? nl - 1 : li;
@@ -440,17 +458,6 @@ ws_status ws_exec_tex(ws_xctx *x) {
                 one.addr += (uint64_t)li * d->pitch * d->height;
             }
             fs = ws_tex_fetch(&one, x->c->l.gmem, dims, is_int, c, o, taps, &nt, &badp);
-        } else if (geom == WS_TEX_CUBE) { /* one face as a normalized 2-D texture */
-            ws_tex_desc one = *d;
-            unsigned face;
-            uint32_t st2[3] = {0, 0, 0};
-            cube_face(c, &face, st2);
-            one.cubemap = 0;
-            one.depth = 0;
-            one.normalized_coords = 1;
-            one.address[0] = one.address[1] = WS_TEX_CLAMP; /* a face ends at its edges */
-            one.addr += (uint64_t)face * d->pitch * d->height;
-            fs = ws_tex_fetch(&one, x->c->l.gmem, 2, 0, st2, o, taps, &nt, &badp);
         } else if (gather) {
             fs = tex_gather(d, x->c->l.gmem, c, in->boolop & 3, o, taps, &nt, &badp);
         } else {

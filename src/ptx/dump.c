@@ -211,9 +211,13 @@ static void put_opcode(FILE *o, const ws_inst *in)
     int op = in->op;
     if (ws_op_is_video((unsigned)op)) { put_video(o, in); return; }
     if (op == WS_OP_CP_ASYNC || op == WS_OP_MBARRIER) { put_async(o, in); return; }
-    if (op == WS_OP_SULD || op == WS_OP_SUST) {
+    if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SURED) {
         static const char *const mode_s[] = {".trap", ".clamp", ".zero"};
-        fprintf(o, "%s.%c.%ud", ws_opcode_name((ws_opcode)op), in->flags & WS_F_SURF_P ? 'p' : 'b', (unsigned)in->sub);
+        static const char *const red_s[] = {"", ".add", ".min", ".max", "", "", "", "", ".and", ".or", ""};
+        fprintf(o, "%s.%c%s.%s", ws_opcode_name((ws_opcode)op), in->flags & WS_F_SURF_P ? 'p' : 'b',
+                op == WS_OP_SURED && in->cmp < 11 ? red_s[in->cmp] : "",
+                in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_3D ? "3d"
+                : in->sub == WS_TEX_2D ? "2d" : "1d");
         if (in->cacheop && in->cacheop < 8) fputs(cache_s[in->cacheop], o);
         if (in->vec > 1) fprintf(o, ".v%u", in->vec);
         fprintf(o, ".%s%s", ws_type_name((ws_type)in->type), mode_s[in->boolop % 3]);
@@ -278,6 +282,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
     case WS_OP_TEX:
         fputs(in->boolop == WS_TEX_LOD_LEVEL ? ".level" : in->boolop == WS_TEX_LOD_GRAD ? ".grad" : "", o);
         fprintf(o, ".%s.v%u", in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube"
+                              : in->sub == WS_TEX_ACUBE ? "acube"
                               : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d", (unsigned)in->vec);
         break;
     default: break;

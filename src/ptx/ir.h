@@ -95,7 +95,9 @@ const char *ws_space_name(ws_space s);
     /* thread-block clusters: mapa (distributed shared memory), getctarank */ \
     X(MAPA) X(GETCTARANK)                                                    \
     /* elect.sync d|p, membermask: one leader lane */                         \
-    X(ELECT)
+    X(ELECT)                                                                 \
+    /* surface reduction: sured.b.OP.GEOM.TYPE.MODE (see SULD / SUST below) */ \
+    X(SURED)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -213,8 +215,9 @@ enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
 /* Layered geometries: tex.a1d {layer, x}, tex.a2d {layer, x, y, _}; the
  * layer is an s32 index (clamped to the layers there are). */
 enum { WS_TEX_A1D = 4, WS_TEX_A2D = 5 };
-/* Cube maps: tex.cube {x, y, z, _}, a direction (f32). */
-enum { WS_TEX_CUBE = 6 };
+/* Cube maps: tex.cube {x, y, z, _}, a direction (f32); layered cube maps:
+ * tex.acube {layer, x, y, z} (the layer an s32 index of 6-face cubes). */
+enum { WS_TEX_CUBE = 6, WS_TEX_ACUBE = 7 };
 /* TEX boolop: tex.level (src[2] = the level of detail) and tex.grad
  * (src[2], src[3] = the x and y gradient vectors). Every texture has one
  * mipmap level in warpsim, so both read level 0 like plain tex. */
@@ -223,7 +226,9 @@ enum { WS_TEX_LOD_NONE = 0, WS_TEX_LOD_LEVEL, WS_TEX_LOD_GRAD };
  * boolop = the component 0..3 (.r .g .b .a); the four texels of the
  * bilinear footprint, counter-clockwise from the lower left. */
 /* SULD / SUST (src/exec/exec_surf.c): unformatted surface access through a
- * surface object. sub = geometry (WS_TEX_1D..3D), boolop = out-of-range
+ * surface object. sub = geometry (WS_TEX_1D..3D, WS_TEX_A1D {layer, x},
+ * WS_TEX_A2D {layer, x, y, _}; cube maps are .a2d with layer = face, or
+ * 6 * cube + face when layered), boolop = out-of-range
  * mode (WS_SURF_TRAP / CLAMP / ZERO), type = .b8 .b16 .b32 .b64, vec = 1,
  * 2, 4; cacheop as on ld/st. The first coordinate is a byte offset, the
  * others are row and slice indices (s32).
@@ -232,6 +237,9 @@ enum { WS_TEX_LOD_NONE = 0, WS_TEX_LOD_LEVEL, WS_TEX_LOD_GRAD };
  *   sust.b.GEOM{.vN}.TYPE.MODE [surf, {coords}], c: src[0] = handle,
  *     src[1] = coordinates, src[2] = value REG or VEC (elements may be
  *     immediates, as on st).
+ * SURED: sured.b.OP.GEOM.TYPE.MODE [surf, {coords}], c: as sust with one
+ *   value; cmp = the reduction WS_ATOM_ADD / MIN / MAX / AND / OR, type =
+ *   .u32 .s32 .u64 .s64 .b32 .b64 (min/max compare by its signedness).
  * SUQ: suq.QUERY.b32 d, [surf]: sub = WS_SUQ_*, src[0] = handle. */
 enum { WS_SURF_TRAP = 0, WS_SURF_CLAMP, WS_SURF_ZERO };
 /* sust.p (formatted store; type .b32): flags WS_F_SURF_P. The first

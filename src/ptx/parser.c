@@ -758,7 +758,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
     {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ}, {"tld4", WS_OP_TLD4},
-    {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK}, {"elect", WS_OP_ELECT},
+    {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK}, {"elect", WS_OP_ELECT}, {"sured", WS_OP_SURED},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -1001,6 +1001,7 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "level")) { in->boolop = WS_TEX_LOD_LEVEL; return true; }
         if (meq(s, n, "grad")) { in->boolop = WS_TEX_LOD_GRAD; return true; }
         if (meq(s, n, "cube")) { in->sub = WS_TEX_CUBE; return true; }
+        if (meq(s, n, "acube")) { in->sub = WS_TEX_ACUBE; return true; }
         if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
         if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
@@ -1011,6 +1012,8 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
         if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
+        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
         if (meq(s, n, "trap")) { in->boolop = WS_SURF_TRAP; return true; }
         if (meq(s, n, "clamp")) { in->boolop = WS_SURF_CLAMP; return true; }
         if (meq(s, n, "zero")) { in->boolop = WS_SURF_ZERO; return true; }
@@ -1022,6 +1025,25 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         }
         if (meq(s, n, "b8") || meq(s, n, "b16") || meq(s, n, "b32") || meq(s, n, "b64")) break;
         return false;
+    case WS_OP_SURED:
+        if (meq(s, n, "b")) return true;
+        if (meq(s, n, "add")) { in->cmp = WS_ATOM_ADD; return true; }
+        if (meq(s, n, "min")) { in->cmp = WS_ATOM_MIN; return true; }
+        if (meq(s, n, "max")) { in->cmp = WS_ATOM_MAX; return true; }
+        if (meq(s, n, "and")) { in->cmp = WS_ATOM_AND; return true; }
+        if (meq(s, n, "or")) { in->cmp = WS_ATOM_OR; return true; }
+        if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
+        if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+        if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
+        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
+        if (meq(s, n, "trap")) { in->boolop = WS_SURF_TRAP; return true; }
+        if (meq(s, n, "clamp")) { in->boolop = WS_SURF_CLAMP; return true; }
+        if (meq(s, n, "zero")) { in->boolop = WS_SURF_ZERO; return true; }
+        if (meq(s, n, "u32") || meq(s, n, "s32") || meq(s, n, "u64") || meq(s, n, "s64") || meq(s, n, "b32") ||
+            meq(s, n, "b64"))
+            break;
+        return false; /* sured.p among them */
     case WS_OP_SUQ:
         if (meq(s, n, "width")) { in->sub = WS_SUQ_WIDTH; return true; }
         if (meq(s, n, "height")) { in->sub = WS_SUQ_HEIGHT; return true; }
@@ -1358,12 +1380,13 @@ static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
                  TEX_ARGS);
     ws_operand c = parse_operand(p, in, 1, &li, false);
     /* coordinates used, and how many the vector has (.3d and .a2d: four) */
-    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 3 : in->sub;
+    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 3
+                    : in->sub == WS_TEX_ACUBE ? 4 : in->sub;
     unsigned want = in->sub == WS_TEX_3D || in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 4 : used;
-    if (c.vec_is_pred || !(c.vecn == want || (want == 4 && c.vecn == 3)))
+    if (c.vec_is_pred || !(c.vecn == want || (want == 4 && c.vecn == 3 && used < 4)))
         TEX_FAIL(at, "expected %u coordinate register(s) for .%s", TEX_ARGS, want,
                  in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube"
-                 : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
+                 : in->sub == WS_TEX_ACUBE ? "acube" : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
     for (unsigned k = 0; k < c.vecn; k++)
         if (c.vreg[k] == WS_NOREG && k < used)
             TEX_FAIL(at, "coordinate %u is '_'", TEX_ARGS, k);
@@ -1412,12 +1435,17 @@ static void parse_surf_addr(P *p, const ws_token *ot, ws_inst *in)
     litinfo li;
     const ws_token *at = CUR(p);
     ws_operand c = parse_operand(p, in, 1, &li, false);
-    unsigned want = in->sub == WS_TEX_3D ? 4 : in->sub;
-    bool ok = c.kind == WS_OPND_VEC ? !c.vec_is_pred && (c.vecn == want || (in->sub == WS_TEX_3D && c.vecn == 3))
+    /* coordinates used (.a1d: {layer, x}; .a2d: {layer, x, y, _}) and given */
+    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D ? 3 : in->sub;
+    unsigned want = in->sub == WS_TEX_3D || in->sub == WS_TEX_A2D ? 4 : used;
+    bool ok = c.kind == WS_OPND_VEC ? !c.vec_is_pred && (c.vecn == want || (want == 4 && c.vecn == 3))
                                     : c.kind == WS_OPND_REG && in->sub == WS_TEX_1D;
-    if (!ok) SU_FAIL(at, "expected %u coordinate register(s) for .%ud", SU_ARGS, want, (unsigned)in->sub);
+    if (!ok)
+        SU_FAIL(at, "expected %u coordinate register(s) for .%s", SU_ARGS, want,
+                in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d"
+                : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
     if (c.kind == WS_OPND_REG) c = (ws_operand){.kind = WS_OPND_VEC, .vecn = 1, .vreg = {c.reg}, .reg = WS_NOREG, .sym = WS_NOSYM};
-    for (unsigned k = 0; k < (unsigned)in->sub; k++)
+    for (unsigned k = 0; k < used; k++)
         if (c.vreg[k] == WS_NOREG) SU_FAIL(at, "coordinate %u is '_'", SU_ARGS, k);
     in->src[1] = c;
     in->nsrc = 2;
@@ -1450,7 +1478,21 @@ static void parse_surf(P *p, const ws_token *ot, ws_inst *in)
         parse_surf_addr(p, ot, in);
         return;
     }
-    if (!in->sub) SU_FAIL(ot, "expected a geometry (.1d, .2d or .3d; layered surfaces are not supported)", SU_ARGS);
+    if (!in->sub) SU_FAIL(ot, "expected a geometry (.1d, .2d, .3d, .a1d or .a2d)", SU_ARGS);
+    if (in->op == WS_OP_SURED) {
+        if (!in->cmp) SU_FAIL(ot, "expected a reduction (.add, .min, .max, .and, .or)", SU_ARGS);
+        bool bits = in->type == WS_T_B32 || in->type == WS_T_B64;
+        if (bits != (in->cmp == WS_ATOM_AND || in->cmp == WS_ATOM_OR) ||
+            (in->cmp == WS_ATOM_ADD && in->type == WS_T_S64))
+            SU_FAIL(ot, "the type does not fit the reduction (.add: .u32 .s32 .u64; .min/.max: .u32 .s32 "
+                    ".u64 .s64; .and/.or: .b32 .b64)", SU_ARGS);
+        in->space = WS_SPACE_GLOBAL;
+        parse_surf_addr(p, ot, in);
+        expect_punct(p, ',');
+        in->src[2] = parse_surf_value(p, ot, in, 2);
+        in->nsrc = 3;
+        return;
+    }
     if (in->type != WS_T_B8 && in->type != WS_T_B16 && in->type != WS_T_B32 && in->type != WS_T_B64)
         SU_FAIL(ot, "expected a type .b8, .b16, .b32 or .b64", SU_ARGS);
     if ((in->flags & WS_F_SURF_P) && in->type != WS_T_B32) SU_FAIL(ot, "sust.p stores .b32 values", SU_ARGS);
@@ -1564,7 +1606,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
                         "supported (warpsim has tex{.level,.grad}.{1d,2d,3d,a1d,a2d,cube}.v4.{f32,s32,u32}.{s32,f32} "
                         "and tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32; .cube with .v4.{f32,s32,u32}.f32)",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
-            if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ)
+            if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ || op == WS_OP_SURED)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
                         "supported (warpsim has suld.b/sust.b.{1d,2d,3d}{.v2,.v4}.{b8,b16,b32,b64}"
                         ".{trap,clamp,zero}, sust.p with .b32 and suq.{width,height,depth}.b32)",
@@ -1621,7 +1663,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
             UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): tld4 takes .f32 coordinates",
                            (int)ot->len, ot->text, ot->line);
         parse_tex(p, ot, &in);
-    } else if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ) {
+    } else if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ || op == WS_OP_SURED) {
         parse_surf(p, ot, &in);
     } else if (ws_op_is_video((unsigned)op)) {
         parse_video(p, ot, &in);

@@ -897,7 +897,7 @@ static array_rec *find_array(const void *a) {
     return NULL;
 }
 
-/* cudaArray flags (layered cube maps and cube-map surfaces are refused). */
+/* cudaArray flags. */
 enum { ARRAY_LAYERED = 1, ARRAY_SURFACE = 2, ARRAY_CUBEMAP = 4, ARRAY_GATHER = 8 };
 
 /* width x height x depth texels (0: fewer dimensions; layered: depth
@@ -905,14 +905,14 @@ enum { ARRAY_LAYERED = 1, ARRAY_SURFACE = 2, ARRAY_CUBEMAP = 4, ARRAY_GATHER = 8
 static cudaError_t alloc_array(void **array, const ws_cuda_channel_desc *desc, size_t width, size_t height,
                                size_t depth, unsigned flags, const char *who) {
     if (!array || !desc || !width) return set_err(cudaErrorInvalidValue);
-    if (flags & ~(unsigned)(ARRAY_LAYERED | ARRAY_SURFACE | ARRAY_GATHER | ARRAY_CUBEMAP) ||
-        (flags & ARRAY_CUBEMAP && flags & (ARRAY_LAYERED | ARRAY_SURFACE))) {
-        fprintf(stderr, "warpsim: %s: flags 0x%x: layered cube maps, cube-map surfaces and other array "
-                        "kinds are not supported (layered, cubemap, surface load/store and texture gather "
-                        "are)\n", who, flags);
+    if (flags & ~(unsigned)(ARRAY_LAYERED | ARRAY_SURFACE | ARRAY_GATHER | ARRAY_CUBEMAP)) {
+        fprintf(stderr, "warpsim: %s: flags 0x%x: array kinds other than layered, cubemap, surface "
+                        "load/store and texture gather are not supported\n", who, flags);
         return set_err(cudaErrorNotSupported);
     }
-    if (flags & ARRAY_CUBEMAP && (width != height || depth != 6)) return set_err(cudaErrorInvalidValue);
+    /* cube maps: 6 square faces; layered: 6 per cube */
+    if (flags & ARRAY_CUBEMAP && (width != height || !depth || depth % 6 || (!(flags & ARRAY_LAYERED) && depth != 6)))
+        return set_err(cudaErrorInvalidValue);
     if ((flags & ARRAY_LAYERED) ? !depth : (depth && !height)) return set_err(cudaErrorInvalidValue);
     ws_tex_desc t;
     int norm;
@@ -1207,10 +1207,6 @@ EXPORT cudaError_t cudaCreateSurfaceObject(unsigned long long *obj, const ws_cud
     if (!(a->flags & ARRAY_SURFACE)) {
         say("cudaCreateSurfaceObject: the array was not allocated with cudaArraySurfaceLoadStore");
         return set_err(cudaErrorInvalidValue);
-    }
-    if (a->flags & ARRAY_LAYERED) {
-        say("cudaCreateSurfaceObject: layered surfaces are not supported");
-        return set_err(cudaErrorNotSupported);
     }
     ws_tex_desc t;
     memset(&t, 0, sizeof t);

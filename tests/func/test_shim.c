@@ -619,6 +619,25 @@ TEST(shim_async_copy_program) {
         }
 }
 
+/* Layered (1-D, 2-D) and cube-map (plain and layered) surfaces, layered
+   cube-map textures (texCubemapLayered: tex.acube) and sured in inline PTX
+   (tests/data/cuda/surf2_basic.cu), against the host, for compute_75 and
+   compute_80, in functional and timing mode. */
+TEST(shim_layered_surfaces_and_reductions) {
+    const char *archs[] = {"75", "80"};
+    for (size_t v = 0; v < 2; v++)
+        for (int timing = 0; timing < 2; timing++) {
+            char cmd[4096], *out = NULL;
+            snprintf(cmd, sizeof cmd,
+                     SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/surf2_basic_%s 2>&1",
+                     !timing, build_dir(), ws_test_root(), archs[v]);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0 && out && strstr(out, "PASS surf2_basic: 5 checks"), "surf2_basic_%s (%s) exited %d: %s",
+                      archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+            free(out);
+        }
+}
+
 /* Thread-block clusters (tests/data/cuda/cluster_basic.cu, sm_90):
    __cluster_dims__ kernels and cudaLaunchKernelEx with the cluster attribute,
    cg::this_cluster() sync, map_shared_rank and block indices, the cluster
