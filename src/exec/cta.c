@@ -678,7 +678,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: return ws_exec_mem(x);
     case WS_OP_ATOM: case WS_OP_RED: return ws_exec_atom(x);
     case WS_OP_TEX: case WS_OP_TLD4: return ws_exec_tex(x);
-    case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SUQ: case WS_OP_SURED: return ws_exec_surf(x);
+    case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SUQ: case WS_OP_SURED: case WS_OP_TXQ: return ws_exec_surf(x);
     case WS_OP_WMMA: case WS_OP_MMA: return ws_exec_mma(x);
     case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: return ws_exec_async(x);
     case WS_OP_ALLOCA: case WS_OP_STACKSAVE: case WS_OP_STACKRESTORE: return exec_alloca(x);

@@ -100,6 +100,44 @@ static uint64_t load_le(const uint8_t *p, unsigned n) {
     return v;
 }
 
+/* suq / txq. Extents leave the layers out (.array_size counts them; a
+ * cube map is 6 faces of width x width, depth 0). The enumerations are
+ * OpenCL's (the PTX ISA names the source language's; CUDA has none):
+ * channel data types CL_SNORM_INT8 0x10D0 .. CL_FLOAT 0x10DE, channel
+ * orders CL_R 0x10B0, CL_RG 0x10B2, CL_RGBA 0x10B5; filter 0 nearest, 1
+ * linear; address modes 0 wrap, 1 mirror, 3 clamp to edge, 4 clamp to
+ * border; memory layout 0 (an array). */
+static uint32_t query(const ws_tex_desc *d, unsigned q) {
+    uint64_t w = d->width, h = d->height, dp = d->depth, layers = 0;
+    if (d->cubemap) {
+        layers = d->layered ? d->depth / 6 : 0;
+        dp = 0;
+    } else if (d->layered) {
+        if (dp) layers = dp, dp = 0;
+        else layers = h, h = 0;
+    }
+    bool norm = d->kind != WS_TEX_FLOAT && d->read_normalized;
+    static const uint32_t am[] = {0, 3, 1, 4}; /* ws_tex_address: wrap, clamp, mirror, border */
+    switch (q) {
+    case WS_SUQ_WIDTH: return (uint32_t)w;
+    case WS_SUQ_HEIGHT: return (uint32_t)h;
+    case WS_SUQ_DEPTH: return (uint32_t)dp;
+    case WS_SUQ_CHANNEL_DATA_TYPE:
+        if (d->kind == WS_TEX_FLOAT) return d->bits == 16 ? 0x10DD : 0x10DE;
+        if (norm) return (d->kind == WS_TEX_SIGNED ? 0x10D0 : 0x10D2) + (d->bits == 16);
+        return (d->kind == WS_TEX_SIGNED ? 0x10D7 : 0x10DA) + (d->bits == 16 ? 1 : d->bits == 32 ? 2 : 0);
+    case WS_SUQ_CHANNEL_ORDER: return d->channels == 1 ? 0x10B0 : d->channels == 2 ? 0x10B2 : 0x10B5;
+    case WS_SUQ_ARRAY_SIZE: return (uint32_t)layers;
+    case WS_SUQ_MEMORY_LAYOUT: return 0;
+    case WS_SUQ_NORMALIZED_COORDS: return d->normalized_coords != 0;
+    case WS_SUQ_FILTER_MODE: return d->filter == WS_TEX_LINEAR;
+    case WS_SUQ_ADDR_MODE_0: case WS_SUQ_ADDR_MODE_1: case WS_SUQ_ADDR_MODE_2:
+        return am[d->address[q - WS_SUQ_ADDR_MODE_0] & 3];
+    case WS_SUQ_NUM_MIPMAP_LEVELS: return 1;
+    default: return 0; /* .num_samples: no multisample textures */
+    }
+}
+
 /* sured: old op v in the access's type (min/max by its signedness). */
 static uint64_t reduce(unsigned op, ws_type t, uint64_t old, uint64_t v) {
     unsigned bits = ws_type_size(t) * 8;
@@ -120,16 +158,17 @@ ws_status ws_exec_surf(ws_xctx *x) {
     ws_warp *w = x->w;
     const uint64_t *handle = ws_reg(w, in->src[0].reg);
     char what[48];
-    if (in->op == WS_OP_SUQ) {
-        static const char *const qn[] = {"", "width", "height", "depth"};
-        snprintf(what, sizeof what, "suq.%s", qn[in->sub & 3]);
+    if (in->op == WS_OP_SUQ || in->op == WS_OP_TXQ) {
+        snprintf(what, sizeof what, "%s", in->op == WS_OP_SUQ ? "suq" : "txq");
         uint64_t *dst = ws_reg(w, in->dst[0].reg);
+        const uint64_t *lod = in->nsrc > 1 ? ws_reg(w, in->src[1].reg) : NULL;
         uint32_t res[WS_WARP_SIZE];
         WS_FOR_LANES(l, x->mask) {
             const ws_tex_desc *d;
             ws_status s = surf_desc(x, handle[l], l, what, &d);
             if (s != WS_OK) return s;
-            res[l] = (uint32_t)(in->sub == WS_SUQ_WIDTH ? d->width : in->sub == WS_SUQ_HEIGHT ? d->height : d->depth);
+            /* every texture has one level: other levels have no extent (0) */
+            res[l] = lod && (int32_t)lod[l] != 0 ? 0 : query(d, in->sub);
         }
         WS_FOR_LANES(l, x->mask) dst[l] = res[l];
         return WS_OK;

@@ -227,9 +227,13 @@ static void put_opcode(FILE *o, const ws_inst *in)
         fprintf(o, "tld4.%c.2d.v4.%s.f32", "rgba"[in->boolop & 3], ws_type_name((ws_type)in->type));
         return;
     }
-    if (op == WS_OP_SUQ) {
-        static const char *const q_s[] = {"", ".width", ".height", ".depth"};
-        fprintf(o, "suq%s.b32", q_s[in->sub & 3]);
+    if (op == WS_OP_SUQ || op == WS_OP_TXQ) {
+        static const char *const q_s[] = {"", ".width", ".height", ".depth", ".channel_data_type", ".channel_order",
+                                          ".array_size", ".memory_layout", ".normalized_coords", ".filter_mode",
+                                          ".addr_mode_0", ".addr_mode_1", ".addr_mode_2", ".num_mipmap_levels",
+                                          ".num_samples"};
+        fprintf(o, "%s%s%s.b32", op == WS_OP_SUQ ? "suq" : "txq", in->boolop ? ".level" : "",
+                q_s[in->sub < WS_SUQ_COUNT ? in->sub : 0]);
         return;
     }
     if (op == WS_OP_BMSK || op == WS_OP_SZEXT) fprintf(o, "%s%s", ws_opcode_name((ws_opcode)op),

@@ -97,7 +97,9 @@ const char *ws_space_name(ws_space s);
     /* elect.sync d|p, membermask: one leader lane */                         \
     X(ELECT)                                                                 \
     /* surface reduction: sured.b.OP.GEOM.TYPE.MODE (see SULD / SUST below) */ \
-    X(SURED)
+    X(SURED)                                                                 \
+    /* texture query: txq{.level}.QUERY.b32 (the WS_SUQ_* queries) */         \
+    X(TXQ)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -246,7 +248,14 @@ enum { WS_SURF_TRAP = 0, WS_SURF_CLAMP, WS_SURF_ZERO };
  * coordinate is an element index; value k is channel k (R, G, B, A), read
  * as f32 for float and normalized formats, else as an integer, and
  * converted to the surface's format. */
-enum { WS_SUQ_WIDTH = 1, WS_SUQ_HEIGHT, WS_SUQ_DEPTH };
+enum { WS_SUQ_WIDTH = 1, WS_SUQ_HEIGHT, WS_SUQ_DEPTH, WS_SUQ_CHANNEL_DATA_TYPE, WS_SUQ_CHANNEL_ORDER,
+       WS_SUQ_ARRAY_SIZE, WS_SUQ_MEMORY_LAYOUT, /* suq and txq */
+       WS_SUQ_NORMALIZED_COORDS, WS_SUQ_FILTER_MODE, WS_SUQ_ADDR_MODE_0, WS_SUQ_ADDR_MODE_1,
+       WS_SUQ_ADDR_MODE_2, WS_SUQ_NUM_MIPMAP_LEVELS, WS_SUQ_NUM_SAMPLES, /* txq only */
+       WS_SUQ_COUNT };
+/* TXQ: txq.QUERY.b32 d, [tex] or txq.level.QUERY.b32 d, [tex, lod] (width,
+ * height, depth of a level): sub = WS_SUQ_*, boolop = 1 for .level,
+ * src[0] = handle, src[1] = the level register. */
 /* TRAP: sub = WS_TRAP_UNSUPPORTED stands in for an unsupported instruction the
  * parser skipped (its problem has the same line); executing it faults. */
 enum { WS_TRAP_UNSUPPORTED = 1, WS_TRAP_BRKPT /* brkpt: no debugger to stop in */ };

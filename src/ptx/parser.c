@@ -758,7 +758,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
     {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ}, {"tld4", WS_OP_TLD4},
-    {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK}, {"elect", WS_OP_ELECT}, {"sured", WS_OP_SURED},
+    {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK}, {"elect", WS_OP_ELECT}, {"sured", WS_OP_SURED}, {"txq", WS_OP_TXQ},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -1044,12 +1044,20 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
             meq(s, n, "b64"))
             break;
         return false; /* sured.p among them */
-    case WS_OP_SUQ:
-        if (meq(s, n, "width")) { in->sub = WS_SUQ_WIDTH; return true; }
-        if (meq(s, n, "height")) { in->sub = WS_SUQ_HEIGHT; return true; }
-        if (meq(s, n, "depth")) { in->sub = WS_SUQ_DEPTH; return true; }
+    case WS_OP_SUQ: case WS_OP_TXQ: {
+        static const char *const q[] = {NULL, "width", "height", "depth", "channel_data_type", "channel_order",
+                                        "array_size", "memory_layout", "normalized_coords", "filter_mode",
+                                        "addr_mode_0", "addr_mode_1", "addr_mode_2", "num_mipmap_levels",
+                                        "num_samples"};
+        int lim = op == WS_OP_SUQ ? WS_SUQ_MEMORY_LAYOUT + 1 : WS_SUQ_COUNT;
+        if ((v = lookup_in(s, n, q, lim)) > 0 && (op == WS_OP_SUQ || v != WS_SUQ_MEMORY_LAYOUT)) {
+            in->sub = (uint8_t)v;
+            return true;
+        }
+        if (op == WS_OP_TXQ && meq(s, n, "level")) { in->boolop = 1; return true; }
         if (meq(s, n, "b32")) break;
         return false;
+    }
     default:
         break;
     }
@@ -1426,8 +1434,14 @@ static void parse_surf_addr(P *p, const ws_token *ot, ws_inst *in)
                 "holding the handle), not surface references", SU_ARGS, (int)ht->len, ht->text);
     p->pos++;
     in->src[0] = (ws_operand){.kind = WS_OPND_REG, .reg = (uint16_t)b->idx, .sym = WS_NOSYM};
-    if (in->op == WS_OP_SUQ) {
+    if (in->op == WS_OP_SUQ || in->op == WS_OP_TXQ) {
         in->nsrc = 1;
+        if (in->op == WS_OP_TXQ && in->boolop) { /* txq.level: [tex, lod] */
+            expect_punct(p, ',');
+            const ws_token *lt = expect_ident(p, "a level-of-detail register");
+            in->src[1] = reg_operand(p, lt, false);
+            in->nsrc = 2;
+        }
         expect_punct(p, ']');
         return;
     }
@@ -1467,8 +1481,9 @@ static ws_operand parse_surf_value(P *p, const ws_token *ot, ws_inst *in, int sr
 /* suld.b / sust.b / suq (see WS_SURF_* in ir.h). */
 static void parse_surf(P *p, const ws_token *ot, ws_inst *in)
 {
-    if (in->op == WS_OP_SUQ) {
-        if (!in->sub) SU_FAIL(ot, "expected .width, .height or .depth (the queries warpsim has)", SU_ARGS);
+    if (in->op == WS_OP_SUQ || in->op == WS_OP_TXQ) {
+        if (!in->sub) SU_FAIL(ot, "expected a query (.width, .height, .channel_order, ...)", SU_ARGS);
+        if (in->boolop && in->sub > WS_SUQ_DEPTH) SU_FAIL(ot, "txq.level queries .width, .height or .depth", SU_ARGS);
         in->type = WS_T_B32;
         const ws_token *dt = expect_ident(p, "a destination register");
         in->dst[0] = reg_operand(p, dt, false);
@@ -1606,7 +1621,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
                         "supported (warpsim has tex{.level,.grad}.{1d,2d,3d,a1d,a2d,cube}.v4.{f32,s32,u32}.{s32,f32} "
                         "and tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32; .cube with .v4.{f32,s32,u32}.f32)",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
-            if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ || op == WS_OP_SURED)
+            if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ || op == WS_OP_SURED || op == WS_OP_TXQ)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
                         "supported (warpsim has suld.b/sust.b.{1d,2d,3d}{.v2,.v4}.{b8,b16,b32,b64}"
                         ".{trap,clamp,zero}, sust.p with .b32 and suq.{width,height,depth}.b32)",
@@ -1663,7 +1678,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
             UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): tld4 takes .f32 coordinates",
                            (int)ot->len, ot->text, ot->line);
         parse_tex(p, ot, &in);
-    } else if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ || op == WS_OP_SURED) {
+    } else if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ || op == WS_OP_SURED || op == WS_OP_TXQ) {
         parse_surf(p, ot, &in);
     } else if (ws_op_is_video((unsigned)op)) {
         parse_video(p, ot, &in);

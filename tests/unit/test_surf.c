@@ -90,7 +90,8 @@ TEST(surf_parse_refuses_unsupported_forms) {
         {"sust.p.2d.b16.trap [%rd1, {%r1, %r2}], {%rs1};", "sust.p stores .b32 values"},
         {"suld.b.a2d.b32.trap {%r3}, [%rd1, {%r1, %r2}];", "expected 4 coordinate"},
         {"suld.b.a1d.b32.trap {%r3}, [%rd1, {%r1}];", "expected 2 coordinate"},
-        {"suq.channel_order.b32 %r3, [%rd1];", "modifier '.channel_order'"},
+        {"suq.num_samples.b32 %r3, [%rd1];", "modifier '.num_samples'"},
+        {"txq.level.channel_order.b32 %r3, [%rd1, %r1];", "txq.level queries .width"},
         {"suld.b.2d.b32.trap {%r3}, [%rd1, {%r1}];", "expected 2 coordinate"},
         {"suld.b.2d.v2.b32.trap {%r3}, [%rd1, {%r1, %r2}];", "expected 2 value"},
         {"sured.p.add.2d.b32.trap [%rd1, {%r1, %r2}], %r3;", "modifier '.p'"},
@@ -464,4 +465,66 @@ TEST(surf_layered_and_reductions_against_host) {
             CHECK_MSG(back[i] == w[i], "sured word %d: 0x%x, want 0x%x", i, back[i], w[i]);
         ws_device_destroy(d);
     }
+}
+
+/* suq / txq queries on a layered 2-D array of ushort2 read as normalized
+   floats (linear filter, normalized coordinates, clamp / wrap / border) and
+   on a 2-cube layered cube map of floats: extents without the layers,
+   .array_size, OpenCL's channel enumerations, the sampling state, one
+   mipmap level (txq.level of level 1: 0). */
+TEST(surf_and_tex_queries) {
+    ws_device *d = open_dev(1);
+    if (!d) return;
+    ws_devptr mem = 0;
+    CHECK(ws_malloc(d, 64 * 1024, &mem) == WS_OK);
+    ws_tex_desc a;
+    memset(&a, 0, sizeof a);
+    a.res = WS_TEX_RES_ARRAY;
+    a.addr = mem;
+    a.channels = 2;
+    a.bits = 16;
+    a.kind = WS_TEX_UNSIGNED;
+    a.read_normalized = 1;
+    a.filter = WS_TEX_LINEAR;
+    a.normalized_coords = 1;
+    a.address[0] = WS_TEX_CLAMP;
+    a.address[1] = WS_TEX_WRAP;
+    a.address[2] = WS_TEX_BORDER;
+    a.width = 7;
+    a.height = 5;
+    a.depth = 3;
+    a.layered = 1;
+    ws_tex_desc c;
+    memset(&c, 0, sizeof c);
+    c.res = WS_TEX_RES_ARRAY;
+    c.addr = mem;
+    c.channels = 1;
+    c.bits = 32;
+    c.kind = WS_TEX_FLOAT;
+    c.width = c.height = 4;
+    c.depth = 12;
+    c.cubemap = c.layered = 1;
+    ws_texobj ta = 0, tc = 0;
+    CHECK(ws_texture_create(d, &a, &ta) == WS_OK);
+    CHECK(ws_texture_create(d, &c, &tc) == WS_OK);
+    const char *k = SKERN("suq.width.b32 %r3, [%rd1];\nsuq.height.b32 %r4, [%rd1];\nsuq.depth.b32 %r5, [%rd1];\n"
+                          "suq.array_size.b32 %r6, [%rd1];\nsuq.channel_data_type.b32 %r7, [%rd1];\n"
+                          "suq.channel_order.b32 %r8, [%rd1];\nsuq.memory_layout.b32 %r9, [%rd1];\n"
+                          "txq.normalized_coords.b32 %r10, [%rd1];\ntxq.filter_mode.b32 %r11, [%rd1];\n"
+                          "txq.addr_mode_0.b32 %r12, [%rd1];\ntxq.addr_mode_1.b32 %r13, [%rd1];\n"
+                          "txq.addr_mode_2.b32 %r14, [%rd1];\ntxq.num_mipmap_levels.b32 %r15, [%rd1];\n"
+                          "txq.width.b32 %r16, [%rd1];\nmov.u32 %r20, 1;\ntxq.level.width.b32 %r17, [%rd1, %r20];\n"
+                          "txq.num_samples.b32 %r18, [%rd1];\n"
+                          "st.global.v4.u32 [%rd2], {%r3, %r4, %r5, %r6};\n"
+                          "st.global.v4.u32 [%rd2+16], {%r7, %r8, %r9, %r10};\n"
+                          "st.global.v4.u32 [%rd2+32], {%r11, %r12, %r13, %r14};\n"
+                          "st.global.v4.u32 [%rd2+48], {%r15, %r16, %r17, %r18};\n");
+    uint32_t out[16];
+    CHECK_EQ_I64(run_k(d, k, ta, out, 16), WS_OK);
+    uint32_t want_a[16] = {7, 5, 0, 3, 0x10D3, 0x10B2, 0, 1, 1, 3, 0, 4, 1, 7, 0, 0};
+    for (int i = 0; i < 16; i++) CHECK_MSG(out[i] == want_a[i], "layered query %d: 0x%x, want 0x%x", i, out[i], want_a[i]);
+    CHECK_EQ_I64(run_k(d, k, tc, out, 16), WS_OK);
+    uint32_t want_c[16] = {4, 4, 0, 2, 0x10DE, 0x10B0, 0, 0, 0, 0, 0, 0, 1, 4, 0, 0};
+    for (int i = 0; i < 16; i++) CHECK_MSG(out[i] == want_c[i], "cube query %d: 0x%x, want 0x%x", i, out[i], want_c[i]);
+    ws_device_destroy(d);
 }
