@@ -167,7 +167,21 @@ typedef struct ws_tex_desc {
     int layered;              /* an array of layers (tex.a1d / tex.a2d): the last extent
                                  (height of a 1-D, depth of a 2-D array) counts layers */
     int cubemap;              /* a cube map (tex.cube): a width x width array of 6 faces
-                                 (depth 6) in the order +x, -x, +y, -y, +z, -z */
+                                 (depth 6) in the order +x, -x, +y, -y, +z, -z; with layered,
+                                 6 faces per cube (depth 6 x cubes, tex.acube) */
+    /* Mipmaps (tex.level, tex.grad): levels 0 or 1 is one level (addr). Level
+       k (k >= 1) has its texels at level_addr[k], rows level_pitch[k] apart
+       (0: packed), and each extent halved k times (at least 1; layer counts
+       and cube faces stay). mip_filter picks the nearest level or blends
+       the two around the level of detail, which is biased by lod_bias and
+       clamped to [min_lod, max_lod] and the levels there are (as CUDA's
+       mipmap clamps: max_lod 0 reads level 0). Plain tex reads level 0. */
+#define WS_TEX_MAX_LEVELS 16
+    unsigned levels;
+    ws_devptr level_addr[WS_TEX_MAX_LEVELS];
+    size_t level_pitch[WS_TEX_MAX_LEVELS];
+    ws_tex_filter mip_filter;
+    float lod_bias, min_lod, max_lod;
 } ws_tex_desc;
 
 /* Create a texture object over existing device memory (the whole extent

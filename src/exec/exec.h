@@ -132,6 +132,8 @@ const ws_tex_desc *ws_tex_table_get(const ws_tex_table *t, ws_texobj h); /* NULL
  * read none) go to taps[] (WS_TEX_MAX_TAPS room), their count to *ntaps.
  * WS_ERR_ILLEGAL_ADDRESS with *bad = the texel address when a texel is not
  * in live memory (freed after the texture was created). */
+/* Level k of a mipmapped texture as a one-level descriptor (k 0: d itself). */
+ws_tex_desc ws_tex_level(const ws_tex_desc *d, unsigned k);
 ws_status ws_tex_fetch(const ws_tex_desc *d, const ws_gmem *g, unsigned dims, int is_int,
                        const uint32_t coord[3], uint32_t out[4], uint64_t *taps, unsigned *ntaps,
                        uint64_t *bad);

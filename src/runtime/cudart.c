@@ -112,7 +112,8 @@ typedef struct array_rec {      /* cudaMallocArray: a cudaArray_t points to one 
     size_t pitch;               /* bytes from one row to the next */
     unsigned texel;             /* bytes per texel */
     unsigned flags;             /* ARRAY_LAYERED, ARRAY_SURFACE, ARRAY_GATHER */
-    int mipmapped;              /* cudaMallocMipmappedArray's (one level: this array) */
+    unsigned mipmapped;         /* cudaMallocMipmappedArray's: its levels (level 0 is this array) */
+    struct array_rec *level[WS_TEX_MAX_LEVELS]; /* mipmapped: the levels' arrays (level[0] = this) */
     struct array_rec *next;
 } array_rec;
 
@@ -951,20 +952,41 @@ EXPORT cudaError_t cudaMalloc3DArray(void **array, const ws_cuda_channel_desc *d
     return alloc_array(array, desc, ext.width, ext.height, ext.depth, flags, "cudaMalloc3DArray");
 }
 
-/* A mipmapped array of one level is that level's array (the same handle);
-   more levels are refused: warpsim has no level-of-detail selection, so
-   tex.level / tex.grad read the one level there is. */
+/* A mipmapped array is its level 0's array (the same handle) with the
+   other levels' arrays beside it: extents halved per level (at least 1;
+   layers and cube faces stay). The level count is clamped to
+   1 + floor(log2(largest extent)), as CUDA does. */
+EXPORT cudaError_t cudaFreeArray(void *array);
 EXPORT cudaError_t cudaMallocMipmappedArray(void **mm, const ws_cuda_channel_desc *desc, ws_cuda_extent ext,
                                             unsigned levels, unsigned flags) {
     ENTER();
-    if (levels != 1) {
-        fprintf(stderr, "warpsim: cudaMallocMipmappedArray: %u levels: mipmapped arrays with more than one "
-                        "level are not supported (no level-of-detail selection)\n", levels);
-        return set_err(levels ? cudaErrorNotSupported : cudaErrorInvalidValue);
-    }
+    if (!levels) return set_err(cudaErrorInvalidValue);
+    int h_layers = (flags & ARRAY_LAYERED) && !ext.height, d_layers = (flags & (ARRAY_LAYERED | ARRAY_CUBEMAP)) && !h_layers;
+    size_t big = ext.width;
+    if (!h_layers && ext.height > big) big = ext.height;
+    if (!d_layers && ext.depth > big) big = ext.depth;
+    unsigned most = 1;
+    while (most < WS_TEX_MAX_LEVELS && big >> most) most++;
+    if (levels > most) levels = most;
     cudaError_t e = alloc_array(mm, desc, ext.width, ext.height, ext.depth, flags, "cudaMallocMipmappedArray");
-    if (e == cudaSuccess) ((array_rec *)*mm)->mipmapped = 1;
-    return e;
+    if (e != cudaSuccess) return e;
+    array_rec *r = *mm;
+    r->mipmapped = 1;
+    r->level[0] = r;
+    for (unsigned k = 1; k < levels; k++) {
+        size_t w = ext.width >> k ? ext.width >> k : 1;
+        size_t h = ext.height && !h_layers ? (ext.height >> k ? ext.height >> k : 1) : ext.height;
+        size_t dp = ext.depth && !d_layers ? (ext.depth >> k ? ext.depth >> k : 1) : ext.depth;
+        void *lv = NULL;
+        if ((e = alloc_array(&lv, desc, w, h, dp, flags, "cudaMallocMipmappedArray")) != cudaSuccess) {
+            for (unsigned j = 1; j < k; j++) cudaFreeArray(r->level[j]);
+            cudaFreeArray(r);
+            return e;
+        }
+        r->level[k] = lv;
+        r->mipmapped = k + 1;
+    }
+    return cudaSuccess;
 }
 
 static array_rec *find_mipmapped(const void *mm) {
@@ -977,16 +999,17 @@ EXPORT cudaError_t cudaGetMipmappedArrayLevel(void **level, const void *mm, unsi
     array_rec *r = find_mipmapped(mm);
     if (!level) return set_err(cudaErrorInvalidValue);
     if (!r) return set_err(cudaErrorInvalidResourceHandle);
-    if (lev != 0) return set_err(cudaErrorInvalidValue);
-    *level = r;
+    if (lev >= r->mipmapped) return set_err(cudaErrorInvalidValue);
+    *level = r->level[lev];
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaFreeArray(void *array);
 EXPORT cudaError_t cudaFreeMipmappedArray(void *mm) {
     ENTER();
     if (!mm) return cudaSuccess;
-    if (!find_mipmapped(mm)) return set_err(cudaErrorInvalidResourceHandle);
+    array_rec *r = find_mipmapped(mm);
+    if (!r) return set_err(cudaErrorInvalidResourceHandle);
+    for (unsigned k = 1; k < r->mipmapped; k++) cudaFreeArray(r->level[k]);
     return cudaFreeArray(mm);
 }
 
@@ -1272,7 +1295,7 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
         t.height = rd->res.pitch2D.height;
         t.pitch = rd->res.pitch2D.pitchInBytes;
         break;
-    case 1: { /* cudaResourceTypeMipmappedArray: one level (cudaMallocMipmappedArray) */
+    case 1: { /* cudaResourceTypeMipmappedArray (cudaMallocMipmappedArray) */
         const array_rec *a = find_mipmapped(rd->res.mipmap.mipmap);
         if (!a) return set_err(cudaErrorInvalidResourceHandle);
         e = channel_format(&a->desc, &t, &norm);
@@ -1280,6 +1303,16 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
         t.addr = a->base;
         array_extent(a, &t);
         t.pitch = a->pitch;
+        t.levels = a->mipmapped;
+        for (unsigned k = 0; k < a->mipmapped; k++) {
+            t.level_addr[k] = a->level[k]->base;
+            t.level_pitch[k] = a->level[k]->pitch;
+        }
+        if (td->mipmapFilterMode < 0 || td->mipmapFilterMode > 1) return set_err(cudaErrorInvalidValue);
+        t.mip_filter = td->mipmapFilterMode ? WS_TEX_LINEAR : WS_TEX_POINT;
+        t.lod_bias = td->mipmapLevelBias;
+        t.min_lod = td->minMipmapLevelClamp;
+        t.max_lod = td->maxMipmapLevelClamp;
         break;
     }
     default:

@@ -37,7 +37,7 @@ TEST(exec_calltargets_indirect_call) {
 }
 
 /* brkpt stops the launch (no debugger); a kernel with an instruction warpsim
-   does not run (elect.sync) is refused at launch while the module loads, and
+   does not run (wgmma) is refused at launch while the module loads, and
    its neighbour's cluster directives are kept. */
 TEST(exec_brkpt_and_deferred_refusal) {
     ws_fault f;
@@ -50,12 +50,12 @@ TEST(exec_brkpt_and_deferred_refusal) {
     ws_parse_opts o = {0};
     o.defer_unsupported = true;
     const char *cl = WX_HEAD ".visible .entry k()\n{\n.reg .b32 %r<2>;\n.reg .pred %p<2>;\n"
-                     "elect.sync %r1|%p1, 0xffffffff;\nret;\n}\n"
+                     "wgmma.fence.sync.aligned;\nret;\n}\n"
                      ".visible .entry ok()\n.explicitcluster\n.reqnctapercluster 2, 3\n{\nret;\n}\n";
     ws_module *m = ws_ptx_parse_ex(cl, strlen(cl), "t.ptx", &o, &d);
     CHECK_MSG(m != NULL, "%s", d.msg);
     if (m) {
-        CHECK(m->nproblems == 1 && strstr(m->problems[0].msg, "'elect.sync'"));
+        CHECK(m->nproblems == 1 && strstr(m->problems[0].msg, "'wgmma.fence.sync.aligned'"));
         CHECK(ws_module_func_unsupported(m, 0) == 0 && ws_module_func_unsupported(m, 1) < 0);
         const ws_func *ok = &m->funcs[1];
         CHECK(ok->explicit_cluster && ok->reqnctapercluster[0] == 2 && ok->reqnctapercluster[1] == 3 &&
