@@ -638,6 +638,25 @@ TEST(shim_layered_surfaces_and_reductions) {
         }
 }
 
+/* Mipmapped textures (tests/data/cuda/mip_basic.cu): five levels filled
+   through cudaGetMipmappedArrayLevel, tex2DLod with point and linear
+   mipmap filtering, biases and level clamps, tex2DGrad, against the host's
+   model, in functional and timing mode. */
+TEST(shim_mipmapped_textures) {
+    const char *archs[] = {"75", "80"};
+    for (size_t v = 0; v < 2; v++)
+        for (int timing = 0; timing < 2; timing++) {
+            char cmd[4096], *out = NULL;
+            snprintf(cmd, sizeof cmd,
+                     SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/mip_basic_%s 2>&1",
+                     !timing, build_dir(), ws_test_root(), archs[v]);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0 && out && strstr(out, "PASS mip_basic: 6 checks"), "mip_basic_%s (%s) exited %d: %s",
+                      archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+            free(out);
+        }
+}
+
 /* Thread-block clusters (tests/data/cuda/cluster_basic.cu, sm_90):
    __cluster_dims__ kernels and cudaLaunchKernelEx with the cluster attribute,
    cg::this_cluster() sync, map_shared_rank and block indices, the cluster

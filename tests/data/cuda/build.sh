@@ -2,7 +2,7 @@
 # Rebuilds the committed binaries (nvcc 13 needed; `make test` does not run this).
 set -e
 cd "$(dirname "$0")"
-for p in thrust_basic cub_basic cg_basic streams_basic tensor_basic surf_basic surf2_basic texarr_basic; do
+for p in thrust_basic cub_basic cg_basic streams_basic tensor_basic surf_basic surf2_basic texarr_basic mip_basic; do
     nvcc -O2 -cudart shared -gencode arch=compute_75,code=compute_75 $p.cu -o ${p}_75
     nvcc -O2 -cudart shared -gencode arch=compute_80,code=compute_80 --no-compress $p.cu -o ${p}_80
 done
@@ -12,4 +12,4 @@ for a in 75 80 90; do
 done
 # thread-block clusters: sm_90 only
 nvcc -O2 -cudart shared -gencode arch=compute_90,code=compute_90 --no-compress cluster_basic.cu -o cluster_basic_90
-strip cluster_basic_90 surf2_basic_?? thrust_basic_?? cub_basic_?? cg_basic_?? streams_basic_?? tensor_basic_?? async_basic_?? surf_basic_?? texarr_basic_??
+strip cluster_basic_90 surf2_basic_?? mip_basic_?? thrust_basic_?? cub_basic_?? cg_basic_?? streams_basic_?? tensor_basic_?? async_basic_?? surf_basic_?? texarr_basic_??
