@@ -427,6 +427,7 @@ static ws_status fetch_geom(const ws_tex_desc *d, const ws_gmem *g, unsigned geo
         one.normalized_coords = 1;
         one.address[0] = one.address[1] = WS_TEX_CLAMP; /* a face ends at its edges */
         one.addr += (uint64_t)face * d->pitch * d->height;
+        if (comp & 4) return tex_gather(&one, g, st2, comp & 3, o, taps, nt, badp); /* within the face */
         return ws_tex_fetch(&one, g, 2, 0, st2, o, taps, nt, badp);
     }
     if (layered) { /* one layer as a texture of its own */
@@ -441,6 +442,7 @@ static ws_status fetch_geom(const ws_tex_desc *d, const ws_gmem *g, unsigned geo
             one.depth = 0;
             one.addr += (uint64_t)lc * d->pitch * d->height;
         }
+        if (comp & 4) return tex_gather(&one, g, c, comp & 3, o, taps, nt, badp);
         return ws_tex_fetch(&one, g, dims, is_int, c, o, taps, nt, badp);
     }
     if (geom != WS_TEX_1D && geom != WS_TEX_2D && geom != WS_TEX_3D) return WS_ERR_INVALID_VALUE;
@@ -509,7 +511,8 @@ ws_status ws_exec_tex(ws_xctx *x) {
     /* coordinates read after the layer (a cube map: the direction's 3) */
     unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : cube ? 3 : geom;
     bool gather = in->op == WS_OP_TLD4;
-    if (geom < WS_TEX_1D || geom > WS_TEX_ACUBE || (gather && geom != WS_TEX_2D) || in->ndst != 1 ||
+    if (geom < WS_TEX_1D || geom > WS_TEX_ACUBE ||
+        (gather && geom != WS_TEX_2D && geom != WS_TEX_A2D && !cube) || in->ndst != 1 ||
         in->dst[0].kind != WS_OPND_VEC || in->nsrc < 2 || in->src[0].kind != WS_OPND_REG ||
         in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed tex");

@@ -224,7 +224,9 @@ static void put_opcode(FILE *o, const ws_inst *in)
         return;
     }
     if (op == WS_OP_TLD4) {
-        fprintf(o, "tld4.%c.2d.v4.%s.f32", "rgba"[in->boolop & 3], ws_type_name((ws_type)in->type));
+        fprintf(o, "tld4.%c.%s.v4.%s.f32", "rgba"[in->boolop & 3],
+                in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube" : in->sub == WS_TEX_ACUBE ? "acube" : "2d",
+                ws_type_name((ws_type)in->type));
         return;
     }
     if (op == WS_OP_SUQ || op == WS_OP_TXQ) {

@@ -992,6 +992,9 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
             return true;
         }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
+        if (meq(s, n, "cube")) { in->sub = WS_TEX_CUBE; return true; }
+        if (meq(s, n, "acube")) { in->sub = WS_TEX_ACUBE; return true; }
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
         return false;
     case WS_OP_TEX:
