@@ -680,6 +680,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_TEX: case WS_OP_TLD4: return ws_exec_tex(x);
     case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SUQ: case WS_OP_SURED: case WS_OP_TXQ: return ws_exec_surf(x);
     case WS_OP_WMMA: case WS_OP_MMA: return ws_exec_mma(x);
+    case WS_OP_LDMATRIX: case WS_OP_STMATRIX: case WS_OP_MOVMATRIX: return ws_exec_matrix(x);
     case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: return ws_exec_async(x);
     case WS_OP_ALLOCA: case WS_OP_STACKSAVE: case WS_OP_STACKRESTORE: return exec_alloca(x);
     case WS_OP_MAPA: case WS_OP_GETCTARANK: return ws_exec_mapa(x);

@@ -235,6 +235,8 @@ uint8_t *ws_dsmem_ptr(ws_xctx *x, uint64_t a, uint32_t size, uint32_t lane);
 
 /* exec_async.c: cp.async*, mbarrier.* (from cta.c's dispatch) */
 ws_status ws_exec_async(ws_xctx *x);
+/* exec_matrix.c: ldmatrix, stmatrix, movmatrix */
+ws_status ws_exec_matrix(ws_xctx *x);
 /* exec_mma.c: wmma.* and mma.sync (from cta.c's dispatch) */
 ws_status ws_exec_mma(ws_xctx *x);
 /* exec_mem.c: host pointer for one element a tensor-core load or store moves

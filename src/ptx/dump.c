@@ -229,6 +229,12 @@ static void put_opcode(FILE *o, const ws_inst *in)
                 ws_type_name((ws_type)in->type));
         return;
     }
+    if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX || op == WS_OP_MOVMATRIX) {
+        fprintf(o, "%s.sync.aligned.m8n8", ws_opcode_name((ws_opcode)op));
+        if (op != WS_OP_MOVMATRIX) fprintf(o, ".x%u", (unsigned)in->vec);
+        fprintf(o, "%s%s.b16", in->boolop ? ".trans" : "", in->space == WS_SPACE_SHARED ? ".shared" : "");
+        return;
+    }
     if (op == WS_OP_SUQ || op == WS_OP_TXQ) {
         static const char *const q_s[] = {"", ".width", ".height", ".depth", ".channel_data_type", ".channel_order",
                                           ".array_size", ".memory_layout", ".normalized_coords", ".filter_mode",
@@ -251,6 +257,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
         if (in->flags & WS_F_SYNC) fputs(".sync", o);
         fputs(in->sub == WS_SHFL_UP ? ".up" : in->sub == WS_SHFL_DOWN ? ".down" : in->sub == WS_SHFL_BFLY ? ".bfly" : ".idx", o);
         break;
+    case WS_OP_ELECT: fputs(".sync", o); break;
     case WS_OP_VOTE:
         if (in->flags & WS_F_SYNC) fputs(".sync", o);
         fputs(in->sub == WS_VOTE_ALL ? ".all" : in->sub == WS_VOTE_ANY ? ".any" : in->sub == WS_VOTE_UNI ? ".uni" : ".ballot", o);
@@ -410,7 +417,8 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
             for (unsigned k = 0; k < in->ncall_args; k++)
                 fprintf(out, "%s%s", k ? ", " : "", m->syms[in->call_args[k]].name);
             fputc(')', out);
-        } else if (in->op == WS_OP_SULD || in->op == WS_OP_SUST || in->op == WS_OP_SUQ) {
+        } else if (in->op == WS_OP_SULD || in->op == WS_OP_SUST || in->op == WS_OP_SUQ || in->op == WS_OP_SURED ||
+                   in->op == WS_OP_TXQ) {
             if (in->ndst) {
                 put_opnd(out, m, f, in, &in->dst[0]);
                 fputs(", ", out);

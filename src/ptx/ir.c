@@ -61,7 +61,7 @@ const char *ws_opcode_name(ws_opcode op)
         "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vset", "vavrg",
         "wmma", "mma", "cp.async", "mbarrier", "vshl", "vshr", "vmad", "pmevent",
         "alloca", "stacksave", "stackrestore", "griddepcontrol",
-        "suld", "sust", "suq", "tld4", "mapa", "getctarank", "elect", "sured", "txq",
+        "suld", "sust", "suq", "tld4", "mapa", "getctarank", "elect", "sured", "txq", "ldmatrix", "stmatrix", "movmatrix",
     };
     _Static_assert(sizeof lower / sizeof lower[0] == WS_OP_COUNT, "opcode name table out of date");
     return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";

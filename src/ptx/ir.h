@@ -99,7 +99,9 @@ const char *ws_space_name(ws_space s);
     /* surface reduction: sured.b.OP.GEOM.TYPE.MODE (see SULD / SUST below) */ \
     X(SURED)                                                                 \
     /* texture query: txq{.level}.QUERY.b32 (the WS_SUQ_* queries) */         \
-    X(TXQ)
+    X(TXQ)                                                                   \
+    /* warp-wide 8x8 b16 matrix moves (see WS_OP_LDMATRIX below) */          \
+    X(LDMATRIX) X(STMATRIX) X(MOVMATRIX)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -253,6 +255,13 @@ enum { WS_SUQ_WIDTH = 1, WS_SUQ_HEIGHT, WS_SUQ_DEPTH, WS_SUQ_CHANNEL_DATA_TYPE, 
        WS_SUQ_NORMALIZED_COORDS, WS_SUQ_FILTER_MODE, WS_SUQ_ADDR_MODE_0, WS_SUQ_ADDR_MODE_1,
        WS_SUQ_ADDR_MODE_2, WS_SUQ_NUM_MIPMAP_LEVELS, WS_SUQ_NUM_SAMPLES, /* txq only */
        WS_SUQ_COUNT };
+/* LDMATRIX / STMATRIX / MOVMATRIX (src/exec/exec_matrix.c):
+ *   ldmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 d, [a]: vec = N
+ *     (1, 2, 4) 8x8 matrices of b16, dst[0] = REG or N-VEC, src[0] = MEM;
+ *   stmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 [a], r: src[0] =
+ *     MEM, src[1] = REG or N-VEC;
+ *   movmatrix.sync.aligned.m8n8.trans.b16 d, a.
+ * boolop = 1 for .trans; space = WS_SPACE_SHARED. */
 /* TXQ: txq.QUERY.b32 d, [tex] or txq.level.QUERY.b32 d, [tex, lod] (width,
  * height, depth of a level): sub = WS_SUQ_*, boolop = 1 for .level,
  * src[0] = handle, src[1] = the level register. */

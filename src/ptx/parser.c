@@ -759,6 +759,7 @@ static const struct { const char *name; int op; } opnames[] = {
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
     {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ}, {"tld4", WS_OP_TLD4},
     {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK}, {"elect", WS_OP_ELECT}, {"sured", WS_OP_SURED}, {"txq", WS_OP_TXQ},
+    {"ldmatrix", WS_OP_LDMATRIX}, {"stmatrix", WS_OP_STMATRIX}, {"movmatrix", WS_OP_MOVMATRIX},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -963,6 +964,19 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
             return meq(s, n, "relaxed") || meq(s, n, "release") || meq(s, n, "acquire");
         }
         break;
+    case WS_OP_LDMATRIX: case WS_OP_STMATRIX: case WS_OP_MOVMATRIX:
+        if (meq(s, n, "sync") || meq(s, n, "aligned") || meq(s, n, "m8n8")) return true;
+        if (meq(s, n, "trans")) { in->boolop = 1; return true; }
+        if (op != WS_OP_MOVMATRIX && (meq(s, n, "x1") || meq(s, n, "x2") || meq(s, n, "x4"))) {
+            in->vec = (uint8_t)(s[1] - '0');
+            return true;
+        }
+        if (op != WS_OP_MOVMATRIX && (meq(s, n, "shared") || meq(s, n, "shared::cta"))) {
+            in->space = WS_SPACE_SHARED;
+            return true;
+        }
+        if (meq(s, n, "b16")) break; /* the type, below */
+        return false; /* .m16n16, .b8, sub-byte forms (sm_100a) */
     case WS_OP_MAPA: case WS_OP_GETCTARANK:
         if (meq(s, n, "shared::cluster")) { in->space = WS_SPACE_SHARED; return true; }
         if (meq(s, n, "u32") || meq(s, n, "u64")) break; /* the type, below */
@@ -1536,7 +1550,7 @@ static bool op_has_dst(const ws_inst *in)
     case WS_OP_ST: case WS_OP_RED: case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET:
     case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH: case WS_OP_PMEVENT:
     case WS_OP_STACKRESTORE: case WS_OP_GRIDDEPCONTROL:
-    case WS_OP_MEMBAR: case WS_OP_FENCE:
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_STMATRIX:
         return false;
     case WS_OP_BAR:
         return in->sub == WS_BAR_RED_POPC || in->sub == WS_BAR_RED_AND || in->sub == WS_BAR_RED_OR;
@@ -1646,6 +1660,12 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     if (packed16) in.vec = 2;
     if (op == WS_OP_BAR && !in.sub) in.sub = WS_BAR_SYNC;
     if (op == WS_OP_BAR && in.sub == WS_BAR_WARP_SYNC) in.flags &= (uint16_t)~WS_F_ALIGNED;
+    if ((op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX || op == WS_OP_MOVMATRIX) &&
+        (in.type != WS_T_B16 || (op != WS_OP_MOVMATRIX && (in.vec != 1 && in.vec != 2 && in.vec != 4)) ||
+         (op == WS_OP_MOVMATRIX && !in.boolop)))
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): warpsim has ldmatrix/stmatrix"
+                       ".sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16 and movmatrix.sync.aligned.m8n8.trans.b16",
+                       (int)ot->len, ot->text, ot->line);
     if (op == WS_OP_MEMBAR && !in.scope)
         fail_at(p, ot, "expected a scope (.cta, .gl, .sys) on '%.*s'", (int)ot->len, ot->text);
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in.cmp)

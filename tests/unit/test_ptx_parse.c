@@ -647,7 +647,12 @@ TEST(ptx_dump_round_trip_new_forms)
         "barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.aligned;\nbarrier.cluster.arrive;\n"
         "barrier.cluster.wait;\nmapa.shared::cluster.u32 %r38, %r1, %r3;\nmapa.u64 %rd6, %rd1, %r3;\n"
         "getctarank.shared::cluster.u32 %r39, %r38;\nmov.u32 %r39, %cluster_ctarank;\n"
-        "mov.u32 %r39, %nclusterid.z;\nld.shared::cluster.u32 %r39, [%r38];\nret;\n}\n";
+        "mov.u32 %r39, %nclusterid.z;\nld.shared::cluster.u32 %r39, [%r38];\n"
+        "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r20, %r21, %r22, %r23}, [%r1];\n"
+        "ldmatrix.sync.aligned.m8n8.x1.b16 %r24, [%rd1];\nstmatrix.sync.aligned.m8n8.x2.shared.b16 [%r1], {%r20, %r21};\n"
+        "movmatrix.sync.aligned.m8n8.trans.b16 %r25, %r20;\nelect.sync %r26|%p1, 0xffffffff;\n"
+        "sured.b.max.2d.s32.clamp [%rd1, {%r1, %r2}], %r3;\ntxq.level.width.b32 %r27, [%rd1, %r2];\n"
+        "suq.channel_order.b32 %r28, [%rd1];\nret;\n}\n";
     ws_diag d;
     ws_module *m = ws_ptx_parse(src, strlen(src), "t.ptx", &d);
     CHECK_MSG(m != NULL, "%s", d.msg);
