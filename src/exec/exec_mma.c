@@ -32,6 +32,16 @@ static double elem_to_double(ws_type t, uint64_t bits) {
     case WS_T_S8: return (double)(int8_t)bits;
     case WS_T_U8: return (double)(uint8_t)bits;
     case WS_T_S32: return (double)(int32_t)bits;
+    case WS_T_E4M3: case WS_T_E5M2: { /* fp8: 4 or 5 exponent bits (bias 7 / 15), 3 or 2 mantissa bits */
+        bool e4 = t == WS_T_E4M3;
+        unsigned mb = e4 ? 3 : 2, eb = e4 ? 4 : 5, bias = e4 ? 7 : 15;
+        unsigned b = (unsigned)bits & 0xFF, m = b & ((1u << mb) - 1), e = (b >> mb) & ((1u << eb) - 1);
+        double sg = b & 0x80 ? -1.0 : 1.0;
+        if (e4 && e == 15 && m == 7) return NAN;          /* e4m3 has no infinities */
+        if (!e4 && e == 31) return m ? NAN : sg * INFINITY;
+        if (!e) return sg * ldexp((double)m, 1 - (int)bias - (int)mb);
+        return sg * ldexp((double)((1u << mb) | m), (int)e - (int)bias - (int)mb);
+    }
     default: return 0;
     }
 }
@@ -54,7 +64,7 @@ static void frag_set(uint64_t *vals, ws_type t, unsigned per, unsigned i, uint64
 }
 
 static unsigned per_reg(ws_type t) {
-    return t == WS_T_F16 || t == WS_T_BF16 ? 2 : t == WS_T_S8 || t == WS_T_U8 ? 4 : 1;
+    return t == WS_T_F16 || t == WS_T_BF16 ? 2 : t == WS_T_S8 || t == WS_T_U8 || t == WS_T_E4M3 || t == WS_T_E5M2 ? 4 : 1;
 }
 
 static void mat_cols(const ws_inst *in, unsigned which, unsigned *rows, unsigned *cols) {

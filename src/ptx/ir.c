@@ -15,6 +15,7 @@ static const struct { const char *name; uint8_t size; } type_info[WS_T_COUNT] = 
     [WS_T_F16] = {"f16", 2},     [WS_T_F16X2] = {"f16x2", 4},
     [WS_T_BF16] = {"bf16", 2},   [WS_T_BF16X2] = {"bf16x2", 4},
     [WS_T_F32] = {"f32", 4},     [WS_T_F64] = {"f64", 8},
+    [WS_T_E4M3] = {"e4m3", 1},   [WS_T_E5M2] = {"e5m2", 1},
 };
 
 unsigned ws_type_size(ws_type t) { return (unsigned)t < WS_T_COUNT ? type_info[t].size : 0; }

@@ -35,6 +35,7 @@ static int type_of(const char *s, size_t n)
     static const struct { const char *name; int t; } ts[] = {
         {"f16", WS_T_F16}, {"bf16", WS_T_BF16}, {"tf32", WS_T_B32}, {"f32", WS_T_F32},
         {"f64", WS_T_F64}, {"s8", WS_T_S8}, {"u8", WS_T_U8}, {"s32", WS_T_S32},
+        {"e4m3", WS_T_E4M3}, {"e5m2", WS_T_E5M2},
     };
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
         if (eq(s, n, ts[i].name)) return ts[i].t;
@@ -62,8 +63,13 @@ static const char *check_types(const ws_inst *in, bool is_wmma)
     ws_type a = (ws_type)in->stype, b = (ws_type)in->ttype, c = (ws_type)in->scope, d = (ws_type)in->type;
     unsigned sh = in->cmp;
     bool fp16 = a == WS_T_F16 || a == WS_T_BF16, i8 = a == WS_T_S8 || a == WS_T_U8;
-    if (i8 ? !(b == WS_T_S8 || b == WS_T_U8) : a != b) return "A and B types differ";
-    if (fp16) {
+    bool f8 = a == WS_T_E4M3 || a == WS_T_E5M2;
+    if (i8 ? !(b == WS_T_S8 || b == WS_T_U8) : f8 ? !(b == WS_T_E4M3 || b == WS_T_E5M2) : a != b)
+        return "A and B types differ";
+    if (f8) { /* sm_89: mma.sync.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32 */
+        if (is_wmma || sh != WS_MMA_M16N8K32) return "shape for fp8 inputs (m16n8k32)";
+        if (c != WS_T_F32 || d != WS_T_F32) return "accumulator type (f32 for fp8 inputs)";
+    } else if (fp16) {
         if (!(c == WS_T_F32 || (a == WS_T_F16 && c == WS_T_F16)) ||
             !(d == WS_T_F32 || (a == WS_T_F16 && d == WS_T_F16)))
             return "accumulator type (f16 or f32 for .f16, f32 for .bf16)";
@@ -82,7 +88,7 @@ static const char *check_types(const ws_inst *in, bool is_wmma)
     } else if (a == WS_T_F64) {
         if (c != WS_T_F64 || d != WS_T_F64 || sh != WS_MMA_M8N8K4) return "form for .f64";
     } else {
-        return "input type (sub-byte and fp8 forms are not supported)";
+        return "input type (sub-byte forms are not supported)";
     }
     if (in->flags & WS_F_SAT && !i8) return ".satfinite on a floating-point form";
     return NULL;
@@ -179,7 +185,7 @@ static unsigned per_reg(ws_type t)
 {
     switch (t) {
     case WS_T_F16: case WS_T_BF16: return 2;
-    case WS_T_S8: case WS_T_U8: return 4;
+    case WS_T_S8: case WS_T_U8: case WS_T_E4M3: case WS_T_E5M2: return 4;
     default: return 1;
     }
 }

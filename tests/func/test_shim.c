@@ -657,6 +657,22 @@ TEST(shim_mipmapped_textures) {
         }
 }
 
+/* CUTLASS-style inline PTX (tests/data/cuda/matrix_basic.cu, sm_90):
+   ldmatrix feeding mma.sync m16n8k16, stmatrix.trans, movmatrix, fp8
+   mma.sync m16n8k32 (e4m3, e5m2), against the host, in both modes. */
+TEST(shim_matrix_program) {
+    for (int timing = 0; timing < 2; timing++) {
+        char cmd[4096], *out = NULL;
+        snprintf(cmd, sizeof cmd,
+                 SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/matrix_basic_90 2>&1",
+                 !timing, build_dir(), ws_test_root());
+        int rc = run_cmd(cmd, &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS matrix_basic: 4 checks"), "matrix_basic_90 (%s) exited %d: %s",
+                  timing ? "timing" : "functional", rc, out ? out : "");
+        free(out);
+    }
+}
+
 /* Thread-block clusters (tests/data/cuda/cluster_basic.cu, sm_90):
    __cluster_dims__ kernels and cudaLaunchKernelEx with the cluster attribute,
    cg::this_cluster() sync, map_shared_rank and block indices, the cluster

@@ -10,6 +10,7 @@ done
 for a in 75 80 90; do
     nvcc -O2 -cudart shared -gencode arch=compute_$a,code=compute_$a --no-compress async_basic.cu -o async_basic_$a
 done
-# thread-block clusters: sm_90 only
+# thread-block clusters, ldmatrix/stmatrix and fp8 mma.sync: sm_90 only
 nvcc -O2 -cudart shared -gencode arch=compute_90,code=compute_90 --no-compress cluster_basic.cu -o cluster_basic_90
-strip cluster_basic_90 surf2_basic_?? mip_basic_?? thrust_basic_?? cub_basic_?? cg_basic_?? streams_basic_?? tensor_basic_?? async_basic_?? surf_basic_?? texarr_basic_??
+nvcc -O2 -cudart shared -gencode arch=compute_90,code=compute_90 --no-compress matrix_basic.cu -o matrix_basic_90
+strip cluster_basic_90 matrix_basic_90 surf2_basic_?? mip_basic_?? thrust_basic_?? cub_basic_?? cg_basic_?? streams_basic_?? tensor_basic_?? async_basic_?? surf_basic_?? texarr_basic_??
