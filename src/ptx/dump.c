@@ -170,8 +170,9 @@ static void put_mma(FILE *o, const ws_module *m, const ws_func *f, const ws_inst
     const char *lay[2] = {in->boolop & WS_MMA_ACOL ? ".col" : ".row", in->boolop & WS_MMA_BCOL ? ".col" : ".row"};
     unsigned r = 0;
     if (in->sub == WS_MMA_MMA) {
-        if (in->op == WS_OP_WMMA) fprintf(o, "wmma.mma.sync.aligned%s%s.m%un%uk%u", lay[0], lay[1], d.m, d.n, d.k);
-        else fprintf(o, "mma.sync.aligned.m%un%uk%u.row.col", d.m, d.n, d.k);
+        const char *bop = in->rnd == WS_MMA_BOP_XOR ? ".xor.popc" : in->rnd == WS_MMA_BOP_AND ? ".and.popc" : "";
+        if (in->op == WS_OP_WMMA) fprintf(o, "wmma.mma%s.sync.aligned%s%s.m%un%uk%u", bop, lay[0], lay[1], d.m, d.n, d.k);
+        else fprintf(o, "mma.sync.aligned.m%un%uk%u.row.col%s", d.m, d.n, d.k, bop);
         fprintf(o, "%s.%s.%s.%s.%s ", in->flags & WS_F_SAT ? ".satfinite" : "", mma_type(in->type),
                 mma_type(in->stype), mma_type(in->ttype), mma_type(in->scope));
         static const unsigned order[4] = {WS_FRAG_D, WS_FRAG_A, WS_FRAG_B, WS_FRAG_C};

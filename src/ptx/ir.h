@@ -25,6 +25,7 @@ typedef enum {
     WS_T_F16, WS_T_F16X2, WS_T_BF16, WS_T_BF16X2,
     WS_T_F32, WS_T_F64,
     WS_T_E4M3, WS_T_E5M2, /* fp8 elements of mma.sync (not accepted elsewhere) */
+    WS_T_S4, WS_T_U4, WS_T_B1, /* sub-byte elements of wmma / mma.sync (size 0: bits in ptx/mma.h) */
     WS_T_COUNT
 } ws_type;
 

@@ -673,6 +673,22 @@ TEST(shim_matrix_program) {
     }
 }
 
+/* Sub-byte tensor cores (tests/data/cuda/subbyte_basic.cu, sm_80): WMMA s4 /
+   u4 (.satfinite) and b1 (AND / XOR popc), mma.sync m8n8k32 s4, against the
+   host, in both modes. */
+TEST(shim_subbyte_tensor_program) {
+    for (int timing = 0; timing < 2; timing++) {
+        char cmd[4096], *out = NULL;
+        snprintf(cmd, sizeof cmd,
+                 SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/subbyte_basic_80 2>&1",
+                 !timing, build_dir(), ws_test_root());
+        int rc = run_cmd(cmd, &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS subbyte_basic: 3 checks"), "subbyte_basic_80 (%s) exited %d: %s",
+                  timing ? "timing" : "functional", rc, out ? out : "");
+        free(out);
+    }
+}
+
 /* Thread-block clusters (tests/data/cuda/cluster_basic.cu, sm_90):
    __cluster_dims__ kernels and cudaLaunchKernelEx with the cluster attribute,
    cg::this_cluster() sync, map_shared_rank and block indices, the cluster

@@ -10,6 +10,9 @@ done
 for a in 75 80 90; do
     nvcc -O2 -cudart shared -gencode arch=compute_$a,code=compute_$a --no-compress async_basic.cu -o async_basic_$a
 done
+# sub-byte WMMA and mma.sync: sm_80
+nvcc -O2 -cudart shared -gencode arch=compute_80,code=compute_80 --no-compress subbyte_basic.cu -o subbyte_basic_80
+strip subbyte_basic_80
 # thread-block clusters, ldmatrix/stmatrix and fp8 mma.sync: sm_90 only
 nvcc -O2 -cudart shared -gencode arch=compute_90,code=compute_90 --no-compress cluster_basic.cu -o cluster_basic_90
 nvcc -O2 -cudart shared -gencode arch=compute_90,code=compute_90 --no-compress matrix_basic.cu -o matrix_basic_90
