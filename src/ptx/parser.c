@@ -409,6 +409,8 @@ static int sreg_from(const char *s, size_t len)
     return 0;
 }
 
+#define WS_WARP_SIZE_PTX 32 /* WARP_SZ */
+
 /* ---- literal values ------------------------------------------------------ */
 enum { LIT_NONE, LIT_INT, LIT_F32, LIT_F64, LIT_DEC };
 
@@ -1261,6 +1263,13 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
         return o;
     }
     binding *b = tab_find(p->names, t->text, t->len);
+    if (!b && tok_is(t, TK_IDENT, "WARP_SZ")) { /* the ISA's predefined constant (cuda_fp16.h's shuffles) */
+        o.kind = WS_OPND_IMM;
+        lit->kind = LIT_INT;
+        lit->raw = WS_WARP_SIZE_PTX;
+        lit->neg = false;
+        return o;
+    }
     if (b) {
         switch (b->kind) {
         case B_REG: o.kind = WS_OPND_REG; o.reg = (uint16_t)b->idx; return o;
