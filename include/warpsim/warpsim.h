@@ -209,6 +209,12 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
  * number of clusters of at most WS_MAX_CLUSTER_SIZE CTAs. ws_launch and
  * ws_launch_packed are these with cluster (0,0,0). */
 #define WS_MAX_CLUSTER_SIZE 8
+/* A cooperative launch (cudaLaunchCooperativeKernel): every CTA of the grid
+ * is resident at once, so cooperative groups' grid sync works (its
+ * workspace is in %envreg1/2). The timing model refuses a grid that does
+ * not fit on the GPU at once. */
+ws_status ws_launch_cooperative(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t dyn_shared,
+                                void **args);
 ws_status ws_launch_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
                             size_t dyn_shared, void **args);
 ws_status ws_launch_packed_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,

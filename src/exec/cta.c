@@ -106,6 +106,8 @@ static uint64_t sreg_value(ws_xctx *x, unsigned id, uint32_t lane) {
     case WS_SREG_CLUSTER_NCTAID_X: case WS_SREG_CLUSTER_NCTAID_Y: case WS_SREG_CLUSTER_NCTAID_Z:
     case WS_SREG_CLUSTER_CTARANK: case WS_SREG_CLUSTER_NCTARANK: case WS_SREG_IS_EXPLICIT_CLUSTER:
         return ws_cluster_sreg(x, id);
+    case WS_SREG_ENVREG0 + 1: return c->l.grid_ws >> 32;
+    case WS_SREG_ENVREG0 + 2: return (uint32_t)c->l.grid_ws;
     default: return 0; /* %envregN */
     }
 }

@@ -195,6 +195,8 @@ typedef struct ws_launch {
     ws_dev_heap *heap;       /* device-side malloc/free (NULL: malloc returns NULL) */
     uint32_t cluster[3];     /* CTAs per thread-block cluster in x, y, z (sm_90); all 0: no
                                 clusters (each CTA its own implicit cluster of one) */
+    uint64_t grid_ws;        /* a cooperative launch's grid-sync workspace (%envreg2 its low,
+                                %envreg1 its high word); 0: not a cooperative launch */
 } ws_launch_desc;
 
 /* Where and why a kernel failed. */

@@ -29,12 +29,14 @@ typedef struct {
  * (*capped). *progress: some warp executed something. WS_OK or the fault. */
 static inline __attribute__((always_inline)) ws_status
 cta_pass(ws_cta *c, const ws_exec_observer *obs, ws_step *st, uint32_t sm, uint64_t hang, uint64_t cap,
-         uint64_t before, bool *capped, hang_state *h, bool *progress, ws_fault *fault) {
+         uint64_t before, bool *capped, hang_state *h, bool *progress, uint32_t quantum, ws_fault *fault) {
     ws_status rc = WS_OK;
     for (uint32_t wi = 0; wi < c->nwarps && rc == WS_OK && !*capped; wi++) {
         ws_warp *w = &c->warps[wi];
         if (w->state == WS_WARP_SLEEP) w->state = WS_WARP_RUN; /* its turn again */
-        while (w->state == WS_WARP_RUN) {
+        /* quantum (0: none): at most that many instructions per turn, so that a warp spinning
+           on another CTA's write lets that CTA run (grids and clusters run side by side) */
+        for (uint32_t left = quantum; w->state == WS_WARP_RUN && (!quantum || left); left--) {
             ws_step_result r = ws_cta_step_warp(c, w, st, fault);
             if (r == WS_STEP_FAULT) { rc = fault->code; break; }
             if (r != WS_STEP_BARRIER) *progress = true;
@@ -77,7 +79,7 @@ run_cta(ws_cta *c, const ws_exec_observer *obs, uint32_t sm, uint64_t hang, uint
     hang_state h = {0, 0, UINT64_MAX};
     while (!ws_cta_done(c) && rc == WS_OK && !*capped) {
         bool progress = false;
-        rc = cta_pass(c, obs, st, sm, hang, cap, before, capped, &h, &progress, fault);
+        rc = cta_pass(c, obs, st, sm, hang, cap, before, capped, &h, &progress, 0, fault);
         if (rc != WS_OK || *capped || progress || ws_cta_done(c)) continue;
         if (wake_pollers(c, &h)) continue;
         ws_cta_deadlock(c, fault);
@@ -89,6 +91,7 @@ run_cta(ws_cta *c, const ws_exec_observer *obs, uint32_t sm, uint64_t hang, uint
 /* The n CTAs of a cluster side by side, a pass of each in turn, until all
  * are done: they wait for each other at the cluster barrier. Not inlined:
  * cluster launches are rare and the plain path stays as it was. */
+#define SIDE_BY_SIDE_QUANTUM 1024 /* warp instructions per turn when CTAs run side by side */
 static __attribute__((noinline)) ws_status
 run_cluster(ws_cta **cs, uint32_t n, const ws_exec_observer *obs, uint32_t sm, uint64_t hang, uint64_t cap,
             uint64_t before, bool *capped, hang_state *hs, ws_fault *fault) {
@@ -108,7 +111,8 @@ run_cluster(ws_cta **cs, uint32_t n, const ws_exec_observer *obs, uint32_t sm, u
             uint64_t others = 0;
             for (uint32_t q = 0; q < n; q++) others += q != r ? cs[q]->counts.warp_insts : 0;
             if (!ws_cta_done(cs[r]))
-                rc = cta_pass(cs[r], obs, st, sm, hang, cap, before + others, capped, &hs[r], &progress, fault);
+                rc = cta_pass(cs[r], obs, st, sm, hang, cap, before + others, capped, &hs[r], &progress,
+                              SIDE_BY_SIDE_QUANTUM, fault);
         }
         if (rc != WS_OK || *capped || progress) continue;
         bool woke = false;
@@ -207,10 +211,62 @@ run_clusters(const ws_launch_desc *l, const ws_func *kf, uint64_t first, const w
     return rc;
 }
 
+/* A cooperative launch: every CTA of the grid side by side (grid sync spins
+ * on a counter the others advance), %smid as linear CTA index modulo the
+ * SMs. No cap by warp instructions beyond the grid's; not resumable midway
+ * (first must be 0). */
+static __attribute__((noinline)) ws_status
+run_cooperative(const ws_launch_desc *l, const ws_func *kf, uint64_t first, const ws_exec_observer *obs,
+                uint64_t cap, ws_exec_counts *counts, ws_fault *fault) {
+    uint64_t nc = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint32_t nsm = l->num_sms ? l->num_sms : 1;
+    if (first) {
+        fault->code = WS_ERR_INVALID_VALUE;
+        snprintf(fault->msg, sizeof fault->msg, "kernel %s: a cooperative grid runs whole, not from CTA %llu",
+                 kf->name, (unsigned long long)first);
+        return fault->code;
+    }
+    if (nc > 65536) {
+        fault->code = WS_ERR_INVALID_CONFIG;
+        snprintf(fault->msg, sizeof fault->msg, "kernel %s: a cooperative grid of %llu CTAs is too large", kf->name,
+                 (unsigned long long)nc);
+        return fault->code;
+    }
+    ws_cta **cs = calloc(nc, sizeof *cs);
+    hang_state *hs = calloc(nc, sizeof *hs);
+    ws_status rc = WS_OK;
+    bool capped = false;
+    for (uint64_t i = 0; cs && hs && i < nc; i++) {
+        uint32_t id[3];
+        ws_launch_cta_of(l, i, id);
+        if (!(cs[i] = ws_cta_create(l, id, (uint32_t)(i % nsm)))) break;
+    }
+    if (!cs || !hs || !cs[nc - 1]) {
+        rc = fault->code = WS_ERR_OUT_OF_MEMORY;
+        snprintf(fault->msg, sizeof fault->msg, "kernel %s: cannot allocate CTA state", kf->name);
+    } else {
+        rc = run_cluster(cs, (uint32_t)nc, obs, 0, l->hang_warp_insts, cap, 0, &capped, hs, fault);
+    }
+    ws_exec_counts tot = {0};
+    for (uint64_t i = 0; cs && i < nc && cs[i]; i++) {
+        tot.warp_insts += cs[i]->counts.warp_insts;
+        tot.thread_insts += cs[i]->counts.thread_insts;
+        tot.thread_insts_exec += cs[i]->counts.thread_insts_exec;
+        tot.mem_writes += cs[i]->counts.mem_writes;
+        if (rc == WS_OK && obs && obs->cta_done) obs->cta_done(obs->ctx, (uint32_t)(i % nsm), &cs[i]->counts);
+    }
+    if (counts) *counts = tot;
+    for (uint64_t i = 0; cs && i < nc; i++) ws_cta_destroy(cs[i]);
+    free(cs);
+    free(hs);
+    return rc;
+}
+
 /* CTAs first..end of the grid in linear order (x fastest), CTA by CTA. */
 static inline __attribute__((always_inline)) ws_status
 run_ctas(const ws_launch_desc *l, const ws_func *kf, uint64_t first, const ws_exec_observer *obs,
          uint64_t cap, ws_exec_counts *counts, ws_fault *fault) {
+    if (l->grid_ws) return run_cooperative(l, kf, first, obs, cap, counts, fault);
     if (l->cluster[0]) return run_clusters(l, kf, first, obs, cap, counts, fault);
     uint64_t nc = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint32_t nsm = l->num_sms ? l->num_sms : 1;

@@ -411,17 +411,19 @@ static cudaError_t bad_handle(void) {
 
 /* cluster: CTAs per thread-block cluster (cudaLaunchKernelEx's attribute);
    all 0: the kernel's __cluster_dims__ or none. */
-static cudaError_t launch_in(func_rec *f, dim3 grid, dim3 block, dim3 cluster, void **args, size_t shmem,
-                             cudaStream_t stream) {
+static cudaError_t launch_in(func_rec *f, dim3 grid, dim3 block, dim3 cluster, int coop, void **args,
+                             size_t shmem, cudaStream_t stream) {
     ENTER();
     CHECK_STREAM(stream);
     ws_kernel *k = NULL;
     cudaError_t e = get_kernel(f, &k);
     if (e != cudaSuccess) return set_err(e);
     managed_to_device();
-    ws_status s = ws_launch_cluster(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
-                                    (ws_dim3){block.x, block.y, block.z},
-                                    (ws_dim3){cluster.x, cluster.y, cluster.z}, shmem, args);
+    ws_status s = coop ? ws_launch_cooperative(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
+                                               (ws_dim3){block.x, block.y, block.z}, shmem, args)
+                       : ws_launch_cluster(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
+                                           (ws_dim3){block.x, block.y, block.z},
+                                           (ws_dim3){cluster.x, cluster.y, cluster.z}, shmem, args);
     managed_to_host();
     if (s == WS_OK) return cudaSuccess;
     fprintf(stderr, "warpsim: %s\n", ws_device_last_error(g.dev));
@@ -440,7 +442,7 @@ static cudaError_t launch_in(func_rec *f, dim3 grid, dim3 block, dim3 cluster, v
 
 static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem,
                           cudaStream_t stream) {
-    return launch_in(f, grid, block, (dim3){0, 0, 0}, args, shmem, stream);
+    return launch_in(f, grid, block, (dim3){0, 0, 0}, 0, args, shmem, stream);
 }
 
 /* The <<<>>> path: `kernel` is what __cudaGetKernel returned, the stream
@@ -495,7 +497,16 @@ typedef struct {
     char pad[4];
     union { char bytes[64]; struct { unsigned x, y, z; } dim; } val;
 } launch_attr_t;
-enum { LAUNCH_ATTR_CLUSTER_DIMENSION = 4 };
+enum { LAUNCH_ATTR_COOPERATIVE = 2, LAUNCH_ATTR_CLUSTER_DIMENSION = 4 };
+
+/* Whether a launch configuration asks for a cooperative launch. */
+static int config_coop(const launch_config_t *cfg) {
+    const launch_attr_t *a = cfg->attrs;
+    int coop = 0;
+    for (unsigned i = 0; a && i < cfg->numAttrs; i++)
+        if (a[i].id == LAUNCH_ATTR_COOPERATIVE) memcpy(&coop, a[i].val.bytes, sizeof coop);
+    return coop != 0;
+}
 
 /* The cluster shape a launch configuration names ({0,0,0}: none). */
 static dim3 config_cluster(const launch_config_t *cfg) {
@@ -510,8 +521,8 @@ EXPORT cudaError_t cudaLaunchKernelExC(const launch_config_t *cfg, const void *f
     if (!cfg) return set_err(cudaErrorInvalidValue);
     func_rec *f = find_func(func);
     if (!f) return set_err(cudaErrorInvalidDeviceFunction);
-    return launch_in(f, cfg->gridDim, cfg->blockDim, config_cluster(cfg), args, cfg->dynamicSmemBytes,
-                     cfg->stream);
+    return launch_in(f, cfg->gridDim, cfg->blockDim, config_cluster(cfg), config_coop(cfg), args,
+                     cfg->dynamicSmemBytes, cfg->stream);
 }
 
 EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const launch_config_t *cfg, const void *func,
@@ -521,7 +532,9 @@ EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const launch_config_t *cfg, const vo
 
 EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
                                                size_t shmem, cudaStream_t stream) {
-    return cudaLaunchKernel(func, grid, block, args, shmem, stream);
+    func_rec *f = find_func(func);
+    if (!f) return set_err(cudaErrorInvalidDeviceFunction);
+    return launch_in(f, grid, block, (dim3){0, 0, 0}, 1, args, shmem, stream);
 }
 
 /* ---- memory ------------------------------------------------------------------ */
@@ -1509,6 +1522,8 @@ EXPORT cudaError_t cudaGetDeviceProperties(ws_cuda_device_prop *prop, int d) {
     prop->managedMemory = 1;
     prop->sharedMemPerBlockOptin = p.shared_per_block;
     prop->maxBlocksPerMultiProcessor = p.max_blocks_per_sm;
+    prop->cooperativeLaunch = 1;
+    prop->clusterLaunch = 1;
     return cudaSuccess;
 }
 

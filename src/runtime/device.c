@@ -79,6 +79,7 @@ struct ws_device {
     ws_memcheck *memcheck;       /* -warpsim_memcheck 1|2; NULL when off */
     ws_printf_buf printf_out;    /* kernels' printf / assert text until the host synchronises */
     ws_dev_heap *heap;           /* kernels' malloc / free */
+    ws_devptr coop_ws;           /* cooperative launches' grid-sync workspace (0 until the first) */
     ws_longrun *longrun;         /* fast-forward, checkpoints, sampling; NULL when none is asked */
     uint64_t sampling_shown;     /* launches when the sampled run's projection was last shown + 1 */
     uint64_t last_detailed, last_functional_insn; /* the last timing run's sampling within it */
@@ -948,7 +949,7 @@ static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3]
 }
 
 static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
-                               size_t dyn_shared, const void *params, size_t params_size);
+                               int coop, size_t dyn_shared, const void *params, size_t params_size);
 
 /* Every failed launch is counted and the first one kept: a program may ignore
  * the error CUDA returns, the run's summary does not (ws_run_totals). */
@@ -957,9 +958,17 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     return ws_launch_packed_cluster(d, k, grid, block, (ws_dim3){0, 0, 0}, dyn_shared, params, params_size);
 }
 
+static ws_status launch_recorded(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                                 int coop, size_t dyn_shared, const void *params, size_t params_size);
+
 ws_status ws_launch_packed_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
                                    size_t dyn_shared, const void *params, size_t params_size) {
-    ws_status s = launch_packed(d, k, grid, block, cluster, dyn_shared, params, params_size);
+    return launch_recorded(d, k, grid, block, cluster, 0, dyn_shared, params, params_size);
+}
+
+static ws_status launch_recorded(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                                 int coop, size_t dyn_shared, const void *params, size_t params_size) {
+    ws_status s = launch_packed(d, k, grid, block, cluster, coop, dyn_shared, params, params_size);
     if (s != WS_OK && d) {
         if (!d->totals.failed_launches++)
             snprintf(d->first_failure, sizeof d->first_failure, "%s", d->err);
@@ -998,7 +1007,7 @@ static ws_status cluster_shape(ws_device *d, const ws_func *f, ws_dim3 g, ws_dim
 }
 
 static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
-                               size_t dyn_shared, const void *params, size_t params_size) {
+                               int coop, size_t dyn_shared, const void *params, size_t params_size) {
     if (!d || !k) return d ? fail(d, WS_ERR_INVALID_VALUE, "launch: null kernel") : WS_ERR_INVALID_VALUE;
     const ws_func *f = kfunc(k);
     if (k->problem >= 0) {
@@ -1041,6 +1050,11 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     l.hang_warp_insts = (uint64_t)d->cfg.hang_insns;
     l.memcheck = d->memcheck;
     memcpy(l.cluster, cdim, sizeof l.cluster);
+    if (coop) { /* the grid-sync workspace (cooperative groups read it from %envreg1/2) */
+        if (!d->coop_ws && (s = ws_malloc(d, 64, &d->coop_ws)) != WS_OK) return s;
+        ws_memset(d, d->coop_ws, 0, 64);
+        l.grid_ws = d->coop_ws;
+    }
     /* functional mode approximates the thread-instruction cap in warp instructions */
     uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
     if (cap && !d->gpu) {
@@ -1115,8 +1129,21 @@ ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, siz
     return ws_launch_cluster(d, k, grid, block, (ws_dim3){0, 0, 0}, dyn_shared, args);
 }
 
+static ws_status launch_args(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster, int coop,
+                             size_t dyn_shared, void **args);
+
 ws_status ws_launch_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
                             size_t dyn_shared, void **args) {
+    return launch_args(d, k, grid, block, cluster, 0, dyn_shared, args);
+}
+
+ws_status ws_launch_cooperative(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t dyn_shared,
+                                void **args) {
+    return launch_args(d, k, grid, block, (ws_dim3){0, 0, 0}, 1, dyn_shared, args);
+}
+
+static ws_status launch_args(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster, int coop,
+                             size_t dyn_shared, void **args) {
     if (!d || !k) return d ? fail(d, WS_ERR_INVALID_VALUE, "launch: null kernel") : WS_ERR_INVALID_VALUE;
     const ws_func *f = kfunc(k);
     if (f->nparams && !args)
@@ -1141,7 +1168,7 @@ ws_status ws_launch_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 bl
         }
         memcpy(buf + off, args[i], sz);
     }
-    if (s == WS_OK) s = ws_launch_packed_cluster(d, k, grid, block, cluster, dyn_shared, buf, f->param_size);
+    if (s == WS_OK) s = launch_recorded(d, k, grid, block, cluster, coop, dyn_shared, buf, f->param_size);
     if (buf != small) free(buf);
     return s;
 }

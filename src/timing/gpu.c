@@ -994,6 +994,16 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     uint64_t next_cta = 0, cycle = 0, idle = 0;
     bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
     uint32_t csize = ws_launch_cluster_size(l);
+    if (l->grid_ws && total_ctas > (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0])) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_INVALID_CONFIG;
+        snprintf(fault->msg, sizeof fault->msg,
+                 "kernel %s: a cooperative grid of %llu CTAs does not fit on the GPU at once (%u SMs x %u CTAs; "
+                 "cudaErrorCooperativeLaunchTooLarge)", kf->name, (unsigned long long)total_ctas, g->n_sms,
+                 ws_sm_max_ctas(g->sm[0]));
+        return fault->code;
+    }
     if (l->cluster[0] && (static_map || csize > ws_sm_max_ctas(g->sm[0]))) {
         free(sm0);
         free(mp0);

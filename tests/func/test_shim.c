@@ -689,6 +689,25 @@ TEST(shim_subbyte_tensor_program) {
     }
 }
 
+/* Cooperative launches (tests/data/cuda/coop_basic.cu): grid.sync() across
+   12 CTAs through cudaLaunchCooperativeKernel and cudaLaunchKernelEx's
+   cooperative attribute, and f16x2 comparisons, against the host, for
+   compute_75 and compute_80, in functional and timing mode. */
+TEST(shim_cooperative_program) {
+    const char *archs[] = {"75", "80"};
+    for (size_t v = 0; v < 2; v++)
+        for (int timing = 0; timing < 2; timing++) {
+            char cmd[4096], *out = NULL;
+            snprintf(cmd, sizeof cmd,
+                     SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/coop_basic_%s 2>&1",
+                     !timing, build_dir(), ws_test_root(), archs[v]);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0 && out && strstr(out, "PASS coop_basic: 3 checks"), "coop_basic_%s (%s) exited %d: %s",
+                      archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+            free(out);
+        }
+}
+
 /* Thread-block clusters (tests/data/cuda/cluster_basic.cu, sm_90):
    __cluster_dims__ kernels and cudaLaunchKernelEx with the cluster attribute,
    cg::this_cluster() sync, map_shared_rank and block indices, the cluster
