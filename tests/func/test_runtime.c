@@ -473,10 +473,10 @@ TEST(runtime_ptx_check_lists_all_problems) {
         "problems.ptx:13:14: error: expected ';', found '%r2'\n",
         "problems.ptx:14:2: error: unsupported instruction 'add.bogus.s32' (line 14)",
         "problems.ptx:15:22: error: undefined identifier 'nosuch'\n",
-        "problems.ptx:22:2: error: unsupported instruction 'txq.width.b32' (line 22)\n",
+        "problems.ptx:22:2: error: unsupported instruction 'wgmma.fence.sync.aligned' (line 22)\n",
         /* skipping goes over braces inside a statement, and stops at the block's end */
         "problems.ptx:30:26: error: address initialiser needs a 8-byte element type\n",
-        "problems.ptx:31:2: error: unsupported instruction 'tex.acube.v4.f32.f32' (line 31)",
+        "problems.ptx:31:2: error: unsupported instruction 'tex.2dms.v4.f32.s32' (line 31)",
         "problems.ptx:33:1: error: expected ';', found '}'\n",
         "problems.ptx: 10 problems\n",
     };
