@@ -138,6 +138,7 @@ void ws_cluster_bar_check(ws_cluster *cl) {
     for (uint32_t r = 0; r < cl->n; r++) {
         ws_cta *c = cl->cta[r];
         if (!c) continue;
+        c->state_changes++; /* every member: the timing model then looks at them all */
         for (uint32_t i = 0; i < c->nwarps; i++) {
             ws_warp *w = &c->warps[i];
             if (w->state != WS_WARP_BAR || w->bar_id != WS_CLUSTER_BAR_ID) continue;

@@ -65,6 +65,14 @@ uint64_t ws_sym_addr(ws_xctx *x, uint32_t sym, bool generic) {
     }
 }
 
+/* Cluster registers and %envregN: rare, out of line. */
+static __attribute__((noinline)) uint64_t sreg_rare(ws_xctx *x, unsigned id) {
+    if (id >= WS_SREG_CLUSTERID_X && id <= WS_SREG_IS_EXPLICIT_CLUSTER) return ws_cluster_sreg(x, id);
+    if (id == WS_SREG_ENVREG0 + 1) return x->c->l.grid_ws >> 32; /* a cooperative launch's workspace */
+    if (id == WS_SREG_ENVREG0 + 2) return (uint32_t)x->c->l.grid_ws;
+    return 0; /* other %envregN */
+}
+
 static uint64_t sreg_value(ws_xctx *x, unsigned id, uint32_t lane) {
     ws_cta *c = x->c;
     ws_warp *w = x->w;
@@ -100,16 +108,14 @@ static uint64_t sreg_value(ws_xctx *x, unsigned id, uint32_t lane) {
     case WS_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
     case WS_SREG_DYNAMIC_SMEM_SIZE: return c->l.dyn_shared;
     case WS_SREG_TOTAL_SMEM_SIZE: return c->shared_size;
-    case WS_SREG_CLUSTERID_X: case WS_SREG_CLUSTERID_Y: case WS_SREG_CLUSTERID_Z:
-    case WS_SREG_NCLUSTERID_X: case WS_SREG_NCLUSTERID_Y: case WS_SREG_NCLUSTERID_Z:
-    case WS_SREG_CLUSTER_CTAID_X: case WS_SREG_CLUSTER_CTAID_Y: case WS_SREG_CLUSTER_CTAID_Z:
-    case WS_SREG_CLUSTER_NCTAID_X: case WS_SREG_CLUSTER_NCTAID_Y: case WS_SREG_CLUSTER_NCTAID_Z:
-    case WS_SREG_CLUSTER_CTARANK: case WS_SREG_CLUSTER_NCTARANK: case WS_SREG_IS_EXPLICIT_CLUSTER:
-        return ws_cluster_sreg(x, id);
-    case WS_SREG_ENVREG0 + 1: return c->l.grid_ws >> 32;
-    case WS_SREG_ENVREG0 + 2: return (uint32_t)c->l.grid_ws;
-    default: return 0; /* %envregN */
+    default: return sreg_rare(x, id); /* out of the switch: its jump table stays as it was */
     }
+}
+
+/* Out of line, so that ws_src's register path stays a leaf. */
+static __attribute__((noinline)) const uint64_t *sreg_fill(ws_xctx *x, unsigned id, uint64_t *tmp) {
+    WS_FOR_LANES(l, x->mask) tmp[l] = sreg_value(x, id, l);
+    return tmp;
 }
 
 const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
@@ -124,9 +130,7 @@ const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
         for (int l = 0; l < WS_WARP_SIZE; l++) tmp[l] = p >> l & 1;
         return tmp;
     }
-    case WS_OPND_SREG:
-        WS_FOR_LANES(l, x->mask) tmp[l] = sreg_value(x, o->reg, l);
-        return tmp;
+    case WS_OPND_SREG: return sreg_fill(x, o->reg, tmp);
     default: return NULL;
     }
     for (int l = 0; l < WS_WARP_SIZE; l++) tmp[l] = v;
@@ -703,16 +707,19 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
 /* Pop finished SIMT entries and return from finished calls until the top
  * entry is an instruction to execute; false when the warp has exited. The
  * step does this first anyway, so doing it early changes nothing. */
+/* The warp's last thread exited (once per warp: out of warp_settle's loop). */
+static __attribute__((noinline)) void warp_finished(ws_cta *c, ws_warp *w) {
+    w->state = WS_WARP_DONE;
+    c->state_changes++;
+    c->ndone++;
+    bar_check_all(c);
+}
+
 static bool warp_settle(ws_cta *c, ws_warp *w) {
     const ws_module *m = c->mod;
     for (;;) {
         if (w->sp == 0) {
-            if (w->state != WS_WARP_DONE) {
-                w->state = WS_WARP_DONE;
-                c->state_changes++;
-                c->ndone++;
-                bar_check_all(c);
-            }
+            if (w->state != WS_WARP_DONE) warp_finished(c, w);
             return false;
         }
         ws_simt_entry *e = &w->stack[w->sp - 1];

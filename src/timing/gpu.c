@@ -994,6 +994,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     uint64_t next_cta = 0, cycle = 0, idle = 0;
     bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
     uint32_t csize = ws_launch_cluster_size(l);
+    const bool clustered = l->cluster[0] != 0; /* hoisted: the dispatch loop runs every cycle */
     if (l->grid_ws && total_ctas > (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0])) {
         free(sm0);
         free(mp0);
@@ -1123,7 +1124,7 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
         for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map; i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
-            if (l->cluster[0]) { /* a whole cluster on one SM, in one cycle */
+            if (clustered) { /* a whole cluster on one SM, in one cycle */
                 if (ws_sm_free_ctas(g->sm[idx]) < csize) continue;
                 ws_cluster *cl = ws_cluster_create(l, next_cta / csize);
                 for (uint32_t r = 0; r < csize && cl; r++, next_cta++) {
