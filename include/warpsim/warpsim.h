@@ -119,6 +119,7 @@ typedef struct ws_kernel_attrs {
     size_t param_bytes;
     int max_threads_per_block;
     int num_params;
+    unsigned cluster_dims[3];  /* __cluster_dims__ (.reqnctapercluster); 0 when not given */
 } ws_kernel_attrs;
 void ws_kernel_get_attrs(const ws_kernel *k, ws_kernel_attrs *a);
 const char *ws_kernel_name(const ws_kernel *k);
@@ -166,7 +167,21 @@ typedef struct ws_tex_desc {
     int layered;              /* an array of layers (tex.a1d / tex.a2d): the last extent
                                  (height of a 1-D, depth of a 2-D array) counts layers */
     int cubemap;              /* a cube map (tex.cube): a width x width array of 6 faces
-                                 (depth 6) in the order +x, -x, +y, -y, +z, -z */
+                                 (depth 6) in the order +x, -x, +y, -y, +z, -z; with layered,
+                                 6 faces per cube (depth 6 x cubes, tex.acube) */
+    /* Mipmaps (tex.level, tex.grad): levels 0 or 1 is one level (addr). Level
+       k (k >= 1) has its texels at level_addr[k], rows level_pitch[k] apart
+       (0: packed), and each extent halved k times (at least 1; layer counts
+       and cube faces stay). mip_filter picks the nearest level or blends
+       the two around the level of detail, which is biased by lod_bias and
+       clamped to [min_lod, max_lod] and the levels there are (as CUDA's
+       mipmap clamps: max_lod 0 reads level 0). Plain tex reads level 0. */
+#define WS_TEX_MAX_LEVELS 16
+    unsigned levels;
+    ws_devptr level_addr[WS_TEX_MAX_LEVELS];
+    size_t level_pitch[WS_TEX_MAX_LEVELS];
+    ws_tex_filter mip_filter;
+    float lod_bias, min_lod, max_lod;
 } ws_tex_desc;
 
 /* Create a texture object over existing device memory (the whole extent
@@ -188,6 +203,22 @@ ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
 /* Same with a ready-made parameter buffer of the kernel's param size. */
 ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                            size_t dyn_shared, const void *params, size_t params_size);
+/* Thread-block clusters (sm_90): the same with `cluster` CTAs per cluster in
+ * x, y, z (cudaLaunchAttributeClusterDimension); all 0 takes the kernel's
+ * __cluster_dims__ (.reqnctapercluster) or none. The grid must be a whole
+ * number of clusters of at most WS_MAX_CLUSTER_SIZE CTAs. ws_launch and
+ * ws_launch_packed are these with cluster (0,0,0). */
+#define WS_MAX_CLUSTER_SIZE 8
+/* A cooperative launch (cudaLaunchCooperativeKernel): every CTA of the grid
+ * is resident at once, so cooperative groups' grid sync works (its
+ * workspace is in %envreg1/2). The timing model refuses a grid that does
+ * not fit on the GPU at once. */
+ws_status ws_launch_cooperative(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t dyn_shared,
+                                void **args);
+ws_status ws_launch_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                            size_t dyn_shared, void **args);
+ws_status ws_launch_packed_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                                   size_t dyn_shared, const void *params, size_t params_size);
 
 /* ---- device-side printf and assert ---- */
 /* What kernels print (printf, failed assert) stays in the device until the

@@ -175,7 +175,8 @@ static iclass classify(const ws_wcet_model *m, const ws_inst *in, uint32_t *init
     *exec = 1;
     switch ((ws_opcode)in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
-    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_SULD: case WS_OP_SUST:
+    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SURED:
+    case WS_OP_LDMATRIX: case WS_OP_STMATRIX:
         if (in->space == WS_SPACE_SHARED) {
             *exec = m->smem_lat + 32; /* the worst bank conflict: 32 ways */
             return C_SMEM;

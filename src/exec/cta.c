@@ -65,6 +65,14 @@ uint64_t ws_sym_addr(ws_xctx *x, uint32_t sym, bool generic) {
     }
 }
 
+/* Cluster registers and %envregN: rare, out of line. */
+static __attribute__((noinline)) uint64_t sreg_rare(ws_xctx *x, unsigned id) {
+    if (id >= WS_SREG_CLUSTERID_X && id <= WS_SREG_IS_EXPLICIT_CLUSTER) return ws_cluster_sreg(x, id);
+    if (id == WS_SREG_ENVREG0 + 1) return x->c->l.grid_ws >> 32; /* a cooperative launch's workspace */
+    if (id == WS_SREG_ENVREG0 + 2) return (uint32_t)x->c->l.grid_ws;
+    return 0; /* other %envregN */
+}
+
 static uint64_t sreg_value(ws_xctx *x, unsigned id, uint32_t lane) {
     ws_cta *c = x->c;
     ws_warp *w = x->w;
@@ -100,8 +108,14 @@ static uint64_t sreg_value(ws_xctx *x, unsigned id, uint32_t lane) {
     case WS_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
     case WS_SREG_DYNAMIC_SMEM_SIZE: return c->l.dyn_shared;
     case WS_SREG_TOTAL_SMEM_SIZE: return c->shared_size;
-    default: return 0; /* %envregN */
+    default: return sreg_rare(x, id); /* out of the switch: its jump table stays as it was */
     }
+}
+
+/* Out of line, so that ws_src's register path stays a leaf. */
+static __attribute__((noinline)) const uint64_t *sreg_fill(ws_xctx *x, unsigned id, uint64_t *tmp) {
+    WS_FOR_LANES(l, x->mask) tmp[l] = sreg_value(x, id, l);
+    return tmp;
 }
 
 const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
@@ -116,9 +130,7 @@ const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
         for (int l = 0; l < WS_WARP_SIZE; l++) tmp[l] = p >> l & 1;
         return tmp;
     }
-    case WS_OPND_SREG:
-        WS_FOR_LANES(l, x->mask) tmp[l] = sreg_value(x, o->reg, l);
-        return tmp;
+    case WS_OPND_SREG: return sreg_fill(x, o->reg, tmp);
     default: return NULL;
     }
     for (int l = 0; l < WS_WARP_SIZE; l++) tmp[l] = v;
@@ -133,6 +145,13 @@ uint64_t *ws_dst(ws_xctx *x, const ws_operand *o) {
 uint32_t ws_pred_src(ws_xctx *x, const ws_operand *o) {
     if (o->kind == WS_OPND_PRED) return x->w->preds[o->reg] ^ (o->neg ? ~0u : 0u);
     if (o->kind == WS_OPND_IMM) return o->imm ? ~0u : 0u;
+    if (o->kind == WS_OPND_SREG) { /* mov.pred p, %is_explicit_cluster */
+        uint64_t t[WS_WARP_SIZE];
+        const uint64_t *r = ws_src(x, o, t);
+        uint32_t m = 0;
+        WS_FOR_LANES(l, x->mask) if (r[l]) m |= 1u << l;
+        return m;
+    }
     if (o->kind == WS_OPND_REG) { /* a value register used as a boolean */
         const uint64_t *r = ws_reg(x->w, o->reg);
         uint32_t m = 0;
@@ -214,6 +233,7 @@ static bool local_reserve(ws_warp *w, uint64_t need) {
 }
 
 static bool cta_init(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) {
+    ws_cluster_leave(c); /* a reset CTA joins its next cluster anew */
     memcpy(c->ctaid, ctaid, sizeof c->ctaid);
     c->smid = smid;
     c->clock = 0;
@@ -274,6 +294,8 @@ ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t
 
 void ws_cta_destroy(ws_cta *c) {
     if (!c) return;
+    ws_cluster_leave(c);
+    free(c->cl_arrived);
     for (uint32_t i = 0; c->warps && i < c->nwarps; i++) {
         ws_warp *w = &c->warps[i];
         for (uint32_t d = 0; d < w->nreg_frames; d++) { free(w->reg_frames[d]); free(w->pred_frames[d]); }
@@ -330,6 +352,7 @@ int ws_bar_check(ws_cta *c, unsigned id) {
 
 static void bar_check_all(ws_cta *c) {
     for (unsigned id = 0; id < WS_NUM_BARRIERS; id++) ws_bar_check(c, id);
+    if (c->cluster) ws_cluster_bar_check(c->cluster); /* exited threads no longer count */
 }
 
 static ws_status exec_bar(ws_xctx *x) {
@@ -647,6 +670,7 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
         /* bar.warp.sync: lanes of one warp already execute together here, and
          * the SIMT stack cannot wait for diverged lanes; only check the mask. */
         if (x->in->sub == WS_BAR_WARP_SYNC) return x->mask ? ws_warp_check_members(x, 0) : WS_OK;
+        if (x->in->sub >= WS_BAR_CLUSTER_ARRIVE) return x->mask ? ws_exec_cluster_bar(x) : WS_OK;
         return x->mask ? exec_bar(x) : WS_OK;
     case WS_OP_NANOSLEEP:
         if (x->c->parks && x->mask) x->w->state = WS_WARP_SLEEP; /* the others run */
@@ -660,11 +684,14 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: return ws_exec_mem(x);
     case WS_OP_ATOM: case WS_OP_RED: return ws_exec_atom(x);
     case WS_OP_TEX: case WS_OP_TLD4: return ws_exec_tex(x);
-    case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SUQ: return ws_exec_surf(x);
+    case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SUQ: case WS_OP_SURED: case WS_OP_TXQ: return ws_exec_surf(x);
     case WS_OP_WMMA: case WS_OP_MMA: return ws_exec_mma(x);
+    case WS_OP_LDMATRIX: case WS_OP_STMATRIX: case WS_OP_MOVMATRIX: return ws_exec_matrix(x);
     case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: return ws_exec_async(x);
     case WS_OP_ALLOCA: case WS_OP_STACKSAVE: case WS_OP_STACKRESTORE: return exec_alloca(x);
+    case WS_OP_MAPA: case WS_OP_GETCTARANK: return ws_exec_mapa(x);
     case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_ACTIVEMASK: case WS_OP_MATCH: case WS_OP_REDUX:
+    case WS_OP_ELECT:
         return ws_exec_warp(x);
     case WS_OP_CVT: case WS_OP_MOV: case WS_OP_SELP: case WS_OP_SLCT: case WS_OP_SETP: case WS_OP_SET:
     case WS_OP_CVTA: case WS_OP_ISSPACEP:
@@ -680,16 +707,19 @@ static ws_status dispatch(ws_xctx *x, uint32_t issued) {
 /* Pop finished SIMT entries and return from finished calls until the top
  * entry is an instruction to execute; false when the warp has exited. The
  * step does this first anyway, so doing it early changes nothing. */
+/* The warp's last thread exited (once per warp: out of warp_settle's loop). */
+static __attribute__((noinline)) void warp_finished(ws_cta *c, ws_warp *w) {
+    w->state = WS_WARP_DONE;
+    c->state_changes++;
+    c->ndone++;
+    bar_check_all(c);
+}
+
 static bool warp_settle(ws_cta *c, ws_warp *w) {
     const ws_module *m = c->mod;
     for (;;) {
         if (w->sp == 0) {
-            if (w->state != WS_WARP_DONE) {
-                w->state = WS_WARP_DONE;
-                c->state_changes++;
-                c->ndone++;
-                bar_check_all(c);
-            }
+            if (w->state != WS_WARP_DONE) warp_finished(c, w);
             return false;
         }
         ws_simt_entry *e = &w->stack[w->sp - 1];
@@ -760,6 +790,8 @@ int32_t ws_warp_pc(const ws_cta *c, unsigned warp) {
 /* Reinitialise a CTA for the next ctaid of the same launch (grid.c). */
 bool ws_cta_reset(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) { return cta_init(c, ctaid, smid); }
 
+static uint32_t line_of(const ws_func *f, uint32_t pc) { return pc < f->ninsts ? f->insts[pc].line : 0; }
+
 /* A message naming the waiting warps of a CTA that can make no progress. */
 void ws_cta_deadlock(ws_cta *c, ws_fault *fault) {
     fault->code = WS_ERR_DEADLOCK;
@@ -773,6 +805,13 @@ void ws_cta_deadlock(ws_cta *c, ws_fault *fault) {
             continue;
         }
         if (w->state != WS_WARP_BAR) continue;
+        if (w->bar_id == WS_CLUSTER_BAR_ID) {
+            const ws_cluster *cl = c->cluster;
+            n += snprintf(fault->msg + n, sizeof fault->msg - (size_t)n,
+                          " warp %u waits at the cluster barrier (line %u; %u threads of the cluster arrived);",
+                          i, line_of(&c->mod->funcs[w->func], w->bar_pc), cl ? cl->arrived : 0);
+            continue;
+        }
         const ws_barrier *b = &c->bars[w->bar_id];
         const ws_func *wf = &c->mod->funcs[w->func];
         (void)f;
@@ -803,7 +842,6 @@ static bool loop_around(const ws_func *f, uint32_t pc, uint32_t *head, uint32_t 
     return found;
 }
 
-static uint32_t line_of(const ws_func *f, uint32_t pc) { return pc < f->ninsts ? f->insts[pc].line : 0; }
 
 void ws_where_add(ws_where_tally *t, const ws_cta *c, unsigned warp) {
     char here[80];
@@ -811,6 +849,8 @@ void ws_where_add(ws_where_tally *t, const ws_cta *c, unsigned warp) {
     const ws_func *f = &c->mod->funcs[w->func];
     if (w->state == WS_WARP_DONE || w->sp == 0) {
         snprintf(here, sizeof here, "exited");
+    } else if (w->state == WS_WARP_BAR && w->bar_id == WS_CLUSTER_BAR_ID) {
+        snprintf(here, sizeof here, "the cluster barrier at line %u of %s", line_of(f, w->bar_pc), f->name);
     } else if (w->state == WS_WARP_BAR) {
         snprintf(here, sizeof here, "barrier %u at line %u of %s", w->bar_id, line_of(f, w->bar_pc),
                  f->name);

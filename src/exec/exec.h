@@ -132,6 +132,8 @@ const ws_tex_desc *ws_tex_table_get(const ws_tex_table *t, ws_texobj h); /* NULL
  * read none) go to taps[] (WS_TEX_MAX_TAPS room), their count to *ntaps.
  * WS_ERR_ILLEGAL_ADDRESS with *bad = the texel address when a texel is not
  * in live memory (freed after the texture was created). */
+/* Level k of a mipmapped texture as a one-level descriptor (k 0: d itself). */
+ws_tex_desc ws_tex_level(const ws_tex_desc *d, unsigned k);
 ws_status ws_tex_fetch(const ws_tex_desc *d, const ws_gmem *g, unsigned dims, int is_int,
                        const uint32_t coord[3], uint32_t out[4], uint64_t *taps, unsigned *ntaps,
                        uint64_t *bad);
@@ -193,6 +195,10 @@ typedef struct ws_launch {
     ws_dev_heap *heap;       /* device-side malloc/free (NULL: malloc returns NULL) */
     struct ws_wlog *wlog;    /* the timing model's per-SM log: global stores and atomics are
                                 deferred to the end of the core cycle (NULL: applied at once) */
+    uint32_t cluster[3];     /* CTAs per thread-block cluster in x, y, z (sm_90); all 0: no
+                                clusters (each CTA its own implicit cluster of one) */
+    uint64_t grid_ws;        /* a cooperative launch's grid-sync workspace (%envreg2 its low,
+                                %envreg1 its high word); 0: not a cooperative launch */
 } ws_launch_desc;
 
 /* Where and why a kernel failed. */
@@ -228,6 +234,27 @@ typedef struct ws_exec_observer {
 ws_status ws_exec_grid_observed(const ws_launch_desc *l, uint64_t first_cta,
                                 const ws_exec_observer *obs, ws_exec_counts *counts,
                                 ws_fault *fault);
+
+/* ---- thread-block clusters (cluster.c) ----------------------------------- */
+/* The CTAs of a cluster run together: they share a cluster barrier
+ * (barrier.cluster) and read and write each other's shared memory
+ * (mapa, ld/st/atom/red .shared::cluster). CTAs are numbered in dispatch
+ * order: cluster after cluster (clusters in linear order, x fastest), and
+ * inside a cluster by rank (%cluster_ctarank, x fastest); without clusters
+ * this is the linear CTA order. */
+typedef struct ws_cluster ws_cluster;
+typedef struct ws_cta ws_cta;
+/* CTAs per cluster of a launch (1 without clusters). */
+uint32_t ws_launch_cluster_size(const ws_launch_desc *l);
+/* The ctaid of the CTA numbered seq in dispatch order. */
+void ws_launch_cta_of(const ws_launch_desc *l, uint64_t seq, uint32_t ctaid[3]);
+/* A cluster (index: its linear number) whose CTAs are to join it; the caller
+ * holds one reference until ws_cluster_release. NULL: out of memory. */
+ws_cluster *ws_cluster_create(const ws_launch_desc *l, uint64_t index);
+void ws_cluster_release(ws_cluster *cl);
+/* CTA c becomes rank `rank` of cl (holding a reference until it is destroyed
+ * or reset). Every CTA of a cluster joins before any of them runs. */
+void ws_cluster_join(ws_cluster *cl, ws_cta *c, uint32_t rank);
 
 /* Live and freed allocations in address order (checkpoints): 0..n-1. */
 uint32_t ws_gmem_nallocs(const ws_gmem *g);

@@ -57,6 +57,13 @@ static void mb_settle(ws_xctx *x, mbar *m) {
     ws_cta *c = x->c;
     for (uint32_t i = 0; i < c->nwarps; i++)
         if (c->warps[i].state == WS_WARP_MBAR) c->warps[i].state = WS_WARP_RUN;
+    /* an arrive from another CTA of the cluster (.shared::cluster) may
+       complete this phase: its waiters are in the CTA that owns the barrier */
+    for (uint32_t r = 0; c->cluster && r < c->cluster->n; r++) {
+        ws_cta *o = c->cluster->cta[r];
+        for (uint32_t i = 0; o && o != c && i < o->nwarps; i++)
+            if (o->warps[i].state == WS_WARP_MBAR) o->warps[i].state = WS_WARP_RUN;
+    }
 }
 
 static uint8_t *mb_ptr(ws_xctx *x, const ws_operand *o, uint32_t lane) {

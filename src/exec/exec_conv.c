@@ -228,7 +228,8 @@ static ws_status exec_cvt(ws_xctx *x, const uint64_t *A, const uint64_t *B, uint
 }
 
 /* ---- comparisons ----------------------------------------------------------------- */
-static uint32_t compare(ws_xctx *x, ws_type t, unsigned cmp, const uint64_t *A, const uint64_t *B, bool *ok) {
+static inline __attribute__((always_inline)) uint32_t compare(ws_xctx *x, ws_type t, unsigned cmp, const uint64_t *A,
+                                                              const uint64_t *B, bool *ok) {
     uint32_t r = 0, M = x->mask;
     *ok = true;
     if (ws_type_is_float(t)) {
@@ -341,6 +342,31 @@ __attribute__((noinline)) static ws_status exec_cvt_tf32(ws_xctx *x, const uint6
     return WS_OK;
 }
 
+
+/* set / setp on .f16x2 / .bf16x2: the halves compared one by one; setp's p
+   gets the low half's result and q the high one's; set's d each half all
+   ones (integer d) or 1.0 (packed-half d). Out of line: rare. */
+static __attribute__((noinline)) ws_status set_packed_half(ws_xctx *x, ws_type ct, const uint64_t *A,
+                                                           const uint64_t *B, uint32_t c) {
+    const ws_inst *in = x->in;
+    ws_type t = (ws_type)in->type, h = ct == WS_T_F16X2 ? WS_T_F16 : WS_T_BF16;
+    uint32_t M = x->mask;
+    bool ok;
+    uint64_t al[WS_WARP_SIZE], bl[WS_WARP_SIZE], ah[WS_WARP_SIZE], bh[WS_WARP_SIZE];
+    WS_FOR_LANES(l, M) al[l] = A[l] & 0xFFFF, bl[l] = B[l] & 0xFFFF, ah[l] = A[l] >> 16 & 0xFFFF,
+        bh[l] = B[l] >> 16 & 0xFFFF;
+    uint32_t lo = boolop(in->boolop, compare(x, h, in->cmp, al, bl, &ok), c);
+    uint32_t hi = boolop(in->boolop, compare(x, h, in->cmp, ah, bh, &ok), c);
+    if (in->op == WS_OP_SETP) {
+        ws_pred_write(x, &in->dst[0], lo);
+        if (in->ndst > 1) ws_pred_write(x, &in->dst[1], hi);
+        return WS_OK;
+    }
+    uint64_t one = t == WS_T_F16X2 ? 0x3C00 : t == WS_T_BF16X2 ? 0x3F80 : 0xFFFF, *D = ws_dst(x, &in->dst[0]);
+    WS_FOR_LANES(l, M) D[l] = ((lo >> l & 1) ? one : 0) | ((hi >> l & 1) ? one << 16 : 0);
+    return WS_OK;
+}
+
 ws_status ws_exec_conv(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
@@ -402,9 +428,10 @@ ws_status ws_exec_conv(ws_xctx *x) {
         const uint64_t *A = ws_src(x, &in->src[0], ta), *B = ws_src(x, &in->src[1], tb);
         if (!A || !B) return ws_unsupported(x, "operand kind");
         bool ok;
+        uint32_t c = in->boolop && in->nsrc > 2 ? ws_pred_src(x, &in->src[2]) : ~0u;
+        if (ct == WS_T_F16X2 || ct == WS_T_BF16X2) return set_packed_half(x, ct, A, B, c);
         uint32_t v = compare(x, ct, in->cmp, A, B, &ok);
         if (!ok) return ws_unsupported(x, "comparison for this type");
-        uint32_t c = in->boolop && in->nsrc > 2 ? ws_pred_src(x, &in->src[2]) : ~0u;
         if (in->op == WS_OP_SETP) {
             ws_pred_write(x, &in->dst[0], boolop(in->boolop, v, c));
             if (in->ndst > 1) ws_pred_write(x, &in->dst[1], boolop(in->boolop, ~v, c));

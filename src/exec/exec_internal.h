@@ -15,6 +15,12 @@
 #include "exec/exec.h"
 
 #define WS_NUM_BARRIERS 16
+/* bar_id of a warp waiting in barrier.cluster.wait (WS_WARP_BAR state) */
+#define WS_CLUSTER_BAR_ID WS_NUM_BARRIERS
+/* Shared-memory addresses in the .shared::cluster window: bits 24 and up
+   hold the target CTA's rank + 1 (mapa); 0 there is the CTA's own memory,
+   so every .shared::cta address is a .shared::cluster address of itself. */
+#define WS_DSMEM_RANK_SHIFT 24
 /* Function "addresses" (mov r, func; indirect call) live in their own range. */
 #define WS_FUNC_ADDR_BASE 0x00007B0000000000ull
 
@@ -116,6 +122,10 @@ struct ws_cta {
     uint32_t ndone;
     uint32_t state_changes; /* bumped when a warp's state (run/barrier/done) changes:
                                the timing model caches the states */
+    struct ws_cluster *cluster; /* NULL: no cluster (an implicit cluster of one) */
+    uint32_t crank;         /* rank in the cluster */
+    uint32_t *cl_arrived;   /* per warp (cluster CTAs only): the cluster-barrier phase + 1 it
+                               arrived in, 0 when it has not arrived */
     bool parks;             /* grid.c's run-until-blocked scheduler: a waiting warp (nanosleep,
                                failed try_wait) parks so the others run; the timing model,
                                which steps warps one instruction at a time, leaves it false */
@@ -227,8 +237,28 @@ static inline uint64_t ws_opnd_addr(ws_xctx *x, const ws_operand *o, uint32_t la
     return a;
 }
 
+/* cluster.c */
+struct ws_cluster {
+    uint32_t n;             /* CTAs */
+    uint32_t id[3];         /* %clusterid */
+    ws_cta **cta;           /* by rank; NULL before joining and once destroyed */
+    uint32_t refs;          /* joined CTAs + the creator's reference */
+    uint32_t arrived;       /* threads arrived in the current barrier phase */
+    uint32_t phase;         /* barrier phases completed */
+};
+uint64_t ws_cluster_sreg(ws_xctx *x, unsigned id);
+ws_status ws_exec_cluster_bar(ws_xctx *x);   /* barrier.cluster.arrive / .wait */
+ws_status ws_exec_mapa(ws_xctx *x);          /* mapa, getctarank */
+void ws_cluster_bar_check(ws_cluster *cl);   /* release the barrier when all live threads arrived */
+void ws_cluster_leave(ws_cta *c);            /* c is destroyed or reset */
+/* The other CTA's shared memory a .shared::cluster address a (rank bits set)
+   names, or NULL when there is none (fault filled). */
+uint8_t *ws_dsmem_ptr(ws_xctx *x, uint64_t a, uint32_t size, uint32_t lane);
+
 /* exec_async.c: cp.async*, mbarrier.* (from cta.c's dispatch) */
 ws_status ws_exec_async(ws_xctx *x);
+/* exec_matrix.c: ldmatrix, stmatrix, movmatrix */
+ws_status ws_exec_matrix(ws_xctx *x);
 /* exec_mma.c: wmma.* and mma.sync (from cta.c's dispatch) */
 ws_status ws_exec_mma(ws_xctx *x);
 /* exec_mem.c: host pointer for one element a tensor-core load or store moves

@@ -264,7 +264,9 @@ static __attribute__((noinline, cold)) uint8_t *lane_miss(ws_xctx *x, ws_fault *
                                                           const char *what, int rs, uint64_t ra) {
     uint8_t *hp = NULL;
     x->fault = fault;
-    if (rs == MS_GLOBAL && !(ra & (size - 1))) hp = global_outside(x, ra, size, lane, what);
+    if (rs == MS_SHARED && ra >> WS_DSMEM_RANK_SHIFT && !(ra & (size - 1)))
+        hp = ws_dsmem_ptr(x, ra, size, lane); /* another CTA of the cluster (cluster.c) */
+    else if (rs == MS_GLOBAL && !(ra & (size - 1))) hp = global_outside(x, ra, size, lane, what);
     else if ((rs == MS_SHARED || rs == MS_LOCAL) && x->c->l.memcheck && !(ra & (size - 1)))
         space_outside(x, rs, ra, size, lane, what);
     else lane_ptr(x, p->ms, lane_addr(p, lane), size, lane, write, what, &rs, &ra);

@@ -20,7 +20,7 @@
 #include "exec/exec_internal.h"
 #include "ptx/mma.h"
 
-#define MMA_MAX_ELEMS 512 /* largest matrix: 32 x 16 */
+#define MMA_MAX_ELEMS 1024 /* largest matrix: 8 x 128 bits (m8n8k128 A) */
 
 static double elem_to_double(ws_type t, uint64_t bits) {
     switch (t) {
@@ -32,6 +32,19 @@ static double elem_to_double(ws_type t, uint64_t bits) {
     case WS_T_S8: return (double)(int8_t)bits;
     case WS_T_U8: return (double)(uint8_t)bits;
     case WS_T_S32: return (double)(int32_t)bits;
+    case WS_T_S4: return (double)((int)(bits & 15) - ((bits & 8) ? 16 : 0));
+    case WS_T_U4: return (double)(bits & 15);
+    case WS_T_B1: return (double)(bits & 1);
+    case WS_T_E4M3: case WS_T_E5M2: { /* fp8: 4 or 5 exponent bits (bias 7 / 15), 3 or 2 mantissa bits */
+        bool e4 = t == WS_T_E4M3;
+        unsigned mb = e4 ? 3 : 2, eb = e4 ? 4 : 5, bias = e4 ? 7 : 15;
+        unsigned b = (unsigned)bits & 0xFF, m = b & ((1u << mb) - 1), e = (b >> mb) & ((1u << eb) - 1);
+        double sg = b & 0x80 ? -1.0 : 1.0;
+        if (e4 && e == 15 && m == 7) return NAN;          /* e4m3 has no infinities */
+        if (!e4 && e == 31) return m ? NAN : sg * INFINITY;
+        if (!e) return sg * ldexp((double)m, 1 - (int)bias - (int)mb);
+        return sg * ldexp((double)((1u << mb) | m), (int)e - (int)bias - (int)mb);
+    }
     default: return 0;
     }
 }
@@ -54,7 +67,9 @@ static void frag_set(uint64_t *vals, ws_type t, unsigned per, unsigned i, uint64
 }
 
 static unsigned per_reg(ws_type t) {
-    return t == WS_T_F16 || t == WS_T_BF16 ? 2 : t == WS_T_S8 || t == WS_T_U8 ? 4 : 1;
+    if (t == WS_T_S4 || t == WS_T_U4) return 8;
+    if (t == WS_T_B1) return 32;
+    return t == WS_T_F16 || t == WS_T_BF16 ? 2 : t == WS_T_S8 || t == WS_T_U8 || t == WS_T_E4M3 || t == WS_T_E5M2 ? 4 : 1;
 }
 
 static void mat_cols(const ws_inst *in, unsigned which, unsigned *rows, unsigned *cols) {
@@ -86,16 +101,21 @@ static ws_status exec_ldst(ws_xctx *x) {
         for (unsigned i = 0; i < n; i++) {
             unsigned r, c;
             ws_mma_elem_pos(in, which, l, i, &r, &c);
-            uint64_t a = base + (colmajor ? c * ld + r : r * ld + c) * esz;
+            uint64_t e = colmajor ? c * ld + r : r * ld + c;
+            /* sub-byte elements (loads of A and B only): packed from bit 0 of each byte up */
+            unsigned bits = ws_mma_type_bits(t), sh = bits < 8 ? (unsigned)(e * bits % 8) : 0;
+            uint64_t a = base + (bits < 8 ? e * bits / 8 : e * esz);
             unsigned rs;
-            uint8_t *p = ws_mem_elem_ptr(x, in->space, a, esz, l, store, &rs);
+            uint8_t *p = ws_mem_elem_ptr(x, in->space, a, bits < 8 ? 1 : esz, l, store, &rs);
             if (!p) return x->fault ? x->fault->code : WS_ERR_ILLEGAL_ADDRESS;
             if (i == 0) {
                 space = rs;
                 if (x->st) x->st->addr[l] = a;
             }
             uint64_t v = 0;
-            if (store) {
+            if (bits < 8) {
+                frag_set(vals[l], t, per, i, (uint64_t)(*p >> sh) & ((1u << bits) - 1));
+            } else if (store) {
                 v = frag_get(w, in->call_args, t, per, l, i);
                 wrote |= memcmp(p, &v, esz) != 0; /* little-endian host */
                 memcpy(p, &v, esz);
@@ -154,7 +174,14 @@ static ws_status exec_mma(ws_xctx *x) {
         for (unsigned j = 0; j < d.n; j++) {
             unsigned o = i * d.n + j;
             uint64_t v;
-            if (at == WS_T_S8 || at == WS_T_U8) {
+            if (at == WS_T_B1) { /* popc of the bitwise and / xor over k, added to C */
+                int64_t s = (int32_t)Craw[o];
+                for (unsigned k = 0; k < d.k; k++) {
+                    bool a1 = A[i * d.k + k] != 0, b1 = B[k * d.n + j] != 0;
+                    s += in->rnd == WS_MMA_BOP_AND ? (a1 && b1) : (a1 != b1);
+                }
+                v = (uint32_t)(uint64_t)s;
+            } else if (at == WS_T_S8 || at == WS_T_U8 || at == WS_T_S4 || at == WS_T_U4) {
                 int64_t s = (int32_t)Craw[o];
                 for (unsigned k = 0; k < d.k; k++) s += (int64_t)A[i * d.k + k] * (int64_t)B[k * d.n + j];
                 if (in->flags & WS_F_SAT) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;

@@ -40,9 +40,9 @@ static ws_status surf_desc(ws_xctx *x, uint64_t h, uint32_t l, const char *what,
 
 /* Where lane l's access goes: *a = the byte address, or *skip for a .zero
    access out of range. WS_OK or the fault. */
-static ws_status surf_place(ws_xctx *x, const ws_tex_desc *d, uint32_t l, const int32_t c[3], uint32_t size,
-                            const char *what, uint64_t *a, bool *skip) {
-    unsigned dims = x->in->sub, mode = x->in->boolop;
+static ws_status surf_place(ws_xctx *x, const ws_tex_desc *d, unsigned dims, uint32_t l, const int32_t c[3],
+                            uint32_t size, const char *what, uint64_t *a, bool *skip) {
+    unsigned mode = x->in->boolop;
     int64_t tb = (int64_t)d->channels * d->bits / 8;
     int64_t lim[3] = {(int64_t)d->width * tb, d->height ? (int64_t)d->height : 1, d->depth ? (int64_t)d->depth : 1};
     /* sust.p addresses elements (size = one texel), .b bytes */
@@ -100,37 +100,97 @@ static uint64_t load_le(const uint8_t *p, unsigned n) {
     return v;
 }
 
+/* suq / txq. Extents leave the layers out (.array_size counts them; a
+ * cube map is 6 faces of width x width, depth 0). The enumerations are
+ * OpenCL's (the PTX ISA names the source language's; CUDA has none):
+ * channel data types CL_SNORM_INT8 0x10D0 .. CL_FLOAT 0x10DE, channel
+ * orders CL_R 0x10B0, CL_RG 0x10B2, CL_RGBA 0x10B5; filter 0 nearest, 1
+ * linear; address modes 0 wrap, 1 mirror, 3 clamp to edge, 4 clamp to
+ * border; memory layout 0 (an array). */
+static uint32_t query(const ws_tex_desc *d, unsigned q) {
+    uint64_t w = d->width, h = d->height, dp = d->depth, layers = 0;
+    if (d->cubemap) {
+        layers = d->layered ? d->depth / 6 : 0;
+        dp = 0;
+    } else if (d->layered) {
+        if (dp) layers = dp, dp = 0;
+        else layers = h, h = 0;
+    }
+    bool norm = d->kind != WS_TEX_FLOAT && d->read_normalized;
+    static const uint32_t am[] = {0, 3, 1, 4}; /* ws_tex_address: wrap, clamp, mirror, border */
+    switch (q) {
+    case WS_SUQ_WIDTH: return (uint32_t)w;
+    case WS_SUQ_HEIGHT: return (uint32_t)h;
+    case WS_SUQ_DEPTH: return (uint32_t)dp;
+    case WS_SUQ_CHANNEL_DATA_TYPE:
+        if (d->kind == WS_TEX_FLOAT) return d->bits == 16 ? 0x10DD : 0x10DE;
+        if (norm) return (d->kind == WS_TEX_SIGNED ? 0x10D0 : 0x10D2) + (d->bits == 16);
+        return (d->kind == WS_TEX_SIGNED ? 0x10D7 : 0x10DA) + (d->bits == 16 ? 1 : d->bits == 32 ? 2 : 0);
+    case WS_SUQ_CHANNEL_ORDER: return d->channels == 1 ? 0x10B0 : d->channels == 2 ? 0x10B2 : 0x10B5;
+    case WS_SUQ_ARRAY_SIZE: return (uint32_t)layers;
+    case WS_SUQ_MEMORY_LAYOUT: return 0;
+    case WS_SUQ_NORMALIZED_COORDS: return d->normalized_coords != 0;
+    case WS_SUQ_FILTER_MODE: return d->filter == WS_TEX_LINEAR;
+    case WS_SUQ_ADDR_MODE_0: case WS_SUQ_ADDR_MODE_1: case WS_SUQ_ADDR_MODE_2:
+        return am[d->address[q - WS_SUQ_ADDR_MODE_0] & 3];
+    case WS_SUQ_NUM_MIPMAP_LEVELS: return 1;
+    default: return 0; /* .num_samples: no multisample textures */
+    }
+}
+
+/* sured: old op v in the access's type (min/max by its signedness). */
+static uint64_t reduce(unsigned op, ws_type t, uint64_t old, uint64_t v) {
+    unsigned bits = ws_type_size(t) * 8;
+    bool sg = ws_type_is_signed(t);
+    uint64_t o = ws_ext(old, bits, sg), b = ws_ext(v, bits, sg);
+    bool lt = sg ? (int64_t)o < (int64_t)b : o < b;
+    switch (op) {
+    case WS_ATOM_ADD: return o + b;
+    case WS_ATOM_MIN: return lt ? o : b;
+    case WS_ATOM_MAX: return lt ? b : o;
+    case WS_ATOM_AND: return o & b;
+    default: return o | b;
+    }
+}
+
 ws_status ws_exec_surf(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
     const uint64_t *handle = ws_reg(w, in->src[0].reg);
     char what[48];
-    if (in->op == WS_OP_SUQ) {
-        static const char *const qn[] = {"", "width", "height", "depth"};
-        snprintf(what, sizeof what, "suq.%s", qn[in->sub & 3]);
+    if (in->op == WS_OP_SUQ || in->op == WS_OP_TXQ) {
+        snprintf(what, sizeof what, "%s", in->op == WS_OP_SUQ ? "suq" : "txq");
         uint64_t *dst = ws_reg(w, in->dst[0].reg);
+        const uint64_t *lod = in->nsrc > 1 ? ws_reg(w, in->src[1].reg) : NULL;
         uint32_t res[WS_WARP_SIZE];
         WS_FOR_LANES(l, x->mask) {
             const ws_tex_desc *d;
             ws_status s = surf_desc(x, handle[l], l, what, &d);
             if (s != WS_OK) return s;
-            res[l] = (uint32_t)(in->sub == WS_SUQ_WIDTH ? d->width : in->sub == WS_SUQ_HEIGHT ? d->height : d->depth);
+            /* every texture has one level: other levels have no extent (0) */
+            res[l] = lod && (int32_t)lod[l] != 0 ? 0 : query(d, in->sub);
         }
         WS_FOR_LANES(l, x->mask) dst[l] = res[l];
         return WS_OK;
     }
-    bool is_st = in->op == WS_OP_SUST;
-    unsigned dims = in->sub, esz = ws_type_size((ws_type)in->type), n = in->vec;
+    bool red = in->op == WS_OP_SURED, is_st = in->op == WS_OP_SUST || red;
+    unsigned geom = in->sub, esz = ws_type_size((ws_type)in->type), n = in->vec;
+    /* a layered access is one of the next dimension with the layer last:
+       .a1d {layer, x} is 2-D (x, layer), .a2d {layer, x, y, _} 3-D (x, y, layer) */
+    bool layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D;
+    unsigned dims = geom == WS_TEX_A1D ? 2 : geom == WS_TEX_A2D ? 3 : geom;
     const ws_operand *vo = is_st ? &in->src[2] : &in->dst[0];
-    if (dims < WS_TEX_1D || dims > WS_TEX_3D || !esz || esz > 8 || vo->kind != WS_OPND_VEC || vo->vecn != n ||
+    if (geom < WS_TEX_1D || geom > WS_TEX_A2D || !esz || esz > 8 || vo->kind != WS_OPND_VEC || vo->vecn != n ||
         in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed surface access");
     bool formatted = (in->flags & WS_F_SURF_P) != 0;
     uint32_t size = esz * n; /* sust.p: one texel, set per surface below */
-    snprintf(what, sizeof what, "%s.%c.%ud.%s", is_st ? "sust" : "suld", formatted ? 'p' : 'b', dims,
-             mode_name(in->boolop));
+    static const char *const gn[] = {"?", "1d", "2d", "3d", "a1d", "a2d"};
+    snprintf(what, sizeof what, "%s.%c.%s.%s", red ? "sured" : is_st ? "sust" : "suld", formatted ? 'p' : 'b',
+             gn[geom], mode_name(in->boolop));
     const uint64_t *coord[3] = {NULL, NULL, NULL};
-    for (unsigned k = 0; k < dims; k++) coord[k] = ws_reg(w, in->src[1].vreg[k]);
+    for (unsigned k = 0; k < dims; k++)
+        coord[k] = ws_reg(w, in->src[1].vreg[layered ? (k + 1 == dims ? 0 : k + 1) : k]);
     uint64_t *val[4];
     for (unsigned k = 0; k < n; k++) val[k] = vo->vreg[k] == WS_NOREG ? w->sink : ws_reg(w, vo->vreg[k]);
     ws_step *st = x->st;
@@ -143,27 +203,36 @@ ws_status ws_exec_surf(ws_xctx *x) {
             last_h = handle[l];
             ws_status s = surf_desc(x, last_h, l, what, &d);
             if (s != WS_OK) return s;
-            if (d->layered || d->cubemap)
-                return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, a %s (layered and cube-map "
-                               "surfaces are not supported)", what, (unsigned long long)last_h,
-                               d->layered ? "layered array" : "cube map");
+            /* cube maps (layered or not) are 2-D arrays of faces: .a2d */
+            bool dl = d->layered || d->cubemap;
             unsigned dd = d->res != WS_TEX_RES_ARRAY ? (d->res == WS_TEX_RES_PITCH2D ? 2 : 1)
                           : d->depth ? 3 : d->height ? 2 : 1;
+            if (dl != layered)
+                return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, which is %s", what,
+                               (unsigned long long)last_h,
+                               !dl ? "not layered"
+                               : d->cubemap ? "a cube map (.a2d)"
+                               : dd == 3 ? "a layered 2-D array (.a2d)" : "a layered 1-D array (.a1d)");
             if (dd != dims)
                 return ws_fail(x, WS_ERR_LAUNCH_FAILURE, l, "%s on surface object %llu, which has %u dimension(s)",
-                               what, (unsigned long long)last_h, dd);
+                               what, (unsigned long long)last_h, dd - layered);
             if (formatted) size = d->channels * d->bits / 8;
         }
         int32_t c[3] = {0, 0, 0};
         for (unsigned k = 0; k < dims; k++) c[k] = (int32_t)coord[k][l];
         uint64_t a = 0;
         bool skip = false;
-        ws_status s = surf_place(x, d, l, c, size, what, &a, &skip);
+        ws_status s = surf_place(x, d, dims, l, c, size, what, &a, &skip);
         if (s != WS_OK) return s;
         if (st) st->addr[l] = a;
         uint8_t *p = skip ? NULL : ws_gmem_ptr(x->c->l.gmem, a, size);
         for (unsigned k = 0; k < n; k++) {
-            if (formatted) {
+            if (red) { /* lanes in lane order, as atomics */
+                if (p) {
+                    uint64_t nv = reduce(in->cmp, (ws_type)in->type, load_le(p, esz), val[k][l]);
+                    memcpy(p, &nv, esz);
+                }
+            } else if (formatted) {
                 if (p && k < d->channels) store_formatted(d, p, k, (uint32_t)val[k][l]);
             } else if (is_st) {
                 if (p) memcpy(p + k * esz, &val[k][l], esz);
@@ -183,7 +252,7 @@ ws_status ws_exec_surf(ws_xctx *x) {
         st->mem_space = WS_SPACE_GLOBAL;
         st->access_size = size;
         st->is_store = is_st;
-        st->is_atomic = 0;
+        st->is_atomic = red;
         st->wrote = wrote;
     }
     return WS_OK;

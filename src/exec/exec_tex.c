@@ -56,7 +56,7 @@ static unsigned texel_bytes(const ws_tex_desc *d) { return d->channels * d->bits
 /* The geometry a texture is fetched with (WS_TEX_1D .. WS_TEX_CUBE of ir.h). */
 static unsigned tex_geom(const ws_tex_desc *d) {
     if (d->res != WS_TEX_RES_ARRAY) return d->res == WS_TEX_RES_PITCH2D ? WS_TEX_2D : WS_TEX_1D;
-    if (d->cubemap) return WS_TEX_CUBE;
+    if (d->cubemap) return d->layered ? WS_TEX_ACUBE : WS_TEX_CUBE;
     if (d->layered) return d->depth ? WS_TEX_A2D : WS_TEX_A1D;
     return d->depth ? WS_TEX_3D : d->height ? WS_TEX_2D : WS_TEX_1D;
 }
@@ -100,12 +100,14 @@ static int check_desc(ws_tex_desc *d, const ws_gmem *g, char *err, size_t n) {
         break;
     default:
         if (d->depth && !d->height) return bad(err, n, "a 3-D array needs a height");
-        if (d->layered && !d->height) return bad(err, n, "a layered array needs its layer count (height of a 1-D, depth of a 2-D array)");
+        if (d->layered && !d->height && !d->cubemap)
+            return bad(err, n, "a layered array needs its layer count (height of a 1-D, depth of a 2-D array)");
         break;
     }
     if (d->layered && d->res != WS_TEX_RES_ARRAY) return bad(err, n, "only arrays can be layered");
-    if (d->cubemap && (d->res != WS_TEX_RES_ARRAY || d->layered || d->width != d->height || d->depth != 6))
-        return bad(err, n, "a cube map is a width x width array of 6 faces (layered cube maps are not supported)");
+    if (d->cubemap && (d->res != WS_TEX_RES_ARRAY || d->width != d->height || !d->depth || d->depth % 6 ||
+                       (!d->layered && d->depth != 6)))
+        return bad(err, n, "a cube map is a width x width array of 6 faces (a layered one: of 6 faces per cube)");
     unsigned tb = texel_bytes(d);
     uint64_t row = (uint64_t)d->width * tb;
     if (!d->pitch) d->pitch = (size_t)row;
@@ -115,7 +117,36 @@ static int check_desc(ws_tex_desc *d, const ws_gmem *g, char *err, size_t n) {
     uint64_t extent = (z - 1) * h * d->pitch + (h - 1) * d->pitch + row;
     if (!ws_gmem_valid(g, d->addr, extent))
         return bad(err, n, "the texels do not lie inside one live device allocation");
+    if (d->levels > WS_TEX_MAX_LEVELS) return bad(err, n, "at most 16 mipmap levels");
+    if (d->mip_filter > WS_TEX_LINEAR) return bad(err, n, "unknown mipmap filter mode");
+    if (d->levels > 1 && d->res != WS_TEX_RES_ARRAY) return bad(err, n, "only arrays have mipmap levels");
+    if (d->levels > 1 && d->mip_filter == WS_TEX_LINEAR && !float_result)
+        return bad(err, n, "linear mipmap filtering needs float results");
+    d->level_addr[0] = d->addr;
+    d->level_pitch[0] = d->pitch;
+    for (unsigned k = 1; k < d->levels; k++) {
+        ws_tex_desc lv = ws_tex_level(d, k);
+        if (!d->level_pitch[k]) d->level_pitch[k] = lv.pitch = (size_t)lv.width * tb;
+        uint64_t lr = (uint64_t)lv.width * tb, lh = lv.height ? lv.height : 1, lz = lv.depth ? lv.depth : 1;
+        if (lv.pitch < lr || lv.pitch % tb || lv.addr % tb)
+            return bad(err, n, "a mipmap level's pitch must hold a row, and its texels be aligned");
+        if (!ws_gmem_valid(g, lv.addr, (lz - 1) * lh * lv.pitch + (lh - 1) * lv.pitch + lr))
+            return bad(err, n, "a mipmap level's texels do not lie inside one live device allocation");
+    }
     return 0;
+}
+
+ws_tex_desc ws_tex_level(const ws_tex_desc *d, unsigned k) {
+    ws_tex_desc lv = *d;
+    if (!k) return lv;
+    /* the last extent of a layered array counts layers, a cube map's depth faces */
+    bool h_layers = d->layered && !d->cubemap && !d->depth, d_layers = (d->layered || d->cubemap) && d->depth;
+    lv.width = d->width >> k ? d->width >> k : 1;
+    if (d->height && !h_layers) lv.height = d->height >> k ? d->height >> k : 1;
+    if (d->depth && !d_layers) lv.depth = d->depth >> k ? d->depth >> k : 1;
+    lv.addr = d->level_addr[k];
+    lv.pitch = d->level_pitch[k];
+    return lv;
 }
 
 ws_status ws_tex_table_add(ws_tex_table *t, const ws_tex_desc *desc, const ws_gmem *g,
@@ -372,18 +403,116 @@ static void cube_face(const uint32_t c[3], unsigned *face, uint32_t st[2]) {
 
 /* ---- the instruction ------------------------------------------------------------ */
 static const char *geom_name(unsigned g) {
-    static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube"};
-    return n[g < 7 ? g : 0];
+    static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
+    return n[g < 8 ? g : 0];
+}
+
+/* One fetch of geometry geom (layer li for layered ones; comp: tld4's
+   component when gather). */
+static ws_status fetch_geom(const ws_tex_desc *d, const ws_gmem *g, unsigned geom, unsigned comp, unsigned dims,
+                            int is_int, const uint32_t c[3], int32_t li, uint32_t o[4], uint64_t *taps,
+                            unsigned *nt, uint64_t *badp) {
+    bool layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D || geom == WS_TEX_ACUBE;
+    if (geom == WS_TEX_CUBE || geom == WS_TEX_ACUBE) { /* one face as a normalized 2-D texture */
+        ws_tex_desc one = *d;
+        unsigned face;
+        uint32_t st2[3] = {0, 0, 0};
+        cube_face(c, &face, st2);
+        if (layered) { /* cube li's faces: 6 li .. 6 li + 5 (li clamped to the cubes there are) */
+            int64_t nl = (int64_t)(d->depth / 6);
+            face += 6 * (unsigned)(li < 0 ? 0 : li >= nl ? nl - 1 : li);
+        }
+        one.cubemap = one.layered = 0;
+        one.depth = 0;
+        one.normalized_coords = 1;
+        one.address[0] = one.address[1] = WS_TEX_CLAMP; /* a face ends at its edges */
+        one.addr += (uint64_t)face * d->pitch * d->height;
+        if (comp & 4) return tex_gather(&one, g, st2, comp & 3, o, taps, nt, badp); /* within the face */
+        return ws_tex_fetch(&one, g, 2, 0, st2, o, taps, nt, badp);
+    }
+    if (layered) { /* one layer as a texture of its own */
+        ws_tex_desc one = *d;
+        int64_t nl = (int64_t)(geom == WS_TEX_A1D ? d->height : d->depth), lc = li;
+        lc = lc < 0 ? 0 : lc >= nl ? nl - 1 : lc;
+        one.layered = 0;
+        if (geom == WS_TEX_A1D) {
+            one.height = 0;
+            one.addr += (uint64_t)lc * d->pitch;
+        } else {
+            one.depth = 0;
+            one.addr += (uint64_t)lc * d->pitch * d->height;
+        }
+        if (comp & 4) return tex_gather(&one, g, c, comp & 3, o, taps, nt, badp);
+        return ws_tex_fetch(&one, g, dims, is_int, c, o, taps, nt, badp);
+    }
+    if (geom != WS_TEX_1D && geom != WS_TEX_2D && geom != WS_TEX_3D) return WS_ERR_INVALID_VALUE;
+    if (comp & 4) return tex_gather(d, g, c, comp & 3, o, taps, nt, badp);
+    return ws_tex_fetch(d, g, dims, is_int, c, o, taps, nt, badp);
+}
+
+/* Level of detail of lane l's tex.level (the f32 register) or tex.grad:
+   log2 of the longer gradient in texels of level 0 (normalized
+   coordinates scale by the extent; no anisotropy). */
+static float level_of_detail(ws_xctx *x, const ws_tex_desc *d, unsigned dims, uint32_t l) {
+    const ws_inst *in = x->in;
+    if (in->boolop == WS_TEX_LOD_LEVEL) return ws_f32(ws_reg(x->w, in->src[2].reg)[l]);
+    unsigned gd = d->cubemap ? 2 : dims; /* a cube face is 2-D */
+    double ext[3] = {(double)d->width, (double)d->height, (double)d->depth}, len2[2] = {0, 0};
+    for (unsigned v = 0; v < 2; v++)
+        for (unsigned k = 0; k < gd && k < in->src[2 + v].vecn; k++) {
+            uint16_t r = in->src[2 + v].vreg[k];
+            double g = r == WS_NOREG ? 0 : ws_f32(ws_reg(x->w, r)[l]);
+            if (d->normalized_coords || d->cubemap) g *= ext[k];
+            len2[v] += g * g;
+        }
+    double rho2 = len2[0] > len2[1] ? len2[0] : len2[1];
+    return rho2 > 0 ? (float)(0.5 * log2(rho2)) : -INFINITY;
+}
+
+/* A mipmapped fetch at level of detail lod: biased, clamped to the
+   descriptor's range and the levels there are; the nearest level (ties
+   up), or the two around it blended with a weight in 1/256 steps like the
+   bilinear ones. */
+static ws_status fetch_mip(const ws_tex_desc *d, const ws_gmem *g, unsigned geom, unsigned dims, int is_int,
+                           const uint32_t c[3], int32_t li, float lod, uint32_t o[4], uint64_t *taps,
+                           unsigned *nt, uint64_t *badp) {
+    /* as CUDA: [minMipmapLevelClamp, maxMipmapLevelClamp] (a zeroed descriptor reads level 0) */
+    float top = (float)(d->levels - 1), hi = d->max_lod < top ? d->max_lod : top;
+    float lo = d->min_lod > 0 ? d->min_lod : 0;
+    lod += d->lod_bias;
+    lod = lod != lod ? lo : lod < lo ? lo : lod > hi ? hi : lod;
+    if (lod < 0) lod = 0;
+    if (d->mip_filter == WS_TEX_POINT) {
+        unsigned k = (unsigned)floorf(lod + 0.5f);
+        ws_tex_desc lv = ws_tex_level(d, k > d->levels - 1 ? d->levels - 1 : k);
+        return fetch_geom(&lv, g, geom, 0, dims, is_int, c, li, o, taps, nt, badp);
+    }
+    unsigned k0 = (unsigned)floorf(lod);
+    float f = floorf((lod - (float)k0) * 256.0f + 0.5f) / 256.0f;
+    if (f >= 1.0f) k0++, f = 0;
+    if (k0 >= d->levels - 1) k0 = d->levels - 1, f = 0;
+    ws_tex_desc l0 = ws_tex_level(d, k0);
+    ws_status s = fetch_geom(&l0, g, geom, 0, dims, is_int, c, li, o, taps, nt, badp);
+    if (s != WS_OK || f == 0) return s;
+    ws_tex_desc l1 = ws_tex_level(d, k0 + 1);
+    uint32_t o1[4];
+    unsigned n1 = 0;
+    s = fetch_geom(&l1, g, geom, 0, dims, is_int, c, li, o1, taps + *nt, &n1, badp);
+    *nt += n1;
+    for (unsigned k = 0; k < 4; k++) o[k] = (uint32_t)ws_f32b((1.0f - f) * ws_f32(o[k]) + f * ws_f32(o1[k]));
+    return s;
 }
 
 ws_status ws_exec_tex(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;
-    unsigned geom = in->sub, layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D;
+    unsigned geom = in->sub, layered = geom == WS_TEX_A1D || geom == WS_TEX_A2D || geom == WS_TEX_ACUBE;
+    bool cube = geom == WS_TEX_CUBE || geom == WS_TEX_ACUBE;
     /* coordinates read after the layer (a cube map: the direction's 3) */
-    unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : geom == WS_TEX_CUBE ? 3 : geom;
+    unsigned dims = geom == WS_TEX_A1D ? 1 : geom == WS_TEX_A2D ? 2 : cube ? 3 : geom;
     bool gather = in->op == WS_OP_TLD4;
-    if (geom < WS_TEX_1D || geom > WS_TEX_CUBE || (gather && geom != WS_TEX_2D) || in->ndst != 1 ||
+    if (geom < WS_TEX_1D || geom > WS_TEX_ACUBE ||
+        (gather && geom != WS_TEX_2D && geom != WS_TEX_A2D && !cube) || in->ndst != 1 ||
         in->dst[0].kind != WS_OPND_VEC || in->nsrc < 2 || in->src[0].kind != WS_OPND_REG ||
         in->src[1].kind != WS_OPND_VEC)
         return ws_unsupported(x, "malformed tex");
@@ -424,38 +553,18 @@ ws_status ws_exec_tex(ws_xctx *x) {
         }
         uint32_t c[3] = {0, 0, 0}, o[4];
         for (unsigned k = 0; k < dims; k++) c[k] = (uint32_t)coord[k][l];
-        uint64_t taps[WS_TEX_MAX_TAPS], badp = 0;
+        uint64_t taps[2 * WS_TEX_MAX_TAPS], badp = 0;
         unsigned nt = 0;
+        int32_t li = layer ? (int32_t)layer[l] : 0;
         ws_status fs;
-        if (layered) { /* one layer as a texture of its own */
-            ws_tex_desc one = *d;
-            int64_t nl = (int64_t)(geom == WS_TEX_A1D ? d->height : d->depth), li = (int32_t)layer[l];
-            li = li < 0 ? 0 : li >= nl ? nl - 1 : li;
-            one.layered = 0;
-            if (geom == WS_TEX_A1D) {
-                one.height = 0;
-                one.addr += (uint64_t)li * d->pitch;
-            } else {
-                one.depth = 0;
-                one.addr += (uint64_t)li * d->pitch * d->height;
-            }
-            fs = ws_tex_fetch(&one, x->c->l.gmem, dims, is_int, c, o, taps, &nt, &badp);
-        } else if (geom == WS_TEX_CUBE) { /* one face as a normalized 2-D texture */
-            ws_tex_desc one = *d;
-            unsigned face;
-            uint32_t st2[3] = {0, 0, 0};
-            cube_face(c, &face, st2);
-            one.cubemap = 0;
-            one.depth = 0;
-            one.normalized_coords = 1;
-            one.address[0] = one.address[1] = WS_TEX_CLAMP; /* a face ends at its edges */
-            one.addr += (uint64_t)face * d->pitch * d->height;
-            fs = ws_tex_fetch(&one, x->c->l.gmem, 2, 0, st2, o, taps, &nt, &badp);
-        } else if (gather) {
-            fs = tex_gather(d, x->c->l.gmem, c, in->boolop & 3, o, taps, &nt, &badp);
+        if (d->levels > 1 && in->boolop != WS_TEX_LOD_NONE && !gather) {
+            float lod = level_of_detail(x, d, dims, l);
+            fs = fetch_mip(d, x->c->l.gmem, geom, dims, is_int, c, li, lod, o, taps, &nt, &badp);
         } else {
-            fs = ws_tex_fetch(d, x->c->l.gmem, dims, is_int, c, o, taps, &nt, &badp);
+            fs = fetch_geom(d, x->c->l.gmem, geom, gather ? 4 | (in->boolop & 3) : 0, dims, is_int, c, li, o, taps,
+                            &nt, &badp);
         }
+        if (nt > WS_TEX_MAX_TAPS) nt = WS_TEX_MAX_TAPS; /* the timing model sees the first level's */
         if (fs != WS_OK)
             return ws_fail(x, WS_ERR_ILLEGAL_ADDRESS, l,
                            "illegal address 0x%llx (texel of texture object %llu, %s.%s; its "

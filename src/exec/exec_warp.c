@@ -125,6 +125,19 @@ ws_status ws_exec_warp(ws_xctx *x) {
         WS_FOR_LANES(l, M) D[l] = M;
         return WS_OK;
     }
+    case WS_OP_ELECT: { /* the leader: the lowest executing lane of its member set */
+        if (in->nsrc < 1) return ws_unsupported(x, "missing operand");
+        if ((st = member_sets(x, 0, &ms)) != WS_OK) return st;
+        uint64_t *D = ws_dst(x, &in->dst[0]);
+        uint32_t lead = 0;
+        while (next_group(&ms, &todo, &g, &s)) {
+            uint32_t l0 = (uint32_t)__builtin_ctz(s & M);
+            lead |= 1u << l0;
+            WS_FOR_LANES(l, g) D[l] = l0;
+        }
+        if (in->ndst > 1) ws_pred_write(x, &in->dst[1], lead);
+        return WS_OK;
+    }
     case WS_OP_VOTE: {
         if (in->nsrc < 1) return ws_unsupported(x, "missing operand");
         if ((st = member_sets(x, 1, &ms)) != WS_OK) return st;

@@ -25,7 +25,12 @@ static const char *sreg_name(unsigned id, char *buf, size_t n)
         "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock_hi", "%clock64",
         "%globaltimer", "%globaltimer_lo", "%globaltimer_hi", "%lanemask_eq", "%lanemask_lt",
         "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%dynamic_smem_size", "%total_smem_size",
+        "%clusterid.x", "%clusterid.y", "%clusterid.z", "%nclusterid.x", "%nclusterid.y",
+        "%nclusterid.z", "%cluster_ctaid.x", "%cluster_ctaid.y", "%cluster_ctaid.z",
+        "%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z", "%cluster_ctarank",
+        "%cluster_nctarank", "%is_explicit_cluster",
     };
+    _Static_assert(sizeof names / sizeof names[0] == WS_SREG_ENVREG0, "special register names out of date");
     if (id < sizeof names / sizeof names[0]) return names[id];
     snprintf(buf, n, "%%envreg%u", id - WS_SREG_ENVREG0);
     return buf;
@@ -165,8 +170,9 @@ static void put_mma(FILE *o, const ws_module *m, const ws_func *f, const ws_inst
     const char *lay[2] = {in->boolop & WS_MMA_ACOL ? ".col" : ".row", in->boolop & WS_MMA_BCOL ? ".col" : ".row"};
     unsigned r = 0;
     if (in->sub == WS_MMA_MMA) {
-        if (in->op == WS_OP_WMMA) fprintf(o, "wmma.mma.sync.aligned%s%s.m%un%uk%u", lay[0], lay[1], d.m, d.n, d.k);
-        else fprintf(o, "mma.sync.aligned.m%un%uk%u.row.col", d.m, d.n, d.k);
+        const char *bop = in->rnd == WS_MMA_BOP_XOR ? ".xor.popc" : in->rnd == WS_MMA_BOP_AND ? ".and.popc" : "";
+        if (in->op == WS_OP_WMMA) fprintf(o, "wmma.mma%s.sync.aligned%s%s.m%un%uk%u", bop, lay[0], lay[1], d.m, d.n, d.k);
+        else fprintf(o, "mma.sync.aligned.m%un%uk%u.row.col%s", d.m, d.n, d.k, bop);
         fprintf(o, "%s.%s.%s.%s.%s ", in->flags & WS_F_SAT ? ".satfinite" : "", mma_type(in->type),
                 mma_type(in->stype), mma_type(in->ttype), mma_type(in->scope));
         static const unsigned order[4] = {WS_FRAG_D, WS_FRAG_A, WS_FRAG_B, WS_FRAG_C};
@@ -206,26 +212,43 @@ static void put_opcode(FILE *o, const ws_inst *in)
     int op = in->op;
     if (ws_op_is_video((unsigned)op)) { put_video(o, in); return; }
     if (op == WS_OP_CP_ASYNC || op == WS_OP_MBARRIER) { put_async(o, in); return; }
-    if (op == WS_OP_SULD || op == WS_OP_SUST) {
+    if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SURED) {
         static const char *const mode_s[] = {".trap", ".clamp", ".zero"};
-        fprintf(o, "%s.%c.%ud", ws_opcode_name((ws_opcode)op), in->flags & WS_F_SURF_P ? 'p' : 'b', (unsigned)in->sub);
+        static const char *const red_s[] = {"", ".add", ".min", ".max", "", "", "", "", ".and", ".or", ""};
+        fprintf(o, "%s.%c%s.%s", ws_opcode_name((ws_opcode)op), in->flags & WS_F_SURF_P ? 'p' : 'b',
+                op == WS_OP_SURED && in->cmp < 11 ? red_s[in->cmp] : "",
+                in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_3D ? "3d"
+                : in->sub == WS_TEX_2D ? "2d" : "1d");
         if (in->cacheop && in->cacheop < 8) fputs(cache_s[in->cacheop], o);
         if (in->vec > 1) fprintf(o, ".v%u", in->vec);
         fprintf(o, ".%s%s", ws_type_name((ws_type)in->type), mode_s[in->boolop % 3]);
         return;
     }
     if (op == WS_OP_TLD4) {
-        fprintf(o, "tld4.%c.2d.v4.%s.f32", "rgba"[in->boolop & 3], ws_type_name((ws_type)in->type));
+        fprintf(o, "tld4.%c.%s.v4.%s.f32", "rgba"[in->boolop & 3],
+                in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube" : in->sub == WS_TEX_ACUBE ? "acube" : "2d",
+                ws_type_name((ws_type)in->type));
         return;
     }
-    if (op == WS_OP_SUQ) {
-        static const char *const q_s[] = {"", ".width", ".height", ".depth"};
-        fprintf(o, "suq%s.b32", q_s[in->sub & 3]);
+    if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX || op == WS_OP_MOVMATRIX) {
+        fprintf(o, "%s.sync.aligned.m8n8", ws_opcode_name((ws_opcode)op));
+        if (op != WS_OP_MOVMATRIX) fprintf(o, ".x%u", (unsigned)in->vec);
+        fprintf(o, "%s%s.b16", in->boolop ? ".trans" : "", in->space == WS_SPACE_SHARED ? ".shared" : "");
+        return;
+    }
+    if (op == WS_OP_SUQ || op == WS_OP_TXQ) {
+        static const char *const q_s[] = {"", ".width", ".height", ".depth", ".channel_data_type", ".channel_order",
+                                          ".array_size", ".memory_layout", ".normalized_coords", ".filter_mode",
+                                          ".addr_mode_0", ".addr_mode_1", ".addr_mode_2", ".num_mipmap_levels",
+                                          ".num_samples"};
+        fprintf(o, "%s%s%s.b32", op == WS_OP_SUQ ? "suq" : "txq", in->boolop ? ".level" : "",
+                q_s[in->sub < WS_SUQ_COUNT ? in->sub : 0]);
         return;
     }
     if (op == WS_OP_BMSK || op == WS_OP_SZEXT) fprintf(o, "%s%s", ws_opcode_name((ws_opcode)op),
                                                        in->flags & WS_F_WRAP ? ".wrap" : ".clamp");
-    else fputs(op == WS_OP_BAR && !(in->flags & WS_F_ALIGNED) && in->sub != WS_BAR_WARP_SYNC
+    else fputs(op == WS_OP_BAR && (!(in->flags & WS_F_ALIGNED) || in->sub >= WS_BAR_CLUSTER_ARRIVE) &&
+                       in->sub != WS_BAR_WARP_SYNC
               ? "barrier" : ws_opcode_name((ws_opcode)op), o);
     switch (op) {
     case WS_OP_MUL: case WS_OP_MAD: case WS_OP_MUL24: case WS_OP_MAD24: case WS_OP_MADC:
@@ -235,6 +258,7 @@ static void put_opcode(FILE *o, const ws_inst *in)
         if (in->flags & WS_F_SYNC) fputs(".sync", o);
         fputs(in->sub == WS_SHFL_UP ? ".up" : in->sub == WS_SHFL_DOWN ? ".down" : in->sub == WS_SHFL_BFLY ? ".bfly" : ".idx", o);
         break;
+    case WS_OP_ELECT: fputs(".sync", o); break;
     case WS_OP_VOTE:
         if (in->flags & WS_F_SYNC) fputs(".sync", o);
         fputs(in->sub == WS_VOTE_ALL ? ".all" : in->sub == WS_VOTE_ANY ? ".any" : in->sub == WS_VOTE_UNI ? ".uni" : ".ballot", o);
@@ -260,6 +284,8 @@ static void put_opcode(FILE *o, const ws_inst *in)
         case WS_BAR_RED_AND: fputs(".red.and", o); break;
         case WS_BAR_RED_OR: fputs(".red.or", o); break;
         case WS_BAR_WARP_SYNC: fputs(".warp.sync", o); break;
+        case WS_BAR_CLUSTER_ARRIVE: fputs(".cluster.arrive", o); break;
+        case WS_BAR_CLUSTER_WAIT: fputs(".cluster.wait", o); break;
         default: fputs(".sync", o); break;
         }
         if (!strcmp(ws_opcode_name((ws_opcode)op), "bar") && !(in->flags & WS_F_ALIGNED)) {}
@@ -270,10 +296,12 @@ static void put_opcode(FILE *o, const ws_inst *in)
     case WS_OP_TEX:
         fputs(in->boolop == WS_TEX_LOD_LEVEL ? ".level" : in->boolop == WS_TEX_LOD_GRAD ? ".grad" : "", o);
         fprintf(o, ".%s.v%u", in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube"
+                              : in->sub == WS_TEX_ACUBE ? "acube"
                               : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d", (unsigned)in->vec);
         break;
     default: break;
     }
+    if ((op == WS_OP_MAPA || op == WS_OP_GETCTARANK) && in->space) fputs(".shared::cluster", o);
     if (in->flags & WS_F_NC) {}
     if ((in->flags & WS_F_VOLATILE) && op != WS_OP_ATOM && op != WS_OP_RED) fputs(".volatile", o);
     if (op == WS_OP_ATOM || op == WS_OP_RED) {
@@ -390,7 +418,8 @@ void ws_ptx_dump_func(FILE *out, const ws_module *m, const ws_func *f)
             for (unsigned k = 0; k < in->ncall_args; k++)
                 fprintf(out, "%s%s", k ? ", " : "", m->syms[in->call_args[k]].name);
             fputc(')', out);
-        } else if (in->op == WS_OP_SULD || in->op == WS_OP_SUST || in->op == WS_OP_SUQ) {
+        } else if (in->op == WS_OP_SULD || in->op == WS_OP_SUST || in->op == WS_OP_SUQ || in->op == WS_OP_SURED ||
+                   in->op == WS_OP_TXQ) {
             if (in->ndst) {
                 put_opnd(out, m, f, in, &in->dst[0]);
                 fputs(", ", out);

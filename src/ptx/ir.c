@@ -15,6 +15,8 @@ static const struct { const char *name; uint8_t size; } type_info[WS_T_COUNT] = 
     [WS_T_F16] = {"f16", 2},     [WS_T_F16X2] = {"f16x2", 4},
     [WS_T_BF16] = {"bf16", 2},   [WS_T_BF16X2] = {"bf16x2", 4},
     [WS_T_F32] = {"f32", 4},     [WS_T_F64] = {"f64", 8},
+    [WS_T_E4M3] = {"e4m3", 1},   [WS_T_E5M2] = {"e5m2", 1},
+    [WS_T_S4] = {"s4", 0},       [WS_T_U4] = {"u4", 0},       [WS_T_B1] = {"b1", 0},
 };
 
 unsigned ws_type_size(ws_type t) { return (unsigned)t < WS_T_COUNT ? type_info[t].size : 0; }
@@ -61,7 +63,7 @@ const char *ws_opcode_name(ws_opcode op)
         "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vset", "vavrg",
         "wmma", "mma", "cp.async", "mbarrier", "vshl", "vshr", "vmad", "pmevent",
         "alloca", "stacksave", "stackrestore", "griddepcontrol",
-        "suld", "sust", "suq", "tld4",
+        "suld", "sust", "suq", "tld4", "mapa", "getctarank", "elect", "sured", "txq", "ldmatrix", "stmatrix", "movmatrix",
     };
     _Static_assert(sizeof lower / sizeof lower[0] == WS_OP_COUNT, "opcode name table out of date");
     return (unsigned)op < WS_OP_COUNT ? lower[op] : "?";

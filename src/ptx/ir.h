@@ -24,6 +24,8 @@ typedef enum {
     WS_T_S8, WS_T_S16, WS_T_S32, WS_T_S64,
     WS_T_F16, WS_T_F16X2, WS_T_BF16, WS_T_BF16X2,
     WS_T_F32, WS_T_F64,
+    WS_T_E4M3, WS_T_E5M2, /* fp8 elements of mma.sync (not accepted elsewhere) */
+    WS_T_S4, WS_T_U4, WS_T_B1, /* sub-byte elements of wmma / mma.sync (size 0: bits in ptx/mma.h) */
     WS_T_COUNT
 } ws_type;
 
@@ -91,7 +93,17 @@ const char *ws_space_name(ws_space s);
     /* surfaces: suld.b, sust.b, suq (see WS_SURF_* below) */                \
     X(SULD) X(SUST) X(SUQ)                                                   \
     /* texture gather: tld4.{r,g,b,a}.2d (see WS_TEX_* below) */             \
-    X(TLD4)
+    X(TLD4)                                                                  \
+    /* thread-block clusters: mapa (distributed shared memory), getctarank */ \
+    X(MAPA) X(GETCTARANK)                                                    \
+    /* elect.sync d|p, membermask: one leader lane */                         \
+    X(ELECT)                                                                 \
+    /* surface reduction: sured.b.OP.GEOM.TYPE.MODE (see SULD / SUST below) */ \
+    X(SURED)                                                                 \
+    /* texture query: txq{.level}.QUERY.b32 (the WS_SUQ_* queries) */         \
+    X(TXQ)                                                                   \
+    /* warp-wide 8x8 b16 matrix moves (see WS_OP_LDMATRIX below) */          \
+    X(LDMATRIX) X(STMATRIX) X(MOVMATRIX)
 
 typedef enum {
 #define WS_OP_ENUM(n) WS_OP_##n,
@@ -191,7 +203,8 @@ enum { /* PRMT modes: .f4e .b4e .rc8 .ecl .ecr .rc16; 0 = default */
 };
 enum { /* BAR: bar.sync / barrier.sync (aligned or not), bar.arrive, bar.red */
     WS_BAR_SYNC = 1, WS_BAR_ARRIVE, WS_BAR_RED_POPC, WS_BAR_RED_AND, WS_BAR_RED_OR,
-    WS_BAR_WARP_SYNC /* bar.warp.sync membermask (__syncwarp) */
+    WS_BAR_WARP_SYNC, /* bar.warp.sync membermask (__syncwarp) */
+    WS_BAR_CLUSTER_ARRIVE, WS_BAR_CLUSTER_WAIT /* barrier.cluster.arrive / .wait (sm_90) */
 };
 enum { /* TESTP */
     WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
@@ -208,8 +221,9 @@ enum { WS_TEX_1D = 1, WS_TEX_2D, WS_TEX_3D };
 /* Layered geometries: tex.a1d {layer, x}, tex.a2d {layer, x, y, _}; the
  * layer is an s32 index (clamped to the layers there are). */
 enum { WS_TEX_A1D = 4, WS_TEX_A2D = 5 };
-/* Cube maps: tex.cube {x, y, z, _}, a direction (f32). */
-enum { WS_TEX_CUBE = 6 };
+/* Cube maps: tex.cube {x, y, z, _}, a direction (f32); layered cube maps:
+ * tex.acube {layer, x, y, z} (the layer an s32 index of 6-face cubes). */
+enum { WS_TEX_CUBE = 6, WS_TEX_ACUBE = 7 };
 /* TEX boolop: tex.level (src[2] = the level of detail) and tex.grad
  * (src[2], src[3] = the x and y gradient vectors). Every texture has one
  * mipmap level in warpsim, so both read level 0 like plain tex. */
@@ -218,7 +232,9 @@ enum { WS_TEX_LOD_NONE = 0, WS_TEX_LOD_LEVEL, WS_TEX_LOD_GRAD };
  * boolop = the component 0..3 (.r .g .b .a); the four texels of the
  * bilinear footprint, counter-clockwise from the lower left. */
 /* SULD / SUST (src/exec/exec_surf.c): unformatted surface access through a
- * surface object. sub = geometry (WS_TEX_1D..3D), boolop = out-of-range
+ * surface object. sub = geometry (WS_TEX_1D..3D, WS_TEX_A1D {layer, x},
+ * WS_TEX_A2D {layer, x, y, _}; cube maps are .a2d with layer = face, or
+ * 6 * cube + face when layered), boolop = out-of-range
  * mode (WS_SURF_TRAP / CLAMP / ZERO), type = .b8 .b16 .b32 .b64, vec = 1,
  * 2, 4; cacheop as on ld/st. The first coordinate is a byte offset, the
  * others are row and slice indices (s32).
@@ -227,13 +243,30 @@ enum { WS_TEX_LOD_NONE = 0, WS_TEX_LOD_LEVEL, WS_TEX_LOD_GRAD };
  *   sust.b.GEOM{.vN}.TYPE.MODE [surf, {coords}], c: src[0] = handle,
  *     src[1] = coordinates, src[2] = value REG or VEC (elements may be
  *     immediates, as on st).
+ * SURED: sured.b.OP.GEOM.TYPE.MODE [surf, {coords}], c: as sust with one
+ *   value; cmp = the reduction WS_ATOM_ADD / MIN / MAX / AND / OR, type =
+ *   .u32 .s32 .u64 .s64 .b32 .b64 (min/max compare by its signedness).
  * SUQ: suq.QUERY.b32 d, [surf]: sub = WS_SUQ_*, src[0] = handle. */
 enum { WS_SURF_TRAP = 0, WS_SURF_CLAMP, WS_SURF_ZERO };
 /* sust.p (formatted store; type .b32): flags WS_F_SURF_P. The first
  * coordinate is an element index; value k is channel k (R, G, B, A), read
  * as f32 for float and normalized formats, else as an integer, and
  * converted to the surface's format. */
-enum { WS_SUQ_WIDTH = 1, WS_SUQ_HEIGHT, WS_SUQ_DEPTH };
+enum { WS_SUQ_WIDTH = 1, WS_SUQ_HEIGHT, WS_SUQ_DEPTH, WS_SUQ_CHANNEL_DATA_TYPE, WS_SUQ_CHANNEL_ORDER,
+       WS_SUQ_ARRAY_SIZE, WS_SUQ_MEMORY_LAYOUT, /* suq and txq */
+       WS_SUQ_NORMALIZED_COORDS, WS_SUQ_FILTER_MODE, WS_SUQ_ADDR_MODE_0, WS_SUQ_ADDR_MODE_1,
+       WS_SUQ_ADDR_MODE_2, WS_SUQ_NUM_MIPMAP_LEVELS, WS_SUQ_NUM_SAMPLES, /* txq only */
+       WS_SUQ_COUNT };
+/* LDMATRIX / STMATRIX / MOVMATRIX (src/exec/exec_matrix.c):
+ *   ldmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 d, [a]: vec = N
+ *     (1, 2, 4) 8x8 matrices of b16, dst[0] = REG or N-VEC, src[0] = MEM;
+ *   stmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 [a], r: src[0] =
+ *     MEM, src[1] = REG or N-VEC;
+ *   movmatrix.sync.aligned.m8n8.trans.b16 d, a.
+ * boolop = 1 for .trans; space = WS_SPACE_SHARED. */
+/* TXQ: txq.QUERY.b32 d, [tex] or txq.level.QUERY.b32 d, [tex, lod] (width,
+ * height, depth of a level): sub = WS_SUQ_*, boolop = 1 for .level,
+ * src[0] = handle, src[1] = the level register. */
 /* TRAP: sub = WS_TRAP_UNSUPPORTED stands in for an unsupported instruction the
  * parser skipped (its problem has the same line); executing it faults. */
 enum { WS_TRAP_UNSUPPORTED = 1, WS_TRAP_BRKPT /* brkpt: no debugger to stop in */ };
@@ -284,6 +317,12 @@ typedef enum {
     WS_SREG_LANEMASK_EQ, WS_SREG_LANEMASK_LT, WS_SREG_LANEMASK_LE,
     WS_SREG_LANEMASK_GT, WS_SREG_LANEMASK_GE,
     WS_SREG_DYNAMIC_SMEM_SIZE, WS_SREG_TOTAL_SMEM_SIZE,
+    /* thread-block clusters (sm_90) */
+    WS_SREG_CLUSTERID_X, WS_SREG_CLUSTERID_Y, WS_SREG_CLUSTERID_Z,
+    WS_SREG_NCLUSTERID_X, WS_SREG_NCLUSTERID_Y, WS_SREG_NCLUSTERID_Z,
+    WS_SREG_CLUSTER_CTAID_X, WS_SREG_CLUSTER_CTAID_Y, WS_SREG_CLUSTER_CTAID_Z,
+    WS_SREG_CLUSTER_NCTAID_X, WS_SREG_CLUSTER_NCTAID_Y, WS_SREG_CLUSTER_NCTAID_Z,
+    WS_SREG_CLUSTER_CTARANK, WS_SREG_CLUSTER_NCTARANK, WS_SREG_IS_EXPLICIT_CLUSTER,
     WS_SREG_ENVREG0, /* %envreg0..31 follow */
     WS_SREG_COUNT = WS_SREG_ENVREG0 + 32
 } ws_sreg;
@@ -433,6 +472,10 @@ typedef struct ws_func {
 
     /* Performance tuning directives (0 = not given). */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+    /* Thread-block clusters (sm_90): .reqnctapercluster (0 = not given;
+       a launch then names its cluster shape, or has none), .explicitcluster. */
+    uint32_t reqnctapercluster[3];
+    bool explicit_cluster;
 
     /* Control flow: basic blocks in instruction order. */
     uint32_t nblocks;

@@ -14,7 +14,14 @@ static const struct { const char *name; unsigned m, n, k; bool wmma; } shapes[WS
     [WS_MMA_M16N8K32] = {"m16n8k32", 16, 8, 32, false},
     [WS_MMA_M16N8K4] = {"m16n8k4", 16, 8, 4, false},
     [WS_MMA_M8N8K16] = {"m8n8k16", 8, 8, 16, false},
+    [WS_MMA_M8N8K32] = {"m8n8k32", 8, 8, 32, true},   /* s4/u4: wmma and mma.sync */
+    [WS_MMA_M8N8K128] = {"m8n8k128", 8, 8, 128, true}, /* b1: wmma and mma.sync */
 };
+
+unsigned ws_mma_type_bits(ws_type t)
+{
+    return t == WS_T_S4 || t == WS_T_U4 ? 4 : t == WS_T_B1 ? 1 : 8 * ws_type_size(t);
+}
 
 ws_mma_dims ws_mma_dims_of(unsigned shape)
 {
@@ -35,6 +42,7 @@ static int type_of(const char *s, size_t n)
     static const struct { const char *name; int t; } ts[] = {
         {"f16", WS_T_F16}, {"bf16", WS_T_BF16}, {"tf32", WS_T_B32}, {"f32", WS_T_F32},
         {"f64", WS_T_F64}, {"s8", WS_T_S8}, {"u8", WS_T_U8}, {"s32", WS_T_S32},
+        {"e4m3", WS_T_E4M3}, {"e5m2", WS_T_E5M2}, {"s4", WS_T_S4}, {"u4", WS_T_U4}, {"b1", WS_T_B1},
     };
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
         if (eq(s, n, ts[i].name)) return ts[i].t;
@@ -62,8 +70,25 @@ static const char *check_types(const ws_inst *in, bool is_wmma)
     ws_type a = (ws_type)in->stype, b = (ws_type)in->ttype, c = (ws_type)in->scope, d = (ws_type)in->type;
     unsigned sh = in->cmp;
     bool fp16 = a == WS_T_F16 || a == WS_T_BF16, i8 = a == WS_T_S8 || a == WS_T_U8;
-    if (i8 ? !(b == WS_T_S8 || b == WS_T_U8) : a != b) return "A and B types differ";
-    if (fp16) {
+    bool f8 = a == WS_T_E4M3 || a == WS_T_E5M2, i4 = a == WS_T_S4 || a == WS_T_U4;
+    if (i8 ? !(b == WS_T_S8 || b == WS_T_U8) : f8 ? !(b == WS_T_E4M3 || b == WS_T_E5M2)
+        : i4 ? !(b == WS_T_S4 || b == WS_T_U4) : a != b)
+        return "A and B types differ";
+    if (i4 || a == WS_T_B1) { /* m8n8k32 s4/u4, m8n8k128 b1 (.xor/.and.popc): A row, B col */
+        if (c != WS_T_S32 || d != WS_T_S32) return "accumulator type (s32 for sub-byte inputs)";
+        if (sh != (i4 ? WS_MMA_M8N8K32 : WS_MMA_M8N8K128)) return "shape for sub-byte inputs (m8n8k32, m8n8k128)";
+        if ((a == WS_T_B1) != (in->rnd != 0)) return ".b1 takes .xor.popc or .and.popc (and nothing else does)";
+        if (a == WS_T_B1 && in->flags & WS_F_SAT) return ".satfinite on .b1";
+        if (in->sub == WS_MMA_MMA ? in->boolop != WS_MMA_BCOL
+                                  : (in->sub == WS_MMA_LOAD_A && (in->boolop & WS_MMA_ACOL)) ||
+                                        (in->sub == WS_MMA_LOAD_B && !(in->boolop & WS_MMA_ACOL)))
+            return "sub-byte layouts (A .row, B .col)";
+        return NULL;
+    }
+    if (f8) { /* sm_89: mma.sync.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32 */
+        if (is_wmma || sh != WS_MMA_M16N8K32) return "shape for fp8 inputs (m16n8k32)";
+        if (c != WS_T_F32 || d != WS_T_F32) return "accumulator type (f32 for fp8 inputs)";
+    } else if (fp16) {
         if (!(c == WS_T_F32 || (a == WS_T_F16 && c == WS_T_F16)) ||
             !(d == WS_T_F32 || (a == WS_T_F16 && d == WS_T_F16)))
             return "accumulator type (f16 or f32 for .f16, f32 for .bf16)";
@@ -82,7 +107,7 @@ static const char *check_types(const ws_inst *in, bool is_wmma)
     } else if (a == WS_T_F64) {
         if (c != WS_T_F64 || d != WS_T_F64 || sh != WS_MMA_M8N8K4) return "form for .f64";
     } else {
-        return "input type (sub-byte and fp8 forms are not supported)";
+        return "input type (sub-byte forms are not supported)";
     }
     if (in->flags & WS_F_SAT && !i8) return ".satfinite on a floating-point form";
     return NULL;
@@ -106,7 +131,8 @@ const char *ws_mma_decode(ws_inst *in, bool is_wmma, const char *mods, size_t le
             if (eq(s, n, shapes[sh].name)) break;
         if (sh < WS_MMA_NSHAPES) {
             if (in->cmp) return "two shapes";
-            if (shapes[sh].wmma != is_wmma && sh != WS_MMA_M8N8K4) return "shape";
+            if (shapes[sh].wmma != is_wmma && sh != WS_MMA_M8N8K4 && sh != WS_MMA_M8N8K32 && sh != WS_MMA_M8N8K128)
+                return "shape";
             in->cmp = (uint8_t)sh;
         } else if ((t = type_of(s, n)) >= 0) {
             if (ntypes == 4) return "too many types";
@@ -121,6 +147,9 @@ const char *ws_mma_decode(ws_inst *in, bool is_wmma, const char *mods, size_t le
         } else if (eq(s, n, "satfinite")) {
             in->flags |= WS_F_SAT;
         } else if (eq(s, n, "rn")) { /* f64: the only rounding there is */
+        } else if (eq(s, n, "xor") || eq(s, n, "and")) { /* b1 */
+            in->rnd = *s == 'x' ? WS_MMA_BOP_XOR : WS_MMA_BOP_AND;
+        } else if (eq(s, n, "popc")) {
         } else if (is_wmma && !in->sub && (eq(s, n, "load") || eq(s, n, "store") || eq(s, n, "mma"))) {
             in->sub = eq(s, n, "load") ? WS_MMA_LOAD_A : eq(s, n, "store") ? WS_MMA_STORE_D : WS_MMA_MMA;
         } else if (is_wmma && !frag_named && n == 1 && (in->sub == WS_MMA_LOAD_A || in->sub == WS_MMA_STORE_D)
@@ -164,10 +193,13 @@ const char *ws_mma_decode(ws_inst *in, bool is_wmma, const char *mods, size_t le
     unsigned which = ws_mma_ldst_frag(in);
     bool acc = which >= WS_FRAG_C;
     if (acc && !(t == WS_T_F16 || t == WS_T_F32 || t == WS_T_S32 || t == WS_T_F64)) return "accumulator type";
-    if (!acc && !(t == WS_T_F16 || t == WS_T_BF16 || t == WS_T_B32 || t == WS_T_S8 || t == WS_T_U8 || t == WS_T_F64))
-        return "input type (sub-byte and fp8 forms are not supported)";
-    ws_type in_t = acc ? (t == WS_T_S32 ? WS_T_S8 : t == WS_T_F64 ? WS_T_F64 : in->cmp == WS_MMA_M16N16K8 ? WS_T_B32 : WS_T_F16) : t;
-    ws_type acc_t = acc ? t : (t == WS_T_S8 || t == WS_T_U8) ? WS_T_S32 : t == WS_T_F64 ? WS_T_F64 : WS_T_F32;
+    bool sub = t == WS_T_S4 || t == WS_T_U4 || t == WS_T_B1;
+    if (!acc && !(t == WS_T_F16 || t == WS_T_BF16 || t == WS_T_B32 || t == WS_T_S8 || t == WS_T_U8 || t == WS_T_F64 || sub))
+        return "input type";
+    ws_type in_t = acc ? (in->cmp == WS_MMA_M8N8K32 ? WS_T_S4 : in->cmp == WS_MMA_M8N8K128 ? WS_T_B1
+                          : t == WS_T_S32 ? WS_T_S8 : t == WS_T_F64 ? WS_T_F64 : in->cmp == WS_MMA_M16N16K8 ? WS_T_B32 : WS_T_F16) : t;
+    ws_type acc_t = acc ? t : (t == WS_T_S8 || t == WS_T_U8 || sub) ? WS_T_S32 : t == WS_T_F64 ? WS_T_F64 : WS_T_F32;
+    if (in_t == WS_T_B1) in->rnd = WS_MMA_BOP_XOR; /* a matching mma's (check_types wants one) */
     in->stype = in->ttype = (uint8_t)in_t;
     in->scope = in->type = (uint8_t)acc_t;
     if (which == WS_FRAG_A) in->stype = (uint8_t)t;
@@ -179,7 +211,9 @@ static unsigned per_reg(ws_type t)
 {
     switch (t) {
     case WS_T_F16: case WS_T_BF16: return 2;
-    case WS_T_S8: case WS_T_U8: return 4;
+    case WS_T_S8: case WS_T_U8: case WS_T_E4M3: case WS_T_E5M2: return 4;
+    case WS_T_S4: case WS_T_U4: return 8;
+    case WS_T_B1: return 32;
     default: return 1;
     }
 }
@@ -224,7 +258,8 @@ static void mma_pos(unsigned shape, ws_type ty, unsigned which, unsigned lane, u
     unsigned g = lane >> 2, t = lane & 3, r = 0, c = 0;
     bool b8 = ty == WS_T_S8 || ty == WS_T_U8, tf = ty == WS_T_B32;
     if (which >= WS_FRAG_C) {
-        if (shape == WS_MMA_M8N8K16 || shape == WS_MMA_M8N8K4) r = g, c = 2 * t + i;
+        if (shape == WS_MMA_M8N8K16 || shape == WS_MMA_M8N8K4 || shape == WS_MMA_M8N8K32 || shape == WS_MMA_M8N8K128)
+            r = g, c = 2 * t + i;
         else r = g + 8 * (i >> 1), c = 2 * t + (i & 1);
     } else if (which == WS_FRAG_A) {
         switch (shape) {
@@ -239,6 +274,8 @@ static void mma_pos(unsigned shape, ws_type ty, unsigned which, unsigned lane, u
         case WS_MMA_M16N8K32: r = g + 8 * ((i >> 2) & 1), c = 4 * t + (i & 3) + 16 * (i >> 3); break;
         case WS_MMA_M16N8K4: r = g + 8 * i, c = t; break;
         case WS_MMA_M8N8K16: r = g, c = 4 * t + i; break;
+        case WS_MMA_M8N8K32: r = g, c = 8 * t + i; break;
+        case WS_MMA_M8N8K128: r = g, c = 32 * t + i; break;
         default: r = g, c = t; break; /* m8n8k4 f64 */
         }
     } else { /* B: row = k, col = n */
@@ -248,6 +285,8 @@ static void mma_pos(unsigned shape, ws_type ty, unsigned which, unsigned lane, u
         case WS_MMA_M16N8K8: r = tf ? t + 4 * i : 2 * t + i; break;
         case WS_MMA_M16N8K32: r = 4 * t + (i & 3) + 16 * (i >> 2); break;
         case WS_MMA_M8N8K16: r = 4 * t + i; break;
+        case WS_MMA_M8N8K32: r = 8 * t + i; break;
+        case WS_MMA_M8N8K128: r = 32 * t + i; break;
         default: r = t; break; /* m16n8k4 tf32, m8n8k4 f64 */
         }
     }

@@ -29,6 +29,8 @@ typedef enum {
     WS_MMA_M16N16K16, WS_MMA_M32N8K16, WS_MMA_M8N32K16, WS_MMA_M16N16K8, WS_MMA_M8N8K4,
     /* mma.sync */
     WS_MMA_M16N8K16, WS_MMA_M16N8K8, WS_MMA_M16N8K32, WS_MMA_M16N8K4, WS_MMA_M8N8K16,
+    /* sub-byte, wmma and mma.sync: s4/u4 and b1 */
+    WS_MMA_M8N8K32, WS_MMA_M8N8K128,
     WS_MMA_NSHAPES
 } ws_mma_shape;
 
@@ -38,6 +40,11 @@ const char *ws_mma_shape_name(unsigned shape); /* "m16n16k16" */
 
 /* Fragments: A, B, C (accumulator input) and D (result). */
 enum { WS_FRAG_A = 0, WS_FRAG_B, WS_FRAG_C, WS_FRAG_D };
+
+/* b1 products (in->rnd of a .b1 mma): .xor.popc or .and.popc */
+enum { WS_MMA_BOP_XOR = 1, WS_MMA_BOP_AND };
+/* Bits of an element of type t (sub-byte types included). */
+unsigned ws_mma_type_bits(ws_type t);
 
 /* Decode the modifiers of a wmma (is_wmma) or mma instruction: the text
  * after the opcode name, dots included (".load.a.sync.aligned.row.m16n16k16

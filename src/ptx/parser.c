@@ -353,6 +353,7 @@ static int space_from(const char *s, size_t len)
     S("global", WS_SPACE_GLOBAL);
     S("shared", WS_SPACE_SHARED);
     S("shared::cta", WS_SPACE_SHARED);
+    S("shared::cluster", WS_SPACE_SHARED); /* addresses of other CTAs carry their rank (mapa) */
     S("const", WS_SPACE_CONST);
     S("local", WS_SPACE_LOCAL);
     S("param", WS_SPACE_PARAM);
@@ -382,6 +383,14 @@ static const struct { const char *name; int id; } sregs[] = {
     {"%lanemask_ge", WS_SREG_LANEMASK_GE},
     {"%dynamic_smem_size", WS_SREG_DYNAMIC_SMEM_SIZE},
     {"%total_smem_size", WS_SREG_TOTAL_SMEM_SIZE},
+    {"%clusterid.x", WS_SREG_CLUSTERID_X}, {"%clusterid.y", WS_SREG_CLUSTERID_Y},
+    {"%clusterid.z", WS_SREG_CLUSTERID_Z}, {"%nclusterid.x", WS_SREG_NCLUSTERID_X},
+    {"%nclusterid.y", WS_SREG_NCLUSTERID_Y}, {"%nclusterid.z", WS_SREG_NCLUSTERID_Z},
+    {"%cluster_ctaid.x", WS_SREG_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", WS_SREG_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", WS_SREG_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", WS_SREG_CLUSTER_NCTAID_X},
+    {"%cluster_nctaid.y", WS_SREG_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", WS_SREG_CLUSTER_NCTAID_Z},
+    {"%cluster_ctarank", WS_SREG_CLUSTER_CTARANK}, {"%cluster_nctarank", WS_SREG_CLUSTER_NCTARANK},
+    {"%is_explicit_cluster", WS_SREG_IS_EXPLICIT_CLUSTER},
 };
 
 static int sreg_from(const char *s, size_t len)
@@ -399,6 +408,8 @@ static int sreg_from(const char *s, size_t len)
     }
     return 0;
 }
+
+#define WS_WARP_SIZE_PTX 32 /* WARP_SZ */
 
 /* ---- literal values ------------------------------------------------------ */
 enum { LIT_NONE, LIT_INT, LIT_F32, LIT_F64, LIT_DEC };
@@ -749,6 +760,8 @@ static const struct { const char *name; int op; } opnames[] = {
     {"griddepcontrol", WS_OP_GRIDDEPCONTROL},
     {"cp", WS_OP_CP_ASYNC}, {"mbarrier", WS_OP_MBARRIER},
     {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}, {"suq", WS_OP_SUQ}, {"tld4", WS_OP_TLD4},
+    {"mapa", WS_OP_MAPA}, {"getctarank", WS_OP_GETCTARANK}, {"elect", WS_OP_ELECT}, {"sured", WS_OP_SURED}, {"txq", WS_OP_TXQ},
+    {"ldmatrix", WS_OP_LDMATRIX}, {"stmatrix", WS_OP_STMATRIX}, {"movmatrix", WS_OP_MOVMATRIX},
 };
 
 static bool meq(const char *s, size_t n, const char *lit)
@@ -816,7 +829,10 @@ static bool mbarrier_mod(ws_inst *in, const char *s, size_t n)
         return true;
     }
     if (meq(s, n, "parity")) { in->flags |= WS_F_PARITY; return in->sub == WS_MBAR_TEST_WAIT || in->sub == WS_MBAR_TRY_WAIT; }
-    if (meq(s, n, "shared") || meq(s, n, "shared::cta")) { in->space = WS_SPACE_SHARED; return true; }
+    if (meq(s, n, "shared") || meq(s, n, "shared::cta") || meq(s, n, "shared::cluster")) {
+        in->space = WS_SPACE_SHARED; /* another CTA's mbarrier carries its rank (mapa) */
+        return true;
+    }
     if (meq(s, n, "b64")) { in->type = WS_T_B64; return true; }
     /* memory order and scope: execution is sequentially consistent */
     return meq(s, n, "relaxed") || meq(s, n, "release") || meq(s, n, "acquire") || meq(s, n, "cta") ||
@@ -932,17 +948,51 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         break;
     case WS_OP_BAR:
         if (meq(s, n, "sync")) { if (!in->sub) in->sub = WS_BAR_SYNC; return true; }
-        if (meq(s, n, "arrive")) { in->sub = WS_BAR_ARRIVE; return true; }
+        if (meq(s, n, "arrive")) {
+            if (in->sub != WS_BAR_CLUSTER_ARRIVE) in->sub = WS_BAR_ARRIVE;
+            return true;
+        }
         if (meq(s, n, "red")) { in->sub = WS_BAR_RED_POPC; return true; }
         if (meq(s, n, "popc")) { in->sub = WS_BAR_RED_POPC; return true; }
         if (meq(s, n, "and")) { in->sub = WS_BAR_RED_AND; return true; }
         if (meq(s, n, "or")) { in->sub = WS_BAR_RED_OR; return true; }
         if (meq(s, n, "warp")) { in->sub = WS_BAR_WARP_SYNC; return true; }
         if (meq(s, n, "aligned")) { in->flags |= WS_F_ALIGNED; return true; }
+        /* barrier.cluster.{arrive,wait}: .cluster comes first; ordering
+           qualifiers have no effect (execution is sequentially consistent) */
+        if (meq(s, n, "cluster") && !in->sub) { in->sub = WS_BAR_CLUSTER_ARRIVE; return true; }
+        if (in->sub == WS_BAR_CLUSTER_ARRIVE || in->sub == WS_BAR_CLUSTER_WAIT) {
+            if (meq(s, n, "wait")) { in->sub = WS_BAR_CLUSTER_WAIT; return true; }
+            return meq(s, n, "relaxed") || meq(s, n, "release") || meq(s, n, "acquire");
+        }
         break;
+    case WS_OP_LDMATRIX: case WS_OP_STMATRIX: case WS_OP_MOVMATRIX:
+        if (meq(s, n, "sync") || meq(s, n, "aligned") || meq(s, n, "m8n8")) return true;
+        if (meq(s, n, "trans")) { in->boolop = 1; return true; }
+        if (op != WS_OP_MOVMATRIX && (meq(s, n, "x1") || meq(s, n, "x2") || meq(s, n, "x4"))) {
+            in->vec = (uint8_t)(s[1] - '0');
+            return true;
+        }
+        if (op != WS_OP_MOVMATRIX && (meq(s, n, "shared") || meq(s, n, "shared::cta"))) {
+            in->space = WS_SPACE_SHARED;
+            return true;
+        }
+        if (meq(s, n, "b16")) break; /* the type, below */
+        return false; /* .m16n16, .b8, sub-byte forms (sm_100a) */
+    case WS_OP_MAPA: case WS_OP_GETCTARANK:
+        if (meq(s, n, "shared::cluster")) { in->space = WS_SPACE_SHARED; return true; }
+        if (meq(s, n, "u32") || meq(s, n, "u64")) break; /* the type, below */
+        return false;
     case WS_OP_MEMBAR: case WS_OP_FENCE:
         if (meq(s, n, "gl")) { in->scope = WS_SCOPE_GPU; return true; }
         if (meq(s, n, "sc") || meq(s, n, "acq_rel")) return true;
+        /* fence.mbarrier_init.release.cluster, fence.proxy.{async,alias}{.global,
+           .shared::{cta,cluster}}: orderings between proxies, which have no
+           functional effect here (one memory, sequentially consistent) */
+        if (op == WS_OP_FENCE && (meq(s, n, "mbarrier_init") || meq(s, n, "release") || meq(s, n, "acquire") ||
+                                  meq(s, n, "proxy") || meq(s, n, "async") || meq(s, n, "alias") ||
+                                  meq(s, n, "global") || meq(s, n, "shared::cta") || meq(s, n, "shared::cluster")))
+            return true;
         break;
     case WS_OP_CVTA:
         if (meq(s, n, "to")) { in->to_generic = 0; return true; }
@@ -958,6 +1008,9 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
             return true;
         }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
+        if (meq(s, n, "cube")) { in->sub = WS_TEX_CUBE; return true; }
+        if (meq(s, n, "acube")) { in->sub = WS_TEX_ACUBE; return true; }
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
         return false;
     case WS_OP_TEX:
@@ -967,6 +1020,7 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "level")) { in->boolop = WS_TEX_LOD_LEVEL; return true; }
         if (meq(s, n, "grad")) { in->boolop = WS_TEX_LOD_GRAD; return true; }
         if (meq(s, n, "cube")) { in->sub = WS_TEX_CUBE; return true; }
+        if (meq(s, n, "acube")) { in->sub = WS_TEX_ACUBE; return true; }
         if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
         if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
         if (meq(s, n, "v4")) { in->vec = 4; return true; }
@@ -977,6 +1031,8 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
         if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
         if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
+        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
         if (meq(s, n, "trap")) { in->boolop = WS_SURF_TRAP; return true; }
         if (meq(s, n, "clamp")) { in->boolop = WS_SURF_CLAMP; return true; }
         if (meq(s, n, "zero")) { in->boolop = WS_SURF_ZERO; return true; }
@@ -988,12 +1044,39 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         }
         if (meq(s, n, "b8") || meq(s, n, "b16") || meq(s, n, "b32") || meq(s, n, "b64")) break;
         return false;
-    case WS_OP_SUQ:
-        if (meq(s, n, "width")) { in->sub = WS_SUQ_WIDTH; return true; }
-        if (meq(s, n, "height")) { in->sub = WS_SUQ_HEIGHT; return true; }
-        if (meq(s, n, "depth")) { in->sub = WS_SUQ_DEPTH; return true; }
+    case WS_OP_SURED:
+        if (meq(s, n, "b")) return true;
+        if (meq(s, n, "add")) { in->cmp = WS_ATOM_ADD; return true; }
+        if (meq(s, n, "min")) { in->cmp = WS_ATOM_MIN; return true; }
+        if (meq(s, n, "max")) { in->cmp = WS_ATOM_MAX; return true; }
+        if (meq(s, n, "and")) { in->cmp = WS_ATOM_AND; return true; }
+        if (meq(s, n, "or")) { in->cmp = WS_ATOM_OR; return true; }
+        if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
+        if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+        if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+        if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
+        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
+        if (meq(s, n, "trap")) { in->boolop = WS_SURF_TRAP; return true; }
+        if (meq(s, n, "clamp")) { in->boolop = WS_SURF_CLAMP; return true; }
+        if (meq(s, n, "zero")) { in->boolop = WS_SURF_ZERO; return true; }
+        if (meq(s, n, "u32") || meq(s, n, "s32") || meq(s, n, "u64") || meq(s, n, "s64") || meq(s, n, "b32") ||
+            meq(s, n, "b64"))
+            break;
+        return false; /* sured.p among them */
+    case WS_OP_SUQ: case WS_OP_TXQ: {
+        static const char *const q[] = {NULL, "width", "height", "depth", "channel_data_type", "channel_order",
+                                        "array_size", "memory_layout", "normalized_coords", "filter_mode",
+                                        "addr_mode_0", "addr_mode_1", "addr_mode_2", "num_mipmap_levels",
+                                        "num_samples"};
+        int lim = op == WS_OP_SUQ ? WS_SUQ_MEMORY_LAYOUT + 1 : WS_SUQ_COUNT;
+        if ((v = lookup_in(s, n, q, lim)) > 0 && (op == WS_OP_SUQ || v != WS_SUQ_MEMORY_LAYOUT)) {
+            in->sub = (uint8_t)v;
+            return true;
+        }
+        if (op == WS_OP_TXQ && meq(s, n, "level")) { in->boolop = 1; return true; }
         if (meq(s, n, "b32")) break;
         return false;
+    }
     default:
         break;
     }
@@ -1047,7 +1130,7 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     if (meq(s, n, "clamp") && (op == WS_OP_BMSK || op == WS_OP_SZEXT)) return true;
     if (meq(s, n, "shiftamt") && op == WS_OP_BFIND) { in->flags |= WS_F_SHIFTAMT; return true; }
     if (meq(s, n, "sync") && (op == WS_OP_VOTE || op == WS_OP_SHFL || op == WS_OP_MATCH ||
-                              op == WS_OP_REDUX)) {
+                              op == WS_OP_REDUX || op == WS_OP_ELECT)) {
         in->flags |= WS_F_SYNC;
         return true;
     }
@@ -1180,6 +1263,13 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
         return o;
     }
     binding *b = tab_find(p->names, t->text, t->len);
+    if (!b && tok_is(t, TK_IDENT, "WARP_SZ")) { /* the ISA's predefined constant (cuda_fp16.h's shuffles) */
+        o.kind = WS_OPND_IMM;
+        lit->kind = LIT_INT;
+        lit->raw = WS_WARP_SIZE_PTX;
+        lit->neg = false;
+        return o;
+    }
     if (b) {
         switch (b->kind) {
         case B_REG: o.kind = WS_OPND_REG; o.reg = (uint16_t)b->idx; return o;
@@ -1201,12 +1291,6 @@ static ws_operand parse_operand(P *p, ws_inst *in, int srcidx, litinfo *lit, boo
             o.reg = (uint16_t)sr;
             return o;
         }
-        /* thread-block clusters (sm_90) are not modelled: only the kernels
-           that read these are refused, the module still loads */
-        if ((t->len > 8 && !memcmp(t->text, "%cluster", 8)) || (t->len > 10 && !memcmp(t->text, "%nclusterid", 10)) ||
-            (t->len >= 19 && !memcmp(t->text, "%is_explicit_cluster", 19)))
-            UNSUPPORTED_AT(p, t, "unsupported special register '%.*s' (line %u): thread-block clusters are not "
-                           "modelled", (int)t->len, t->text, t->line);
     }
     if (label_ok) {
         o.kind = WS_OPND_LABEL;
@@ -1330,12 +1414,13 @@ static void parse_tex(P *p, const ws_token *ot, ws_inst *in)
                  TEX_ARGS);
     ws_operand c = parse_operand(p, in, 1, &li, false);
     /* coordinates used, and how many the vector has (.3d and .a2d: four) */
-    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 3 : in->sub;
+    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 3
+                    : in->sub == WS_TEX_ACUBE ? 4 : in->sub;
     unsigned want = in->sub == WS_TEX_3D || in->sub == WS_TEX_A2D || in->sub == WS_TEX_CUBE ? 4 : used;
-    if (c.vec_is_pred || !(c.vecn == want || (want == 4 && c.vecn == 3)))
+    if (c.vec_is_pred || !(c.vecn == want || (want == 4 && c.vecn == 3 && used < 4)))
         TEX_FAIL(at, "expected %u coordinate register(s) for .%s", TEX_ARGS, want,
                  in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d" : in->sub == WS_TEX_CUBE ? "cube"
-                 : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
+                 : in->sub == WS_TEX_ACUBE ? "acube" : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
     for (unsigned k = 0; k < c.vecn; k++)
         if (c.vreg[k] == WS_NOREG && k < used)
             TEX_FAIL(at, "coordinate %u is '_'", TEX_ARGS, k);
@@ -1375,8 +1460,14 @@ static void parse_surf_addr(P *p, const ws_token *ot, ws_inst *in)
                 "holding the handle), not surface references", SU_ARGS, (int)ht->len, ht->text);
     p->pos++;
     in->src[0] = (ws_operand){.kind = WS_OPND_REG, .reg = (uint16_t)b->idx, .sym = WS_NOSYM};
-    if (in->op == WS_OP_SUQ) {
+    if (in->op == WS_OP_SUQ || in->op == WS_OP_TXQ) {
         in->nsrc = 1;
+        if (in->op == WS_OP_TXQ && in->boolop) { /* txq.level: [tex, lod] */
+            expect_punct(p, ',');
+            const ws_token *lt = expect_ident(p, "a level-of-detail register");
+            in->src[1] = reg_operand(p, lt, false);
+            in->nsrc = 2;
+        }
         expect_punct(p, ']');
         return;
     }
@@ -1384,12 +1475,17 @@ static void parse_surf_addr(P *p, const ws_token *ot, ws_inst *in)
     litinfo li;
     const ws_token *at = CUR(p);
     ws_operand c = parse_operand(p, in, 1, &li, false);
-    unsigned want = in->sub == WS_TEX_3D ? 4 : in->sub;
-    bool ok = c.kind == WS_OPND_VEC ? !c.vec_is_pred && (c.vecn == want || (in->sub == WS_TEX_3D && c.vecn == 3))
+    /* coordinates used (.a1d: {layer, x}; .a2d: {layer, x, y, _}) and given */
+    unsigned used = in->sub == WS_TEX_A1D ? 2 : in->sub == WS_TEX_A2D ? 3 : in->sub;
+    unsigned want = in->sub == WS_TEX_3D || in->sub == WS_TEX_A2D ? 4 : used;
+    bool ok = c.kind == WS_OPND_VEC ? !c.vec_is_pred && (c.vecn == want || (want == 4 && c.vecn == 3))
                                     : c.kind == WS_OPND_REG && in->sub == WS_TEX_1D;
-    if (!ok) SU_FAIL(at, "expected %u coordinate register(s) for .%ud", SU_ARGS, want, (unsigned)in->sub);
+    if (!ok)
+        SU_FAIL(at, "expected %u coordinate register(s) for .%s", SU_ARGS, want,
+                in->sub == WS_TEX_A1D ? "a1d" : in->sub == WS_TEX_A2D ? "a2d"
+                : in->sub == WS_TEX_1D ? "1d" : in->sub == WS_TEX_2D ? "2d" : "3d");
     if (c.kind == WS_OPND_REG) c = (ws_operand){.kind = WS_OPND_VEC, .vecn = 1, .vreg = {c.reg}, .reg = WS_NOREG, .sym = WS_NOSYM};
-    for (unsigned k = 0; k < (unsigned)in->sub; k++)
+    for (unsigned k = 0; k < used; k++)
         if (c.vreg[k] == WS_NOREG) SU_FAIL(at, "coordinate %u is '_'", SU_ARGS, k);
     in->src[1] = c;
     in->nsrc = 2;
@@ -1411,8 +1507,9 @@ static ws_operand parse_surf_value(P *p, const ws_token *ot, ws_inst *in, int sr
 /* suld.b / sust.b / suq (see WS_SURF_* in ir.h). */
 static void parse_surf(P *p, const ws_token *ot, ws_inst *in)
 {
-    if (in->op == WS_OP_SUQ) {
-        if (!in->sub) SU_FAIL(ot, "expected .width, .height or .depth (the queries warpsim has)", SU_ARGS);
+    if (in->op == WS_OP_SUQ || in->op == WS_OP_TXQ) {
+        if (!in->sub) SU_FAIL(ot, "expected a query (.width, .height, .channel_order, ...)", SU_ARGS);
+        if (in->boolop && in->sub > WS_SUQ_DEPTH) SU_FAIL(ot, "txq.level queries .width, .height or .depth", SU_ARGS);
         in->type = WS_T_B32;
         const ws_token *dt = expect_ident(p, "a destination register");
         in->dst[0] = reg_operand(p, dt, false);
@@ -1422,7 +1519,21 @@ static void parse_surf(P *p, const ws_token *ot, ws_inst *in)
         parse_surf_addr(p, ot, in);
         return;
     }
-    if (!in->sub) SU_FAIL(ot, "expected a geometry (.1d, .2d or .3d; layered surfaces are not supported)", SU_ARGS);
+    if (!in->sub) SU_FAIL(ot, "expected a geometry (.1d, .2d, .3d, .a1d or .a2d)", SU_ARGS);
+    if (in->op == WS_OP_SURED) {
+        if (!in->cmp) SU_FAIL(ot, "expected a reduction (.add, .min, .max, .and, .or)", SU_ARGS);
+        bool bits = in->type == WS_T_B32 || in->type == WS_T_B64;
+        if (bits != (in->cmp == WS_ATOM_AND || in->cmp == WS_ATOM_OR) ||
+            (in->cmp == WS_ATOM_ADD && in->type == WS_T_S64))
+            SU_FAIL(ot, "the type does not fit the reduction (.add: .u32 .s32 .u64; .min/.max: .u32 .s32 "
+                    ".u64 .s64; .and/.or: .b32 .b64)", SU_ARGS);
+        in->space = WS_SPACE_GLOBAL;
+        parse_surf_addr(p, ot, in);
+        expect_punct(p, ',');
+        in->src[2] = parse_surf_value(p, ot, in, 2);
+        in->nsrc = 3;
+        return;
+    }
     if (in->type != WS_T_B8 && in->type != WS_T_B16 && in->type != WS_T_B32 && in->type != WS_T_B64)
         SU_FAIL(ot, "expected a type .b8, .b16, .b32 or .b64", SU_ARGS);
     if ((in->flags & WS_F_SURF_P) && in->type != WS_T_B32) SU_FAIL(ot, "sust.p stores .b32 values", SU_ARGS);
@@ -1448,7 +1559,7 @@ static bool op_has_dst(const ws_inst *in)
     case WS_OP_ST: case WS_OP_RED: case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET:
     case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_NANOSLEEP: case WS_OP_PREFETCH: case WS_OP_PMEVENT:
     case WS_OP_STACKRESTORE: case WS_OP_GRIDDEPCONTROL:
-    case WS_OP_MEMBAR: case WS_OP_FENCE:
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_STMATRIX:
         return false;
     case WS_OP_BAR:
         return in->sub == WS_BAR_RED_POPC || in->sub == WS_BAR_RED_AND || in->sub == WS_BAR_RED_OR;
@@ -1536,7 +1647,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
                         "supported (warpsim has tex{.level,.grad}.{1d,2d,3d,a1d,a2d,cube}.v4.{f32,s32,u32}.{s32,f32} "
                         "and tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32; .cube with .v4.{f32,s32,u32}.f32)",
                         (int)ot->len, ot->text, ot->line, (int)(me - ms), ms);
-            if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ)
+            if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ || op == WS_OP_SURED || op == WS_OP_TXQ)
                 UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): modifier '.%.*s' is not "
                         "supported (warpsim has suld.b/sust.b.{1d,2d,3d}{.v2,.v4}.{b8,b16,b32,b64}"
                         ".{trap,clamp,zero}, sust.p with .b32 and suq.{width,height,depth}.b32)",
@@ -1558,6 +1669,12 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
     if (packed16) in.vec = 2;
     if (op == WS_OP_BAR && !in.sub) in.sub = WS_BAR_SYNC;
     if (op == WS_OP_BAR && in.sub == WS_BAR_WARP_SYNC) in.flags &= (uint16_t)~WS_F_ALIGNED;
+    if ((op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX || op == WS_OP_MOVMATRIX) &&
+        (in.type != WS_T_B16 || (op != WS_OP_MOVMATRIX && (in.vec != 1 && in.vec != 2 && in.vec != 4)) ||
+         (op == WS_OP_MOVMATRIX && !in.boolop)))
+        UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): warpsim has ldmatrix/stmatrix"
+                       ".sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16 and movmatrix.sync.aligned.m8n8.trans.b16",
+                       (int)ot->len, ot->text, ot->line);
     if (op == WS_OP_MEMBAR && !in.scope)
         fail_at(p, ot, "expected a scope (.cta, .gl, .sys) on '%.*s'", (int)ot->len, ot->text);
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in.cmp)
@@ -1593,7 +1710,7 @@ static void parse_instruction(P *p, uint16_t guard, bool guard_neg)
             UNSUPPORTED_AT(p, ot, "unsupported instruction '%.*s' (line %u): tld4 takes .f32 coordinates",
                            (int)ot->len, ot->text, ot->line);
         parse_tex(p, ot, &in);
-    } else if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ) {
+    } else if (op == WS_OP_SULD || op == WS_OP_SUST || op == WS_OP_SUQ || op == WS_OP_SURED || op == WS_OP_TXQ) {
         parse_surf(p, ot, &in);
     } else if (ws_op_is_video((unsigned)op)) {
         parse_video(p, ot, &in);
@@ -2183,14 +2300,25 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
         } else if (is_dir(p, ".maxnctapersm")) {
             p->pos++;
             expect_uint(p, "a CTA count");
-        } else if (is_dir(p, ".noreturn") || is_dir(p, ".explicitcluster")) {
+        } else if (is_dir(p, ".noreturn")) {
             p->pos++;
-        } else if (is_dir(p, ".reqnctapercluster") || is_dir(p, ".maxclusterrank")) {
-            /* clusters: accepted; what a kernel does with its cluster
-               (barrier.cluster, mapa, ...) is refused at its launch */
+        } else if (is_dir(p, ".explicitcluster")) {
             p->pos++;
-            do expect_uint(p, "a CTA count");
-            while (accept_punct(p, ','));
+            f->explicit_cluster = true;
+        } else if (is_dir(p, ".reqnctapercluster")) {
+            p->pos++;
+            uint32_t *dst = f->reqnctapercluster;
+            dst[0] = dst[1] = dst[2] = 1;
+            int k = 0;
+            do {
+                if (k >= 3) fail_at(p, CUR(p), "too many dimensions");
+                const ws_token *ct = CUR(p);
+                dst[k] = (uint32_t)expect_uint(p, "a CTA count");
+                if (!dst[k++]) fail_at(p, ct, "a cluster dimension must be at least 1");
+            } while (accept_punct(p, ','));
+        } else if (is_dir(p, ".maxclusterrank")) {
+            p->pos++; /* a bound the launch must respect; launches name their shape */
+            expect_uint(p, "a CTA count");
         } else if (is_dir(p, ".pragma")) {
             p->pos++;
             while (CUR(p)->kind == TK_STRING || is_punct(p, ',')) p->pos++;

@@ -60,6 +60,7 @@ enum {
     cudaErrorIllegalAddress = 700, cudaErrorLaunchOutOfResources = 701,
     cudaErrorAssert = 710, cudaErrorHostMemoryAlreadyRegistered = 712,
     cudaErrorHostMemoryNotRegistered = 713, cudaErrorMisalignedAddress = 716, cudaErrorLaunchFailure = 719,
+    cudaErrorInvalidClusterSize = 912,
     cudaErrorNotSupported = 801, cudaErrorUnknown = 999,
 };
 
@@ -111,7 +112,8 @@ typedef struct array_rec {      /* cudaMallocArray: a cudaArray_t points to one 
     size_t pitch;               /* bytes from one row to the next */
     unsigned texel;             /* bytes per texel */
     unsigned flags;             /* ARRAY_LAYERED, ARRAY_SURFACE, ARRAY_GATHER */
-    int mipmapped;              /* cudaMallocMipmappedArray's (one level: this array) */
+    unsigned mipmapped;         /* cudaMallocMipmappedArray's: its levels (level 0 is this array) */
+    struct array_rec *level[WS_TEX_MAX_LEVELS]; /* mipmapped: the levels' arrays (level[0] = this) */
     struct array_rec *next;
 } array_rec;
 
@@ -407,16 +409,21 @@ static cudaError_t bad_handle(void) {
 #define CHECK_STREAM(s) CHECK_HANDLE(valid_stream(s))
 #define CHECK_EVENT(e) CHECK_HANDLE(ws_handles_has(&g.handles, e, WS_HANDLE_EVENT))
 
-static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem,
-                          cudaStream_t stream) {
+/* cluster: CTAs per thread-block cluster (cudaLaunchKernelEx's attribute);
+   all 0: the kernel's __cluster_dims__ or none. */
+static cudaError_t launch_in(func_rec *f, dim3 grid, dim3 block, dim3 cluster, int coop, void **args,
+                             size_t shmem, cudaStream_t stream) {
     ENTER();
     CHECK_STREAM(stream);
     ws_kernel *k = NULL;
     cudaError_t e = get_kernel(f, &k);
     if (e != cudaSuccess) return set_err(e);
     managed_to_device();
-    ws_status s = ws_launch(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
-                            (ws_dim3){block.x, block.y, block.z}, shmem, args);
+    ws_status s = coop ? ws_launch_cooperative(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
+                                               (ws_dim3){block.x, block.y, block.z}, shmem, args)
+                       : ws_launch_cluster(g.dev, k, (ws_dim3){grid.x, grid.y, grid.z},
+                                           (ws_dim3){block.x, block.y, block.z},
+                                           (ws_dim3){cluster.x, cluster.y, cluster.z}, shmem, args);
     managed_to_host();
     if (s == WS_OK) return cudaSuccess;
     fprintf(stderr, "warpsim: %s\n", ws_device_last_error(g.dev));
@@ -431,6 +438,11 @@ static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_
     g.sticky = e;
     set_err(e);
     return cudaSuccess;
+}
+
+static cudaError_t launch(func_rec *f, dim3 grid, dim3 block, void **args, size_t shmem,
+                          cudaStream_t stream) {
+    return launch_in(f, grid, block, (dim3){0, 0, 0}, 0, args, shmem, stream);
 }
 
 /* The <<<>>> path: `kernel` is what __cudaGetKernel returned, the stream
@@ -479,10 +491,38 @@ typedef struct {
     unsigned numAttrs;
 } launch_config_t;
 
+/* cudaLaunchAttribute: an id, padding to 8 bytes, a 64-byte value union. */
+typedef struct {
+    int id;
+    char pad[4];
+    union { char bytes[64]; struct { unsigned x, y, z; } dim; } val;
+} launch_attr_t;
+enum { LAUNCH_ATTR_COOPERATIVE = 2, LAUNCH_ATTR_CLUSTER_DIMENSION = 4 };
+
+/* Whether a launch configuration asks for a cooperative launch. */
+static int config_coop(const launch_config_t *cfg) {
+    const launch_attr_t *a = cfg->attrs;
+    int coop = 0;
+    for (unsigned i = 0; a && i < cfg->numAttrs; i++)
+        if (a[i].id == LAUNCH_ATTR_COOPERATIVE) memcpy(&coop, a[i].val.bytes, sizeof coop);
+    return coop != 0;
+}
+
+/* The cluster shape a launch configuration names ({0,0,0}: none). */
+static dim3 config_cluster(const launch_config_t *cfg) {
+    dim3 c = {0, 0, 0};
+    const launch_attr_t *a = cfg->attrs;
+    for (unsigned i = 0; a && i < cfg->numAttrs; i++)
+        if (a[i].id == LAUNCH_ATTR_CLUSTER_DIMENSION) c = (dim3){a[i].val.dim.x, a[i].val.dim.y, a[i].val.dim.z};
+    return c;
+}
+
 EXPORT cudaError_t cudaLaunchKernelExC(const launch_config_t *cfg, const void *func, void **args) {
     if (!cfg) return set_err(cudaErrorInvalidValue);
-    return cudaLaunchKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes,
-                            cfg->stream);
+    func_rec *f = find_func(func);
+    if (!f) return set_err(cudaErrorInvalidDeviceFunction);
+    return launch_in(f, cfg->gridDim, cfg->blockDim, config_cluster(cfg), config_coop(cfg), args,
+                     cfg->dynamicSmemBytes, cfg->stream);
 }
 
 EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const launch_config_t *cfg, const void *func,
@@ -492,7 +532,9 @@ EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const launch_config_t *cfg, const vo
 
 EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
                                                size_t shmem, cudaStream_t stream) {
-    return cudaLaunchKernel(func, grid, block, args, shmem, stream);
+    func_rec *f = find_func(func);
+    if (!f) return set_err(cudaErrorInvalidDeviceFunction);
+    return launch_in(f, grid, block, (dim3){0, 0, 0}, 1, args, shmem, stream);
 }
 
 /* ---- memory ------------------------------------------------------------------ */
@@ -869,7 +911,7 @@ static array_rec *find_array(const void *a) {
     return NULL;
 }
 
-/* cudaArray flags (layered cube maps and cube-map surfaces are refused). */
+/* cudaArray flags. */
 enum { ARRAY_LAYERED = 1, ARRAY_SURFACE = 2, ARRAY_CUBEMAP = 4, ARRAY_GATHER = 8 };
 
 /* width x height x depth texels (0: fewer dimensions; layered: depth
@@ -877,14 +919,14 @@ enum { ARRAY_LAYERED = 1, ARRAY_SURFACE = 2, ARRAY_CUBEMAP = 4, ARRAY_GATHER = 8
 static cudaError_t alloc_array(void **array, const ws_cuda_channel_desc *desc, size_t width, size_t height,
                                size_t depth, unsigned flags, const char *who) {
     if (!array || !desc || !width) return set_err(cudaErrorInvalidValue);
-    if (flags & ~(unsigned)(ARRAY_LAYERED | ARRAY_SURFACE | ARRAY_GATHER | ARRAY_CUBEMAP) ||
-        (flags & ARRAY_CUBEMAP && flags & (ARRAY_LAYERED | ARRAY_SURFACE))) {
-        fprintf(stderr, "warpsim: %s: flags 0x%x: layered cube maps, cube-map surfaces and other array "
-                        "kinds are not supported (layered, cubemap, surface load/store and texture gather "
-                        "are)\n", who, flags);
+    if (flags & ~(unsigned)(ARRAY_LAYERED | ARRAY_SURFACE | ARRAY_GATHER | ARRAY_CUBEMAP)) {
+        fprintf(stderr, "warpsim: %s: flags 0x%x: array kinds other than layered, cubemap, surface "
+                        "load/store and texture gather are not supported\n", who, flags);
         return set_err(cudaErrorNotSupported);
     }
-    if (flags & ARRAY_CUBEMAP && (width != height || depth != 6)) return set_err(cudaErrorInvalidValue);
+    /* cube maps: 6 square faces; layered: 6 per cube */
+    if (flags & ARRAY_CUBEMAP && (width != height || !depth || depth % 6 || (!(flags & ARRAY_LAYERED) && depth != 6)))
+        return set_err(cudaErrorInvalidValue);
     if ((flags & ARRAY_LAYERED) ? !depth : (depth && !height)) return set_err(cudaErrorInvalidValue);
     ws_tex_desc t;
     int norm;
@@ -923,20 +965,41 @@ EXPORT cudaError_t cudaMalloc3DArray(void **array, const ws_cuda_channel_desc *d
     return alloc_array(array, desc, ext.width, ext.height, ext.depth, flags, "cudaMalloc3DArray");
 }
 
-/* A mipmapped array of one level is that level's array (the same handle);
-   more levels are refused: warpsim has no level-of-detail selection, so
-   tex.level / tex.grad read the one level there is. */
+/* A mipmapped array is its level 0's array (the same handle) with the
+   other levels' arrays beside it: extents halved per level (at least 1;
+   layers and cube faces stay). The level count is clamped to
+   1 + floor(log2(largest extent)), as CUDA does. */
+EXPORT cudaError_t cudaFreeArray(void *array);
 EXPORT cudaError_t cudaMallocMipmappedArray(void **mm, const ws_cuda_channel_desc *desc, ws_cuda_extent ext,
                                             unsigned levels, unsigned flags) {
     ENTER();
-    if (levels != 1) {
-        fprintf(stderr, "warpsim: cudaMallocMipmappedArray: %u levels: mipmapped arrays with more than one "
-                        "level are not supported (no level-of-detail selection)\n", levels);
-        return set_err(levels ? cudaErrorNotSupported : cudaErrorInvalidValue);
-    }
+    if (!levels) return set_err(cudaErrorInvalidValue);
+    int h_layers = (flags & ARRAY_LAYERED) && !ext.height, d_layers = (flags & (ARRAY_LAYERED | ARRAY_CUBEMAP)) && !h_layers;
+    size_t big = ext.width;
+    if (!h_layers && ext.height > big) big = ext.height;
+    if (!d_layers && ext.depth > big) big = ext.depth;
+    unsigned most = 1;
+    while (most < WS_TEX_MAX_LEVELS && big >> most) most++;
+    if (levels > most) levels = most;
     cudaError_t e = alloc_array(mm, desc, ext.width, ext.height, ext.depth, flags, "cudaMallocMipmappedArray");
-    if (e == cudaSuccess) ((array_rec *)*mm)->mipmapped = 1;
-    return e;
+    if (e != cudaSuccess) return e;
+    array_rec *r = *mm;
+    r->mipmapped = 1;
+    r->level[0] = r;
+    for (unsigned k = 1; k < levels; k++) {
+        size_t w = ext.width >> k ? ext.width >> k : 1;
+        size_t h = ext.height && !h_layers ? (ext.height >> k ? ext.height >> k : 1) : ext.height;
+        size_t dp = ext.depth && !d_layers ? (ext.depth >> k ? ext.depth >> k : 1) : ext.depth;
+        void *lv = NULL;
+        if ((e = alloc_array(&lv, desc, w, h, dp, flags, "cudaMallocMipmappedArray")) != cudaSuccess) {
+            for (unsigned j = 1; j < k; j++) cudaFreeArray(r->level[j]);
+            cudaFreeArray(r);
+            return e;
+        }
+        r->level[k] = lv;
+        r->mipmapped = k + 1;
+    }
+    return cudaSuccess;
 }
 
 static array_rec *find_mipmapped(const void *mm) {
@@ -949,16 +1012,17 @@ EXPORT cudaError_t cudaGetMipmappedArrayLevel(void **level, const void *mm, unsi
     array_rec *r = find_mipmapped(mm);
     if (!level) return set_err(cudaErrorInvalidValue);
     if (!r) return set_err(cudaErrorInvalidResourceHandle);
-    if (lev != 0) return set_err(cudaErrorInvalidValue);
-    *level = r;
+    if (lev >= r->mipmapped) return set_err(cudaErrorInvalidValue);
+    *level = r->level[lev];
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaFreeArray(void *array);
 EXPORT cudaError_t cudaFreeMipmappedArray(void *mm) {
     ENTER();
     if (!mm) return cudaSuccess;
-    if (!find_mipmapped(mm)) return set_err(cudaErrorInvalidResourceHandle);
+    array_rec *r = find_mipmapped(mm);
+    if (!r) return set_err(cudaErrorInvalidResourceHandle);
+    for (unsigned k = 1; k < r->mipmapped; k++) cudaFreeArray(r->level[k]);
     return cudaFreeArray(mm);
 }
 
@@ -1180,10 +1244,6 @@ EXPORT cudaError_t cudaCreateSurfaceObject(unsigned long long *obj, const ws_cud
         say("cudaCreateSurfaceObject: the array was not allocated with cudaArraySurfaceLoadStore");
         return set_err(cudaErrorInvalidValue);
     }
-    if (a->flags & ARRAY_LAYERED) {
-        say("cudaCreateSurfaceObject: layered surfaces are not supported");
-        return set_err(cudaErrorNotSupported);
-    }
     ws_tex_desc t;
     memset(&t, 0, sizeof t);
     int norm = 0;
@@ -1248,7 +1308,7 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
         t.height = rd->res.pitch2D.height;
         t.pitch = rd->res.pitch2D.pitchInBytes;
         break;
-    case 1: { /* cudaResourceTypeMipmappedArray: one level (cudaMallocMipmappedArray) */
+    case 1: { /* cudaResourceTypeMipmappedArray (cudaMallocMipmappedArray) */
         const array_rec *a = find_mipmapped(rd->res.mipmap.mipmap);
         if (!a) return set_err(cudaErrorInvalidResourceHandle);
         e = channel_format(&a->desc, &t, &norm);
@@ -1256,6 +1316,16 @@ EXPORT cudaError_t cudaCreateTextureObject(unsigned long long *obj, const ws_cud
         t.addr = a->base;
         array_extent(a, &t);
         t.pitch = a->pitch;
+        t.levels = a->mipmapped;
+        for (unsigned k = 0; k < a->mipmapped; k++) {
+            t.level_addr[k] = a->level[k]->base;
+            t.level_pitch[k] = a->level[k]->pitch;
+        }
+        if (td->mipmapFilterMode < 0 || td->mipmapFilterMode > 1) return set_err(cudaErrorInvalidValue);
+        t.mip_filter = td->mipmapFilterMode ? WS_TEX_LINEAR : WS_TEX_POINT;
+        t.lod_bias = td->mipmapLevelBias;
+        t.min_lod = td->minMipmapLevelClamp;
+        t.max_lod = td->maxMipmapLevelClamp;
         break;
     }
     default:
@@ -1452,6 +1522,8 @@ EXPORT cudaError_t cudaGetDeviceProperties(ws_cuda_device_prop *prop, int d) {
     prop->managedMemory = 1;
     prop->sharedMemPerBlockOptin = p.shared_per_block;
     prop->maxBlocksPerMultiProcessor = p.max_blocks_per_sm;
+    prop->cooperativeLaunch = 1;
+    prop->clusterLaunch = 1;
     return cudaSuccess;
 }
 
@@ -1711,6 +1783,7 @@ static const struct { int code; const char *name, *text; } errs[] = {
     {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
      "invalid launch configuration (grid/block size or shared memory beyond device limits)"},
     {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidClusterSize, "cudaErrorInvalidClusterSize", "invalid cluster size"},
     {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {cudaErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor",
      "invalid channel descriptor"},
@@ -1819,4 +1892,31 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
 EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int block,
                                                                  size_t dyn) {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block, dyn, 0);
+}
+
+/* The timing model places a whole cluster on one SM (docs/timing.md): as many
+   clusters as fit on an SM, on every SM. The shape comes from the
+   configuration's attribute, else the kernel's __cluster_dims__. */
+EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *n, const void *func, const launch_config_t *cfg) {
+    ENTER();
+    if (!n || !cfg) return set_err(cudaErrorInvalidValue);
+    ws_kernel *k;
+    cudaError_t e = get_kernel(find_func(func), &k);
+    if (e != cudaSuccess) return set_err(e);
+    dim3 c = config_cluster(cfg);
+    if (!c.x) {
+        ws_kernel_attrs ka;
+        ws_kernel_get_attrs(k, &ka);
+        c = (dim3){ka.cluster_dims[0], ka.cluster_dims[1], ka.cluster_dims[2]};
+    }
+    uint64_t size = (uint64_t)c.x * c.y * c.z;
+    if (!size || size > WS_MAX_CLUSTER_SIZE) return set_err(cudaErrorInvalidClusterSize);
+    int per_sm = 0;
+    int block = (int)(cfg->blockDim.x * cfg->blockDim.y * cfg->blockDim.z);
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, block, cfg->dynamicSmemBytes);
+    if (e != cudaSuccess) return e;
+    ws_device_props p;
+    ws_device_get_props(g.dev, &p);
+    *n = (int)((uint64_t)per_sm / size * (uint64_t)p.num_sms);
+    return cudaSuccess;
 }

@@ -79,6 +79,7 @@ struct ws_device {
     ws_memcheck *memcheck;       /* -warpsim_memcheck 1|2; NULL when off */
     ws_printf_buf printf_out;    /* kernels' printf / assert text until the host synchronises */
     ws_dev_heap *heap;           /* kernels' malloc / free */
+    ws_devptr coop_ws;           /* cooperative launches' grid-sync workspace (0 until the first) */
     ws_longrun *longrun;         /* fast-forward, checkpoints, sampling; NULL when none is asked */
     uint64_t sampling_shown;     /* launches when the sampled run's projection was last shown + 1 */
     uint64_t last_detailed, last_functional_insn; /* the last timing run's sampling within it */
@@ -713,6 +714,7 @@ void ws_kernel_get_attrs(const ws_kernel *k, ws_kernel_attrs *a) {
         if (byregs < maxt) maxt = byregs;
     }
     a->max_threads_per_block = maxt;
+    memcpy(a->cluster_dims, f->reqnctapercluster, sizeof a->cluster_dims);
 }
 
 /* ---- launching --------------------------------------------------------- */
@@ -946,14 +948,27 @@ static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3]
     ws_kstats_free(&ks);
 }
 
-static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
-                               size_t dyn_shared, const void *params, size_t params_size);
+static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                               int coop, size_t dyn_shared, const void *params, size_t params_size);
 
 /* Every failed launch is counted and the first one kept: a program may ignore
  * the error CUDA returns, the run's summary does not (ws_run_totals). */
 ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                            size_t dyn_shared, const void *params, size_t params_size) {
-    ws_status s = launch_packed(d, k, grid, block, dyn_shared, params, params_size);
+    return ws_launch_packed_cluster(d, k, grid, block, (ws_dim3){0, 0, 0}, dyn_shared, params, params_size);
+}
+
+static ws_status launch_recorded(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                                 int coop, size_t dyn_shared, const void *params, size_t params_size);
+
+ws_status ws_launch_packed_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                                   size_t dyn_shared, const void *params, size_t params_size) {
+    return launch_recorded(d, k, grid, block, cluster, 0, dyn_shared, params, params_size);
+}
+
+static ws_status launch_recorded(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                                 int coop, size_t dyn_shared, const void *params, size_t params_size) {
+    ws_status s = launch_packed(d, k, grid, block, cluster, coop, dyn_shared, params, params_size);
     if (s != WS_OK && d) {
         if (!d->totals.failed_launches++)
             snprintf(d->first_failure, sizeof d->first_failure, "%s", d->err);
@@ -961,8 +976,38 @@ ws_status ws_launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 blo
     return s;
 }
 
-static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
-                               size_t dyn_shared, const void *params, size_t params_size) {
+/* The cluster shape of a launch: the one it names, else the kernel's
+ * .reqnctapercluster, else none (all 0). Checked against the grid and
+ * CUDA's portable cluster size. */
+static ws_status cluster_shape(ws_device *d, const ws_func *f, ws_dim3 g, ws_dim3 c, uint32_t out[3]) {
+    const uint32_t *req = f->reqnctapercluster;
+    out[0] = out[1] = out[2] = 0;
+    if (!c.x && !c.y && !c.z) {
+        if (!req[0]) return WS_OK;
+        c = (ws_dim3){req[0], req[1], req[2]};
+    } else if (req[0] && (c.x != req[0] || c.y != req[1] || c.z != req[2])) {
+        return fail(d, WS_ERR_INVALID_CONFIG,
+                    "launch of %s: cluster (%u,%u,%u) differs from the kernel's __cluster_dims__ (%u,%u,%u)",
+                    f->name, c.x, c.y, c.z, req[0], req[1], req[2]);
+    }
+    if (!c.x || !c.y || !c.z)
+        return fail(d, WS_ERR_INVALID_CONFIG, "launch of %s: cluster (%u,%u,%u) has a zero dimension", f->name,
+                    c.x, c.y, c.z);
+    uint64_t n = (uint64_t)c.x * c.y * c.z;
+    if (n > WS_MAX_CLUSTER_SIZE)
+        return fail(d, WS_ERR_INVALID_CONFIG,
+                    "launch of %s: a cluster of %llu CTAs; at most %d are allowed (CUDA's portable cluster size)",
+                    f->name, (unsigned long long)n, WS_MAX_CLUSTER_SIZE);
+    if (g.x % c.x || g.y % c.y || g.z % c.z)
+        return fail(d, WS_ERR_INVALID_CONFIG,
+                    "launch of %s: grid (%u,%u,%u) is not a whole number of (%u,%u,%u) clusters", f->name, g.x,
+                    g.y, g.z, c.x, c.y, c.z);
+    out[0] = c.x, out[1] = c.y, out[2] = c.z;
+    return WS_OK;
+}
+
+static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                               int coop, size_t dyn_shared, const void *params, size_t params_size) {
     if (!d || !k) return d ? fail(d, WS_ERR_INVALID_VALUE, "launch: null kernel") : WS_ERR_INVALID_VALUE;
     const ws_func *f = kfunc(k);
     if (k->problem >= 0) {
@@ -986,6 +1031,8 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     }
     ws_status s = check_config(d, f, grid, block, dyn_shared);
     if (s != WS_OK) return s;
+    uint32_t cdim[3];
+    if ((s = cluster_shape(d, f, grid, cluster, cdim)) != WS_OK) return s;
 
     ws_launch_desc l;
     memset(&l, 0, sizeof l);
@@ -1002,6 +1049,12 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     l.num_sms = (uint32_t)d->props.num_sms;
     l.hang_warp_insts = (uint64_t)d->cfg.hang_insns;
     l.memcheck = d->memcheck;
+    memcpy(l.cluster, cdim, sizeof l.cluster);
+    if (coop) { /* the grid-sync workspace (cooperative groups read it from %envreg1/2) */
+        if (!d->coop_ws && (s = ws_malloc(d, 64, &d->coop_ws)) != WS_OK) return s;
+        ws_memset(d, d->coop_ws, 0, 64);
+        l.grid_ws = d->coop_ws;
+    }
     /* functional mode approximates the thread-instruction cap in warp instructions */
     uint64_t cap = d->cfg.max_insn > 0 ? (uint64_t)d->cfg.max_insn : d->opt.max_insn;
     if (cap && !d->gpu) {
@@ -1073,6 +1126,24 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
 
 ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t dyn_shared,
                     void **args) {
+    return ws_launch_cluster(d, k, grid, block, (ws_dim3){0, 0, 0}, dyn_shared, args);
+}
+
+static ws_status launch_args(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster, int coop,
+                             size_t dyn_shared, void **args);
+
+ws_status ws_launch_cluster(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster,
+                            size_t dyn_shared, void **args) {
+    return launch_args(d, k, grid, block, cluster, 0, dyn_shared, args);
+}
+
+ws_status ws_launch_cooperative(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t dyn_shared,
+                                void **args) {
+    return launch_args(d, k, grid, block, (ws_dim3){0, 0, 0}, 1, dyn_shared, args);
+}
+
+static ws_status launch_args(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, ws_dim3 cluster, int coop,
+                             size_t dyn_shared, void **args) {
     if (!d || !k) return d ? fail(d, WS_ERR_INVALID_VALUE, "launch: null kernel") : WS_ERR_INVALID_VALUE;
     const ws_func *f = kfunc(k);
     if (f->nparams && !args)
@@ -1097,7 +1168,7 @@ ws_status ws_launch(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3 block, siz
         }
         memcpy(buf + off, args[i], sz);
     }
-    if (s == WS_OK) s = ws_launch_packed(d, k, grid, block, dyn_shared, buf, f->param_size);
+    if (s == WS_OK) s = launch_recorded(d, k, grid, block, cluster, coop, dyn_shared, buf, f->param_size);
     if (buf != small) free(buf);
     return s;
 }

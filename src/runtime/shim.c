@@ -99,7 +99,7 @@ int ws_shim_device_attr(const ws_device_props *p, int attr, int *v) {
     case 82: *v = p->regs_per_sm; return 0;
     case 83: *v = 1; return 0;                       /* managed memory */
     case 89: *v = 0; return 0;                       /* concurrent managed access */
-    case 95: *v = 0; return 0;                       /* cooperative launch */
+    case 95: *v = 1; return 0;                       /* cooperative launch */
     case 97: *v = (int)p->shared_per_block; return 0;
     case 106: *v = p->max_blocks_per_sm; return 0;
     default: return -1;

@@ -1037,7 +1037,7 @@ static inline __attribute__((always_inline)) void sm_cycle(void *ctx, uint32_t i
 }
 
 /* Can this kernel's SMs run in parallel? Global-memory writes outside the
- * SMs' logs (surface and tensor-core stores, bulk copies), device-side
+ * SMs' logs (surface stores and reductions, tensor-core stores, bulk copies), device-side
  * printf, malloc and assert (one buffer and heap for all SMs) and memcheck
  * reports (one stream) are made at issue, in the order the SMs run: such a
  * kernel runs its SMs one after another, with the same results. */
@@ -1049,7 +1049,8 @@ static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
         if (fn->builtin && !fn->has_body) return false;
         for (uint32_t k = 0; k < fn->ninsts; k++) {
             const ws_inst *in = &fn->insts[k];
-            if (in->op == WS_OP_SUST || (in->op == WS_OP_WMMA && in->sub == WS_MMA_STORE_D) ||
+            if (in->op == WS_OP_SUST || in->op == WS_OP_SURED ||
+                (in->op == WS_OP_WMMA && in->sub == WS_MMA_STORE_D) ||
                 (in->op == WS_OP_CP_ASYNC && in->sub == WS_CPA_BULK))
                 return false;
         }
@@ -1100,6 +1101,8 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     const ws_sm_stats *sm0 = k->sm0;
     uint64_t total_ctas = k->total_ctas, next_cta = 0, cycle = 0, idle = 0;
     bool static_map = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
+    uint32_t csize = ws_launch_cluster_size(l);
+    const bool clustered = l->cluster[0] != 0; /* hoisted: the dispatch loop runs every cycle */
     uint64_t static_before = 0;
     /* CTAs dispatched on the timing model: all of them, unless sampling
        within the kernel stops it early (wave_watch) */
@@ -1193,6 +1196,24 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         }
         for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map; i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
+            if (clustered) { /* a whole cluster on one SM, in one cycle */
+                if (ws_sm_free_ctas(g->sm[idx]) < csize) continue;
+                ws_cluster *cl = ws_cluster_create(l, next_cta / csize);
+                for (uint32_t r = 0; r < csize && cl; r++, next_cta++) {
+                    uint32_t id[3];
+                    ws_launch_cta_of(l, next_cta, id);
+                    ws_sm_take_cluster_cta(g->sm[idx], id, now, cl, r);
+                }
+                if (!cl) {
+                    rc = fault->code = WS_ERR_OUT_OF_MEMORY;
+                    snprintf(fault->msg, sizeof fault->msg, "out of host memory creating a cluster");
+                    break;
+                }
+                ws_cluster_release(cl);
+                g->last_issue_sm = idx;
+                progress = true;
+                continue;
+            }
             if (!ws_sm_can_take_cta(g->sm[idx])) continue;
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
                               (uint32_t)(next_cta / l->grid[0] % l->grid[1]),
@@ -1202,6 +1223,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             g->last_issue_sm = idx;
             progress = true;
         }
+        if (rc != WS_OK) break;
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
         if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
@@ -1340,8 +1362,38 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                  kf->name, res->threads_per_cta, res->regs_per_thread, res->smem_per_cta);
         return fault->code;
     }
+    /* cooperative grids and clusters: refused before the loop when they cannot be placed */
+    uint64_t ktot = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    bool kstatic = g->cfg.static_cta_map || g->cfg.l1d_warp_reorder;
+    uint32_t csize = ws_launch_cluster_size(l);
+    if (l->grid_ws && ktot > (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0])) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_INVALID_CONFIG;
+        snprintf(fault->msg, sizeof fault->msg,
+                 "kernel %s: a cooperative grid of %llu CTAs does not fit on the GPU at once (%u SMs x %u CTAs; "
+                 "cudaErrorCooperativeLaunchTooLarge)", kf->name, (unsigned long long)ktot, g->n_sms,
+                 ws_sm_max_ctas(g->sm[0]));
+        return fault->code;
+    }
+    if (l->cluster[0] && (kstatic || csize > ws_sm_max_ctas(g->sm[0]))) {
+        free(sm0);
+        free(mp0);
+        fault->code = WS_ERR_INVALID_CONFIG;
+        if (kstatic)
+            snprintf(fault->msg, sizeof fault->msg,
+                     "kernel %s: thread-block clusters cannot be placed by -warpsim_static_cta_map or "
+                     "-l1d_warp_reorder, which place CTAs one by one", kf->name);
+        else
+            snprintf(fault->msg, sizeof fault->msg,
+                     "kernel %s: a cluster of %u CTAs does not fit on one SM, where warpsim places a "
+                     "cluster (%u CTAs of %u threads, %u registers/thread, %u B shared fit at once, "
+                     "limited by %s)", kf->name, csize, ws_sm_max_ctas(g->sm[0]), res->threads_per_cta,
+                     res->regs_per_thread, res->smem_per_cta, ws_sm_cta_limiter(g->sm[0]));
+        return fault->code;
+    }
     kernel_run k = {.l = l, .name = kf->name, .sm0 = sm0};
-    k.total_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    k.total_ctas = ktot;
     for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
     k.watch_waves = ws_wave_watch_init(&k.ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
                                        (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), k.total_ctas);

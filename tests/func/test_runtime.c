@@ -473,10 +473,10 @@ TEST(runtime_ptx_check_lists_all_problems) {
         "problems.ptx:13:14: error: expected ';', found '%r2'\n",
         "problems.ptx:14:2: error: unsupported instruction 'add.bogus.s32' (line 14)",
         "problems.ptx:15:22: error: undefined identifier 'nosuch'\n",
-        "problems.ptx:22:2: error: unsupported instruction 'txq.width.b32' (line 22)\n",
+        "problems.ptx:22:2: error: unsupported instruction 'wgmma.fence.sync.aligned' (line 22)\n",
         /* skipping goes over braces inside a statement, and stops at the block's end */
         "problems.ptx:30:26: error: address initialiser needs a 8-byte element type\n",
-        "problems.ptx:31:2: error: unsupported instruction 'tex.acube.v4.f32.f32' (line 31)",
+        "problems.ptx:31:2: error: unsupported instruction 'tex.2dms.v4.f32.s32' (line 31)",
         "problems.ptx:33:1: error: expected ';', found '}'\n",
         "problems.ptx: 10 problems\n",
     };
@@ -540,5 +540,61 @@ TEST(runtime_vprintf_formats) {
     CHECK_EQ_I64(ret[0], 5);
     CHECK_EQ_I64(ret[1], 5);
     free(text);
+    ws_device_destroy(d);
+}
+
+/* Cluster launches through the public API, on the timing model: a kernel's
+   __cluster_dims__ is its shape unless the launch names the same one; a
+   cluster that does not fit on one SM (where the timing model places a
+   cluster) and shapes CUDA refuses fail with messages; a fitting one runs
+   and reports its cycles. */
+TEST(runtime_cluster_launches_timing) {
+    static const char *ptx =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 p)\n.explicitcluster\n.reqnctapercluster 2, 1, 1\n{\n"
+        ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.shared .align 4 .b32 v[32];\n"
+        "ld.param.u64 %rd1, [p];\nmov.u32 %r0, %tid.x;\nmov.u32 %r1, %cluster_ctarank;\n"
+        "shl.b32 %r2, %r0, 2;\nmov.u32 %r3, v;\nadd.u32 %r3, %r3, %r2;\nst.shared.u32 [%r3], %r1;\n"
+        "barrier.cluster.arrive;\nbarrier.cluster.wait;\nxor.b32 %r4, %r1, 1;\n"
+        "mapa.shared::cluster.u32 %r5, %r3, %r4;\nld.shared::cluster.u32 %r6, [%r5];\n"
+        "barrier.cluster.arrive;\nbarrier.cluster.wait;\n"
+        "mov.u32 %r7, %ctaid.x;\nmad.lo.u32 %r7, %r7, 32, %r0;\nmul.wide.u32 %rd2, %r7, 4;\n"
+        "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n"
+        ".visible .entry big(.param .u64 p)\n{\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nret;\n}\n";
+    ws_device_options o;
+    ws_device_options_init(&o);
+    o.quiet = 1;
+    o.functional_only = 0;
+    ws_device *d = NULL;
+    if (ws_device_create(&o, &d) != WS_OK) { CHECK(d != NULL); return; }
+    ws_module_handle *m = NULL;
+    ws_kernel *k = NULL, *big = NULL;
+    CHECK(ws_module_load(d, ptx, 0, "cl.ptx", NULL, &m) == WS_OK);
+    if (!m || ws_module_get_kernel(m, "k", &k) != WS_OK || ws_module_get_kernel(m, "big", &big) != WS_OK) {
+        ws_device_destroy(d);
+        return;
+    }
+    ws_devptr out;
+    CHECK(ws_malloc(d, 8 * 32 * 4, &out) == WS_OK);
+    void *args[] = {&out};
+    uint64_t c0 = ws_device_cycles(d);
+    CHECK_EQ_I64(ws_launch(d, k, (ws_dim3){8, 1, 1}, (ws_dim3){32, 1, 1}, 0, args), WS_OK);
+    CHECK(ws_device_cycles(d) > c0);
+    uint32_t got[8 * 32];
+    CHECK(ws_memcpy_dtoh(d, got, out, sizeof got) == WS_OK);
+    unsigned bad = 0;
+    for (int i = 0; i < 8 * 32; i++) bad += got[i] != (uint32_t)((i / 32) % 2 ^ 1);
+    CHECK_EQ_U64(bad, 0);
+    CHECK_EQ_I64(ws_launch_cluster(d, k, (ws_dim3){8, 1, 1}, (ws_dim3){32, 1, 1}, (ws_dim3){4, 1, 1}, 0, args),
+                 WS_ERR_INVALID_CONFIG);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "differs from the kernel's __cluster_dims__ (2,1,1)");
+    CHECK_EQ_I64(ws_launch(d, k, (ws_dim3){7, 1, 1}, (ws_dim3){32, 1, 1}, 0, args), WS_ERR_INVALID_CONFIG);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "not a whole number of (2,1,1) clusters");
+    /* 8 CTAs of 1024 threads: one fits on a GTX480 SM */
+    CHECK_EQ_I64(ws_launch_cluster(d, big, (ws_dim3){8, 1, 1}, (ws_dim3){1024, 1, 1}, (ws_dim3){8, 1, 1}, 0, args),
+                 WS_ERR_INVALID_CONFIG);
+    CHECK_STR_CONTAINS(ws_device_last_error(d), "a cluster of 8 CTAs does not fit on one SM");
+    CHECK_EQ_I64(ws_launch_cluster(d, big, (ws_dim3){2, 1, 1}, (ws_dim3){32, 1, 1}, (ws_dim3){2, 1, 1}, 0, args),
+                 WS_OK);
     ws_device_destroy(d);
 }

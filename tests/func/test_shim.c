@@ -619,6 +619,115 @@ TEST(shim_async_copy_program) {
         }
 }
 
+/* Layered (1-D, 2-D) and cube-map (plain and layered) surfaces, layered
+   cube-map textures (texCubemapLayered: tex.acube) and sured in inline PTX
+   (tests/data/cuda/surf2_basic.cu), against the host, for compute_75 and
+   compute_80, in functional and timing mode. */
+TEST(shim_layered_surfaces_and_reductions) {
+    const char *archs[] = {"75", "80"};
+    for (size_t v = 0; v < 2; v++)
+        for (int timing = 0; timing < 2; timing++) {
+            char cmd[4096], *out = NULL;
+            snprintf(cmd, sizeof cmd,
+                     SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/surf2_basic_%s 2>&1",
+                     !timing, build_dir(), ws_test_root(), archs[v]);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0 && out && strstr(out, "PASS surf2_basic: 5 checks"), "surf2_basic_%s (%s) exited %d: %s",
+                      archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+            free(out);
+        }
+}
+
+/* Mipmapped textures (tests/data/cuda/mip_basic.cu): five levels filled
+   through cudaGetMipmappedArrayLevel, tex2DLod with point and linear
+   mipmap filtering, biases and level clamps, tex2DGrad, against the host's
+   model, in functional and timing mode. */
+TEST(shim_mipmapped_textures) {
+    const char *archs[] = {"75", "80"};
+    for (size_t v = 0; v < 2; v++)
+        for (int timing = 0; timing < 2; timing++) {
+            char cmd[4096], *out = NULL;
+            snprintf(cmd, sizeof cmd,
+                     SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/mip_basic_%s 2>&1",
+                     !timing, build_dir(), ws_test_root(), archs[v]);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0 && out && strstr(out, "PASS mip_basic: 6 checks"), "mip_basic_%s (%s) exited %d: %s",
+                      archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+            free(out);
+        }
+}
+
+/* CUTLASS-style inline PTX (tests/data/cuda/matrix_basic.cu, sm_90):
+   ldmatrix feeding mma.sync m16n8k16, stmatrix.trans, movmatrix, fp8
+   mma.sync m16n8k32 (e4m3, e5m2), against the host, in both modes. */
+TEST(shim_matrix_program) {
+    for (int timing = 0; timing < 2; timing++) {
+        char cmd[4096], *out = NULL;
+        snprintf(cmd, sizeof cmd,
+                 SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/matrix_basic_90 2>&1",
+                 !timing, build_dir(), ws_test_root());
+        int rc = run_cmd(cmd, &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS matrix_basic: 4 checks"), "matrix_basic_90 (%s) exited %d: %s",
+                  timing ? "timing" : "functional", rc, out ? out : "");
+        free(out);
+    }
+}
+
+/* Sub-byte tensor cores (tests/data/cuda/subbyte_basic.cu, sm_80): WMMA s4 /
+   u4 (.satfinite) and b1 (AND / XOR popc), mma.sync m8n8k32 s4, against the
+   host, in both modes. */
+TEST(shim_subbyte_tensor_program) {
+    for (int timing = 0; timing < 2; timing++) {
+        char cmd[4096], *out = NULL;
+        snprintf(cmd, sizeof cmd,
+                 SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/subbyte_basic_80 2>&1",
+                 !timing, build_dir(), ws_test_root());
+        int rc = run_cmd(cmd, &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS subbyte_basic: 3 checks"), "subbyte_basic_80 (%s) exited %d: %s",
+                  timing ? "timing" : "functional", rc, out ? out : "");
+        free(out);
+    }
+}
+
+/* Cooperative launches (tests/data/cuda/coop_basic.cu): grid.sync() across
+   12 CTAs through cudaLaunchCooperativeKernel and cudaLaunchKernelEx's
+   cooperative attribute, and f16x2 comparisons, against the host, for
+   compute_75 and compute_80, in functional and timing mode. */
+TEST(shim_cooperative_program) {
+    const char *archs[] = {"75", "80"};
+    for (size_t v = 0; v < 2; v++)
+        for (int timing = 0; timing < 2; timing++) {
+            char cmd[4096], *out = NULL;
+            snprintf(cmd, sizeof cmd,
+                     SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/coop_basic_%s 2>&1",
+                     !timing, build_dir(), ws_test_root(), archs[v]);
+            int rc = run_cmd(cmd, &out);
+            CHECK_MSG(rc == 0 && out && strstr(out, "PASS coop_basic: 3 checks"), "coop_basic_%s (%s) exited %d: %s",
+                      archs[v], timing ? "timing" : "functional", rc, out ? out : "");
+            free(out);
+        }
+}
+
+/* Thread-block clusters (tests/data/cuda/cluster_basic.cu, sm_90):
+   __cluster_dims__ kernels and cudaLaunchKernelEx with the cluster attribute,
+   cg::this_cluster() sync, map_shared_rank and block indices, the cluster
+   registers, barrier.cluster and .shared::cluster in inline PTX, implicit
+   clusters of one, cudaOccupancyMaxActiveClusters and refused shapes, in
+   functional and timing mode. */
+TEST(shim_cluster_program) {
+    for (int timing = 0; timing < 2; timing++) {
+        char cmd[4096], *out = NULL;
+        snprintf(cmd, sizeof cmd,
+                 SHIM_ENV "WARPSIM_FUNCTIONAL=%d LD_LIBRARY_PATH=%s/lib %s/tests/data/cuda/cluster_basic_90 2>&1",
+                 !timing, build_dir(), ws_test_root());
+        int rc = run_cmd(cmd, &out);
+        CHECK_MSG(rc == 0 && out && strstr(out, "PASS cluster_basic: 5 checks") &&
+                      strstr(out, "a cluster of 16 CTAs; at most 8 are allowed"),
+                  "cluster_basic_90 (%s) exited %d: %s", timing ? "timing" : "functional", rc, out ? out : "");
+        free(out);
+    }
+}
+
 /* The long-run machinery's functional passes (here a sampling profile) run
    CTAs through the observed path, whose warps waiting in try_wait or
    nanosleep must park as in a plain functional run, not hang. */

@@ -36,9 +36,10 @@ TEST(exec_calltargets_indirect_call) {
     ws_module_free(m);
 }
 
-/* brkpt stops the launch (no debugger); a kernel reading a cluster special
-   register is refused at launch while the module loads. */
-TEST(exec_brkpt_and_cluster_registers) {
+/* brkpt stops the launch (no debugger); a kernel with an instruction warpsim
+   does not run (wgmma) is refused at launch while the module loads, and
+   its neighbour's cluster directives are kept. */
+TEST(exec_brkpt_and_deferred_refusal) {
     ws_fault f;
     wx_cfg cfg = {0};
     cfg.block[0] = 1;
@@ -48,13 +49,17 @@ TEST(exec_brkpt_and_cluster_registers) {
     ws_diag d;
     ws_parse_opts o = {0};
     o.defer_unsupported = true;
-    const char *cl = WX_HEAD ".visible .entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, %cluster_ctarank;\nret;\n}\n"
-                     ".visible .entry ok()\n.explicitcluster\n.reqnctapercluster 1, 1, 1\n{\nret;\n}\n";
+    const char *cl = WX_HEAD ".visible .entry k()\n{\n.reg .b32 %r<2>;\n.reg .pred %p<2>;\n"
+                     "wgmma.fence.sync.aligned;\nret;\n}\n"
+                     ".visible .entry ok()\n.explicitcluster\n.reqnctapercluster 2, 3\n{\nret;\n}\n";
     ws_module *m = ws_ptx_parse_ex(cl, strlen(cl), "t.ptx", &o, &d);
     CHECK_MSG(m != NULL, "%s", d.msg);
     if (m) {
-        CHECK(m->nproblems == 1 && strstr(m->problems[0].msg, "'%cluster_ctarank'"));
+        CHECK(m->nproblems == 1 && strstr(m->problems[0].msg, "'wgmma.fence.sync.aligned'"));
         CHECK(ws_module_func_unsupported(m, 0) == 0 && ws_module_func_unsupported(m, 1) < 0);
+        const ws_func *ok = &m->funcs[1];
+        CHECK(ok->explicit_cluster && ok->reqnctapercluster[0] == 2 && ok->reqnctapercluster[1] == 3 &&
+              ok->reqnctapercluster[2] == 1);
         ws_module_free(m);
     }
 }

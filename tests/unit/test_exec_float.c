@@ -80,6 +80,20 @@ TEST(exec_float_setp_unordered) {
     CHECK_EQ_U64(E1("set.gt.f32.f32 %f9, %f1, %f2;" OF32("%f9"), F(2), F(1), 0), F(1));
 }
 
+/* Packed halves compared half by half (cuda_fp16's __hbgt2 / __hgt2):
+   setp's p the low half, q the high; set's halves all ones (.u32) or 1.0
+   (.f16x2); a NaN half is unordered. f16 0x4000 = 2, 0x3C00 = 1, 0x7E00 NaN. */
+TEST(exec_float_packed_half_compare) {
+    uint64_t a = 0x40003C00, b = 0x3C004000; /* a = {1, 2}, b = {2, 1} (low, high) */
+    CHECK_EQ_U64(E1("set.gt.u32.f16x2 %r9, %r1, %r2;" O32("%r9"), a, b, 0), 0xFFFF0000u);
+    CHECK_EQ_U64(E1("set.lt.f16x2.f16x2 %r9, %r1, %r2;" O32("%r9"), a, b, 0), 0x00003C00u);
+    CHECK_EQ_U64(E1("setp.gt.f16x2 %p1|%p2, %r1, %r2; selp.u32 %r9, 1, 0, %p1; selp.u32 %r8, 2, 0, %p2;"
+                    "add.u32 %r9, %r9, %r8;" O32("%r9"), a, b, 0), 2);
+    CHECK_EQ_U64(E1("set.neu.u32.f16x2 %r9, %r1, %r2;" O32("%r9"), 0x7E003C00, 0x7E003C00, 0), 0xFFFF0000u);
+    CHECK_EQ_U64(E1("set.ge.u32.bf16x2 %r9, %r1, %r2;" O32("%r9"), 0x3F804000, 0x40003F80, 0), 0x0000FFFFu);
+    CHECK_EQ_U64(E1("mov.u32 %r9, WARP_SZ;" O32("%r9"), 0, 0, 0), 32);
+}
+
 TEST(exec_float_sfu_approx) {
     CHECK(fabsf(wx_tof32(E1("sin.approx.f32 %f9, %f1;" OF32("%f9"), F(1.0f), 0, 0)) - sinf(1.0f)) < 1e-6f);
     CHECK(fabsf(wx_tof32(E1("ex2.approx.ftz.f32 %f9, %f1;" OF32("%f9"), F(3.0f), 0, 0)) - 8.0f) < 1e-5f);

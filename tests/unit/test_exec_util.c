@@ -48,6 +48,7 @@ ws_status wx_launch(const char *ptx, const wx_cfg *cfg, wx_buf *bufs, int nbufs,
     for (int i = 0; i < 3; i++) {
         l.grid[i] = cfg->grid[i] ? cfg->grid[i] : 1;
         l.block[i] = cfg->block[i] ? cfg->block[i] : 1;
+        l.cluster[i] = cfg->cluster[0] ? (cfg->cluster[i] ? cfg->cluster[i] : 1) : 0;
     }
     l.dyn_shared = cfg->dyn_shared;
     l.params = params;

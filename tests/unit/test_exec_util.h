@@ -24,6 +24,7 @@ typedef struct wx_cfg {
     uint64_t max_warp_insts;
     const uint64_t *scalars;   /* extra u64/u32 params after the buffers */
     int nscalars;
+    uint32_t cluster[3];       /* CTAs per cluster; cluster[0] 0: no clusters, other zeros count as 1 */
 } wx_cfg;
 
 /* Kernel params are the buffers' device addresses, in order, then the

@@ -57,10 +57,18 @@ TEST(mma_decode_forms) {
     CHECK(!decode("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", &in) && ws_mma_nregs(&in) == 8 + 8 + 8 + 8);
     CHECK(!decode("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", &in) && ws_mma_nregs(&in) == 2 + 4 + 2 + 2);
     CHECK(!decode("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", &in) && ws_mma_nregs(&in) == 2 + 1 + 1 + 2);
+    CHECK(!decode("wmma.load.a.sync.aligned.row.m8n8k32.global.s4", &in) && ws_mma_nregs(&in) == 1);
+    CHECK(!decode("wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32", &in) && ws_mma_nregs(&in) == 2 + 1 + 1 + 2);
+    CHECK(!decode("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32", &in) && ws_mma_nregs(&in) == 4 + 4 + 2 + 4);
+    CHECK(!decode("mma.sync.aligned.m8n8k32.row.col.satfinite.s32.u4.s4.s32", &in) && ws_mma_nregs(&in) == 2 + 1 + 1 + 2);
     /* refused, with the reason */
     static const char *const bad[][2] = {
-        {"wmma.load.a.sync.aligned.row.m8n8k32.s4", "modifier"},
-        {"wmma.load.a.sync.aligned.row.m16n16k16.e4m3", "modifier"},
+        {"wmma.load.a.sync.aligned.col.m8n8k32.s4", "sub-byte layouts"},
+        {"wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32", ".b1 takes .xor.popc"},
+        {"wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32.satfinite.xor.popc", ".b1 takes"},
+        {"wmma.load.a.sync.aligned.row.m16n16k16.e4m3", "input type"},
+        {"wmma.mma.sync.aligned.row.col.m16n16k16.f32.e4m3.e4m3.f32", "shape for fp8"},
+        {"mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16", "accumulator type (f32 for fp8"},
         {"wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f16", "accumulator type"},
         {"wmma.mma.sync.aligned.row.col.m16n16k8.f32.f16.f16.f32", "shape for 16-bit inputs"},
         {"wmma.load.d.sync.aligned.row.m16n16k16.f32", "load of d"},

@@ -88,11 +88,15 @@ TEST(surf_parse_refuses_unsupported_forms) {
     static const char *const bad[][2] = {
         {"suld.p.2d.b32.trap {%r3}, [%rd1, {%r1, %r2}];", "modifier '.p'"},
         {"sust.p.2d.b16.trap [%rd1, {%r1, %r2}], {%rs1};", "sust.p stores .b32 values"},
-        {"suld.b.a2d.b32.trap {%r3}, [%rd1, {%r1, %r2, %r2}];", "modifier '.a2d'"},
-        {"suq.channel_order.b32 %r3, [%rd1];", "modifier '.channel_order'"},
+        {"suld.b.a2d.b32.trap {%r3}, [%rd1, {%r1, %r2}];", "expected 4 coordinate"},
+        {"suld.b.a1d.b32.trap {%r3}, [%rd1, {%r1}];", "expected 2 coordinate"},
+        {"suq.num_samples.b32 %r3, [%rd1];", "modifier '.num_samples'"},
+        {"txq.level.channel_order.b32 %r3, [%rd1, %r1];", "txq.level queries .width"},
         {"suld.b.2d.b32.trap {%r3}, [%rd1, {%r1}];", "expected 2 coordinate"},
         {"suld.b.2d.v2.b32.trap {%r3}, [%rd1, {%r1, %r2}];", "expected 2 value"},
-        {"sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3;", "unsupported instruction 'sured"},
+        {"sured.p.add.2d.b32.trap [%rd1, {%r1, %r2}], %r3;", "modifier '.p'"},
+        {"sured.b.and.2d.u32.trap [%rd1, {%r1, %r2}], %r3;", "the type does not fit the reduction"},
+        {"sured.b.2d.u32.trap [%rd1, {%r1, %r2}], %r3;", "expected a reduction"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         static const char pre[] = SKERN("@@"), *cut = NULL;
@@ -386,4 +390,141 @@ TEST(surf_formatted_store_against_host) {
         ws_module_unload(d, m);
         ws_device_destroy(d);
     }
+}
+
+/* Layered surfaces (.a1d {layer, x}, .a2d {layer, x, y, _}: the layer is the
+   last extent, as in ws_tex_desc) and sured against the host, in both modes:
+   each thread reads its texel of a 2-D layered array and stores 3v + 1; every
+   thread adds 1 << (i % 8) to one word with sured.add and folds signed
+   values into others with min / max / and / or; a .clamp reduction past the
+   row lands on its last word, a .zero one is dropped; .a1d on a 2-D layered
+   surface and .2d on a layered one fail naming the geometry. */
+TEST(surf_layered_and_reductions_against_host) {
+    for (int functional = 1; functional >= 0; functional--) {
+        ws_device *d = open_dev(functional);
+        if (!d) return;
+        static uint32_t host[PITCH / 4 * H * D], back[PITCH / 4 * H * D];
+        uint32_t out[N];
+        ws_devptr mem = 0;
+        ws_texobj s = make_surf(d, &mem, host, H, D); /* replaced below by a layered view */
+        ws_tex_desc td;
+        CHECK(ws_texture_get_desc(d, s, &td) == WS_OK);
+        td.layered = 1; /* W x H, D layers */
+        ws_texobj sl = 0;
+        CHECK(ws_texture_create(d, &td, &sl) == WS_OK);
+        const char *ka = SKERN("rem.u32 %r3, %r1, 8;\nshl.b32 %r3, %r3, 2;\ndiv.u32 %r4, %r1, 8;\n"
+                               "rem.u32 %r4, %r4, 5;\ndiv.u32 %r5, %r1, 40;\n"
+                               "suld.b.a2d.b32.trap {%r6}, [%rd1, {%r5, %r3, %r4, %r4}];\n"
+                               "st.global.u32 [%rd4], %r6;\nmad.lo.u32 %r7, %r6, 3, 1;\n"
+                               "sust.b.a2d.b32.trap [%rd1, {%r5, %r3, %r4, %r4}], {%r7};\n");
+        CHECK_EQ_I64(run_k(d, ka, sl, out, N), WS_OK);
+        CHECK(ws_memcpy_dtoh(d, back, mem, sizeof back) == WS_OK);
+        unsigned bad = 0;
+        for (int i = 0; i < N; i++) {
+            int x = i % W, y = i / W % H, z = i / (W * H);
+            bad += out[i] != at(host, x, y, z) || at(back, x, y, z) != at(host, x, y, z) * 3 + 1;
+        }
+        CHECK_EQ_U64(bad, 0);
+        const char *k1 = SKERN("suld.b.a1d.b32.trap {%r6}, [%rd1, {%r1, %r1}];\n");
+        CHECK_EQ_I64(run_k(d, k1, sl, out, 1), WS_ERR_LAUNCH_FAILURE);
+        CHECK_STR_CONTAINS(ws_device_last_error(d), "which has 2 dimension(s)");
+        const char *k2 = SKERN("suld.b.3d.b32.trap {%r6}, [%rd1, {%r1, %r1, %r1, %r1}];\n");
+        CHECK_EQ_I64(run_k(d, k2, sl, out, 1), WS_ERR_LAUNCH_FAILURE);
+        CHECK_STR_CONTAINS(ws_device_last_error(d), "a layered 2-D array (.a2d)");
+        /* reductions on the plain 2-D view (rows of W words) */
+        ws_devptr m2 = 0;
+        ws_texobj s2 = make_surf(d, &m2, host, H, 0);
+        uint32_t init[PITCH / 4 * H];
+        for (int i = 0; i < PITCH / 4 * H; i++) init[i] = host[i];
+        const char *kr = SKERN("and.b32 %r3, %r1, 7;\nshl.b32 %r4, 1, %r3;\nmov.u32 %r5, 0;\n"
+                               "sured.b.add.2d.u32.trap [%rd1, {%r5, %r5}], %r4;\n"
+                               "sub.s32 %r6, 20, %r1;\nmov.u32 %r7, 1;\nmov.u32 %r8, 4;\n"
+                               "sured.b.min.2d.s32.trap [%rd1, {%r8, %r7}], %r6;\n"
+                               "sured.b.max.2d.s32.trap [%rd1, {%r8, %r5}], %r6;\n"
+                               "sured.b.min.2d.u32.trap [%rd1, {%r5, %r7}], %r6;\n"
+                               "mov.u32 %r9, 8;\nsured.b.and.2d.b32.trap [%rd1, {%r9, %r5}], %r6;\n"
+                               "sured.b.or.2d.b32.trap [%rd1, {%r9, %r7}], %r6;\n"
+                               "mov.u32 %r10, 1000;\nsured.b.add.2d.u32.clamp [%rd1, {%r10, %r7}], %r7;\n"
+                               "sured.b.add.2d.u32.zero [%rd1, {%r10, %r5}], %r7;\n");
+        CHECK_EQ_I64(run_k(d, kr, s2, out, 32), WS_OK);
+        CHECK(ws_memcpy_dtoh(d, back, m2, PITCH / 4 * H * 4) == WS_OK);
+        uint32_t w[PITCH / 4 * H];
+        memcpy(w, init, sizeof w);
+        const int R = PITCH / 4; /* words per row */
+        for (int i = 0; i < 32; i++) {
+            int32_t v = 20 - i;
+            w[0] += 1u << (i % 8);
+            w[R + 1] = (uint32_t)((int32_t)w[R + 1] < v ? (int32_t)w[R + 1] : v);
+            w[1] = (uint32_t)((int32_t)w[1] > v ? (int32_t)w[1] : v);
+            w[R] = w[R] < (uint32_t)v ? w[R] : (uint32_t)v;
+            w[2] &= (uint32_t)v;
+            w[R + 2] |= (uint32_t)v;
+            w[R + W - 1] += 1; /* clamped to the row's last word */
+        }
+        for (int i = 0; i < R * H; i++)
+            CHECK_MSG(back[i] == w[i], "sured word %d: 0x%x, want 0x%x", i, back[i], w[i]);
+        ws_device_destroy(d);
+    }
+}
+
+/* suq / txq queries on a layered 2-D array of ushort2 read as normalized
+   floats (linear filter, normalized coordinates, clamp / wrap / border) and
+   on a 2-cube layered cube map of floats: extents without the layers,
+   .array_size, OpenCL's channel enumerations, the sampling state, one
+   mipmap level (txq.level of level 1: 0). */
+TEST(surf_and_tex_queries) {
+    ws_device *d = open_dev(1);
+    if (!d) return;
+    ws_devptr mem = 0;
+    CHECK(ws_malloc(d, 64 * 1024, &mem) == WS_OK);
+    ws_tex_desc a;
+    memset(&a, 0, sizeof a);
+    a.res = WS_TEX_RES_ARRAY;
+    a.addr = mem;
+    a.channels = 2;
+    a.bits = 16;
+    a.kind = WS_TEX_UNSIGNED;
+    a.read_normalized = 1;
+    a.filter = WS_TEX_LINEAR;
+    a.normalized_coords = 1;
+    a.address[0] = WS_TEX_CLAMP;
+    a.address[1] = WS_TEX_WRAP;
+    a.address[2] = WS_TEX_BORDER;
+    a.width = 7;
+    a.height = 5;
+    a.depth = 3;
+    a.layered = 1;
+    ws_tex_desc c;
+    memset(&c, 0, sizeof c);
+    c.res = WS_TEX_RES_ARRAY;
+    c.addr = mem;
+    c.channels = 1;
+    c.bits = 32;
+    c.kind = WS_TEX_FLOAT;
+    c.width = c.height = 4;
+    c.depth = 12;
+    c.cubemap = c.layered = 1;
+    ws_texobj ta = 0, tc = 0;
+    CHECK(ws_texture_create(d, &a, &ta) == WS_OK);
+    CHECK(ws_texture_create(d, &c, &tc) == WS_OK);
+    const char *k = SKERN("suq.width.b32 %r3, [%rd1];\nsuq.height.b32 %r4, [%rd1];\nsuq.depth.b32 %r5, [%rd1];\n"
+                          "suq.array_size.b32 %r6, [%rd1];\nsuq.channel_data_type.b32 %r7, [%rd1];\n"
+                          "suq.channel_order.b32 %r8, [%rd1];\nsuq.memory_layout.b32 %r9, [%rd1];\n"
+                          "txq.normalized_coords.b32 %r10, [%rd1];\ntxq.filter_mode.b32 %r11, [%rd1];\n"
+                          "txq.addr_mode_0.b32 %r12, [%rd1];\ntxq.addr_mode_1.b32 %r13, [%rd1];\n"
+                          "txq.addr_mode_2.b32 %r14, [%rd1];\ntxq.num_mipmap_levels.b32 %r15, [%rd1];\n"
+                          "txq.width.b32 %r16, [%rd1];\nmov.u32 %r20, 1;\ntxq.level.width.b32 %r17, [%rd1, %r20];\n"
+                          "txq.num_samples.b32 %r18, [%rd1];\n"
+                          "st.global.v4.u32 [%rd2], {%r3, %r4, %r5, %r6};\n"
+                          "st.global.v4.u32 [%rd2+16], {%r7, %r8, %r9, %r10};\n"
+                          "st.global.v4.u32 [%rd2+32], {%r11, %r12, %r13, %r14};\n"
+                          "st.global.v4.u32 [%rd2+48], {%r15, %r16, %r17, %r18};\n");
+    uint32_t out[16];
+    CHECK_EQ_I64(run_k(d, k, ta, out, 16), WS_OK);
+    uint32_t want_a[16] = {7, 5, 0, 3, 0x10D3, 0x10B2, 0, 1, 1, 3, 0, 4, 1, 7, 0, 0};
+    for (int i = 0; i < 16; i++) CHECK_MSG(out[i] == want_a[i], "layered query %d: 0x%x, want 0x%x", i, out[i], want_a[i]);
+    CHECK_EQ_I64(run_k(d, k, tc, out, 16), WS_OK);
+    uint32_t want_c[16] = {4, 4, 0, 2, 0x10DE, 0x10B0, 0, 0, 0, 0, 0, 0, 1, 4, 0, 0};
+    for (int i = 0; i < 16; i++) CHECK_MSG(out[i] == want_c[i], "cube query %d: 0x%x, want 0x%x", i, out[i], want_c[i]);
+    ws_device_destroy(d);
 }

@@ -111,8 +111,10 @@ static void expect_error(const char *body, const char *want, int line) {
 #define EXPECT_ERROR(body, want) expect_error(body, want, __LINE__)
 
 TEST(tex_parse_refuses_unsupported_forms) {
-    EXPECT_ERROR("tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];\n",
-                 "unsupported instruction 'tex.acube.v4.f32.f32' (line 18): modifier '.acube' is not supported");
+    EXPECT_ERROR("tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r2, %r2}];\n",
+                 "unsupported instruction 'tex.2dms.v4.f32.s32' (line 18): modifier '.2dms' is not supported");
+    EXPECT_ERROR("tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6}];\n",
+                 "expected 4 coordinate register(s) for .acube");
     EXPECT_ERROR("tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1, %r1, %r1}];\n",
                  "tex.cube takes .f32 coordinates");
     EXPECT_ERROR("tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5}];\n",
@@ -138,7 +140,8 @@ TEST(tex_parse_refuses_unsupported_forms) {
                  "predicate destination");
     EXPECT_ERROR("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [pt, {%f5, %f6}];\n",
                  "not texture references");
-    EXPECT_ERROR("txq.width.b32 %r3, [%rd1];\n", "unsupported instruction 'txq.width.b32' (line 18)");
+    EXPECT_ERROR("txq.width.level.b32 %r3, [%rd1];\n", "expected ','");
+    EXPECT_ERROR("txq.memory_layout.b32 %r3, [%rd1];\n", "modifier '.memory_layout'");
 }
 
 /* ---- fetch semantics on hand-computed values ------------------------------------------ */

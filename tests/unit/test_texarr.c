@@ -354,3 +354,67 @@ TEST(tex_cube_against_host) {
     CHECK_STR_CONTAINS(ws_device_last_error(d), "a cube map is a width x width array of 6 faces");
     ws_device_destroy(d);
 }
+
+/* tld4 on a layered 2-D texture (.a2d: the layer clamped, the footprint
+   within it) and on a cube map (.cube: the footprint within the face the
+   direction picks, clamped at its edges), against the host. */
+TEST(tex_gather_tld4_layered_and_cube) {
+    ws_device *d = open_dev(1);
+    if (!d) return;
+    enum { CW = 4 };
+    /* 2 channels u32: channel c of (i, j, layer) = 1000 c + 100 layer + 10 j + i; 6 layers of
+       CW x CW serve as the layered texture and as the cube map's faces */
+    uint32_t tx[6][CW][CW][2];
+    for (int l = 0; l < 6; l++)
+        for (int j = 0; j < CW; j++)
+            for (int i = 0; i < CW; i++)
+                for (int c = 0; c < 2; c++) tx[l][j][i][c] = (uint32_t)(1000 * c + 100 * l + 10 * j + i);
+    ws_devptr mem = 0;
+    CHECK(ws_malloc(d, sizeof tx, &mem) == WS_OK);
+    CHECK(ws_memcpy_htod(d, mem, tx, sizeof tx) == WS_OK);
+    ws_tex_desc td;
+    memset(&td, 0, sizeof td);
+    td.res = WS_TEX_RES_ARRAY;
+    td.addr = mem;
+    td.channels = 2;
+    td.bits = 32;
+    td.kind = WS_TEX_UNSIGNED;
+    td.width = td.height = CW;
+    td.depth = 6;
+    td.layered = 1;
+    ws_texobj t = 0;
+    CHECK(ws_texture_create(d, &td, &t) == WS_OK);
+    static const coord lp[] = {{0, 0.5f, 0.5f}, {2, 1.3f, 2.7f}, {5, 3.9f, 3.6f}, {9, -0.7f, 1.2f}, {-3, 2.5f, 0.2f}};
+    const char *k = AKERN("tld4.g.a2d.v4.u32.f32 {%r4, %r5, %r6, %r7}, [%rd1, {%r3, %f1, %f2, %f2}];\n");
+    uint32_t out[5][4];
+    CHECK_EQ_I64(run_k(d, k, t, lp, 5, &out[0][0]), WS_OK);
+    for (int p = 0; p < 5; p++) {
+        int l = lp[p].layer < 0 ? 0 : lp[p].layer > 5 ? 5 : lp[p].layer;
+        int i0 = (int)floor(lp[p].x - 0.5), j0 = (int)floor(lp[p].y - 0.5);
+        const int xs[4] = {i0, i0 + 1, i0 + 1, i0}, ys[4] = {j0 + 1, j0 + 1, j0, j0};
+        for (int q = 0; q < 4; q++) {
+            uint32_t want = tx[l][addr(ys[q], CW, 0)][addr(xs[q], CW, 0)][1];
+            CHECK_MSG(out[p][q] == want, "a2d point %d texel %d: %u, want %u", p, q, out[p][q], want);
+        }
+    }
+    /* the cube map: directions (1, y, z) land on face +x (0) at s = -z, t = -y */
+    td.layered = 0;
+    td.cubemap = 1;
+    ws_texobj tc = 0;
+    CHECK(ws_texture_create(d, &td, &tc) == WS_OK);
+    static const coord cp[] = {{0, 0.1f, -0.3f}, {0, -0.9f, 0.95f}, {0, 0.6f, 0.05f}};
+    /* the kernel's y and z: %f1, %f2; x = 1 */
+    const char *kc = AKERN("mov.f32 %f3, 0f3F800000;\n"
+                           "tld4.r.cube.v4.u32.f32 {%r4, %r5, %r6, %r7}, [%rd1, {%f3, %f1, %f2, %f2}];\n");
+    CHECK_EQ_I64(run_k(d, kc, tc, cp, 3, &out[0][0]), WS_OK);
+    for (int p = 0; p < 3; p++) {
+        float u = (-cp[p].y + 1.0f) * 0.5f * CW, v = (-cp[p].x + 1.0f) * 0.5f * CW;
+        int i0 = (int)floor(u - 0.5), j0 = (int)floor(v - 0.5);
+        const int xs[4] = {i0, i0 + 1, i0 + 1, i0}, ys[4] = {j0 + 1, j0 + 1, j0, j0};
+        for (int q = 0; q < 4; q++) {
+            uint32_t want = tx[0][addr(ys[q], CW, 0)][addr(xs[q], CW, 0)][0];
+            CHECK_MSG(out[p][q] == want, "cube point %d texel %d: %u, want %u", p, q, out[p][q], want);
+        }
+    }
+    ws_device_destroy(d);
+}

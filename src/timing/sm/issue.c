@@ -92,6 +92,8 @@ static inline ws_warp *fwarp(const ws_sm *sm, const sm_warp *w) {
     return &sm->ctas[w->cta].cta->warps[w->wid];
 }
 
+static void view_sync_others(ws_sm *sm);
+
 /* After the engine ran a warp of CTA slot k: if any warp's state changed
    (barrier arrival or release, a warp done), all its warps' views may. */
 static void view_sync_cta(ws_sm *sm, unsigned k) {
@@ -100,6 +102,19 @@ static void view_sync_cta(ws_sm *sm, unsigned k) {
     c->state_seen = c->cta->state_changes;
     for (uint32_t i = 0; i < c->nwarps && c->first_warp + i < sm->max_warps; i++)
         sm_view_dirty(sm, c->first_warp + i);
+    /* a cluster barrier's phase (it changes every member's state) releases warps of the
+       cluster's other CTAs, all on this SM (gpu.c places a cluster on one SM) */
+    if (sm->launch.cluster[0]) view_sync_others(sm);
+}
+
+static __attribute__((noinline)) void view_sync_others(ws_sm *sm) {
+    for (unsigned j = 0; j < sm->max_ctas; j++) {
+        sm_cta *c = &sm->ctas[j];
+        if (!c->used || c->cta->state_changes == c->state_seen) continue;
+        c->state_seen = c->cta->state_changes;
+        for (uint32_t i = 0; i < c->nwarps && c->first_warp + i < sm->max_warps; i++)
+            sm_view_dirty(sm, c->first_warp + i);
+    }
 }
 
 /* The function and pc the warp executes next (the engine settles finished

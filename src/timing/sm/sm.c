@@ -301,9 +301,13 @@ static uint32_t compute_max_cta(const ws_sm *sm, const char **why) {
     *why = names[mask];
     /* few CTAs: spread them (GPGPU-Sim limits per-SM CTAs to what keeps all SMs busy) */
     uint64_t nblocks = (uint64_t)sm->launch.grid[0] * sm->launch.grid[1] * sm->launch.grid[2];
+    uint32_t cs = ws_launch_cluster_size(&sm->launch); /* clusters spread whole */
     if (nblocks < (uint64_t)r * sm->n_sms) {
-        r = (uint32_t)((nblocks + sm->n_sms - 1) / sm->n_sms);
-        *why = "grid";
+        uint64_t nclusters = nblocks / cs, spread = (nclusters + sm->n_sms - 1) / sm->n_sms * cs;
+        if (spread <= r) {
+            r = (uint32_t)spread;
+            *why = "grid";
+        }
     }
     return r;
 }
@@ -392,16 +396,29 @@ bool ws_sm_can_take_cta(const ws_sm *sm) {
     return sm->have_kernel && !sm->has_fault && sm->n_active_ctas < sm->max_cta;
 }
 
-void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
+unsigned ws_sm_free_ctas(const ws_sm *sm) {
+    return ws_sm_can_take_cta(sm) ? sm->max_cta - sm->n_active_ctas : 0;
+}
+
+static ws_cta *take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now);
+
+void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) { take_cta(sm, ctaid, now); }
+
+void ws_sm_take_cluster_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now, ws_cluster *cl, uint32_t rank) {
+    ws_cta *c = take_cta(sm, ctaid, now);
+    if (c) ws_cluster_join(cl, c, rank);
+}
+
+static ws_cta *take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     sm->sleep_until = 0;
     unsigned k = 0;
     while (k < sm->max_ctas && sm->ctas[k].used) k++;
-    if (k >= sm->max_ctas) return; /* the dispatcher asked ws_sm_can_take_cta first */
+    if (k >= sm->max_ctas) return NULL; /* the dispatcher asked ws_sm_can_take_cta first */
     ws_cta *c = ws_cta_create(&sm->launch, ctaid, sm->env.sm_id);
     if (!c) {
         ws_fault f = {WS_ERR_OUT_OF_MEMORY, "out of host memory creating a CTA"};
         sm_set_fault(sm, &f);
-        return;
+        return NULL;
     }
     sm_cta *ct = &sm->ctas[k];
     ct->used = true;
@@ -437,6 +454,7 @@ void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     }
     sm->gen++;
     sm->progressed = true;
+    return c;
 }
 
 unsigned ws_sm_active_ctas(const ws_sm *sm) { return sm->n_active_ctas; }

@@ -119,6 +119,11 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
 bool ws_sm_can_take_cta(const ws_sm *sm);
 /* Make CTA ctaid resident (creates its functional state). */
 void ws_sm_take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now);
+/* CTA slots free for the current kernel now (0 when none can be taken). */
+unsigned ws_sm_free_ctas(const ws_sm *sm);
+/* The same, the CTA joining cluster cl as rank `rank` (thread-block clusters:
+ * the dispatcher places all CTAs of a cluster on one SM in one cycle). */
+void ws_sm_take_cluster_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now, ws_cluster *cl, uint32_t rank);
 unsigned ws_sm_active_ctas(const ws_sm *sm);
 /* CTAs of the current kernel that fit at once (GPGPU-Sim's max_cta). */
 uint32_t ws_sm_max_ctas(const ws_sm *sm);

@@ -11,7 +11,8 @@
 /* Cost of a multiply-add relative to f16's, in quarters. */
 static int64_t quarters(ws_type a) {
     switch (a) {
-    case WS_T_S8: case WS_T_U8: return 2;
+    case WS_T_S8: case WS_T_U8: case WS_T_E4M3: case WS_T_E5M2: return 2;
+    case WS_T_S4: case WS_T_U4: case WS_T_B1: return 1; /* b1 at s4's rate: a floor of one quarter */
     case WS_T_B32: return 8; /* tf32 */
     case WS_T_F64: return 64;
     default: return 4;

@@ -80,7 +80,8 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
     switch ((ws_opcode)in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
     case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_PREFETCH: case WS_OP_TEX:
-    case WS_OP_SULD: case WS_OP_SUST: /* surfaces: global loads and stores */
+    case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SURED: /* surfaces: global loads, stores, atomics */
+    case WS_OP_LDMATRIX: case WS_OP_STMATRIX: /* shared-memory rows */
     case WS_OP_TLD4:
         k = K_MEM;
         break;

@@ -4,8 +4,8 @@
 // layered arrays filled with cudaMemcpy3D, and surf3Dread / surf3Dwrite
 // plus tex3D on a 3-D array read back with cudaMemcpy3D. Each result is
 // checked against the same computation on the host. A one-level mipmapped
-// array read with tex2DLod / tex2DGrad returns level 0; more levels are
-// refused. texCubemap on a cudaArrayCubemap array picks the face and the
+// array read with tex2DLod / tex2DGrad returns level 0; a three-level one
+// has its levels' extents halved (mip_basic.cu reads levels). texCubemap on a cudaArrayCubemap array picks the face and the
 // place on it as the CUDA programming guide's cube-map table says.
 // Prints PASS or FAIL.
 #include <cmath>
@@ -203,11 +203,20 @@ int main() {
   CK(cudaMallocMipmappedArray(&mm, &fd, make_cudaExtent(W, H, 0), 1, 0));
   CK(cudaGetMipmappedArrayLevel(&lev, mm, 0));
   CK(cudaMemcpy2DToArray(lev, 0, 0, hf, W * 4, W * 4, H, cudaMemcpyHostToDevice));
-  if (cudaMallocMipmappedArray(&mm2, &fd, make_cudaExtent(W, H, 0), 3, 0) != cudaErrorNotSupported) {
-    printf("FAIL three levels accepted\n");
-    return 1;
+  {
+    CK(cudaMallocMipmappedArray(&mm2, &fd, make_cudaExtent(W, H, 0), 3, 0));
+    cudaArray_t l2;
+    cudaChannelFormatDesc cf;
+    cudaExtent ex;
+    unsigned fl;
+    CK(cudaGetMipmappedArrayLevel(&l2, mm2, 2));
+    CK(cudaArrayGetInfo(&cf, &ex, &fl, l2));
+    if (ex.width != (W >> 2 ? W >> 2 : 1) || ex.height != (H >> 2 ? H >> 2 : 1)) {
+      printf("FAIL level 2 is %zux%zu\n", ex.width, ex.height);
+      return 1;
+    }
+    CK(cudaFreeMipmappedArray(mm2));
   }
-  cudaGetLastError();
   cudaResourceDesc mr = {};
   mr.resType = cudaResourceTypeMipmappedArray;
   mr.res.mipmap.mipmap = mm;
