@@ -322,26 +322,34 @@ TEST(replay_hp_null_effect_and_functional_equivalence) {
     free(a), free(b), free(c), free(l0), free(l1), free(l2);
 }
 
-/* Check 4: with "credit false" a load that failed for want of an MSHR goes
-   again only with a credit, so a second MSHR squash of a known miss is
-   always a tracker error (uncredited loads took the MSHRs it counted on);
-   plain replay squashes known misses again and again. */
+/* Check 4, strict: with "credit false" a load that failed for want of an
+   MSHR goes again only with a credit, and strict credits keep its MSHR
+   entry or merge slot, so no load pass is squashed on MSHR twice (plain
+   replay squashes known misses again and again). With the thesis's token
+   scheme (-warpsim_hp_credit_strict 0) credited passes still fail: here
+   on the parameter line's merge limit, which a credit did not cover. */
 TEST(replay_hp_predict_hit_bound) {
     const char *wl = "micro/vectoradd";
     const char *rp[] = {"-warpsim_hazard_mode replay", NULL};
-    const char *cf[] = {"-warpsim_hazard_mode replay", "-warpsim_hp_predictor false", NULL};
-    char *l1 = NULL, *l2 = NULL;
-    char *a = run_wl(wl, rp, &l1), *b = run_wl(wl, cf, &l2);
-    if (a && b) {
-        double again_rp = stat_sum(a, "warpsim_replay_mshr_again");
-        double again_cf = stat_sum(b, "warpsim_replay_mshr_again");
-        CHECK(again_rp > 1000);
-        CHECK(again_cf == stat_sum(b, "warpsim_hp_tracker_errors"));
-        CHECK(again_cf < again_rp / 2);
+    const char *cf[] = {"-warpsim_hazard_mode replay", "-warpsim_hp_predictor false",
+                        "-warpsim_hp_check 1", NULL};
+    const char *ns[] = {"-warpsim_hazard_mode replay", "-warpsim_hp_predictor false",
+                        "-warpsim_hp_credit_strict 0", NULL};
+    char *l1 = NULL, *l2 = NULL, *l3 = NULL;
+    char *a = run_wl(wl, rp, &l1), *b = run_wl(wl, cf, &l2), *c = run_wl(wl, ns, &l3);
+    if (a && b && c) {
+        CHECK_SAME(l1, l2);
+        CHECK(stat_sum(a, "warpsim_replay_mshr_again") > 1000);
+        CHECK(stat_sum(b, "warpsim_replay_mshr_again") == 0);
+        CHECK(stat_sum(b, "warpsim_hp_tracker_errors") == 0);
+        CHECK(stat_sum(b, "warpsim_hp_refused") > 0); /* the reservation did something */
         CHECK(stat_sum(b, "warpsim_hazard_mshr") < stat_sum(a, "warpsim_hazard_mshr"));
         CHECK(stat_sum(b, "warpsim_replay_issues") < stat_sum(a, "warpsim_replay_issues"));
+        double again_ns = stat_sum(c, "warpsim_replay_mshr_again");
+        CHECK(again_ns > 0 && again_ns == stat_sum(c, "warpsim_hp_tracker_errors"));
+        CHECK(stat_sum(c, "warpsim_hp_refused") == 0);
     }
-    free(a), free(b), free(l1), free(l2);
+    free(a), free(b), free(c), free(l1), free(l2), free(l3);
 }
 
 /* -warpsim_hazard_mode retain: the stalling pipeline with replay's warp
