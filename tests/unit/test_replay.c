@@ -352,6 +352,62 @@ TEST(replay_hp_predict_hit_bound) {
     free(a), free(b), free(c), free(l1), free(l2), free(l3);
 }
 
+/* Strict credits, the rule: a credit in flight keeps an MSHR entry and a
+   merge slot on its line; the memory stage refuses them to an access
+   without a credit, and lets the credited one through. */
+static bool admit_and_access(ws_sm *sm, sm_inst *in, uint64_t a, ws_fail_kind *fk) {
+    if (!sm_hp_admit(sm, in, false, a, false, fk)) return false;
+    unsigned u0 = ws_cache_mshr_used(sm->l1d);
+    ws_cache_status s = ws_cache_access(sm->l1d, a, WS_ACC_READ, false, NULL, sm->now, fk);
+    sm_hp_access(sm, in, false, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1d),
+                 s != WS_CACHE_RESERVATION_FAIL);
+    while (ws_cache_has_miss(sm->l1d)) ws_cache_pop_miss(sm->l1d); /* sent on: no COMQ */
+    return s != WS_CACHE_RESERVATION_FAIL;
+}
+
+TEST(replay_hp_strict_credit_rule) {
+    srig r;
+    const char *o[] = {"warpsim_hazard_mode", "replay", "warpsim_hp_predictor", "true",
+                       "warpsim_hp_check", "1", NULL};
+    CHECK_MSG(srig_open(&r, o), "%s", r.err);
+    if (!r.sm) return;
+    ws_sm *sm = r.sm;
+    unsigned n = ws_cache_get_cfg(sm->l1d)->mshr_entries;
+    unsigned m = ws_cache_get_cfg(sm->l1d)->mshr_max_merge;
+    CHECK(n > 2 && m > 1);
+    static const ws_inst plain;
+    sm_inst *in = mem_inst(sm, true, 0x1, 1);
+    in->inst = &plain;
+    in->addr[0] = 0x40000;
+    ws_fail_kind fk;
+    CHECK(sm_hp_gate(sm, in) && in->hp_credit); /* "true": a credit, kept on 0x40000's line */
+    /* others fill the line's merge list up to the slot the credit keeps */
+    for (unsigned i = 0; i + 1 < m; i++) CHECK(admit_and_access(sm, NULL, 0x40000 + 4 * i, &fk));
+    CHECK(ws_cache_mshr_merges(sm->l1d, 0x40000) == (int)m - 1);
+    CHECK(!admit_and_access(sm, NULL, 0x40000, &fk) && fk == WS_FAIL_MSHR_MERGE);
+    /* a second credit on the same line must wait: no slot left for it */
+    sm_inst *in2 = mem_inst(sm, true, 0x1, 1);
+    in2->inst = &plain;
+    in2->addr[0] = 0x40010;
+    CHECK(!sm_hp_gate(sm, in2) && !in2->hp_credit);
+    CHECK(admit_and_access(sm, in, 0x40000, &fk)); /* the credited one takes its slot */
+    CHECK(!in->hp_credit && !in->hp_had_credit);
+    /* the books (nothing in flight; the rig's SM runs no kernel, so not sm_hp_check) */
+    CHECK(sm_hp_credits(sm, 0) == (int64_t)n - ws_cache_mshr_used(sm->l1d));
+    /* the entry rule: other lines may use the MSHRs but the one a credit keeps */
+    in2->addr[0] = 0x80000;
+    CHECK(sm_hp_gate(sm, in2) && in2->hp_credit);
+    uint64_t a = 0x100000;
+    for (unsigned i = 0; i < 2 * n && ws_cache_mshr_used(sm->l1d) + 1 < n; i++)
+        CHECK(admit_and_access(sm, NULL, a += 0x80, &fk));
+    CHECK(ws_cache_mshr_used(sm->l1d) + 1 == n);
+    CHECK(!admit_and_access(sm, NULL, a + 0x80, &fk) && fk == WS_FAIL_MSHR_ENTRY);
+    CHECK(admit_and_access(sm, in2, 0x80000, &fk)); /* the credited one allocates the last */
+    CHECK(ws_cache_mshr_used(sm->l1d) == n && sm_hp_credits(sm, 0) == 0);
+    CHECK(sm->st.hp_refused == 2);
+    srig_close(&r);
+}
+
 /* -warpsim_hazard_mode retain: the stalling pipeline with replay's warp
    buffer retention (the thesis's warp-buffer penalty): the same work, and
    warps wait on full buffers more often. */
