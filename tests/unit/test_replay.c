@@ -406,6 +406,18 @@ TEST(replay_hp_strict_credit_rule) {
     CHECK(ws_cache_mshr_used(sm->l1d) == n && sm_hp_credits(sm, 0) == 0);
     CHECK(sm->st.hp_refused == 2);
     srig_close(&r);
+    /* the stalling pipeline keeps the thesis's scheme: nothing is kept for a credit */
+    const char *st[] = {"warpsim_hp_predictor", "true", NULL};
+    CHECK_MSG(srig_open(&r, st), "%s", r.err);
+    if (!r.sm) return;
+    sm = r.sm;
+    in = mem_inst(sm, true, 0x1, 1);
+    in->inst = &plain;
+    in->addr[0] = 0x40000;
+    CHECK(sm_hp_gate(sm, in) && in->hp_credit);
+    for (unsigned i = 0; i < m; i++) CHECK(admit_and_access(sm, NULL, 0x40000 + 4 * i, &fk));
+    CHECK(sm->st.hp_refused == 0);
+    srig_close(&r);
 }
 
 /* -warpsim_hazard_mode retain: the stalling pipeline with replay's warp

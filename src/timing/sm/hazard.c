@@ -106,7 +106,7 @@ static const ws_stat_decl hazard_stats[] = {
              "delay"},
     {"warpsim_hp_refused", .unit = "accesses", .src = WS_SRC_U64,
      .off = offsetof(ws_sm_stats, hp_refused),
-     .when = "-warpsim_hp_tracker credit with -warpsim_hp_credit_strict 1",
+     .when = "-warpsim_hp_tracker credit with -warpsim_hazard_mode replay",
      .desc = "L1D/L1C accesses without a credit that the memory stage refused an MSHR entry or "
              "merge slot kept for credits in flight (each also counts as an MSHR hazard)"},
     {"warpsim_mshr_idle_demand", .unit = "cycles", .src = WS_SRC_U64,
