@@ -700,6 +700,36 @@ TEST(shim_resume_skips_the_printf_of_skipped_launches) {
     free(a), free(b), free(x), free(y);
 }
 
+/* A program that used device-side malloc before the boundary resumes from
+   the checkpoint: the skipped launch reserves the heap's region where the
+   checkpointed run did, and the heap's blocks come back at the boundary
+   (devheap.cu checks every block's contents, and frees them). Boundaries
+   after launch 1 (blocks in use), 2 (freed) and 3 (in use again); the
+   resumed run is timed at 1. */
+TEST(shim_resume_restores_the_device_heap) {
+    char ck[128], env[512], *a = NULL, *b = NULL;
+    snprintf(ck, sizeof ck, "/tmp/warpsim_devheap_%d.ckpt", (int)getpid());
+    const char *note[] = {"warpsim: ", NULL};
+    for (int at = 1; at <= 3; at++) {
+        snprintf(env, sizeof env, "WARPSIM_SET='-warpsim_checkpoint_save %s\n-warpsim_checkpoint_at "
+                 "%d'", ck, at);
+        int rc = run_cudart_app("devheap", env, &a);
+        CHECK_MSG(rc == 0, "devheap (saving at %d) exited %d: %s", at, rc, a ? a : "");
+        snprintf(env, sizeof env, "WARPSIM_SET='-warpsim_checkpoint_resume %s'%s", ck,
+                 at == 1 ? " WARPSIM_FUNCTIONAL=0" : "");
+        rc = run_cudart_app("devheap", env, &b);
+        CHECK_MSG(rc == 0, "devheap (resumed at %d) exited %d: %s", at, rc, b ? b : "");
+        char *x = a ? drop_lines(a, note) : NULL, *y = b ? drop_lines(b, note) : NULL;
+        CHECK_STR_CONTAINS(x, "sum ok second ok");
+        CHECK_MSG(x && y && !strcmp(x, y), "at %d: --- uninterrupted\n%s\n--- resumed\n%s", at,
+                  x ? x : "", y ? y : "");
+        CHECK_STR_CONTAINS(b, "warpsim: resumed from checkpoint");
+        free(a), free(b), free(x), free(y);
+        a = b = NULL;
+    }
+    remove(ck);
+}
+
 TEST(shim_device_malloc_and_alloca) {
     for (int timing = 0; timing < 2; timing++) {
         char *out = NULL;
