@@ -173,6 +173,14 @@ uint64_t ws_dev_heap_limit(const ws_dev_heap *h);
 uint64_t ws_dev_heap_malloc(ws_dev_heap *h, ws_gmem *g, uint64_t size);
 /* false when addr is not a block malloc returned (0 is fine). */
 bool ws_dev_heap_free(ws_dev_heap *h, uint64_t addr);
+/* Checkpoints (runtime/longrun.c): reserve the region as the first malloc
+   does; its base (0: not reserved); its blocks as {offset, size, used}, and
+   back (refused unless they tile the region from its start). */
+ws_status ws_dev_heap_reserve(ws_dev_heap *h, ws_gmem *g);
+uint64_t ws_dev_heap_base(const ws_dev_heap *h);
+uint32_t ws_dev_heap_nblocks(const ws_dev_heap *h);
+void ws_dev_heap_block(const ws_dev_heap *h, uint32_t i, uint64_t w[3]);
+ws_status ws_dev_heap_set_blocks(ws_dev_heap *h, const uint64_t *w, uint32_t n);
 
 /* ---- launches ---------------------------------------------------------- */
 /* (The struct tag is ws_launch; the typedef is ws_launch_desc because the

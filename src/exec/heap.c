@@ -50,16 +50,41 @@ static bool insert(ws_dev_heap *h, uint32_t at, heap_blk b) {
     return true;
 }
 
+ws_status ws_dev_heap_reserve(ws_dev_heap *h, ws_gmem *g) {
+    if (!h) return WS_ERR_INVALID_VALUE;
+    if (h->base) return WS_OK;
+    if (h->limit < 16 || ws_gmem_alloc(g, h->limit, &h->base) != WS_OK) {
+        h->base = 0;
+        return WS_ERR_OUT_OF_MEMORY;
+    }
+    h->n = 0;
+    return insert(h, 0, (heap_blk){0, h->limit & ~15ull, false}) ? WS_OK : WS_ERR_OUT_OF_MEMORY;
+}
+
+uint64_t ws_dev_heap_base(const ws_dev_heap *h) { return h ? h->base : 0; }
+uint32_t ws_dev_heap_nblocks(const ws_dev_heap *h) { return h && h->base ? h->n : 0; }
+
+void ws_dev_heap_block(const ws_dev_heap *h, uint32_t i, uint64_t w[3]) {
+    w[0] = h->blk[i].off, w[1] = h->blk[i].size, w[2] = h->blk[i].used;
+}
+
+ws_status ws_dev_heap_set_blocks(ws_dev_heap *h, const uint64_t *w, uint32_t n) {
+    if (!h || !h->base) return WS_ERR_INVALID_VALUE;
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < n; i++) { /* back to back from 0, within the limit */
+        if (w[3 * i] != at || !w[3 * i + 1] || w[3 * i + 1] > h->limit - at) return WS_ERR_INVALID_VALUE;
+        at += w[3 * i + 1];
+    }
+    h->n = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!insert(h, i, (heap_blk){w[3 * i], w[3 * i + 1], w[3 * i + 2] != 0}))
+            return WS_ERR_OUT_OF_MEMORY;
+    return WS_OK;
+}
+
 uint64_t ws_dev_heap_malloc(ws_dev_heap *h, ws_gmem *g, uint64_t size) {
     if (!h || !size || size > h->limit) return 0;
-    if (!h->base) {
-        if (h->limit < 16 || ws_gmem_alloc(g, h->limit, &h->base) != WS_OK) {
-            h->base = 0;
-            return 0;
-        }
-        h->n = 0;
-        if (!insert(h, 0, (heap_blk){0, h->limit & ~15ull, false})) return 0;
-    }
+    if (!h->base && ws_dev_heap_reserve(h, g) != WS_OK) return 0;
     uint64_t n = (size + 15) & ~15ull;
     for (uint32_t i = 0; i < h->n; i++) {
         heap_blk *b = &h->blk[i];

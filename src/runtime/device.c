@@ -289,7 +289,7 @@ ws_status ws_device_create(const ws_device_options *o, ws_device **out) {
         }
     }
     if (st == WS_OK && ws_longrun_wanted(&d->cfg)) {
-        ws_longrun_dev ld = {d->gmem, &d->totals, &d->launch_uid, &d->tot_ctas};
+        ws_longrun_dev ld = {d->gmem, &d->totals, &d->launch_uid, &d->tot_ctas, d->heap};
         if (!(d->longrun = ws_longrun_create(&d->cfg, d->gpu, &ld))) st = WS_ERR_CONFIG;
     }
     if (st != WS_OK) {

@@ -10,6 +10,10 @@
  *   u64 n, u64 launch digests[n],
  *   u64 n, n x {u64 base, u64 size, u64 live}, the live ones' bytes in order,
  *   u64 n, n x {u64 device address, u64 bytes, the bytes} (host reads),
+ *   u64 heap launch (the device heap was reserved during launch number
+ *   heap launch - 1; 0: not reserved), u64 heap base, u64 n, n x {u64
+ *   offset, u64 size, u64 used} (its blocks; their bytes are in its
+ *   allocation's),
  *   u64 FNV-1a digest of everything before it.
  * The program is identified by digests of its modules' PTX and of each
  * launch (kernel, grid, block, parameter bytes), and by its allocations. */
@@ -98,6 +102,9 @@ struct ws_longrun {
     const uint8_t *ck_modules, *ck_launches, *ck_allocs, *ck_mem, *ck_dtoh;
     uint64_t ck_nlaunch, ck_nalloc, ck_ndtoh, ck_dtoh_next;
     const uint8_t *ck_dtoh_pos;
+    uint64_t ck_heap_at, ck_heap_base, ck_heap_n;
+    const uint8_t *ck_heap;
+    uint64_t heap_at;       /* launches done when the device heap was first seen reserved */
     /* identity of the program so far */
     uint64_t nmodules, module_hash;
     uint64_t *launch_hash;
@@ -460,6 +467,11 @@ static int ckpt_open(ws_longrun *lr, const char *path) {
             rd_u64(&r);
             rd_bytes(&r, rd_u64(&r));
         }
+        lr->ck_heap_at = rd_u64(&r);
+        lr->ck_heap_base = rd_u64(&r);
+        lr->ck_heap_n = rd_u64(&r);
+        if (lr->ck_heap_n > len / 24) r.bad = true;
+        lr->ck_heap = r.bad ? NULL : rd_bytes(&r, lr->ck_heap_n * 24);
         if (r.bad || r.p != r.end || lr->ck_nlaunch != lr->boundary)
             fail = "corrupted (its parts do not add up to its size)";
     }
@@ -532,6 +544,15 @@ static int ckpt_write(ws_longrun *lr, char *err, size_t errlen) {
         put64(f, &h, lr->log[i].n);
         put(f, &h, lr->log[i].data, lr->log[i].n);
     }
+    uint32_t nb = ws_dev_heap_nblocks(lr->dev.heap);
+    put64(f, &h, nb ? lr->heap_at : 0);
+    put64(f, &h, nb ? ws_dev_heap_base(lr->dev.heap) : 0);
+    put64(f, &h, nb);
+    for (uint32_t i = 0; i < nb; i++) {
+        uint64_t w[3];
+        ws_dev_heap_block(lr->dev.heap, i, w);
+        put(f, &h, w, sizeof w);
+    }
     uint64_t sum = h;
     fwrite(&sum, 1, 8, f);
     int bad = ferror(f) != 0;
@@ -584,6 +605,22 @@ static ws_status ckpt_restore(ws_longrun *lr, char *err, size_t errlen) {
             return refuse(lr);
         }
         m += a[1];
+    }
+    /* the device heap: its region was reserved when its launch was skipped */
+    if (lr->ck_heap_at) {
+        uint64_t *w = malloc(lr->ck_heap_n * 24 + 1);
+        ws_status hs = WS_ERR_INVALID_VALUE;
+        if (w && ws_dev_heap_base(lr->dev.heap) == lr->ck_heap_base) {
+            memcpy(w, lr->ck_heap, lr->ck_heap_n * 24);
+            hs = ws_dev_heap_set_blocks(lr->dev.heap, w, (uint32_t)lr->ck_heap_n);
+        }
+        free(w);
+        if (hs != WS_OK) {
+            snprintf(err, errlen, "checkpoint %s: cannot restore the device heap's blocks (its "
+                     "region is not at 0x%llx here)", path, (unsigned long long)lr->ck_heap_base);
+            return refuse(lr);
+        }
+        lr->heap_at = lr->ck_heap_at;
     }
     ws_run_totals *t = lr->dev.totals;
     t->kernels = v[2];
@@ -706,6 +743,9 @@ ws_status ws_longrun_begin(ws_longrun *lr, const char *kernel, const uint32_t gr
                            ws_lr_mode *mode, char *err, size_t errlen) {
     uint64_t idx = *lr->dev.launch_uid;
     lr->cur_index = idx;
+    /* the launch during which the device heap was reserved (checkpoints) */
+    if (!lr->heap_at && idx && (!lr->resume_path || lr->restored) && ws_dev_heap_base(lr->dev.heap))
+        lr->heap_at = idx;
     memset(&lr->vals, 0, sizeof lr->vals);
     *mode = WS_LR_DETAILED;
     /* the launch's identity */
@@ -746,6 +786,15 @@ ws_status ws_longrun_begin(ws_longrun *lr, const char *kernel, const uint32_t gr
             }
             *mode = WS_LR_SKIP;
             (*lr->dev.launch_uid)++;
+            /* the skipped launch reserved the device heap: so it does here, at the same
+               point among the allocations */
+            if (idx + 1 == lr->ck_heap_at && ws_dev_heap_reserve(lr->dev.heap, lr->dev.gmem)) {
+                snprintf(err, errlen, "checkpoint %s: cannot reserve the device heap (%llu bytes) "
+                         "where launch %llu reserved it", lr->resume_path,
+                         (unsigned long long)ws_dev_heap_limit(lr->dev.heap),
+                         (unsigned long long)idx + 1);
+                return refuse(lr);
+            }
             return WS_OK;
         }
         ws_status s = ckpt_restore(lr, err, errlen);

@@ -29,7 +29,7 @@
 #include "stats/report.h"
 #include "timing/gpu.h"
 
-#define WS_CKPT_FORMAT 1
+#define WS_CKPT_FORMAT 2
 
 typedef struct ws_longrun ws_longrun;
 
@@ -39,6 +39,7 @@ typedef struct ws_longrun_dev {
     ws_run_totals *totals;
     uint64_t *launch_uid;   /* launches so far */
     uint64_t *tot_ctas;
+    ws_dev_heap *heap;      /* device-side malloc (NULL: none) */
 } ws_longrun_dev;
 
 /* Does the configuration ask for any of it? */

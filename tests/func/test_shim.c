@@ -767,6 +767,78 @@ TEST(shim_pointer_attributes) {
 /* Device-side malloc/free whose blocks outlive their launch, alloca (a
    variable-length stack array), NULL when the heap is full, and
    cudaLimitMallocHeapSize settable only before the heap is used. */
+/* The lines of text that do not start with any of the prefixes. */
+static char *drop_lines(const char *text, const char *const *prefixes) {
+    size_t n = strlen(text);
+    char *out = malloc(n + 1), *o = out;
+    if (!out) return NULL;
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+        bool drop = false;
+        for (const char *const *p = prefixes; *p && !drop; p++) drop = !strncmp(l, *p, strlen(*p));
+        if (!drop) memcpy(o, l, len), o += len;
+        l += len;
+    }
+    *o = 0;
+    return out;
+}
+
+/* Resuming from a checkpoint does not replay the device printf output of the
+   launches it skips (docs/sampling.md): the resumed run prints what the
+   uninterrupted one prints from the boundary on, and nothing of before. */
+TEST(shim_resume_skips_the_printf_of_skipped_launches) {
+    char ck[128], env[512], *a = NULL, *b = NULL;
+    snprintf(ck, sizeof ck, "/tmp/warpsim_printf_%d.ckpt", (int)getpid());
+    snprintf(env, sizeof env, "WARPSIM_SET='-warpsim_checkpoint_save %s\n-warpsim_checkpoint_at 1'",
+             ck);
+    int rc = run_cudart_app("printf", env, &a);
+    CHECK_MSG(rc == 0, "printf (saving) exited %d: %s", rc, a ? a : "");
+    snprintf(env, sizeof env, "WARPSIM_SET='-warpsim_checkpoint_resume %s'", ck);
+    rc = run_cudart_app("printf", env, &b);
+    CHECK_MSG(rc == 0, "printf (resumed) exited %d: %s", rc, b ? b : "");
+    remove(ck);
+    /* launch 1 (conv) printed the "t=" and "odd branch" lines */
+    const char *first[] = {"t=", "odd branch", "warpsim: checkpoint written", NULL};
+    const char *note[] = {"warpsim: resumed from checkpoint", NULL};
+    char *x = a ? drop_lines(a, first) : NULL, *y = b ? drop_lines(b, note) : NULL;
+    CHECK(a && strstr(a, "t=0 u=0 ") && b && !strstr(b, "t=0 u=0 ") && !strstr(b, "odd branch"));
+    CHECK_STR_CONTAINS(b, "hello from block 0 thread 0");
+    CHECK_MSG(x && y && !strcmp(x, y), "--- uninterrupted, from the boundary\n%s\n--- resumed\n%s",
+              x ? x : "", y ? y : "");
+    free(a), free(b), free(x), free(y);
+}
+
+/* A program that used device-side malloc before the boundary resumes from
+   the checkpoint: the skipped launch reserves the heap's region where the
+   checkpointed run did, and the heap's blocks come back at the boundary
+   (devheap.cu checks every block's contents, and frees them). Boundaries
+   after launch 1 (blocks in use), 2 (freed) and 3 (in use again); the
+   resumed run is timed at 1. */
+TEST(shim_resume_restores_the_device_heap) {
+    char ck[128], env[512], *a = NULL, *b = NULL;
+    snprintf(ck, sizeof ck, "/tmp/warpsim_devheap_%d.ckpt", (int)getpid());
+    const char *note[] = {"warpsim: ", NULL};
+    for (int at = 1; at <= 3; at++) {
+        snprintf(env, sizeof env, "WARPSIM_SET='-warpsim_checkpoint_save %s\n-warpsim_checkpoint_at "
+                 "%d'", ck, at);
+        int rc = run_cudart_app("devheap", env, &a);
+        CHECK_MSG(rc == 0, "devheap (saving at %d) exited %d: %s", at, rc, a ? a : "");
+        snprintf(env, sizeof env, "WARPSIM_SET='-warpsim_checkpoint_resume %s'%s", ck,
+                 at == 1 ? " WARPSIM_FUNCTIONAL=0" : "");
+        rc = run_cudart_app("devheap", env, &b);
+        CHECK_MSG(rc == 0, "devheap (resumed at %d) exited %d: %s", at, rc, b ? b : "");
+        char *x = a ? drop_lines(a, note) : NULL, *y = b ? drop_lines(b, note) : NULL;
+        CHECK_STR_CONTAINS(x, "sum ok second ok");
+        CHECK_MSG(x && y && !strcmp(x, y), "at %d: --- uninterrupted\n%s\n--- resumed\n%s", at,
+                  x ? x : "", y ? y : "");
+        CHECK_STR_CONTAINS(b, "warpsim: resumed from checkpoint");
+        free(a), free(b), free(x), free(y);
+        a = b = NULL;
+    }
+    remove(ck);
+}
+
 TEST(shim_device_malloc_and_alloca) {
     for (int timing = 0; timing < 2; timing++) {
         char *out = NULL;

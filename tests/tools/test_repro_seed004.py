@@ -76,6 +76,24 @@ class ChecksTest(unittest.TestCase):
         self.assertIn("| 5 |", text)
         self.assertIn("| BFS2 |", text)
 
+    def test_mshr_sources_from_the_last_kernel(self):
+        # the fail counts are program totals: the last kernel's record holds the run's
+        for cfg in ("replay", "replay-mshr64"):
+            p = os.path.join(self.dir, cfg, "CFD", "stats.json")
+            first = {"gpu_sim_cycle": 10, "L1D_fail_MSHR_ENTRY_FAIL": 5}
+            last = {"gpu_sim_cycle": 900, "warpsim_hazard_mshr": 100, "warpsim_hazard_div": 50,
+                    "warpsim_hazard_comq": 10, "warpsim_warp_insts_mem": 500,
+                    "warpsim_replay_issues": 300,
+                    "L1D_fail_MSHR_ENTRY_FAIL": 40 if cfg == "replay" else 20,
+                    "Total_core_cache_stats_breakdown_CONST_ACC_R_RESERVATION_FAIL": 60}
+            with open(p, "w") as f:
+                json.dump([first, last], f)
+        d = r4.Data(self.dir, self.benches)
+        self.assertEqual(d.get("replay", "CFD", "l1d_entry"), 40)
+        text = r4.render(d, "sweeps/x")
+        self.assertIn("| CFD | 100 | 0.40 | 0.00 | 0.60 | 0.31 | 0.60 (0.60) | 40/20/0 | 10/10/10 |",
+                      text)
+
     def test_mshr_idle_and_issue_cycles(self):
         def extra(cfg, a):
             # MSHRs idle more under replay, and more with credit than naive; credit false

@@ -25,6 +25,34 @@ TEST(heap_first_fit_merge_and_limits) {
     ws_gmem_destroy(g);
 }
 
+/* Checkpoints: a heap's blocks, set on another heap whose region is reserved
+   (as a resumed run does), give it the same state; blocks that do not tile
+   the region from its start are refused. */
+TEST(heap_blocks_round_trip) {
+    ws_gmem *g = ws_gmem_create(1 << 22);
+    ws_dev_heap *h = ws_dev_heap_create(1024), *k = ws_dev_heap_create(1024);
+    uint64_t a = ws_dev_heap_malloc(h, g, 100), b = ws_dev_heap_malloc(h, g, 32);
+    CHECK(ws_dev_heap_free(h, a));
+    uint32_t n = ws_dev_heap_nblocks(h);
+    CHECK_EQ_U64(n, 3); /* a hole, b, the rest */
+    uint64_t w[9];
+    for (uint32_t i = 0; i < n; i++) ws_dev_heap_block(h, i, w + 3 * i);
+    CHECK_EQ_I64(ws_dev_heap_set_blocks(k, w, n), WS_ERR_INVALID_VALUE); /* not reserved */
+    CHECK_EQ_I64(ws_dev_heap_reserve(k, g), WS_OK);
+    CHECK(ws_dev_heap_base(k) && ws_dev_heap_base(k) != ws_dev_heap_base(h));
+    uint64_t gap[9];
+    memcpy(gap, w, sizeof gap);
+    gap[3] += 16; /* the second block does not start where the first ends */
+    CHECK_EQ_I64(ws_dev_heap_set_blocks(k, gap, n), WS_ERR_INVALID_VALUE);
+    CHECK_EQ_I64(ws_dev_heap_set_blocks(k, w, n), WS_OK);
+    uint64_t d = ws_dev_heap_base(k) - ws_dev_heap_base(h);
+    CHECK_EQ_U64(ws_dev_heap_malloc(k, g, 64), a + d); /* first fit: the hole, as in h */
+    CHECK(ws_dev_heap_free(k, b + d) && !ws_dev_heap_free(k, b + d));
+    ws_dev_heap_destroy(k, g);
+    ws_dev_heap_destroy(h, g);
+    ws_gmem_destroy(g);
+}
+
 /* Each thread allocas t+1 words, fills them, calls a function (whose frame
    must land above the alloca'd words), then checks them; stackrestore pops
    the array and a second alloca reuses its place. */

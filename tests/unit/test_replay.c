@@ -322,26 +322,102 @@ TEST(replay_hp_null_effect_and_functional_equivalence) {
     free(a), free(b), free(c), free(l0), free(l1), free(l2);
 }
 
-/* Check 4: with "credit false" a load that failed for want of an MSHR goes
-   again only with a credit, so a second MSHR squash of a known miss is
-   always a tracker error (uncredited loads took the MSHRs it counted on);
-   plain replay squashes known misses again and again. */
+/* Check 4, strict: with "credit false" a load that failed for want of an
+   MSHR goes again only with a credit, and strict credits keep its MSHR
+   entry or merge slot, so no load pass is squashed on MSHR twice (plain
+   replay squashes known misses again and again). With the thesis's token
+   scheme (-warpsim_hp_credit_strict 0) credited passes still fail: here
+   on the parameter line's merge limit, which a credit did not cover. */
 TEST(replay_hp_predict_hit_bound) {
     const char *wl = "micro/vectoradd";
     const char *rp[] = {"-warpsim_hazard_mode replay", NULL};
-    const char *cf[] = {"-warpsim_hazard_mode replay", "-warpsim_hp_predictor false", NULL};
-    char *l1 = NULL, *l2 = NULL;
-    char *a = run_wl(wl, rp, &l1), *b = run_wl(wl, cf, &l2);
-    if (a && b) {
-        double again_rp = stat_sum(a, "warpsim_replay_mshr_again");
-        double again_cf = stat_sum(b, "warpsim_replay_mshr_again");
-        CHECK(again_rp > 1000);
-        CHECK(again_cf == stat_sum(b, "warpsim_hp_tracker_errors"));
-        CHECK(again_cf < again_rp / 2);
+    const char *cf[] = {"-warpsim_hazard_mode replay", "-warpsim_hp_predictor false",
+                        "-warpsim_hp_check 1", NULL};
+    const char *ns[] = {"-warpsim_hazard_mode replay", "-warpsim_hp_predictor false",
+                        "-warpsim_hp_credit_strict 0", NULL};
+    char *l1 = NULL, *l2 = NULL, *l3 = NULL;
+    char *a = run_wl(wl, rp, &l1), *b = run_wl(wl, cf, &l2), *c = run_wl(wl, ns, &l3);
+    if (a && b && c) {
+        CHECK_SAME(l1, l2);
+        CHECK(stat_sum(a, "warpsim_replay_mshr_again") > 1000);
+        CHECK(stat_sum(b, "warpsim_replay_mshr_again") == 0);
+        CHECK(stat_sum(b, "warpsim_hp_tracker_errors") == 0);
+        CHECK(stat_sum(b, "warpsim_hp_refused") > 0); /* the reservation did something */
         CHECK(stat_sum(b, "warpsim_hazard_mshr") < stat_sum(a, "warpsim_hazard_mshr"));
         CHECK(stat_sum(b, "warpsim_replay_issues") < stat_sum(a, "warpsim_replay_issues"));
+        double again_ns = stat_sum(c, "warpsim_replay_mshr_again");
+        CHECK(again_ns > 0 && again_ns == stat_sum(c, "warpsim_hp_tracker_errors"));
+        CHECK(stat_sum(c, "warpsim_hp_refused") == 0);
     }
-    free(a), free(b), free(l1), free(l2);
+    free(a), free(b), free(c), free(l1), free(l2), free(l3);
+}
+
+/* Strict credits, the rule: a credit in flight keeps an MSHR entry and a
+   merge slot on its line; the memory stage refuses them to an access
+   without a credit, and lets the credited one through. */
+static bool admit_and_access(ws_sm *sm, sm_inst *in, uint64_t a, ws_fail_kind *fk) {
+    if (!sm_hp_admit(sm, in, false, a, false, fk)) return false;
+    unsigned u0 = ws_cache_mshr_used(sm->l1d);
+    ws_cache_status s = ws_cache_access(sm->l1d, a, WS_ACC_READ, false, NULL, sm->now, fk);
+    sm_hp_access(sm, in, false, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1d),
+                 s != WS_CACHE_RESERVATION_FAIL);
+    while (ws_cache_has_miss(sm->l1d)) ws_cache_pop_miss(sm->l1d); /* sent on: no COMQ */
+    return s != WS_CACHE_RESERVATION_FAIL;
+}
+
+TEST(replay_hp_strict_credit_rule) {
+    srig r;
+    const char *o[] = {"warpsim_hazard_mode", "replay", "warpsim_hp_predictor", "true",
+                       "warpsim_hp_check", "1", NULL};
+    CHECK_MSG(srig_open(&r, o), "%s", r.err);
+    if (!r.sm) return;
+    ws_sm *sm = r.sm;
+    unsigned n = ws_cache_get_cfg(sm->l1d)->mshr_entries;
+    unsigned m = ws_cache_get_cfg(sm->l1d)->mshr_max_merge;
+    CHECK(n > 2 && m > 1);
+    static const ws_inst plain;
+    sm_inst *in = mem_inst(sm, true, 0x1, 1);
+    in->inst = &plain;
+    in->addr[0] = 0x40000;
+    ws_fail_kind fk;
+    CHECK(sm_hp_gate(sm, in) && in->hp_credit); /* "true": a credit, kept on 0x40000's line */
+    /* others fill the line's merge list up to the slot the credit keeps */
+    for (unsigned i = 0; i + 1 < m; i++) CHECK(admit_and_access(sm, NULL, 0x40000 + 4 * i, &fk));
+    CHECK(ws_cache_mshr_merges(sm->l1d, 0x40000) == (int)m - 1);
+    CHECK(!admit_and_access(sm, NULL, 0x40000, &fk) && fk == WS_FAIL_MSHR_MERGE);
+    /* a second credit on the same line must wait: no slot left for it */
+    sm_inst *in2 = mem_inst(sm, true, 0x1, 1);
+    in2->inst = &plain;
+    in2->addr[0] = 0x40010;
+    CHECK(!sm_hp_gate(sm, in2) && !in2->hp_credit);
+    CHECK(admit_and_access(sm, in, 0x40000, &fk)); /* the credited one takes its slot */
+    CHECK(!in->hp_credit && !in->hp_had_credit);
+    /* the books (nothing in flight; the rig's SM runs no kernel, so not sm_hp_check) */
+    CHECK(sm_hp_credits(sm, 0) == (int64_t)n - ws_cache_mshr_used(sm->l1d));
+    /* the entry rule: other lines may use the MSHRs but the one a credit keeps */
+    in2->addr[0] = 0x80000;
+    CHECK(sm_hp_gate(sm, in2) && in2->hp_credit);
+    uint64_t a = 0x100000;
+    for (unsigned i = 0; i < 2 * n && ws_cache_mshr_used(sm->l1d) + 1 < n; i++)
+        CHECK(admit_and_access(sm, NULL, a += 0x80, &fk));
+    CHECK(ws_cache_mshr_used(sm->l1d) + 1 == n);
+    CHECK(!admit_and_access(sm, NULL, a + 0x80, &fk) && fk == WS_FAIL_MSHR_ENTRY);
+    CHECK(admit_and_access(sm, in2, 0x80000, &fk)); /* the credited one allocates the last */
+    CHECK(ws_cache_mshr_used(sm->l1d) == n && sm_hp_credits(sm, 0) == 0);
+    CHECK(sm->st.hp_refused == 2);
+    srig_close(&r);
+    /* the stalling pipeline keeps the thesis's scheme: nothing is kept for a credit */
+    const char *st[] = {"warpsim_hp_predictor", "true", NULL};
+    CHECK_MSG(srig_open(&r, st), "%s", r.err);
+    if (!r.sm) return;
+    sm = r.sm;
+    in = mem_inst(sm, true, 0x1, 1);
+    in->inst = &plain;
+    in->addr[0] = 0x40000;
+    CHECK(sm_hp_gate(sm, in) && in->hp_credit);
+    for (unsigned i = 0; i < m; i++) CHECK(admit_and_access(sm, NULL, 0x40000 + 4 * i, &fk));
+    CHECK(sm->st.hp_refused == 0);
+    srig_close(&r);
 }
 
 /* -warpsim_hazard_mode retain: the stalling pipeline with replay's warp

@@ -80,6 +80,10 @@ SUM = ["gpu_sim_cycle", "gpu_sim_insn", "warpsim_warp_insts_mem", "warpsim_oc_bl
     [f"warpsim_hazard_{k}" for k in ("div", "bank", "mshr", "comq", "rsv")] + \
     ["warpsim_mshr_idle_demand", "warpsim_sched_issue1", "warpsim_sched_issue2"] + \
     [f"warpsim_stall_{k}" for k in ("idle", "scoreboard", "pipeline", "barrier", "ibuffer")]
+# program totals (each kernel's record carries the running total: the last one is the run's)
+LAST = {"l1d_entry": "L1D_fail_MSHR_ENTRY_FAIL", "l1d_merge": "L1D_fail_MSHR_MERGE_FAIL",
+        "l1d_mq": "L1D_fail_MISS_QUEUE_FULL", "l1d_line": "L1D_fail_LINE_ALLOC_FAIL",
+        "l1c_fail": "Total_core_cache_stats_breakdown_CONST_ACC_R_RESERVATION_FAIL"}
 N_SMS = 10
 ALU_RATE = 2  # the thesis's 2 ALUs (its section 3.5 leaves 2 or 3 open)
 
@@ -144,6 +148,8 @@ def load(sweep, cfg, abbr):
             elif t[n] is not None:
                 t[n] += k.get(n) or 0
         t["new_cycles"] += predicted_new_cycles(k)
+    for n, key in LAST.items():
+        t[n] = (ks[-1].get(key) or 0) if ks else 0
     return t
 
 
@@ -470,6 +476,35 @@ def hazard_table(d, cfg):
     return "\n".join(lines)
 
 
+def mshr_table(d):
+    """Where the MSHR hazards come from, and how much of replay's squashing is divergence:
+    per benchmark under replay, the L1D's refusals for want of an MSHR entry and for an entry
+    at its merge limit, and the constant cache's refusals (kernel parameters and constants go
+    through it; under replay every refusal is one squash), as shares of warpsim_hazard_mshr;
+    DIV's share of all squashes; reissues per memory instruction with one access per pass and
+    with all of a pass's accesses (replay-passall); and at 32/64/128 L1D MSHRs the L1D entry
+    refusals and COMQ squashes (checks 10, 11)."""
+    lines = ["| bench | MSHR squashes | L1D entry | L1D merge | L1C | DIV / squashes | "
+             "reissues/mem inst (passall) | L1D entry fails 32/64/128 | COMQ 32/64/128 |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for a in d.b:
+        m = d.get("replay", a, "warpsim_hazard_mshr")
+        if m is None:
+            continue
+        g = lambda c, n: d.get(c, a, n) or 0  # noqa: E731
+        sq = sum(g("replay", f"warpsim_hazard_{k}") for k in ("div", "bank", "mshr", "comq", "rsv"))
+        share = lambda n: f"{g('replay', n) / m:.2f}" if m else "-"  # noqa: E731
+        wi, wp = g("replay", "warpsim_warp_insts_mem"), g("replay-passall", "warpsim_warp_insts_mem")
+        ri = f"{g('replay', 'warpsim_replay_issues') / wi:.2f}" if wi else "n/a"
+        rp = f"{g('replay-passall', 'warpsim_replay_issues') / wp:.2f}" if wp else "n/a"
+        cf = ("replay", "replay-mshr64", "replay-mshr128")
+        lines.append(f"| {a} | {m:.0f} | {share('l1d_entry')} | {share('l1d_merge')} | "
+                     f"{share('l1c_fail')} | {g('replay', 'warpsim_hazard_div') / sq if sq else 0:.2f} | "
+                     f"{ri} ({rp}) | " + "/".join(f"{g(c, 'l1d_entry'):.0f}" for c in cf) + " | " +
+                     "/".join(f"{g(c, 'warpsim_hazard_comq'):.0f}" for c in cf) + " |")
+    return "\n".join(lines)
+
+
 SCHED_CFGS = ["stall-1sched", "stall", "replay-1sched", "replay", "replay-credit-false",
               "replay-naive-false"]
 
@@ -508,6 +543,9 @@ def render(d, sweep):
     out.append(hazard_table(d, "stall"))
     out.append("")
     out.append(hazard_table(d, "replay"))
+    out.append("\nWhere replay's MSHR hazards come from, and divergence's share (shares of the "
+               "replay run's MSHR squashes; checks 6, 10, 11):\n")
+    out.append(mshr_table(d))
     out.append("\nScheduler cycles by class (Fig 7.5 / 7.10), per cycle of the single-scheduler "
                "stalling run and SM:\n")
     out.append(sched_table(d))

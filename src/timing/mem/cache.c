@@ -893,3 +893,10 @@ bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr) {
                  false, &way) == WS_CACHE_HIT;
 }
 unsigned ws_cache_miss_queue_len(const ws_cache *c) { return c->mq_len; }
+uint64_t ws_cache_mshr_key(const ws_cache *c, uint64_t addr) { return mshr_addr(c, addr); }
+int ws_cache_mshr_merges(const ws_cache *c, uint64_t addr) {
+    uint64_t maddr = mshr_addr(c, addr);
+    for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
+        if (c->mshr[i].valid && c->mshr[i].block == maddr) return (int)c->mshr[i].nreq;
+    return -1;
+}

@@ -221,6 +221,11 @@ unsigned ws_cache_mshr_used(const ws_cache *c);
 /* Would a read of addr hit now (valid data, not a pending fill)? No side
    effects (the hazard-prediction oracle). */
 bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr);
+/* The MSHR address of addr (its line, or its sector), and the requests
+   merged in its MSHR entry now (-1: none pending). No side effects (the
+   hazard-prediction credit tracker). */
+uint64_t ws_cache_mshr_key(const ws_cache *c, uint64_t addr);
+int ws_cache_mshr_merges(const ws_cache *c, uint64_t addr);
 unsigned ws_cache_miss_queue_len(const ws_cache *c);
 
 #endif

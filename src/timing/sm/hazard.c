@@ -100,8 +100,15 @@ static const ws_stat_decl hazard_stats[] = {
     {"warpsim_hp_tracker_errors", .unit = "passes", .src = WS_SRC_U64,
      .off = offsetof(ws_sm_stats, hp_tracker_errors),
      .when = "-warpsim_hp_predictor other than none with -warpsim_hazard_mode replay",
-     .desc = "MSHR squashes of passes that held a credit (uncredited loads took the MSHRs "
-             "between issue and the memory stage)"},
+     .desc = "MSHR squashes of passes that held a credit: with -warpsim_hp_credit_strict 0, "
+             "uncredited accesses took the MSHR between issue and the memory stage, or the "
+             "line's MSHR entry was at its merge limit; 0 with strict credits and no signal "
+             "delay"},
+    {"warpsim_hp_refused", .unit = "accesses", .src = WS_SRC_U64,
+     .off = offsetof(ws_sm_stats, hp_refused),
+     .when = "-warpsim_hp_tracker credit with -warpsim_hazard_mode replay",
+     .desc = "L1D/L1C accesses without a credit that the memory stage refused an MSHR entry or "
+             "merge slot kept for credits in flight (each also counts as an MSHR hazard)"},
     {"warpsim_mshr_idle_demand", .unit = "cycles", .src = WS_SRC_U64,
      .off = offsetof(ws_sm_stats, mshr_idle_demand), .when = "-warpsim_mshr_idle_stat 1",
      .desc = "cycles, summed over SMs, that began with an MSHR of the L1D (L1C) free while a "

@@ -30,6 +30,21 @@
  *           freed an MSHR) reaches it D cycles later, the wire delay of
  *           the thesis's section 8.1; the books then count those signals
  *           still on their way (pend). Taking a credit at issue is at once.
+ *           Strict credits (-warpsim_hp_credit_strict 1, the default; under
+ *           replay, where a pass makes one access): the
+ *           thesis's pool only throttles issue, so an uncredited access
+ *           can take the MSHR a credited one counts on between its issue
+ *           and the memory stage, and a credit says nothing of the merge
+ *           slots of a pending line (a load that failed on its entry's
+ *           merge limit took a credit, went again and failed again; on
+ *           micro/vectoradd that was 2148 of 2268 repeated MSHR squashes,
+ *           the parameter line every warp reads). So a credit also keeps
+ *           a merge slot on the line of its next access (a grant waits
+ *           while that line's entry has none to spare), and the memory
+ *           stage (sm_hp_admit) refuses an uncredited access the entry or
+ *           the merge slot that credits in flight hold: a credited pass
+ *           never fails on MSHR (check 4 of the thesis's list in its
+ *           strict form), with no signal delay.
  * A predicted miss without a grant is held back: the warp's scheduler
  * cycle counts as "restrict". Mechanically the load is executed and held
  * at the issue point (w->hp_gated) until the gate lets it go; nothing
@@ -62,6 +77,11 @@ struct sm_hp {
     int64_t (*ring)[HP_NPOOL];
     int64_t pend[HP_NPOOL];    /* their sum per pool */
     uint64_t tick_next;        /* the first cycle whose slot is not applied yet */
+    /* strict credits: the MSHR address each credit in flight will use (0:
+       not known, a local access) */
+    bool strict;
+    uint64_t *keys[HP_NPOOL];
+    unsigned nkeys[HP_NPOOL];
 };
 
 static const char *const pred_names[] = {"none", "false", "true", "pc", "oracle"};
@@ -93,9 +113,16 @@ int sm_hp_init(ws_sm *sm, char *err, size_t errlen) {
     }
     sm->hp = calloc(1, sizeof *sm->hp);
     if (sm->hp && delay) sm->hp->ring = calloc(delay + 1, sizeof *sm->hp->ring);
-    if (!sm->hp || (delay && !sm->hp->ring)) {
-        if (sm->hp) free(sm->hp);
-        sm->hp = NULL;
+    bool keys_ok = true;
+    if (sm->hp)
+        for (int k = 0; k < HP_NPOOL; k++) {
+            /* a credit per MSHR: never more keys than entries */
+            sm->hp->keys[k] = calloc(ws_cache_get_cfg(pool_cache(sm, k))->mshr_entries + 1,
+                                     sizeof(uint64_t));
+            keys_ok = keys_ok && sm->hp->keys[k];
+        }
+    if (!sm->hp || (delay && !sm->hp->ring) || !keys_ok) {
+        sm_hp_destroy(sm);
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -103,6 +130,10 @@ int sm_hp_init(ws_sm *sm, char *err, size_t errlen) {
     sm->hp->pred = p;
     sm->hp->tracker = t;
     sm->hp->check = sm->cfg->hp_check;
+    /* strict under replay only: a stalling instruction makes all its accesses on one credit,
+       so keeping entries for credits there refuses its own later accesses (measured: SS with
+       credit true, 7.6% slower than stalling, 0.4% with the thesis's scheme) */
+    sm->hp->strict = t == HP_CREDIT && sm->cfg->hp_credit_strict && sm->replay;
     for (int k = 0; k < HP_NPOOL; k++) {
         sm->hp->n[k] = ws_cache_get_cfg(pool_cache(sm, k))->mshr_entries;
         sm->hp->credits[k] = sm->hp->n[k];
@@ -112,7 +143,10 @@ int sm_hp_init(ws_sm *sm, char *err, size_t errlen) {
 }
 
 void sm_hp_destroy(ws_sm *sm) {
-    if (sm->hp) free(sm->hp->ring);
+    if (sm->hp) {
+        free(sm->hp->ring);
+        for (int k = 0; k < HP_NPOOL; k++) free(sm->hp->keys[k]);
+    }
     free(sm->hp);
     sm->hp = NULL;
 }
@@ -170,16 +204,51 @@ static bool known_miss(const sm_inst *in) {
     return in->rp_last == SM_HZ_MSHR || in->rp_last == SM_HZ_COMQ || in->rp_last == SM_HZ_RSV;
 }
 
-/* The address of the access the next pass makes (oracle). */
+/* The address of the access the next pass makes (oracle, strict credits):
+   the L1C's accesses go in the order of their first thread, the L1D's in
+   ascending address order (the coalescer's). */
 static uint64_t next_addr(const ws_sm *sm, const sm_inst *in) {
+    uint64_t lo = UINT64_MAX;
     for (unsigned l = 0; l < WS_WARP_SIZE; l++)
         if (in->rp_pam >> l & 1 || (!in->rp_live && in->active >> l & 1)) {
             uint64_t a = in->addr[l];
-            if (in->space == WS_SPACE_CONST) a += sm->launch.img->const_base;
-            else if (in->space == WS_SPACE_PARAM) a += SM_PARAM_BASE;
-            return a;
+            if (in->space == WS_SPACE_CONST) return a + sm->launch.img->const_base;
+            if (in->space == WS_SPACE_PARAM) return a + SM_PARAM_BASE;
+            if (a < lo) lo = a;
         }
-    return 0;
+    return lo == UINT64_MAX ? 0 : lo;
+}
+
+/* Strict credits: credits in flight whose access will use MSHR address key. */
+static unsigned keys_on(const sm_hp *h, int p, uint64_t key) {
+    unsigned n = 0;
+    for (unsigned i = 0; key && i < h->nkeys[p]; i++) n += h->keys[p][i] == key;
+    return n;
+}
+
+static void key_drop(sm_hp *h, int p, uint64_t key) {
+    for (unsigned i = 0; i < h->nkeys[p]; i++)
+        if (h->keys[p][i] == key) {
+            h->keys[p][i] = h->keys[p][--h->nkeys[p]];
+            return;
+        }
+}
+
+/* Strict credits: the MSHR address the pass's access will use (0: not
+   known here; local addresses are remapped in the LD/ST unit). */
+static uint64_t pass_key(const ws_sm *sm, const sm_inst *in, int p) {
+    if (in->space == WS_SPACE_LOCAL) return 0;
+    return ws_cache_mshr_key(pool_cache(sm, p), next_addr(sm, in));
+}
+
+/* Strict credits: would requests to key, counting `extra` more, overrun
+   the merge limit of its (pending or new) MSHR entry? */
+static bool merge_full(const ws_sm *sm, int p, uint64_t key, unsigned extra) {
+    if (!key) return false;
+    const ws_cache *c = pool_cache(sm, p);
+    int m = ws_cache_mshr_merges(c, key);
+    return (unsigned)(m < 0 ? 0 : m) + keys_on(sm->hp, p, key) + extra >
+           ws_cache_get_cfg(c)->mshr_max_merge;
 }
 
 static bool predicts_miss(const ws_sm *sm, const sm_inst *in, int p) {
@@ -208,10 +277,14 @@ bool sm_hp_gate(ws_sm *sm, sm_inst *in) {
     if (h->tracker == HP_NAIVE) {
         if (ws_cache_mshr_used(pool_cache(sm, p)) < h->n[p]) return true;
     } else if (h->credits[p] > 0) {
-        h->credits[p]--;
-        h->in_flight[p]++;
-        in->hp_credit = true;
-        return true;
+        uint64_t key = h->strict ? pass_key(sm, in, p) : 0;
+        if (!merge_full(sm, p, key, 1)) {
+            h->credits[p]--;
+            h->in_flight[p]++;
+            in->hp_credit = true;
+            if (h->strict) h->keys[p][h->nkeys[p]++] = in->hp_key = key;
+            return true;
+        }
     }
     in->hp_pred = 2; /* held back: predicted again next time */
     return false;
@@ -242,8 +315,10 @@ void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsig
         }
         if (credited) {
             in->hp_credit = false;
-            in->hp_had_credit = true;
+            in->hp_had_credit = !through; /* the credited access itself failed (a pass of
+                                             several accesses holds one credit, for its first) */
             h->in_flight[p]--;
+            if (h->strict) key_drop(h, p, in->hp_key);
             if (!allocated) credit_add(h, sm, p, 1); /* a hit, a merge or a failure: back */
             return;
         }
@@ -251,6 +326,31 @@ void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsig
     if (allocated && !credited && h->tracker == HP_CREDIT)
         credit_add(h, sm, p, -(int64_t)(u1 - u0)); /* a virtual credit for an MSHR someone
                                                         counted on */
+}
+
+/* Strict credits: may this access (of `in`, NULL: a store whose instruction
+   has left) to the L1D (l1c: the L1C) at addr go into the cache now? No
+   when it has no credit and would take an MSHR entry or a merge slot that
+   credits in flight hold; *fk then says which. */
+bool sm_hp_admit(ws_sm *sm, const sm_inst *in, bool l1c, uint64_t addr, bool write,
+                 ws_fail_kind *fk) {
+    sm_hp *h = sm->hp;
+    int p = l1c ? HP_L1C : HP_L1D;
+    if (!h->strict || !h->in_flight[p] || (in && in->hp_credit)) return true;
+    const ws_cache *c = pool_cache(sm, p);
+    if (write && ws_cache_get_cfg(c)->write_alloc == WS_WA_NONE) return true; /* takes none */
+    if (ws_cache_probe_hit(c, addr)) return true;
+    uint64_t key = ws_cache_mshr_key(c, addr);
+    bool fresh = ws_cache_mshr_merges(c, addr) < 0;
+    if (fresh && ws_cache_mshr_used(c) + h->in_flight[p] >= h->n[p]) {
+        *fk = WS_FAIL_MSHR_ENTRY;
+    } else if (merge_full(sm, p, key, 1)) {
+        *fk = fresh ? WS_FAIL_MSHR_ENTRY : WS_FAIL_MSHR_MERGE;
+    } else {
+        return true;
+    }
+    sm->st.hp_refused++;
+    return false;
 }
 
 /* -warpsim_hp_check: the credit books (every cycle). False, with a line on

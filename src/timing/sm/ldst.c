@@ -471,7 +471,9 @@ static void l1q_cycle(ws_sm *sm) {
         unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1d) : 0;
         ws_fail_kind fk;
         ws_cache_status s;
-        if (c == sm->l1d) {
+        if (c == sm->l1d && sm->hp && !sm_hp_admit(sm, in, false, h->addr, write, &fk)) {
+            s = WS_CACHE_RESERVATION_FAIL; /* an MSHR kept for a credit (hp.c) */
+        } else if (c == sm->l1d) {
             ws_cache_set_owner(sm->l1d, h->warp); /* a line it allocates is this warp's (CCWS) */
             s = ws_cache_access(sm->l1d, h->addr, write ? WS_ACC_WRITE : WS_ACC_READ,
                                 h->space == WS_SPACE_LOCAL, req, sm->now, &fk);
@@ -572,6 +574,10 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
         unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
+        if (sm->hp && !sm_hp_admit(sm, in, true, t->addr, false, &fk)) {
+            sm_hazard(sm, sm_hazard_of_fail(fk)); /* an MSHR kept for a credit (hp.c) */
+            return false;
+        }
         ws_cache_status s = ws_cache_access(sm->l1c, t->addr, WS_ACC_READ, false, in, sm->now, &fk);
         if (sm->hp)
             sm_hp_access(sm, in, true, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1c),

@@ -114,7 +114,7 @@ static void pass_end(ws_sm *sm, sm_inst *in, bool all_flag) {
         (in->rp_last == SM_HZ_MSHR || in->rp_last == SM_HZ_COMQ || in->rp_last == SM_HZ_RSV))
         sm->st.replay_mshr_again++; /* known to miss, and still no MSHR */
     if (hazard == SM_HZ_MSHR && in->hp_had_credit)
-        sm->st.hp_tracker_errors++; /* it had a credit, yet found no MSHR */
+        sm->st.hp_tracker_errors++; /* its credited access found no MSHR */
     in->rp_last = (uint8_t)hazard;
     in->rp_fail = SM_HZ_N;
     sm->gen++;
@@ -239,9 +239,11 @@ void sm_replay_dispatch(ws_sm *sm, sm_inst *in) {
         if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
             ws_fail_kind fk;
             unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
+            bool kept = sm->hp && !sm_hp_admit(sm, in, true, x->addr, false, &fk);
             ws_cache_status s =
-                ws_cache_access(sm->l1c, x->addr, WS_ACC_READ, false, in, sm->now, &fk);
-            if (sm->hp)
+                kept ? WS_CACHE_RESERVATION_FAIL /* an MSHR kept for a credit (hp.c) */
+                     : ws_cache_access(sm->l1c, x->addr, WS_ACC_READ, false, in, sm->now, &fk);
+            if (sm->hp && !kept)
                 sm_hp_access(sm, in, true, s == WS_CACHE_HIT, u0, ws_cache_mshr_used(sm->l1c),
                              s != WS_CACHE_RESERVATION_FAIL);
             ok = s != WS_CACHE_RESERVATION_FAIL;

@@ -647,6 +647,7 @@ const ws_counter_decl ws_sm_counters[] = {
     WS_COUNTER(ws_sm_stats, hp_restrict),
     WS_COUNTER(ws_sm_stats, hp_pred),
     WS_COUNTER(ws_sm_stats, hp_tracker_errors),
+    WS_COUNTER(ws_sm_stats, hp_refused),
     WS_COUNTER(ws_sm_stats, mshr_idle_demand),
     WS_COUNTER(ws_sm_stats, sched_issue),
 };

@@ -93,6 +93,8 @@ typedef struct ws_sm_stats {
        predictions [ptt, ptf, pft, pff] (predicted miss/hit, actual miss/hit) */
     uint64_t hp_restrict, hp_pred[4];
     uint64_t hp_tracker_errors;      /* credited passes that found no MSHR */
+    uint64_t hp_refused;             /* strict credits: uncredited accesses refused an MSHR
+                                        entry or merge slot that credits in flight keep */
     uint64_t mshr_idle_demand;       /* -warpsim_mshr_idle_stat: cycles a load could use a free
                                         MSHR of its cache (hazard.c) */
     uint64_t sched_issue[2];         /* scheduler cycles that issued 1, 2 instructions */

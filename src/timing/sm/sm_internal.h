@@ -78,9 +78,10 @@ typedef struct sm_inst {
     uint64_t rp_done[2];
     /* hazard prediction (hp.c): a credit held; this pass's prediction
        (0 hit, 1 miss, 2 none); it was known to miss; global instruction index */
-    bool hp_credit, hp_known, hp_had_credit; /* ... and this pass's access had one */
+    bool hp_credit, hp_known, hp_had_credit; /* ... and this pass's credited access failed */
     uint8_t hp_pred;
     uint32_t hp_pc;
+    uint64_t hp_key; /* strict credits: the MSHR address its credit keeps a slot on */
 } sm_inst;
 
 typedef struct sm_ibuf {
@@ -486,6 +487,8 @@ int sm_hp_pool(const ws_sm *sm, const sm_inst *in);
 bool sm_hp_gate(ws_sm *sm, sm_inst *in);
 void sm_hp_access(ws_sm *sm, sm_inst *in, bool l1c, bool hit, unsigned u0, unsigned u1,
                   bool through);
+bool sm_hp_admit(ws_sm *sm, const sm_inst *in, bool l1c, uint64_t addr, bool write,
+                 ws_fail_kind *fk);
 bool sm_hp_check(ws_sm *sm);
 int64_t sm_hp_credits(ws_sm *sm, int pool);
 int64_t sm_hp_credits_visible(const ws_sm *sm, int pool);
