@@ -29,4 +29,9 @@ void *ws_polyidx_create(const ws_cache_geom *g, uint64_t poly, unsigned abits, c
     }
 uint32_t ws_polyidx_set(const void *state, uint64_t addr);
 
+/* GPGPU-Sim 4's IPOLY hash of one bank (or set) index among nbanks (16, 32
+ * or 64; other counts return index unchanged): the bits above the index
+ * (high) and the index itself, as one polynomial, mod P(x) (ipoly.c). */
+uint32_t ws_ipoly_hash(uint64_t high, uint32_t index, unsigned nbanks);
+
 #endif
