@@ -1089,12 +1089,15 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
         }
         /* dispatch: at most one CTA per SM per cycle, round robin from the
            SM after the last one that received a CTA (or statically) */
-        if (static_map) {
+        bool launch_wait = cycle < (uint64_t)g->cfg.kernel_launch_latency; /* no CTA yet */
+        progress |= launch_wait;
+        if (static_map && !launch_wait) {
             next_cta += dispatch_static(g, l, total_ctas, now);
             progress |= next_cta != static_before;
             static_before = next_cta;
         }
-        for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map; i++) {
+        for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map && !launch_wait;
+             i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
             if (!ws_sm_can_take_cta(g->sm[idx])) continue;
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),

@@ -507,8 +507,10 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     sm_units_cycle(sm); /* function units and the LD/ST unit */
     sm_oc_cycle(sm);
     if (!sm->has_fault) sm_issue_cycle(sm);
-    sm_decode_cycle(sm);
-    sm_fetch_cycle(sm);
+    for (int64_t f = 0; f < sm->cfg->inst_fetch_throughput; f++) { /* GPGPU-Sim 4: N rounds */
+        sm_decode_cycle(sm);
+        sm_fetch_cycle(sm);
+    }
     sm->sleep_until = quiet_until(sm);
 }
 
