@@ -1,6 +1,7 @@
 /* GPGPU-Sim 4's post-Fermi options, end to end: the kernel launch latency
- * (-gpgpu_kernel_launch_latency) and the fetch throughput
- * (-gpgpu_inst_fetch_throughput). */
+ * (-gpgpu_kernel_launch_latency), the fetch throughput
+ * (-gpgpu_inst_fetch_throughput) and the perfect instruction and constant
+ * caches (-gpgpu_perfect_inst_const_cache). */
 #include <stdlib.h>
 
 #include "test.h"
@@ -10,8 +11,12 @@ typedef struct {
     uint64_t cycles, insts, kernels;
 } totals;
 
-static totals run(const char *workload, const char *preset, const char *const *over) {
+/* report: if not NULL, receives the text report (free it) */
+static totals run_r(const char *workload, const char *preset, const char *const *over,
+                    char **report) {
     totals t = {0, 0, 0};
+    size_t rlen = 0;
+    FILE *rf = report ? open_memstream(report, &rlen) : NULL;
     const ws_workload *w = ws_workload_find(workload);
     CHECK_MSG(w != NULL, "no workload %s", workload);
     if (!w) return t;
@@ -19,7 +24,7 @@ static totals run(const char *workload, const char *preset, const char *const *o
     ws_device_options o;
     ws_device_options_init(&o);
     o.functional_only = 0;
-    o.report = lf;
+    o.report = rf ? rf : lf;
     o.preset = preset;
     o.config_overrides = over;
     ws_device *d = NULL;
@@ -32,7 +37,11 @@ static totals run(const char *workload, const char *preset, const char *const *o
     }
     ws_device_destroy(d);
     fclose(lf);
+    if (rf) fclose(rf);
     return t;
+}
+static totals run(const char *workload, const char *preset, const char *const *over) {
+    return run_r(workload, preset, over, NULL);
 }
 
 /* Each launch waits the latency before its first CTA: the kernels' cycles grow
@@ -64,4 +73,23 @@ TEST(postfermi_inst_fetch_throughput_feeds_four_schedulers) {
     CHECK_EQ_U64(b.insts, a.insts);
     CHECK_MSG(b.cycles < a.cycles, "fetch 1: %llu cycles, fetch 4: %llu",
               (unsigned long long)a.cycles, (unsigned long long)b.cycles);
+}
+
+/* Perfect instruction and constant caches: fetches and constant/parameter
+ * loads hit at once and leave no L1I/L1C accesses (GPGPU-Sim prints none);
+ * the same instructions run, no slower. */
+TEST(postfermi_perfect_inst_const_cache_hits_without_accesses) {
+    const char *real[] = {"-gpgpu_n_clusters 4", NULL};
+    const char *perfect[] = {"-gpgpu_n_clusters 4", "-gpgpu_perfect_inst_const_cache 1", NULL};
+    char *ra = NULL, *rb = NULL;
+    totals a = run_r("micro/reduce", "gtx480", real, &ra);
+    totals b = run_r("micro/reduce", "gtx480", perfect, &rb);
+    CHECK_EQ_U64(b.insts, a.insts);
+    CHECK(b.cycles < a.cycles);
+    CHECK(ra && !strstr(ra, "\nL1I_total_cache_accesses = 0\n"));
+    CHECK(ra && !strstr(ra, "\nL1C_total_cache_accesses = 0\n"));
+    CHECK(rb && strstr(rb, "\nL1I_total_cache_accesses = 0\n"));
+    CHECK(rb && strstr(rb, "\nL1C_total_cache_accesses = 0\n"));
+    free(ra);
+    free(rb);
 }

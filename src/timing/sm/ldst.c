@@ -569,6 +569,14 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         return sm->txpos >= sm->ntx;
     }
     uint64_t phys;
+    if (sm->cfg->perfect_inst_const_cache &&
+        (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM)) {
+        /* perfect constant cache: every access of the instruction hits now, none
+           counted (GPGPU-Sim 4's -gpgpu_perfect_inst_const_cache) */
+        in->pending -= sm->ntx - sm->txpos;
+        sm->txpos = sm->ntx;
+        return true;
+    }
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
         unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
