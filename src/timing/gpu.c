@@ -55,8 +55,8 @@ enum {
 #define S(id, nm, u, d, ...) [id] = {nm, .unit = u, .desc = d, .scope = WS_SCOPE_PROGRAM, __VA_ARGS__}
 #define L1D_FAIL(id, kind) S(id, "L1D_fail_" #kind, "accesses", "L1D reservation fails: " #kind)
 static const ws_stat_decl g_program_stats[P_N] = {
-    S(P_L1D_ACC, "L1D_total_cache_accesses", "accesses", "L1D accesses (hits, pending hits, misses)"),
-    S(P_L1D_MISS, "L1D_total_cache_misses", "accesses", "L1D misses"),
+    S(P_L1D_ACC, "L1D_total_cache_accesses", "accesses", "L1D accesses (hits, pending hits, misses; in a sectored L1D each 32 B sector access counts, as GPGPU-Sim counts them)"),
+    S(P_L1D_MISS, "L1D_total_cache_misses", "accesses", "L1D misses (sector misses too)"),
     S(P_L1D_MISS_RATE, "L1D_total_cache_miss_rate", "ratio", "L1D misses / accesses",
       RATE(P_L1D_MISS, P_L1D_ACC)),
     S(P_L1D_PEND, "L1D_total_cache_pending_hits", "accesses",

@@ -93,3 +93,15 @@ TEST(postfermi_perfect_inst_const_cache_hits_without_accesses) {
     free(ra);
     free(rb);
 }
+
+/* A sectored L1D (the qv100's) counts each 32-byte sector access, as GPGPU-Sim
+ * does: vectoradd's 65536 x 2 loads and 65536 stores of 4 bytes are 16384 +
+ * 8192 sector accesses, all misses (GPGPU-Sim 4.2 on SM7_QV100: 24576). */
+TEST(postfermi_sectored_l1d_counts_sector_accesses) {
+    const char *over[] = {"-gpgpu_n_clusters 8", "-gpgpu_kernel_launch_latency 0", NULL};
+    char *rep = NULL;
+    run_r("micro/vectoradd", "qv100", over, &rep);
+    CHECK(rep && strstr(rep, "\nL1D_total_cache_accesses = 24576\n"));
+    CHECK(rep && strstr(rep, "\nL1D_total_cache_misses = 24576\n"));
+    free(rep);
+}

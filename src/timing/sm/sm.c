@@ -652,8 +652,12 @@ const ws_stat_table ws_sm_stat_table = {"SM issue stalls", sm_stats,
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm) {
     ws_sm *m = (ws_sm *)sm; /* cache counters are copied in on demand */
     const ws_cache_stats *d = ws_cache_get_stats(sm->l1d);
-    for (int dir = 0; dir < 2; dir++)
+    for (int dir = 0; dir < 2; dir++) {
         for (int s = 0; s < 4; s++) m->st.l1d_access[dir][s] = d->status[dir][s];
+        /* a sector miss (sectored L1D: line present, sector not) is an access and a
+           miss, as GPGPU-Sim counts it (and as the L2's totals do) */
+        m->st.l1d_access[dir][WS_CACHE_MISS] += d->status[dir][WS_CACHE_SECTOR_MISS];
+    }
     _Static_assert(WS_CACHE_NSTATUS == 6, "ws_sm_stats.l1d_status has one entry per status");
     memcpy(m->st.l1d_status, d->status, sizeof m->st.l1d_status);
     memcpy(m->st.l1d_local, d->status_local, sizeof m->st.l1d_local);
