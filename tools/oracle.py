@@ -6,6 +6,7 @@ compare them statistic by statistic (warpsim_tools/oracle.py).
         --out DIR [--programs FILE] [PROGRAM[:ARG,ARG]...] [-j N] [--rerun] \\
         [--markdown docs/timing.md]
     tools/oracle.py --out DIR --tabulate [--markdown docs/timing.md]
+    tools/oracle.py --out DIR --warpsim-only [--set 'OPT VALUE'...] [--markdown ...]
 
 RUNNER: GPGPU-Sim's runner script (runs a program under its libcudart in
 the current folder's gpgpusim.config). Configs are folders under
@@ -15,7 +16,8 @@ shared --no-compress (`make cuda-apps` builds the bundled workloads so);
 --programs FILE has one "PATH ARGS..." per line. Outputs are kept in
 DIR/CONFIG/TAG.{gpgpusim,warpsim}.txt; GPGPU-Sim's are reused unless
 --rerun (it is 30-100x slower), warpsim's are always redone unless
---tabulate. The per-program tables are printed; --markdown replaces the
+--tabulate. --warpsim-only reruns warpsim on the programs DIR already holds
+GPGPU-Sim outputs for (before/after a change of the model). The per-program tables are printed; --markdown replaces the
 part of FILE between "<!-- oracle:begin -->" and "<!-- oracle:end -->"
 with the summary tables.
 """
@@ -71,14 +73,31 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--rerun", action="store_true")
     ap.add_argument("--tabulate", action="store_true", help="only read DIR's outputs")
+    ap.add_argument("--warpsim-only", action="store_true",
+                    help="rerun warpsim where DIR has GPGPU-Sim's output")
     ap.add_argument("--timeout", type=int, default=3600)
     ap.add_argument("--markdown")
     args = ap.parse_args()
     configs = [c for c in args.configs.split(",") if c]
-    if args.tabulate:
+    if args.tabulate or args.warpsim_only:
         jobs = [(c, f[:-len(".gpgpusim.txt")]) for c in configs
+                if os.path.isdir(os.path.join(args.out, c))
                 for f in sorted(os.listdir(os.path.join(args.out, c)))
                 if f.endswith(".gpgpusim.txt")]
+        if args.warpsim_only:
+            progs = {oracle.program_tag(p): p for p in read_programs(args)}
+            def again(job):
+                cfg, tag = job
+                if tag not in progs:
+                    print("oracle: %s: not in the program list, not rerun" % tag, file=sys.stderr)
+                    return job
+                oracle.run_warpsim(args.warpsim, os.path.join(args.config_root, cfg,
+                                                              "gpgpusim.config"),
+                                   progs[tag], os.path.join(args.out, cfg, tag + ".warpsim.txt"),
+                                   args.timeout, args.set or ())
+                return job
+            with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+                jobs = list(ex.map(again, jobs))
     else:
         if not args.gpgpusim:
             ap.error("--gpgpusim RUNNER is needed to run programs (or --tabulate)")
