@@ -37,6 +37,13 @@ uint32_t ws_ipoly_hash(uint64_t high, uint32_t index, unsigned nbanks) {
     return (uint32_t)ws_gf2_mod(a, poly);
 }
 
+int ws_ipoly_rows(unsigned nbanks, uint8_t rows[19]) {
+    int m = ws_log2_exact(nbanks), k = ipoly_high_bits(m);
+    if (k < 0) return -1;
+    for (int i = 0; i < k; i++) rows[i] = (uint8_t)ws_ipoly_hash(1ull << i, 0, nbanks);
+    return k;
+}
+
 const ws_index_policy ws_index_ipoly = {
     .name = "ipoly",
     .code = 'P',

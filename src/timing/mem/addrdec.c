@@ -22,6 +22,8 @@ typedef struct priv {
     uint32_t gap;              /* n_chan is not a power of two */
     uint32_t log2chan, log2sub;
     uint32_t ipoly_banks;      /* indexing 2: next power of two of n_chan x n_sub */
+    uint8_t ipoly_row[19];     /* ... and the ids each high address bit flips */
+    uint64_t ipoly_mask;       /* the high bits that take part */
     uint64_t subpart_mask;     /* address bits that select the sub-partition */
     uint32_t bnk_policy, nbk, nbkgrp, bnkgrp_low, part_indexing;
 } priv;
@@ -180,7 +182,9 @@ int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errle
     p->log2sub = nsub_log2;
     if (p->part_indexing == 2) {
         p->ipoly_banks = (1u << nchipbits) * d->n_sub_per_chan;
-        if (p->ipoly_banks != 16 && p->ipoly_banks != 32 && p->ipoly_banks != 64) {
+        int k = ws_ipoly_rows(p->ipoly_banks, p->ipoly_row);
+        p->ipoly_mask = k > 0 ? (1ull << k) - 1 : 0;
+        if (k < 0) {
             snprintf(err, errlen,
                      "option -gpgpu_memory_partition_indexing: 2 (IPOLY) needs 16, 32 or 64 "
                      "sub-partitions after rounding the channels up to a power of two (%u "
@@ -228,7 +232,7 @@ void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) {
            real ones wraps down (GPGPU-Sim 4's rule for 12 or 24 channels) */
         uint64_t hb = p->gap ? high : a >> (p->chip_s + p->log2chan + p->log2sub);
         uint32_t nreal = d->n_chan * d->n_sub_per_chan;
-        sub = ws_ipoly_hash(hb, sub, p->ipoly_banks);
+        for (uint64_t b = hb & p->ipoly_mask; b; b &= b - 1) sub ^= p->ipoly_row[__builtin_ctzll(b)];
         while (sub >= nreal) sub -= nreal;
         chip = sub / d->n_sub_per_chan;
     }

@@ -113,8 +113,7 @@ bool sm_ldst_busy(const ws_sm *sm) {
         return true;
     for (unsigned i = 0; i < sm->smem_lat; i++)
         if (sm->smem_pipe[i]) return true;
-    for (unsigned i = 0; i < sm->l1_lat * sm->l1_banks; i++)
-        if (sm->l1q[i].valid) return true;
+    if (sm->l1q_n) return true;
     if (sm->ro && sm_ro_busy(sm)) return true;
     return sm->mrpb && sm->mrpb->n;
 }
@@ -507,6 +506,7 @@ static void l1q_bank_cycle(ws_sm *sm, sm_l1acc *q) {
             if (wd) sm_pend_free(sm, wd);
             if (in && in->rp_live) { /* replay: squashed here, not held */
                 h->valid = false;
+                sm->l1q_n--;
                 if (write) store_acked(sm, h->warp, nsec(h->sectors));
                 else if (in->pending) in->pending--;
                 sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, sm_hazard_of_fail(fk));
@@ -523,6 +523,7 @@ static void l1q_bank_cycle(ws_sm *sm, sm_l1acc *q) {
                 access_done(sm, in);
             }
             h->valid = false;
+            sm->l1q_n--;
         }
     }
 shift:
@@ -552,6 +553,7 @@ static inline sm_l1acc *l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
         return NULL;
     }
     tail->valid = true;
+    if (!sm->mrpb) sm->l1q_n++; /* (an MRPB entry counts when it enters l1q) */
     /* a store's instruction leaves before its accesses, unless it replays */
     tail->in = in->is_store && !in->rp_live ? NULL : in;
     tail->warp = in->warp;

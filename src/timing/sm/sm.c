@@ -467,8 +467,7 @@ static uint64_t quiet_until(const ws_sm *sm) {
         if (sm->bq_len[b]) return 0;
     for (unsigned i = 0; i < sm->smem_lat; i++)
         if (sm->smem_pipe[i]) return 0;
-    for (unsigned i = 0; i < sm->l1_lat * sm->l1_banks; i++)
-        if (sm->l1q[i].valid) return 0;
+    if (sm->l1q_n) return 0;
     if (sm->mrpb && sm->mrpb->n) return 0; /* it drains into l1q */
     if (sm->ro && sm_ro_busy(sm)) return 0; /* the reordering unit releases accesses */
     if (sm_fetch_pick(sm) >= 0) return 0;

@@ -318,6 +318,7 @@ struct ws_sm {
     sm_l1acc *l1q;             /* per bank b: l1q[b * l1_lat] = head, length l1_latency */
     unsigned l1_lat;
     unsigned l1_banks;         /* -gpgpu_l1_banks (1: one queue) */
+    unsigned l1q_n;            /* valid entries in l1q (busy checks read this, not the queues) */
     sm_mrpb *mrpb;             /* requests waiting to enter l1q (NULL: -l1d_reorder none) */
     ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     sm_inst *next_global;      /* bypass reply waiting for writeback */
