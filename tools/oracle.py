@@ -46,7 +46,7 @@ def read_programs(args):
     return progs
 
 
-def one(args, cfg, argv):
+def one(args, cfg, argv):  # jobs run program by program, every config each
     d = os.path.join(args.out, cfg)
     os.makedirs(d, exist_ok=True)
     tag = oracle.program_tag(argv)
@@ -103,7 +103,7 @@ def main():
             ap.error("--gpgpusim RUNNER is needed to run programs (or --tabulate)")
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
             jobs = list(ex.map(lambda cp: one(args, *cp),
-                               [(c, p) for c in configs for p in read_programs(args)]))
+                               [(c, p) for p in read_programs(args) for c in configs]))
     results = {}
     for cfg, tag in jobs:
         base = os.path.join(args.out, cfg, tag)
