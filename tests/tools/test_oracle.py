@@ -86,11 +86,14 @@ class TableTest(unittest.TestCase):
         self.assertEqual(rows[0], ("cycles", 1000, 900, -0.1))
         self.assertEqual(rows[-1], ("extra", None, 1, None))
         self.assertIn("-10.0%", oracle.text_table(rows))
+        ref["kernels"] = got["kernels"] = 1
         res = {("A", "p1"): (ref, got), ("B", "p1"): (ref, dict(got, cycles=1200)),
-               ("A", "p2"): (ref, dict(got, instructions=6))}
+               ("A", "p2"): (ref, dict(got, instructions=6)),
+               ("B", "p2"): (oracle.metrics(oracle.parse_report("crash\n")), got)}
         md = oracle.markdown_summary(res, ["A", "B"])
         self.assertIn("| p1 | -10.0% (900 / 1000) | +20.0% (1200 / 1000) |", md)
-        self.assertIn("| p2 | -10.0% (900 / 1000) | - |", md)
+        self.assertIn("| p2 | -10.0% (900 / 1000) | GPGPU-Sim failed |", md)
+        self.assertIn("p2 on B: GPGPU-Sim printed no kernel statistics", md)
         self.assertIn("| mean abs. cycle error | 10.0% | 20.0% |", md)
         self.assertIn("p2 on A: instructions 5 (GPGPU-Sim) vs 6", md)
         self.assertIn("| p1 | +0.0% (10 / 10) |", oracle.access_table(res, ["A"], "L1D_accesses"))

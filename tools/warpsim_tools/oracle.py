@@ -138,6 +138,11 @@ def markdown_summary(results, configs):
                 cells.append("-")
                 continue
             ref, got = results[(c, p)]
+            if not ref.get("kernels"):
+                cells.append("GPGPU-Sim failed")
+                notes.append("%s on %s: GPGPU-Sim printed no kernel statistics (it stopped; "
+                             "its output says why), so there is nothing to compare" % (p, c))
+                continue
             e = rel_err(ref.get("cycles"), got.get("cycles"))
             if e is not None:
                 sums[c].append(abs(e))
