@@ -8,7 +8,10 @@
  * (mangled) names in tables that tools/cuda_apps/gen_table.py writes beside
  * the kernel source and then this file, so that the program is one
  * translation unit (nvcc 13 gives kernel stubs internal linkage: the names
- * are not in the symbol table). The one workload of the
+ * are not in the symbol table). Device variables are handed to the host code
+ * as handles (WL_SYM_BASE + index << 40 + offset) that the copies turn into
+ * cudaMemcpyTo/FromSymbol: GPGPU-Sim 4.2 has no cudaGetSymbolAddress. The one
+ * workload of the
  * program is WL_SYM (set by tools/cuda_apps/build.sh); argv[1] "paper" runs
  * the paper input. Texture objects are not offered (micro/texture). */
 #include <cuda_runtime.h>
@@ -47,6 +50,11 @@ static ws_status fail(ws_device *d, cudaError_t r, const char *what, ...) {
 extern "C" {
 
 /* wl_kernels and wl_globals: defined by the generated file that includes this one */
+#define WL_SYM_BASE (1ull << 62)
+#define WL_SYM_SHIFT 40
+static bool is_sym(ws_devptr p) { return p >= WL_SYM_BASE; }
+static const void *sym_of(ws_devptr p) { return wl_globals[(p - WL_SYM_BASE) >> WL_SYM_SHIFT].addr; }
+static size_t sym_off(ws_devptr p) { return (size_t)((p - WL_SYM_BASE) & ((1ull << WL_SYM_SHIFT) - 1)); }
 static const struct wl_sym *lookup(const struct wl_sym *t, const char *name) {
     for (; t->name; t++)
         if (!strcmp(t->name, name)) return t;
@@ -76,11 +84,15 @@ ws_status ws_free(ws_device *d, ws_devptr p) {
     return r ? fail(d, r, "cudaFree") : WS_OK;
 }
 ws_status ws_memcpy_htod(ws_device *d, ws_devptr dst, const void *src, size_t n) {
-    cudaError_t r = cudaMemcpy((void *)(uintptr_t)dst, src, n, cudaMemcpyHostToDevice);
+    cudaError_t r = is_sym(dst) ? cudaMemcpyToSymbol(sym_of(dst), src, n, sym_off(dst),
+                                                     cudaMemcpyHostToDevice)
+                                : cudaMemcpy((void *)(uintptr_t)dst, src, n, cudaMemcpyHostToDevice);
     return r ? fail(d, r, "cudaMemcpy host to device (%zu)", n) : WS_OK;
 }
 ws_status ws_memcpy_dtoh(ws_device *d, void *dst, ws_devptr src, size_t n) {
-    cudaError_t r = cudaMemcpy(dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToHost);
+    cudaError_t r = is_sym(src) ? cudaMemcpyFromSymbol(dst, sym_of(src), n, sym_off(src),
+                                                       cudaMemcpyDeviceToHost)
+                                : cudaMemcpy(dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToHost);
     return r ? fail(d, r, "cudaMemcpy device to host (%zu)", n) : WS_OK;
 }
 ws_status ws_memcpy_dtod(ws_device *d, ws_devptr dst, ws_devptr src, size_t n) {
@@ -121,14 +133,9 @@ ws_status ws_module_get_kernel(ws_module_handle *m, const char *name, ws_kernel 
 ws_status ws_module_get_global(ws_module_handle *m, const char *name, ws_devptr *addr,
                                size_t *size) {
     const struct wl_sym *sym = lookup(wl_globals, name);
-    const void *shadow = sym ? sym->addr : NULL;
-    void *p = NULL;
-    size_t n = 0;
-    cudaError_t r = shadow ? cudaGetSymbolAddress(&p, shadow) : cudaErrorInvalidSymbol;
-    if (!r) r = cudaGetSymbolSize(&n, shadow);
-    if (r) return fail(m->dev, r, "device variable %s", name);
-    if (addr) *addr = (ws_devptr)(uintptr_t)p;
-    if (size) *size = n;
+    if (!sym) return fail(m->dev, cudaErrorInvalidSymbol, "device variable %s", name);
+    if (addr) *addr = WL_SYM_BASE + ((ws_devptr)(sym - wl_globals) << WL_SYM_SHIFT);
+    if (size) *size = sym->size;
     return WS_OK;
 }
 const char *ws_kernel_name(const ws_kernel *k) { return k->name; }

@@ -59,7 +59,12 @@ def main():
              '#include <cuda_runtime.h>',
              '/* each kernel launched with <<<>>> (GPGPU-Sim 4.2 has no cudaLaunchKernel) */',
              'typedef void (*wl_launcher)(dim3, dim3, size_t, void **);',
-             'struct wl_sym { const char *name; const void *addr; wl_launcher launch; };']
+             'struct wl_sym {',
+             '    const char *name;',
+             '    const void *addr;',
+             '    wl_launcher launch;',
+             '    size_t size;',
+             '};']
     table = []
     for i, (mangled, dem) in enumerate(zip(entries, names)):
         fn, args = split_signature(dem)
@@ -73,13 +78,13 @@ def main():
         lines.append('    (void)a;')
         lines.append('    %s<<<g, b, sh>>>(%s);' % (fn, call))
         lines.append('}')
-        table.append('    {"%s", (const void *)static_cast<void (*)(%s)>(&%s), wl_launch_%d},'
+        table.append('    {"%s", (const void *)static_cast<void (*)(%s)>(&%s), wl_launch_%d, 0},'
                      % (mangled, args, fn, i))
     lines.append('extern "C" const struct wl_sym wl_kernels[] = {')
     lines += table
-    lines += ['    {0, 0, 0}};', 'extern "C" const struct wl_sym wl_globals[] = {']
-    lines += ['    {"%s", (const void *)&%s, 0},' % (g, g) for g in globals_]
-    lines += ['    {0, 0, 0}};']
+    lines += ['    {0, 0, 0, 0}};', 'extern "C" const struct wl_sym wl_globals[] = {']
+    lines += ['    {"%s", (const void *)&%s, 0, sizeof %s},' % (g, g, g) for g in globals_]
+    lines += ['    {0, 0, 0, 0}};']
     if len(sys.argv) > 3:
         lines.append('#include "%s"' % os.path.abspath(sys.argv[3]))
     lines.append('')
