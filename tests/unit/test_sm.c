@@ -473,4 +473,3 @@ TEST(sm_cp_async_wait_waits_for_the_copy) {
     CHECK_MSG(cyc[0] >= cyc[1] + 300, "wait first %llu, wait after the adds %llu", (unsigned long long)cyc[0],
               (unsigned long long)cyc[1]);
 }
-
