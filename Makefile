@@ -220,6 +220,13 @@ $(BUILD)/hwcheck: $(HWCHECK_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) | $(HWCHECK_SHIM)
 .PHONY: hwcheck
 hwcheck: $(BUILD)/hwcheck
 
+# Bundled workloads as ordinary CUDA programs (needs nvcc; not a test): the
+# same kernel.cu and host.c over the CUDA runtime, for a GPU, warpsim's shim
+# or GPGPU-Sim (tools/oracle.py). CUDA_APPS: SUITE/NAME list (default: all).
+.PHONY: cuda-apps
+cuda-apps:
+	./tools/cuda_apps/build.sh $(BUILD)/cuda-apps $(CUDA_APPS)
+
 # Accept a change of the timing model's golden statistics (review the diff).
 .PHONY: golden
 golden: all

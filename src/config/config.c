@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/presets_postfermi.h"
 #include "policy/catalog.h"
 #include "util/readfile.h"
 
@@ -627,11 +628,29 @@ static const preset g_presets[] = {
      "ciao (GPGPU-Sim 3.2.2's GTX480 variant) with 340 GB/s DRAM bandwidth (DRAM clock 1771\n"
      "MHz; the study's 2X). Not validated against GPGPU-Sim.",
      p_ciao_2x},
+    {"qv100",
+     "GPGPU-Sim 4.2's SM7_QV100 config (Quadro V100, option for option; tests/data/gpgpusim-configs).\n"
+     "Loads unmodified; options warpsim does not model are listed in `warpsim options`. Cycles\n"
+     "not yet validated against GPGPU-Sim (docs/timing.md, post-Fermi configs).",
+     ws_preset_qv100},
+    {"titanv",
+     "GPGPU-Sim 4.2's SM7_TITANV config (TITAN V, option for option). Not yet validated\n"
+     "against GPGPU-Sim (docs/timing.md, post-Fermi configs).",
+     ws_preset_titanv},
+    {"rtx2060",
+     "GPGPU-Sim 4.2's SM75_RTX2060 config (RTX 2060, option for option). Not yet validated\n"
+     "against GPGPU-Sim (docs/timing.md, post-Fermi configs).",
+     ws_preset_rtx2060},
+    {"rtx3070",
+     "GPGPU-Sim 4.2's SM86_RTX3070 config (RTX 3070, option for option). Not yet validated\n"
+     "against GPGPU-Sim (docs/timing.md, post-Fermi configs).",
+     ws_preset_rtx3070},
 };
 
 const char *const *ws_config_preset_names(void) {
     static const char *const names[] = {"gtx480", "gtx480-v4",    "gtx480-hm",     "turner",
                                         "ciao",   "ciao-gto-cap", "ciao-gto-8way", "ciao-2x",
+                                        "qv100",  "titanv",       "rtx2060",       "rtx3070",
                                         NULL};
     return names;
 }

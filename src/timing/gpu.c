@@ -57,8 +57,8 @@ enum {
 #define S(id, nm, u, d, ...) [id] = {nm, .unit = u, .desc = d, .scope = WS_SCOPE_PROGRAM, __VA_ARGS__}
 #define L1D_FAIL(id, kind) S(id, "L1D_fail_" #kind, "accesses", "L1D reservation fails: " #kind)
 static const ws_stat_decl g_program_stats[P_N] = {
-    S(P_L1D_ACC, "L1D_total_cache_accesses", "accesses", "L1D accesses (hits, pending hits, misses)"),
-    S(P_L1D_MISS, "L1D_total_cache_misses", "accesses", "L1D misses"),
+    S(P_L1D_ACC, "L1D_total_cache_accesses", "accesses", "L1D accesses (hits, pending hits, misses; in a sectored L1D each 32 B sector access counts, as GPGPU-Sim counts them)"),
+    S(P_L1D_MISS, "L1D_total_cache_misses", "accesses", "L1D misses (sector misses too)"),
     S(P_L1D_MISS_RATE, "L1D_total_cache_miss_rate", "ratio", "L1D misses / accesses",
       RATE(P_L1D_MISS, P_L1D_ACC)),
     S(P_L1D_PEND, "L1D_total_cache_pending_hits", "accesses",
@@ -1189,12 +1189,15 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         }
         /* dispatch: at most one CTA per SM per cycle, round robin from the
            SM after the last one that received a CTA (or statically) */
-        if (static_map) {
+        bool launch_wait = cycle < (uint64_t)g->cfg.kernel_launch_latency; /* no CTA yet */
+        progress |= launch_wait;
+        if (static_map && !launch_wait) {
             next_cta += dispatch_static(g, l, total_ctas, now);
             progress |= next_cta != static_before;
             static_before = next_cta;
         }
-        for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map; i++) {
+        for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map && !launch_wait;
+             i++) {
             uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
             if (clustered) { /* a whole cluster on one SM, in one cycle */
                 if (ws_sm_free_ctas(g->sm[idx]) < csize) continue;

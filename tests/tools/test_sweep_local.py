@@ -237,8 +237,8 @@ exec '{WARPSIM}' "$@"
         self.assertNotIn("config gto", err)
 
     def test_option_without_effect_in_vary(self):
-        spec = SMALL_SPEC + "gpgpu_kernel_launch_latency = [0, 5000]\n"
-        self.refused(spec, "bad.toml: [vary] gpgpu_kernel_launch_latency: the option has no effect in warpsim")
+        spec = SMALL_SPEC + "gpgpu_sub_core_model = [0, 1]\n"
+        self.refused(spec, "bad.toml: [vary] gpgpu_sub_core_model: the option has no effect in warpsim")
         # the same between explicit configs; set alike in all of them, it is harmless
         spec = SMALL_SPEC + ('[[configs]]\nname = "a"\n[[configs]]\nname = "b"\n'
                              'options = { gpgpu_sub_core_model = 1 }\n')

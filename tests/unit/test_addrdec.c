@@ -87,3 +87,44 @@ TEST(addrdec_bank_xor_and_errors) {
     CHECK(init(&d, "6", "3", NULL, NULL, err) == -1);
     CHECK_STR_CONTAINS(err, "power of two");
 }
+
+/* -gpgpu_memory_partition_indexing 2 (IPOLY), worked by hand for the Volta
+ * mapping: the sub-partition id (channel x 2 + lowest bank bit) hashed with
+ * the bits above channel and sub-partition, over 64 ids (x^6+x+1). */
+TEST(addrdec_ipoly_partition_indexing) {
+    static const char *map =
+        "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS";
+    ws_config c;
+    ws_addrdec d;
+    char err[256];
+    ws_config_init(&c);
+    CHECK(ws_config_set(&c, "gpgpu_n_mem", "32", err, sizeof err) == 0);
+    CHECK(ws_config_set(&c, "gpgpu_n_sub_partition_per_mchannel", "2", err, sizeof err) == 0);
+    CHECK(ws_config_set(&c, "gpgpu_mem_addr_mapping", map, err, sizeof err) == 0);
+    CHECK(ws_config_set(&c, "gpgpu_memory_partition_indexing", "2", err, sizeof err) == 0);
+    CHECK_MSG(ws_addrdec_init(&d, &c, err, sizeof err) == 0, "%s", err);
+    /* channel bits 8..12, the sub-partition's bank bit 13, hashed bits from 14 */
+    CHECK_EQ_U64(dec(&d, 1ull << 8).subpart, 2);   /* no high bits: unchanged */
+    CHECK_EQ_U64(dec(&d, 1ull << 13).subpart, 1);
+    ws_mreq r = dec(&d, 1ull << 14);                /* high = 1: x^6 = x+1 -> 3 */
+    CHECK_EQ_U64(r.subpart, 3);
+    CHECK_EQ_U64(r.chan, 1);
+    /* 24 channels (TITAN V): 32 x 2 ids hashed, ids from 48 wrap down by 48 */
+    CHECK(ws_config_set(&c, "gpgpu_n_mem", "24", err, sizeof err) == 0);
+    CHECK_MSG(ws_addrdec_init(&d, &c, err, sizeof err) == 0, "%s", err);
+    /* chunk 24*17: channel 0, high 17 (bank bit 1): 1 ^ (x^6 + x^10 = 51) = 50 -> 2 */
+    r = dec(&d, (24ull * 17) << 8);
+    CHECK_EQ_U64(r.subpart, 2);
+    CHECK_EQ_U64(r.chan, 1);
+    for (uint64_t a = 0; a < (1u << 22); a += 256) CHECK(dec(&d, a).subpart < 48);
+    /* 3 channels x 1 round to 4 ids: refused; indexing 4 (random) is not modelled */
+    CHECK(ws_config_set(&c, "gpgpu_n_mem", "3", err, sizeof err) == 0);
+    CHECK(ws_config_set(&c, "gpgpu_n_sub_partition_per_mchannel", "1", err, sizeof err) == 0);
+    CHECK(ws_addrdec_init(&d, &c, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "16, 32 or 64 sub-partitions");
+    CHECK(ws_config_set(&c, "gpgpu_n_mem", "32", err, sizeof err) == 0);
+    CHECK(ws_config_set(&c, "gpgpu_memory_partition_indexing", "4", err, sizeof err) == 0);
+    CHECK(ws_addrdec_init(&d, &c, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "2 = IPOLY");
+    ws_config_free(&c);
+}

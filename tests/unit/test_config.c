@@ -212,19 +212,20 @@ TEST(config_no_effect_options_are_accepted_with_one_note) {
     ws_config_init(&c);
     g_warnings = 0;
     CHECK(ws_config_load_text(&c,
-                              "-gpgpu_kernel_launch_latency 5000\n-gpgpu_sub_core_model 1\n"
+                              "-gpgpu_dual_issue_diff_exec_units 1\n-gpgpu_sub_core_model 1\n"
                               "-ptx_opcode_latency_tesnor 64\n-gpgpu_runtime_stat 10000\n"
                               "-gpgpu_shmem_limited_broadcast 0\n-network_mode 2\n",
                               "m.config", ".", count_warn, NULL, err, sizeof err) == 0);
     CHECK_EQ_I64(g_warnings, 1);
     CHECK_STR_CONTAINS(g_last_warning, "m.config: 4 options set here have no effect in warpsim");
-    CHECK_STR_CONTAINS(g_last_warning, "-gpgpu_kernel_launch_latency 5000, -gpgpu_sub_core_model 1, "
+    CHECK_STR_CONTAINS(g_last_warning, "-gpgpu_dual_issue_diff_exec_units 1, -gpgpu_sub_core_model 1, "
                                        "-ptx_opcode_latency_tesnor 64, -network_mode 2");
     g_warnings = 0;
     CHECK(ws_config_load_text(&c, "-gpgpu_TB_launch_latency 0\n", "d.config", ".", count_warn, NULL,
                               err, sizeof err) == 0);
     CHECK_EQ_I64(g_warnings, 0); /* the default value: nothing to say */
-    CHECK_EQ_I64(ws_config_no_effect("-gpgpu_kernel_launch_latency"), 1);
+    CHECK_EQ_I64(ws_config_no_effect("-gpgpu_sub_core_model"), 1);
+    CHECK_EQ_I64(ws_config_no_effect("-gpgpu_kernel_launch_latency"), 0); /* modelled */
     CHECK_EQ_I64(ws_config_no_effect("use_map"), 1);
     CHECK_EQ_I64(ws_config_no_effect("gpgpu_scheduler"), 0);
     CHECK_EQ_I64(ws_config_no_effect("rop_latency"), 0);
@@ -256,9 +257,9 @@ TEST(config_rop_latency_is_an_alias) {
 }
 
 /* Every option GPGPU-Sim's tested configs set (tests/data/gpgpusim-configs,
- * copies of GPGPU-Sim 4.2's) is known: each file and its .icnt load. Values
- * the timing model refuses (e.g. partition indexing 2) are checked later, by
- * ws_gpu_create, and are not this test's business. */
+ * copies of GPGPU-Sim 4.2's) is known: each file and its .icnt load. That the
+ * timing model accepts their values is config_postfermi_presets_equal_their_files'
+ * business (the presets are these files). */
 TEST(config_loads_every_gpgpusim_tested_config) {
     static const char *const cfgs[] = {"SM2_GTX480", "SM7_QV100", "SM7_TITANV", "SM75_RTX2060",
                                        "SM86_RTX3070", NULL};
@@ -318,4 +319,82 @@ TEST(config_unknown_override_refuses_the_device) {
     else unsetenv("WARPSIM_CONFIG");
     free(saved);
     rm_tmp(dir, (const char *const[]){"s.config", NULL});
+}
+
+/* The post-Fermi presets are GPGPU-Sim 4.2's tested configs option for option:
+ * each equals loading the file (with its .icnt), has the configs' key values,
+ * and builds a simulated GPU (no value is refused). */
+TEST(config_postfermi_presets_equal_their_files) {
+    static const struct {
+        const char *preset, *dir;
+        int64_t clusters, mem, sched, shmem;
+        const char *dl2;
+    } t[] = {
+        {"qv100", "SM7_QV100", 80, 32, 4, 98304, "S:32:128:24,L:B:m:L:P,A:192:4,32:0,32"},
+        {"titanv", "SM7_TITANV", 40, 24, 4, 98304, "S:32:128:24,L:B:m:L:P,A:192:4,32:0,32"},
+        {"rtx2060", "SM75_RTX2060", 30, 12, 4, 65536, "S:64:128:16,L:B:m:L:P,A:192:4,32:0,32"},
+        {"rtx3070", "SM86_RTX3070", 46, 16, 4, 102400, "S:64:128:16,L:B:m:L:P,A:192:4,32:0,32"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char path[4096], err[512];
+        snprintf(path, sizeof path, "%s/tests/data/gpgpusim-configs/%s/gpgpusim.config",
+                 ws_test_root(), t[i].dir);
+        ws_config f, p;
+        ws_config_init(&f);
+        ws_config_init(&p);
+        CHECK_MSG(ws_config_load_file(&f, path, count_warn, NULL, err, sizeof err) == 0, "%s",
+                  err);
+        CHECK_MSG(ws_config_apply_preset(&p, t[i].preset, err, sizeof err) == 0, "%s", err);
+        CHECK_EQ_I64(p.n_clusters, t[i].clusters);
+        CHECK_EQ_I64(p.n_mem, t[i].mem);
+        CHECK_EQ_I64(p.num_sched_per_core, t[i].sched);
+        CHECK_EQ_I64(p.shmem_size, t[i].shmem);
+        CHECK_MSG(!strcmp(p.cache_dl2, t[i].dl2), "%s: dl2 %s", t[i].preset, p.cache_dl2);
+        CHECK_EQ_I64(p.memory_partition_indexing, strcmp(t[i].preset, "rtx2060") ? 2 : 0);
+        char *a = NULL, *b = NULL;
+        size_t al = 0, bl = 0;
+        FILE *fa = open_memstream(&a, &al), *fb = open_memstream(&b, &bl);
+        ws_config_write(&f, fa);
+        ws_config_write(&p, fb);
+        fclose(fa);
+        fclose(fb);
+        CHECK_MSG(!strcmp(a, b), "preset %s differs from %s", t[i].preset, t[i].dir);
+        free(a);
+        free(b);
+        ws_config_free(&p);
+        ws_config_free(&f);
+        ws_device_options o;
+        ws_device_options_init(&o);
+        o.preset = t[i].preset;
+        ws_device *d = NULL;
+        CHECK_MSG(ws_device_create(&o, &d) == WS_OK, "preset %s does not build", t[i].preset);
+        ws_device_destroy(d);
+    }
+}
+
+/* `warpsim options` gives every option that is accepted without effect a
+ * reason: what warpsim does instead, or why it does not matter. */
+TEST(config_no_effect_options_give_a_reason) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ws_config_print_options(f);
+    fclose(f);
+    int n = 0;
+    for (char *l = text; l && *l;) {
+        char *e = strchr(l, '\n');
+        if (e) *e = 0;
+        char *a = strstr(l, "(accepted;");
+        if (a) {
+            n++;
+            CHECK_MSG(strcmp(a, "(accepted; no effect)") && strlen(a) > 24,
+                      "no reason given: %s", l);
+        }
+        l = e ? e + 1 : NULL;
+    }
+    CHECK(n > 60);
+    CHECK_EQ_I64(ws_config_no_effect("gpgpu_adaptive_cache_config"), 1);
+    CHECK_EQ_I64(ws_config_no_effect("gpgpu_l1_banks"), 0);
+    CHECK_EQ_I64(ws_config_no_effect("-gpgpu_memory_partition_indexing"), 0);
+    free(text);
 }

@@ -196,3 +196,44 @@ TEST(index_registry_knows_the_family) {
     CHECK(ws_index_create(&ix, "nope", &g, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "pric");
 }
+
+/* IPOLY ('P', GPGPU-Sim 4): block address mod x^5+x^2+1 (32 sets), over the 15
+ * block-address bits above the index only. Sets worked by hand in GF(2). */
+TEST(index_ipoly_rule_by_hand) {
+    ws_index ix, letter;
+    char err[256];
+    ws_cache_geom g32 = {32, 128, 24, NULL}, g16 = {16, 128, 4, NULL}, g64 = {64, 128, 8, NULL};
+    ws_cache_geom g4 = {4, 128, 64, NULL};
+    CHECK(ws_index_create(&ix, "ipoly", &g32, err, sizeof err) == 0);
+    CHECK(ws_index_create(&letter, "P", &g32, err, sizeof err) == 0);
+    CHECK(letter.policy == ix.policy);
+    CHECK_EQ_U64(ws_index_set(&ix, 3ull << 7), 3);     /* below x^5: the linear index */
+    CHECK_EQ_U64(ws_index_set(&ix, 1ull << 12), 5);    /* x^5 = x^2+1 */
+    CHECK_EQ_U64(ws_index_set(&ix, 1ull << 13), 10);   /* x^6 = x^3+x */
+    CHECK_EQ_U64(ws_index_set(&ix, 1ull << 15), 13);   /* x^8 = x^3+x^2+1 */
+    CHECK_EQ_U64(ws_index_set(&ix, (1ull << 12) | (5ull << 7)), 0); /* x^5 + x^2+1 */
+    /* block bit 19 (x^19) takes part, bit 20 and above do not */
+    CHECK(ws_index_set(&ix, 1ull << 26) != 0);
+    CHECK_EQ_U64(ws_index_set(&ix, (1ull << 27) | (1ull << 40) | (7ull << 7)), 7);
+    /* conflict-free for a power-of-two stride: 32 consecutive 4 KiB strides fill 32 sets */
+    uint32_t seen = 0;
+    for (uint64_t i = 0; i < 32; i++) seen |= 1u << ws_index_set(&ix, i << 12);
+    CHECK_EQ_U64(seen, 0xffffffffu);
+    ws_index_destroy(&ix);
+    ws_index_destroy(&letter);
+    /* 16 sets: x^4+x+1 over 13 high bits; 64 sets: x^6+x+1 over 19 */
+    CHECK(ws_index_create(&ix, "P", &g16, err, sizeof err) == 0);
+    CHECK_EQ_U64(ws_index_set(&ix, 1ull << 11), 3);    /* x^4 = x+1 */
+    CHECK_EQ_U64(ws_index_set(&ix, 1ull << 24), 0);    /* x^17: past the 13 high bits */
+    ws_index_destroy(&ix);
+    CHECK(ws_index_create(&ix, "P", &g64, err, sizeof err) == 0);
+    CHECK_EQ_U64(ws_index_set(&ix, 1ull << 13), 3);    /* x^6 = x+1 */
+    CHECK_EQ_U64(ws_index_set(&ix, 1ull << 18), 0x23); /* x^11 = x^5+x+1 */
+    ws_index_destroy(&ix);
+    CHECK(ws_index_create(&ix, "P", &g4, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "16, 32 or 64 sets");
+    /* the partition hash is the same function of (bits above, index) */
+    CHECK_EQ_U64(ws_ipoly_hash(1, 0, 32), 5);
+    CHECK_EQ_U64(ws_ipoly_hash(1, 0, 64), 3);
+    CHECK_EQ_U64(ws_ipoly_hash(1ull << 15, 9, 32), 9);
+}

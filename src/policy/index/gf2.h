@@ -29,4 +29,13 @@ void *ws_polyidx_create(const ws_cache_geom *g, uint64_t poly, unsigned abits, c
     }
 uint32_t ws_polyidx_set(const void *state, uint64_t addr);
 
+/* GPGPU-Sim 4's IPOLY hash of one bank (or set) index among nbanks (16, 32
+ * or 64; other counts return index unchanged): the bits above the index
+ * (high) and the index itself, as one polynomial, mod P(x) (ipoly.c). */
+uint32_t ws_ipoly_hash(uint64_t high, uint32_t index, unsigned nbanks);
+/* The same hash as a table: rows[i] = the index bits that bit i of `high`
+ * flips (x^(m+i) mod P). Returns how many high bits take part (at most 19),
+ * or -1 for a bank count the hash does not define. */
+int ws_ipoly_rows(unsigned nbanks, uint8_t rows[19]);
+
 #endif

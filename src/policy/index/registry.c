@@ -11,6 +11,7 @@ extern const ws_index_policy ws_index_pric;
 extern const ws_index_policy ws_index_pli;
 extern const ws_index_policy ws_index_prime;
 extern const ws_index_policy ws_index_adi;
+extern const ws_index_policy ws_index_ipoly;
 
 static const ws_index_policy *const g_index_policies[] = {
     &ws_index_linear,
@@ -20,6 +21,7 @@ static const ws_index_policy *const g_index_policies[] = {
     &ws_index_pli,
     &ws_index_prime,
     &ws_index_adi,
+    &ws_index_ipoly,
     NULL,
 };
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "policy/index/gf2.h"
 #include "timing/mem/dram.h"
 
 enum { F_CHIP = 0, F_BK, F_ROW, F_COL, F_BURST, F_N };
@@ -19,7 +20,10 @@ typedef struct priv {
     uint8_t lo[F_N], hi[F_N];
     int32_t chip_s;            /* bit where the channel id sits, -1: none given */
     uint32_t gap;              /* n_chan is not a power of two */
-    uint32_t log2chan;
+    uint32_t log2chan, log2sub;
+    uint32_t ipoly_banks;      /* indexing 2: next power of two of n_chan x n_sub */
+    uint8_t ipoly_row[19];     /* ... and the ids each high address bit flips */
+    uint64_t ipoly_mask;       /* the high bits that take part */
     uint64_t subpart_mask;     /* address bits that select the sub-partition */
     uint32_t bnk_policy, nbk, nbkgrp, bnkgrp_low, part_indexing;
 } priv;
@@ -175,10 +179,24 @@ int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errle
         return -1;
     }
     p->part_indexing = (uint32_t)cfg->memory_partition_indexing;
-    if (p->part_indexing > 1) {
+    p->log2sub = nsub_log2;
+    if (p->part_indexing == 2) {
+        p->ipoly_banks = (1u << nchipbits) * d->n_sub_per_chan;
+        int k = ws_ipoly_rows(p->ipoly_banks, p->ipoly_row);
+        p->ipoly_mask = k > 0 ? (1ull << k) - 1 : 0;
+        if (k < 0) {
+            snprintf(err, errlen,
+                     "option -gpgpu_memory_partition_indexing: 2 (IPOLY) needs 16, 32 or 64 "
+                     "sub-partitions after rounding the channels up to a power of two (%u "
+                     "channels x %u give %u)",
+                     d->n_chan, d->n_sub_per_chan, p->ipoly_banks);
+            return -1;
+        }
+    }
+    if (p->part_indexing > 2) {
         snprintf(err, errlen,
                  "option -gpgpu_memory_partition_indexing: %u is not modelled (allowed: 0 = "
-                 "consecutive, 1 = XOR with higher bits)",
+                 "consecutive, 1 = XOR with higher bits, 2 = IPOLY hash)",
                  p->part_indexing);
         return -1;
     }
@@ -207,8 +225,19 @@ void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) {
     r->row = (uint32_t)packbits(p->mask[F_ROW], rest, p->hi[F_ROW], p->lo[F_ROW]);
     r->col = (uint32_t)packbits(p->mask[F_COL], rest, p->hi[F_COL], p->lo[F_COL]);
     if (p->part_indexing == 1) chip = (chip ^ (uint32_t)(high & (d->n_chan - 1))) % d->n_chan;
+    uint32_t sub = chip * d->n_sub_per_chan + (bk & (d->n_sub_per_chan - 1));
+    if (p->part_indexing == 2) {
+        /* IPOLY over the sub-partitions of the next power of two of channels, the
+           bits above channel and sub-partition as its high part; an id past the
+           real ones wraps down (GPGPU-Sim 4's rule for 12 or 24 channels) */
+        uint64_t hb = p->gap ? high : a >> (p->chip_s + p->log2chan + p->log2sub);
+        uint32_t nreal = d->n_chan * d->n_sub_per_chan;
+        for (uint64_t b = hb & p->ipoly_mask; b; b &= b - 1) sub ^= p->ipoly_row[__builtin_ctzll(b)];
+        while (sub >= nreal) sub -= nreal;
+        chip = sub / d->n_sub_per_chan;
+    }
     r->chan = (uint16_t)chip;
-    r->subpart = (uint16_t)(chip * d->n_sub_per_chan + (bk & (d->n_sub_per_chan - 1)));
+    r->subpart = (uint16_t)sub;
     /* the DRAM bank (after -dram_bnk_indexing_policy) and its group */
     uint32_t bank = bk;
     if (p->bnk_policy == 1) bank = bk ^ (r->row & (p->nbk - 1));

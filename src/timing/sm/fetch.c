@@ -123,8 +123,11 @@ void sm_fetch_cycle(ws_sm *sm) {
                 uint64_t addr = SM_PROGRAM_BASE +
                                 (uint64_t)SM_INST_BYTES * (sm->func_base[w->fetch_func] + w->fetch_pc);
                 ws_fail_kind fk;
-                ws_cache_status s = ws_cache_access(sm->l1i, addr, WS_ACC_READ, false,
-                                                    (void *)(uintptr_t)(wi + 1), sm->now, &fk);
+                ws_cache_status s =
+                    sm->cfg->perfect_inst_const_cache /* a hit, the L1I untouched */
+                        ? WS_CACHE_HIT
+                        : ws_cache_access(sm->l1i, addr, WS_ACC_READ, false,
+                                          (void *)(uintptr_t)(wi + 1), sm->now, &fk);
                 sm->last_fetched = wi;
                 if (s == WS_CACHE_HIT) {
                     sm->fb_valid = true;

@@ -41,7 +41,7 @@ void sm_mshr_idle_cycle(ws_sm *sm) {
     if (!free) return;
     unsigned m = regset_demand(sm, &sm->id_oc[SM_MEM]) | regset_demand(sm, &sm->oc_ex[SM_MEM]) |
                  demand_of(sm, sm->ld_disp);
-    for (unsigned i = 0; i < sm->l1_lat && !(m & free); i++)
+    for (unsigned i = 0; sm->l1q_n && i < sm->l1_lat * sm->l1_banks && !(m & free); i++)
         if (sm->l1q[i].valid) m |= demand_of(sm, sm->l1q[i].in);
     for (unsigned c = 0; c < sm->ncu && !(m & free); c++) m |= demand_of(sm, sm->cu[c].in);
     for (unsigned wi = 0; wi < sm->max_warps && !(m & free); wi++) {

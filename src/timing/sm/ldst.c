@@ -58,7 +58,17 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
     sm->smem_lat = (unsigned)sm->cfg->shmem_latency;
     sm->smem_pipe = calloc(sm->smem_lat, sizeof *sm->smem_pipe);
     sm->l1_lat = (unsigned)(sm->cfg->l1_latency + sm->cfg->l1d_index_latency); /* hashing */
-    sm->l1q = calloc(sm->l1_lat, sizeof *sm->l1q);
+    sm->l1_banks = (unsigned)sm->cfg->l1_banks;
+    if (sm->l1_banks & (sm->l1_banks - 1)) {
+        snprintf(err, errlen, "option -gpgpu_l1_banks: %u is not a power of two", sm->l1_banks);
+        return -1;
+    }
+    if (sm->l1_banks > 1 && sm->cfg->l1d_reorder && strcmp(sm->cfg->l1d_reorder, "none")) {
+        snprintf(err, errlen, "option -gpgpu_l1_banks: %u banks with -l1d_reorder %s are not "
+                 "modelled (allowed: 1 bank)", sm->l1_banks, sm->cfg->l1d_reorder);
+        return -1;
+    }
+    sm->l1q = calloc((size_t)sm->l1_lat * sm->l1_banks, sizeof *sm->l1q);
     if (!sm->txq || !sm->smem_pipe || !sm->l1q) {
         snprintf(err, errlen, "out of host memory");
         return -1;
@@ -103,8 +113,7 @@ bool sm_ldst_busy(const ws_sm *sm) {
         return true;
     for (unsigned i = 0; i < sm->smem_lat; i++)
         if (sm->smem_pipe[i]) return true;
-    for (unsigned i = 0; i < sm->l1_lat; i++)
-        if (sm->l1q[i].valid) return true;
+    if (sm->l1q_n) return true;
     if (sm->ro && sm_ro_busy(sm)) return true;
     return sm->mrpb && sm->mrpb->n;
 }
@@ -443,8 +452,10 @@ static void l1prof_access(ws_sm *sm, const sm_l1acc *h, ws_cache_status s) {
     }
 }
 
-static void l1q_cycle(ws_sm *sm) {
-    sm_l1acc *h = &sm->l1q[0];
+/* One bank's queue q (l1_lat entries, [0] the head): the head accesses the L1D,
+   the rest move up. */
+static void l1q_bank_cycle(ws_sm *sm, sm_l1acc *q) {
+    sm_l1acc *h = &q[0];
     if (h->valid) {
         sm_inst *in = h->in;
         bool write = h->write;
@@ -497,6 +508,7 @@ static void l1q_cycle(ws_sm *sm) {
             if (wd) sm_pend_free(sm, wd);
             if (in && in->rp_live) { /* replay: squashed here, not held */
                 h->valid = false;
+                sm->l1q_n--;
                 if (write) store_acked(sm, h->warp, nsec(h->sectors));
                 else if (in->pending) in->pending--;
                 sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, sm_hazard_of_fail(fk));
@@ -513,27 +525,37 @@ static void l1q_cycle(ws_sm *sm) {
                 access_done(sm, in);
             }
             h->valid = false;
+            sm->l1q_n--;
         }
     }
 shift:
     for (unsigned i = 0; i + 1 < sm->l1_lat; i++)
-        if (!sm->l1q[i].valid && sm->l1q[i + 1].valid) {
-            sm->l1q[i] = sm->l1q[i + 1];
-            sm->l1q[i + 1].valid = false;
+        if (!q[i].valid && q[i + 1].valid) {
+            q[i] = q[i + 1];
+            q[i + 1].valid = false;
         }
+}
+
+/* Every bank's head accesses the L1D this cycle, bank 0 first (GPGPU-Sim's order). */
+static void l1q_cycle(ws_sm *sm) {
+    for (unsigned b = 0; b < sm->l1_banks; b++) l1q_bank_cycle(sm, sm->l1q + b * sm->l1_lat);
 }
 
 /* ---- the dispatch register --------------------------------------------------------- */
 /* Put access t of in at the tail of the L1 latency queue (with MRPB: its
    warp's queue); NULL when there is no room this cycle. */
 static inline sm_l1acc *l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
-    sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp) : &sm->l1q[sm->l1_lat - 1];
+    /* the bank of the access's 32 B sector (-gpgpu_l1_banks; 1: the one queue) */
+    unsigned bank = (unsigned)(t->addr >> 5) & (sm->l1_banks - 1);
+    sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp)
+                              : &sm->l1q[bank * sm->l1_lat + sm->l1_lat - 1];
     if (!tail) return NULL; /* the MRPB is full */
     if (tail->valid) {
         sm->l1_bank_conflicts++;
         return NULL;
     }
     tail->valid = true;
+    if (!sm->mrpb) sm->l1q_n++; /* (an MRPB entry counts when it enters l1q) */
     /* a store's instruction leaves before its accesses, unless it replays */
     tail->in = in->is_store && !in->rp_live ? NULL : in;
     tail->warp = in->warp;
@@ -571,6 +593,14 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
         return sm->txpos >= sm->ntx;
     }
     uint64_t phys;
+    if (sm->cfg->perfect_inst_const_cache &&
+        (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM)) {
+        /* perfect constant cache: every access of the instruction hits now, none
+           counted (GPGPU-Sim 4's -gpgpu_perfect_inst_const_cache) */
+        in->pending -= sm->ntx - sm->txpos;
+        sm->txpos = sm->ntx;
+        return true;
+    }
     if (in->space == WS_SPACE_CONST || in->space == WS_SPACE_PARAM) {
         ws_fail_kind fk;
         unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1c) : 0;
@@ -606,6 +636,15 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     } else {
         if (!l1q_tail(sm, in, t)) return false;
         sm->txpos++;
+        /* banked L1D: more accesses this cycle, one per bank, in order, until one finds
+           its bank's slot taken (only plain L1D accesses; pages and lists take the
+           one-per-cycle path) */
+        for (unsigned k = 1; k < sm->l1_banks && sm->txpos < sm->ntx && !sm->env.pages &&
+                             !sm->txbyp && !bypasses_l1(sm, in);
+             k++) {
+            if (!l1q_tail(sm, in, &sm->txq[sm->txpos])) break;
+            sm->txpos++;
+        }
     }
     if (sm->txpos < sm->ntx) { /* an access made, more to come: another pass */
         sm_hazard(sm, SM_HZ_DIV);

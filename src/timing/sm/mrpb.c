@@ -117,5 +117,8 @@ bool sm_mrpb_pop(sm_mrpb *m, sm_l1acc *out) {
 
 void sm_mrpb_cycle(ws_sm *sm) {
     sm_l1acc *tail = &sm->l1q[sm->l1_lat - 1];
-    if (!tail->valid && sm_mrpb_pop(sm->mrpb, tail)) tail->valid = true;
+    if (!tail->valid && sm_mrpb_pop(sm->mrpb, tail)) {
+        tail->valid = true;
+        sm->l1q_n++;
+    }
 }

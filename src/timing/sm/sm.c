@@ -495,8 +495,7 @@ static uint64_t quiet_until(const ws_sm *sm) {
         if (sm->bq_len[b]) return 0;
     for (unsigned i = 0; i < sm->smem_lat; i++)
         if (sm->smem_pipe[i]) return 0;
-    for (unsigned i = 0; i < sm->l1_lat; i++)
-        if (sm->l1q[i].valid) return 0;
+    if (sm->l1q_n) return 0;
     if (sm->mrpb && sm->mrpb->n) return 0; /* it drains into l1q */
     if (sm->ro && sm_ro_busy(sm)) return 0; /* the reordering unit releases accesses */
     if (sm_fetch_pick(sm) >= 0) return 0;
@@ -535,8 +534,10 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     sm_units_cycle(sm); /* function units and the LD/ST unit */
     sm_oc_cycle(sm);
     if (!sm->has_fault) sm_issue_cycle(sm);
-    sm_decode_cycle(sm);
-    sm_fetch_cycle(sm);
+    for (int64_t f = 0; f < sm->cfg->inst_fetch_throughput; f++) { /* GPGPU-Sim 4: N rounds */
+        sm_decode_cycle(sm);
+        sm_fetch_cycle(sm);
+    }
     sm->sleep_until = quiet_until(sm);
 }
 
@@ -682,8 +683,12 @@ const ws_stat_table ws_sm_stat_table = {"SM issue stalls", sm_stats,
 const ws_sm_stats *ws_sm_get_stats(const ws_sm *sm) {
     ws_sm *m = (ws_sm *)sm; /* cache counters are copied in on demand */
     const ws_cache_stats *d = ws_cache_get_stats(sm->l1d);
-    for (int dir = 0; dir < 2; dir++)
+    for (int dir = 0; dir < 2; dir++) {
         for (int s = 0; s < 4; s++) m->st.l1d_access[dir][s] = d->status[dir][s];
+        /* a sector miss (sectored L1D: line present, sector not) is an access and a
+           miss, as GPGPU-Sim counts it (and as the L2's totals do) */
+        m->st.l1d_access[dir][WS_CACHE_MISS] += d->status[dir][WS_CACHE_SECTOR_MISS];
+    }
     _Static_assert(WS_CACHE_NSTATUS == 6, "ws_sm_stats.l1d_status has one entry per status");
     memcpy(m->st.l1d_status, d->status, sizeof m->st.l1d_status);
     memcpy(m->st.l1d_local, d->status_local, sizeof m->st.l1d_local);

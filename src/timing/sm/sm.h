@@ -51,7 +51,8 @@ typedef struct ws_sm_stats {
     uint64_t thread_insts_exec;      /* lanes whose guard predicate held (ws_step.active):
                                         GPGPU-Sim's gpu_sim_insn */
     /* caches (GPGPU-Sim names in the report) */
-    uint64_t l1d_access[2][4];       /* [read/write][hit, hit_reserved, miss, reservation_fail] */
+    uint64_t l1d_access[2][4];       /* [read/write][hit, hit_reserved, miss (sector misses
+                                        too), reservation_fail] */
     uint64_t l1d_fail[5];            /* reservation fails by kind (ws_fail_kind) */
     uint64_t l1d_bypass;             /* accesses a bypass policy sent past the L1D */
     uint64_t l1i_access, l1i_miss, l1c_access, l1c_miss, l1t_access, l1t_miss;

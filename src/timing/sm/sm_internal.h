@@ -321,8 +321,10 @@ struct ws_sm {
     bool txq_built;
     sm_inst **smem_pipe;       /* [0] = oldest, length smem_latency */
     unsigned smem_lat;
-    sm_l1acc *l1q;             /* [0] = head, length l1_latency */
+    sm_l1acc *l1q;             /* per bank b: l1q[b * l1_lat] = head, length l1_latency */
     unsigned l1_lat;
+    unsigned l1_banks;         /* -gpgpu_l1_banks (1: one queue) */
+    unsigned l1q_n;            /* valid entries in l1q (busy checks read this, not the queues) */
     sm_mrpb *mrpb;             /* requests waiting to enter l1q (NULL: -l1d_reorder none) */
     ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     sm_inst *next_global;      /* bypass reply waiting for writeback */
