@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/bits.h"
 #include "exec/exec_internal.h"
 
 uint32_t ws_launch_cluster_size(const ws_launch_desc *l) {
@@ -123,7 +124,7 @@ uint64_t ws_cluster_sreg(ws_xctx *x, unsigned id) {
 static uint32_t live_threads(const ws_cta *c) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->nwarps; i++)
-        n += (uint32_t)__builtin_popcount(c->warps[i].lanes & ~c->warps[i].exited);
+        n += (uint32_t)ws_popc32(c->warps[i].lanes & ~c->warps[i].exited);
     return n;
 }
 
@@ -167,7 +168,7 @@ ws_status ws_exec_cluster_bar(ws_xctx *x) {
             return ws_fail(x, WS_ERR_LAUNCH_FAILURE, first,
                            "barrier.cluster.arrive twice in one phase without a wait");
         *arr = cl->phase + 1;
-        cl->arrived += (uint32_t)__builtin_popcount(x->mask);
+        cl->arrived += (uint32_t)ws_popc32(x->mask);
         ws_cluster_bar_check(cl);
         return WS_OK;
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/bits.h"
 #include "exec/exec_internal.h"
 
 /* ---- faults ------------------------------------------------------------- */
@@ -317,7 +318,7 @@ bool ws_cta_done(const ws_cta *c) { return c->ndone == c->nwarps; }
 static uint32_t live_threads(const ws_cta *c) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->nwarps; i++)
-        n += (uint32_t)__builtin_popcount(c->warps[i].lanes & ~c->warps[i].exited);
+        n += (uint32_t)ws_popc32(c->warps[i].lanes & ~c->warps[i].exited);
     return n;
 }
 
@@ -378,7 +379,7 @@ static ws_status exec_bar(ws_xctx *x) {
     }
     ws_barrier *bar = &x->c->bars[id];
     if (count) bar->expected = count;
-    bar->arrived += (uint32_t)__builtin_popcount(x->mask);
+    bar->arrived += (uint32_t)ws_popc32(x->mask);
     if (x->mask != (w->lanes & ~w->exited)) bar->partial = true;
     if (in->sub == WS_BAR_ARRIVE) {
         ws_bar_check(x->c, id);
@@ -386,11 +387,11 @@ static ws_status exec_bar(ws_xctx *x) {
     }
     if (is_red) {
         uint32_t p = ws_pred_src(x, &in->src[in->nsrc - 1]) & x->mask;
-        if (bar->nwaiting == 0 && bar->arrived == (uint32_t)__builtin_popcount(x->mask)) {
+        if (bar->nwaiting == 0 && bar->arrived == (uint32_t)ws_popc32(x->mask)) {
             bar->red_and = true;
             bar->red_or = false;
         }
-        bar->red_popc += (uint32_t)__builtin_popcount(p);
+        bar->red_popc += (uint32_t)ws_popc32(p);
         if (p != x->mask) bar->red_and = false;
         if (p) bar->red_or = true;
         w->bar_inst = in;
@@ -759,8 +760,8 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
     e->pc = (int32_t)pc + 1;
     c->clock++;
     c->counts.warp_insts++;
-    c->counts.thread_insts += (uint64_t)__builtin_popcount(issued);
-    c->counts.thread_insts_exec += (uint64_t)__builtin_popcount(mask);
+    c->counts.thread_insts += (uint64_t)ws_popc32(issued);
+    c->counts.thread_insts_exec += (uint64_t)ws_popc32(mask);
     ws_xctx x = {c, w, f, in, pc, mask, st, fault};
     if (st) {
         st->inst = in;

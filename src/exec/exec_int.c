@@ -5,6 +5,7 @@
  * and wrapping ops (add, mul.lo, and, ...) just compute in 64 bits.
  * Division by zero (undefined in PTX) is defined here as: quotient = all
  * ones, remainder = the dividend; INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0. */
+#include "util/bits.h"
 #include "exec/exec_internal.h"
 
 static inline uint64_t lowmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -278,7 +279,7 @@ ws_status ws_exec_int(ws_xctx *x) {
     case WS_OP_BREV:
         WS_FOR_LANES(l, M) D[l] = brev64(A[l]) >> (64 - bits);
         return WS_OK;
-    case WS_OP_POPC: WS_FOR_LANES(l, M) D[l] = (uint64_t)__builtin_popcountll(A[l] & lm); return WS_OK;
+    case WS_OP_POPC: WS_FOR_LANES(l, M) D[l] = (uint64_t)ws_popc64(A[l] & lm); return WS_OK;
     case WS_OP_CLZ:
         WS_FOR_LANES(l, M) {
             uint64_t a = A[l] & lm;

@@ -335,6 +335,38 @@ __attribute__((noinline)) static ws_operand vec_elem(const ws_operand *vo, unsig
     return (ws_operand){.kind = vo->vreg[k] == WS_NOREG ? WS_OPND_NONE : WS_OPND_REG, .reg = vo->vreg[k]};
 }
 
+/* ld/st.shared when every lane's access is aligned and inside the CTA's shared
+   memory (checked first, for all lanes, so that nothing has happened when one is not:
+   a load may overwrite its own address register). Returns WS_ERR_UNSUPPORTED to
+   leave the instruction to the general loop (faults, distributed shared memory).
+   The same effects as that loop, without its per-lane space decoding. */
+static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsigned esz,
+                             unsigned n, bool is_st, bool sg, uint64_t *const *dst,
+                             const uint64_t *const *src) {
+    const ws_cta *c = x->c;
+    uint32_t M = x->mask;
+    if (c->shared_size < size) return WS_ERR_UNSUPPORTED;
+    uint64_t lim = c->shared_size - size; /* the last address an access fits at */
+    uint64_t bad = 0;
+    WS_FOR_LANES(l, M) {
+        uint64_t a = lane_addr(p, l);
+        bad |= (a & (size - 1)) | (uint64_t)(a > lim);
+    }
+    if (bad) return WS_ERR_UNSUPPORTED;
+    uint8_t *sh = c->shared;
+    WS_FOR_LANES(l, M) {
+        uint64_t a = lane_addr(p, l);
+        uint8_t *hp = sh + a;
+        if (x->st) x->st->addr[l] = a;
+        for (unsigned k = 0; k < n; k++) {
+            if (is_st) store_n(hp + k * esz, src[k][l], esz);
+            else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);
+        }
+    }
+    record(x, MS_SHARED, size, is_st, false, is_st);
+    return WS_OK;
+}
+
 /* A store under the timing model: its global-memory part goes to the SM's
    log (exec.h, wlog.c). Out of line, so that ws_exec_mem's loop stays as
    tight as before for loads. */
@@ -406,6 +438,10 @@ ws_status ws_exec_mem(ws_xctx *x) {
         } else {
             dst[k] = el.kind == WS_OPND_REG ? ws_reg(w, el.reg) : NULL;
         }
+    }
+    if (p.ms == MS_SHARED) { /* the explicit shared space: no per-lane lane_ptr */
+        ws_status r = exec_shared(x, &p, size, esz, n, is_st, sg, dst, src);
+        if (r != WS_ERR_UNSUPPORTED) return r;
     }
     if (is_st && x->c->l.wlog) return exec_st_logged(x, &p, size, esz, n, src);
     ws_fault *fault = x->fault;

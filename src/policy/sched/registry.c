@@ -91,10 +91,11 @@ unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsig
     if (n > WS_SCHED_MAX_SLOTS) return ws_sched_sort_by_age(w, n, out, skip);
     uint16_t *p = a->perm;
     /* (age, slot) is a total order, so the sorted perm depends on the ages
-       alone: sort again only when one changed */
-    bool same = a->sorted;
-    for (unsigned i = 0; i < n && same; i++) same = a->age[i] == w[i].age;
-    if (!same) {
+       alone: sort again only when one changed (rarely: the scan has no early exit, so no
+       branch per warp) */
+    uint64_t diff = 0;
+    for (unsigned i = 0; i < n; i++) diff |= a->age[i] ^ w[i].age;
+    if (!a->sorted || diff) {
         for (unsigned i = 0; i < n; i++) a->age[i] = w[i].age;
         a->sorted = true;
         /* adaptive insertion sort of last cycle's order by (age, slot) */
@@ -112,9 +113,21 @@ unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsig
     /* eligible warps first, each group by age */
     uint16_t rest[WS_SCHED_MAX_SLOTS];
     unsigned k = 0, m = 0;
-    for (unsigned i = 0; i < n; i++) {
+    /* no branch per warp: write both lists, advance the one it belongs to (or neither:
+       skip). out may hold only the n - 1 warps other than skip, so the last warp, whose
+       write could land one past them, takes the branches. */
+    unsigned i = 0;
+    for (; i + 1 < n; i++) {
         uint16_t v = p[i];
-        if ((int)v == skip) continue;
+        unsigned keep = (int)v != skip;
+        unsigned el = keep & (w[v].valid != 0) & (w[v].waiting == 0);
+        out[k] = v;
+        rest[m] = v;
+        k += el;
+        m += keep & (el ^ 1u);
+    }
+    if (i < n && (int)p[i] != skip) {
+        uint16_t v = p[i];
         if (w[v].valid && !w[v].waiting) out[k++] = v;
         else rest[m++] = v;
     }

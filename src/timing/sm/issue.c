@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
 #include "exec/exec_internal.h"
 #include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
@@ -235,7 +236,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
                                      in->space == WS_SPACE_TEX);
         /* GPGPU-Sim's gpgpu_n_*_insn: guard-true lanes by the space accessed */
         if (!in->is_membar && op != WS_OP_PREFETCH)
-            sm->st.mem_insn[in->space][in->is_store] += (uint64_t)__builtin_popcount(st.active);
+            sm->st.mem_insn[in->space][in->is_store] += (uint64_t)ws_popc32(st.active);
         if (in->is_membar) w->membar = true;
         if (in->is_atomic) w->n_atomic++;
         if (sm->ro) sm_ro_issued(sm, wi, in);
@@ -253,10 +254,10 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     sm_ibuf_pop(w);
     sm_fetch_mark(sm, wi);
     sm->st.warp_insts++;
-    unsigned lanes = (unsigned)__builtin_popcount(st.issued_mask);
+    unsigned lanes = (unsigned)ws_popc32(st.issued_mask);
     sm->st.thread_insts += lanes;
     sm->st.issue_lanes[lanes]++;
-    sm->st.thread_insts_exec += (uint64_t)__builtin_popcount(st.active);
+    sm->st.thread_insts_exec += (uint64_t)ws_popc32(st.active);
     sm->st.mem_writes += st.wrote;
     sm->progressed = true;
     if (d->is_ctrl && fw_all_exited(sm, w)) mark_done(sm, wi);

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
 #include "timing/mem/pages.h"
 #include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
@@ -293,7 +294,7 @@ static void store_acked(ws_sm *sm, unsigned wi, unsigned n) {
 /* ---- requests out ---------------------------------------------------------- */
 static uint8_t acc_read(uint8_t space) { return space == WS_SPACE_LOCAL ? WS_MA_LOCAL_R : WS_MA_GLOBAL_R; }
 static uint8_t acc_write(uint8_t space) { return space == WS_SPACE_LOCAL ? WS_MA_LOCAL_W : WS_MA_GLOBAL_W; }
-static unsigned nsec(uint8_t m) { return m ? (unsigned)__builtin_popcount(m) : 1; }
+static unsigned nsec(uint8_t m) { return m ? (unsigned)ws_popc32(m) : 1; }
 
 static void drain_cache(ws_sm *sm, ws_cache *c, uint8_t which) {
     if (!ws_cache_has_miss(c) || sm_outq_full(sm)) return;
@@ -441,9 +442,9 @@ static void ldst_writeback(ws_sm *sm) {
 static void l1prof_access(ws_sm *sm, const sm_l1acc *h, ws_cache_status s) {
     unsigned used = 0;
     if (sm->l1prof_sectors) {
-        used = 32u * (unsigned)__builtin_popcount(h->sectors);
+        used = 32u * (unsigned)ws_popc32(h->sectors);
     } else {
-        for (unsigned i = 0; i < 16; i++) used += (unsigned)__builtin_popcount(h->bytes[i]);
+        for (unsigned i = 0; i < 16; i++) used += (unsigned)ws_popc32(h->bytes[i]);
     }
     bool fill = s == WS_CACHE_MISS || s == WS_CACHE_SECTOR_MISS;
     if (!ws_l1prof_record(sm->l1prof, h->addr & ~(uint64_t)127, used, fill)) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
 #include "timing/sm/sm_internal.h"
 
 bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
@@ -156,7 +157,7 @@ static inline unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
 
 /* A writeback uses the banks of the registers it writes this cycle. */
 void sm_oc_write(ws_sm *sm, const sm_inst *in) {
-    sm->st.rf_writes += (uint64_t)in->ndst * (uint64_t)__builtin_popcount(in->active);
+    sm->st.rf_writes += (uint64_t)in->ndst * (uint64_t)ws_popc32(in->active);
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned id = in->dst[i];
         sm->bank_write[reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id, in->warp)] = 1;
@@ -193,7 +194,7 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
         sm->cu_used[set]++;
         in->nrd = in->nsrc;
         /* every queued operand read is served before dispatch: count it now */
-        sm->st.rf_reads += (uint64_t)in->nsrc * (uint64_t)__builtin_popcount(in->active);
+        sm->st.rf_reads += (uint64_t)in->nsrc * (uint64_t)ws_popc32(in->active);
         for (unsigned i = 0; i < in->nsrc; i++) {
             unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
             if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
 #include "exec/exec_internal.h"
 #include "timing/sm/sm_internal.h"
 
@@ -72,7 +73,7 @@ void sm_outq_push(ws_sm *sm, ws_mreq *r) {
     sm->st.mem_requests_out++;
     sm->st.mem_out[r->access]++;
     if (r->access == WS_MA_GLOBAL_R && !r->is_atomic)
-        sm->st.gld_bytes += 32u * (unsigned)__builtin_popcount(r->sectors ? r->sectors : 0xF);
+        sm->st.gld_bytes += 32u * (unsigned)ws_popc32(r->sectors ? r->sectors : 0xF);
     sm->progressed = true;
 }
 

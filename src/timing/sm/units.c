@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
 #include "timing/sm/sm_internal.h"
 
 static int parse_list(const char *opt, const char *s, int64_t *out, int min, int max, char *err,
@@ -167,7 +168,7 @@ bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
    not which pipeline carries it (DP work on the SFU is still DP work; setp
    and cvt count by their compare / source type too). */
 static void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
-    uint64_t n = (uint64_t)__builtin_popcount(in->active);
+    uint64_t n = (uint64_t)ws_popc32(in->active);
     uint8_t t = in->inst->type, s = in->inst->stype;
     if (t == WS_T_F64 || s == WS_T_F64) sm->st.thread_insts_dp += n;
     else if (fu->cls == SM_SFU) sm->st.thread_insts_sfu += n;
@@ -202,7 +203,7 @@ void sm_units_cycle(ws_sm *sm) {
         sm_inst *in = sm_regset_oldest(rs, &idx);
         sm_regset_remove(rs, idx);
         if (!in->rp_pass) /* a replay's pass is not another instruction */
-            sm->st.thread_insts_mem += (uint64_t)__builtin_popcount(in->active);
+            sm->st.thread_insts_mem += (uint64_t)ws_popc32(in->active);
         sm_ldst_issue(sm, in);
     }
 }
