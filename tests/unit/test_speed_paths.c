@@ -3,12 +3,16 @@
  * compiler's builtins, and the branch-free partition of the age-ordered
  * schedulers (ws_sched_ageord_order) against the plain two-list partition,
  * including a skipped warp in the last position (the order may then hold only
- * n - 1 warps: nothing may be written past them). */
+ * n - 1 warps: nothing may be written past them), and the shared-memory bank
+ * conflict count's quick answer for conflict-free parts against a brute-force
+ * count of the distinct words of each bank. */
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "config/config.h"
 #include "policy/sched/sched.h"
 #include "test.h"
+#include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
 static uint64_t next_rand(uint64_t *s) {
@@ -91,4 +95,58 @@ TEST(speed_ageord_partition_matches_reference) {
         CHECK_EQ_U64(buf[base + k], guard); /* nothing written past the order */
         if (base) CHECK_EQ_U64(buf[0], guard);
     }
+}
+
+/* the most distinct words in one bank, for each warp part, summed (at least 1) */
+static unsigned ref_conflicts(const uint64_t *a, uint32_t active, unsigned nb, unsigned parts) {
+    unsigned psize = WS_WARP_SIZE / parts, total = 0;
+    for (unsigned p = 0; p < parts; p++) {
+        unsigned mx = 0;
+        for (unsigned l = p * psize; l < (p + 1) * psize; l++) {
+            if (!(active >> l & 1)) continue;
+            unsigned b = (unsigned)(a[l] / 4 % nb), words = 0;
+            for (unsigned j = p * psize; j < (p + 1) * psize; j++) { /* distinct words of bank b */
+                if (!(active >> j & 1) || a[j] / 4 % nb != b) continue;
+                bool earlier = false;
+                for (unsigned i = p * psize; i < j; i++)
+                    earlier |= (active >> i & 1) && a[i] / 4 == a[j] / 4;
+                words += !earlier;
+            }
+            if (words > mx) mx = words;
+        }
+        total += mx;
+    }
+    return total ? total : 1;
+}
+
+TEST(speed_smem_conflicts_match_reference) {
+    ws_config cfg;
+    ws_config_init(&cfg);
+    ws_sm sm;
+    memset(&sm, 0, sizeof sm);
+    sm.cfg = &cfg;
+    uint64_t s = 777;
+    const unsigned banks[] = {32, 16, 64, 24}, nparts[] = {1, 2, 4};
+    for (unsigned trial = 0; trial < 4000; trial++) {
+        cfg.shmem_num_banks = (int)banks[trial % 4];
+        cfg.shmem_warp_parts = (int)nparts[trial / 4 % 3];
+        uint64_t a[WS_WARP_SIZE];
+        unsigned pattern = (unsigned)(next_rand(&s) % 4);
+        uint64_t base = 4 * (next_rand(&s) % 256), stride = 4 * (next_rand(&s) % 5);
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            uint64_t r = next_rand(&s);
+            if (pattern == 0) a[l] = base + l * stride + (r & 3);      /* strided */
+            else if (pattern == 1) a[l] = base + (r & 3);              /* broadcast */
+            else if (pattern == 2) a[l] = 4 * (r % 40);                /* few words */
+            else a[l] = l % 3 == 0 ? base : 4 * (r % 4096);            /* mixed */
+        }
+        uint32_t active = trial % 5 == 0 ? ~0u : (uint32_t)next_rand(&s);
+        unsigned got = sm_smem_conflict_cycles(&sm, a, active);
+        unsigned want = ref_conflicts(a, active, banks[trial % 4], nparts[trial / 4 % 3]);
+        if (got != want) {
+            CHECK_MSG(got == want, "trial %u: %u cycles, expected %u", trial, got, want);
+            break;
+        }
+    }
+    ws_config_free(&cfg);
 }

@@ -275,11 +275,11 @@ static bool is_gload(const ws_inst *in) {
 
 /* Replay: the warp offers only its oldest replay-ready entry; else its load
    held back by hazard prediction. Out of line: the common loop stays small. */
-static int owed_issue(ws_sm *sm, unsigned s, unsigned wi, unsigned idx,
-                                                unsigned n) {
+static int owed_issue(ws_sm *sm, unsigned s, unsigned wi, unsigned idx, unsigned n,
+                      const ws_sched_warp *sv) {
     int r = sm->warps[wi].rp_ready ? sm_replay_issue(sm, wi) : sm_hp_release(sm, wi);
     if (r > 0) {
-        sm->sched[s].policy->issued(sm->sched[s].state, sm->sview, n, idx);
+        sm->sched[s].policy->issued(sm->sched[s].state, sv, n, idx);
         sm->order_ok[s] = false;
     }
     return r;
@@ -326,10 +326,14 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             if (owes && sm_warp_owes(w)) pv[i].waiting = swait[i] = 0; /* goes on regardless */
         }
     }
-    memcpy(sm->sview, pv, n * sizeof *pv);
+    /* the policies see a copy only when the SM adds to the views (longop, next_load,
+       throttling); else the kept views themselves, which hold the same bytes */
+    bool adds = pol->uses_longop || sm->throttle[s].policy->needs_next_load || sm->throttling;
+    ws_sched_warp *sv = adds ? sm->sview : pv;
+    if (adds) memcpy(sm->sview, pv, n * sizeof *pv);
     if (pol->uses_longop || sm->throttle[s].policy->needs_next_load)
         for (unsigned i = 0; i < n; i++) {
-            ws_sched_warp *v = &sm->sview[i];
+            ws_sched_warp *v = &sv[i];
             if (!v->valid) continue;
             const sm_warp *w = &sm->warps[v->slot];
             const sm_ibuf *e = &w->ib[w->ib_next];
@@ -341,14 +345,14 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         }
     if (sm->throttling) {
         ws_throttle *t = &sm->throttle[s];
-        t->policy->filter(t->state, sm->sview, n);
-        for (unsigned i = 0; i < n; i++) sm->sview[i].waiting |= sm->sview[i].throttled;
+        t->policy->filter(t->state, sv, n);
+        for (unsigned i = 0; i < n; i++) sv[i].waiting |= sv[i].throttled;
     }
     /* a stable policy gives the same order for the same views when none of
        its warps issued since it was asked */
     uint16_t *order = &sm->sorder[s * sm->view_per];
     if (!same_view || !sm->memo_ok || !sm->order_ok[s]) {
-        sm->order_k[s] = pol->order(sm->sched[s].state, sm->sview, n, order);
+        sm->order_k[s] = pol->order(sm->sched[s].state, sv, n, order);
         sm->order_ok[s] = true;
     }
     unsigned k = sm->order_k[s];
@@ -357,7 +361,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
          any_empty = false, restricted = false;
     for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
         unsigned idx = order[oi];
-        const ws_sched_warp *v = &sm->sview[idx];
+        const ws_sched_warp *v = &sv[idx];
         if (v->throttled) continue;
         if (sm->gen == gen_view) { /* the view still says what the warp would */
             if (!v->valid) continue;
@@ -369,7 +373,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         unsigned wi = v->slot;
         sm_warp *w = &sm->warps[wi];
         if (owes && sm_warp_owes(w)) {
-            int r = owed_issue(sm, s, wi, idx, n);
+            int r = owed_issue(sm, s, wi, idx, n, sv);
             valid_inst = ready_inst = true;
             issued_inst = r > 0;
             if (issued_inst) sm->st.sched_issue[0]++; /* a reissue or a released load: alone */
@@ -426,7 +430,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 w->fetch_pc = pc;
                 break;
             }
-            if (sm->sview[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
+            if (sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
             if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
             valid_inst = true;
             checked++;
@@ -456,7 +460,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (issued) {
             issued_inst = true;
             sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
-            pol->issued(sm->sched[s].state, sm->sview, n, idx);
+            pol->issued(sm->sched[s].state, sv, n, idx);
             sm->order_ok[s] = false;
         }
     }

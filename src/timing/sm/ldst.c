@@ -121,27 +121,50 @@ bool sm_ldst_busy(const ws_sm *sm) {
 
 /* Cycles a shared access occupies the unit: per warp part, the largest
    number of distinct words any bank must deliver. */
+/* Lanes lo..hi-1's accesses (active ones): the most distinct words of one bank. */
+static unsigned part_conflicts(const uint64_t *addr, uint32_t active, unsigned lo, unsigned hi,
+                               unsigned nb, uint64_t bmask) {
+    uint8_t cnt[64] = {0};
+    int8_t first[64], next[WS_WARP_SIZE]; /* per bank: its distinct words' lanes */
+    memset(first, -1, sizeof first);
+    unsigned mx = 0;
+    for (unsigned l = lo; l < hi; l++) {
+        if (!(active >> l & 1)) continue;
+        uint64_t word = addr[l] / 4;
+        unsigned b = (unsigned)(bmask ? word & bmask : word % nb);
+        int j = first[b];
+        while (j >= 0 && addr[j] / 4 != word) j = next[j];
+        if (j >= 0) continue; /* an earlier lane reads this word: one access */
+        next[l] = first[b];
+        first[b] = (int8_t)l;
+        if (++cnt[b] > mx) mx = cnt[b];
+    }
+    return mx;
+}
+
 unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active) {
     unsigned nb = (unsigned)sm->cfg->shmem_num_banks, parts = (unsigned)sm->cfg->shmem_warp_parts;
     unsigned psize = WS_WARP_SIZE / parts, total = 0;
     uint64_t bmask = nb & (nb - 1) ? 0 : nb - 1; /* banks a power of two: no division */
     for (unsigned p = 0; p < parts; p++) {
-        uint8_t cnt[64] = {0};
-        int8_t first[64], next[WS_WARP_SIZE]; /* per bank: its distinct words' lanes */
-        memset(first, -1, sizeof first);
-        unsigned mx = 0;
+        /* the common patterns first (a broadcast, consecutive words): when no bank
+           holds two distinct words the part takes one cycle, no per-bank lists needed */
+        uint64_t seen = 0, wordof[64];
+        bool simple = true;
         for (unsigned l = p * psize; l < (p + 1) * psize; l++) {
             if (!(active >> l & 1)) continue;
             uint64_t word = addr[l] / 4;
             unsigned b = (unsigned)(bmask ? word & bmask : word % nb);
-            int j = first[b];
-            while (j >= 0 && addr[j] / 4 != word) j = next[j];
-            if (j >= 0) continue; /* an earlier lane reads this word: one access */
-            next[l] = first[b];
-            first[b] = (int8_t)l;
-            if (++cnt[b] > mx) mx = cnt[b];
+            if (seen >> b & 1) {
+                if (wordof[b] == word) continue;
+                simple = false;
+                break;
+            }
+            seen |= 1ull << b;
+            wordof[b] = word;
         }
-        total += mx;
+        if (simple) total += seen != 0;
+        else total += part_conflicts(addr, active, p * psize, (p + 1) * psize, nb, bmask);
     }
     return total ? total : 1;
 }
