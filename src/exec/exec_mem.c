@@ -347,17 +347,26 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     uint32_t M = x->mask;
     if (c->shared_size < size) return WS_ERR_UNSUPPORTED;
     uint64_t lim = c->shared_size - size; /* the last address an access fits at */
-    uint64_t bad = 0;
+    uint64_t bad = 0, ad[WS_WARP_SIZE];
     WS_FOR_LANES(l, M) {
-        uint64_t a = lane_addr(p, l);
+        uint64_t a = ad[l] = lane_addr(p, l);
         bad |= (a & (size - 1)) | (uint64_t)(a > lim);
     }
     if (bad) return WS_ERR_UNSUPPORTED;
     uint8_t *sh = c->shared;
+    if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ad[l];
+    if (n == 1 && esz == 4 && !is_st && dst[0]) { /* the common ld.shared.{u,s,f,b}32 */
+        uint64_t *d = dst[0];
+        WS_FOR_LANES(l, M) {
+            uint32_t v;
+            memcpy(&v, sh + ad[l], 4);
+            d[l] = sg ? (uint64_t)(int64_t)(int32_t)v : v;
+        }
+        record(x, MS_SHARED, size, false, false, false);
+        return WS_OK;
+    }
     WS_FOR_LANES(l, M) {
-        uint64_t a = lane_addr(p, l);
-        uint8_t *hp = sh + a;
-        if (x->st) x->st->addr[l] = a;
+        uint8_t *hp = sh + ad[l];
         for (unsigned k = 0; k < n; k++) {
             if (is_st) store_n(hp + k * esz, src[k][l], esz);
             else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);

@@ -1,9 +1,9 @@
 /* The hot-path rewrites of the one-core speed work compute exactly what the
  * code they replaced did: the inline bit counts (src/util/bits.h) against the
- * compiler's builtins, and the branch-free partition of the age-ordered
- * schedulers (ws_sched_ageord_order) against the plain two-list partition,
- * including a skipped warp in the last position (the order may then hold only
- * n - 1 warps: nothing may be written past them), and the shared-memory bank
+ * compiler's builtins; the age-ordered schedulers' order (ws_sched_ageord_order,
+ * whose age check no longer exits early) against a plain sort and partition,
+ * with the skipped warp anywhere, the last position included (nothing may be
+ * written past the n - 1 warps then ordered); and the shared-memory bank
  * conflict count's quick answer for conflict-free parts against a brute-force
  * count of the distinct words of each bank. */
 #include <stdint.h>

@@ -113,21 +113,9 @@ unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsig
     /* eligible warps first, each group by age */
     uint16_t rest[WS_SCHED_MAX_SLOTS];
     unsigned k = 0, m = 0;
-    /* no branch per warp: write both lists, advance the one it belongs to (or neither:
-       skip). out may hold only the n - 1 warps other than skip, so the last warp, whose
-       write could land one past them, takes the branches. */
-    unsigned i = 0;
-    for (; i + 1 < n; i++) {
+    for (unsigned i = 0; i < n; i++) {
         uint16_t v = p[i];
-        unsigned keep = (int)v != skip;
-        unsigned el = keep & (w[v].valid != 0) & (w[v].waiting == 0);
-        out[k] = v;
-        rest[m] = v;
-        k += el;
-        m += keep & (el ^ 1u);
-    }
-    if (i < n && (int)p[i] != skip) {
-        uint16_t v = p[i];
+        if ((int)v == skip) continue;
         if (w[v].valid && !w[v].waiting) out[k++] = v;
         else rest[m++] = v;
     }
