@@ -5,13 +5,15 @@
  * with the skipped warp anywhere, the last position included (nothing may be
  * written past the n - 1 warps then ordered); and the shared-memory bank
  * conflict count's quick answer for conflict-free parts against a brute-force
- * count of the distinct words of each bank. */
+ * count of the distinct words of each bank; the coalescer's byte and sector
+ * masks against a byte-by-byte count. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "config/config.h"
 #include "policy/sched/sched.h"
 #include "test.h"
+#include "timing/mem/coalesce.h"
 #include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
@@ -149,4 +151,40 @@ TEST(speed_smem_conflicts_match_reference) {
         }
     }
     ws_config_free(&cfg);
+}
+
+/* the coalescer's byte and sector masks, marked a mask byte at a time, against
+   marking each byte of each served lane's access that lies in the transaction's segment */
+TEST(speed_coalesce_masks_match_bit_loop) {
+    uint64_t s = 4242;
+    const uint32_t sizes[] = {1, 2, 4, 8, 16};
+    for (unsigned trial = 0; trial < 3000; trial++) {
+        uint64_t a[WS_WARP_SIZE];
+        uint32_t size = sizes[trial % 5];
+        ws_coalesce_in in = {.addr = a, .active = (uint32_t)next_rand(&s) | 1u, .access_size = size,
+                             .local = trial % 7 == 0, .sectored = trial % 3 == 0};
+        uint64_t seg = size == 1 || in.sectored ? 32 : size == 2 ? 64 : 128;
+        uint64_t base = 4096 * (next_rand(&s) % 16);
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) /* aligned lanes, and unaligned ones */
+            a[l] = base + (next_rand(&s) % 512) * (trial % 4 ? size : 1);
+        ws_mem_txn out[WS_MAX_TRANSACTIONS];
+        unsigned n = ws_coalesce(&in, out);
+        for (unsigned i = 0; i < n; i++) {
+            uint8_t bytes[16] = {0}, sectors = 0;
+            uint64_t s0 = out[i].addr & ~(seg - 1);
+            for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+                if (!(out[i].lanes >> l & 1)) continue;
+                for (uint64_t b = a[l]; b < a[l] + size; b++) {
+                    if ((b & ~(seg - 1)) != s0) continue;
+                    unsigned o = (unsigned)(b & 127);
+                    bytes[o >> 3] |= (uint8_t)(1u << (o & 7));
+                    sectors |= (uint8_t)(1u << (o >> 5));
+                }
+            }
+            if (memcmp(bytes, out[i].bytes, sizeof bytes) || sectors != out[i].sectors) {
+                CHECK_MSG(0, "trial %u transaction %u: masks differ", trial, i);
+                return;
+            }
+        }
+    }
 }

@@ -3,12 +3,27 @@
 
 #include <string.h>
 
+/* Marks bytes addr..addr+n-1 of the line (n <= 16: one lane's chunk) a mask byte
+   at a time, not a bit at a time (segments are at most 128 B and aligned, so the
+   range never wraps past the line's end; if it did, the bit loop handles it). */
 static void add_bytes(ws_mem_txn *t, uint64_t addr, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t b = (uint32_t)((addr + i) & 127);
-        t->bytes[b >> 3] |= (uint8_t)(1u << (b & 7));
-        t->sectors |= (uint8_t)(1u << (b >> 5));
+    uint32_t lo = (uint32_t)(addr & 127), hi = lo + n;
+    if (n == 0) return;
+    if (hi > 128) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t b = (uint32_t)((addr + i) & 127);
+            t->bytes[b >> 3] |= (uint8_t)(1u << (b & 7));
+            t->sectors |= (uint8_t)(1u << (b >> 5));
+        }
+        return;
     }
+    for (uint32_t b = lo; b < hi;) {
+        uint32_t bit = b & 7, cnt = hi - b < 8 - bit ? hi - b : 8 - bit;
+        t->bytes[b >> 3] |= (uint8_t)(((1u << cnt) - 1) << bit);
+        b += cnt;
+    }
+    uint32_t s0 = lo >> 5, s1 = (hi - 1) >> 5; /* sectors s0..s1 */
+    t->sectors |= (uint8_t)(((2u << s1) - 1) & ~((1u << s0) - 1));
 }
 
 /* The transaction of segment seg, creating it if new. */
