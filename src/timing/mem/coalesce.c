@@ -6,7 +6,7 @@
 /* Marks bytes addr..addr+n-1 of the line (n <= 16: one lane's chunk) a mask byte
    at a time, not a bit at a time (segments are at most 128 B and aligned, so the
    range never wraps past the line's end; if it did, the bit loop handles it). */
-static void add_bytes(ws_mem_txn *t, uint64_t addr, uint32_t n) {
+static inline __attribute__((always_inline)) void add_bytes(ws_mem_txn *t, uint64_t addr, uint32_t n) {
     uint32_t lo = (uint32_t)(addr & 127), hi = lo + n;
     if (n == 0) return;
     if (hi > 128) {
@@ -69,6 +69,7 @@ unsigned ws_coalesce(const ws_coalesce_in *in, ws_mem_txn *out) {
         chunks = size / 4;
     }
     unsigned n = 0;
+    ws_mem_txn *last = NULL;
     for (unsigned lane = 0; lane < 32; lane++) {
         if (!(in->active >> lane & 1)) continue;
         for (uint32_t k = 0; k < chunks; k++) {
@@ -76,7 +77,9 @@ unsigned ws_coalesce(const ws_coalesce_in *in, ws_mem_txn *out) {
             uint64_t s0 = a & ~(uint64_t)(seg - 1);
             uint64_t end = a + chunk; /* an unaligned access may cross a segment */
             uint64_t split = s0 + seg < end ? s0 + seg : end;
-            ws_mem_txn *t = txn_for(out, &n, s0);
+            /* neighbouring lanes mostly share a segment: try the last one first */
+            ws_mem_txn *t = last && last->addr == s0 ? last : txn_for(out, &n, s0);
+            last = t;
             t->lanes |= 1u << lane;
             add_bytes(t, a, (uint32_t)(split - a));
             if (split < end) {
