@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "util/bits.h"
 #include "exec/exec_internal.h"
+#include "util/bits.h"
 
 uint32_t ws_launch_cluster_size(const ws_launch_desc *l) {
     if (!l->cluster[0]) return 1;

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "util/bits.h"
 #include "exec/exec_internal.h"
+#include "util/bits.h"
 
 /* ---- faults ------------------------------------------------------------- */
 static void thread_of(const ws_cta *c, const ws_warp *w, uint32_t lane, uint32_t t[3]) {

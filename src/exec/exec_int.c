@@ -5,8 +5,8 @@
  * and wrapping ops (add, mul.lo, and, ...) just compute in 64 bits.
  * Division by zero (undefined in PTX) is defined here as: quotient = all
  * ones, remainder = the dividend; INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0. */
-#include "util/bits.h"
 #include "exec/exec_internal.h"
+#include "util/bits.h"
 
 static inline uint64_t lowmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bits.h"
 #include "exec/exec_internal.h"
 #include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
+#include "util/bits.h"
 
 int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->n_sched = (unsigned)sm->cfg->num_sched_per_core;

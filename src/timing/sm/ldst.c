@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bits.h"
 #include "timing/mem/pages.h"
 #include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
+#include "util/bits.h"
 
 int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
     char e[200], hints[96];

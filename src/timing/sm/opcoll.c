@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bits.h"
 #include "timing/sm/sm_internal.h"
+#include "util/bits.h"
 
 bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
 void sm_regset_push(sm_regset *r, sm_inst *in) { r->slot[r->n++] = in; }

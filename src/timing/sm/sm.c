@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bits.h"
 #include "exec/exec_internal.h"
 #include "timing/sm/sm_internal.h"
+#include "util/bits.h"
 
 #define INST_CHUNK 256
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bits.h"
 #include "timing/sm/sm_internal.h"
+#include "util/bits.h"
 
 static int parse_list(const char *opt, const char *s, int64_t *out, int min, int max, char *err,
                       size_t errlen) {
