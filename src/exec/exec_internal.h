@@ -205,6 +205,25 @@ ws_status ws_exec_builtin(ws_xctx *x, const ws_func *callee);
 const uint8_t *ws_generic_read_ptr(ws_xctx *x, uint64_t addr, uint32_t size, uint32_t lane);
 
 /* Helpers shared by the semantic files. */
+/* Loads and stores of 1, 2, 4 or 8 bytes in host order (functional memory and the
+ * timing model's store log share them). */
+static inline uint64_t ws_load_n(const uint8_t *p, unsigned n) {
+    switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+static inline void ws_store_n(uint8_t *p, uint64_t v, unsigned n) {
+    switch (n) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
 static inline uint64_t ws_ext(uint64_t v, unsigned bits, bool sgn) {
     unsigned sh = 64 - bits;
     return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;

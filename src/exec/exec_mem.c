@@ -300,23 +300,6 @@ uint8_t *ws_mem_elem_ptr(ws_xctx *x, unsigned space, uint64_t addr, uint32_t siz
     return hp;
 }
 
-static inline uint64_t load_n(const uint8_t *p, unsigned n) {
-    switch (n) {
-    case 1: return *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
-static inline void store_n(uint8_t *p, uint64_t v, unsigned n) {
-    switch (n) {
-    case 1: *p = (uint8_t)v; break;
-    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
-    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
-    default: memcpy(p, &v, 8); break;
-    }
-}
-
 /* wrote: memory changed (the hang detector's progress). */
 static void record(ws_xctx *x, int ms, uint32_t size, bool store, bool atomic, bool wrote) {
     x->c->counts.mem_writes += wrote;
@@ -368,8 +351,8 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     WS_FOR_LANES(l, M) {
         uint8_t *hp = sh + ad[l];
         for (unsigned k = 0; k < n; k++) {
-            if (is_st) store_n(hp + k * esz, src[k][l], esz);
-            else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);
+            if (is_st) ws_store_n(hp + k * esz, src[k][l], esz);
+            else if (dst[k]) dst[k][l] = sg ? ws_ext(ws_load_n(hp + k * esz, esz), esz * 8, true) : ws_load_n(hp + k * esz, esz);
         }
     }
     record(x, MS_SHARED, size, is_st, false, is_st);
@@ -401,7 +384,7 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
                 ws_wlog_ent *e = ws_wlog_add(wl);
                 *e = (ws_wlog_ent){.hp = hp + k * esz, .b = src[k][l], .kind = WL_STORE, .size = (uint8_t)esz};
             } else {
-                store_n(hp + k * esz, src[k][l], esz);
+                ws_store_n(hp + k * esz, src[k][l], esz);
             }
         }
     }
@@ -466,8 +449,8 @@ ws_status ws_exec_mem(ws_xctx *x) {
         if (x->st) x->st->addr[l] = ra;
         ms0 = rs;
         for (unsigned k = 0; k < n; k++) {
-            if (is_st) store_n(hp + k * esz, src[k][l], esz);
-            else if (dst[k]) dst[k][l] = sg ? ws_ext(load_n(hp + k * esz, esz), esz * 8, true) : load_n(hp + k * esz, esz);
+            if (is_st) ws_store_n(hp + k * esz, src[k][l], esz);
+            else if (dst[k]) dst[k][l] = sg ? ws_ext(ws_load_n(hp + k * esz, esz), esz * 8, true) : ws_load_n(hp + k * esz, esz);
         }
     }
     x->fault = fault;
@@ -600,13 +583,13 @@ ws_status ws_exec_atom(ws_xctx *x) {
             logged = true;
             continue;
         }
-        uint64_t old = load_n(hp, esz);
+        uint64_t old = ws_load_n(hp, esz);
         uint64_t nv = ws_atom_apply(in->sub, t, old, B[l], C ? C[l] : 0, &ok);
         if (!ok) {
             x->fault = fault;
             return ws_unsupported(x, "atomic operation for this type");
         }
-        store_n(hp, nv, esz);
+        ws_store_n(hp, nv, esz);
         changed |= nv != old;
         if (D) D[l] = ws_type_is_signed(t) ? ws_ext(old, esz * 8, true) : old;
     }

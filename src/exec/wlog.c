@@ -28,34 +28,17 @@ ws_wlog_ent *ws_wlog_grow(ws_wlog *l) {
 
 bool ws_wlog_empty(const ws_wlog *l) { return l->n == 0; }
 
-static inline uint64_t load_n(const uint8_t *p, unsigned n) {
-    switch (n) {
-    case 1: return *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
-static inline void store_n(uint8_t *p, uint64_t v, unsigned n) {
-    switch (n) {
-    case 1: *p = (uint8_t)v; break;
-    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
-    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
-    default: memcpy(p, &v, 8); break;
-    }
-}
-
 void ws_wlog_commit(ws_wlog *l) {
     bool changed = false; /* the current atomic instruction changed a value */
     for (size_t i = 0; i < l->n; i++) {
         const ws_wlog_ent *e = &l->e[i];
         switch (e->kind) {
-        case WL_STORE: store_n(e->hp, e->b, e->size); break;
+        case WL_STORE: ws_store_n(e->hp, e->b, e->size); break;
         case WL_ATOM: {
-            uint64_t old = load_n(e->hp, e->size);
+            uint64_t old = ws_load_n(e->hp, e->size);
             bool ok; /* checked when the instruction was logged */
             uint64_t nv = ws_atom_apply(e->op, (ws_type)e->type, old, e->b, e->c, &ok);
-            store_n(e->hp, nv, e->size);
+            ws_store_n(e->hp, nv, e->size);
             changed |= nv != old;
             if (e->dst) *e->dst = ws_type_is_signed((ws_type)e->type) ? ws_ext(old, e->size * 8u, true) : old;
             break;
