@@ -307,36 +307,42 @@ static line *line_at(ws_cache *c, uint32_t set, uint32_t way) {
 static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
                                 bool write, bool protect, uint32_t *way) {
     const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
-    int invalid = -1, victim = -1;
-    uint64_t best = UINT64_MAX;
-    for (uint32_t w = 0; w < c->cfg.assoc; w++) {
+    const uint32_t assoc = c->cfg.assoc;
+    /* the tag search first, comparing blocks only (most probes hit); the
+       victim search below runs on a miss */
+    for (uint32_t w = 0; w < assoc; w++) {
         const line *l = &ls[w];
-        bool present = line_present(c, l);
-        if (present && l->block == block) {
-            *way = w;
-            switch (l->sec[si]) {
-            case LINE_RESERVED: return WS_CACHE_HIT_RESERVED;
-            case LINE_VALID: return WS_CACHE_HIT;
-            case LINE_MODIFIED:
-                return write || !((l->unreadable >> si) & 1) ? WS_CACHE_HIT : WS_CACHE_SECTOR_MISS;
-            default: return WS_CACHE_SECTOR_MISS;
-            }
-        }
-        if (line_reserved(c, l)) continue;
-        if (protect && present && l->rpd) continue;
-        if (!present) {
-            invalid = (int)w;
-        } else {
-            uint64_t t = c->cfg.repl == WS_REPL_FIFO ? l->alloc_time : l->last_use;
-            if (t < best) {
-                best = t;
-                victim = (int)w;
-            }
+        if (l->block != block || !line_present(c, l)) continue;
+        *way = w;
+        switch (l->sec[si]) {
+        case LINE_RESERVED: return WS_CACHE_HIT_RESERVED;
+        case LINE_VALID: return WS_CACHE_HIT;
+        case LINE_MODIFIED:
+            return write || !((l->unreadable >> si) & 1) ? WS_CACHE_HIT : WS_CACHE_SECTOR_MISS;
+        default: return WS_CACHE_SECTOR_MISS;
         }
     }
-    if (invalid >= 0) *way = (uint32_t)invalid;
-    else if (victim >= 0) *way = (uint32_t)victim;
-    else return WS_CACHE_RESERVATION_FAIL;
+    /* the victim: scanned from the last way, so the first free way found is
+       the answer; otherwise the oldest, the lowest way among equals */
+    const bool fifo = c->cfg.repl == WS_REPL_FIFO;
+    int victim = -1;
+    uint64_t best = UINT64_MAX;
+    for (uint32_t w = assoc; w-- > 0;) {
+        const line *l = &ls[w];
+        if (line_reserved(c, l)) continue;
+        if (!line_present(c, l)) {
+            *way = w;
+            return WS_CACHE_MISS;
+        }
+        if (protect && l->rpd) continue;
+        uint64_t t = fifo ? l->alloc_time : l->last_use;
+        if (t < best || (t == best && victim >= 0)) {
+            best = t;
+            victim = (int)w;
+        }
+    }
+    if (victim < 0) return WS_CACHE_RESERVATION_FAIL;
+    *way = (uint32_t)victim;
     return WS_CACHE_MISS;
 }
 
