@@ -1134,7 +1134,8 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         uint64_t now = g->tot_cycles + cycle;
         if (dom & DOM_CORE) {
             if (g->hm) ws_hmem_cycle(g->hm, now);
-            for (uint32_t i = 0; i < g->n_sms; i++) {
+            for (uint32_t i = ws_icnt_next_sm_arrival(g->icnt, 0); i < g->n_sms;
+                 i = ws_icnt_next_sm_arrival(g->icnt, i + 1)) {
                 const ws_mreq *h = ws_icnt_peek(g->icnt, i);
                 if (h && ws_sm_in_ready_for(g->sm[i], h)) {
                     if (g->hm) ws_hmem_reply(g->hm, h, now); /* per-node stats */

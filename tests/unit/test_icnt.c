@@ -162,3 +162,29 @@ TEST(icnt_round_robin_over_many_inputs) {
     CHECK(!ws_icnt_busy(n));
     ws_icnt_destroy(n);
 }
+
+/* ws_icnt_next_sm_arrival names exactly the SMs with a reply in (or
+ * entering) their ejection buffer, in ascending order, across 64-SM words. */
+TEST(icnt_next_sm_arrival_lists_sms_with_replies) {
+    enum { BIG_SM = 130, BIG_SUB = 4 };
+    ws_config c;
+    char err[256];
+    ws_config_init(&c);
+    ws_icnt *n = ws_icnt_create(&c, BIG_SM, BIG_SUB, err, sizeof err);
+    ws_config_free(&c);
+    CHECK(n != NULL);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 0), BIG_SM);
+    ws_mreq r[3];
+    static const uint32_t dst[] = {5, 64, 129};
+    for (int j = 0; j < 3; j++) ws_icnt_push(n, BIG_SM + (uint32_t)j, dst[j], &r[j], 1);
+    for (int cyc = 0; cyc < 10; cyc++) ws_icnt_cycle(n);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 0), 5);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 6), 64);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 65), 129);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 130), BIG_SM);
+    CHECK(ws_icnt_pop(n, 64) == &r[1]);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 6), 129);
+    CHECK(ws_icnt_pop(n, 5) == &r[0] && ws_icnt_pop(n, 129) == &r[2]);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 0), BIG_SM);
+    ws_icnt_destroy(n);
+}

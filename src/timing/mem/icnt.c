@@ -52,6 +52,7 @@ typedef struct net {
     uint64_t *cand;       /* inputs with a packet and not holding an output */
     uint64_t *req_out;    /* outputs requested in this allocation (scratch) */
     uint64_t *conn_out;   /* outputs connected to an input */
+    uint64_t *ej_busy;    /* outputs with a packet in their ejection buffer */
     uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
     double acc;           /* fractional internal speedup */
 } net;
@@ -116,6 +117,7 @@ static void net_free(net *n) {
     free(n->cand);
     free(n->req_out);
     free(n->conn_out);
+    free(n->ej_busy);
 }
 
 static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint32_t cap_ej) {
@@ -134,8 +136,9 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->cand = calloc(n->win, sizeof *n->cand);
     n->req_out = calloc(n->wout, sizeof *n->req_out);
     n->conn_out = calloc(n->wout, sizeof *n->conn_out);
+    n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
     if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->budget_at ||
-        !n->req || !n->cand || !n->req_out || !n->conn_out)
+        !n->req || !n->cand || !n->req_out || !n->conn_out || !n->ej_busy)
         return false;
     for (uint32_t o = 0; o < nout; o++) n->budget_at[o] = UINT64_MAX; /* refilled at first use */
     for (uint32_t i = 0; i < nin; i++)
@@ -238,6 +241,7 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     n->stats.total_latency[k] += n->now - p->t_push;
     q->flits -= p->flits;
     ring_pop(q);
+    if (!q->len) bit_clear(t->ej_busy, o);
     n->in_flight--;
     return r;
 }
@@ -274,6 +278,7 @@ static void allocate(ws_icnt *n, net *t) {
                 t->in_busy[i] = true;
                 bit_clear(t->cand, i);
                 bit_set(t->conn_out, o);
+                bit_set(t->ej_busy, o);
                 t->gptr[o] = (i + 1) % t->nin;
                 /* the packet takes its place in the ejection buffer with its head */
                 pkt *d = ring_push(e);
@@ -352,6 +357,18 @@ void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
         w += (size_t)snprintf(buf + w, len - w, "; %s net: %u in input buffers, %u in ejection",
                               k ? "reply" : "request", inq, ejq);
     }
+}
+
+uint32_t ws_icnt_next_sm_arrival(const ws_icnt *n, uint32_t from) {
+    const net *t = &n->nets[1]; /* replies: its outputs are the SMs */
+    for (uint32_t w = from >> 6; from < n->n_sms && w < t->wout; w++) {
+        uint64_t m = t->ej_busy[w] & (w == from >> 6 ? ~0ull << (from & 63) : ~0ull);
+        if (m) {
+            uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            return i < n->n_sms ? i : n->n_sms;
+        }
+    }
+    return n->n_sms;
 }
 
 const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->stats; }
