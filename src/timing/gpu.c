@@ -206,6 +206,9 @@ struct ws_gpu {
     ws_par *par;              /* -warpsim_threads > 1: the SMs' cycles run on these threads */
     bool par_kernel;          /* the current kernel runs its SMs in parallel (kernel_parallel) */
     uint8_t *ticked;          /* [n_sms]: the SM ran this cycle (it was busy) */
+    uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
+                                 (a CTA, a reply, a wake): still not busy, so the cycle loop
+                                 skips ws_sm_busy, whose cost grows with the SM's units */
     ws_addrdec ad;
     ws_sm **sm;
     ws_icnt *icnt;
@@ -468,6 +471,7 @@ static void gpu_free(ws_gpu *g) {
     ws_icnt_destroy(g->icnt);
     ws_par_destroy(g->par);
     free(g->ticked);
+    free(g->sm_idle);
     /* requests move between pools' free lists; each pool frees the chunks it carved */
     for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i]);
     free(g->sm_pool);
@@ -509,7 +513,8 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     g->part = calloc(g->n_chan, sizeof *g->part);
     g->sm_pool = calloc(g->n_sms, sizeof *g->sm_pool);
     g->ticked = calloc(g->n_sms, 1);
-    if (!g->sm || !g->part || !g->sm_pool || !g->ticked) {
+    g->sm_idle = calloc(g->n_sms, 1);
+    if (!g->sm || !g->part || !g->sm_pool || !g->ticked || !g->sm_idle) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
         return NULL;
@@ -951,6 +956,7 @@ static uint64_t dispatch_static(ws_gpu *g, const ws_launch_desc *l, uint64_t tot
         uint32_t id[3] = {(uint32_t)(b % l->grid[0]), (uint32_t)(b / l->grid[0] % l->grid[1]),
                           (uint32_t)(b / ((uint64_t)l->grid[0] * l->grid[1]))};
         ws_sm_take_cta(g->sm[i], id, now);
+        g->sm_idle[i] = 0;
         g->cta_next[i] = b + g->n_sms;
         n++;
     }
@@ -1032,8 +1038,13 @@ typedef struct sm_phase {
 static inline __attribute__((always_inline)) void sm_cycle(void *ctx, uint32_t i) {
     const sm_phase *p = ctx;
     ws_sm *sm = p->g->sm[i];
+    if (p->g->sm_idle[i]) {
+        p->g->ticked[i] = 0;
+        return;
+    }
     p->g->ticked[i] = ws_sm_busy(sm);
     if (p->g->ticked[i]) ws_sm_cycle(sm, p->now);
+    else p->g->sm_idle[i] = 1;
 }
 
 /* Can this kernel's SMs run in parallel? Global-memory writes outside the
@@ -1115,6 +1126,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     uint64_t hang = (uint64_t)g->cfg.hang_cycles, hang_seen = hang_progress(g), hang_from = 0;
     uint64_t hang_insts = 0;
     ws_status rc = WS_OK;
+    memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels */
     for (;;) {
         int dom = next_domains(g);
         /* units keep time stamps (LRU, ready times) across kernels: they see
@@ -1122,11 +1134,13 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         uint64_t now = g->tot_cycles + cycle;
         if (dom & DOM_CORE) {
             if (g->hm) ws_hmem_cycle(g->hm, now);
-            for (uint32_t i = 0; i < g->n_sms; i++) {
+            for (uint32_t i = ws_icnt_next_sm_arrival(g->icnt, 0); i < g->n_sms;
+                 i = ws_icnt_next_sm_arrival(g->icnt, i + 1)) {
                 const ws_mreq *h = ws_icnt_peek(g->icnt, i);
                 if (h && ws_sm_in_ready_for(g->sm[i], h)) {
                     if (g->hm) ws_hmem_reply(g->hm, h, now); /* per-node stats */
                     ws_sm_in_push(g->sm[i], ws_icnt_pop(g->icnt, i), now);
+                    g->sm_idle[i] = 0;
                 }
             }
         }
@@ -1184,6 +1198,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (g->hm_period && cycle % g->hm_period == 0) hm_sample(g, g->hm_period);
         if (cycle >= g->ctl_next) {
             for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_wake(g->sm[i]); /* decisions change */
+            memset(g->sm_idle, 0, g->n_sms);
             ws_control_epoch(g->ctl, cycle, now);
             g->ctl_next = ws_control_next(g->ctl);
         }
@@ -1206,6 +1221,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                     uint32_t id[3];
                     ws_launch_cta_of(l, next_cta, id);
                     ws_sm_take_cluster_cta(g->sm[idx], id, now, cl, r);
+                    g->sm_idle[idx] = 0;
                 }
                 if (!cl) {
                     rc = fault->code = WS_ERR_OUT_OF_MEMORY;
@@ -1222,13 +1238,15 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                               (uint32_t)(next_cta / l->grid[0] % l->grid[1]),
                               (uint32_t)(next_cta / ((uint64_t)l->grid[0] * l->grid[1]))};
             ws_sm_take_cta(g->sm[idx], id, now);
+            g->sm_idle[idx] = 0;
             next_cta++;
             g->last_issue_sm = idx;
             progress = true;
         }
         if (rc != WS_OK) break;
         bool sms_busy = false;
-        for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++) sms_busy = ws_sm_busy(g->sm[i]);
+        for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
+            sms_busy = !g->sm_idle[i] && ws_sm_busy(g->sm[i]);
         if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
         if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs

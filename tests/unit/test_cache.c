@@ -411,3 +411,35 @@ TEST(cache_sectored_line_size_checked) {
     CHECK(make("S:64:16:8,L:B:m:L:L,A:256:4,4", err) == NULL);
     CHECK_STR_CONTAINS(err, "32 B sectors");
 }
+
+/* A 64-way set (the post-Fermi L1Ds have 64 and more ways): an empty set
+ * fills from its last way down, a full set evicts the least recently used
+ * line, the lowest way among equally old lines, never a reserved one. */
+TEST(cache_high_associativity_victims) {
+    char err[256];
+    ws_cache *c = make("1:128:64,L:L:m:N,A:64:8,8", err);
+    CHECK(c != NULL);
+    int r;
+    ws_fail_kind f;
+    for (uint32_t k = 0; k < 64; k++) { /* all at one time: equally old */
+        CHECK_EQ_I64(ws_cache_access(c, k * 128ull, WS_ACC_READ, false, &r, 5, &f), WS_CACHE_MISS);
+        ws_cache_pop_miss(c);
+        ws_cache_fill(c, k * 128ull, 5);
+        while (ws_cache_pop_ready(c)) {}
+    }
+    for (uint32_t k = 0; k < 64; k++) CHECK(ws_cache_probe_hit(c, k * 128ull));
+    /* block 63 took the lowest way, the first among equals */
+    CHECK_EQ_I64(ws_cache_access(c, 64 * 128ull, WS_ACC_READ, false, &r, 10, &f), WS_CACHE_MISS);
+    CHECK(!ws_cache_probe_hit(c, 63 * 128ull));
+    for (uint32_t k = 0; k < 63; k++)
+        if (k != 7) CHECK_EQ_I64(ws_cache_access(c, k * 128ull, WS_ACC_READ, false, &r, 20, &f),
+                                 WS_CACHE_HIT);
+    /* block 64 (reserved, in the lowest way) is passed over: block 7 is the oldest */
+    CHECK_EQ_I64(ws_cache_access(c, 65 * 128ull, WS_ACC_READ, false, &r, 30, &f), WS_CACHE_MISS);
+    CHECK(!ws_cache_probe_hit(c, 7 * 128ull));
+    CHECK(ws_cache_probe_hit(c, 6 * 128ull) && ws_cache_probe_hit(c, 8 * 128ull));
+    CHECK_EQ_I64(ws_cache_access(c, 64 * 128ull, WS_ACC_READ, false, &r, 31, &f),
+                 WS_CACHE_HIT_RESERVED);
+    CHECK_EQ_U64(ws_cache_get_stats(c)->evictions, 2);
+    ws_cache_destroy(c);
+}

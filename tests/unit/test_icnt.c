@@ -122,3 +122,69 @@ TEST(icnt_backpressure_when_buffers_full) {
     CHECK(ws_icnt_has_buffer(n, 0, 8));
     ws_icnt_destroy(n);
 }
+
+/* More than 64 inputs (the post-Fermi machines have 80 SMs and 64 or more
+ * sub-partitions): the round robin over the multi-word request sets grants
+ * in the order of a plain loop from each output's pointer, across word
+ * boundaries and around the end. */
+TEST(icnt_round_robin_over_many_inputs) {
+    enum { BIG_SM = 130, BIG_SUB = 70 };
+    ws_config c;
+    char err[256];
+    ws_config_init(&c);
+    ws_config_set(&c, "vc_buf_size", "64", err, sizeof err);
+    ws_icnt *n = ws_icnt_create(&c, BIG_SM, BIG_SUB, err, sizeof err);
+    ws_config_free(&c);
+    CHECK(n != NULL);
+    static const uint32_t src[] = {3, 63, 64, 100, 129};
+    enum { NS = sizeof src / sizeof src[0] };
+    ws_mreq r[2][NS];
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < NS; j++) ws_icnt_push(n, src[j], BIG_SM + 66, &r[k][j], 1);
+    /* a busy reply output elsewhere must not disturb it */
+    ws_mreq other;
+    ws_icnt_push(n, BIG_SM + 65, 127, &other, 3);
+    ws_mreq *order[2 * NS];
+    int got = 0;
+    for (int cyc = 0; cyc < 100 && got < 2 * NS; cyc++) {
+        ws_icnt_cycle(n);
+        ws_mreq *p;
+        while (got < 2 * NS && (p = ws_icnt_pop(n, BIG_SM + 66))) order[got++] = p;
+    }
+    CHECK_EQ_I64(got, 2 * NS);
+    for (int i = 0; i < got; i++) CHECK(order[i] == &r[i / NS][i % NS]);
+    int back = 0;
+    for (int cyc = 0; cyc < 20 && !back; cyc++) {
+        ws_icnt_cycle(n);
+        back = ws_icnt_pop(n, 127) == &other;
+    }
+    CHECK(back);
+    CHECK(!ws_icnt_busy(n));
+    ws_icnt_destroy(n);
+}
+
+/* ws_icnt_next_sm_arrival names exactly the SMs with a reply in (or
+ * entering) their ejection buffer, in ascending order, across 64-SM words. */
+TEST(icnt_next_sm_arrival_lists_sms_with_replies) {
+    enum { BIG_SM = 130, BIG_SUB = 4 };
+    ws_config c;
+    char err[256];
+    ws_config_init(&c);
+    ws_icnt *n = ws_icnt_create(&c, BIG_SM, BIG_SUB, err, sizeof err);
+    ws_config_free(&c);
+    CHECK(n != NULL);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 0), BIG_SM);
+    ws_mreq r[3];
+    static const uint32_t dst[] = {5, 64, 129};
+    for (int j = 0; j < 3; j++) ws_icnt_push(n, BIG_SM + (uint32_t)j, dst[j], &r[j], 1);
+    for (int cyc = 0; cyc < 10; cyc++) ws_icnt_cycle(n);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 0), 5);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 6), 64);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 65), 129);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 130), BIG_SM);
+    CHECK(ws_icnt_pop(n, 64) == &r[1]);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 6), 129);
+    CHECK(ws_icnt_pop(n, 5) == &r[0] && ws_icnt_pop(n, 129) == &r[2]);
+    CHECK_EQ_U64(ws_icnt_next_sm_arrival(n, 0), BIG_SM);
+    ws_icnt_destroy(n);
+}

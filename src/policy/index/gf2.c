@@ -72,16 +72,16 @@ void *ws_polyidx_create(const ws_cache_geom *g, uint64_t poly, unsigned abits, c
     if (!s) return NULL;
     s->line_log2 = (uint32_t)b;
     s->amask = abits >= 64 ? ~0ull : (1ull << abits) - 1;
-    /* r_k = x^k mod P for block-address bit k; a byte's entry XORs its bits' r_k */
-    for (unsigned c = 0; c < CHUNKS; c++)
-        for (unsigned v = 0; v < 256; v++) {
-            uint64_t r = 0;
-            for (unsigned j = 0; j < 8; j++) {
-                unsigned k = c * 8 + j;
-                if ((v >> j) & 1 && k < 64) r ^= ws_gf2_mod(1ull << k, poly);
-            }
-            s->tab[c][v] = (uint16_t)r;
-        }
+    /* r_k = x^k mod P for block-address bit k; a byte's entry XORs its bits'
+       r_k, built from the entry without its lowest bit (one caches per SM
+       and per L2 slice build this table: keep it cheap) */
+    for (unsigned c = 0; c < CHUNKS; c++) {
+        uint16_t rk[8];
+        for (unsigned j = 0; j < 8; j++) rk[j] = (uint16_t)ws_gf2_mod(1ull << (c * 8 + j), poly);
+        s->tab[c][0] = 0;
+        for (unsigned v = 1; v < 256; v++)
+            s->tab[c][v] = s->tab[c][v & (v - 1)] ^ rk[__builtin_ctz(v)];
+    }
     return s;
 }
 

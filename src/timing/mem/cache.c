@@ -50,6 +50,8 @@ struct ws_cache {
     ws_index index;
     uint32_t line_log2;
     uint32_t nsec, atom;  /* sectors per line (1 if not sectored), bytes per fetch */
+    uint64_t sec_mask;    /* line.sec read as a word: the bytes of the nsec sectors */
+    uint64_t sec_pad;     /* the other bytes set to 0x80, a value no state has */
     line *lines;         /* nsets * assoc */
     mshr_entry *mshr;
     uint32_t mshr_used;
@@ -204,6 +206,15 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     c->cfg = *cfg;
     c->line_log2 = (uint32_t)ws_log2_exact(cfg->line_size);
     c->nsec = cfg->sectored ? cfg->line_size / SECTOR : 1;
+    {
+        uint8_t m[MAX_SECTORS] = {0}, pad[MAX_SECTORS];
+        for (uint32_t i = 0; i < MAX_SECTORS; i++) {
+            m[i] = i < c->nsec ? 0xff : 0;
+            pad[i] = i < c->nsec ? 0 : 0x80;
+        }
+        memcpy(&c->sec_mask, m, sizeof m);
+        memcpy(&c->sec_pad, pad, sizeof pad);
+    }
     c->atom = cfg->sectored ? SECTOR : cfg->line_size;
     ws_cache_geom g = {cfg->nsets, cfg->line_size, cfg->assoc, cfg->index_hints};
     char spec[2] = {cfg->index_code, 0};
@@ -255,15 +266,28 @@ static inline uint64_t mshr_addr(const ws_cache *c, uint64_t addr) {
 }
 /* A line holds its block while any sector is valid, modified or reserved;
  * it is pinned (not evictable) while any sector waits for a fill. */
+/* Both tests run for every way of a set on each probe (64 and more ways in
+ * the post-Fermi L1Ds), so they read the sector states as one word: byte i
+ * of the word is sec[i], bytes from nsec on are masked out. */
+#define BYTES_01 0x0101010101010101ull
+_Static_assert(MAX_SECTORS == 8, "sector states are read as one 64-bit word");
+static inline uint64_t sec_word(const ws_cache *c, const line *l) {
+    uint64_t x;
+    memcpy(&x, l->sec, sizeof x);
+    return x & c->sec_mask;
+}
+/* some byte of x equals v (exact for "some": the borrow only spreads above a match) */
+static inline bool has_byte(uint64_t x, uint8_t v) {
+    uint64_t t = x ^ (BYTES_01 * v);
+    return ((t - BYTES_01) & ~t & (BYTES_01 << 7)) != 0;
+}
 static bool line_present(const ws_cache *c, const line *l) {
-    for (uint32_t i = 0; i < c->nsec; i++)
-        if (l->sec[i] != LINE_INVALID && l->sec[i] != LINE_RD) return true;
-    return false;
+    /* a state other than INVALID (0) and RD (4): nonzero once bit 2 is cleared */
+    return (sec_word(c, l) & (BYTES_01 * (uint8_t)~4u)) != 0;
 }
 static bool line_reserved(const ws_cache *c, const line *l) {
-    for (uint32_t i = 0; i < c->nsec; i++)
-        if (l->sec[i] == LINE_RESERVED || l->sec[i] == LINE_RD) return true;
-    return false;
+    uint64_t x = sec_word(c, l) | c->sec_pad; /* bytes past nsec match no state */
+    return has_byte(x, LINE_RESERVED) || has_byte(x, LINE_RD);
 }
 static uint8_t line_modified_mask(const ws_cache *c, const line *l) {
     uint8_t m = 0;
@@ -283,36 +307,42 @@ static line *line_at(ws_cache *c, uint32_t set, uint32_t way) {
 static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
                                 bool write, bool protect, uint32_t *way) {
     const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
-    int invalid = -1, victim = -1;
-    uint64_t best = UINT64_MAX;
-    for (uint32_t w = 0; w < c->cfg.assoc; w++) {
+    const uint32_t assoc = c->cfg.assoc;
+    /* the tag search first, comparing blocks only (most probes hit); the
+       victim search below runs on a miss */
+    for (uint32_t w = 0; w < assoc; w++) {
         const line *l = &ls[w];
-        bool present = line_present(c, l);
-        if (present && l->block == block) {
-            *way = w;
-            switch (l->sec[si]) {
-            case LINE_RESERVED: return WS_CACHE_HIT_RESERVED;
-            case LINE_VALID: return WS_CACHE_HIT;
-            case LINE_MODIFIED:
-                return write || !((l->unreadable >> si) & 1) ? WS_CACHE_HIT : WS_CACHE_SECTOR_MISS;
-            default: return WS_CACHE_SECTOR_MISS;
-            }
-        }
-        if (line_reserved(c, l)) continue;
-        if (protect && present && l->rpd) continue;
-        if (!present) {
-            invalid = (int)w;
-        } else {
-            uint64_t t = c->cfg.repl == WS_REPL_FIFO ? l->alloc_time : l->last_use;
-            if (t < best) {
-                best = t;
-                victim = (int)w;
-            }
+        if (l->block != block || !line_present(c, l)) continue;
+        *way = w;
+        switch (l->sec[si]) {
+        case LINE_RESERVED: return WS_CACHE_HIT_RESERVED;
+        case LINE_VALID: return WS_CACHE_HIT;
+        case LINE_MODIFIED:
+            return write || !((l->unreadable >> si) & 1) ? WS_CACHE_HIT : WS_CACHE_SECTOR_MISS;
+        default: return WS_CACHE_SECTOR_MISS;
         }
     }
-    if (invalid >= 0) *way = (uint32_t)invalid;
-    else if (victim >= 0) *way = (uint32_t)victim;
-    else return WS_CACHE_RESERVATION_FAIL;
+    /* the victim: scanned from the last way, so the first free way found is
+       the answer; otherwise the oldest, the lowest way among equals */
+    const bool fifo = c->cfg.repl == WS_REPL_FIFO;
+    int victim = -1;
+    uint64_t best = UINT64_MAX;
+    for (uint32_t w = assoc; w-- > 0;) {
+        const line *l = &ls[w];
+        if (line_reserved(c, l)) continue;
+        if (!line_present(c, l)) {
+            *way = w;
+            return WS_CACHE_MISS;
+        }
+        if (protect && l->rpd) continue;
+        uint64_t t = fifo ? l->alloc_time : l->last_use;
+        if (t < best || (t == best && victim >= 0)) {
+            best = t;
+            victim = (int)w;
+        }
+    }
+    if (victim < 0) return WS_CACHE_RESERVATION_FAIL;
+    *way = (uint32_t)victim;
     return WS_CACHE_MISS;
 }
 

@@ -38,12 +38,21 @@ typedef struct pring {
 
 typedef struct net {
     uint32_t nin, nout;
+    uint32_t win, wout;   /* 64-bit words of an input / output bit set */
     pring *in, *ej;
     int32_t *conn;        /* per output: input connected, -1 if free */
     uint32_t *gptr;       /* per output: round-robin grant pointer */
     bool *in_busy;        /* per input: its head holds an output */
     uint32_t *budget;     /* per output: flits it may still move this cycle */
-    uint64_t *req;        /* per output: inputs requesting it (allocation scratch) */
+    uint64_t *budget_at;  /* per output: cycle its budget was last refilled */
+    uint64_t *req;        /* per output, win words: inputs requesting it (allocation scratch) */
+    /* Bit sets that keep the per-cycle work proportional to the traffic,
+       not to the node count; walked in ascending order, as the plain loops
+       over all ports were. */
+    uint64_t *cand;       /* inputs with a packet and not holding an output */
+    uint64_t *req_out;    /* outputs requested in this allocation (scratch) */
+    uint64_t *conn_out;   /* outputs connected to an input */
+    uint64_t *ej_busy;    /* outputs with a packet in their ejection buffer */
     uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
     double acc;           /* fractional internal speedup */
 } net;
@@ -75,6 +84,23 @@ static void ring_pop(pring *q) {
     q->len--;
 }
 
+static inline void bit_set(uint64_t *s, uint32_t i) { s[i >> 6] |= 1ull << (i & 63); }
+static inline void bit_clear(uint64_t *s, uint32_t i) { s[i >> 6] &= ~(1ull << (i & 63)); }
+
+/* First member of the set at or after `from` (< nbits), wrapping around to
+   the lowest; the set must not be empty. The round-robin pick of a plain
+   loop i = (from + j) % nbits. */
+static uint32_t first_from(const uint64_t *s, uint32_t words, uint32_t from) {
+    uint32_t w0 = from >> 6;
+    uint64_t m = s[w0] & (~0ull << (from & 63));
+    if (m) return (w0 << 6) + (uint32_t)__builtin_ctzll(m);
+    for (uint32_t w = w0 + 1; w < words; w++)
+        if (s[w]) return (w << 6) + (uint32_t)__builtin_ctzll(s[w]);
+    for (uint32_t w = 0; w <= w0; w++)
+        if (s[w]) return (w << 6) + (uint32_t)__builtin_ctzll(s[w]);
+    return 0; /* not reached: the set is not empty */
+}
+
 static void net_free(net *n) {
     if (n->in)
         for (uint32_t i = 0; i < n->nin; i++) free(n->in[i].v);
@@ -86,7 +112,12 @@ static void net_free(net *n) {
     free(n->gptr);
     free(n->in_busy);
     free(n->budget);
+    free(n->budget_at);
     free(n->req);
+    free(n->cand);
+    free(n->req_out);
+    free(n->conn_out);
+    free(n->ej_busy);
 }
 
 static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint32_t cap_ej) {
@@ -97,10 +128,19 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->conn = malloc(nout * sizeof *n->conn);
     n->gptr = calloc(nout, sizeof *n->gptr);
     n->in_busy = calloc(nin, sizeof *n->in_busy);
+    n->win = (nin + 63) / 64;
+    n->wout = (nout + 63) / 64;
     n->budget = calloc(nout, sizeof *n->budget);
-    n->req = calloc(nout, sizeof *n->req);
-    if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->req)
+    n->budget_at = calloc(nout, sizeof *n->budget_at);
+    n->req = calloc((size_t)nout * n->win, sizeof *n->req);
+    n->cand = calloc(n->win, sizeof *n->cand);
+    n->req_out = calloc(n->wout, sizeof *n->req_out);
+    n->conn_out = calloc(n->wout, sizeof *n->conn_out);
+    n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
+    if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->budget_at ||
+        !n->req || !n->cand || !n->req_out || !n->conn_out || !n->ej_busy)
         return false;
+    for (uint32_t o = 0; o < nout; o++) n->budget_at[o] = UINT64_MAX; /* refilled at first use */
     for (uint32_t i = 0; i < nin; i++)
         if (!ring_init(&n->in[i], cap_in)) return false;
     for (uint32_t o = 0; o < nout; o++) {
@@ -174,6 +214,7 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
     p->flits = flits;
     p->moved = 0;
     q->flits += flits;
+    if (!t->in_busy[i]) bit_set(t->cand, i);
     t->entering++;
     n->in_flight++;
     n->stats.packets[k]++;
@@ -200,89 +241,84 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     n->stats.total_latency[k] += n->now - p->t_push;
     q->flits -= p->flits;
     ring_pop(q);
+    if (!q->len) bit_clear(t->ej_busy, o);
     n->in_flight--;
     return r;
 }
 
-static bool wants(const ws_icnt *n, net *t, uint32_t i, uint32_t o) {
-    if (t->in_busy[i]) return false;
-    const pkt *h = ring_head(&t->in[i]);
-    return h && h->dst == o && h->ready <= n->now;
-}
-
 /* Free outputs grant to the first requesting input after their pointer.
  * Each input requests only its head's output, so a grant changes no other
- * output's requests: they are gathered once, as a bit set per output (up
- * to 64 inputs; more take the plain scan). */
+ * output's requests: they are gathered once, as a bit set per output, from
+ * the inputs that have a packet and hold no output. */
 static void allocate(ws_icnt *n, net *t) {
-    if (t->nin <= 64) {
-        uint64_t *req = t->req;
-        uint64_t any = 0;
-        for (uint32_t o = 0; o < t->nout; o++) req[o] = 0;
-        for (uint32_t i = 0; i < t->nin; i++) {
-            if (t->in_busy[i]) continue;
+    const uint32_t win = t->win;
+    bool any = false;
+    for (uint32_t w = 0; w < win; w++) {
+        for (uint64_t m = t->cand[w]; m; m &= m - 1) {
+            uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
             const pkt *h = ring_head(&t->in[i]);
-            if (!h || h->ready > n->now) continue;
-            req[h->dst] |= 1ull << i;
-            any = 1;
+            if (h->ready > n->now) continue;
+            t->req[(size_t)h->dst * win + w] |= 1ull << (i & 63);
+            bit_set(t->req_out, h->dst);
+            any = true;
         }
-        if (!any) return;
-        for (uint32_t o = 0; o < t->nout; o++) {
-            uint64_t m = req[o];
-            if (!m || t->conn[o] >= 0) continue;
-            pring *e = &t->ej[o];
-            if (e->len >= e->cap) continue; /* no slot for another packet */
-            uint64_t after = m & (~0ull << t->gptr[o]); /* gptr < nin <= 64 */
-            uint32_t i = (uint32_t)__builtin_ctzll(after ? after : m);
-            t->conn[o] = (int32_t)i;
-            t->in_busy[i] = true;
-            t->gptr[o] = (i + 1) % t->nin;
-            pkt *d = ring_push(e);
-            *d = *ring_head(&t->in[i]);
-            d->moved = 0;
-        }
-        return;
     }
-    for (uint32_t o = 0; o < t->nout; o++) {
-        if (t->conn[o] >= 0) continue;
-        for (uint32_t j = 0; j < t->nin; j++) {
-            uint32_t i = (t->gptr[o] + j) % t->nin;
-            if (!wants(n, t, i, o)) continue;
-            pkt *h = ring_head(&t->in[i]);
+    if (!any) return;
+    for (uint32_t wo = 0; wo < t->wout; wo++) {
+        uint64_t om = t->req_out[wo];
+        t->req_out[wo] = 0;
+        for (; om; om &= om - 1) {
+            uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
+            uint64_t *m = &t->req[(size_t)o * win];
             pring *e = &t->ej[o];
-            if (e->len >= e->cap) break; /* no slot for another packet */
-            t->conn[o] = (int32_t)i;
-            t->in_busy[i] = true;
-            t->gptr[o] = (i + 1) % t->nin;
-            /* the packet takes its place in the ejection buffer with its head */
-            pkt *d = ring_push(e);
-            *d = *h;
-            d->moved = 0;
-            break;
+            /* busy output, or no slot for another packet: no grant */
+            if (t->conn[o] < 0 && e->len < e->cap) {
+                uint32_t i = first_from(m, win, t->gptr[o]);
+                t->conn[o] = (int32_t)i;
+                t->in_busy[i] = true;
+                bit_clear(t->cand, i);
+                bit_set(t->conn_out, o);
+                bit_set(t->ej_busy, o);
+                t->gptr[o] = (i + 1) % t->nin;
+                /* the packet takes its place in the ejection buffer with its head */
+                pkt *d = ring_push(e);
+                *d = *ring_head(&t->in[i]);
+                d->moved = 0;
+            }
+            for (uint32_t w = 0; w < win; w++) m[w] = 0;
         }
     }
 }
 
-/* Each connected output moves up to out_speedup flits while the ejection
- * buffer has room; a tail frees the output and the input. */
-static void transfer(ws_icnt *n, net *t, uint32_t *budget) {
-    for (uint32_t o = 0; o < t->nout; o++) {
-        int32_t ci = t->conn[o];
-        if (ci < 0) continue;
-        pring *in = &t->in[ci], *e = &t->ej[o];
-        pkt *d = ring_at(e, e->len - 1);
-        while (budget[o] && e->flits < n->cap_ej && d->moved < d->flits) {
-            d->moved++;
-            e->flits++;
-            in->flits--;
-            budget[o]--;
-        }
-        if (d->moved == d->flits) {
-            d->ready = n->now + 1; /* the output channel */
-            ring_pop(in);
-            t->entering--;
-            t->conn[o] = -1;
-            t->in_busy[ci] = false;
+/* Each connected output moves up to out_speedup flits per cycle while the
+ * ejection buffer has room; a tail frees the output and the input. */
+static void transfer(ws_icnt *n, net *t) {
+    for (uint32_t wo = 0; wo < t->wout; wo++) {
+        for (uint64_t om = t->conn_out[wo]; om; om &= om - 1) {
+            uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
+            int32_t ci = t->conn[o];
+            pring *in = &t->in[ci], *e = &t->ej[o];
+            pkt *d = ring_at(e, e->len - 1);
+            if (t->budget_at[o] != n->now) { /* first move of this cycle */
+                t->budget_at[o] = n->now;
+                t->budget[o] = n->out_speedup;
+            }
+            uint32_t *budget = &t->budget[o];
+            while (*budget && e->flits < n->cap_ej && d->moved < d->flits) {
+                d->moved++;
+                e->flits++;
+                in->flits--;
+                (*budget)--;
+            }
+            if (d->moved == d->flits) {
+                d->ready = n->now + 1; /* the output channel */
+                ring_pop(in);
+                t->entering--;
+                t->conn[o] = -1;
+                t->in_busy[ci] = false;
+                bit_clear(t->conn_out, o);
+                if (in->len) bit_set(t->cand, (uint32_t)ci);
+            }
         }
     }
 }
@@ -292,7 +328,6 @@ void ws_icnt_cycle(ws_icnt *n) {
     if (n->in_flight) n->stats.busy_cycles++;
     for (int k = 0; k < 2; k++) {
         net *t = &n->nets[k];
-        uint32_t *budget = t->budget;
         t->acc += n->speedup;
         int steps = (int)t->acc;
         if (steps < 1) steps = 1;
@@ -301,12 +336,11 @@ void ws_icnt_cycle(ws_icnt *n) {
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
-        for (uint32_t o = 0; o < t->nout; o++) budget[o] = n->out_speedup;
         for (int s = 0; s < steps; s++) {
-            transfer(n, t, budget);
+            transfer(n, t);
             allocate(n, t);
         }
-        transfer(n, t, budget);
+        transfer(n, t);
     }
     n->now++;
 }
@@ -323,6 +357,18 @@ void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
         w += (size_t)snprintf(buf + w, len - w, "; %s net: %u in input buffers, %u in ejection",
                               k ? "reply" : "request", inq, ejq);
     }
+}
+
+uint32_t ws_icnt_next_sm_arrival(const ws_icnt *n, uint32_t from) {
+    const net *t = &n->nets[1]; /* replies: its outputs are the SMs */
+    for (uint32_t w = from >> 6; from < n->n_sms && w < t->wout; w++) {
+        uint64_t m = t->ej_busy[w] & (w == from >> 6 ? ~0ull << (from & 63) : ~0ull);
+        if (m) {
+            uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            return i < n->n_sms ? i : n->n_sms;
+        }
+    }
+    return n->n_sms;
 }
 
 const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->stats; }

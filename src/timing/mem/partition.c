@@ -333,6 +333,11 @@ static void make_dram_item(ws_mempart *p, dram_item *it, ws_mreq *r, uint64_t ad
 static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     subpart *s = &p->sp[k];
     ws_cache *c = s->l2;
+    /* idle (nothing queued, held or counting down): no step below acts;
+       the large machines have many such sub-partitions every cycle */
+    if (!s->ready_hold && !s->dram_l2.head && !s->icnt_l2.head && !s->rop.head &&
+        !s->data_port_busy && !s->fill_port_busy && !ws_cache_has_miss(c) && !ws_cache_has_ready(c))
+        return;
     /* 1. requests released by a fill leave for the icnt (one per cycle) */
     if (!s->ready_hold) s->ready_hold = ws_cache_pop_ready(c);
     if (s->ready_hold && !qfull(&s->l2_icnt, p->q_l2_icnt)) {
