@@ -386,11 +386,10 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     ws_cache_kernel_start(sm->l1d, sm->now); /* adi: back to its initial index bits */
     if (sm->smc) sm_smc_kernel_start(sm);
     sm_tex_kernel_start(sm);
-    if (sm->cfg->flush_l1_cache) {
-        ws_cache_invalidate(sm->l1d);
-        ws_cache_invalidate(sm->l1c);
-        ws_cache_invalidate(sm->l1i);
-    }
+    /* -gpgpu_flush_l1_cache empties the L1D only: GPGPU-Sim keeps instruction and
+       constant lines across launches (measured: rodinia/gaussian's later launches miss
+       neither cache there), and its timing caches hold tags, not values */
+    if (sm->cfg->flush_l1_cache) ws_cache_invalidate(sm->l1d);
 }
 
 bool ws_sm_can_take_cta(const ws_sm *sm) {
