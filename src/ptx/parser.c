@@ -841,6 +841,20 @@ static bool mbarrier_mod(ws_inst *in, const char *s, size_t n)
 
 /* Apply one dotted modifier `s` (without the dot) to inst. Returns false
  * if it is not a modifier of this instruction. */
+/* A surface instruction's geometry (.1d ... .a2d) or out-of-range mode
+ * (.trap/.clamp/.zero), shared by suld, sust and sured. */
+static bool surf_geom_or_mode(const char *s, size_t n, ws_inst *in) {
+    if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
+    if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
+    if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
+    if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
+    if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
+    if (meq(s, n, "trap")) { in->boolop = WS_SURF_TRAP; return true; }
+    if (meq(s, n, "clamp")) { in->boolop = WS_SURF_CLAMP; return true; }
+    if (meq(s, n, "zero")) { in->boolop = WS_SURF_ZERO; return true; }
+    return false;
+}
+
 static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
 {
     int op = in->op, v;
@@ -1028,14 +1042,7 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
     case WS_OP_SULD: case WS_OP_SUST:
         if (meq(s, n, "b")) return true;
         if (meq(s, n, "p") && in->op == WS_OP_SUST) { in->flags |= WS_F_SURF_P; return true; }
-        if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
-        if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
-        if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
-        if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
-        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
-        if (meq(s, n, "trap")) { in->boolop = WS_SURF_TRAP; return true; }
-        if (meq(s, n, "clamp")) { in->boolop = WS_SURF_CLAMP; return true; }
-        if (meq(s, n, "zero")) { in->boolop = WS_SURF_ZERO; return true; }
+        if (surf_geom_or_mode(s, n, in)) return true;
         if (meq(s, n, "v2") || meq(s, n, "v4")) { in->vec = (uint8_t)(s[1] - '0'); return true; }
         if ((v = lookup_in(s, n, cache_names, 8)) > 0) {
             in->cacheop = (uint8_t)v;
@@ -1051,14 +1058,7 @@ static bool apply_mod(ws_inst *in, const char *s, size_t n, int *ntypes)
         if (meq(s, n, "max")) { in->cmp = WS_ATOM_MAX; return true; }
         if (meq(s, n, "and")) { in->cmp = WS_ATOM_AND; return true; }
         if (meq(s, n, "or")) { in->cmp = WS_ATOM_OR; return true; }
-        if (meq(s, n, "1d")) { in->sub = WS_TEX_1D; return true; }
-        if (meq(s, n, "2d")) { in->sub = WS_TEX_2D; return true; }
-        if (meq(s, n, "3d")) { in->sub = WS_TEX_3D; return true; }
-        if (meq(s, n, "a1d")) { in->sub = WS_TEX_A1D; return true; }
-        if (meq(s, n, "a2d")) { in->sub = WS_TEX_A2D; return true; }
-        if (meq(s, n, "trap")) { in->boolop = WS_SURF_TRAP; return true; }
-        if (meq(s, n, "clamp")) { in->boolop = WS_SURF_CLAMP; return true; }
-        if (meq(s, n, "zero")) { in->boolop = WS_SURF_ZERO; return true; }
+        if (surf_geom_or_mode(s, n, in)) return true;
         if (meq(s, n, "u32") || meq(s, n, "s32") || meq(s, n, "u64") || meq(s, n, "s64") || meq(s, n, "b32") ||
             meq(s, n, "b64"))
             break;
