@@ -407,6 +407,32 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     return WS_OK;
 }
 
+/* A load whose address is the same for every lane (no base register: ld.param
+   of kernel parameters, constants, globals by symbol): one lane_ptr and one
+   read for the warp. A local address differs per lane and anything that
+   fails goes to the general loop (WS_ERR_UNSUPPORTED), which says why. */
+static ws_status exec_uniform_load(ws_xctx *x, const addr_plan *p, uint32_t size, unsigned esz,
+                                   unsigned n, bool sg, uint64_t *const *dst) {
+    uint32_t M = x->mask;
+    if (!M) return WS_ERR_UNSUPPORTED;
+    ws_fault *fault = x->fault;
+    x->fault = NULL; /* as the general loop: no message for a miss */
+    int rs;
+    uint64_t ra;
+    uint8_t *hp = lane_ptr(x, p->ms, p->off, size, (uint32_t)__builtin_ctz(M), false, "load", &rs, &ra);
+    x->fault = fault;
+    if (!hp || rs == MS_LOCAL) return WS_ERR_UNSUPPORTED;
+    for (unsigned k = 0; k < n; k++) {
+        if (!dst[k]) continue;
+        uint64_t v = ws_load_n(hp + k * esz, esz), *d = dst[k];
+        if (sg) v = ws_ext(v, esz * 8, true);
+        WS_FOR_LANES(l, M) d[l] = v;
+    }
+    if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ra;
+    record(x, rs, size, false, false, false);
+    return WS_OK;
+}
+
 /* A store under the timing model: its global-memory part goes to the SM's
    log (exec.h, wlog.c). Out of line, so that ws_exec_mem's loop stays as
    tight as before for loads. */
@@ -481,6 +507,10 @@ ws_status ws_exec_mem(ws_xctx *x) {
     }
     if (p.ms == MS_SHARED) { /* the explicit shared space: no per-lane lane_ptr */
         ws_status r = exec_shared(x, &p, size, esz, n, is_st, sg, dst, src);
+        if (r != WS_ERR_UNSUPPORTED) return r;
+    }
+    if (!is_st && !p.base && p.ms != MS_LOCAL) {
+        ws_status r = exec_uniform_load(x, &p, size, esz, n, sg, dst);
         if (r != WS_ERR_UNSUPPORTED) return r;
     }
     if (is_st && x->c->l.wlog) return exec_st_logged(x, &p, size, esz, n, src);
