@@ -55,7 +55,8 @@ WORKLOADS = [
     ("rodinia/bfs", "kernels", "", []),
     ("polybench/gemm", "within", "", [], "long"),
     ("rodinia/hotspot", "within", "", [], "long"),
-    ("rodinia/hotspot", "both", "", ["-warpsim_sample_per_group 1"], "long"),
+    ("rodinia/hotspot", "kernels", "g1", ["-warpsim_sample_per_group 1"], "long"),
+    ("rodinia/hotspot", "both", "g1", ["-warpsim_sample_per_group 1"], "long"),
 ]
 ACROSS = ["-warpsim_fast_forward_warm 1"]
 WITHIN = ["-warpsim_sample_ipc_tol 0.05", "-warpsim_sample_waves 3"]
