@@ -76,6 +76,7 @@ typedef struct sample_launch {
     uint8_t seen;           /* ran in this run */
     double cycles;          /* detailed: measured (or projected within the kernel) */
     double insts;           /* thread instructions this run executed */
+    double wsigma;          /* detailed: one standard error of its within-kernel projection */
 } sample_launch;
 
 struct ws_longrun {
@@ -124,6 +125,9 @@ struct ws_longrun {
     /* sampling within kernels: the detailed launches' cycles (projections
        included), their detailed part, and the variance of the projections */
     double within_cycles, within_detailed, within_var;
+    /* sampling across kernels: the launches past the profile's (all
+       detailed), and the variance of their within-kernel projections */
+    double beyond_cycles, beyond_var;
 };
 
 uint64_t ws_lr_hash(uint64_t h, const void *p, size_t n) {
@@ -248,6 +252,22 @@ void ws_lr_project(const double *rc, const double *ri, uint32_t nrep, const doub
        layout): the error of the projected part scales with it, not with
        its square root */
     out->sigma = cv * proj;
+}
+
+double ws_lr_within_sigma(const double *rs, const double *ri, uint32_t nrep, const double *oi,
+                          uint32_t nother) {
+    double sig = 0, in = 0, all = 0;
+    for (uint32_t k = 0; k < nrep; k++) {
+        sig += rs[k];
+        in += ri[k];
+    }
+    all = in;
+    for (uint32_t k = 0; k < nother; k++) all += oi[k];
+    if (!nrep) return 0;
+    /* kernels without instructions are projected at the detailed launches'
+       mean cycles (ws_lr_project): the ratio is then one of launch counts */
+    double scale = in > 0 ? all / in : (double)(nrep + nother) / nrep;
+    return scale * sig;
 }
 
 /* ---- line set ----------------------------------------------------------- */
@@ -882,6 +902,11 @@ void ws_longrun_end(ws_longrun *lr, ws_lr_mode mode, const ws_exec_counts *c, ui
         lr->within_cycles += (double)cycles;
         lr->within_detailed += (double)detailed_cycles;
         lr->within_var += w * w + sigma * sigma;
+        if (lr->sl && lr->cur_index >= lr->nsl) {
+            lr->beyond_cycles += (double)cycles;
+            lr->beyond_var += w * w + sigma * sigma;
+        }
+        if (lr->sl && lr->cur_index < lr->nsl) lr->sl[lr->cur_index].wsigma = sqrt(w * w + sigma * sigma);
     }
     if (lr->sl && lr->cur_index < lr->nsl) {
         sample_launch *s = &lr->sl[lr->cur_index];
@@ -959,12 +984,13 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
     uint32_t ng = lr->ngroups, seen = 0, detailed = 0;
     double total = 0, det = 0, proj = 0, var = 0;
     double *rc = malloc((lr->nsl + 1) * sizeof *rc), *ri = malloc((lr->nsl + 1) * sizeof *ri),
-           *oi = malloc((lr->nsl + 1) * sizeof *oi);
+           *oi = malloc((lr->nsl + 1) * sizeof *oi), *rs = malloc((lr->nsl + 1) * sizeof *rs);
     ws_lr_projection *gp = calloc(ng + 1, sizeof *gp);
-    if (!rc || !ri || !oi || !gp) {
+    if (!rc || !ri || !oi || !rs || !gp) {
         free(rc);
         free(ri);
         free(oi);
+        free(rs);
         free(gp);
         snprintf(err, errlen, "out of host memory");
         return -1;
@@ -977,6 +1003,7 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
             if (s->group != g || !s->seen) continue;
             if (s->rep) {
                 rc[nr] = s->cycles;
+                rs[nr] = s->wsigma;
                 ri[nr++] = s->insts;
             } else {
                 oi[no++] = s->insts;
@@ -988,12 +1015,15 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
         detailed += nr;
         total += gp[g].cycles;
         proj += gp[g].projected;
-        var += gp[g].sigma * gp[g].sigma;
+        /* the detailed launches' own projections within the kernel (when
+           they stopped early), spread to the launches projected from them */
+        double ws = ws_lr_within_sigma(rs, ri, nr, oi, no);
+        var += gp[g].sigma * gp[g].sigma + ws * ws;
     }
+    /* launches past the profile's: detailed, counted as they ran */
+    total += lr->beyond_cycles;
+    var += lr->beyond_var;
     det = total - proj;
-    /* projections within the detailed launches spread to the launches
-       projected from them */
-    if (det > 0) var += lr->within_var * (total / det) * (total / det);
     double bound = total > 0 ? 2 * sqrt(var) / total : 0; /* about 95% */
     fprintf(out, "warpsim: sampled simulation: %u launches in %u groups, %u simulated in detail "
             "(%.1f%%); projected total cycles %.0f (%.0f detailed + %.0f projected), error "
@@ -1038,6 +1068,7 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
     free(rc);
     free(ri);
     free(oi);
+    free(rs);
     free(gp);
     return rcode;
 }
