@@ -1025,10 +1025,15 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
     var += lr->beyond_var;
     det = total - proj;
     double bound = total > 0 ? 2 * sqrt(var) / total : 0; /* about 95% */
+    /* the detailed launches' cycles projected within them (stopped early) */
+    double inner = lr->within_cycles - lr->within_detailed;
+    char split[96] = "";
+    if (lr->cfg.sample_ipc_tol > 0)
+        snprintf(split, sizeof split, " of which %.0f projected within kernels", inner);
     fprintf(out, "warpsim: sampled simulation: %u launches in %u groups, %u simulated in detail "
-            "(%.1f%%); projected total cycles %.0f (%.0f detailed + %.0f projected), error "
+            "(%.1f%%); projected total cycles %.0f (%.0f detailed%s + %.0f projected), error "
             "estimate +-%.2f%% (95%%)%s\n", seen, ng, detailed, seen ? 100.0 * detailed / seen : 0.0,
-            total, det, proj, 100 * bound,
+            total, det, split, proj, 100 * bound,
             unsampled_groups ? "; some groups had no detailed launch and are not counted" : "");
     int rcode = 0;
     if (dir) {
@@ -1038,9 +1043,10 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
         if (m) {
             fprintf(m, "{\"launches\": %u, \"groups\": %u, \"detailed_launches\": %u, "
                     "\"launches_not_in_profile\": %llu, \"projected_total_cycles\": %.0f, "
-                    "\"detailed_cycles\": %.0f, \"projected_cycles\": %.0f, "
-                    "\"error_estimate\": %.6f, \"group_detail\": [", seen, ng, detailed,
-                    (unsigned long long)lr->launches_beyond, total, det, proj, bound);
+                    "\"detailed_cycles\": %.0f, \"projected_within_kernels\": %.0f, "
+                    "\"projected_cycles\": %.0f, \"error_estimate\": %.6f, \"group_detail\": [",
+                    seen, ng, detailed, (unsigned long long)lr->launches_beyond, total, det, inner,
+                    proj, bound);
             for (uint32_t g = 0; g < ng; g++) {
                 const char *k = "";
                 uint32_t members = 0, reps = 0;
