@@ -51,6 +51,7 @@ WORKLOADS = [
     ("rodinia/gaussian", "kernels", "fast", FAST),
     ("rodinia/nw", "kernels", "", []),
     ("rodinia/nw", "kernels", "fast", FAST),
+    ("rodinia/gaussian", "kernels", "cold", ["-warpsim_fast_forward_warm 0"]),
     ("polybench/gemm", "within", "", []),
     ("rodinia/bfs", "kernels", "", []),
     ("polybench/gemm", "within", "", [], "long"),

@@ -123,8 +123,14 @@ struct ws_longrun {
     uint64_t cur_index;
     lr_vals vals;
     /* sampling within kernels: the detailed launches' cycles (projections
-       included), their detailed part, and the variance of the projections */
-    double within_cycles, within_detailed, within_var;
+       included) and their detailed part */
+    double within_cycles, within_detailed;
+    /* per kernel: the sum of its launches' standard errors (launches of one
+       kernel deviate alike: see ws_lr_within_sigma) */
+    struct { uint64_t kernel; double sigma; } *wk;
+    uint32_t nwk, capwk;
+    uint64_t cur_kernel;    /* digest of the running launch's kernel name */
+    bool wk_lost;
     /* sampling across kernels: the launches past the profile's (all
        detailed), and the variance of their within-kernel projections */
     double beyond_cycles, beyond_var;
@@ -730,6 +736,7 @@ void ws_longrun_destroy(ws_longrun *lr) {
         fprintf(stderr, "warpsim: checkpoint %s was never reached: the program made %llu launches, "
                 "its boundary is after %llu\n", lr->resume_path,
                 (unsigned long long)*lr->dev.launch_uid, (unsigned long long)lr->boundary);
+    free(lr->wk);
     if (lr->profile && fclose(lr->profile))
         fprintf(stderr, "warpsim: cannot write the launch profile %s: %s\n", lr->profile_path,
                 strerror(errno));
@@ -768,6 +775,7 @@ ws_status ws_longrun_begin(ws_longrun *lr, const char *kernel, const uint32_t gr
         lr->heap_at = idx;
     memset(&lr->vals, 0, sizeof lr->vals);
     *mode = WS_LR_DETAILED;
+    lr->cur_kernel = ws_lr_hash(WS_LR_HASH_INIT, kernel, strlen(kernel));
     /* the launch's identity */
     uint64_t h = ws_lr_hash(WS_LR_HASH_INIT, kernel, strlen(kernel) + 1);
     h = ws_lr_hash(h, grid, 12);
@@ -901,7 +909,26 @@ void ws_longrun_end(ws_longrun *lr, ws_lr_mode mode, const ws_exec_counts *c, ui
         double w = (double)(cycles - detailed_cycles) * lr->cfg.sample_ipc_tol;
         lr->within_cycles += (double)cycles;
         lr->within_detailed += (double)detailed_cycles;
-        lr->within_var += w * w + sigma * sigma;
+        uint32_t k = 0;
+        while (k < lr->nwk && lr->wk[k].kernel != lr->cur_kernel) k++;
+        if (k == lr->nwk && lr->nwk == lr->capwk) {
+            uint32_t nc = lr->capwk ? 2 * lr->capwk : 16;
+            void *n = realloc(lr->wk, nc * sizeof *lr->wk);
+            if (n) {
+                lr->wk = n;
+                lr->capwk = nc;
+            }
+        }
+        if (k < lr->capwk) {
+            if (k == lr->nwk) {
+                lr->wk[k].kernel = lr->cur_kernel;
+                lr->wk[k].sigma = 0;
+                lr->nwk++;
+            }
+            lr->wk[k].sigma += sqrt(w * w + sigma * sigma);
+        } else {
+            lr->wk_lost = true; /* out of memory: that launch's error is left out (said) */
+        }
         if (lr->sl && lr->cur_index >= lr->nsl) {
             lr->beyond_cycles += (double)cycles;
             lr->beyond_var += w * w + sigma * sigma;
@@ -971,7 +998,12 @@ ws_status ws_longrun_dtoh(ws_longrun *lr, void *dst, uint64_t src, size_t n, boo
 
 /* ---- the end of a sampled run ---------------------------------------------------- */
 static int finish_within(ws_longrun *lr, FILE *out) {
-    double t = lr->within_cycles, bound = t > 0 ? 2 * sqrt(lr->within_var) / t : 0;
+    /* launches of one kernel add linearly, kernels in quadrature */
+    double var = 0;
+    for (uint32_t k = 0; k < lr->nwk; k++) var += lr->wk[k].sigma * lr->wk[k].sigma;
+    if (lr->wk_lost) fprintf(out, "warpsim: out of host memory: some launches' projection "
+                             "errors are missing from the estimate\n");
+    double t = lr->within_cycles, bound = t > 0 ? 2 * sqrt(var) / t : 0;
     fprintf(out, "warpsim: sampled simulation within kernels: projected total cycles %.0f (%.0f "
             "detailed + %.0f projected), error estimate +-%.2f%% (95%%)\n", t, lr->within_detailed,
             t - lr->within_detailed, 100 * bound);

@@ -345,6 +345,13 @@ TEST(longrun_sampling_within_a_kernel_stops_when_ipc_converges) {
         CHECK(fi[i] == 0 ? det[i] == cb[i] : det[i] < cb[i]);
     }
     CHECK_MSG(fi[1] > 0, "the second launch ran to its end in detail");
+    /* the estimate: launches of one kernel add their errors linearly, so at
+       least the tolerance times the projected cycles (two standard errors) */
+    const char *e = strstr(b.err, "error estimate +-");
+    CHECK_MSG(e != NULL, "%s", b.err);
+    double est = e ? strtod(e + 17, NULL) / 100 : 0;
+    double lin = 2 * 0.05 * ((cb[0] - det[0]) + (cb[1] - det[1])) / (cb[0] + cb[1]);
+    CHECK_MSG(est >= lin - 1e-4, "estimate %g below %g", est, lin);
     run_free(&a);
     run_free(&b);
 }
