@@ -500,6 +500,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         g->next[i] = 0.0;
     }
     g->n_sms = (uint32_t)(c->n_clusters * c->n_cores_per_cluster);
+    g->last_issue_sm = g->n_sms - 1; /* the first CTA of the first launch goes to SM 0 */
     g->n_chan = (uint32_t)c->n_mem;
     g->n_sub_per_chan = (uint32_t)c->n_sub_partition_per_mchannel;
     g->n_subparts = g->n_chan * g->n_sub_per_chan;
@@ -1211,9 +1212,13 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             progress |= next_cta != static_before;
             static_before = next_cta;
         }
+        /* the rotation starts after the SM that got the last CTA in an earlier
+           cycle: GPGPU-Sim reads that SM once per cycle, so CTA i of a wave
+           lands on SM (start + i) and no SM takes two CTAs in one cycle */
+        const uint32_t rr_start = g->last_issue_sm + 1;
         for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map && !launch_wait;
              i++) {
-            uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
+            uint32_t idx = (rr_start + i) % g->n_sms;
             if (clustered) { /* a whole cluster on one SM, in one cycle */
                 if (ws_sm_free_ctas(g->sm[idx]) < csize) continue;
                 ws_cluster *cl = ws_cluster_create(l, next_cta / csize);
