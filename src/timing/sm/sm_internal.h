@@ -262,7 +262,7 @@ struct ws_sm {
        [s * view_per + warp / n_sched] */
     unsigned view_per;
     ws_sched_warp *pview;
-    uint8_t *pwait;            /* waiting (1), at a barrier (2) */
+    uint8_t *pwait;            /* waiting or not valid (1), at a barrier (2) */
     uint64_t *vdirty;          /* per scheduler: views to look at again */
     uint8_t *vsched, *vbit;    /* per warp slot: its scheduler, its bit there */
     uint8_t *wblk;             /* per warp slot: why it could not issue (SM_BLK_*), kept
