@@ -454,6 +454,7 @@ bool sm_tex_dispatch_step(ws_sm *sm, sm_inst *in);             /* one access; tr
 void sm_tex_cycle(ws_sm *sm);                                  /* misses towards memory */
 void sm_tex_fill(ws_sm *sm, uint64_t block);
 sm_inst *sm_tex_pop_ready(ws_sm *sm);                          /* writeback client 1 */
+bool sm_tex_has_ready(const ws_sm *sm);                        /* ... has one to give */
 bool sm_tex_busy(const ws_sm *sm);                             /* misses to send */
 bool sm_tex_wants_cycle(const ws_sm *sm);                      /* ... or fills to write back */
 void sm_tex_stats(const ws_sm *sm, uint64_t *access, uint64_t *miss);
