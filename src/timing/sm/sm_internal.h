@@ -426,7 +426,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
 void sm_oc_cycle(ws_sm *sm);
 void sm_oc_write(ws_sm *sm, const sm_inst *in);
-bool sm_regset_free(const sm_regset *r);
+/* (inline: the issue and operand-collector stages ask it several times a cycle) */
+static inline bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
 void sm_regset_push(sm_regset *r, sm_inst *in);
 sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx);
 void sm_regset_remove(sm_regset *r, unsigned idx);
