@@ -206,6 +206,36 @@ TEST(speed_coalesce_masks_match_bit_loop) {
             a[l] = base + (next_rand(&s) % 512) * (trial % 4 ? size : 1);
         ws_mem_txn out[WS_MAX_TRANSACTIONS];
         unsigned n = ws_coalesce(&in, out);
+        /* the transactions: one per distinct segment touched, ascending, each with the
+           lanes that touch it */
+        uint64_t segs[2 * WS_MAX_TRANSACTIONS];
+        uint32_t slanes[2 * WS_MAX_TRANSACTIONS];
+        unsigned ns = 0;
+        uint32_t chunk = in.local && size > 4 ? 4 : size;
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            if (!(in.active >> l & 1)) continue;
+            for (uint64_t b = a[l]; b < a[l] + size; b += chunk)
+                for (uint64_t e = b; e < b + chunk; e++) {
+                    uint64_t sg = e & ~(seg - 1);
+                    unsigned j = 0;
+                    while (j < ns && segs[j] != sg) j++;
+                    if (j == ns) {
+                        segs[ns] = sg;
+                        slanes[ns++] = 0;
+                    }
+                    slanes[j] |= 1u << l;
+                }
+        }
+        CHECK_EQ_U64(n, ns);
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t sg = out[i].addr & ~(seg - 1);
+            unsigned j = 0;
+            while (j < ns && segs[j] != sg) j++;
+            if (j == ns || slanes[j] != out[i].lanes || (i && out[i - 1].addr >= out[i].addr)) {
+                CHECK_MSG(0, "trial %u transaction %u: segment, lanes or order differ", trial, i);
+                return;
+            }
+        }
         for (unsigned i = 0; i < n; i++) {
             uint8_t bytes[16] = {0}, sectors = 0;
             uint64_t s0 = out[i].addr & ~(seg - 1);
