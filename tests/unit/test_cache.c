@@ -443,3 +443,51 @@ TEST(cache_high_associativity_victims) {
     CHECK_EQ_U64(ws_cache_get_stats(c)->evictions, 2);
     ws_cache_destroy(c);
 }
+
+/* A refused access retried with nothing changed is refused the same way and counted each
+   time (the cache answers it from its note of the last refusal); whatever frees the
+   resource (a fill, a miss sent down, a flush window) is seen at the next retry. */
+TEST(cache_retried_refusal_counts_and_sees_changes) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:2:8,8", err);
+    int r;
+    ws_fail_kind f = WS_FAIL_NKINDS;
+    CHECK_EQ_I64(ws_cache_access(c, lin(1, 0), WS_ACC_READ, false, &r, 0, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(2, 0), WS_ACC_READ, true, &r, 0, &f), WS_CACHE_MISS);
+    for (uint64_t t = 1; t <= 5; t++) {
+        f = WS_FAIL_NKINDS;
+        CHECK_EQ_I64(ws_cache_access(c, lin(3, 0), WS_ACC_READ, true, &r, t, &f),
+                     WS_CACHE_RESERVATION_FAIL);
+        CHECK_EQ_I64(f, WS_FAIL_MSHR_ENTRY);
+    }
+    const ws_cache_stats *st = ws_cache_get_stats(c);
+    CHECK_EQ_U64(st->fail[WS_ACC_READ][WS_FAIL_MSHR_ENTRY], 5);
+    CHECK_EQ_U64(st->status[WS_ACC_READ][WS_CACHE_RESERVATION_FAIL], 5);
+    CHECK_EQ_U64(st->status_local[WS_ACC_READ][WS_CACHE_RESERVATION_FAIL], 5);
+    /* another access in between is probed on its own: a hit on a reserved line merges */
+    CHECK_EQ_I64(ws_cache_access(c, lin(1, 0), WS_ACC_READ, false, &r, 6, &f),
+                 WS_CACHE_HIT_RESERVED);
+    /* the same block from a non-local access is another access: probed, refused */
+    CHECK_EQ_I64(ws_cache_access(c, lin(3, 0), WS_ACC_READ, false, &r, 7, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    CHECK_EQ_U64(st->status_local[WS_ACC_READ][WS_CACHE_RESERVATION_FAIL], 5);
+    /* a fill frees an MSHR entry: the retry gets it */
+    ws_cache_fill(c, lin(2, 0), 8);
+    CHECK_EQ_I64(ws_cache_access(c, lin(3, 0), WS_ACC_READ, true, &r, 9, &f), WS_CACHE_MISS);
+    CHECK_EQ_U64(st->fail[WS_ACC_READ][WS_FAIL_MSHR_ENTRY], 6);
+    ws_cache_destroy(c);
+
+    /* miss queue: refused while full, accepted once a miss was sent down */
+    c = make("32:128:4,L:L:m:N,A:32:8,4", err);
+    for (uint32_t s = 0; s < 3; s++)
+        CHECK_EQ_I64(ws_cache_access(c, lin(s, 0), WS_ACC_READ, false, &r, 0, &f), WS_CACHE_MISS);
+    for (int i = 0; i < 3; i++) {
+        CHECK_EQ_I64(ws_cache_access(c, lin(9, 0), WS_ACC_READ, false, &r, 1, &f),
+                     WS_CACHE_RESERVATION_FAIL);
+        CHECK_EQ_I64(f, WS_FAIL_MISS_QUEUE);
+    }
+    ws_cache_pop_miss(c);
+    CHECK_EQ_I64(ws_cache_access(c, lin(9, 0), WS_ACC_READ, false, &r, 2, &f), WS_CACHE_MISS);
+    CHECK_EQ_U64(ws_cache_get_stats(c)->fail[WS_ACC_READ][WS_FAIL_MISS_QUEUE], 3);
+    ws_cache_destroy(c);
+}

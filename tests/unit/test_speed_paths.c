@@ -99,6 +99,43 @@ TEST(speed_ageord_partition_matches_reference) {
     }
 }
 
+/* As the SM calls it: one scheduler's state over many cycles, in which eligibility changes
+   every call and an age only now and then (a warp starts), up to the largest scheduler. */
+TEST(speed_ageord_kept_order_matches_reference) {
+    uint64_t s = 777;
+    for (unsigned run = 0; run < 40; run++) {
+        unsigned n = run < 30 ? 1 + (unsigned)(next_rand(&s) % 64)
+                              : 65 + (unsigned)(next_rand(&s) % (WS_SCHED_MAX_SLOTS - 64));
+        ws_sched_ageord a;
+        ws_sched_ageord_init(&a, n);
+        ws_sched_warp w[WS_SCHED_MAX_SLOTS];
+        memset(w, 0, sizeof w);
+        uint64_t next_age = 0;
+        for (unsigned i = 0; i < n; i++) {
+            w[i].slot = (uint16_t)i;
+            w[i].age = next_age++;
+        }
+        for (unsigned c = 0; c < 200; c++) {
+            for (unsigned i = 0; i < n; i++) {
+                uint64_t r = next_rand(&s);
+                w[i].valid = (uint8_t)(r % 5 != 0);
+                w[i].waiting = (uint8_t)((r >> 8) % 4 == 0);
+                if ((r >> 16) % 97 == 0) w[i].age = next_age++; /* a new warp in the slot */
+                if ((r >> 24) % 211 == 0) w[i].age = w[(i + 1) % n].age; /* a tie */
+            }
+            int skip = c % 5 == 0 ? -1 : (int)(next_rand(&s) % n);
+            uint16_t out[WS_SCHED_MAX_SLOTS], ref[WS_SCHED_MAX_SLOTS];
+            unsigned k = ws_sched_ageord_order(&a, w, n, out, skip);
+            unsigned kr = ref_order(w, n, ref, skip);
+            CHECK_EQ_U64(k, kr);
+            if (k != kr || memcmp(out, ref, k * sizeof *out)) {
+                CHECK(!"kept order differs");
+                return;
+            }
+        }
+    }
+}
+
 /* the most distinct words in one bank, for each warp part, summed (at least 1) */
 static unsigned ref_conflicts(const uint64_t *a, uint32_t active, unsigned nb, unsigned parts) {
     unsigned psize = WS_WARP_SIZE / parts, total = 0;
@@ -169,6 +206,36 @@ TEST(speed_coalesce_masks_match_bit_loop) {
             a[l] = base + (next_rand(&s) % 512) * (trial % 4 ? size : 1);
         ws_mem_txn out[WS_MAX_TRANSACTIONS];
         unsigned n = ws_coalesce(&in, out);
+        /* the transactions: one per distinct segment touched, ascending, each with the
+           lanes that touch it */
+        uint64_t segs[2 * WS_MAX_TRANSACTIONS];
+        uint32_t slanes[2 * WS_MAX_TRANSACTIONS];
+        unsigned ns = 0;
+        uint32_t chunk = in.local && size > 4 ? 4 : size;
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            if (!(in.active >> l & 1)) continue;
+            for (uint64_t b = a[l]; b < a[l] + size; b += chunk)
+                for (uint64_t e = b; e < b + chunk; e++) {
+                    uint64_t sg = e & ~(seg - 1);
+                    unsigned j = 0;
+                    while (j < ns && segs[j] != sg) j++;
+                    if (j == ns) {
+                        segs[ns] = sg;
+                        slanes[ns++] = 0;
+                    }
+                    slanes[j] |= 1u << l;
+                }
+        }
+        CHECK_EQ_U64(n, ns);
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t sg = out[i].addr & ~(seg - 1);
+            unsigned j = 0;
+            while (j < ns && segs[j] != sg) j++;
+            if (j == ns || slanes[j] != out[i].lanes || (i && out[i - 1].addr >= out[i].addr)) {
+                CHECK_MSG(0, "trial %u transaction %u: segment, lanes or order differ", trial, i);
+                return;
+            }
+        }
         for (unsigned i = 0; i < n; i++) {
             uint8_t bytes[16] = {0}, sectors = 0;
             uint64_t s0 = out[i].addr & ~(seg - 1);

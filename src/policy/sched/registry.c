@@ -82,13 +82,13 @@ unsigned ws_sched_sort_by_age(const ws_sched_warp *w, unsigned n, uint16_t *out,
 void ws_sched_ageord_init(ws_sched_ageord *a, unsigned n) {
     a->n = n < WS_SCHED_MAX_SLOTS ? n : WS_SCHED_MAX_SLOTS;
     a->sorted = false;
+    a->have = false;
     for (unsigned i = 0; i < a->n; i++) a->perm[i] = (uint16_t)i;
 }
 
-unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsigned n,
-                               uint16_t *out, int skip) {
-    if (n != a->n) ws_sched_ageord_init(a, n);
-    if (n > WS_SCHED_MAX_SLOTS) return ws_sched_sort_by_age(w, n, out, skip);
+/* The order of every warp (none skipped), from the views w: sorted by age (the perm kept
+   from the last time), eligible warps first, each group by age. */
+static void ageord_full(ws_sched_ageord *a, const ws_sched_warp *w, unsigned n) {
     uint16_t *p = a->perm;
     /* (age, slot) is a total order, so the sorted perm depends on the ages
        alone: sort again only when one changed (rarely: the scan has no early exit, so no
@@ -110,15 +110,36 @@ unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsig
             p[j] = v;
         }
     }
-    /* eligible warps first, each group by age */
     uint16_t rest[WS_SCHED_MAX_SLOTS];
     unsigned k = 0, m = 0;
     for (unsigned i = 0; i < n; i++) {
         uint16_t v = p[i];
-        if ((int)v == skip) continue;
-        if (w[v].valid && !w[v].waiting) out[k++] = v;
+        if (w[v].valid && !w[v].waiting) a->full[k++] = v;
         else rest[m++] = v;
     }
-    memcpy(out + k, rest, m * sizeof *rest);
-    return k + m;
+    memcpy(a->full + k, rest, m * sizeof *rest);
+    for (unsigned i = 0; i < n; i++) a->pos[a->full[i]] = (uint16_t)i;
+}
+
+unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsigned n,
+                               uint16_t *out, int skip) {
+    if (n != a->n) ws_sched_ageord_init(a, n);
+    if (n > WS_SCHED_MAX_SLOTS) return ws_sched_sort_by_age(w, n, out, skip);
+    /* The order depends on the views alone, and a scheduler asks again mostly with the
+       same views (after an issue, the warp that issued usually stays eligible): compare
+       them as bytes with the ones of the last time, and sort and partition only when they
+       differ. Skipping a warp leaves the others' order as it is: it is cut out. */
+    if (!a->have || memcmp(a->seen, w, n * sizeof *w)) {
+        ageord_full(a, w, n);
+        memcpy(a->seen, w, n * sizeof *w);
+        a->have = true;
+    }
+    if (skip < 0 || (unsigned)skip >= n) {
+        memcpy(out, a->full, n * sizeof *out);
+        return n;
+    }
+    unsigned at = a->pos[skip];
+    memcpy(out, a->full, at * sizeof *out);
+    memcpy(out + at, a->full + at + 1, (n - at - 1) * sizeof *out);
+    return n - 1;
 }

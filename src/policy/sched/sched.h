@@ -85,6 +85,10 @@ typedef struct ws_sched_ageord {
     unsigned n;
     bool sorted;                       /* perm is sorted by age[] */
     uint64_t age[WS_SCHED_MAX_SLOTS];  /* the ages it was sorted by */
+    bool have;                         /* full[] is the order for the views seen[] */
+    uint16_t full[WS_SCHED_MAX_SLOTS]; /* the order with no warp skipped */
+    uint16_t pos[WS_SCHED_MAX_SLOTS];  /* index -> its place in full[] */
+    ws_sched_warp seen[WS_SCHED_MAX_SLOTS];
 } ws_sched_ageord;
 void ws_sched_ageord_init(ws_sched_ageord *a, unsigned n);
 unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsigned n,

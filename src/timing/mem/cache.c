@@ -68,6 +68,14 @@ struct ws_cache {
     ws_cache_evict_fn evict_fn;
     void *evict_ctx;
     ws_cache_stats stats;
+    /* A refused access changes nothing, and whether one is refused depends on the cache's
+       state alone (tags, MSHRs, miss queue, bypass settings) outside a flush's blocked
+       window. `ver` changes with everything else that may change that state; an owner
+       retries a refused access each cycle, and while ver holds, the same access is
+       refused the same way without probing again (docs/timing.md, speed). */
+    uint64_t ver;
+    uint64_t fail_ver, fail_addr, fail_index; /* the last refusal: at ver, of this access */
+    uint8_t fail_dir, fail_local, fail_full, fail_kind;
 };
 
 const char *ws_fail_kind_name(ws_fail_kind k) {
@@ -202,6 +210,7 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     }
     ws_cache *c = calloc(1, sizeof *c);
     if (!c) return NULL;
+    c->ver = 1; /* fail_ver 0: no refusal noted */
     snprintf(c->name, sizeof c->name, "%s", name);
     c->cfg = *cfg;
     c->line_log2 = (uint32_t)ws_log2_exact(cfg->line_size);
@@ -706,6 +715,7 @@ static ws_index_probe to_probe(ws_cache_status s) {
  * (owners tell "sent down" from the queue growing). */
 static void start_pending_flush(ws_cache *c, uint64_t now) {
     if (!c->flush_pending) return;
+    c->ver++;
     c->flush_pending = false;
     flush(c, now);
 }
@@ -717,10 +727,26 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
         if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
         return fail(c, dir, WS_FAIL_FLUSH);
     }
+    if (c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == index_addr &&
+        c->fail_dir == dir && c->fail_local == local && c->fail_full == full_write) {
+        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
+        return fail(c, dir, (ws_fail_kind)c->fail_kind); /* as probing again would */
+    }
     ws_cache_result r = c->byp.tag_only
                             ? access_tag_only(c, addr, index_addr, dir, req, now)
                             : access_body(c, addr, index_addr, dir, local, full_write, req, now);
     if (local) c->stats.status_local[dir][r.status]++;
+    if (r.status == WS_CACHE_RESERVATION_FAIL) {
+        c->fail_ver = c->ver;
+        c->fail_addr = addr;
+        c->fail_index = index_addr;
+        c->fail_dir = (uint8_t)dir;
+        c->fail_local = local;
+        c->fail_full = full_write;
+        c->fail_kind = (uint8_t)r.fail;
+    } else {
+        c->ver++;
+    }
     /* adaptive index functions watch every access that was not rejected */
     if (c->index.policy->observe && !c->index_paused && r.status != WS_CACHE_RESERVATION_FAIL &&
         ws_index_observe(&c->index, index_addr, to_probe(r.status), dir == WS_ACC_WRITE && !local)) {
@@ -731,6 +757,7 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
 }
 
 void ws_cache_kernel_start(ws_cache *c, uint64_t now) {
+    c->ver++;
     if (ws_index_kernel_start(&c->index)) {
         c->stats.index_changes++;
         c->flush_pending = true;
@@ -755,6 +782,7 @@ const ws_cache_out *ws_cache_peek_miss(const ws_cache *c) {
 }
 void ws_cache_pop_miss(ws_cache *c) {
     if (!c->mq_len) return;
+    c->ver++;
     c->mq_head = (c->mq_head + 1) % c->mq_cap;
     c->mq_len--;
 }
@@ -782,6 +810,7 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
     uint8_t bit = (uint8_t)(1u << si);
     mshr_entry *e = mshr_find(c, maddr);
     c->stats.fills++;
+    c->ver++;
     bool modify = e && e->modify;
     uint32_t set, way;
     ws_cache_status ps;
@@ -836,6 +865,7 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
 
 void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64_t now) {
     start_pending_flush(c, now);
+    c->ver++;
     uint64_t block = ws_cache_block_addr(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr);
     uint32_t si = sector_of(c, addr), way;
@@ -852,6 +882,7 @@ void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64
 }
 
 bool ws_cache_take(ws_cache *c, uint64_t addr, uint64_t index_addr) {
+    c->ver++;
     uint64_t block = ws_cache_block_addr(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr), way;
     if (probe(c, block, set, sector_of(c, addr), false, &way) != WS_CACHE_HIT) return false;
@@ -872,6 +903,7 @@ void *ws_cache_pop_ready(ws_cache *c) {
 }
 
 void ws_cache_invalidate(ws_cache *c) {
+    c->ver++;
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
     for (size_t i = 0; i < n; i++)
         for (uint32_t s = 0; s < c->nsec; s++)
@@ -881,7 +913,10 @@ void ws_cache_invalidate(ws_cache *c) {
 
 const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; }
 
-void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b) { c->byp = *b; }
+void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b) {
+    c->byp = *b;
+    c->ver++;
+}
 
 void ws_cache_read_counts(const ws_cache *c, uint64_t *reads, uint64_t *misses) {
     const uint64_t *st = c->stats.status[WS_ACC_READ];
@@ -892,9 +927,13 @@ void ws_cache_read_counts(const ws_cache *c, uint64_t *reads, uint64_t *misses) 
               c->stats.bypass_tag_hits[WS_ACC_READ];
 }
 
-void ws_cache_index_pause(ws_cache *c, bool paused) { c->index_paused = paused; }
+void ws_cache_index_pause(ws_cache *c, bool paused) {
+    c->index_paused = paused;
+    c->ver++;
+}
 bool ws_cache_index_paused(const ws_cache *c) { return c->index_paused; }
 void ws_cache_index_restart(ws_cache *c) {
+    c->ver++;
     if (c->index.policy->restart) c->index.policy->restart(c->index.state);
 }
 bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
@@ -902,6 +941,7 @@ bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
     *n = c->index.policy->selections(c->index.state);
     return true;
 }
+/* (the owner is only stamped on lines it allocates: no refusal depends on it) */
 void ws_cache_set_owner(ws_cache *c, uint16_t owner) { c->owner = owner; }
 void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx) {
     c->evict_fn = fn;

@@ -9,6 +9,11 @@
 static inline __attribute__((always_inline)) void add_bytes(ws_mem_txn *t, uint64_t addr, uint32_t n) {
     uint32_t lo = (uint32_t)(addr & 127), hi = lo + n;
     if (n == 0) return;
+    if ((lo & 7) + n <= 8) { /* the common case: within one mask byte, so one sector */
+        t->bytes[lo >> 3] |= (uint8_t)(((1u << n) - 1) << (lo & 7));
+        t->sectors |= (uint8_t)(1u << (lo >> 5));
+        return;
+    }
     if (hi > 128) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t b = (uint32_t)((addr + i) & 127);

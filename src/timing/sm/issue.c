@@ -316,7 +316,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
         pv[i].age = w->age;
         pv[i].waiting = pv[i].at_bar = 0;
-        swait[i] = 0;
+        swait[i] = 1; /* not valid: the walk skips it like a waiting warp, no barrier */
         if (pv[i].valid) {
             bool bar = false;
             pv[i].waiting = warp_waiting(sm, w, &bar);
@@ -359,17 +359,17 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
          any_empty = false, restricted = false;
+    const bool thr = sm->throttling; /* only a throttle filter sets `throttled` */
     for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
         unsigned idx = order[oi];
-        const ws_sched_warp *v = &sv[idx];
-        if (v->throttled) continue;
-        if (sm->gen == gen_view) { /* the view still says what the warp would */
-            if (!v->valid) continue;
-            if (swait[idx]) {
-                any_bar |= swait[idx] == 2;
-                continue;
-            }
+        /* the view still says what the warp would: one byte tells a warp to skip (not
+           valid, waiting, at a barrier) */
+        if (sm->gen == gen_view && swait[idx]) {
+            any_bar |= swait[idx] == 2 && !(thr && sv[idx].throttled);
+            continue;
         }
+        const ws_sched_warp *v = &sv[idx];
+        if (thr && v->throttled) continue;
         unsigned wi = v->slot;
         sm_warp *w = &sm->warps[wi];
         if (owes && sm_warp_owes(w)) {

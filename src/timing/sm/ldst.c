@@ -440,6 +440,14 @@ static void ldst_writeback(ws_sm *sm) {
         if (in->space == WS_SPACE_SHARED) finish_load(sm, in);
         else access_done(sm, in);
     }
+    /* most cycles no client has anything: then the round below would only note that the
+       texture cache has no fill (sm_tex_pop_ready), and the priority stays */
+    if (!sm->next_wb && !sm->smem_pipe[0] && !sm->next_global && !sm_tex_has_ready(sm) &&
+        !ws_cache_has_ready(sm->l1c) && !ws_cache_has_ready(sm->l1d) &&
+        !(sm->smc && sm_smc_cache(sm) && ws_cache_has_ready(sm_smc_cache(sm)))) {
+        (void)sm_tex_pop_ready(sm);
+        return;
+    }
     for (unsigned c = 0; c < 5 && !sm->next_wb; c++) {
         unsigned client = (sm->wb_arb + c) % 5;
         sm_inst *in = NULL;

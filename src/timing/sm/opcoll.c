@@ -16,7 +16,6 @@
 #include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
-bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
 void sm_regset_push(sm_regset *r, sm_inst *in) { r->slot[r->n++] = in; }
 sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx) {
     unsigned b = 0;
@@ -220,6 +219,15 @@ static bool oc_blocked(const ws_sm *sm, unsigned k) {
 }
 
 void sm_oc_cycle(ws_sm *sm) {
+    /* nothing in ID_OC, in a collector unit or in a bank queue: the steps below would
+       only rotate the bank priority and clear the write marks */
+    bool idle = !sm->bq_total && !sm->cu_used[SM_NCLASS];
+    for (unsigned k = 0; k < SM_NCLASS && idle; k++) idle = !sm->id_oc[k].n && !sm->cu_used[k];
+    if (idle) {
+        sm->arb_prio = sm->arb_prio + 1 < sm->nbanks ? sm->arb_prio + 1 : 0;
+        memset(sm->bank_write, 0, sm->nbanks);
+        return;
+    }
     /* 1. dispatch collector units whose operands are all read (a unit of
        class k, or a general one holding class k, goes to OC_EX k: none
        can while that is full) */

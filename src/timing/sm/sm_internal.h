@@ -262,7 +262,7 @@ struct ws_sm {
        [s * view_per + warp / n_sched] */
     unsigned view_per;
     ws_sched_warp *pview;
-    uint8_t *pwait;            /* waiting (1), at a barrier (2) */
+    uint8_t *pwait;            /* waiting or not valid (1), at a barrier (2) */
     uint64_t *vdirty;          /* per scheduler: views to look at again */
     uint8_t *vsched, *vbit;    /* per warp slot: its scheduler, its bit there */
     uint8_t *wblk;             /* per warp slot: why it could not issue (SM_BLK_*), kept
@@ -426,7 +426,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
 void sm_oc_cycle(ws_sm *sm);
 void sm_oc_write(ws_sm *sm, const sm_inst *in);
-bool sm_regset_free(const sm_regset *r);
+/* (inline: the issue and operand-collector stages ask it several times a cycle) */
+static inline bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
 void sm_regset_push(sm_regset *r, sm_inst *in);
 sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx);
 void sm_regset_remove(sm_regset *r, unsigned idx);
@@ -454,6 +455,7 @@ bool sm_tex_dispatch_step(ws_sm *sm, sm_inst *in);             /* one access; tr
 void sm_tex_cycle(ws_sm *sm);                                  /* misses towards memory */
 void sm_tex_fill(ws_sm *sm, uint64_t block);
 sm_inst *sm_tex_pop_ready(ws_sm *sm);                          /* writeback client 1 */
+bool sm_tex_has_ready(const ws_sm *sm);                        /* ... has one to give */
 bool sm_tex_busy(const ws_sm *sm);                             /* misses to send */
 bool sm_tex_wants_cycle(const ws_sm *sm);                      /* ... or fills to write back */
 void sm_tex_stats(const ws_sm *sm, uint64_t *access, uint64_t *miss);

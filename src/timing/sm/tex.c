@@ -154,6 +154,8 @@ sm_inst *sm_tex_pop_ready(ws_sm *sm) {
     return in;
 }
 
+bool sm_tex_has_ready(const ws_sm *sm) { return ws_cache_has_ready(sm->tex->l1t); }
+
 bool sm_tex_busy(const ws_sm *sm) { return ws_cache_has_miss(sm->tex->l1t); }
 
 /* Work for the next cycle: a miss to send or (perhaps) a fill to write back. */
