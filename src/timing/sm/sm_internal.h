@@ -182,6 +182,7 @@ typedef struct sm_rdreq { uint16_t cu; } sm_rdreq;
 /* Pipelined function unit (SP, SFU, DP, INT). */
 typedef struct sm_fu {
     uint8_t cls;
+    uint8_t sched;             /* sub-core SMs: the scheduler whose OC_EX slot it takes */
     sm_inst *disp;             /* dispatch register */
     uint64_t disp_until;       /* cycle the dispatch register frees */
     unsigned nfl, capfl;
@@ -302,6 +303,11 @@ struct ws_sm {
     uint8_t *bank_write;       /* banks written back this cycle */
     uint8_t *cu_granted;
     unsigned arb_prio;
+    unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
+    bool oc_generic;           /* GPGPU-Sim 4's generic collector: general units and ports only */
+    unsigned gen_in_ports, gen_out_ports;
+    bool sub_core;             /* -gpgpu_sub_core_model: per-scheduler slots, units, banks */
+    unsigned banks_per_sched;
 
     /* function units */
     unsigned nfu;
@@ -422,6 +428,15 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen);
 void sm_issue_cycle(ws_sm *sm);
 
 /* opcoll.c */
+/* May scheduler s put an instruction into r? Sub-core SMs give each
+   scheduler one slot of every pipeline register (sm_oc_init checks the
+   widths); otherwise any free slot will do. */
+static inline bool sm_regset_free_for(const ws_sm *sm, const sm_regset *r, unsigned s) {
+    if (!sm->sub_core) return r->n < r->width;
+    for (unsigned i = 0; i < r->n; i++)
+        if (sm->vsched[r->slot[i]->warp] == s) return false;
+    return true;
+}
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
 void sm_oc_cycle(ws_sm *sm);
