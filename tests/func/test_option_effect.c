@@ -156,6 +156,10 @@ static const alt g_alt[] = {
     {"gpgpu_operand_collector_num_in_ports_gen", "1", NULL, GEN_OC, 0},
     {"gpgpu_operand_collector_num_out_ports_gen", "1", NULL, GEN_OC, 0},
     {"gpgpu_sub_core_model", "1", NULL, "-gpgpu_pipeline_widths 2,2,2,2,2,2,2\n-gpgpu_num_sfu_units 2", 0},
+    /* the unified L1D/shared array: the gtx480's 16 KB L1D grows to 48 KB (64 - 16) */
+    {"gpgpu_adaptive_cache_config", "1", "micro/bfs", "-gpgpu_shmem_option 16,48\n-gpgpu_unified_l1d_size 64", 0},
+    {"gpgpu_shmem_option", "48", "micro/bfs", "-gpgpu_adaptive_cache_config 1\n-gpgpu_shmem_option 16,48\n-gpgpu_unified_l1d_size 64", 0},
+    {"gpgpu_unified_l1d_size", "32", "micro/bfs", "-gpgpu_adaptive_cache_config 1\n-gpgpu_shmem_option 16,48\n-gpgpu_unified_l1d_size 64", 0},
     {"warpsim_hazard_mode", "replay", NULL, NULL, 0},
     {"warpsim_hp_predictor", "true", NULL, NULL, 0},
     {"warpsim_replay_pass_accesses", "4", NULL, "-warpsim_hazard_mode replay", 0},

@@ -501,6 +501,30 @@ TEST(sm_sub_core_banks_and_units_per_scheduler) {
     ws_config_free(&cfg);
 }
 
+/* The unified L1D/shared array's rule (GPGPU-Sim 4's sizes): the first
+   carve-out that holds the kernel's shared memory; the L1D gets the rest as
+   ways of its sets, rounded to nearest. */
+TEST(sm_carveout_picks_the_first_option_that_holds_the_shared_memory) {
+    const uint32_t qv[] = {0, 8, 16, 32, 64, 96}, rtx2060[] = {32, 64};
+    /* SM7_QV100: 4 sets x 128 B x 64 ways (32 KB) of a 128 KB array */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 128, qv, 6, 0), 256);        /* 128 KB */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 128, qv, 6, 8 * 1024), 240); /* 120 KB */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 128, qv, 6, 8 * 1024 + 1), 224);
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 128, qv, 6, 96 * 1024), 64);
+    /* SM75_RTX2060: 96 KB array, carve-outs of 32 and 64 KB */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 96, rtx2060, 2, 0), 128); /* 64 KB */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 96, rtx2060, 2, 40 * 1024), 64);
+    uint32_t kb[16];
+    unsigned n = 0;
+    char err[256];
+    CHECK(!sm_carveout_parse("0,8,16,32,64,96", kb, 16, &n, err, sizeof err));
+    CHECK_EQ_U64(n, 6);
+    CHECK_EQ_U64(kb[5], 96);
+    CHECK(sm_carveout_parse("8,0", kb, 16, &n, err, sizeof err));
+    CHECK_STR_CONTAINS(err, "ascending");
+    CHECK(sm_carveout_parse("8,x", kb, 16, &n, err, sizeof err));
+}
+
 TEST(sm_occupancy_limits) {
     rig r;
     if (!rig_open(&r, vadd_ptx, NULL)) return;

@@ -879,6 +879,21 @@ void ws_cache_invalidate(ws_cache *c) {
                 c->lines[i].sec[s] = LINE_INVALID;
 }
 
+bool ws_cache_set_ways(ws_cache *c, uint32_t ways) {
+    if (ways == c->cfg.assoc) return true;
+    if (!ways || c->mshr_used) return false;
+    size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
+    for (size_t i = 0; i < n; i++) /* only clean lines may be dropped */
+        for (uint32_t s = 0; s < c->nsec; s++)
+            if (c->lines[i].sec[s] != LINE_INVALID && c->lines[i].sec[s] != LINE_VALID) return false;
+    line *ls = calloc((size_t)c->cfg.nsets * ways, sizeof *ls);
+    if (!ls) return false;
+    free(c->lines);
+    c->lines = ls;
+    c->cfg.assoc = ways;
+    return true;
+}
+
 const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; }
 
 void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b) { c->byp = *b; }

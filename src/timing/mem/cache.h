@@ -109,6 +109,11 @@ typedef struct ws_cache_stats {
 
 typedef struct ws_cache ws_cache;
 
+/* Change the number of ways (GPGPU-Sim 4's L1D/shared-memory carve-out at a
+ * kernel launch). The cache is emptied; false, and nothing changed, while a
+ * fill is pending or a line is dirty. */
+bool ws_cache_set_ways(ws_cache *c, uint32_t ways);
+
 /* Create with an index function spec ("linear", "fermi", ... or NULL for the
  * config's letter). NULL and err on a bad configuration. */
 ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg, const char *index_spec,
