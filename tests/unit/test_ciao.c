@@ -425,7 +425,8 @@ TEST(ciao_end_to_end_smem_and_barriers) {
     char *rc = run_report("rodinia/backprop", c, &ok);
     CHECK_MSG(ok, "backprop under ciao_c did not pass");
     CHECK(stat_sum(rc, "warpsim_smc_flushes") > 0);
-    CHECK(stat_sum(rc, "warpsim_ciao_stalls") > 0);
+    /* it acts: isolates (and with other CTA placements also stalls) warps */
+    CHECK(stat_sum(rc, "warpsim_ciao_isolations") + stat_sum(rc, "warpsim_ciao_stalls") > 0);
     double lines = stat_sum(rc, "warpsim_smc_lines");
     CHECK_MSG(lines > 0 && lines < 2 * 372, "lines %g", lines);
     /* the skipping of unchanged schedulers (versioned state) changes nothing */
