@@ -26,6 +26,7 @@ typedef struct line {
     uint64_t alloc_time; /* FIFO */
     uint8_t sec[MAX_SECTORS];
     uint8_t unreadable;  /* MODIFIED sectors holding only part of their bytes (lazy fetch) */
+    uint32_t wbytes[MAX_SECTORS]; /* an unreadable sector's bytes written so far (sectored) */
     uint8_t mod_on_fill; /* RESERVED sectors to become MODIFIED when their fill arrives */
     uint8_t rpd;         /* remaining protection distance (bypass protect mode) */
     uint16_t owner;      /* who allocated it (ws_cache_set_owner) */
@@ -520,13 +521,15 @@ static bool fetch(ws_cache *c, uint64_t addr, uint64_t index_addr, uint32_t set,
  * whole sector): the sector becomes MODIFIED now; a partial write leaves it
  * unreadable until a read fetches the rest. */
 static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_t way,
-                               ws_cache_status ps, bool full, uint64_t now) {
+                               ws_cache_status ps, uint32_t wb, uint64_t now) {
     uint64_t block = ws_cache_block_addr(c, addr);
     uint32_t si = sector_of(c, addr);
     uint8_t bit = (uint8_t)(1u << si);
+    bool full = wb == WS_WRITE_FULL;
     line *l = line_at(c, set, way);
     if (ps == WS_CACHE_MISS) {
         allocate_line(c, set, way, block, si, LINE_MODIFIED, now, false);
+        l->wbytes[si] = wb;
         if (!full) l->unreadable |= bit;
     } else if (ps == WS_CACHE_HIT_RESERVED) {
         /* the fill in flight merges with the written bytes */
@@ -535,7 +538,9 @@ static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_
     } else { /* SECTOR_MISS: the sector is invalid, or modified but partial */
         bool was_partial = l->sec[si] == LINE_MODIFIED && ((l->unreadable & bit) != 0);
         if (l->sec[si] != LINE_MODIFIED || was_partial) {
-            if (full) l->unreadable &= (uint8_t)~bit;
+            /* GPGPU-Sim's byte mask: the parts written so far add up */
+            l->wbytes[si] = was_partial ? l->wbytes[si] | wb : wb;
+            if (l->wbytes[si] == WS_WRITE_FULL) l->unreadable &= (uint8_t)~bit;
             else l->unreadable |= bit;
         }
         l->sec[si] = LINE_MODIFIED;
@@ -544,7 +549,8 @@ static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_
 }
 
 static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
-                                   bool local, bool full_write, void *req, uint64_t now) {
+                                   bool local, uint32_t wb, void *req, uint64_t now) {
+    const bool full_write = wb == WS_WRITE_FULL;
     uint64_t block = ws_cache_block_addr(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr);
     uint32_t si = sector_of(c, addr);
@@ -580,7 +586,10 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
     bool write_back = wp == WS_WP_WRITE_BACK || (wp == WS_WP_LOCAL_WB_GLOBAL_WT && local);
     if (ps == WS_CACHE_HIT) {
         if (write_back) {
-            if (l->sec[si] == LINE_MODIFIED && full_write) l->unreadable &= (uint8_t)~bit;
+            if (l->sec[si] == LINE_MODIFIED && (l->unreadable & bit)) { /* the parts add up */
+                l->wbytes[si] |= wb;
+                if (l->wbytes[si] == WS_WRITE_FULL) l->unreadable &= (uint8_t)~bit;
+            }
             l->sec[si] = LINE_MODIFIED;
             l->last_use = now;
             return done(c, dir, WS_CACHE_HIT, false, false);
@@ -603,7 +612,7 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
         if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
         bool through = wp == WS_WP_WRITE_THROUGH;
         if (through) mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
-        write_allocate_now(c, addr, set, way, ps, full_write, now);
+        write_allocate_now(c, addr, set, way, ps, wb, now);
         return done(c, dir, ps, false, through);
     }
     if (wa == WS_WA_FETCH_ON_WRITE) {
@@ -712,6 +721,13 @@ static void start_pending_flush(ws_cache *c, uint64_t now) {
 
 ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
                                    bool local, bool full_write, void *req, uint64_t now) {
+    return ws_cache_access_bytes(c, addr, index_addr, dir, local, full_write ? WS_WRITE_FULL : 0,
+                                 req, now);
+}
+
+ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
+                                      ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
+                                      uint64_t now) {
     start_pending_flush(c, now);
     if (now < c->blocked_until && now >= c->flush_from) {
         if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
@@ -719,7 +735,7 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
     }
     ws_cache_result r = c->byp.tag_only
                             ? access_tag_only(c, addr, index_addr, dir, req, now)
-                            : access_body(c, addr, index_addr, dir, local, full_write, req, now);
+                            : access_body(c, addr, index_addr, dir, local, wbytes, req, now);
     if (local) c->stats.status_local[dir][r.status]++;
     /* adaptive index functions watch every access that was not rejected */
     if (c->index.policy->observe && !c->index_paused && r.status != WS_CACHE_RESERVATION_FAIL &&

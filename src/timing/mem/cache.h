@@ -141,6 +141,15 @@ typedef struct ws_cache_result {
 } ws_cache_result;
 ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
                                    bool local, bool full_write, void *req, uint64_t now);
+/* The same with the write's bytes within its 32 B sector (bit i: byte i;
+ * WS_WRITE_FULL: all). A sectored cache adds up the bytes that partial
+ * writes leave in an unreadable sector, which becomes readable once all 32
+ * are written, as GPGPU-Sim's byte mask does. ws_cache_access_ex's partial
+ * write (0 here) never completes a sector. */
+#define WS_WRITE_FULL 0xFFFFFFFFu
+ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
+                                      ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
+                                      uint64_t now);
 
 /* Make addr's sector (line) VALID without any traffic, evicting silently if
  * needed (GPGPU-Sim's -gpgpu_perf_sim_memcpy L2 fill). */
