@@ -60,8 +60,13 @@ ws_wl_result ws_workload_run(const ws_workload *w, ws_device *d, ws_input_size i
         fprintf(log, "ws_workload_run: %s\n", !w ? "no workload" : !d ? "no device" : "incomplete workload");
         return WS_WL_ERROR;
     }
-    if (in != WS_INPUT_SMALL && in != WS_INPUT_PAPER) {
+    if (in != WS_INPUT_SMALL && in != WS_INPUT_PAPER && in != WS_INPUT_LONG) {
         fprintf(log, "%s: unknown input size %d\n", w->name, (int)in);
+        return WS_WL_ERROR;
+    }
+    if (in == WS_INPUT_LONG && !w->long_input) {
+        fprintf(log, "%s/%s has no long input (--input long: rodinia/hotspot, polybench/gemm)\n",
+                w->suite, w->name);
         return WS_WL_ERROR;
     }
     ws_module_handle *m = NULL;

@@ -11,7 +11,9 @@
 
 #include "warpsim/warpsim.h"
 
-typedef enum { WS_INPUT_SMALL = 0, WS_INPUT_PAPER = 1 } ws_input_size;
+/* long: a few workloads have a much longer input (many CTA waves or
+   launches) for sampled simulation (docs/sampling.md); see long_input. */
+typedef enum { WS_INPUT_SMALL = 0, WS_INPUT_PAPER = 1, WS_INPUT_LONG = 2 } ws_input_size;
 
 /* Result of a workload run. */
 typedef enum {
@@ -29,6 +31,7 @@ typedef struct ws_workload {
     /* Run on device d with module m loaded from ptx. Writes a one-line
        summary and any mismatch details to log. */
     ws_wl_result (*run)(ws_device *d, ws_module_handle *m, ws_input_size in, FILE *log);
+    const char *long_input;  /* what --input long is; NULL: the workload has none */
 } ws_workload;
 
 /* Workloads are grouped in suites; each suite's table lives in

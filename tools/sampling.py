@@ -5,6 +5,10 @@ acceptance table of docs/sampling.md.
     tools/sampling.py [--input paper|small] [--only W1,W2] [--out DIR] [-j N]
                       [--markdown docs/sampling.md] [--no-run]
 
+With --input paper (the default) the set also has rows on the long inputs
+(--input long: programs of many CTA waves), including one sampled both across
+and within kernels.
+
 For each workload of the set it runs, on the timing model:
   - the full detailed run (every launch, every CTA);
   - the sampled run: for programs with many launches, the functional
@@ -32,9 +36,11 @@ sys.path.insert(0, TOOLS)
 
 from warpsim_tools.common import find_warpsim, repo_dir  # noqa: E402
 
-# (workload, method, label, options): "kernels" = sampling across kernels (programs with many
-# launches), "within" = within a kernel (few, long launches); a label names a variant with
-# options of its own beside the defaults (its full run and profile are the workload's)
+# (workload, method, label, options[, input]): "kernels" = sampling across kernels (programs
+# with many launches), "within" = within a kernel (few, long launches), "both" = across kernels
+# with the detailed launches sampled within; a label names a variant with options of its own
+# beside the defaults (its full run and profile are the workload's); an input ("long") replaces
+# the tool's for that row and is run with --input paper only
 FAST = ["-warpsim_sample_threshold 0.3", "-warpsim_sample_per_group 1"]
 WORKLOADS = [
     ("rodinia/lud", "kernels", "", []),
@@ -45,8 +51,13 @@ WORKLOADS = [
     ("rodinia/gaussian", "kernels", "fast", FAST),
     ("rodinia/nw", "kernels", "", []),
     ("rodinia/nw", "kernels", "fast", FAST),
+    ("rodinia/gaussian", "kernels", "cold", ["-warpsim_fast_forward_warm 0"]),
     ("polybench/gemm", "within", "", []),
     ("rodinia/bfs", "kernels", "", []),
+    ("polybench/gemm", "within", "", [], "long"),
+    ("rodinia/hotspot", "within", "", [], "long"),
+    ("rodinia/hotspot", "kernels", "g1", ["-warpsim_sample_per_group 1"], "long"),
+    ("rodinia/hotspot", "both", "g1", ["-warpsim_sample_per_group 1"], "long"),
 ]
 ACROSS = ["-warpsim_fast_forward_warm 1"]
 WITHIN = ["-warpsim_sample_ipc_tol 0.05", "-warpsim_sample_waves 3"]
@@ -94,10 +105,16 @@ def cached(d, name, fn):
     return t
 
 
-def measure(warpsim, out, inp, workload, method, label, extra):
-    """One workload's full and sampled runs (kept in out/NAME[-LABEL]/result.json)."""
-    d = os.path.join(out, workload.replace("/", "_"))
-    sd = d + ("-" + label if label else "")
+def row_dir(out, workload, method, label, inp=None):
+    """Where a row's runs are kept: out/NAME[_INPUT][-LABEL][-both]."""
+    d = os.path.join(out, workload.replace("/", "_") + ("_" + inp if inp else ""))
+    return d, d + ("-" + label if label else "") + ("-both" if method == "both" else "")
+
+
+def measure(warpsim, out, inp, workload, method, label, extra, row_input=None):
+    """One workload's full and sampled runs (kept in out/NAME[_INPUT][-LABEL]/result.json)."""
+    d, sd = row_dir(out, workload, method, label, row_input)
+    inp = row_input or inp
     os.makedirs(sd, exist_ok=True)
     res_path = os.path.join(sd, "result.json")
     if os.path.exists(res_path):
@@ -111,14 +128,14 @@ def measure(warpsim, out, inp, workload, method, label, extra):
         return {"workload": workload, "error": f"full run failed; see {d}/full.log"}
     cycles, launches = full_cycles(os.path.join(d, "full"))
     t_prof = 0.0
-    if method == "kernels":
+    if method in ("kernels", "both"):
         prof = os.path.join(d, "profile.txt")
         t_prof = cached(d, "profile", lambda: run(
             warpsim, base + ["--functional"] + sets([f"-warpsim_profile_out {prof}"]),
             os.path.join(d, "profile.log")))
         if t_prof is None:
             return {"workload": workload, "error": f"profiling pass failed; see {d}/profile.log"}
-        opts = [f"-warpsim_sample_kernels {prof}"] + ACROSS
+        opts = [f"-warpsim_sample_kernels {prof}"] + ACROSS + (WITHIN if method == "both" else [])
     else:
         opts = WITHIN
     opts = opts + extra
@@ -134,7 +151,7 @@ def measure(warpsim, out, inp, workload, method, label, extra):
     with open(os.path.join(sd, "sampled", "stats.json")) as f:
         ks = json.load(f)
     detailed = sum(k.get("warpsim_detailed", 1) for k in ks)
-    r = {"workload": workload, "method": method, "label": label, "options": extra,
+    r = {"workload": workload, "input": inp, "method": method, "label": label, "options": extra,
          "launches": launches, "detailed": detailed,
          "full_cycles": cycles, "projected": int(m.group(1)), "estimate": float(m.group(2)) / 100,
          "cpu_full": t_full, "cpu_sampled": t_s + t_prof, "cpu_profile": t_prof}
@@ -155,7 +172,7 @@ def times(full, part):
 
 def table(results, inp, cmd):
     rows = [r for r in results if "error" not in r]
-    lines = [f"Input `{inp}`; regenerate with `{cmd}`. Times are CPU seconds (user + system) "
+    lines = [f"Input `{inp}` unless a row names another; regenerate with `{cmd}`. Times are CPU seconds (user + system) "
              "of the runs, which is their wall time on an idle machine; the sampled time includes "
              "the profiling pass.", "",
              "| workload | method | launches (detailed) | full cycles | projected | error | "
@@ -168,10 +185,12 @@ def table(results, inp, cmd):
         errs.append(abs(e))
         cov = abs(e) <= r["estimate"]
         covered += cov
-        how = "across kernels" if r["method"] == "kernels" else "within kernel"
+        how = {"kernels": "across kernels", "within": "within kernel",
+               "both": "across kernels + within kernel"}[r["method"]]
         if r.get("options"):
             how += " (" + ", ".join(f"`{o}`" for o in r["options"]) + ")"
-        lines.append(f"| {r['workload']} | {how} "
+        name = r["workload"] + (f" `{r['input']}`" if r.get("input", inp) != inp else "")
+        lines.append(f"| {name} | {how} "
                      f"| {r['launches']} ({r['detailed']}) | {r['full_cycles']} | {r['projected']} "
                      f"| {100 * e:+.2f}% | +-{100 * r['estimate']:.2f}% | {'yes' if cov else 'no'} "
                      f"| {secs(r['cpu_full'])} | {secs(r['cpu_sampled'])} "
@@ -199,15 +218,16 @@ def main():
     a = ap.parse_args()
     warpsim = find_warpsim()
     out = a.out or f"sampling-{a.input}"
-    todo = WORKLOADS
+    todo = [w if len(w) == 5 else w + (None,) for w in WORKLOADS]
+    todo = [w for w in todo if not w[4] or a.input == "paper"]
     if a.only:
         names = a.only.split(",")
         todo = [w for w in WORKLOADS if w[0] in names or w[0].split("/")[1] in names]
     todo = [w for w in todo if not a.default_only or not w[2]]
     if a.no_run:
         results = []
-        for w, _, label, _ in todo:
-            p = os.path.join(out, w.replace("/", "_") + ("-" + label if label else ""), "result.json")
+        for w, method, label, _, row_input in todo:
+            p = os.path.join(row_dir(out, w, method, label, row_input)[1], "result.json")
             if os.path.exists(p):
                 with open(p) as f:
                     results.append(json.load(f))

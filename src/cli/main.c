@@ -1,6 +1,6 @@
 /* The `warpsim` command.
  *
- *   warpsim run [--config FILE | --preset NAME] [--functional] [-o DIR] WORKLOAD [--input small|paper]
+ *   warpsim run [--config FILE | --preset NAME] [--functional] [-o DIR] WORKLOAD [--input small|paper|long]
  *   warpsim run [options] -- PROGRAM ARGS...     run a CUDA program under the libcudart shim
  *   warpsim run [options] --check-config         load the configuration, build the GPU, exit
  *   warpsim list                                 list bundled workloads
@@ -34,7 +34,7 @@
 #include "workload.h"
 
 #define RUN_LINES                                                                                  \
-    "  warpsim run [options] WORKLOAD [--input small|paper]   run a bundled workload\n"              \
+    "  warpsim run [options] WORKLOAD [--input SIZE]           run a bundled workload\n"              \
     "  warpsim run [options] -- PROGRAM [ARGS...]              run a CUDA program (built with\n"      \
     "                                                           nvcc -cudart shared) on the simulator\n" \
     "  warpsim run [options] --check-config                    check the configuration, run nothing\n"
@@ -63,7 +63,8 @@
     "                    a timing run of a few launches per group (-warpsim_sample_kernels)\n"     \
     "  --sample-ipc-tol X  stop a kernel's detailed simulation once its IPC over CTA waves\n"       \
     "                    is stable within X (-warpsim_sample_ipc_tol)\n"                            \
-    "  --input SIZE      workload input: small (default) or paper\n"                               \
+    "  --input SIZE      workload input: small (default), paper, or long (hotspot, gemm: for\n"  \
+    "                    sampled simulation, docs/sampling.md)\n"                               \
     "  --profile-bypass FILE  profile-based L1D bypassing in one command: a profiling run\n"    \
     "                    writes the per-SM bypass list FILE (and FILE.reuse.csv, the reuse\n"      \
     "                    histograms), then the reported run bypasses the listed lines\n"         \
@@ -231,6 +232,11 @@ static int run_workload(const run_opts *o, const char *name) {
         else fprintf(stderr, "warpsim: no bundled workload named '%s' (see `warpsim list`)\n", name);
         return 2;
     }
+    if (o->input == WS_INPUT_LONG && !w->long_input) {
+        fprintf(stderr, "warpsim: %s/%s has no long input (--input long: rodinia/hotspot, "
+                "polybench/gemm)\n", w->suite, w->name);
+        return 2;
+    }
     if (o->outdir && mkdir_p(o->outdir)) {
         fprintf(stderr, "warpsim: cannot create output directory '%s': %s\n", o->outdir,
                 strerror(errno));
@@ -260,7 +266,7 @@ static int run_workload(const run_opts *o, const char *name) {
              (unsigned long long)tot.skipped_launches);
     printf("warpsim: %s (%s input): %s; %llu kernels, %llu warp insts, %llu thread insts, "
            "%.3f s, %.1f M thread-insts/s\n",
-           w->name, o->input == WS_INPUT_PAPER ? "paper" : "small",
+           w->name, o->input == WS_INPUT_LONG ? "long" : o->input == WS_INPUT_PAPER ? "paper" : "small",
            capped ? capnote
            : r == WS_WL_PASS ? "PASS" : r == WS_WL_MISMATCH ? "FAIL (output mismatch)" : "ERROR",
            (unsigned long long)tot.kernels, (unsigned long long)tot.warp_insts,
@@ -605,8 +611,9 @@ static int cmd_run(int argc, char **argv) {
         } else if (!strcmp(name, "--input")) {
             if (!strcmp(v, "small")) o.input = WS_INPUT_SMALL;
             else if (!strcmp(v, "paper")) o.input = WS_INPUT_PAPER;
+            else if (!strcmp(v, "long")) o.input = WS_INPUT_LONG;
             else {
-                fprintf(stderr, "warpsim run: --input must be 'small' or 'paper', got '%s'\n", v);
+                fprintf(stderr, "warpsim run: --input must be 'small', 'paper' or 'long', got '%s'\n", v);
                 return 2;
             }
         } else if (long_option(name) || !strcmp(a, "--warm")) {

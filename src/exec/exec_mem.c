@@ -359,6 +359,80 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     return WS_OK;
 }
 
+/* ld/st of global memory (the global space, or generic addresses in the
+   global heap) when every lane's access is aligned and inside the live
+   allocation of the first active lane: one allocation lookup per instruction
+   instead of lane_ptr per lane (most of a functional run's time on
+   memory-bound kernels, which sampled simulation runs functionally). Checked
+   for all lanes first, as exec_shared; WS_ERR_UNSUPPORTED leaves the
+   instruction to the general loop. The same pointers, values and order of
+   effects as that loop (an address inside a live allocation is global: the
+   generic windows lie far above the heap). */
+static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsigned esz,
+                             unsigned n, bool is_st, bool sg, uint64_t *const *dst,
+                             const uint64_t *const *src) {
+    const ws_gmem *g = x->c->l.gmem;
+    uint32_t M = x->mask;
+    if (!M || !g) return WS_ERR_UNSUPPORTED;
+    uint64_t a0 = lane_addr(p, (uint32_t)__builtin_ctz(M)), off0 = a0 - WS_GLOBAL_HEAP_BASE;
+    if (a0 < WS_GLOBAL_HEAP_BASE || off0 >= g->top) return WS_ERR_UNSUPPORTED;
+    uint32_t o = g->chunk_owner[off0 >> 8];
+    if (!o || g->allocs[o - 1].size < size) return WS_ERR_UNSUPPORTED;
+    /* lane l fits iff ad[l] - lo <= last (unsigned: below lo wraps high) */
+    uint64_t lo = g->allocs[o - 1].base, last = g->allocs[o - 1].size - size;
+    uint64_t bad = 0, ad[WS_WARP_SIZE];
+    WS_FOR_LANES(l, M) {
+        uint64_t a = ad[l] = lane_addr(p, l);
+        bad |= (a & (size - 1)) | (uint64_t)(a - lo > last);
+    }
+    if (bad) return WS_ERR_UNSUPPORTED;
+    uint8_t *heap = g->heap;
+    if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ad[l];
+    if (n == 1 && !is_st && dst[0]) { /* the common scalar load */
+        uint64_t *d = dst[0];
+        WS_FOR_LANES(l, M) {
+            uint64_t v = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), esz);
+            d[l] = sg ? ws_ext(v, esz * 8, true) : v;
+        }
+    } else {
+        WS_FOR_LANES(l, M) {
+            uint8_t *hp = heap + (ad[l] - WS_GLOBAL_HEAP_BASE);
+            for (unsigned k = 0; k < n; k++) {
+                if (is_st) ws_store_n(hp + k * esz, src[k][l], esz);
+                else if (dst[k]) dst[k][l] = sg ? ws_ext(ws_load_n(hp + k * esz, esz), esz * 8, true) : ws_load_n(hp + k * esz, esz);
+            }
+        }
+    }
+    record(x, MS_GLOBAL, size, is_st, false, is_st);
+    return WS_OK;
+}
+
+/* A load whose address is the same for every lane (no base register: ld.param
+   of kernel parameters, constants, globals by symbol): one lane_ptr and one
+   read for the warp. A local address differs per lane and anything that
+   fails goes to the general loop (WS_ERR_UNSUPPORTED), which says why. */
+static ws_status exec_uniform_load(ws_xctx *x, const addr_plan *p, uint32_t size, unsigned esz,
+                                   unsigned n, bool sg, uint64_t *const *dst) {
+    uint32_t M = x->mask;
+    if (!M) return WS_ERR_UNSUPPORTED;
+    ws_fault *fault = x->fault;
+    x->fault = NULL; /* as the general loop: no message for a miss */
+    int rs;
+    uint64_t ra;
+    uint8_t *hp = lane_ptr(x, p->ms, p->off, size, (uint32_t)__builtin_ctz(M), false, "load", &rs, &ra);
+    x->fault = fault;
+    if (!hp || rs == MS_LOCAL) return WS_ERR_UNSUPPORTED;
+    for (unsigned k = 0; k < n; k++) {
+        if (!dst[k]) continue;
+        uint64_t v = ws_load_n(hp + k * esz, esz), *d = dst[k];
+        if (sg) v = ws_ext(v, esz * 8, true);
+        WS_FOR_LANES(l, M) d[l] = v;
+    }
+    if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ra;
+    record(x, rs, size, false, false, false);
+    return WS_OK;
+}
+
 /* A store under the timing model: its global-memory part goes to the SM's
    log (exec.h, wlog.c). Out of line, so that ws_exec_mem's loop stays as
    tight as before for loads. */
@@ -435,7 +509,15 @@ ws_status ws_exec_mem(ws_xctx *x) {
         ws_status r = exec_shared(x, &p, size, esz, n, is_st, sg, dst, src);
         if (r != WS_ERR_UNSUPPORTED) return r;
     }
+    if (!is_st && !p.base && p.ms != MS_LOCAL) {
+        ws_status r = exec_uniform_load(x, &p, size, esz, n, sg, dst);
+        if (r != WS_ERR_UNSUPPORTED) return r;
+    }
     if (is_st && x->c->l.wlog) return exec_st_logged(x, &p, size, esz, n, src);
+    if (p.ms == MS_GLOBAL || p.ms == MS_GENERIC) {
+        ws_status r = exec_global(x, &p, size, esz, n, is_st, sg, dst, src);
+        if (r != WS_ERR_UNSUPPORTED) return r;
+    }
     ws_fault *fault = x->fault;
     x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, M) {

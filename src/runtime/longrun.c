@@ -76,6 +76,7 @@ typedef struct sample_launch {
     uint8_t seen;           /* ran in this run */
     double cycles;          /* detailed: measured (or projected within the kernel) */
     double insts;           /* thread instructions this run executed */
+    double wsigma;          /* detailed: one standard error of its within-kernel projection */
 } sample_launch;
 
 struct ws_longrun {
@@ -122,8 +123,17 @@ struct ws_longrun {
     uint64_t cur_index;
     lr_vals vals;
     /* sampling within kernels: the detailed launches' cycles (projections
-       included), their detailed part, and the variance of the projections */
-    double within_cycles, within_detailed, within_var;
+       included) and their detailed part */
+    double within_cycles, within_detailed;
+    /* per kernel: the sum of its launches' standard errors (launches of one
+       kernel deviate alike: see ws_lr_within_sigma) */
+    struct { uint64_t kernel; double sigma; } *wk;
+    uint32_t nwk, capwk;
+    uint64_t cur_kernel;    /* digest of the running launch's kernel name */
+    bool wk_lost;
+    /* sampling across kernels: the launches past the profile's (all
+       detailed), and the variance of their within-kernel projections */
+    double beyond_cycles, beyond_var;
 };
 
 uint64_t ws_lr_hash(uint64_t h, const void *p, size_t n) {
@@ -248,6 +258,22 @@ void ws_lr_project(const double *rc, const double *ri, uint32_t nrep, const doub
        layout): the error of the projected part scales with it, not with
        its square root */
     out->sigma = cv * proj;
+}
+
+double ws_lr_within_sigma(const double *rs, const double *ri, uint32_t nrep, const double *oi,
+                          uint32_t nother) {
+    double sig = 0, in = 0, all = 0;
+    for (uint32_t k = 0; k < nrep; k++) {
+        sig += rs[k];
+        in += ri[k];
+    }
+    all = in;
+    for (uint32_t k = 0; k < nother; k++) all += oi[k];
+    if (!nrep) return 0;
+    /* kernels without instructions are projected at the detailed launches'
+       mean cycles (ws_lr_project): the ratio is then one of launch counts */
+    double scale = in > 0 ? all / in : (double)(nrep + nother) / nrep;
+    return scale * sig;
 }
 
 /* ---- line set ----------------------------------------------------------- */
@@ -710,6 +736,7 @@ void ws_longrun_destroy(ws_longrun *lr) {
         fprintf(stderr, "warpsim: checkpoint %s was never reached: the program made %llu launches, "
                 "its boundary is after %llu\n", lr->resume_path,
                 (unsigned long long)*lr->dev.launch_uid, (unsigned long long)lr->boundary);
+    free(lr->wk);
     if (lr->profile && fclose(lr->profile))
         fprintf(stderr, "warpsim: cannot write the launch profile %s: %s\n", lr->profile_path,
                 strerror(errno));
@@ -748,6 +775,7 @@ ws_status ws_longrun_begin(ws_longrun *lr, const char *kernel, const uint32_t gr
         lr->heap_at = idx;
     memset(&lr->vals, 0, sizeof lr->vals);
     *mode = WS_LR_DETAILED;
+    lr->cur_kernel = ws_lr_hash(WS_LR_HASH_INIT, kernel, strlen(kernel));
     /* the launch's identity */
     uint64_t h = ws_lr_hash(WS_LR_HASH_INIT, kernel, strlen(kernel) + 1);
     h = ws_lr_hash(h, grid, 12);
@@ -881,7 +909,31 @@ void ws_longrun_end(ws_longrun *lr, ws_lr_mode mode, const ws_exec_counts *c, ui
         double w = (double)(cycles - detailed_cycles) * lr->cfg.sample_ipc_tol;
         lr->within_cycles += (double)cycles;
         lr->within_detailed += (double)detailed_cycles;
-        lr->within_var += w * w + sigma * sigma;
+        uint32_t k = 0;
+        while (k < lr->nwk && lr->wk[k].kernel != lr->cur_kernel) k++;
+        if (k == lr->nwk && lr->nwk == lr->capwk) {
+            uint32_t nc = lr->capwk ? 2 * lr->capwk : 16;
+            void *n = realloc(lr->wk, nc * sizeof *lr->wk);
+            if (n) {
+                lr->wk = n;
+                lr->capwk = nc;
+            }
+        }
+        if (k < lr->capwk) {
+            if (k == lr->nwk) {
+                lr->wk[k].kernel = lr->cur_kernel;
+                lr->wk[k].sigma = 0;
+                lr->nwk++;
+            }
+            lr->wk[k].sigma += sqrt(w * w + sigma * sigma);
+        } else {
+            lr->wk_lost = true; /* out of memory: that launch's error is left out (said) */
+        }
+        if (lr->sl && lr->cur_index >= lr->nsl) {
+            lr->beyond_cycles += (double)cycles;
+            lr->beyond_var += w * w + sigma * sigma;
+        }
+        if (lr->sl && lr->cur_index < lr->nsl) lr->sl[lr->cur_index].wsigma = sqrt(w * w + sigma * sigma);
     }
     if (lr->sl && lr->cur_index < lr->nsl) {
         sample_launch *s = &lr->sl[lr->cur_index];
@@ -946,7 +998,12 @@ ws_status ws_longrun_dtoh(ws_longrun *lr, void *dst, uint64_t src, size_t n, boo
 
 /* ---- the end of a sampled run ---------------------------------------------------- */
 static int finish_within(ws_longrun *lr, FILE *out) {
-    double t = lr->within_cycles, bound = t > 0 ? 2 * sqrt(lr->within_var) / t : 0;
+    /* launches of one kernel add linearly, kernels in quadrature */
+    double var = 0;
+    for (uint32_t k = 0; k < lr->nwk; k++) var += lr->wk[k].sigma * lr->wk[k].sigma;
+    if (lr->wk_lost) fprintf(out, "warpsim: out of host memory: some launches' projection "
+                             "errors are missing from the estimate\n");
+    double t = lr->within_cycles, bound = t > 0 ? 2 * sqrt(var) / t : 0;
     fprintf(out, "warpsim: sampled simulation within kernels: projected total cycles %.0f (%.0f "
             "detailed + %.0f projected), error estimate +-%.2f%% (95%%)\n", t, lr->within_detailed,
             t - lr->within_detailed, 100 * bound);
@@ -959,12 +1016,13 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
     uint32_t ng = lr->ngroups, seen = 0, detailed = 0;
     double total = 0, det = 0, proj = 0, var = 0;
     double *rc = malloc((lr->nsl + 1) * sizeof *rc), *ri = malloc((lr->nsl + 1) * sizeof *ri),
-           *oi = malloc((lr->nsl + 1) * sizeof *oi);
+           *oi = malloc((lr->nsl + 1) * sizeof *oi), *rs = malloc((lr->nsl + 1) * sizeof *rs);
     ws_lr_projection *gp = calloc(ng + 1, sizeof *gp);
-    if (!rc || !ri || !oi || !gp) {
+    if (!rc || !ri || !oi || !rs || !gp) {
         free(rc);
         free(ri);
         free(oi);
+        free(rs);
         free(gp);
         snprintf(err, errlen, "out of host memory");
         return -1;
@@ -977,6 +1035,7 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
             if (s->group != g || !s->seen) continue;
             if (s->rep) {
                 rc[nr] = s->cycles;
+                rs[nr] = s->wsigma;
                 ri[nr++] = s->insts;
             } else {
                 oi[no++] = s->insts;
@@ -988,17 +1047,25 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
         detailed += nr;
         total += gp[g].cycles;
         proj += gp[g].projected;
-        var += gp[g].sigma * gp[g].sigma;
+        /* the detailed launches' own projections within the kernel (when
+           they stopped early), spread to the launches projected from them */
+        double ws = ws_lr_within_sigma(rs, ri, nr, oi, no);
+        var += gp[g].sigma * gp[g].sigma + ws * ws;
     }
+    /* launches past the profile's: detailed, counted as they ran */
+    total += lr->beyond_cycles;
+    var += lr->beyond_var;
     det = total - proj;
-    /* projections within the detailed launches spread to the launches
-       projected from them */
-    if (det > 0) var += lr->within_var * (total / det) * (total / det);
     double bound = total > 0 ? 2 * sqrt(var) / total : 0; /* about 95% */
+    /* the detailed launches' cycles projected within them (stopped early) */
+    double inner = lr->within_cycles - lr->within_detailed;
+    char split[96] = "";
+    if (lr->cfg.sample_ipc_tol > 0)
+        snprintf(split, sizeof split, " of which %.0f projected within kernels", inner);
     fprintf(out, "warpsim: sampled simulation: %u launches in %u groups, %u simulated in detail "
-            "(%.1f%%); projected total cycles %.0f (%.0f detailed + %.0f projected), error "
+            "(%.1f%%); projected total cycles %.0f (%.0f detailed%s + %.0f projected), error "
             "estimate +-%.2f%% (95%%)%s\n", seen, ng, detailed, seen ? 100.0 * detailed / seen : 0.0,
-            total, det, proj, 100 * bound,
+            total, det, split, proj, 100 * bound,
             unsampled_groups ? "; some groups had no detailed launch and are not counted" : "");
     int rcode = 0;
     if (dir) {
@@ -1008,9 +1075,10 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
         if (m) {
             fprintf(m, "{\"launches\": %u, \"groups\": %u, \"detailed_launches\": %u, "
                     "\"launches_not_in_profile\": %llu, \"projected_total_cycles\": %.0f, "
-                    "\"detailed_cycles\": %.0f, \"projected_cycles\": %.0f, "
-                    "\"error_estimate\": %.6f, \"group_detail\": [", seen, ng, detailed,
-                    (unsigned long long)lr->launches_beyond, total, det, proj, bound);
+                    "\"detailed_cycles\": %.0f, \"projected_within_kernels\": %.0f, "
+                    "\"projected_cycles\": %.0f, \"error_estimate\": %.6f, \"group_detail\": [",
+                    seen, ng, detailed, (unsigned long long)lr->launches_beyond, total, det, inner,
+                    proj, bound);
             for (uint32_t g = 0; g < ng; g++) {
                 const char *k = "";
                 uint32_t members = 0, reps = 0;
@@ -1038,6 +1106,7 @@ int ws_longrun_finish(ws_longrun *lr, FILE *out, const char *dir, char *err, siz
     free(rc);
     free(ri);
     free(oi);
+    free(rs);
     free(gp);
     return rcode;
 }

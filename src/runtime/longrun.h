@@ -132,5 +132,15 @@ typedef struct ws_lr_projection {
 #define WS_LR_CV_FLOOR 0.03
 void ws_lr_project(const double *rep_cycles, const double *rep_insts, uint32_t nrep,
                    const double *other_insts, uint32_t nother, ws_lr_projection *out);
+/* Sampling across kernels with the detailed launches sampled within
+ * (-warpsim_sample_ipc_tol): one standard error, in cycles, that the
+ * detailed launches' own within-kernel projections (rep_sigma: each one's
+ * standard error) give the group's total. The group's total is its detailed
+ * launches' cycles times its instructions over theirs, so their errors scale
+ * by that ratio; they add linearly, not in quadrature, because the
+ * launches of a group run one kernel and stop by one rule, so their
+ * projections deviate alike (docs/sampling.md). */
+double ws_lr_within_sigma(const double *rep_sigma, const double *rep_insts, uint32_t nrep,
+                          const double *other_insts, uint32_t nother);
 
 #endif

@@ -504,6 +504,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     g->n_sms = (uint32_t)(c->n_clusters * c->n_cores_per_cluster);
     g->last_issue_cl = (uint32_t)c->n_clusters - 1; /* the first CTA goes to cluster 0, core 0 */
+    g->last_issue_sm = g->n_sms - 1; /* thread-block clusters: the first goes to SM 0 */
     g->n_chan = (uint32_t)c->n_mem;
     g->n_sub_per_chan = (uint32_t)c->n_sub_partition_per_mchannel;
     g->n_subparts = g->n_chan * g->n_sub_per_chan;
@@ -1251,10 +1252,13 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             next_cta += n;
             progress |= n > 0;
         }
+        /* thread-block clusters: the rotation starts after the SM that got the
+           last one in an earlier cycle */
+        const uint32_t rr_start = g->last_issue_sm + 1;
         for (uint32_t i = 0; clustered && i < g->n_sms && next_cta < dispatch_end && !static_map &&
                              !launch_wait;
              i++) {
-            uint32_t idx = (g->last_issue_sm + 1 + i) % g->n_sms;
+            uint32_t idx = (rr_start + i) % g->n_sms;
             { /* a whole cluster on one SM, in one cycle */
                 if (ws_sm_free_ctas(g->sm[idx]) < csize) continue;
                 ws_cluster *cl = ws_cluster_create(l, next_cta / csize);

@@ -345,6 +345,56 @@ TEST(longrun_sampling_within_a_kernel_stops_when_ipc_converges) {
         CHECK(fi[i] == 0 ? det[i] == cb[i] : det[i] < cb[i]);
     }
     CHECK_MSG(fi[1] > 0, "the second launch ran to its end in detail");
+    /* the estimate: launches of one kernel add their errors linearly, so at
+       least the tolerance times the projected cycles (two standard errors) */
+    const char *e = strstr(b.err, "error estimate +-");
+    CHECK_MSG(e != NULL, "%s", b.err);
+    double est = e ? strtod(e + 17, NULL) / 100 : 0;
+    double lin = 2 * 0.05 * ((cb[0] - det[0]) + (cb[1] - det[1])) / (cb[0] + cb[1]);
+    CHECK_MSG(est >= lin - 1e-4, "estimate %g below %g", est, lin);
     run_free(&a);
     run_free(&b);
+}
+
+TEST(longrun_sampling_across_and_within_kernels_together) {
+    /* blackscholes: two launches of one group, both detailed (2 per group);
+       the second stops once its IPC converges (as in the test above), and
+       its projection's error joins the across-kernel estimate */
+    char *prof = tmp_path("prof2"), p1[128], p2[128];
+    snprintf(p1, sizeof p1, "-warpsim_profile_out %s", prof);
+    snprintf(p2, sizeof p2, "-warpsim_sample_kernels %s", prof);
+    const char *s1[] = {p1, NULL};
+    const char *s2[] = {p2, "-warpsim_sample_ipc_tol 0.05", "-warpsim_sample_waves 2", NULL};
+    const char *s3[] = {p2, NULL};
+    run_out p = run_with("sdk/blackscholes", 1, s1, NULL);
+    CHECK(p.result == WS_WL_PASS);
+    run_out b = run_with("sdk/blackscholes", 0, s2, NULL), a = run_with("sdk/blackscholes", 0, s3, NULL);
+    CHECK_MSG(b.result == WS_WL_PASS, "%s", b.err);
+    CHECK(a.result == WS_WL_PASS);
+    double cb[2] = {0}, det[2] = {0}, fi[2] = {0}, d[2] = {0};
+    CHECK_EQ_U64(ws_test_text_stat(b.report, "gpu_sim_cycle", cb, 2), 2);
+    CHECK_EQ_U64(ws_test_text_stat(b.report, "warpsim_detailed", d, 2), 2);
+    CHECK_EQ_U64(ws_test_text_stat(b.report, "warpsim_detailed_cycle", det, 2), 2);
+    CHECK_EQ_U64(ws_test_text_stat(b.report, "warpsim_functional_insn", fi, 2), 2);
+    CHECK(d[0] == 1 && d[1] == 1);
+    CHECK_MSG(fi[1] > 0 && det[1] < cb[1], "the second launch ran to its end in detail");
+    /* one line, of the across-kernel run, whose total is the launches' */
+    CHECK(strstr(b.err, "sampled simulation within kernels") == NULL);
+    const char *line = strstr(b.err, "projected total cycles ");
+    CHECK_MSG(line != NULL, "%s", b.err);
+    double proj = line ? strtod(line + 23, NULL) : 0;
+    CHECK_MSG(fabs(proj - (cb[0] + cb[1])) < 1, "projected %g, launches %g", proj, cb[0] + cb[1]);
+    /* the estimate: at least the stopped launch's tolerance times its projected
+       cycles (two standard errors); without within-kernel sampling, none */
+    const char *e = line ? strstr(line, "error estimate +-") : NULL, *ea = strstr(a.err, "error estimate +-");
+    CHECK(e && ea);
+    double est = e ? strtod(e + 17, NULL) / 100 : 0, esta = ea ? strtod(ea + 17, NULL) / 100 : 1;
+    double floor = 2 * 0.05 * (cb[1] - det[1]) / (cb[0] + cb[1]);
+    CHECK_MSG(est >= floor - 1e-4, "estimate %g below %g", est, floor);
+    CHECK_MSG(esta < 1e-4, "nothing projected, estimate %g", esta);
+    run_free(&p);
+    run_free(&a);
+    run_free(&b);
+    unlink(prof);
+    free(prof);
 }

@@ -65,6 +65,14 @@ class LongRunCliTest(ToolTest):
         self.assertEqual(p.returncode, 2)
         self.assertIn("not a warpsim checkpoint", p.stderr)
 
+    def test_long_input_only_where_a_workload_has_one(self):
+        p = self.warpsim("run", "-q", "--input", "long", "micro/vectoradd", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("micro/vectoradd has no long input", p.stderr)
+        p = self.warpsim("run", "-q", "--input", "huge", "rodinia/hotspot", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("'small', 'paper' or 'long'", p.stderr)
+
     def test_sampling_tool_writes_its_table(self):
         doc = self.write("doc.md", "# x\n<!-- sampling-table:begin (tools/sampling.py writes this "
                          "table; do not edit) -->\nold\n<!-- sampling-table:end -->\ntail\n")

@@ -29,6 +29,7 @@ L1D_total_cache_misses = 3
 	Total_core_cache_stats_breakdown[GLOBAL_ACC_R][MISS] = 2
 	Total_core_cache_stats_breakdown[GLOBAL_ACC_R][SECTOR_MISS] = 1
 	Total_core_cache_stats_breakdown[GLOBAL_ACC_R][RESERVATION_FAIL] = 99
+	Total_core_cache_stats_breakdown[GLOBAL_ACC_R][MSHR_HIT] = 4
 	Total_core_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS] = 23
 total dram reads = 7
 total dram writes = 2
@@ -50,7 +51,7 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(m["kernels"], 2)
         self.assertEqual(m["instructions"], 960)    # cumulative: the last value
         self.assertEqual(m["L1D_accesses"], 30)
-        self.assertEqual(m["L1_GLOBAL_ACC_R_accesses"], 23)  # reservation fails are not accesses
+        self.assertEqual(m["L1_GLOBAL_ACC_R_accesses"], 23)  # reservation fails, MSHR hits are not accesses
         self.assertEqual(m["L1_GLOBAL_ACC_R_misses"], 3)
         self.assertEqual((m["dram_reads"], m["dram_writes"]), (7, 2))
         self.assertEqual((m["stall"], m["W0_idle"], m["W0_scoreboard"]), (5, 6, 7))

@@ -420,13 +420,14 @@ TEST(ciao_end_to_end_atax) {
 TEST(ciao_end_to_end_smem_and_barriers) {
     int ok;
     /* every line that fits: each CTA's allocation changes the count (48 KB: 372 lines) */
-    const char *c[] = {"-warpsim_throttle ciao_c:high_epoch=100:low_epoch=10:high=0.0001",
+    /* one victim tag per warp: interference is seen often enough that an
+       isolated warp is stalled too (the CTA order decides how much there is) */
+    const char *c[] = {"-warpsim_throttle ciao_c:high_epoch=100:low_epoch=10:high=0.0001:vta=1",
                        "-warpsim_smem_cache_lines 1", NULL};
     char *rc = run_report("rodinia/backprop", c, &ok);
     CHECK_MSG(ok, "backprop under ciao_c did not pass");
     CHECK(stat_sum(rc, "warpsim_smc_flushes") > 0);
-    /* it acts: isolates (and with other CTA placements also stalls) warps */
-    CHECK(stat_sum(rc, "warpsim_ciao_isolations") + stat_sum(rc, "warpsim_ciao_stalls") > 0);
+    CHECK(stat_sum(rc, "warpsim_ciao_stalls") > 0);
     double lines = stat_sum(rc, "warpsim_smc_lines");
     CHECK_MSG(lines > 0 && lines < 2 * 372, "lines %g", lines);
     /* the skipping of unchanged schedulers (versioned state) changes nothing */

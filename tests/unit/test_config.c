@@ -214,12 +214,12 @@ TEST(config_no_effect_options_are_accepted_with_one_note) {
     CHECK(ws_config_load_text(&c,
                               "-gpgpu_dual_issue_diff_exec_units 1\n-gpgpu_l1_cache_write_ratio 25\n"
                               "-ptx_opcode_latency_tesnor 64\n-gpgpu_runtime_stat 10000\n"
-                              "-gpgpu_shmem_limited_broadcast 0\n-network_mode 2\n",
+                              "-gpgpu_shmem_limited_broadcast 0\n-icnt_in_buffer_limit 64\n",
                               "m.config", ".", count_warn, NULL, err, sizeof err) == 0);
     CHECK_EQ_I64(g_warnings, 1);
     CHECK_STR_CONTAINS(g_last_warning, "m.config: 4 options set here have no effect in warpsim");
     CHECK_STR_CONTAINS(g_last_warning, "-gpgpu_dual_issue_diff_exec_units 1, -gpgpu_l1_cache_write_ratio 25, "
-                                       "-ptx_opcode_latency_tesnor 64, -network_mode 2");
+                                       "-ptx_opcode_latency_tesnor 64, -icnt_in_buffer_limit 64");
     g_warnings = 0;
     CHECK(ws_config_load_text(&c, "-gpgpu_TB_launch_latency 0\n", "d.config", ".", count_warn, NULL,
                               err, sizeof err) == 0);

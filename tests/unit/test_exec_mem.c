@@ -236,3 +236,35 @@ TEST(exec_shared_address_wraps_32bit) {
     CHECK_EQ_I64(wx_launch(ptx, &cfg, b, 1, &f, NULL), WS_OK);
     CHECK_EQ_U64(out, 7);
 }
+
+/* Global loads and stores take one allocation lookup per instruction when all
+ * lanes fall in one allocation, and loads with one address for every lane
+ * (ld.param) read once (exec_mem.c): the same values as lane by lane. Here one
+ * load spans two allocations (odd lanes read pa, even lanes po), a generic
+ * load sign-extends, a vector load has the same address in every lane, and a
+ * store writes back; the out-of-allocation case is exec_illegal_address_message. */
+TEST(exec_global_loads_across_allocations_and_uniform) {
+    const char *ptx = KHEAD
+        "and.b32 %r1, %r0, 1;\nsetp.eq.u32 %p1, %r1, 1;\nselp.b64 %rd4, %rd9, %rd1, %p1;\n"
+        "add.s64 %rd5, %rd4, %rd2;\nld.global.u32 %r2, [%rd5];\n"
+        "ld.s16 %r3, [%rd3];\n"
+        "ld.global.v2.u32 {%r4, %r5}, [%rd9];\n"
+        "add.s32 %r6, %r4, %r5;\nadd.s32 %r7, %r2, %r3;\nadd.s32 %r7, %r7, %r6;\n"
+        "st.global.u32 [%rd3+128], %r7;\nret;\n}\n";
+    uint32_t po[64] = {0}, pa[32], out[64];
+    for (uint32_t t = 0; t < 32; t++) {
+        po[t] = 0xFFF0u + t;
+        pa[t] = 1000 + t;
+    }
+    wx_buf b[2] = {{po, out, sizeof po}, {pa, NULL, sizeof pa}};
+    wx_cfg cfg = {0};
+    cfg.block[0] = 32;
+    ws_fault f;
+    CHECK_EQ_I64(wx_launch(ptx, &cfg, b, 2, &f, NULL), WS_OK);
+    for (uint32_t t = 0; t < 32; t++) {
+        int32_t want = (int32_t)((t & 1) ? pa[t] : po[t]) + (int16_t)(po[t] & 0xFFFF) +
+                       (int32_t)(pa[0] + pa[1]);
+        CHECK_EQ_I64((int32_t)out[32 + t], want);
+        CHECK_EQ_U64(out[t], po[t]);
+    }
+}

@@ -87,6 +87,21 @@ TEST(longrun_projects_at_the_pooled_cpi) {
     CHECK(fabs(p.projected - 600) < 1e-9);
 }
 
+/* Across and within kernels together: a group's detailed launches' own
+ * projection errors add linearly and scale with the group by instructions. */
+TEST(longrun_within_errors_spread_to_the_group) {
+    double rs[2] = {30, 10}, ri[2] = {500, 500}, oi[3] = {500, 250, 1000};
+    /* (1000 + 1750) / 1000 = 2.75 times (30 + 10) */
+    CHECK(fabs(ws_lr_within_sigma(rs, ri, 2, oi, 3) - 110) < 1e-9);
+    /* nothing projected: the detailed launches' own errors, added */
+    CHECK(fabs(ws_lr_within_sigma(rs, ri, 2, NULL, 0) - 40) < 1e-9);
+    /* no detailed launch: nothing to spread */
+    CHECK(ws_lr_within_sigma(NULL, NULL, 0, oi, 3) == 0);
+    /* kernels without instructions: by launch count (2 + 3) / 2 */
+    double z[2] = {0, 0}, zo[3] = {0, 0, 0};
+    CHECK(fabs(ws_lr_within_sigma(rs, z, 2, zo, 3) - 100) < 1e-9);
+}
+
 TEST(longrun_features_ratios) {
     ws_lr_features f = feat("k", 3200, 25, 1, 0.5);
     CHECK(fabs(ws_lr_simd_eff(&f) - 0.5) < 1e-9);

@@ -9,7 +9,9 @@ per-statistic comparison tables (text and markdown).
 Reading: both simulators print a block of statistics after every kernel;
 `gpu_sim_cycle` and `gpu_sim_insn` are per kernel, the cache, DRAM and stall
 counters are cumulative over the program, so their last value is the
-program's. Everything here is pure text processing except run_gpgpusim and
+program's. GPGPU-Sim's per-type breakdowns (`..._stats_breakdown[TYPE][...]`)
+are not: it clears them between launches, so on a multi-kernel program the
+per-type rows compare its last window with warpsim's whole program. Everything here is pure text processing except run_gpgpusim and
 run_warpsim, so the parsers are tested on stored outputs.
 """
 import os
@@ -26,8 +28,10 @@ BREAKDOWN = re.compile(r"^\s*(Total_core_cache_stats_breakdown|L2_cache_stats_br
 DRAM = re.compile(r"^total dram (reads|writes)\s*=\s*(\d+)", re.M)
 STALL = re.compile(r"^Stall:(\d+)\s+W0_Idle:(\d+)\s+W0_Scoreboard:(\d+)", re.M)
 
-# Outcomes that are accesses (a reservation failure is retried, not an access).
-ACCESS_OUTCOMES = ("HIT", "HIT_RESERVED", "MISS", "SECTOR_MISS", "MSHR_HIT")
+# Outcomes that are accesses (a reservation failure is retried, not an access;
+# MSHR_HIT counts again the HIT_RESERVED accesses that merged into a fetch,
+# GPGPU-Sim's TOTAL_ACCESS leaves it out).
+ACCESS_OUTCOMES = ("HIT", "HIT_RESERVED", "MISS", "SECTOR_MISS")
 MISS_OUTCOMES = ("MISS", "SECTOR_MISS")
 
 

@@ -21,9 +21,11 @@ extern const char ws_bench_rodinia_hotspot_ptx[], ws_bench_rodinia_hotspot_ptxin
 static ws_wl_result run(ws_device *d, ws_module_handle *m, ws_input_size in, FILE *log) {
     /* paper: 512 x 512, pyramid height 2, 2 steps (Rodinia's default run; no
        size in the specs, seed001 lists a 2 MB footprint = the two 512^2 maps).
-       small: 64 x 64 with 5 steps, so the last launch does a shorter pyramid */
-    const int n = in == WS_INPUT_PAPER ? 512 : 64;
-    const int pyramid = 2, total = in == WS_INPUT_PAPER ? 2 : 5;
+       small: 64 x 64 with 5 steps, so the last launch does a shorter pyramid;
+       long (sampled simulation): 1024 x 1024 with 10 steps, five launches of
+       86 x 86 = 7396 CTAs each (123 waves of 60 CTAs on the GTX480) */
+    const int n = in == WS_INPUT_LONG ? 1024 : in == WS_INPUT_PAPER ? 512 : 64;
+    const int pyramid = 2, total = in == WS_INPUT_LONG ? 10 : in == WS_INPUT_PAPER ? 2 : 5;
     const size_t cells = (size_t)n * n, bytes = cells * sizeof(float);
     wl_ctx c;
     wl_init(&c, d, m, log, "hotspot");
@@ -107,4 +109,5 @@ const ws_workload ws_workload_rodinia_hotspot = {
     .ptx = ws_bench_rodinia_hotspot_ptx,
     .ptxinfo = ws_bench_rodinia_hotspot_ptxinfo,
     .run = run,
+    .long_input = "1024 x 1024, 10 steps: five launches of 7396 CTAs",
 };

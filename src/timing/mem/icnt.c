@@ -15,7 +15,10 @@
  * (the output channel) after it leaves; ws_icnt_pop hands out whole
  * packets in arrival order. Internal speedup runs the allocator that many
  * times per cycle, so an output freed by a tail can be granted again in
- * the same cycle. */
+ * the same cycle. With -network_mode 1 (BookSim's router, as GPGPU-Sim runs
+ * it) a port takes its next packet only vc_alloc_delay + sw_alloc_delay
+ * allocation steps after the last tail left it: that packet is VC-allocated
+ * once the output's VC is free, then switch-allocated. */
 #include "timing/mem/icnt.h"
 
 #include <stdio.h>
@@ -53,6 +56,9 @@ typedef struct net {
     uint64_t *req_out;    /* outputs requested in this allocation (scratch) */
     uint64_t *conn_out;   /* outputs connected to an input */
     uint64_t *ej_busy;    /* outputs with a packet in their ejection buffer */
+    uint64_t *in_ok;      /* per input: first allocation step its next packet may be granted */
+    uint64_t *out_ok;     /* per output: first allocation step it may be granted again */
+    uint64_t step;        /* allocation steps run (internal speedup: several per cycle) */
     uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
     double acc;           /* fractional internal speedup */
 } net;
@@ -61,6 +67,7 @@ struct ws_icnt {
     uint32_t n_sms, n_subs;
     net nets[2];          /* 0: requests (SM -> sub-partition), 1: replies */
     uint32_t cap_in, cap_ej, head_delay, out_speedup;
+    uint32_t alloc_gap;   /* allocation steps between two packets through one port */
     double speedup;
     uint64_t now;
     uint64_t in_flight;   /* packets anywhere in the network */
@@ -118,6 +125,8 @@ static void net_free(net *n) {
     free(n->req_out);
     free(n->conn_out);
     free(n->ej_busy);
+    free(n->in_ok);
+    free(n->out_ok);
 }
 
 static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint32_t cap_ej) {
@@ -137,6 +146,9 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->req_out = calloc(n->wout, sizeof *n->req_out);
     n->conn_out = calloc(n->wout, sizeof *n->conn_out);
     n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
+    n->in_ok = calloc(nin, sizeof *n->in_ok);
+    n->out_ok = calloc(nout, sizeof *n->out_ok);
+    if (!n->in_ok || !n->out_ok) return false;
     if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->budget_at ||
         !n->req || !n->cand || !n->req_out || !n->conn_out || !n->ej_busy)
         return false;
@@ -165,6 +177,14 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
     n->head_delay = 1 + (uint32_t)(cfg->icnt_routing_delay + cfg->icnt_vc_alloc_delay +
                                    cfg->icnt_sw_alloc_delay);
     n->out_speedup = (uint32_t)cfg->icnt_output_speedup;
+    /* BookSim's router (GPGPU-Sim's -network_mode 1): a port's next packet
+       is VC-allocated only after the last one's tail has been switched, then
+       switch-allocated, one allocation step each. GPGPU-Sim's local crossbar
+       (-network_mode 2) is no BookSim router: there a port is free again at
+       the next step. */
+    n->alloc_gap = cfg->network_mode == 1
+                       ? (uint32_t)(cfg->icnt_vc_alloc_delay + cfg->icnt_sw_alloc_delay) : 1;
+    if (n->alloc_gap < 1) n->alloc_gap = 1;
     n->speedup = cfg->icnt_internal_speedup;
     if (!net_init(&n->nets[0], n_sms, n_subparts, n->cap_in, n->cap_ej) ||
         !net_init(&n->nets[1], n_subparts, n_sms, n->cap_in, n->cap_ej)) {
@@ -257,7 +277,7 @@ static void allocate(ws_icnt *n, net *t) {
         for (uint64_t m = t->cand[w]; m; m &= m - 1) {
             uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
             const pkt *h = ring_head(&t->in[i]);
-            if (h->ready > n->now) continue;
+            if (h->ready > n->now || t->in_ok[i] > t->step) continue;
             t->req[(size_t)h->dst * win + w] |= 1ull << (i & 63);
             bit_set(t->req_out, h->dst);
             any = true;
@@ -272,7 +292,7 @@ static void allocate(ws_icnt *n, net *t) {
             uint64_t *m = &t->req[(size_t)o * win];
             pring *e = &t->ej[o];
             /* busy output, or no slot for another packet: no grant */
-            if (t->conn[o] < 0 && e->len < e->cap) {
+            if (t->conn[o] < 0 && e->len < e->cap && t->out_ok[o] <= t->step) {
                 uint32_t i = first_from(m, win, t->gptr[o]);
                 t->conn[o] = (int32_t)i;
                 t->in_busy[i] = true;
@@ -316,6 +336,7 @@ static void transfer(ws_icnt *n, net *t) {
                 t->entering--;
                 t->conn[o] = -1;
                 t->in_busy[ci] = false;
+                t->in_ok[ci] = t->out_ok[o] = t->step + n->alloc_gap;
                 bit_clear(t->conn_out, o);
                 if (in->len) bit_set(t->cand, (uint32_t)ci);
             }
@@ -338,6 +359,7 @@ void ws_icnt_cycle(ws_icnt *n) {
         if (!t->entering) continue;
         for (int s = 0; s < steps; s++) {
             transfer(n, t);
+            t->step++;
             allocate(n, t);
         }
         transfer(n, t);

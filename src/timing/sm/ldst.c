@@ -211,12 +211,22 @@ static unsigned split_listed(ws_sm *sm, unsigned n) {
     return k;
 }
 
+/* Words of one thread's local access that reach the timing model. GPGPU-Sim
+   4 translates an access by its element size, not its vector width: a
+   ld/st.local.v2/.v4 maps its first element's words only (v4.f32: one word,
+   v2.f64: two), so a warp's vector access is one line per element word. */
+uint32_t sm_local_words(uint32_t access_size, uint32_t elem_size) {
+    uint32_t size = elem_size && elem_size < access_size ? elem_size : access_size;
+    return size >= 4 ? size / 4 : 1;
+}
+
 /* Map per-thread local offsets to the global range GPGPU-Sim uses:
    word-interleaved across every thread that can be resident GPU-wide. */
 static unsigned build_local(ws_sm *sm, sm_inst *in) {
     uint64_t maxconc = sm->local_threads ? sm->local_threads : 1;
     uint32_t tpc = sm->padded_threads ? sm->padded_threads : 32;
-    uint32_t words = in->access_size >= 4 ? in->access_size / 4 : 1;
+    uint32_t elem = in->inst && in->inst->vec > 1 ? ws_type_size((ws_type)in->inst->type) : 0;
+    uint32_t words = sm_local_words(in->access_size, elem);
     unsigned n = 0;
     uint64_t a[WS_WARP_SIZE];
     for (uint32_t k = 0; k < words && k < 4; k++) {

@@ -556,6 +556,8 @@ void sm_ldst_finish_load(ws_sm *sm, sm_inst *in);
 bool sm_ldst_send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t);
 bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in);
 sm_l1acc *sm_ldst_l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t); /* NULL: busy */
+/* words of a thread's local access the timing model maps (ldst.c, GPGPU-Sim 4: by element size) */
+uint32_t sm_local_words(uint32_t access_size, uint32_t elem_size);
 void sm_ldst_flush(ws_sm *sm);
 
 #endif
