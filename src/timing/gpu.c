@@ -224,7 +224,9 @@ struct ws_gpu {
     uint64_t ctl_next;        /* kernel cycle of the next controller epoch */
     double mhz[4];            /* core, icnt, L2, DRAM */
     double period[4], next[4];
-    uint32_t last_issue_sm;   /* round-robin CTA dispatch */
+    uint32_t last_issue_sm;   /* round-robin CTA dispatch (thread-block clusters) */
+    uint32_t last_issue_cl;   /* round-robin CTA dispatch: the last core cluster given one */
+    uint32_t *next_core;      /* per core cluster: its core given the last CTA */
     uint64_t tot_cycles;
     /* per-kernel counters kept here */
     uint64_t stall_icnt2sh, stall_dramfull;
@@ -472,6 +474,7 @@ static void gpu_free(ws_gpu *g) {
     ws_par_destroy(g->par);
     free(g->ticked);
     free(g->sm_idle);
+    free(g->next_core);
     /* requests move between pools' free lists; each pool frees the chunks it carved */
     for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i]);
     free(g->sm_pool);
@@ -500,7 +503,8 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         g->next[i] = 0.0;
     }
     g->n_sms = (uint32_t)(c->n_clusters * c->n_cores_per_cluster);
-    g->last_issue_sm = g->n_sms - 1; /* the first CTA of the first launch goes to SM 0 */
+    g->last_issue_cl = (uint32_t)c->n_clusters - 1; /* the first CTA goes to cluster 0, core 0 */
+    g->last_issue_sm = g->n_sms - 1; /* thread-block clusters: the first goes to SM 0 */
     g->n_chan = (uint32_t)c->n_mem;
     g->n_sub_per_chan = (uint32_t)c->n_sub_partition_per_mchannel;
     g->n_subparts = g->n_chan * g->n_sub_per_chan;
@@ -515,11 +519,14 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     g->sm_pool = calloc(g->n_sms, sizeof *g->sm_pool);
     g->ticked = calloc(g->n_sms, 1);
     g->sm_idle = calloc(g->n_sms, 1);
-    if (!g->sm || !g->part || !g->sm_pool || !g->ticked || !g->sm_idle) {
+    g->next_core = calloc((size_t)c->n_clusters, sizeof *g->next_core);
+    if (!g->sm || !g->part || !g->sm_pool || !g->ticked || !g->sm_idle || !g->next_core) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
         return NULL;
     }
+    for (int64_t i = 0; i < c->n_clusters; i++) /* core 0 takes a cluster's first CTA */
+        g->next_core[i] = (uint32_t)c->n_cores_per_cluster - 1;
     if (build_decl(g)) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
@@ -949,6 +956,34 @@ __attribute__((noinline)) static void cpu_to_l2(ws_gpu *g, uint64_t now) {
 
 /* Static CTA mapping: block b on SM b mod n, each SM taking its own blocks
    in ID order as its slots free (one per SM per cycle). Returns how many. */
+/* GPGPU-Sim's CTA dispatch: each core cluster takes at most one CTA a
+   cycle; the clusters are visited round robin from the one after the last
+   that took one (as it stood when the cycle began), a cluster's cores round
+   robin from the one after its last. Returns the CTAs dispatched. */
+static uint64_t dispatch_rr(ws_gpu *g, const ws_launch_desc *l, uint64_t next, uint64_t end,
+                            uint64_t now) {
+    uint32_t ncl = (uint32_t)g->cfg.n_clusters, cpc = (uint32_t)g->cfg.n_cores_per_cluster;
+    uint32_t start = g->last_issue_cl;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < ncl && next + n < end; i++) {
+        uint32_t cl = (start + 1 + i) % ncl;
+        for (uint32_t j = 0; j < cpc; j++) {
+            uint32_t core = (g->next_core[cl] + 1 + j) % cpc, idx = cl * cpc + core;
+            if (!ws_sm_can_take_cta(g->sm[idx])) continue;
+            uint64_t c = next + n;
+            uint32_t id[3] = {(uint32_t)(c % l->grid[0]), (uint32_t)(c / l->grid[0] % l->grid[1]),
+                              (uint32_t)(c / ((uint64_t)l->grid[0] * l->grid[1]))};
+            ws_sm_take_cta(g->sm[idx], id, now);
+            g->sm_idle[idx] = 0;
+            g->next_core[cl] = core;
+            g->last_issue_cl = cl;
+            n++;
+            break;
+        }
+    }
+    return n;
+}
+
 static uint64_t dispatch_static(ws_gpu *g, const ws_launch_desc *l, uint64_t total, uint64_t now) {
     uint64_t n = 0;
     for (uint32_t i = 0; i < g->n_sms; i++) {
@@ -1203,8 +1238,8 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             ws_control_epoch(g->ctl, cycle, now);
             g->ctl_next = ws_control_next(g->ctl);
         }
-        /* dispatch: at most one CTA per SM per cycle, round robin from the
-           SM after the last one that received a CTA (or statically) */
+        /* dispatch: GPGPU-Sim's order (dispatch_rr), statically, or, for
+           thread-block clusters, a whole cluster to one SM at a time */
         bool launch_wait = cycle < (uint64_t)g->cfg.kernel_launch_latency; /* no CTA yet */
         progress |= launch_wait;
         if (static_map && !launch_wait) {
@@ -1212,14 +1247,19 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             progress |= next_cta != static_before;
             static_before = next_cta;
         }
-        /* the rotation starts after the SM that got the last CTA in an earlier
-           cycle: GPGPU-Sim reads that SM once per cycle, so CTA i of a wave
-           lands on SM (start + i) and no SM takes two CTAs in one cycle */
+        if (!clustered && !static_map && !launch_wait && next_cta < dispatch_end) {
+            uint64_t n = dispatch_rr(g, l, next_cta, dispatch_end, now);
+            next_cta += n;
+            progress |= n > 0;
+        }
+        /* thread-block clusters: the rotation starts after the SM that got the
+           last one in an earlier cycle */
         const uint32_t rr_start = g->last_issue_sm + 1;
-        for (uint32_t i = 0; i < g->n_sms && next_cta < dispatch_end && !static_map && !launch_wait;
+        for (uint32_t i = 0; clustered && i < g->n_sms && next_cta < dispatch_end && !static_map &&
+                             !launch_wait;
              i++) {
             uint32_t idx = (rr_start + i) % g->n_sms;
-            if (clustered) { /* a whole cluster on one SM, in one cycle */
+            { /* a whole cluster on one SM, in one cycle */
                 if (ws_sm_free_ctas(g->sm[idx]) < csize) continue;
                 ws_cluster *cl = ws_cluster_create(l, next_cta / csize);
                 for (uint32_t r = 0; r < csize && cl; r++, next_cta++) {
@@ -1236,17 +1276,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 ws_cluster_release(cl);
                 g->last_issue_sm = idx;
                 progress = true;
-                continue;
             }
-            if (!ws_sm_can_take_cta(g->sm[idx])) continue;
-            uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
-                              (uint32_t)(next_cta / l->grid[0] % l->grid[1]),
-                              (uint32_t)(next_cta / ((uint64_t)l->grid[0] * l->grid[1]))};
-            ws_sm_take_cta(g->sm[idx], id, now);
-            g->sm_idle[idx] = 0;
-            next_cta++;
-            g->last_issue_sm = idx;
-            progress = true;
         }
         if (rc != WS_OK) break;
         bool sms_busy = false;

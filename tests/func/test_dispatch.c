@@ -1,6 +1,7 @@
 /* CTA dispatch order (docs/timing.md, "warpsim against GPGPU-Sim itself"):
- * each cycle every SM may take one CTA, visiting the SMs round robin from the
- * one after the SM that received the last CTA in an earlier cycle; the first
+ * each cycle every core cluster may take one CTA (its cores in turn; one core
+ * per cluster here, as on the GTX480), visiting the clusters round robin from
+ * the one after the cluster that received the last CTA in an earlier cycle; the first
  * CTA of the first launch goes to SM 0, and later launches go on from where
  * the last one stopped. So CTA i of a launch lands on SM (start + i) mod n,
  * which decides which CTAs share an L1D (GPGPU-Sim's order). */

@@ -143,11 +143,23 @@ typedef struct alt {
 #define HM_CPU "-hm_enable 1\n-hm_page_policy static:0"
 #define HM_RANDOM "-hm_enable 1\n-hm_page_policy static:0.5"
 #define CPU_ON "-cpu_llc_source random\n-cpu_llc_rate 0.2"
+#define GEN_OC                                                                                     \
+    "-gpgpu_enable_specialized_operand_collector 0\n-gpgpu_operand_collector_num_units_gen 8\n"   \
+    "-gpgpu_operand_collector_num_in_ports_gen 8\n-gpgpu_operand_collector_num_out_ports_gen 8"
 static const alt g_alt[] = {
     {"gpgpu_clock_domains", "600.0:1200.0:600.0:800.0", NULL, NULL, 0},
     {"gpgpu_shader_core_pipeline", "1024:32", NULL, NULL, 0},
     {"gpgpu_scheduler", "lrr", NULL, NULL, 0},
     {"warpsim_oc", "gen8", NULL, NULL, 0},
+    /* GPGPU-Sim 4's generic collector and sub-core SMs */
+    {"gpgpu_enable_specialized_operand_collector", "1", NULL, GEN_OC, 0},
+    {"gpgpu_operand_collector_num_in_ports_gen", "1", NULL, GEN_OC, 0},
+    {"gpgpu_operand_collector_num_out_ports_gen", "1", NULL, GEN_OC, 0},
+    {"gpgpu_sub_core_model", "1", NULL, "-gpgpu_pipeline_widths 2,2,2,2,2,2,2\n-gpgpu_num_sfu_units 2", 0},
+    /* the unified L1D/shared array: the gtx480's 16 KB L1D grows to 48 KB (64 - 16) */
+    {"gpgpu_adaptive_cache_config", "1", "micro/bfs", "-gpgpu_shmem_option 16,48\n-gpgpu_unified_l1d_size 64", 0},
+    {"gpgpu_shmem_option", "48", "micro/bfs", "-gpgpu_adaptive_cache_config 1\n-gpgpu_shmem_option 16,48\n-gpgpu_unified_l1d_size 64", 0},
+    {"gpgpu_unified_l1d_size", "32", "micro/bfs", "-gpgpu_adaptive_cache_config 1\n-gpgpu_shmem_option 16,48\n-gpgpu_unified_l1d_size 64", 0},
     {"warpsim_hazard_mode", "replay", NULL, NULL, 0},
     {"warpsim_hp_predictor", "true", NULL, NULL, 0},
     {"warpsim_replay_pass_accesses", "4", NULL, "-warpsim_hazard_mode replay", 0},

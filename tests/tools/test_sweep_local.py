@@ -237,12 +237,12 @@ exec '{WARPSIM}' "$@"
         self.assertNotIn("config gto", err)
 
     def test_option_without_effect_in_vary(self):
-        spec = SMALL_SPEC + "gpgpu_sub_core_model = [0, 1]\n"
-        self.refused(spec, "bad.toml: [vary] gpgpu_sub_core_model: the option has no effect in warpsim")
+        spec = SMALL_SPEC + "gpgpu_l1_cache_write_ratio = [0, 1]\n"
+        self.refused(spec, "bad.toml: [vary] gpgpu_l1_cache_write_ratio: the option has no effect in warpsim")
         # the same between explicit configs; set alike in all of them, it is harmless
         spec = SMALL_SPEC + ('[[configs]]\nname = "a"\n[[configs]]\nname = "b"\n'
-                             'options = { gpgpu_sub_core_model = 1 }\n')
-        self.refused(spec, "bad.toml: configs[1] (b) options gpgpu_sub_core_model: the option has no effect")
+                             'options = { gpgpu_l1_cache_write_ratio = 1 }\n')
+        self.refused(spec, "bad.toml: configs[1] (b) options gpgpu_l1_cache_write_ratio: the option has no effect")
 
     def test_misspelled_option_in_base_config_file(self):
         self.write("my.config", "-gpgpu_n_clusters 4\n-gpgpu_shader_ctas 2\n")

@@ -341,6 +341,43 @@ TEST(cache_lazy_fetch_write_allocates_without_fetch) {
     ws_cache_destroy(c);
 }
 
+/* Partial writes add up (GPGPU-Sim's byte mask): a sector written in parts
+   becomes readable once all its 32 bytes are written, whether its first
+   part allocated the line or found it; a part short stays unreadable. */
+TEST(cache_partial_writes_add_up_to_a_readable_sector) {
+    char err[256];
+    ws_cache *c = make(L2V4, err);
+    if (!c) return;
+    int w, rd;
+    uint64_t a = 0x80000000ull;
+    /* sector 0: three parts (bytes 0-7, 8-23, 24-31), the first a miss */
+    CHECK_EQ_I64(ws_cache_access_bytes(c, a, a, WS_ACC_WRITE, false, 0xFFu, &w, 1).status,
+                 WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access_bytes(c, a + 8, a + 8, WS_ACC_WRITE, false, 0xFFFF00u, &w, 2).status,
+                 WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access_bytes(c, a, a, WS_ACC_READ, false, 0, &rd, 3).status,
+                 WS_CACHE_SECTOR_MISS); /* 24 of 32 bytes: still fetched */
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, a, 4);
+    CHECK(ws_cache_pop_ready(c) == &rd);
+    /* sector 1: two halves, the first in a sector of a present line */
+    uint64_t b = a + 0x20;
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b, b, WS_ACC_WRITE, false, 0xFFFFu, &w, 5).status,
+                 WS_CACHE_SECTOR_MISS);
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b + 16, b + 16, WS_ACC_WRITE, false, 0xFFFF0000u, &w, 6)
+                     .status,
+                 WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b, b, WS_ACC_READ, false, 0, &rd, 7).status,
+                 WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_miss_queue_len(c), 0);
+    /* the old entry point's partial write (no bytes given) never completes one */
+    uint64_t d = a + 0x40;
+    CHECK_EQ_I64(acc(c, d, WS_ACC_WRITE, false, &w, 8).status, WS_CACHE_SECTOR_MISS);
+    CHECK_EQ_I64(acc(c, d, WS_ACC_WRITE, false, &w, 9).status, WS_CACHE_HIT);
+    CHECK_EQ_I64(acc(c, d, WS_ACC_READ, false, &rd, 10).status, WS_CACHE_SECTOR_MISS);
+    ws_cache_destroy(c);
+}
+
 TEST(cache_fetch_on_write_holds_partial_write_until_fill) {
     char err[256];
     ws_cache *c = make("S:64:128:8,L:B:m:F:L,A:256:4,4", err);

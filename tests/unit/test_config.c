@@ -212,19 +212,20 @@ TEST(config_no_effect_options_are_accepted_with_one_note) {
     ws_config_init(&c);
     g_warnings = 0;
     CHECK(ws_config_load_text(&c,
-                              "-gpgpu_dual_issue_diff_exec_units 1\n-gpgpu_sub_core_model 1\n"
+                              "-gpgpu_dual_issue_diff_exec_units 1\n-gpgpu_l1_cache_write_ratio 25\n"
                               "-ptx_opcode_latency_tesnor 64\n-gpgpu_runtime_stat 10000\n"
                               "-gpgpu_shmem_limited_broadcast 0\n-icnt_in_buffer_limit 64\n",
                               "m.config", ".", count_warn, NULL, err, sizeof err) == 0);
     CHECK_EQ_I64(g_warnings, 1);
     CHECK_STR_CONTAINS(g_last_warning, "m.config: 4 options set here have no effect in warpsim");
-    CHECK_STR_CONTAINS(g_last_warning, "-gpgpu_dual_issue_diff_exec_units 1, -gpgpu_sub_core_model 1, "
+    CHECK_STR_CONTAINS(g_last_warning, "-gpgpu_dual_issue_diff_exec_units 1, -gpgpu_l1_cache_write_ratio 25, "
                                        "-ptx_opcode_latency_tesnor 64, -icnt_in_buffer_limit 64");
     g_warnings = 0;
     CHECK(ws_config_load_text(&c, "-gpgpu_TB_launch_latency 0\n", "d.config", ".", count_warn, NULL,
                               err, sizeof err) == 0);
     CHECK_EQ_I64(g_warnings, 0); /* the default value: nothing to say */
-    CHECK_EQ_I64(ws_config_no_effect("-gpgpu_sub_core_model"), 1);
+    CHECK_EQ_I64(ws_config_no_effect("-gpgpu_l1_cache_write_ratio"), 1);
+    CHECK_EQ_I64(ws_config_no_effect("-gpgpu_sub_core_model"), 0); /* modelled */
     CHECK_EQ_I64(ws_config_no_effect("-gpgpu_kernel_launch_latency"), 0); /* modelled */
     CHECK_EQ_I64(ws_config_no_effect("use_map"), 1);
     CHECK_EQ_I64(ws_config_no_effect("gpgpu_scheduler"), 0);
@@ -393,7 +394,7 @@ TEST(config_no_effect_options_give_a_reason) {
         l = e ? e + 1 : NULL;
     }
     CHECK(n > 60);
-    CHECK_EQ_I64(ws_config_no_effect("gpgpu_adaptive_cache_config"), 1);
+    CHECK_EQ_I64(ws_config_no_effect("gpgpu_l1_cache_write_ratio"), 1);
     CHECK_EQ_I64(ws_config_no_effect("gpgpu_l1_banks"), 0);
     CHECK_EQ_I64(ws_config_no_effect("-gpgpu_memory_partition_indexing"), 0);
     free(text);

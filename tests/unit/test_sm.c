@@ -370,6 +370,161 @@ TEST(sm_register_bank_conflict_costs_a_cycle) {
     CHECK_EQ_U64(same, diff + 1);
 }
 
+/* Cycles until n one-operand instructions (classes cls[], source registers
+   arch[], warp slots warp[] or 0) queued in ID_OC all reach OC_EX, under the
+   options opts (OC_EX is emptied every cycle). */
+static unsigned oc_cycles_w(const char *const *opts, unsigned n, const uint8_t *cls,
+                            const unsigned *arch, const uint16_t *warp) {
+    rig r;
+    if (!rig_open(&r, NULL, opts)) return 0;
+    ws_sm *sm = r.sm;
+    sm_inst in[4];
+    memset(in, 0, sizeof in);
+    for (unsigned i = 0; i < n; i++) {
+        in[i].cls = cls[i];
+        in[i].nsrc = 1;
+        in[i].src_bank[0] = (uint16_t)arch[i];
+        in[i].uid = i;
+        in[i].warp = warp ? warp[i] : 0;
+        sm_regset_push(&sm->id_oc[cls[i]], &in[i]);
+    }
+    unsigned c = 0, out = 0;
+    while (out < n && c < 20) {
+        sm_oc_cycle(sm);
+        c++;
+        for (unsigned k = 0; k < SM_NCLASS; k++) out += sm->oc_ex[k].n, sm->oc_ex[k].n = 0;
+    }
+    rig_close(&r);
+    return c;
+}
+
+static unsigned oc_cycles_n(const char *const *opts, unsigned n, const uint8_t *cls,
+                            const unsigned *arch) {
+    return oc_cycles_w(opts, n, cls, arch, NULL);
+}
+
+/* -gpgpu_reg_file_port_throughput 2 runs the collector twice a cycle: the
+   three steps (allocate, read, dispatch) take two cycles, and two reads of
+   one bank fit in one cycle. */
+TEST(sm_reg_file_port_throughput_runs_the_collector_n_times) {
+    static const char *const one[] = {"gpgpu_pipeline_widths", "2,1,1,2,1,1,2",
+                                      "gpgpu_operand_collector_num_in_ports_sp", "2",
+                                      "gpgpu_operand_collector_num_out_ports_sp", "2", NULL};
+    static const char *const two[] = {"gpgpu_pipeline_widths", "2,1,1,2,1,1,2",
+                                      "gpgpu_operand_collector_num_in_ports_sp", "2",
+                                      "gpgpu_operand_collector_num_out_ports_sp", "2",
+                                      "gpgpu_reg_file_port_throughput", "2", NULL};
+    const uint8_t cls[2] = {SM_SP, SM_SP};
+    const unsigned diff[2] = {1, 2}, same[2] = {1, 17}; /* 16 banks */
+    CHECK_EQ_U64(oc_cycles_n(one, 1, cls, diff), 3);
+    CHECK_EQ_U64(oc_cycles_n(two, 1, cls, diff), 2);
+    CHECK_EQ_U64(oc_cycles_n(one, 2, cls, same), 4);
+    CHECK_EQ_U64(oc_cycles_n(two, 2, cls, same), 2);
+}
+
+/* The generic collector: only the general units. One input port serves
+   every ID_OC register in a step (an SP and an SFU instruction move
+   together); each output port dispatches one unit a step. */
+TEST(sm_generic_collector_ports_take_any_class) {
+#define GEN(in, out)                                                                               \
+    {"gpgpu_enable_specialized_operand_collector", "0", "gpgpu_operand_collector_num_units_gen", "4", \
+     "gpgpu_operand_collector_num_in_ports_gen", in, "gpgpu_operand_collector_num_out_ports_gen", out, \
+     NULL}
+    static const char *const in1out2[] = GEN("1", "2"), *const in2out1[] = GEN("2", "1");
+#undef GEN
+    const uint8_t cls[2] = {SM_SP, SM_SFU}, sp2[2] = {SM_SP, SM_SP};
+    const unsigned arch[2] = {1, 2};
+    CHECK_EQ_U64(oc_cycles_n(in1out2, 2, cls, arch), 3);
+    CHECK_EQ_U64(oc_cycles_n(in2out1, 2, cls, arch), 4);
+    /* two SP instructions need two ports (one register, one per port) */
+    CHECK_EQ_U64(oc_cycles_n(in1out2, 2, sp2, arch), 4);
+    CHECK_EQ_U64(oc_cycles_n(in2out1, 2, sp2, arch), 4);
+    /* no general units (or ports): refused when the SM is built */
+    static const char *const none[] = {"gpgpu_enable_specialized_operand_collector", "0", NULL};
+    ws_config cfg;
+    ws_config_init(&cfg);
+    char err[512];
+    for (const char *const *o = none; o[0]; o += 2)
+        CHECK(!ws_config_set(&cfg, o[0], o[1], err, sizeof err));
+    ws_mreq_pool pool;
+    ws_mreq_pool_init(&pool);
+    ws_addrdec ad;
+    CHECK(!ws_addrdec_init(&ad, &cfg, err, sizeof err));
+    ws_sm_env env = {&cfg, &pool, &ad, 0, 32};
+    err[0] = 0;
+    ws_sm *sm = ws_sm_create(&env, err, sizeof err);
+    CHECK(!sm);
+    CHECK_STR_CONTAINS(err, "-gpgpu_operand_collector_num_units_gen 0");
+    if (sm) ws_sm_destroy(sm);
+    ws_mreq_pool_destroy(&pool);
+    ws_config_free(&cfg);
+}
+
+/* Sub-core SMs: a scheduler's warps (slot % 4) read only its own banks
+   (8 banks: reg % 2 + 2 x scheduler) and use only its own collector units. */
+TEST(sm_sub_core_banks_and_units_per_scheduler) {
+#define SUB(sub)                                                                                   \
+    {"gpgpu_enable_specialized_operand_collector", "0", "gpgpu_operand_collector_num_units_gen", "8", \
+     "gpgpu_operand_collector_num_in_ports_gen", "8", "gpgpu_operand_collector_num_out_ports_gen", "8", \
+     "gpgpu_num_sched_per_core", "4", "gpgpu_num_reg_banks", "8", "gpgpu_num_sp_units", "4",      \
+     "gpgpu_num_sfu_units", "4", "gpgpu_pipeline_widths", "4,4,4,4,4,4,4", "gpgpu_sub_core_model", sub,  \
+     NULL}
+    static const char *const on[] = SUB("1"), *const off[] = SUB("0");
+#undef SUB
+    const uint8_t sp[2] = {SM_SP, SM_SP};
+    const unsigned r1_3[2] = {1, 3}, r1_1[2] = {1, 1};
+    const uint16_t same[2] = {0, 4}, other[2] = {0, 1};
+    /* registers 1 and 3 of one scheduler's warps share its bank 1 */
+    CHECK_EQ_U64(oc_cycles_w(off, 2, sp, r1_3, same), 3);
+    CHECK_EQ_U64(oc_cycles_w(on, 2, sp, r1_3, same), 4);
+    /* register 1 of warps of schedulers 0 and 1: banks 1 and 3 */
+    CHECK_EQ_U64(oc_cycles_w(off, 2, sp, r1_1, other), 4);
+    CHECK_EQ_U64(oc_cycles_w(on, 2, sp, r1_1, other), 3);
+    /* uneven splits are refused before the run */
+    ws_config cfg;
+    ws_config_init(&cfg);
+    char err[512];
+    const char *const *o = on;
+    for (; o[0]; o += 2) CHECK(!ws_config_set(&cfg, o[0], o[1], err, sizeof err));
+    CHECK(!ws_config_set(&cfg, "gpgpu_num_reg_banks", "6", err, sizeof err));
+    ws_mreq_pool pool;
+    ws_mreq_pool_init(&pool);
+    ws_addrdec ad;
+    CHECK(!ws_addrdec_init(&ad, &cfg, err, sizeof err));
+    ws_sm_env env = {&cfg, &pool, &ad, 0, 32};
+    err[0] = 0;
+    ws_sm *sm = ws_sm_create(&env, err, sizeof err);
+    CHECK(!sm);
+    CHECK_STR_CONTAINS(err, "-gpgpu_num_reg_banks 6 is not a multiple");
+    if (sm) ws_sm_destroy(sm);
+    ws_mreq_pool_destroy(&pool);
+    ws_config_free(&cfg);
+}
+
+/* The unified L1D/shared array's rule (GPGPU-Sim 4's sizes): the first
+   carve-out that holds the kernel's shared memory; the L1D gets the rest as
+   ways of its sets, rounded to nearest. */
+TEST(sm_carveout_picks_the_first_option_that_holds_the_shared_memory) {
+    const uint32_t qv[] = {0, 8, 16, 32, 64, 96}, rtx2060[] = {32, 64};
+    /* SM7_QV100: 4 sets x 128 B x 64 ways (32 KB) of a 128 KB array */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 128, qv, 6, 0), 256);        /* 128 KB */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 128, qv, 6, 8 * 1024), 240); /* 120 KB */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 128, qv, 6, 8 * 1024 + 1), 224);
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 128, qv, 6, 96 * 1024), 64);
+    /* SM75_RTX2060: 96 KB array, carve-outs of 32 and 64 KB */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 96, rtx2060, 2, 0), 128); /* 64 KB */
+    CHECK_EQ_U64(sm_carveout_ways(64, 32768, 96, rtx2060, 2, 40 * 1024), 64);
+    uint32_t kb[16];
+    unsigned n = 0;
+    char err[256];
+    CHECK(!sm_carveout_parse("0,8,16,32,64,96", kb, 16, &n, err, sizeof err));
+    CHECK_EQ_U64(n, 6);
+    CHECK_EQ_U64(kb[5], 96);
+    CHECK(sm_carveout_parse("8,0", kb, 16, &n, err, sizeof err));
+    CHECK_STR_CONTAINS(err, "ascending");
+    CHECK(sm_carveout_parse("8,x", kb, 16, &n, err, sizeof err));
+}
+
 TEST(sm_occupancy_limits) {
     rig r;
     if (!rig_open(&r, vadd_ptx, NULL)) return;

@@ -26,6 +26,7 @@ typedef struct line {
     uint64_t alloc_time; /* FIFO */
     uint8_t sec[MAX_SECTORS];
     uint8_t unreadable;  /* MODIFIED sectors holding only part of their bytes (lazy fetch) */
+    uint32_t wbytes[MAX_SECTORS]; /* an unreadable sector's bytes written so far (sectored) */
     uint8_t mod_on_fill; /* RESERVED sectors to become MODIFIED when their fill arrives */
     uint8_t rpd;         /* remaining protection distance (bypass protect mode) */
     uint16_t owner;      /* who allocated it (ws_cache_set_owner) */
@@ -75,7 +76,8 @@ struct ws_cache {
        refused the same way without probing again (docs/timing.md, speed). */
     uint64_t ver;
     uint64_t fail_ver, fail_addr, fail_index; /* the last refusal: at ver, of this access */
-    uint8_t fail_dir, fail_local, fail_full, fail_kind;
+    uint8_t fail_dir, fail_local, fail_kind;
+    uint32_t fail_wbytes; /* the refused write's byte mask (or WS_WRITE_FULL) */
 };
 
 const char *ws_fail_kind_name(ws_fail_kind k) {
@@ -529,13 +531,15 @@ static bool fetch(ws_cache *c, uint64_t addr, uint64_t index_addr, uint32_t set,
  * whole sector): the sector becomes MODIFIED now; a partial write leaves it
  * unreadable until a read fetches the rest. */
 static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_t way,
-                               ws_cache_status ps, bool full, uint64_t now) {
+                               ws_cache_status ps, uint32_t wb, uint64_t now) {
     uint64_t block = ws_cache_block_addr(c, addr);
     uint32_t si = sector_of(c, addr);
     uint8_t bit = (uint8_t)(1u << si);
+    bool full = wb == WS_WRITE_FULL;
     line *l = line_at(c, set, way);
     if (ps == WS_CACHE_MISS) {
         allocate_line(c, set, way, block, si, LINE_MODIFIED, now, false);
+        l->wbytes[si] = wb;
         if (!full) l->unreadable |= bit;
     } else if (ps == WS_CACHE_HIT_RESERVED) {
         /* the fill in flight merges with the written bytes */
@@ -544,7 +548,9 @@ static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_
     } else { /* SECTOR_MISS: the sector is invalid, or modified but partial */
         bool was_partial = l->sec[si] == LINE_MODIFIED && ((l->unreadable & bit) != 0);
         if (l->sec[si] != LINE_MODIFIED || was_partial) {
-            if (full) l->unreadable &= (uint8_t)~bit;
+            /* GPGPU-Sim's byte mask: the parts written so far add up */
+            l->wbytes[si] = was_partial ? l->wbytes[si] | wb : wb;
+            if (l->wbytes[si] == WS_WRITE_FULL) l->unreadable &= (uint8_t)~bit;
             else l->unreadable |= bit;
         }
         l->sec[si] = LINE_MODIFIED;
@@ -553,7 +559,8 @@ static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_
 }
 
 static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
-                                   bool local, bool full_write, void *req, uint64_t now) {
+                                   bool local, uint32_t wb, void *req, uint64_t now) {
+    const bool full_write = wb == WS_WRITE_FULL;
     uint64_t block = ws_cache_block_addr(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr);
     uint32_t si = sector_of(c, addr);
@@ -589,7 +596,10 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
     bool write_back = wp == WS_WP_WRITE_BACK || (wp == WS_WP_LOCAL_WB_GLOBAL_WT && local);
     if (ps == WS_CACHE_HIT) {
         if (write_back) {
-            if (l->sec[si] == LINE_MODIFIED && full_write) l->unreadable &= (uint8_t)~bit;
+            if (l->sec[si] == LINE_MODIFIED && (l->unreadable & bit)) { /* the parts add up */
+                l->wbytes[si] |= wb;
+                if (l->wbytes[si] == WS_WRITE_FULL) l->unreadable &= (uint8_t)~bit;
+            }
             l->sec[si] = LINE_MODIFIED;
             l->last_use = now;
             return done(c, dir, WS_CACHE_HIT, false, false);
@@ -612,7 +622,7 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
         if (mq_full(c, 0)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
         bool through = wp == WS_WP_WRITE_THROUGH;
         if (through) mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
-        write_allocate_now(c, addr, set, way, ps, full_write, now);
+        write_allocate_now(c, addr, set, way, ps, wb, now);
         return done(c, dir, ps, false, through);
     }
     if (wa == WS_WA_FETCH_ON_WRITE) {
@@ -722,19 +732,26 @@ static void start_pending_flush(ws_cache *c, uint64_t now) {
 
 ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
                                    bool local, bool full_write, void *req, uint64_t now) {
+    return ws_cache_access_bytes(c, addr, index_addr, dir, local, full_write ? WS_WRITE_FULL : 0,
+                                 req, now);
+}
+
+ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
+                                      ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
+                                      uint64_t now) {
     start_pending_flush(c, now);
     if (now < c->blocked_until && now >= c->flush_from) {
         if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
         return fail(c, dir, WS_FAIL_FLUSH);
     }
     if (c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == index_addr &&
-        c->fail_dir == dir && c->fail_local == local && c->fail_full == full_write) {
+        c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == wbytes) {
         if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
         return fail(c, dir, (ws_fail_kind)c->fail_kind); /* as probing again would */
     }
     ws_cache_result r = c->byp.tag_only
                             ? access_tag_only(c, addr, index_addr, dir, req, now)
-                            : access_body(c, addr, index_addr, dir, local, full_write, req, now);
+                            : access_body(c, addr, index_addr, dir, local, wbytes, req, now);
     if (local) c->stats.status_local[dir][r.status]++;
     if (r.status == WS_CACHE_RESERVATION_FAIL) {
         c->fail_ver = c->ver;
@@ -742,7 +759,7 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
         c->fail_index = index_addr;
         c->fail_dir = (uint8_t)dir;
         c->fail_local = local;
-        c->fail_full = full_write;
+        c->fail_wbytes = wbytes;
         c->fail_kind = (uint8_t)r.fail;
     } else {
         c->ver++;
@@ -909,6 +926,22 @@ void ws_cache_invalidate(ws_cache *c) {
         for (uint32_t s = 0; s < c->nsec; s++)
             if (c->lines[i].sec[s] != LINE_RESERVED && c->lines[i].sec[s] != LINE_RD)
                 c->lines[i].sec[s] = LINE_INVALID;
+}
+
+bool ws_cache_set_ways(ws_cache *c, uint32_t ways) {
+    if (ways == c->cfg.assoc) return true;
+    if (!ways || c->mshr_used) return false;
+    size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
+    for (size_t i = 0; i < n; i++) /* only clean lines may be dropped */
+        for (uint32_t s = 0; s < c->nsec; s++)
+            if (c->lines[i].sec[s] != LINE_INVALID && c->lines[i].sec[s] != LINE_VALID) return false;
+    line *ls = calloc((size_t)c->cfg.nsets * ways, sizeof *ls);
+    if (!ls) return false;
+    c->ver++; /* a noted refusal was against the old lines */
+    free(c->lines);
+    c->lines = ls;
+    c->cfg.assoc = ways;
+    return true;
 }
 
 const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; }

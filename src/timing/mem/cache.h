@@ -109,6 +109,11 @@ typedef struct ws_cache_stats {
 
 typedef struct ws_cache ws_cache;
 
+/* Change the number of ways (GPGPU-Sim 4's L1D/shared-memory carve-out at a
+ * kernel launch). The cache is emptied; false, and nothing changed, while a
+ * fill is pending or a line is dirty. */
+bool ws_cache_set_ways(ws_cache *c, uint32_t ways);
+
 /* Create with an index function spec ("linear", "fermi", ... or NULL for the
  * config's letter). NULL and err on a bad configuration. */
 ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg, const char *index_spec,
@@ -136,6 +141,15 @@ typedef struct ws_cache_result {
 } ws_cache_result;
 ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
                                    bool local, bool full_write, void *req, uint64_t now);
+/* The same with the write's bytes within its 32 B sector (bit i: byte i;
+ * WS_WRITE_FULL: all). A sectored cache adds up the bytes that partial
+ * writes leave in an unreadable sector, which becomes readable once all 32
+ * are written, as GPGPU-Sim's byte mask does. ws_cache_access_ex's partial
+ * write (0 here) never completes a sector. */
+#define WS_WRITE_FULL 0xFFFFFFFFu
+ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
+                                      ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
+                                      uint64_t now);
 
 /* Make addr's sector (line) VALID without any traffic, evicting silently if
  * needed (GPGPU-Sim's -gpgpu_perf_sim_memcpy L2 fill). */

@@ -302,6 +302,10 @@ static void complete(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
 }
 
 /* ---- L2 clock ---- */
+/* A write's bytes within its 32 B sector (sectored L2), or WS_WRITE_FULL /
+   0 for a whole / partial line (line-granular L2). */
+static uint32_t write_bytes(const ws_mempart *p, const ws_mreq *r);
+
 static bool full_write(const ws_mempart *p, const ws_mreq *r) {
     if (!p->sectored) {
         for (int i = 0; i < 16; i++)
@@ -311,6 +315,13 @@ static bool full_write(const ws_mempart *p, const ws_mreq *r) {
     uint32_t i = (uint32_t)((r->addr >> 5) & 3);
     return r->bytes[i * 4] == 0xFF && r->bytes[i * 4 + 1] == 0xFF && r->bytes[i * 4 + 2] == 0xFF &&
            r->bytes[i * 4 + 3] == 0xFF;
+}
+
+static uint32_t write_bytes(const ws_mempart *p, const ws_mreq *r) {
+    if (!p->sectored) return full_write(p, r) ? WS_WRITE_FULL : 0;
+    uint32_t i = (uint32_t)((r->addr >> 5) & 3);
+    return (uint32_t)r->bytes[i * 4] | (uint32_t)r->bytes[i * 4 + 1] << 8 |
+           (uint32_t)r->bytes[i * 4 + 2] << 16 | (uint32_t)r->bytes[i * 4 + 3] << 24;
 }
 
 static void make_dram_item(ws_mempart *p, dram_item *it, ws_mreq *r, uint64_t addr, uint32_t bytes,
@@ -414,8 +425,9 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
             bool wr = r->is_write && !r->is_atomic; /* atomics are served as reads */
             uint64_t ix = p->part_local_index ? r->part_addr : r->addr;
             ws_cache_result res =
-                ws_cache_access_ex(c, r->addr, ix, wr ? WS_ACC_WRITE : WS_ACC_READ,
-                                   r->access == WS_MA_LOCAL_W, wr && full_write(p, r), r, now);
+                ws_cache_access_bytes(c, r->addr, ix, wr ? WS_ACC_WRITE : WS_ACC_READ,
+                                      r->access == WS_MA_LOCAL_W, wr ? write_bytes(p, r) : 0, r,
+                                      now);
             p->stats.l2_by_access[r->access][res.status]++;
             r->l2_waited = res.status != WS_CACHE_HIT; /* answered from beyond the L2 */
             if (res.status != WS_CACHE_RESERVATION_FAIL) {

@@ -391,7 +391,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 valid_inst = true;
                 continue;
             }
-            if (!sm_regset_free(&sm->id_oc[blk - SM_BLK_PIPE])) {
+            if (!sm_regset_free_for(sm, &sm->id_oc[blk - SM_BLK_PIPE], s)) {
                 valid_inst = ready_inst = true;
                 continue;
             } /* its ID_OC register has room now: check it again */
@@ -440,7 +440,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             }
             ready_inst = true;
             sm_regset *rs = &sm->id_oc[e->dec->cls];
-            if (!sm_regset_free(rs)) {
+            if (!sm_regset_free_for(sm, rs, s)) {
                 if (!issued && sm->blk_ok) sm->wblk[wi] = (uint8_t)(SM_BLK_PIPE + e->dec->cls);
                 break;
             }

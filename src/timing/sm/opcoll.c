@@ -8,7 +8,15 @@
  * operands are all read is dispatched, through the class's output ports,
  * to the OC_EX register when that has room. Address registers of memory
  * operands and guard predicates are not read here (GPGPU-Sim's arch_reg
- * lists hold value operands only). */
+ * lists hold value operands only).
+ * GPGPU-Sim 4's generic collector (-gpgpu_enable_specialized_operand_collector
+ * 0) keeps only the general units: each of its input ports takes the oldest
+ * instruction of the first non-empty ID_OC register, each output port
+ * dispatches one ready unit of any class. -gpgpu_reg_file_port_throughput N
+ * runs the whole step N times a cycle, as GPGPU-Sim does. Sub-core SMs
+ * (-gpgpu_sub_core_model) split every unit set and the banks evenly over the
+ * schedulers: an instruction uses only its scheduler's units and banks, and
+ * each scheduler has one slot of each pipeline register. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +108,24 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     int64_t units[SM_NCLASS + 1] = {c->oc_units_sp, c->oc_units_sfu, c->oc_units_mem,
                                     c->oc_units_dp, c->oc_units_int, c->oc_units_gen};
     if (sm_oc_spec_parse(c->oc_spec, units, err, errlen)) return -1;
+    sm->oc_steps = (unsigned)c->reg_file_port_throughput;
+    sm->oc_generic = !c->enable_specialized_operand_collector;
+    if (sm->oc_generic) {
+        /* the per-class counts and ports are not built in this organisation */
+        for (int k = 0; k < SM_NCLASS; k++) units[k] = 0;
+        sm->gen_in_ports = (unsigned)c->oc_in_ports_gen;
+        sm->gen_out_ports = (unsigned)c->oc_out_ports_gen;
+        if (!units[SM_NCLASS] || !sm->gen_in_ports || !sm->gen_out_ports) {
+            snprintf(err, errlen,
+                     "-gpgpu_enable_specialized_operand_collector 0 needs general collector units "
+                     "and ports: -gpgpu_operand_collector_num_units_gen %lld, "
+                     "-gpgpu_operand_collector_num_in_ports_gen %lld, "
+                     "-gpgpu_operand_collector_num_out_ports_gen %lld (each from 1)",
+                     (long long)units[SM_NCLASS], (long long)c->oc_in_ports_gen,
+                     (long long)c->oc_out_ports_gen);
+            return -1;
+        }
+    }
     int64_t inp[SM_NCLASS] = {c->oc_in_ports_sp, c->oc_in_ports_sfu, c->oc_in_ports_mem, 1, 1};
     int64_t outp[SM_NCLASS] = {c->oc_out_ports_sp, c->oc_out_ports_sfu, c->oc_out_ports_mem, 1, 1};
     bool used[SM_NCLASS] = {c->num_sp_units > 0, c->num_sfu_units > 0, true, c->num_dp_units > 0,
@@ -127,6 +153,35 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
             return -1;
         }
     }
+    sm->sub_core = c->sub_core_model;
+    if (sm->sub_core) {
+        /* GPGPU-Sim requires these splits to be even; so do we, before the run */
+        unsigned ns = (unsigned)c->num_sched_per_core;
+        if (c->num_reg_banks % ns) {
+            snprintf(err, errlen,
+                     "-gpgpu_sub_core_model 1: -gpgpu_num_reg_banks %lld is not a multiple of "
+                     "-gpgpu_num_sched_per_core %u",
+                     (long long)c->num_reg_banks, ns);
+            return -1;
+        }
+        sm->banks_per_sched = (unsigned)c->num_reg_banks / ns;
+        for (int k = 0; k <= SM_NCLASS; k++)
+            if (sm->cu_n[k] % ns) {
+                snprintf(err, errlen,
+                         "-gpgpu_sub_core_model 1: %u %s collector units do not split evenly "
+                         "over %u schedulers",
+                         sm->cu_n[k], k == SM_NCLASS ? "general" : names[k], ns);
+                return -1;
+            }
+        for (int k = 0; k < SM_NCLASS; k++)
+            if (used[k] && (sm->id_oc[k].width < ns || sm->oc_ex[k].width < ns)) {
+                snprintf(err, errlen,
+                         "-gpgpu_sub_core_model 1: -gpgpu_pipeline_widths %s gives the %s "
+                         "pipeline fewer slots than the %u schedulers",
+                         c->pipeline_widths, names[k], ns);
+                return -1;
+            }
+    }
     sm->cu = calloc(sm->ncu ? sm->ncu : 1, sizeof *sm->cu);
     sm->cu_granted = calloc(sm->ncu ? sm->ncu : 1, 1);
     sm->nbanks = (unsigned)c->num_reg_banks;
@@ -151,6 +206,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
 
 static inline unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
     unsigned r = arch + (sm->cfg->reg_bank_use_warp_id ? warp : 0);
+    if (sm->sub_core) /* the scheduler's own banks */
+        return r % sm->banks_per_sched + sm->vsched[warp] * sm->banks_per_sched;
     return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
 }
 
@@ -171,9 +228,9 @@ static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
         if (c >= n) c -= n;
         sm_cu *cu = &sm->cu[base + c];
         if (!cu->in || cu->in->nrd) continue;
-        if (set == SM_NCLASS && cu->in->cls != k) continue;
+        if (set == SM_NCLASS && k < SM_NCLASS && cu->in->cls != k) continue; /* k: any */
         sm_regset *out = &sm->oc_ex[cu->in->cls];
-        if (!sm_regset_free(out)) continue;
+        if (!sm_regset_free_for(sm, out, sm->vsched[cu->in->warp])) continue;
         sm_regset_push(out, cu->in);
         cu->in = NULL;
         sm->cu_used[set]--;
@@ -184,9 +241,14 @@ static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
 }
 
 static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
-    unsigned n = sm->cu_n[set], base = sm->cu_base[set];
+    unsigned n = sm->cu_n[set], base = sm->cu_base[set], lo = 0;
     if (sm->cu_used[set] == n) return false;
-    for (unsigned c = 0; c < n; c++) {
+    if (sm->sub_core) { /* the scheduler's share of the set */
+        unsigned per = n / sm->n_sched;
+        lo = sm->vsched[in->warp] * per;
+        n = lo + per;
+    }
+    for (unsigned c = lo; c < n; c++) {
         sm_cu *cu = &sm->cu[base + c];
         if (cu->in) continue;
         cu->in = in;
@@ -218,24 +280,69 @@ static bool oc_blocked(const ws_sm *sm, unsigned k) {
     return false;
 }
 
+/* Generic collector, input side: each port visits the ID_OC registers in
+   GPGPU-Sim's port order (SP, SFU, MEM, DP, INT) and moves the oldest
+   instruction of each non-empty one into a free general unit (GPGPU-Sim 4
+   lets a port serve every register in one step). */
+static const uint8_t gen_order[SM_NCLASS] = {SM_SP, SM_SFU, SM_MEM, SM_DP, SM_INT};
+
+static bool gen_allocate(ws_sm *sm) {
+    bool blocked = false;
+    for (unsigned p = 0; p < sm->gen_in_ports; p++) {
+        bool moved = false; /* a port that moves nothing leaves the next nothing either */
+        for (unsigned j = 0; j < SM_NCLASS; j++) {
+            sm_regset *rs = &sm->id_oc[gen_order[j]];
+            if (!rs->n) continue;
+            unsigned idx;
+            sm_inst *in = sm_regset_oldest(rs, &idx);
+            if (!cu_allocate(sm, SM_NCLASS, in)) {
+                blocked = blocked || oc_blocked(sm, gen_order[j]);
+                continue;
+            }
+            sm_regset_remove(rs, idx);
+            sm->gen++; /* an ID_OC slot is free: issue may go on */
+            moved = true;
+        }
+        if (!moved) break;
+    }
+    return blocked;
+}
+
+/* One collector step; true when an instruction found no unit because the
+   units it could use are blocked from downstream. */
+static bool oc_step(ws_sm *sm);
+
 void sm_oc_cycle(ws_sm *sm) {
     /* nothing in ID_OC, in a collector unit or in a bank queue: the steps below would
-       only rotate the bank priority and clear the write marks */
+       only rotate the bank priority (once per step) and clear the write marks */
     bool idle = !sm->bq_total && !sm->cu_used[SM_NCLASS];
     for (unsigned k = 0; k < SM_NCLASS && idle; k++) idle = !sm->id_oc[k].n && !sm->cu_used[k];
     if (idle) {
-        sm->arb_prio = sm->arb_prio + 1 < sm->nbanks ? sm->arb_prio + 1 : 0;
+        unsigned a = sm->arb_prio + sm->oc_steps;
+        while (a >= sm->nbanks) a -= sm->nbanks;
+        sm->arb_prio = a;
         memset(sm->bank_write, 0, sm->nbanks);
         return;
     }
+    bool blocked = false;
+    for (unsigned s = 0; s < sm->oc_steps; s++) blocked |= oc_step(sm);
+    if (blocked) sm->st.oc_blocked_cycles++; /* a cycle count, whatever the steps */
+}
+
+static bool oc_step(ws_sm *sm) {
     /* 1. dispatch collector units whose operands are all read (a unit of
        class k, or a general one holding class k, goes to OC_EX k: none
        can while that is full) */
-    for (unsigned k = 0; k < SM_NCLASS; k++) {
-        if (!sm_regset_free(&sm->oc_ex[k])) continue;
-        for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_used[k]; p++)
-            if (!cu_dispatch(sm, k, k)) break;
-        if (sm->cu_used[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS);
+    if (sm->oc_generic) {
+        for (unsigned p = 0; p < sm->gen_out_ports && sm->cu_used[SM_NCLASS]; p++)
+            if (!cu_dispatch(sm, SM_NCLASS, SM_NCLASS)) break;
+    } else {
+        for (unsigned k = 0; k < SM_NCLASS; k++) {
+            if (!sm_regset_free(&sm->oc_ex[k])) continue;
+            for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_used[k]; p++)
+                if (!cu_dispatch(sm, k, k)) break;
+            if (sm->cu_used[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS);
+        }
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
     if (sm->ncu && sm->bq_total) memset(sm->cu_granted, 0, sm->ncu);
@@ -253,6 +360,11 @@ void sm_oc_cycle(ws_sm *sm) {
     }
     sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
     /* 3. input ports move instructions from ID_OC into free collector units */
+    if (sm->oc_generic) {
+        bool b = gen_allocate(sm);
+        memset(sm->bank_write, 0, sm->nbanks);
+        return b;
+    }
     bool blocked = false;
     for (unsigned k = 0; k < SM_NCLASS; k++) {
         sm_regset *rs = &sm->id_oc[k];
@@ -260,10 +372,7 @@ void sm_oc_cycle(ws_sm *sm) {
             unsigned idx;
             sm_inst *in = sm_regset_oldest(rs, &idx);
             if (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in)) {
-                if (!blocked && oc_blocked(sm, k)) {
-                    blocked = true;
-                    sm->st.oc_blocked_cycles++;
-                }
+                if (!blocked && oc_blocked(sm, k)) blocked = true;
                 break;
             }
             sm_regset_remove(rs, idx);
@@ -271,6 +380,7 @@ void sm_oc_cycle(ws_sm *sm) {
         }
     }
     memset(sm->bank_write, 0, sm->nbanks);
+    return blocked;
 }
 
 /* Register-bank read cycles a set of instructions would need in isolation

@@ -178,6 +178,7 @@ ws_sm *ws_sm_create(const ws_sm_env *env, char *err, size_t errlen) {
         goto fail;
     }
     if (sm_fetch_init(sm, err, errlen) || sm_oc_init(sm, err, errlen) ||
+        sm_carveout_init(sm, err, errlen) ||
         sm_units_init(sm, err, errlen) || sm_ldst_init(sm, err, errlen) ||
         sm_tex_init(sm, err, errlen) || sm_ro_init(sm, err, errlen) ||
         sm_l1trace_init(sm, err, errlen) || sm_replay_init(sm, err, errlen) ||
@@ -390,6 +391,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
        constant lines across launches (measured: rodinia/gaussian's later launches miss
        neither cache there), and its timing caches hold tags, not values */
     if (sm->cfg->flush_l1_cache) ws_cache_invalidate(sm->l1d);
+    sm_carveout_kernel_start(sm); /* -gpgpu_adaptive_cache_config: the L1D's share */
 }
 
 bool ws_sm_can_take_cta(const ws_sm *sm) {

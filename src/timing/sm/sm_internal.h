@@ -26,6 +26,7 @@
 
 /* Pipeline classes: which ID_OC / OC_EX register set and unit type. */
 enum { SM_SP = 0, SM_SFU, SM_MEM, SM_DP, SM_INT, SM_NCLASS };
+enum { SM_MAX_CARVEOUTS = 16 };
 
 /* An instruction decoded once per kernel: pipeline class, latency, and the
  * registers the scoreboard and the register banks see. */
@@ -182,6 +183,7 @@ typedef struct sm_rdreq { uint16_t cu; } sm_rdreq;
 /* Pipelined function unit (SP, SFU, DP, INT). */
 typedef struct sm_fu {
     uint8_t cls;
+    uint8_t sched;             /* sub-core SMs: the scheduler whose OC_EX slot it takes */
     sm_inst *disp;             /* dispatch register */
     uint64_t disp_until;       /* cycle the dispatch register frees */
     unsigned nfl, capfl;
@@ -302,6 +304,15 @@ struct ws_sm {
     uint8_t *bank_write;       /* banks written back this cycle */
     uint8_t *cu_granted;
     unsigned arb_prio;
+    unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
+    bool oc_generic;           /* GPGPU-Sim 4's generic collector: general units and ports only */
+    unsigned gen_in_ports, gen_out_ports;
+    bool sub_core;             /* -gpgpu_sub_core_model: per-scheduler slots, units, banks */
+    /* unified L1D/shared array (carveout.c): carve-outs in KB, the dl1 geometry's ways */
+    uint32_t carve_kb[SM_MAX_CARVEOUTS];
+    unsigned carve_n, carve_ways;
+    uint64_t carve_way_bytes;
+    unsigned banks_per_sched;
 
     /* function units */
     unsigned nfu;
@@ -422,7 +433,23 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen);
 void sm_issue_cycle(ws_sm *sm);
 
 /* opcoll.c */
+/* May scheduler s put an instruction into r? Sub-core SMs give each
+   scheduler one slot of every pipeline register (sm_oc_init checks the
+   widths); otherwise any free slot will do. */
+static inline bool sm_regset_free_for(const ws_sm *sm, const sm_regset *r, unsigned s) {
+    if (!sm->sub_core) return r->n < r->width;
+    for (unsigned i = 0; i < r->n; i++)
+        if (sm->vsched[r->slot[i]->warp] == s) return false;
+    return true;
+}
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
+/* carveout.c: -gpgpu_adaptive_cache_config */
+int sm_carveout_parse(const char *spec, uint32_t *kb, unsigned max, unsigned *n, char *err,
+                      size_t errlen);
+uint32_t sm_carveout_ways(uint32_t ways, uint64_t l1d_bytes, uint32_t unified_kb, const uint32_t *kb,
+                          unsigned n, uint64_t shmem_bytes);
+int sm_carveout_init(ws_sm *sm, char *err, size_t errlen);
+void sm_carveout_kernel_start(ws_sm *sm);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
 void sm_oc_cycle(ws_sm *sm);
 void sm_oc_write(ws_sm *sm, const sm_inst *in);

@@ -59,11 +59,24 @@ int sm_units_init(ws_sm *sm, char *err, size_t errlen) {
     sm->nfu = (unsigned)(c->num_sp_units + c->num_sfu_units + c->num_dp_units + c->num_int_units);
     sm->fu = calloc(sm->nfu, sizeof *sm->fu);
     if (!sm->fu) return -1;
-    unsigned k = 0;
-    for (int64_t i = 0; i < c->num_sp_units; i++) sm->fu[k++].cls = SM_SP;
-    for (int64_t i = 0; i < c->num_dp_units; i++) sm->fu[k++].cls = SM_DP;
-    for (int64_t i = 0; i < c->num_int_units; i++) sm->fu[k++].cls = SM_INT;
-    for (int64_t i = 0; i < c->num_sfu_units; i++) sm->fu[k++].cls = SM_SFU;
+    unsigned k = 0, ns = (unsigned)c->num_sched_per_core;
+    /* sub-core SMs: unit i of a kind serves scheduler i % schedulers */
+    for (int64_t i = 0; i < c->num_sp_units; i++) sm->fu[k].sched = (uint8_t)(i % ns), sm->fu[k++].cls = SM_SP;
+    for (int64_t i = 0; i < c->num_dp_units; i++) sm->fu[k].sched = (uint8_t)(i % ns), sm->fu[k++].cls = SM_DP;
+    for (int64_t i = 0; i < c->num_int_units; i++) sm->fu[k].sched = (uint8_t)(i % ns), sm->fu[k++].cls = SM_INT;
+    for (int64_t i = 0; i < c->num_sfu_units; i++) sm->fu[k].sched = (uint8_t)(i % ns), sm->fu[k++].cls = SM_SFU;
+    if (c->sub_core_model) {
+        const int64_t n[4] = {c->num_sp_units, c->num_dp_units, c->num_int_units, c->num_sfu_units};
+        static const char *const names[4] = {"sp", "dp", "int", "sfu"};
+        for (int i = 0; i < 4; i++)
+            if (n[i] && n[i] < (int64_t)ns) {
+                snprintf(err, errlen,
+                         "-gpgpu_sub_core_model 1: -gpgpu_num_%s_units %lld is fewer than the %u "
+                         "schedulers (each needs its own)",
+                         names[i], (long long)n[i], ns);
+                return -1;
+            }
+    }
     for (unsigned i = 0; i < sm->nfu; i++) {
         sm->fu[i].capfl = maxlat + 2;
         sm->fu[i].fl = calloc(sm->fu[i].capfl, sizeof *sm->fu[i].fl);
@@ -177,6 +190,15 @@ static void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
     else sm->st.thread_insts_int += n;
 }
 
+/* Sub-core SMs: the instruction in scheduler s's slot of rs (NULL: none). */
+static sm_inst *oldest_of(const ws_sm *sm, sm_regset *rs, unsigned s, unsigned *idx) {
+    sm_inst *best = NULL;
+    for (unsigned i = 0; i < rs->n; i++)
+        if (sm->vsched[rs->slot[i]->warp] == s && (!best || rs->slot[i]->uid < best->uid))
+            best = rs->slot[i], *idx = i;
+    return best;
+}
+
 /* Execute stage: each unit takes the oldest ready instruction of its OC_EX
  * register if it can; then the LD/ST unit cycles and takes its own. */
 void sm_units_cycle(ws_sm *sm) {
@@ -185,8 +207,8 @@ void sm_units_cycle(ws_sm *sm) {
         sm_regset *rs = &sm->oc_ex[fu->cls];
         if (!rs->n) continue;
         unsigned idx;
-        sm_inst *in = sm_regset_oldest(rs, &idx);
-        if (!sm_fu_can_issue(sm, fu, in)) continue;
+        sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
+        if (!in || !sm_fu_can_issue(sm, fu, in)) continue;
         sm_regset_remove(rs, idx);
         uint64_t t = sm->now + in->lat;
         sm->resbus[t % SM_RESBUS_RING]++;
