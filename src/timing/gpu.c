@@ -198,12 +198,29 @@ static const ws_stat_decl g_kernel_stats[GK_N] = {
 #undef K
 const ws_stat_table ws_gpu_kernel_table = {"GPU (per kernel)", g_kernel_stats, GK_N};
 
+/* A request pool on cache lines of its own: the pools of different SMs and
+   partitions are used by different host threads at the same time, and a
+   line shared between two of them would move between their cores at every
+   allocation. */
+typedef union line_pool {
+    ws_mreq_pool p;
+    char line[128];
+} line_pool;
+
+static line_pool *line_pools(uint32_t n) {
+    line_pool *v = aligned_alloc(sizeof *v, (n ? n : 1) * sizeof *v);
+    for (uint32_t i = 0; v && i < n; i++) ws_mreq_pool_init(&v[i].p);
+    return v;
+}
+
 struct ws_gpu {
     ws_config cfg;
     uint32_t n_sms, n_chan, n_sub_per_chan, n_subparts, flit;
-    ws_mreq_pool pool;        /* the memory partitions' requests */
-    ws_mreq_pool *sm_pool;    /* [n_sms]: each SM's own (an SM's cycle touches only its state) */
-    ws_par *par;              /* -warpsim_threads > 1: the SMs' cycles run on these threads */
+    ws_mreq_pool pool;        /* the CPU core's requests */
+    line_pool *sm_pool;       /* [n_sms]: each SM's own (an SM's cycle touches only its state) */
+    line_pool *mem_pool;      /* [n_chan]: each memory partition's own, likewise */
+    ws_par *par;              /* -warpsim_threads > 1: the SMs' and partitions' cycles run on
+                                 these threads */
     bool par_kernel;          /* the current kernel runs its SMs in parallel (kernel_parallel) */
     uint8_t *ticked;          /* [n_sms]: the SM ran this cycle (it was busy) */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
@@ -473,8 +490,10 @@ static void gpu_free(ws_gpu *g) {
     free(g->ticked);
     free(g->sm_idle);
     /* requests move between pools' free lists; each pool frees the chunks it carved */
-    for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i]);
+    for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i].p);
     free(g->sm_pool);
+    for (uint32_t i = 0; g->mem_pool && i < g->n_chan; i++) ws_mreq_pool_destroy(&g->mem_pool[i].p);
+    free(g->mem_pool);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
     free(g);
@@ -511,10 +530,11 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     g->sm = calloc(g->n_sms, sizeof *g->sm);
     g->part = calloc(g->n_chan, sizeof *g->part);
-    g->sm_pool = calloc(g->n_sms, sizeof *g->sm_pool);
+    g->sm_pool = line_pools(g->n_sms);
+    g->mem_pool = line_pools(g->n_chan);
     g->ticked = calloc(g->n_sms, 1);
     g->sm_idle = calloc(g->n_sms, 1);
-    if (!g->sm || !g->part || !g->sm_pool || !g->ticked || !g->sm_idle) {
+    if (!g->sm || !g->part || !g->sm_pool || !g->mem_pool || !g->ticked || !g->sm_idle) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
         return NULL;
@@ -578,7 +598,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         g->hm_period = ws_hmem_period(g->hm);
     }
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_sm_env env = {c, &g->sm_pool[i], &g->ad, i, g->flit, g->l1blist};
+        ws_sm_env env = {c, &g->sm_pool[i].p, &g->ad, i, g->flit, g->l1blist};
         if (g->hm) {
             env.pages = ws_hmem_pages(g->hm);
             env.cpu_port = g->n_subparts;
@@ -590,7 +610,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         }
     }
     for (uint32_t i = 0; i < g->n_chan; i++)
-        if (!(g->part[i] = ws_mempart_create(c, i, &g->pool, err, errlen))) {
+        if (!(g->part[i] = ws_mempart_create(c, i, &g->mem_pool[i].p, err, errlen))) {
             gpu_free(g);
             return NULL;
         }
@@ -1022,29 +1042,58 @@ __attribute__((noinline)) static bool waves_converged(ws_wave_watch *w, const ws
     return done >= w->next && ws_wave_watch_step(w, done, insns_since(g, sm0), cycle);
 }
 
-/* ---- the SMs' part of a core cycle ------------------------------------------
+/* ---- the units' own part of a cycle -----------------------------------------
  * Two phases, so that the result does not depend on -warpsim_threads: every
- * busy SM runs its cycle touching only its own state (sm_cycle, on the
- * worker threads when there are any), then, serially in SM-id order, each
- * SM's global stores and atomics are applied (ws_sm_commit) and its
- * requests enter the interconnect (sms_commit). A load therefore sees
- * global memory as it was at the start of its cycle, whatever SM ran first
- * (docs/timing.md, parallel simulation). */
-typedef struct sm_phase {
+ * busy SM runs its cycle touching only its own state (sm_cycle), and so do
+ * the memory partitions' DRAM and L2 cycles (mem_cycle), on the worker
+ * threads when there are any; then, serially in SM-id order, each SM's
+ * global stores and atomics are applied (ws_sm_commit) and its requests
+ * enter the interconnect (sms_commit). A load therefore sees global memory
+ * as it was at the start of its cycle, whatever SM ran first
+ * (docs/timing.md, parallel simulation). What moves between units (the
+ * interconnect's pops and pushes, its own cycle) is done before the
+ * parallel phase, serially. */
+typedef struct unit_phase {
     ws_gpu *g;
     uint64_t now;
-} sm_phase;
+    int dom;          /* the memory clock domains that tick (DOM_DRAM, DOM_L2) */
+} unit_phase;
 
-static inline __attribute__((always_inline)) void sm_cycle(void *ctx, uint32_t i) {
-    const sm_phase *p = ctx;
-    ws_sm *sm = p->g->sm[i];
-    if (p->g->sm_idle[i]) {
-        p->g->ticked[i] = 0;
+static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, uint32_t i) {
+    ws_gpu *g = p->g;
+    ws_sm *sm = g->sm[i];
+    /* written only when it changes: neighbouring SMs' flags share a line */
+    if (g->sm_idle[i]) {
+        if (g->ticked[i]) g->ticked[i] = 0;
         return;
     }
-    p->g->ticked[i] = ws_sm_busy(sm);
-    if (p->g->ticked[i]) ws_sm_cycle(sm, p->now);
-    else p->g->sm_idle[i] = 1;
+    uint8_t busy = ws_sm_busy(sm);
+    if (g->ticked[i] != busy) g->ticked[i] = busy;
+    if (busy) ws_sm_cycle(sm, p->now);
+    else g->sm_idle[i] = 1;
+}
+
+/* A memory partition's DRAM and L2 cycles: they touch only the partition
+ * (its sub-partitions' queues, L2 slices, DRAM channel, request pool). */
+static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p, uint32_t c) {
+    if (p->dom & DOM_DRAM) ws_mempart_dram_cycle(p->g->part[c], p->now);
+    if (p->dom & DOM_L2) ws_mempart_l2_cycle(p->g->part[c], p->now);
+}
+
+/* An item of the parallel phase: the SMs, then the partitions. */
+static void unit_cycle(void *ctx, uint32_t i) {
+    const unit_phase *p = ctx;
+    if (i < p->g->n_sms) sm_cycle(p, i);
+    else mem_cycle(p, i - p->g->n_sms);
+}
+
+/* Is the parallel phase worth its hand-offs this cycle? Not with at most
+ * one SM to run (the partitions' cycles alone are short): the start and
+ * the end of a kernel, a lone straggler. */
+static bool par_worthwhile(const ws_gpu *g) {
+    uint32_t busy = 0;
+    for (uint32_t i = 0; i < g->n_sms && busy < 2; i++) busy += !g->sm_idle[i];
+    return busy >= 2;
 }
 
 /* Can this kernel's SMs run in parallel? Global-memory writes outside the
@@ -1165,8 +1214,9 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
             if (g->hm) ws_hmem_to_icnt(g->hm, g->icnt, g->flit, now);
         }
-        if (dom & DOM_DRAM)
-            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_dram_cycle(g->part[i], now);
+        /* the requests that the sub-partitions take from the interconnect
+           (and the CPU's port) enter before the partitions' DRAM cycles, in
+           which they take no part (the DRAM cycle touches other queues) */
         if (dom & DOM_L2) {
             for (uint32_t s = 0; s < g->n_subparts; s++) {
                 uint32_t k;
@@ -1181,15 +1231,20 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
             if (g->hm) ws_hmem_from_icnt(g->hm, g->icnt, now);
             if (g->cpu) cpu_to_l2(g, now);
-            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], now);
         }
         if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
-        if (!(dom & DOM_CORE)) continue;
-
-        sm_phase ph = {g, now};
-        if (g->par_kernel) ws_par_run(g->par, g->n_sms, sm_cycle, &ph);
-        else
+        unit_phase ph = {g, now, dom & (DOM_DRAM | DOM_L2)};
+        if (!(dom & DOM_CORE)) {
+            for (uint32_t i = 0; ph.dom && i < g->n_chan; i++) mem_cycle(&ph, i);
+            continue;
+        }
+        uint32_t n_mem = ph.dom ? g->n_chan : 0;
+        if (g->par_kernel && par_worthwhile(g)) {
+            ws_par_run(g->par, g->n_sms + n_mem, unit_cycle, &ph);
+        } else {
             for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);
+            for (uint32_t i = 0; i < n_mem; i++) mem_cycle(&ph, i);
+        }
         bool progress = sms_commit(g, &rc, fault);
         bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
         if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
