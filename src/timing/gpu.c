@@ -1050,13 +1050,15 @@ __attribute__((noinline)) static bool waves_converged(ws_wave_watch *w, const ws
  * global stores and atomics are applied (ws_sm_commit) and its requests
  * enter the interconnect (sms_commit). A load therefore sees global memory
  * as it was at the start of its cycle, whatever SM ran first
- * (docs/timing.md, parallel simulation). What moves between units (the
- * interconnect's pops and pushes, its own cycle) is done before the
- * parallel phase, serially. */
+ * (docs/timing.md, parallel simulation). What moves between units (into
+ * and out of the interconnect) is done before the parallel phase and in
+ * the commit, serially; the interconnect's own cycle, which moves flits
+ * inside it, is an item of the parallel phase. */
 typedef struct unit_phase {
     ws_gpu *g;
     uint64_t now;
     int dom;          /* the memory clock domains that tick (DOM_DRAM, DOM_L2) */
+    uint32_t n_icnt;  /* 1: the interconnect's cycle is an item too */
 } unit_phase;
 
 static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, uint32_t i) {
@@ -1080,11 +1082,14 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
     if (p->dom & DOM_L2) ws_mempart_l2_cycle(p->g->part[c], p->now);
 }
 
-/* An item of the parallel phase: the SMs, then the partitions. */
+/* An item of the parallel phase: the SMs, the interconnect (its cycle
+ * moves flits inside it only: what enters and leaves it is moved before and
+ * after this phase), then the partitions. */
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
     if (i < p->g->n_sms) sm_cycle(p, i);
-    else mem_cycle(p, i - p->g->n_sms);
+    else if (i - p->g->n_sms < p->n_icnt) ws_icnt_cycle(p->g->icnt);
+    else mem_cycle(p, i - p->g->n_sms - p->n_icnt);
 }
 
 /* Is the parallel phase worth its hand-offs this cycle? Not with at most
@@ -1232,16 +1237,18 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             if (g->hm) ws_hmem_from_icnt(g->hm, g->icnt, now);
             if (g->cpu) cpu_to_l2(g, now);
         }
-        if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
-        unit_phase ph = {g, now, dom & (DOM_DRAM | DOM_L2)};
+        unit_phase ph = {g, now, dom & (DOM_DRAM | DOM_L2), 0};
         if (!(dom & DOM_CORE)) {
+            if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             for (uint32_t i = 0; ph.dom && i < g->n_chan; i++) mem_cycle(&ph, i);
             continue;
         }
         uint32_t n_mem = ph.dom ? g->n_chan : 0;
         if (g->par_kernel && par_worthwhile(g)) {
-            ws_par_run(g->par, g->n_sms + n_mem, unit_cycle, &ph);
+            ph.n_icnt = (dom & DOM_ICNT) != 0;
+            ws_par_run(g->par, g->n_sms + ph.n_icnt + n_mem, unit_cycle, &ph);
         } else {
+            if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);
             for (uint32_t i = 0; i < n_mem; i++) mem_cycle(&ph, i);
         }
