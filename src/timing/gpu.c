@@ -207,6 +207,15 @@ typedef union line_pool {
     char line[128];
 } line_pool;
 
+/* What an SM's cycle left for the serial commit (SO_* flags), on a line of
+   its own: written by the thread that ran the SM, read by the commit, which
+   then touches the SM's own lines only for what is there to do. */
+enum { SO_TICKED = 1, SO_LOG = 2, SO_OUT = 4, SO_PROGRESS = 8, SO_FAULT = 16 };
+typedef union sm_out {
+    uint8_t f;
+    char line[128];
+} sm_out;
+
 static line_pool *line_pools(uint32_t n) {
     line_pool *v = aligned_alloc(sizeof *v, (n ? n : 1) * sizeof *v);
     for (uint32_t i = 0; v && i < n; i++) ws_mreq_pool_init(&v[i].p);
@@ -222,7 +231,7 @@ struct ws_gpu {
     ws_par *par;              /* -warpsim_threads > 1: the SMs' and partitions' cycles run on
                                  these threads */
     bool par_kernel;          /* the current kernel runs its SMs in parallel (kernel_parallel) */
-    uint8_t *ticked;          /* [n_sms]: the SM ran this cycle (it was busy) */
+    sm_out *out;              /* [n_sms]: what the SM's cycle left for the commit */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
                                  skips ws_sm_busy, whose cost grows with the SM's units */
@@ -487,7 +496,7 @@ static void gpu_free(ws_gpu *g) {
     ws_hmem_destroy(g->hm);
     ws_icnt_destroy(g->icnt);
     ws_par_destroy(g->par);
-    free(g->ticked);
+    free(g->out);
     free(g->sm_idle);
     /* requests move between pools' free lists; each pool frees the chunks it carved */
     for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i].p);
@@ -532,9 +541,10 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     g->part = calloc(g->n_chan, sizeof *g->part);
     g->sm_pool = line_pools(g->n_sms);
     g->mem_pool = line_pools(g->n_chan);
-    g->ticked = calloc(g->n_sms, 1);
+    g->out = aligned_alloc(sizeof *g->out, (g->n_sms ? g->n_sms : 1) * sizeof *g->out);
+    if (g->out) memset(g->out, 0, g->n_sms * sizeof *g->out);
     g->sm_idle = calloc(g->n_sms, 1);
-    if (!g->sm || !g->part || !g->sm_pool || !g->mem_pool || !g->ticked || !g->sm_idle) {
+    if (!g->sm || !g->part || !g->sm_pool || !g->mem_pool || !g->out || !g->sm_idle) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
         return NULL;
@@ -1064,15 +1074,17 @@ typedef struct unit_phase {
 static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, uint32_t i) {
     ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
-    /* written only when it changes: neighbouring SMs' flags share a line */
+    uint8_t f = 0;
     if (g->sm_idle[i]) {
-        if (g->ticked[i]) g->ticked[i] = 0;
-        return;
+    } else if (ws_sm_busy(sm)) {
+        ws_sm_cycle(sm, p->now);
+        f = SO_TICKED | (ws_sm_commit_pending(sm) ? SO_LOG : 0) |
+            (ws_sm_out_peek(sm) ? SO_OUT : 0) | (ws_sm_progressed(sm) ? SO_PROGRESS : 0) |
+            (ws_sm_fault(sm, NULL) ? SO_FAULT : 0);
+    } else {
+        g->sm_idle[i] = 1;
     }
-    uint8_t busy = ws_sm_busy(sm);
-    if (g->ticked[i] != busy) g->ticked[i] = busy;
-    if (busy) ws_sm_cycle(sm, p->now);
-    else g->sm_idle[i] = 1;
+    if (g->out[i].f != f) g->out[i].f = f; /* unchanged: the line stays shared */
 }
 
 /* A memory partition's DRAM and L2 cycles: they touch only the partition
@@ -1128,19 +1140,20 @@ static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
 static bool sms_commit(ws_gpu *g, ws_status *rc, ws_fault *fault) {
     bool progress = false;
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        if (!g->ticked[i]) continue;
+        uint8_t f = g->out[i].f;
+        if (!(f & SO_TICKED)) continue;
         ws_sm *sm = g->sm[i];
-        ws_sm_commit(sm);
+        if (f & SO_LOG) ws_sm_commit(sm);
         ws_mreq *r;
-        while ((r = ws_sm_out_peek(sm))) {
+        while ((f & SO_OUT) && (r = ws_sm_out_peek(sm))) {
             uint32_t flits = ws_mreq_flits(r, g->flit);
             if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
             if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
             ws_sm_out_pop(sm);
             ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
         }
-        progress |= ws_sm_progressed(sm);
-        if (ws_sm_fault(sm, fault)) *rc = fault->code;
+        progress |= (f & SO_PROGRESS) != 0;
+        if ((f & SO_FAULT) && ws_sm_fault(sm, fault)) *rc = fault->code;
     }
     return progress;
 }

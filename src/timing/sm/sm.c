@@ -462,6 +462,7 @@ unsigned ws_sm_active_ctas(const ws_sm *sm) { return sm->n_active_ctas; }
 void ws_sm_commit(ws_sm *sm) {
     if (sm->wlog->n) ws_wlog_commit(sm->wlog);
 }
+bool ws_sm_commit_pending(const ws_sm *sm) { return sm->wlog->n != 0; }
 
 bool ws_sm_busy(const ws_sm *sm) {
     return sm->n_active_ctas || sm->outq.len || sm->resp.len || sm->n_pend || sm_ldst_busy(sm) ||

@@ -140,6 +140,8 @@ bool ws_sm_busy(const ws_sm *sm);
  * every SM ran the cycle, SMs in id order. */
 void ws_sm_cycle(ws_sm *sm, uint64_t now);
 void ws_sm_commit(ws_sm *sm);
+/* Has it stores or atomics waiting for ws_sm_commit? */
+bool ws_sm_commit_pending(const ws_sm *sm);
 /* A quiet SM (all warps waiting, pipeline empty) only counts its cycles
  * until a reply or a CTA arrives; call this when anything else it reads
  * changed between cycles (a policy controller's decision). */
