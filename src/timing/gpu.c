@@ -207,13 +207,17 @@ typedef union line_pool {
     char line[128];
 } line_pool;
 
-/* What an SM's cycle left for the serial commit (SO_* flags), on a line of
-   its own: written by the thread that ran the SM, read by the commit, which
-   then touches the SM's own lines only for what is there to do. */
+/* What passes between an SM's cycle and the serial steps around it, on a
+   line of its own, so that those steps do not touch the SM's own lines
+   (which stay in the cache of the host core that runs the SM): the reply
+   taken from the interconnect for it, which its cycle takes in first; and
+   what its cycle left for the commit (SO_* flags) and whether it has room
+   for a reply (ws_sm_in_ready). Written only when a value changes. */
 enum { SO_TICKED = 1, SO_LOG = 2, SO_OUT = 4, SO_PROGRESS = 8, SO_FAULT = 16 };
-typedef union sm_out {
-    uint8_t f;
-    char line[128];
+typedef struct sm_out {
+    _Alignas(128) uint8_t f;
+    bool resp_room;
+    ws_mreq *arrived;
 } sm_out;
 
 static line_pool *line_pools(uint32_t n) {
@@ -1074,6 +1078,11 @@ typedef struct unit_phase {
 static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, uint32_t i) {
     ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
+    sm_out *o = &g->out[i];
+    if (o->arrived) { /* as if it had come in before the cycle started */
+        ws_sm_in_push(sm, o->arrived, p->now);
+        o->arrived = NULL;
+    }
     uint8_t f = 0;
     if (g->sm_idle[i]) {
     } else if (ws_sm_busy(sm)) {
@@ -1084,7 +1093,9 @@ static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, 
     } else {
         g->sm_idle[i] = 1;
     }
-    if (g->out[i].f != f) g->out[i].f = f; /* unchanged: the line stays shared */
+    bool room = ws_sm_in_ready(sm);
+    if (o->f != f) o->f = f; /* unchanged: the line stays shared */
+    if (o->resp_room != room) o->resp_room = room;
 }
 
 /* A memory partition's DRAM and L2 cycles: they touch only the partition
@@ -1194,6 +1205,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     uint64_t hang_insts = 0;
     ws_status rc = WS_OK;
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels */
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        g->out[i].arrived = NULL;
+        g->out[i].resp_room = ws_sm_in_ready(g->sm[i]);
+    }
     for (;;) {
         int dom = next_domains(g);
         /* units keep time stamps (LRU, ready times) across kernels: they see
@@ -1204,9 +1219,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             for (uint32_t i = ws_icnt_next_sm_arrival(g->icnt, 0); i < g->n_sms;
                  i = ws_icnt_next_sm_arrival(g->icnt, i + 1)) {
                 const ws_mreq *h = ws_icnt_peek(g->icnt, i);
-                if (h && ws_sm_in_ready_for(g->sm[i], h)) {
+                /* ws_sm_in_ready_for, from what the SM's last cycle left */
+                if (h && (h->access == WS_MA_INST || g->out[i].resp_room)) {
                     if (g->hm) ws_hmem_reply(g->hm, h, now); /* per-node stats */
-                    ws_sm_in_push(g->sm[i], ws_icnt_pop(g->icnt, i), now);
+                    g->out[i].arrived = ws_icnt_pop(g->icnt, i); /* sm_cycle takes it in */
                     g->sm_idle[i] = 0;
                 }
             }
