@@ -1073,6 +1073,7 @@ typedef struct unit_phase {
     uint64_t now;
     int dom;          /* the memory clock domains that tick (DOM_DRAM, DOM_L2) */
     uint32_t n_icnt;  /* 1: the interconnect's cycle is an item too */
+    uint32_t dram_owed; /* DRAM cycles of the DRAM-only steps since the last core cycle */
 } unit_phase;
 
 static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, uint32_t i) {
@@ -1101,6 +1102,7 @@ static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, 
 /* A memory partition's DRAM and L2 cycles: they touch only the partition
  * (its sub-partitions' queues, L2 slices, DRAM channel, request pool). */
 static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p, uint32_t c) {
+    for (uint32_t k = 0; k < p->dram_owed; k++) ws_mempart_dram_cycle(p->g->part[c], p->now);
     if (p->dom & DOM_DRAM) ws_mempart_dram_cycle(p->g->part[c], p->now);
     if (p->dom & DOM_L2) ws_mempart_l2_cycle(p->g->part[c], p->now);
 }
@@ -1203,6 +1205,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     uint64_t max_cycle = (uint64_t)g->cfg.max_cycle, watchdog = (uint64_t)g->cfg.watchdog_cycles;
     uint64_t hang = (uint64_t)g->cfg.hang_cycles, hang_seen = hang_progress(g), hang_from = 0;
     uint64_t hang_insts = 0;
+    uint32_t dram_owed = 0;
     ws_status rc = WS_OK;
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels */
     for (uint32_t i = 0; i < g->n_sms; i++) {
@@ -1266,13 +1269,22 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             if (g->hm) ws_hmem_from_icnt(g->hm, g->icnt, now);
             if (g->cpu) cpu_to_l2(g, now);
         }
-        unit_phase ph = {g, now, dom & (DOM_DRAM | DOM_L2), 0};
-        if (!(dom & DOM_CORE)) {
-            if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
-            for (uint32_t i = 0; ph.dom && i < g->n_chan; i++) mem_cycle(&ph, i);
+        /* A step in which only the DRAM ticks (the DRAM clock is not the
+           core's) is owed to the partitions' items of the next core cycle,
+           which run it first: nothing between touches what it touches,
+           `now` is the same, and a kernel ends only after a core cycle. */
+        if (dom == DOM_DRAM) {
+            dram_owed++;
             continue;
         }
-        uint32_t n_mem = ph.dom ? g->n_chan : 0;
+        unit_phase ph = {g, now, dom & (DOM_DRAM | DOM_L2), 0, dram_owed};
+        dram_owed = 0;
+        if (!(dom & DOM_CORE)) {
+            if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
+            for (uint32_t i = 0; (ph.dom || ph.dram_owed) && i < g->n_chan; i++) mem_cycle(&ph, i);
+            continue;
+        }
+        uint32_t n_mem = ph.dom || ph.dram_owed ? g->n_chan : 0;
         if (g->par_kernel && par_worthwhile(g)) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
             ws_par_run(g->par, g->n_sms + ph.n_icnt + n_mem, unit_cycle, &ph);
