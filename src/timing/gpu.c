@@ -211,12 +211,12 @@ typedef union line_pool {
    line of its own, so that those steps do not touch the SM's own lines
    (which stay in the cache of the host core that runs the SM): the reply
    taken from the interconnect for it, which its cycle takes in first; and
-   what its cycle left for the commit (SO_* flags) and whether it has room
-   for a reply (ws_sm_in_ready). Written only when a value changes. */
-enum { SO_TICKED = 1, SO_LOG = 2, SO_OUT = 4, SO_PROGRESS = 8, SO_FAULT = 16 };
+   what its cycle left for the commit and whether it has room for a reply
+   (ws_sm_after_cycle's flags, and SO_TICKED: it ran). Written only when a
+   value changes. */
+enum { SO_TICKED = 0x80 };
 typedef struct sm_out {
     _Alignas(128) uint8_t f;
-    bool resp_room;
     ws_mreq *arrived;
 } sm_out;
 
@@ -1084,19 +1084,16 @@ static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, 
         ws_sm_in_push(sm, o->arrived, p->now);
         o->arrived = NULL;
     }
-    uint8_t f = 0;
+    /* an SM that is not busy has an empty reply queue: room, nothing else */
+    uint8_t f = WS_SM_RESP_ROOM;
     if (g->sm_idle[i]) {
     } else if (ws_sm_busy(sm)) {
         ws_sm_cycle(sm, p->now);
-        f = SO_TICKED | (ws_sm_commit_pending(sm) ? SO_LOG : 0) |
-            (ws_sm_out_peek(sm) ? SO_OUT : 0) | (ws_sm_progressed(sm) ? SO_PROGRESS : 0) |
-            (ws_sm_fault(sm, NULL) ? SO_FAULT : 0);
+        f = (uint8_t)(SO_TICKED | ws_sm_after_cycle(sm));
     } else {
         g->sm_idle[i] = 1;
     }
-    bool room = ws_sm_in_ready(sm);
     if (o->f != f) o->f = f; /* unchanged: the line stays shared */
-    if (o->resp_room != room) o->resp_room = room;
 }
 
 /* A memory partition's DRAM and L2 cycles: they touch only the partition
@@ -1156,17 +1153,17 @@ static bool sms_commit(ws_gpu *g, ws_status *rc, ws_fault *fault) {
         uint8_t f = g->out[i].f;
         if (!(f & SO_TICKED)) continue;
         ws_sm *sm = g->sm[i];
-        if (f & SO_LOG) ws_sm_commit(sm);
+        if (f & WS_SM_LOGGED) ws_sm_commit(sm);
         ws_mreq *r;
-        while ((f & SO_OUT) && (r = ws_sm_out_peek(sm))) {
+        while ((f & WS_SM_HAS_OUT) && (r = ws_sm_out_peek(sm))) {
             uint32_t flits = ws_mreq_flits(r, g->flit);
             if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
             if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
             ws_sm_out_pop(sm);
             ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
         }
-        progress |= (f & SO_PROGRESS) != 0;
-        if ((f & SO_FAULT) && ws_sm_fault(sm, fault)) *rc = fault->code;
+        progress |= (f & WS_SM_PROGRESSED) != 0;
+        if ((f & WS_SM_FAULTED) && ws_sm_fault(sm, fault)) *rc = fault->code;
     }
     return progress;
 }
@@ -1210,7 +1207,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels */
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->out[i].arrived = NULL;
-        g->out[i].resp_room = ws_sm_in_ready(g->sm[i]);
+        g->out[i].f = ws_sm_in_ready(g->sm[i]) ? WS_SM_RESP_ROOM : 0;
     }
     for (;;) {
         int dom = next_domains(g);
@@ -1223,7 +1220,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                  i = ws_icnt_next_sm_arrival(g->icnt, i + 1)) {
                 const ws_mreq *h = ws_icnt_peek(g->icnt, i);
                 /* ws_sm_in_ready_for, from what the SM's last cycle left */
-                if (h && (h->access == WS_MA_INST || g->out[i].resp_room)) {
+                if (h && (h->access == WS_MA_INST || (g->out[i].f & WS_SM_RESP_ROOM))) {
                     if (g->hm) ws_hmem_reply(g->hm, h, now); /* per-node stats */
                     g->out[i].arrived = ws_icnt_pop(g->icnt, i); /* sm_cycle takes it in */
                     g->sm_idle[i] = 0;
