@@ -1084,14 +1084,16 @@ static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, 
         ws_sm_in_push(sm, o->arrived, p->now);
         o->arrived = NULL;
     }
-    /* an SM that is not busy has an empty reply queue: room, nothing else */
-    uint8_t f = WS_SM_RESP_ROOM;
-    if (g->sm_idle[i]) {
-    } else if (ws_sm_busy(sm)) {
+    /* an idle SM keeps the line of the cycle in which it went idle: nothing
+       but the serial steps changed it since, and they set it busy again */
+    if (g->sm_idle[i]) return;
+    uint8_t f;
+    if (ws_sm_busy(sm)) {
         ws_sm_cycle(sm, p->now);
         f = (uint8_t)(SO_TICKED | ws_sm_after_cycle(sm));
     } else {
         g->sm_idle[i] = 1;
+        f = (uint8_t)(ws_sm_after_cycle(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
     }
     if (o->f != f) o->f = f; /* unchanged: the line stays shared */
 }
@@ -1207,7 +1209,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels */
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->out[i].arrived = NULL;
-        g->out[i].f = ws_sm_in_ready(g->sm[i]) ? WS_SM_RESP_ROOM : 0;
+        g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
     }
     for (;;) {
         int dom = next_domains(g);
@@ -1333,11 +1335,14 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 progress = true;
                 continue;
             }
-            if (!ws_sm_can_take_cta(g->sm[idx])) continue;
+            /* ws_sm_can_take_cta, as the SM's cycle left it or the last CTA
+               given to it in this loop (which may come back to an SM) */
+            if (!(g->out[idx].f & WS_SM_CTA_ROOM)) continue;
             uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
                               (uint32_t)(next_cta / l->grid[0] % l->grid[1]),
                               (uint32_t)(next_cta / ((uint64_t)l->grid[0] * l->grid[1]))};
             ws_sm_take_cta(g->sm[idx], id, now);
+            if (!ws_sm_can_take_cta(g->sm[idx])) g->out[idx].f &= (uint8_t)~WS_SM_CTA_ROOM;
             g->sm_idle[idx] = 0;
             next_cta++;
             g->last_issue_sm = idx;
