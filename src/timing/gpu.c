@@ -213,12 +213,24 @@ typedef union line_pool {
    taken from the interconnect for it, which its cycle takes in first; and
    what its cycle left for the commit and whether it has room for a reply
    (ws_sm_after_cycle's flags, and SO_TICKED: it ran). Written only when a
-   value changes. */
-enum { SO_TICKED = 0x80 };
+   value changes. The CTAs that the dispatch gives it wait here too and are
+   created at the start of its next cycle (ws_cta_create and the warps'
+   set-up are work of its own); cta_room counts its free CTA slots for the
+   dispatch. */
+enum { SO_TICKED = 0x80, SO_PENDING_MAX = 8 };
 typedef struct sm_out {
     _Alignas(128) uint8_t f;
+    uint8_t cta_room;
+    uint8_t n_pending;
     ws_mreq *arrived;
+    uint64_t pending_now;             /* the cycle the CTAs were given in */
+    uint64_t pending[SO_PENDING_MAX]; /* their linear numbers, in dispatch order */
 } sm_out;
+
+static uint8_t cta_room_of(const ws_sm *sm) {
+    unsigned n = ws_sm_free_ctas(sm);
+    return (uint8_t)(n < 255 ? n : 255);
+}
 
 static line_pool *line_pools(uint32_t n) {
     line_pool *v = aligned_alloc(sizeof *v, (n ? n : 1) * sizeof *v);
@@ -1068,18 +1080,40 @@ __attribute__((noinline)) static bool waves_converged(ws_wave_watch *w, const ws
  * and out of the interconnect) is done before the parallel phase and in
  * the commit, serially; the interconnect's own cycle, which moves flits
  * inside it, is an item of the parallel phase. */
+/* Creates the CTAs given to SM i and not yet created, in the order given. */
+static void take_pending(ws_gpu *g, const ws_launch_desc *l, uint32_t i) {
+    sm_out *o = &g->out[i];
+    for (uint32_t k = 0; k < o->n_pending; k++) {
+        uint64_t n = o->pending[k];
+        uint32_t id[3] = {(uint32_t)(n % l->grid[0]), (uint32_t)(n / l->grid[0] % l->grid[1]),
+                          (uint32_t)(n / ((uint64_t)l->grid[0] * l->grid[1]))};
+        ws_sm_take_cta(g->sm[i], id, o->pending_now);
+    }
+    o->n_pending = 0;
+}
+
+/* Before anything outside the SMs' cycles looks at their CTAs. */
+static void take_all_pending(ws_gpu *g, const ws_launch_desc *l) {
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        if (g->out[i].n_pending) take_pending(g, l, i);
+}
+
+
 typedef struct unit_phase {
     ws_gpu *g;
+    const ws_launch_desc *l;
     uint64_t now;
     int dom;          /* the memory clock domains that tick (DOM_DRAM, DOM_L2) */
     uint32_t n_icnt;  /* 1: the interconnect's cycle is an item too */
     uint32_t dram_owed; /* DRAM cycles of the DRAM-only steps since the last core cycle */
+    bool dispatching;   /* CTAs are left for the dispatch loop (cta_room is read) */
 } unit_phase;
 
 static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, uint32_t i) {
     ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
     sm_out *o = &g->out[i];
+    if (o->n_pending) take_pending(g, p->l, i); /* as if given at the end of the last cycle */
     if (o->arrived) { /* as if it had come in before the cycle started */
         ws_sm_in_push(sm, o->arrived, p->now);
         o->arrived = NULL;
@@ -1096,6 +1130,8 @@ static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, 
         f = (uint8_t)(ws_sm_after_cycle(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
     }
     if (o->f != f) o->f = f; /* unchanged: the line stays shared */
+    uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
+    if (o->cta_room != room) o->cta_room = room;
 }
 
 /* A memory partition's DRAM and L2 cycles: they touch only the partition
@@ -1210,6 +1246,8 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->out[i].arrived = NULL;
         g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
+        g->out[i].cta_room = cta_room_of(g->sm[i]);
+        g->out[i].n_pending = 0;
     }
     for (;;) {
         int dom = next_domains(g);
@@ -1276,7 +1314,8 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             dram_owed++;
             continue;
         }
-        unit_phase ph = {g, now, dom & (DOM_DRAM | DOM_L2), 0, dram_owed};
+        unit_phase ph = {g, l, now, dom & (DOM_DRAM | DOM_L2), 0, dram_owed,
+                         !static_map && !clustered && next_cta < dispatch_end};
         dram_owed = 0;
         if (!(dom & DOM_CORE)) {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
@@ -1335,14 +1374,15 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 progress = true;
                 continue;
             }
-            /* ws_sm_can_take_cta, as the SM's cycle left it or the last CTA
-               given to it in this loop (which may come back to an SM) */
-            if (!(g->out[idx].f & WS_SM_CTA_ROOM)) continue;
-            uint32_t id[3] = {(uint32_t)(next_cta % l->grid[0]),
-                              (uint32_t)(next_cta / l->grid[0] % l->grid[1]),
-                              (uint32_t)(next_cta / ((uint64_t)l->grid[0] * l->grid[1]))};
-            ws_sm_take_cta(g->sm[idx], id, now);
-            if (!ws_sm_can_take_cta(g->sm[idx])) g->out[idx].f &= (uint8_t)~WS_SM_CTA_ROOM;
+            /* ws_sm_can_take_cta, as the SM's cycle left it, less the CTAs
+               given to it in this loop (which may come back to an SM); they
+               are created at the start of its next cycle */
+            sm_out *o = &g->out[idx];
+            if (!o->cta_room) continue;
+            if (o->n_pending == SO_PENDING_MAX) take_pending(g, l, idx);
+            o->pending[o->n_pending++] = next_cta;
+            o->pending_now = now;
+            o->cta_room--;
             g->sm_idle[idx] = 0;
             next_cta++;
             g->last_issue_sm = idx;
@@ -1351,7 +1391,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (rc != WS_OK) break;
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
-            sms_busy = !g->sm_idle[i] && ws_sm_busy(g->sm[i]);
+            sms_busy = !g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i]));
         if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
         if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
@@ -1361,6 +1401,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
         idle = progress ? 0 : idle + 1;
         if (g->cfg.deadlock_detect && idle >= watchdog) {
+            take_all_pending(g, l);
             describe_stuck(g, k->name, cycle, idle, fault);
             rc = fault->code;
             break;
@@ -1373,7 +1414,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             out->capped = 1;
             break;
         }
-        if (interval && cycle % interval == 0) sample(g, cycle, interval, &k->ts_prev);
+        if (interval && cycle % interval == 0) {
+            take_all_pending(g, l); /* the sample counts their warps */
+            sample(g, cycle, interval, &k->ts_prev);
+        }
         if (hang && (cycle & 4095) == 0) {
             uint64_t p = hang_progress(g), wi = 0;
             for (uint32_t i = 0; i < g->n_sms; i++) wi += ws_sm_get_stats(g->sm[i])->warp_insts;
@@ -1382,6 +1426,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 hang_from = cycle;
                 hang_insts = wi;
             } else if (cycle - hang_from >= hang) {
+                take_all_pending(g, l);
                 describe_hang(g, k->name, cycle - hang_from, wi - hang_insts, fault);
                 rc = fault->code;
                 break;
@@ -1402,6 +1447,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         }
     }
     if (shown && g->progress_tty) fprintf(stderr, "\r%120s\r", "");
+    take_all_pending(g, l); /* a kernel stopped early (a cap, a fault) leaves none waiting */
     k->cycle = cycle;
     k->next_cta = next_cta;
     return rc;
