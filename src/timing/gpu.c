@@ -198,14 +198,56 @@ static const ws_stat_decl g_kernel_stats[GK_N] = {
 #undef K
 const ws_stat_table ws_gpu_kernel_table = {"GPU (per kernel)", g_kernel_stats, GK_N};
 
+/* A request pool on cache lines of its own: the pools of different SMs and
+   partitions are used by different host threads at the same time, and a
+   line shared between two of them would move between their cores at every
+   allocation. */
+typedef union line_pool {
+    ws_mreq_pool p;
+    char line[128];
+} line_pool;
+
+/* What passes between an SM's cycle and the serial steps around it, on a
+   line of its own, so that those steps do not touch the SM's own lines
+   (which stay in the cache of the host core that runs the SM): the reply
+   taken from the interconnect for it, which its cycle takes in first; and
+   what its cycle left for the commit and whether it has room for a reply
+   (ws_sm_after_cycle's flags, and SO_TICKED: it ran). Written only when a
+   value changes. The CTAs that the dispatch gives it wait here too and are
+   created at the start of its next cycle (ws_cta_create and the warps'
+   set-up are work of its own); cta_room counts its free CTA slots for the
+   dispatch. */
+enum { SO_TICKED = 0x80, SO_PENDING_MAX = 8 };
+typedef struct sm_out {
+    _Alignas(128) uint8_t f;
+    uint8_t cta_room;
+    uint8_t n_pending;
+    ws_mreq *arrived;
+    uint64_t pending_now;             /* the cycle the CTAs were given in */
+    uint64_t pending[SO_PENDING_MAX]; /* their linear numbers, in dispatch order */
+} sm_out;
+
+static uint8_t cta_room_of(const ws_sm *sm) {
+    unsigned n = ws_sm_free_ctas(sm);
+    return (uint8_t)(n < 255 ? n : 255);
+}
+
+static line_pool *line_pools(uint32_t n) {
+    line_pool *v = aligned_alloc(sizeof *v, (n ? n : 1) * sizeof *v);
+    for (uint32_t i = 0; v && i < n; i++) ws_mreq_pool_init(&v[i].p);
+    return v;
+}
+
 struct ws_gpu {
     ws_config cfg;
     uint32_t n_sms, n_chan, n_sub_per_chan, n_subparts, flit;
-    ws_mreq_pool pool;        /* the memory partitions' requests */
-    ws_mreq_pool *sm_pool;    /* [n_sms]: each SM's own (an SM's cycle touches only its state) */
-    ws_par *par;              /* -warpsim_threads > 1: the SMs' cycles run on these threads */
+    ws_mreq_pool pool;        /* the CPU core's requests */
+    line_pool *sm_pool;       /* [n_sms]: each SM's own (an SM's cycle touches only its state) */
+    line_pool *mem_pool;      /* [n_chan]: each memory partition's own, likewise */
+    ws_par *par;              /* -warpsim_threads > 1: the SMs' and partitions' cycles run on
+                                 these threads */
     bool par_kernel;          /* the current kernel runs its SMs in parallel (kernel_parallel) */
-    uint8_t *ticked;          /* [n_sms]: the SM ran this cycle (it was busy) */
+    sm_out *out;              /* [n_sms]: what the SM's cycle left for the commit */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
                                  skips ws_sm_busy, whose cost grows with the SM's units */
@@ -472,12 +514,14 @@ static void gpu_free(ws_gpu *g) {
     ws_hmem_destroy(g->hm);
     ws_icnt_destroy(g->icnt);
     ws_par_destroy(g->par);
-    free(g->ticked);
+    free(g->out);
     free(g->sm_idle);
     free(g->next_core);
     /* requests move between pools' free lists; each pool frees the chunks it carved */
-    for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i]);
+    for (uint32_t i = 0; g->sm_pool && i < g->n_sms; i++) ws_mreq_pool_destroy(&g->sm_pool[i].p);
     free(g->sm_pool);
+    for (uint32_t i = 0; g->mem_pool && i < g->n_chan; i++) ws_mreq_pool_destroy(&g->mem_pool[i].p);
+    free(g->mem_pool);
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
     free(g);
@@ -516,11 +560,14 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     g->sm = calloc(g->n_sms, sizeof *g->sm);
     g->part = calloc(g->n_chan, sizeof *g->part);
-    g->sm_pool = calloc(g->n_sms, sizeof *g->sm_pool);
-    g->ticked = calloc(g->n_sms, 1);
+    g->sm_pool = line_pools(g->n_sms);
+    g->mem_pool = line_pools(g->n_chan);
+    g->out = aligned_alloc(sizeof *g->out, (g->n_sms ? g->n_sms : 1) * sizeof *g->out);
+    if (g->out) memset(g->out, 0, g->n_sms * sizeof *g->out);
     g->sm_idle = calloc(g->n_sms, 1);
     g->next_core = calloc((size_t)c->n_clusters, sizeof *g->next_core);
-    if (!g->sm || !g->part || !g->sm_pool || !g->ticked || !g->sm_idle || !g->next_core) {
+    if (!g->sm || !g->part || !g->sm_pool || !g->mem_pool || !g->out || !g->sm_idle ||
+        !g->next_core) {
         snprintf(err, errlen, "out of memory");
         gpu_free(g);
         return NULL;
@@ -586,7 +633,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         g->hm_period = ws_hmem_period(g->hm);
     }
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_sm_env env = {c, &g->sm_pool[i], &g->ad, i, g->flit, g->l1blist};
+        ws_sm_env env = {c, &g->sm_pool[i].p, &g->ad, i, g->flit, g->l1blist};
         if (g->hm) {
             env.pages = ws_hmem_pages(g->hm);
             env.cpu_port = g->n_subparts;
@@ -598,7 +645,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         }
     }
     for (uint32_t i = 0; i < g->n_chan; i++)
-        if (!(g->part[i] = ws_mempart_create(c, i, &g->pool, err, errlen))) {
+        if (!(g->part[i] = ws_mempart_create(c, i, &g->mem_pool[i].p, err, errlen))) {
             gpu_free(g);
             return NULL;
         }
@@ -954,8 +1001,8 @@ __attribute__((noinline)) static void cpu_to_l2(ws_gpu *g, uint64_t now) {
     ws_subpart_push(p, k, r, now);
 }
 
-/* Static CTA mapping: block b on SM b mod n, each SM taking its own blocks
-   in ID order as its slots free (one per SM per cycle). Returns how many. */
+static void take_pending(ws_gpu *g, const ws_launch_desc *l, uint32_t i);
+
 /* GPGPU-Sim's CTA dispatch: each core cluster takes at most one CTA a
    cycle; the clusters are visited round robin from the one after the last
    that took one (as it stood when the cycle began), a cluster's cores round
@@ -969,11 +1016,15 @@ static uint64_t dispatch_rr(ws_gpu *g, const ws_launch_desc *l, uint64_t next, u
         uint32_t cl = (start + 1 + i) % ncl;
         for (uint32_t j = 0; j < cpc; j++) {
             uint32_t core = (g->next_core[cl] + 1 + j) % cpc, idx = cl * cpc + core;
-            if (!ws_sm_can_take_cta(g->sm[idx])) continue;
-            uint64_t c = next + n;
-            uint32_t id[3] = {(uint32_t)(c % l->grid[0]), (uint32_t)(c / l->grid[0] % l->grid[1]),
-                              (uint32_t)(c / ((uint64_t)l->grid[0] * l->grid[1]))};
-            ws_sm_take_cta(g->sm[idx], id, now);
+            /* ws_sm_can_take_cta as the SM's cycle left it (cta_room), less
+               the CTAs given since; they are created at the start of its
+               next cycle, on the thread that runs it */
+            sm_out *o = &g->out[idx];
+            if (!o->cta_room) continue;
+            if (o->n_pending == SO_PENDING_MAX) take_pending(g, l, idx);
+            o->pending[o->n_pending++] = next + n;
+            o->pending_now = now;
+            o->cta_room--;
             g->sm_idle[idx] = 0;
             g->next_core[cl] = core;
             g->last_issue_cl = cl;
@@ -984,6 +1035,8 @@ static uint64_t dispatch_rr(ws_gpu *g, const ws_launch_desc *l, uint64_t next, u
     return n;
 }
 
+/* Static CTA mapping: block b on SM b mod n, each SM taking its own blocks
+   in ID order as its slots free (one per SM per cycle). Returns how many. */
 static uint64_t dispatch_static(ws_gpu *g, const ws_launch_desc *l, uint64_t total, uint64_t now) {
     uint64_t n = 0;
     for (uint32_t i = 0; i < g->n_sms; i++) {
@@ -1058,29 +1111,97 @@ __attribute__((noinline)) static bool waves_converged(ws_wave_watch *w, const ws
     return done >= w->next && ws_wave_watch_step(w, done, insns_since(g, sm0), cycle);
 }
 
-/* ---- the SMs' part of a core cycle ------------------------------------------
+/* ---- the units' own part of a cycle -----------------------------------------
  * Two phases, so that the result does not depend on -warpsim_threads: every
- * busy SM runs its cycle touching only its own state (sm_cycle, on the
- * worker threads when there are any), then, serially in SM-id order, each
- * SM's global stores and atomics are applied (ws_sm_commit) and its
- * requests enter the interconnect (sms_commit). A load therefore sees
- * global memory as it was at the start of its cycle, whatever SM ran first
- * (docs/timing.md, parallel simulation). */
-typedef struct sm_phase {
-    ws_gpu *g;
-    uint64_t now;
-} sm_phase;
-
-static inline __attribute__((always_inline)) void sm_cycle(void *ctx, uint32_t i) {
-    const sm_phase *p = ctx;
-    ws_sm *sm = p->g->sm[i];
-    if (p->g->sm_idle[i]) {
-        p->g->ticked[i] = 0;
-        return;
+ * busy SM runs its cycle touching only its own state (sm_cycle), and so do
+ * the memory partitions' DRAM and L2 cycles (mem_cycle), on the worker
+ * threads when there are any; then, serially in SM-id order, each SM's
+ * global stores and atomics are applied (ws_sm_commit) and its requests
+ * enter the interconnect (sms_commit). A load therefore sees global memory
+ * as it was at the start of its cycle, whatever SM ran first
+ * (docs/timing.md, parallel simulation). What moves between units (into
+ * and out of the interconnect) is done before the parallel phase and in
+ * the commit, serially; the interconnect's own cycle, which moves flits
+ * inside it, is an item of the parallel phase. */
+/* Creates the CTAs given to SM i and not yet created, in the order given. */
+static void take_pending(ws_gpu *g, const ws_launch_desc *l, uint32_t i) {
+    sm_out *o = &g->out[i];
+    for (uint32_t k = 0; k < o->n_pending; k++) {
+        uint64_t n = o->pending[k];
+        uint32_t id[3] = {(uint32_t)(n % l->grid[0]), (uint32_t)(n / l->grid[0] % l->grid[1]),
+                          (uint32_t)(n / ((uint64_t)l->grid[0] * l->grid[1]))};
+        ws_sm_take_cta(g->sm[i], id, o->pending_now);
     }
-    p->g->ticked[i] = ws_sm_busy(sm);
-    if (p->g->ticked[i]) ws_sm_cycle(sm, p->now);
-    else p->g->sm_idle[i] = 1;
+    o->n_pending = 0;
+}
+
+/* Before anything outside the SMs' cycles looks at their CTAs. */
+static void take_all_pending(ws_gpu *g, const ws_launch_desc *l) {
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        if (g->out[i].n_pending) take_pending(g, l, i);
+}
+
+
+typedef struct unit_phase {
+    ws_gpu *g;
+    const ws_launch_desc *l;
+    uint64_t now;
+    int dom;          /* the memory clock domains that tick (DOM_DRAM, DOM_L2) */
+    uint32_t n_icnt;  /* 1: the interconnect's cycle is an item too */
+    uint32_t dram_owed; /* DRAM cycles of the DRAM-only steps since the last core cycle */
+    bool dispatching;   /* CTAs are left for the dispatch loop (cta_room is read) */
+} unit_phase;
+
+static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, uint32_t i) {
+    ws_gpu *g = p->g;
+    ws_sm *sm = g->sm[i];
+    sm_out *o = &g->out[i];
+    if (o->n_pending) take_pending(g, p->l, i); /* as if given at the end of the last cycle */
+    if (o->arrived) { /* as if it had come in before the cycle started */
+        ws_sm_in_push(sm, o->arrived, p->now);
+        o->arrived = NULL;
+    }
+    /* an idle SM keeps the line of the cycle in which it went idle: nothing
+       but the serial steps changed it since, and they set it busy again */
+    if (g->sm_idle[i]) return;
+    uint8_t f;
+    if (ws_sm_busy(sm)) {
+        ws_sm_cycle(sm, p->now);
+        f = (uint8_t)(SO_TICKED | ws_sm_after_cycle(sm));
+    } else {
+        g->sm_idle[i] = 1;
+        f = (uint8_t)(ws_sm_after_cycle(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
+    }
+    if (o->f != f) o->f = f; /* unchanged: the line stays shared */
+    uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
+    if (o->cta_room != room) o->cta_room = room;
+}
+
+/* A memory partition's DRAM and L2 cycles: they touch only the partition
+ * (its sub-partitions' queues, L2 slices, DRAM channel, request pool). */
+static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p, uint32_t c) {
+    for (uint32_t k = 0; k < p->dram_owed; k++) ws_mempart_dram_cycle(p->g->part[c], p->now);
+    if (p->dom & DOM_DRAM) ws_mempart_dram_cycle(p->g->part[c], p->now);
+    if (p->dom & DOM_L2) ws_mempart_l2_cycle(p->g->part[c], p->now);
+}
+
+/* An item of the parallel phase: the SMs, the interconnect (its cycle
+ * moves flits inside it only: what enters and leaves it is moved before and
+ * after this phase), then the partitions. */
+static void unit_cycle(void *ctx, uint32_t i) {
+    const unit_phase *p = ctx;
+    if (i < p->g->n_sms) sm_cycle(p, i);
+    else if (i - p->g->n_sms < p->n_icnt) ws_icnt_cycle(p->g->icnt);
+    else mem_cycle(p, i - p->g->n_sms - p->n_icnt);
+}
+
+/* Is the parallel phase worth its hand-offs this cycle? Not with at most
+ * one SM to run (the partitions' cycles alone are short): the start and
+ * the end of a kernel, a lone straggler. */
+static bool par_worthwhile(const ws_gpu *g) {
+    uint32_t busy = 0;
+    for (uint32_t i = 0; i < g->n_sms && busy < 2; i++) busy += !g->sm_idle[i];
+    return busy >= 2;
 }
 
 /* Can this kernel's SMs run in parallel? Global-memory writes outside the
@@ -1110,19 +1231,20 @@ static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
 static bool sms_commit(ws_gpu *g, ws_status *rc, ws_fault *fault) {
     bool progress = false;
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        if (!g->ticked[i]) continue;
+        uint8_t f = g->out[i].f;
+        if (!(f & SO_TICKED)) continue;
         ws_sm *sm = g->sm[i];
-        ws_sm_commit(sm);
+        if (f & WS_SM_LOGGED) ws_sm_commit(sm);
         ws_mreq *r;
-        while ((r = ws_sm_out_peek(sm))) {
+        while ((f & WS_SM_HAS_OUT) && (r = ws_sm_out_peek(sm))) {
             uint32_t flits = ws_mreq_flits(r, g->flit);
             if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
             if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
             ws_sm_out_pop(sm);
             ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
         }
-        progress |= ws_sm_progressed(sm);
-        if (ws_sm_fault(sm, fault)) *rc = fault->code;
+        progress |= (f & WS_SM_PROGRESSED) != 0;
+        if ((f & WS_SM_FAULTED) && ws_sm_fault(sm, fault)) *rc = fault->code;
     }
     return progress;
 }
@@ -1161,8 +1283,15 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     uint64_t max_cycle = (uint64_t)g->cfg.max_cycle, watchdog = (uint64_t)g->cfg.watchdog_cycles;
     uint64_t hang = (uint64_t)g->cfg.hang_cycles, hang_seen = hang_progress(g), hang_from = 0;
     uint64_t hang_insts = 0;
+    uint32_t dram_owed = 0;
     ws_status rc = WS_OK;
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels */
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        g->out[i].arrived = NULL;
+        g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
+        g->out[i].cta_room = cta_room_of(g->sm[i]);
+        g->out[i].n_pending = 0;
+    }
     for (;;) {
         int dom = next_domains(g);
         /* units keep time stamps (LRU, ready times) across kernels: they see
@@ -1173,9 +1302,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             for (uint32_t i = ws_icnt_next_sm_arrival(g->icnt, 0); i < g->n_sms;
                  i = ws_icnt_next_sm_arrival(g->icnt, i + 1)) {
                 const ws_mreq *h = ws_icnt_peek(g->icnt, i);
-                if (h && ws_sm_in_ready_for(g->sm[i], h)) {
+                /* ws_sm_in_ready_for, from what the SM's last cycle left */
+                if (h && (h->access == WS_MA_INST || (g->out[i].f & WS_SM_RESP_ROOM))) {
                     if (g->hm) ws_hmem_reply(g->hm, h, now); /* per-node stats */
-                    ws_sm_in_push(g->sm[i], ws_icnt_pop(g->icnt, i), now);
+                    g->out[i].arrived = ws_icnt_pop(g->icnt, i); /* sm_cycle takes it in */
                     g->sm_idle[i] = 0;
                 }
             }
@@ -1201,8 +1331,9 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
             if (g->hm) ws_hmem_to_icnt(g->hm, g->icnt, g->flit, now);
         }
-        if (dom & DOM_DRAM)
-            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_dram_cycle(g->part[i], now);
+        /* the requests that the sub-partitions take from the interconnect
+           (and the CPU's port) enter before the partitions' DRAM cycles, in
+           which they take no part (the DRAM cycle touches other queues) */
         if (dom & DOM_L2) {
             for (uint32_t s = 0; s < g->n_subparts; s++) {
                 uint32_t k;
@@ -1217,15 +1348,32 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
             if (g->hm) ws_hmem_from_icnt(g->hm, g->icnt, now);
             if (g->cpu) cpu_to_l2(g, now);
-            for (uint32_t i = 0; i < g->n_chan; i++) ws_mempart_l2_cycle(g->part[i], now);
         }
-        if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
-        if (!(dom & DOM_CORE)) continue;
-
-        sm_phase ph = {g, now};
-        if (g->par_kernel) ws_par_run(g->par, g->n_sms, sm_cycle, &ph);
-        else
+        /* A step in which only the DRAM ticks (the DRAM clock is not the
+           core's) is owed to the partitions' items of the next core cycle,
+           which run it first: nothing between touches what it touches,
+           `now` is the same, and a kernel ends only after a core cycle. */
+        if (dom == DOM_DRAM) {
+            dram_owed++;
+            continue;
+        }
+        unit_phase ph = {g, l, now, dom & (DOM_DRAM | DOM_L2), 0, dram_owed,
+                         !static_map && !clustered && next_cta < dispatch_end};
+        dram_owed = 0;
+        if (!(dom & DOM_CORE)) {
+            if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
+            for (uint32_t i = 0; (ph.dom || ph.dram_owed) && i < g->n_chan; i++) mem_cycle(&ph, i);
+            continue;
+        }
+        uint32_t n_mem = ph.dom || ph.dram_owed ? g->n_chan : 0;
+        if (g->par_kernel && par_worthwhile(g)) {
+            ph.n_icnt = (dom & DOM_ICNT) != 0;
+            ws_par_run(g->par, g->n_sms + ph.n_icnt + n_mem, unit_cycle, &ph);
+        } else {
+            if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);
+            for (uint32_t i = 0; i < n_mem; i++) mem_cycle(&ph, i);
+        }
         bool progress = sms_commit(g, &rc, fault);
         bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
         if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
@@ -1281,7 +1429,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (rc != WS_OK) break;
         bool sms_busy = false;
         for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
-            sms_busy = !g->sm_idle[i] && ws_sm_busy(g->sm[i]);
+            sms_busy = !g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i]));
         if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
         if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
@@ -1291,6 +1439,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
         idle = progress ? 0 : idle + 1;
         if (g->cfg.deadlock_detect && idle >= watchdog) {
+            take_all_pending(g, l);
             describe_stuck(g, k->name, cycle, idle, fault);
             rc = fault->code;
             break;
@@ -1303,7 +1452,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             out->capped = 1;
             break;
         }
-        if (interval && cycle % interval == 0) sample(g, cycle, interval, &k->ts_prev);
+        if (interval && cycle % interval == 0) {
+            take_all_pending(g, l); /* the sample counts their warps */
+            sample(g, cycle, interval, &k->ts_prev);
+        }
         if (hang && (cycle & 4095) == 0) {
             uint64_t p = hang_progress(g), wi = 0;
             for (uint32_t i = 0; i < g->n_sms; i++) wi += ws_sm_get_stats(g->sm[i])->warp_insts;
@@ -1312,6 +1464,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 hang_from = cycle;
                 hang_insts = wi;
             } else if (cycle - hang_from >= hang) {
+                take_all_pending(g, l);
                 describe_hang(g, k->name, cycle - hang_from, wi - hang_insts, fault);
                 rc = fault->code;
                 break;
@@ -1332,6 +1485,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         }
     }
     if (shown && g->progress_tty) fprintf(stderr, "\r%120s\r", "");
+    take_all_pending(g, l); /* a kernel stopped early (a cap, a fault) leaves none waiting */
     k->cycle = cycle;
     k->next_cta = next_cta;
     return rc;

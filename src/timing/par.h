@@ -1,12 +1,15 @@
 /* Worker threads for the parallel phase of a core cycle (-warpsim_threads).
  *
  * ws_par_run(p, n, fn, ctx) calls fn(ctx, i) once for every item i < n and
- * returns when all are done. Items are claimed one at a time by whichever
- * thread is free (the caller too), so a worker that the host has not
- * scheduled costs a wait only if it claimed an item; on a machine busy
- * with other work the caller simply does more of them itself. Items must
- * touch disjoint state, so that which thread ran an item does not matter
- * (timing/gpu.c: an item is one SM's cycle).
+ * returns when all are done. Thread t (the caller is thread 0) starts on
+ * the t-th contiguous share of the items, so that an item keeps running on
+ * the same host core from run to run (its state stays in that core's
+ * cache); a thread done with its share takes the others' remaining items
+ * one at a time, so a worker that the host has not scheduled costs a wait
+ * only for the item it holds, and on a machine busy with other work the
+ * caller simply does more of them itself. Items must touch disjoint state,
+ * so that which thread ran an item does not matter (timing/gpu.c: an item
+ * is one SM's cycle, or one memory partition's).
  * Between runs the workers spin briefly, then yield, then sleep, so that a
  * serial stretch (a kernel boundary, the host program) costs no CPU. */
 #ifndef WARPSIM_TIMING_PAR_H
@@ -16,6 +19,7 @@
 #include <stdint.h>
 
 typedef struct ws_par ws_par;
+enum { WS_PAR_MAX_ITEMS = 0xFFFF }; /* items of one run */
 typedef void (*ws_par_fn)(void *ctx, uint32_t item);
 
 /* n >= 2 threads (the caller and n - 1 workers); NULL and err on failure. */

@@ -464,6 +464,12 @@ unsigned ws_sm_active_ctas(const ws_sm *sm) { return sm->n_active_ctas; }
 void ws_sm_commit(ws_sm *sm) {
     if (sm->wlog->n) ws_wlog_commit(sm->wlog);
 }
+unsigned ws_sm_after_cycle(const ws_sm *sm) {
+    return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->outq.head ? WS_SM_HAS_OUT : 0u) |
+           (sm->progressed ? WS_SM_PROGRESSED : 0u) | (sm->has_fault ? WS_SM_FAULTED : 0u) |
+           (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) |
+           (ws_sm_can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u);
+}
 
 bool ws_sm_busy(const ws_sm *sm) {
     return sm->n_active_ctas || sm->outq.len || sm->resp.len || sm->n_pend || sm_ldst_busy(sm) ||

@@ -140,6 +140,14 @@ bool ws_sm_busy(const ws_sm *sm);
  * every SM ran the cycle, SMs in id order. */
 void ws_sm_cycle(ws_sm *sm, uint64_t now);
 void ws_sm_commit(ws_sm *sm);
+/* What the GPU's steps around the SMs' cycles need to know after one, in
+ * one call (WS_SM_* flags): stores or atomics waiting for ws_sm_commit,
+ * requests in the out queue (ws_sm_out_peek), progress (ws_sm_progressed),
+ * a fault (ws_sm_fault), room for a reply (ws_sm_in_ready), room for a CTA
+ * (ws_sm_can_take_cta). */
+enum { WS_SM_LOGGED = 1, WS_SM_HAS_OUT = 2, WS_SM_PROGRESSED = 4, WS_SM_FAULTED = 8,
+       WS_SM_RESP_ROOM = 16, WS_SM_CTA_ROOM = 32 };
+unsigned ws_sm_after_cycle(const ws_sm *sm);
 /* A quiet SM (all warps waiting, pipeline empty) only counts its cycles
  * until a reply or a CTA arrives; call this when anything else it reads
  * changed between cycles (a policy controller's decision). */
