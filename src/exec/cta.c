@@ -760,8 +760,9 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
     e->pc = (int32_t)pc + 1;
     c->clock++;
     c->counts.warp_insts++;
-    c->counts.thread_insts += (uint64_t)ws_popc32(issued);
-    c->counts.thread_insts_exec += (uint64_t)ws_popc32(mask);
+    /* Full warps are the common case: skip the bit counts there. */
+    c->counts.thread_insts += issued == ~0u ? 32u : (uint64_t)ws_popc32(issued);
+    c->counts.thread_insts_exec += mask == ~0u ? 32u : (uint64_t)ws_popc32(mask);
     ws_xctx x = {c, w, f, in, pc, mask, st, fault};
     if (st) {
         st->inst = in;

@@ -266,24 +266,28 @@ static inline __attribute__((always_inline)) uint32_t compare(ws_xctx *x, ws_typ
     unsigned bits = ws_type_size(t) * 8;
     if (bits == 0 || bits > 64) { *ok = false; return 0; }
     bool sg = ws_type_is_signed(t);
-    WS_FOR_LANES(l, M) {
-        uint64_t a = ws_ext(A[l], bits, sg), b = ws_ext(B[l], bits, sg);
-        bool lt = sg ? (int64_t)a < (int64_t)b : a < b, v;
-        switch (cmp) {
-        case WS_CMP_EQ: v = a == b; break;
-        case WS_CMP_NE: v = a != b; break;
-        case WS_CMP_LT: v = lt; break;
-        case WS_CMP_LE: v = lt || a == b; break;
-        case WS_CMP_GT: v = !lt && a != b; break;
-        case WS_CMP_GE: v = !lt; break;
-        case WS_CMP_LO: v = a < b; break;
-        case WS_CMP_LS: v = a <= b; break;
-        case WS_CMP_HI: v = a > b; break;
-        case WS_CMP_HS: v = a >= b; break;
-        default: *ok = false; return 0;
-        }
-        r |= (uint32_t)v << l;
+    /* One lane loop per comparison (the switch hoisted out of it); signed
+     * orderings compare the sign-extended values, the rest the zero-extended. */
+#define CMP_LOOP(S, E)                                                                   \
+    WS_FOR_LANES(l, M) {                                                                 \
+        uint64_t a = ws_ext(A[l], bits, S), b = ws_ext(B[l], bits, S);                   \
+        r |= (uint32_t)(E) << l;                                                         \
+    }                                                                                    \
+    break
+    switch (cmp) {
+    case WS_CMP_EQ: CMP_LOOP(false, a == b);
+    case WS_CMP_NE: CMP_LOOP(false, a != b);
+    case WS_CMP_LT: if (sg) { CMP_LOOP(true, (int64_t)a < (int64_t)b); } else { CMP_LOOP(false, a < b); }
+    case WS_CMP_LE: if (sg) { CMP_LOOP(true, (int64_t)a <= (int64_t)b); } else { CMP_LOOP(false, a <= b); }
+    case WS_CMP_GT: if (sg) { CMP_LOOP(true, (int64_t)a > (int64_t)b); } else { CMP_LOOP(false, a > b); }
+    case WS_CMP_GE: if (sg) { CMP_LOOP(true, (int64_t)a >= (int64_t)b); } else { CMP_LOOP(false, a >= b); }
+    case WS_CMP_LO: CMP_LOOP(sg, a < b);
+    case WS_CMP_LS: CMP_LOOP(sg, a <= b);
+    case WS_CMP_HI: CMP_LOOP(sg, a > b);
+    case WS_CMP_HS: CMP_LOOP(sg, a >= b);
+    default: *ok = false; return 0;
     }
+#undef CMP_LOOP
     return r;
 }
 
@@ -410,7 +414,7 @@ ws_status ws_exec_conv(ws_xctx *x) {
             return WS_OK;
         }
         uint64_t *D = ws_dst(x, d);
-        if (D != A) WS_FOR_LANES(l, M) D[l] = A[l];
+        if (D != A) WS_FOR_MASK(l, M, D[l] = A[l]);
         return WS_OK;
     }
     case WS_OP_CVT: {

@@ -95,7 +95,7 @@ ws_status ws_exec_int(ws_xctx *x) {
     }
     switch ((ws_opcode)in->op) {
     case WS_OP_ADD: case WS_OP_ADDC:
-        if (in->op == WS_OP_ADD && !cc && !sat) { WS_FOR_LANES(l, M) D[l] = A[l] + B[l]; return WS_OK; }
+        if (in->op == WS_OP_ADD && !cc && !sat) { WS_FOR_MASK(l, M, D[l] = A[l] + B[l]); return WS_OK; }
         if (sat) {
             if (t != WS_T_S32) return ws_unsupported(x, ".sat needs .s32");
             WS_FOR_LANES(l, M) {
@@ -115,7 +115,7 @@ ws_status ws_exec_int(ws_xctx *x) {
         }
         return WS_OK;
     case WS_OP_SUB: case WS_OP_SUBC:
-        if (in->op == WS_OP_SUB && !cc && !sat) { WS_FOR_LANES(l, M) D[l] = A[l] - B[l]; return WS_OK; }
+        if (in->op == WS_OP_SUB && !cc && !sat) { WS_FOR_MASK(l, M, D[l] = A[l] - B[l]); return WS_OK; }
         if (sat) {
             if (t != WS_T_S32) return ws_unsupported(x, ".sat needs .s32");
             WS_FOR_LANES(l, M) {
@@ -231,7 +231,7 @@ ws_status ws_exec_int(ws_xctx *x) {
         return WS_OK;
     }
     case WS_OP_SHL:
-        WS_FOR_LANES(l, M) { uint32_t s = (uint32_t)B[l]; D[l] = s >= bits ? 0 : A[l] << s; }
+        WS_FOR_MASK(l, M, D[l] = (uint32_t)B[l] >= bits ? 0 : A[l] << (uint32_t)B[l]);
         return WS_OK;
     case WS_OP_SHR:
         WS_FOR_LANES(l, M) {

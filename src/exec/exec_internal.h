@@ -147,6 +147,14 @@ typedef struct ws_xctx {
 #define WS_FOR_LANES(l, m) \
     for (uint32_t m_##l = (m), l; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
 
+/* WS_FOR_LANES for one statement, with a counted loop (which the compiler
+ * can vectorize) when the whole warp is active, the common case. */
+#define WS_FOR_MASK(l, m, stmt)                                                                    \
+    do {                                                                                           \
+        if ((m) == ~0u) { for (uint32_t l = 0; l < WS_WARP_SIZE; l++) { stmt; } }                  \
+        else { WS_FOR_LANES(l, (m)) { stmt; } }                                                    \
+    } while (0)
+
 /* Register access helpers. */
 static inline uint64_t *ws_reg(ws_warp *w, unsigned slot) { return w->regs + (size_t)slot * WS_WARP_SIZE; }
 
