@@ -268,11 +268,14 @@ static inline __attribute__((always_inline)) uint32_t compare(ws_xctx *x, ws_typ
     bool sg = ws_type_is_signed(t);
     /* One lane loop per comparison (the switch hoisted out of it); signed
      * orderings compare the sign-extended values, the rest the zero-extended. */
-#define CMP_LOOP(S, E)                                                                   \
+#define CMP_LANES(S, E, N)                                                               \
     WS_FOR_LANES(l, M) {                                                                 \
-        uint64_t a = ws_ext(A[l], bits, S), b = ws_ext(B[l], bits, S);                   \
+        uint64_t a = ws_ext(A[l], N, S), b = ws_ext(B[l], N, S);                         \
         r |= (uint32_t)(E) << l;                                                         \
-    }                                                                                    \
+    }
+    /* 32-bit operands (the common case) with the width a constant. */
+#define CMP_LOOP(S, E)                                                                   \
+    if (bits == 32) { CMP_LANES(S, E, 32) } else { CMP_LANES(S, E, bits) }               \
     break
     switch (cmp) {
     case WS_CMP_EQ: CMP_LOOP(false, a == b);
@@ -288,6 +291,7 @@ static inline __attribute__((always_inline)) uint32_t compare(ws_xctx *x, ws_typ
     default: *ok = false; return 0;
     }
 #undef CMP_LOOP
+#undef CMP_LANES
     return r;
 }
 

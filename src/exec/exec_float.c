@@ -206,10 +206,16 @@ ws_status ws_exec_float(ws_xctx *x) {
         if (!ftz && !sat && mode == FE_TONEAREST) {
             switch (op) {
             case WS_OP_ADD:
-                WS_FOR_LANES(l, M) { float r = ws_f32(A[l]) + ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32; }
+                WS_FOR_MASK(l, M, float r = ws_f32(A[l]) + ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
+                return WS_OK;
+            case WS_OP_SUB:
+                WS_FOR_MASK(l, M, float r = ws_f32(A[l]) - ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;
             case WS_OP_MUL:
-                WS_FOR_LANES(l, M) { float r = ws_f32(A[l]) * ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32; }
+                WS_FOR_MASK(l, M, float r = ws_f32(A[l]) * ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
+                return WS_OK;
+            case WS_OP_DIV: /* as f32_lane: IEEE division whatever the precision qualifier */
+                WS_FOR_MASK(l, M, float r = ws_f32(A[l]) / ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;
             case WS_OP_FMA: case WS_OP_MAD:
                 WS_FOR_LANES(l, M) {

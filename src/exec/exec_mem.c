@@ -426,7 +426,7 @@ static ws_status exec_uniform_load(ws_xctx *x, const addr_plan *p, uint32_t size
         if (!dst[k]) continue;
         uint64_t v = ws_load_n(hp + k * esz, esz), *d = dst[k];
         if (sg) v = ws_ext(v, esz * 8, true);
-        WS_FOR_LANES(l, M) d[l] = v;
+        WS_FOR_MASK(l, M, d[l] = v);
     }
     if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ra;
     record(x, rs, size, false, false, false);
