@@ -80,6 +80,15 @@ static inline uint64_t lane_addr(const addr_plan *p, uint32_t l) {
     return p->base[l] + p->off;
 }
 
+/* lane_addr for the active lanes, with the base's kind decided once per
+ * instruction rather than per lane. */
+static inline void lane_addrs(const addr_plan *p, uint32_t M, uint64_t *ad) {
+    const uint64_t *b = p->base, off = p->off;
+    if (!b) WS_FOR_MASK(l, M, ad[l] = off);
+    else if (p->bmask != ~0ull) WS_FOR_MASK(l, M, ad[l] = (uint32_t)(b[l] + off));
+    else WS_FOR_MASK(l, M, ad[l] = b[l] + off);
+}
+
 /* Where an address outside allocations lies, for memcheck's reports. */
 static void describe_near(char *buf, size_t n, uint64_t a, uint32_t size, const ws_gmem_near *nr) {
     if (!nr) {
@@ -331,10 +340,8 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     if (c->shared_size < size) return WS_ERR_UNSUPPORTED;
     uint64_t lim = c->shared_size - size; /* the last address an access fits at */
     uint64_t bad = 0, ad[WS_WARP_SIZE];
-    WS_FOR_LANES(l, M) {
-        uint64_t a = ad[l] = lane_addr(p, l);
-        bad |= (a & (size - 1)) | (uint64_t)(a > lim);
-    }
+    lane_addrs(p, M, ad);
+    WS_FOR_MASK(l, M, bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] > lim));
     if (bad) return WS_ERR_UNSUPPORTED;
     uint8_t *sh = c->shared;
     if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ad[l];
@@ -381,14 +388,18 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     /* lane l fits iff ad[l] - lo <= last (unsigned: below lo wraps high) */
     uint64_t lo = g->allocs[o - 1].base, last = g->allocs[o - 1].size - size;
     uint64_t bad = 0, ad[WS_WARP_SIZE];
-    WS_FOR_LANES(l, M) {
-        uint64_t a = ad[l] = lane_addr(p, l);
-        bad |= (a & (size - 1)) | (uint64_t)(a - lo > last);
-    }
+    lane_addrs(p, M, ad);
+    WS_FOR_MASK(l, M, bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] - lo > last));
     if (bad) return WS_ERR_UNSUPPORTED;
     uint8_t *heap = g->heap;
     if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ad[l];
-    if (n == 1 && !is_st && dst[0]) { /* the common scalar load */
+    if (n == 1 && !is_st && dst[0] && esz == 4 && !sg) { /* ld.global.{u,f,b}32 */
+        uint64_t *d = dst[0];
+        WS_FOR_MASK(l, M, d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4));
+    } else if (n == 1 && is_st && esz == 4) { /* st.global.32, lanes in order as below */
+        const uint64_t *v = src[0];
+        WS_FOR_MASK(l, M, ws_store_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), v[l], 4));
+    } else if (n == 1 && !is_st && dst[0]) { /* the common scalar load */
         uint64_t *d = dst[0];
         WS_FOR_LANES(l, M) {
             uint64_t v = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), esz);
