@@ -115,7 +115,29 @@ static uint64_t sreg_value(ws_xctx *x, unsigned id, uint32_t lane) {
 
 /* Out of line, so that ws_src's register path stays a leaf. */
 static __attribute__((noinline)) const uint64_t *sreg_fill(ws_xctx *x, unsigned id, uint64_t *tmp) {
-    WS_FOR_LANES(l, x->mask) tmp[l] = sreg_value(x, id, l);
+    uint32_t M = x->mask;
+    const uint32_t *tid = NULL;
+    switch (id) {
+    case WS_SREG_TID_X: tid = x->w->tid[0]; break;
+    case WS_SREG_TID_Y: tid = x->w->tid[1]; break;
+    case WS_SREG_TID_Z: tid = x->w->tid[2]; break;
+    /* the same for every lane (sreg_value's own cases): computed once */
+    case WS_SREG_NTID_X: case WS_SREG_NTID_Y: case WS_SREG_NTID_Z:
+    case WS_SREG_CTAID_X: case WS_SREG_CTAID_Y: case WS_SREG_CTAID_Z:
+    case WS_SREG_NCTAID_X: case WS_SREG_NCTAID_Y: case WS_SREG_NCTAID_Z:
+    case WS_SREG_WARPID: case WS_SREG_NWARPID: case WS_SREG_SMID: case WS_SREG_NSMID:
+    case WS_SREG_GRIDID: case WS_SREG_CLOCK: case WS_SREG_CLOCK_HI: case WS_SREG_CLOCK64:
+    case WS_SREG_GLOBALTIMER: case WS_SREG_GLOBALTIMER_LO: case WS_SREG_GLOBALTIMER_HI:
+    case WS_SREG_DYNAMIC_SMEM_SIZE: case WS_SREG_TOTAL_SMEM_SIZE:
+        if (M) {
+            uint64_t v = sreg_value(x, id, (uint32_t)__builtin_ctz(M));
+            WS_FOR_MASK(l, M, tmp[l] = v);
+        }
+        return tmp;
+    default: break;
+    }
+    if (tid) WS_FOR_MASK(l, M, tmp[l] = tid[l]);
+    else WS_FOR_LANES(l, M) tmp[l] = sreg_value(x, id, l);
     return tmp;
 }
 
