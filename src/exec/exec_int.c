@@ -8,6 +8,21 @@
 #include "exec/exec_internal.h"
 #include "util/bits.h"
 
+/* add/sub of a full warp, four lanes at a time (GCC/Clang vector types; SSE2
+ * on plain x86-64). A destination is either one of the sources or disjoint
+ * from both (a register slot or a temporary), so each group reads its lanes
+ * before writing them, as the lane loop does. */
+typedef uint64_t u64x4 __attribute__((vector_size(32)));
+static inline void addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B, bool sub) {
+    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+        u64x4 a, b;
+        memcpy(&a, A + l, sizeof a);
+        memcpy(&b, B + l, sizeof b);
+        a = sub ? a - b : a + b;
+        memcpy(D + l, &a, sizeof a);
+    }
+}
+
 static inline uint64_t lowmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 static uint64_t prmt(uint32_t a, uint32_t b, uint32_t c, unsigned mode) {
@@ -95,7 +110,10 @@ ws_status ws_exec_int(ws_xctx *x) {
     }
     switch ((ws_opcode)in->op) {
     case WS_OP_ADD: case WS_OP_ADDC:
-        if (in->op == WS_OP_ADD && !cc && !sat) { WS_FOR_MASK(l, M, D[l] = A[l] + B[l]); return WS_OK; }
+        if (in->op == WS_OP_ADD && !cc && !sat) {
+            if (M == ~0u) addsub_full(D, A, B, false); else WS_FOR_LANES(l, M) D[l] = A[l] + B[l];
+            return WS_OK;
+        }
         if (sat) {
             if (t != WS_T_S32) return ws_unsupported(x, ".sat needs .s32");
             WS_FOR_LANES(l, M) {
@@ -115,7 +133,10 @@ ws_status ws_exec_int(ws_xctx *x) {
         }
         return WS_OK;
     case WS_OP_SUB: case WS_OP_SUBC:
-        if (in->op == WS_OP_SUB && !cc && !sat) { WS_FOR_MASK(l, M, D[l] = A[l] - B[l]); return WS_OK; }
+        if (in->op == WS_OP_SUB && !cc && !sat) {
+            if (M == ~0u) addsub_full(D, A, B, true); else WS_FOR_LANES(l, M) D[l] = A[l] - B[l];
+            return WS_OK;
+        }
         if (sat) {
             if (t != WS_T_S32) return ws_unsupported(x, ".sat needs .s32");
             WS_FOR_LANES(l, M) {
