@@ -268,11 +268,14 @@ static inline __attribute__((always_inline)) uint32_t compare(ws_xctx *x, ws_typ
     bool sg = ws_type_is_signed(t);
     /* One lane loop per comparison (the switch hoisted out of it); signed
      * orderings compare the sign-extended values, the rest the zero-extended. */
-#define CMP_LANES(S, E, N)                                                               \
-    WS_FOR_LANES(l, M) {                                                                 \
+#define CMP_BODY(S, E, N)                                                                \
+    {                                                                                    \
         uint64_t a = ws_ext(A[l], N, S), b = ws_ext(B[l], N, S);                         \
         r |= (uint32_t)(E) << l;                                                         \
     }
+#define CMP_LANES(S, E, N)                                                               \
+    if (M == ~0u) { for (uint32_t l = 0; l < WS_WARP_SIZE; l++) CMP_BODY(S, E, N) }      \
+    else { WS_FOR_LANES(l, M) CMP_BODY(S, E, N) }
     /* 32-bit operands (the common case) with the width a constant. */
 #define CMP_LOOP(S, E)                                                                   \
     if (bits == 32) { CMP_LANES(S, E, 32) } else { CMP_LANES(S, E, bits) }               \
@@ -292,6 +295,7 @@ static inline __attribute__((always_inline)) uint32_t compare(ws_xctx *x, ws_typ
     }
 #undef CMP_LOOP
 #undef CMP_LANES
+#undef CMP_BODY
     return r;
 }
 
@@ -418,7 +422,8 @@ ws_status ws_exec_conv(ws_xctx *x) {
             return WS_OK;
         }
         uint64_t *D = ws_dst(x, d);
-        if (D != A) WS_FOR_MASK(l, M, D[l] = A[l]);
+        if (M == ~0u && D != A) memcpy(D, A, WS_WARP_SIZE * sizeof *D); /* distinct slots never overlap */
+        else if (D != A) WS_FOR_LANES(l, M) D[l] = A[l];
         return WS_OK;
     }
     case WS_OP_CVT: {
