@@ -347,11 +347,8 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ad[l];
     if (n == 1 && esz == 4 && !is_st && dst[0]) { /* the common ld.shared.{u,s,f,b}32 */
         uint64_t *d = dst[0];
-        WS_FOR_LANES(l, M) {
-            uint32_t v;
-            memcpy(&v, sh + ad[l], 4);
-            d[l] = sg ? (uint64_t)(int64_t)(int32_t)v : v;
-        }
+        if (sg) WS_FOR_MASK(l, M, d[l] = (uint64_t)(int64_t)(int32_t)ws_load_n(sh + ad[l], 4));
+        else WS_FOR_MASK(l, M, d[l] = ws_load_n(sh + ad[l], 4));
         record(x, MS_SHARED, size, false, false, false);
         return WS_OK;
     }
