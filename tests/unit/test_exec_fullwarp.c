@@ -1,0 +1,88 @@
+/* Full-warp fast paths of the functional engine (all 32 lanes active: counted
+ * or vector lane loops, values read once per instruction) give what the
+ * per-lane path gives: each body runs once on a full warp and once per lane
+ * on a one-thread CTA (a one-lane mask, the general path). */
+#include "test_exec_util.h"
+
+static const uint64_t fw_vals[] = {
+    0, 1, 2, 31, 32, 33, 63, 64, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFEu,
+    0x100000000ull, 0x7FFFFFFFFFFFFFFFull, 0x8000000000000000ull, UINT64_MAX,
+    0x3F800000u /* 1.0f */, 0xBF800000u /* -1.0f */, 0x7F800000u /* inf */, 0x7FC00001u /* nan */,
+    0x00000001u /* denormal */, 0x40490FDBu /* pi */, 0xC2F6E979u, 0x12345678u,
+    0xFFFF8000u, 0x8000u, 0x7FFFu, 0xDEADBEEFCAFEF00Dull, 5, 7, 100, 0x42280000u /* 42.0f */};
+
+/* body on a full warp vs lane by lane; lane i gets (vals[i], vals[(i*7+3)%32], vals[(i*13+5)%32]) */
+static void fw_check(const char *body) {
+    uint64_t a[32], b[32], c[32], out[32] = {0};
+    for (int i = 0; i < 32; i++) {
+        a[i] = fw_vals[i];
+        b[i] = fw_vals[(i * 7 + 3) % 32];
+        c[i] = fw_vals[(i * 13 + 5) % 32];
+    }
+    ws_fault f;
+    ws_status st = wx_eval(body, 32, a, b, c, out, &f);
+    if (st != WS_OK) ws_test_fail(__FILE__, __LINE__, "eval of '%s' failed: %s %s", body, ws_status_name(st), f.msg);
+    for (int i = 0; i < 32; i++) {
+        uint64_t one = wx_eval1(body, a[i], b[i], c[i]);
+        if (one != out[i])
+            ws_test_fail(__FILE__, __LINE__, "'%s' lane %d: full warp %llx, one lane %llx", body, i,
+                         (unsigned long long)out[i], (unsigned long long)one);
+    }
+}
+
+TEST(exec_fullwarp_int) {
+    fw_check("add.s32 %r9, %r1, %r2; cvt.u64.u32 %rd7, %r9;");
+    fw_check("add.s64 %rd7, %rd4, %rd5;");
+    fw_check("sub.u32 %r9, %r1, %r2; cvt.u64.u32 %rd7, %r9;");
+    fw_check("sub.s64 %rd7, %rd4, %rd5;");
+    fw_check("add.s64 %rd4, %rd4, %rd4; sub.s64 %rd7, %rd4, %rd5;"); /* destination = source */
+    fw_check("add.s32 %r9, %r1, 7; cvt.u64.u32 %rd7, %r9;");          /* immediate operand */
+    fw_check("shl.b32 %r9, %r1, %r2; cvt.u64.u32 %rd7, %r9;");
+    fw_check("shl.b64 %rd7, %rd4, %r2;");
+    fw_check("mov.u64 %rd7, %rd5;");
+    fw_check("mov.u32 %r9, 12345; cvt.u64.u32 %rd7, %r9;");
+}
+
+TEST(exec_fullwarp_setp) {
+    static const char *cmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+    static const char *ty[] = {"s32", "u32", "s64", "u64", "s16", "b32"};
+    char body[200];
+    for (unsigned t = 0; t < sizeof ty / sizeof *ty; t++)
+        for (unsigned k = 0; k < sizeof cmp / sizeof *cmp; k++) {
+            bool is64 = ty[t][1] == '6', is16 = ty[t][1] == '1';
+            if (ty[t][0] == 'b' && k >= 2) continue; /* bit types: eq, ne only */
+            const char *A = is64 ? "%rd4" : is16 ? "%h1" : "%r1", *B = is64 ? "%rd5" : is16 ? "%h2" : "%r2";
+            snprintf(body, sizeof body, "setp.%s.%s %%p1, %s, %s; selp.u64 %%rd7, 1, 2, %%p1;", cmp[k], ty[t], A, B);
+            fw_check(body);
+        }
+    fw_check("setp.lt.s32 %p1, %r1, %r2; setp.gt.and.u32 %p2, %r1, 5, %p1; selp.u64 %rd7, 1, 2, %p2;");
+}
+
+TEST(exec_fullwarp_float) {
+    static const char *op[] = {"add", "sub", "mul", "div.rn", "div.approx", "div.full"};
+    char body[160];
+    for (unsigned k = 0; k < sizeof op / sizeof *op; k++) {
+        snprintf(body, sizeof body, "%s.f32 %%f4, %%f1, %%f2; mov.b32 %%r9, %%f4; cvt.u64.u32 %%rd7, %%r9;", op[k]);
+        fw_check(body);
+    }
+    fw_check("sub.f32 %f1, %f1, %f1; mov.b32 %r9, %f1; cvt.u64.u32 %rd7, %r9;");
+}
+
+TEST(exec_fullwarp_mem_sreg) {
+    /* 32-bit global loads and stores (the input buffers are per-thread u64s) */
+    fw_check("ld.global.u32 %r9, [%rd2+4]; cvt.u64.u32 %rd7, %r9;");
+    fw_check("ld.global.s32 %r9, [%rd2]; cvt.s64.s32 %rd7, %r9;");
+    fw_check("st.global.u32 [%rd3], %r1; ld.global.u64 %rd7, [%rd3];");
+    /* shared: each thread its own slot */
+    fw_check(".shared .align 8 .b8 fw_sm[256]; mov.u32 %r9, fw_sm; shl.b32 %r10, %r0, 3; add.s32 %r9, %r9, %r10;"
+             "st.shared.u32 [%r9], %r1; ld.shared.s32 %r11, [%r9]; cvt.s64.s32 %rd7, %r11;");
+    fw_check(".shared .align 8 .b8 fw_sm[256]; mov.u32 %r9, fw_sm; shl.b32 %r10, %r0, 3; add.s32 %r9, %r9, %r10;"
+             "st.shared.u32 [%r9], %r2; ld.shared.u32 %r11, [%r9]; cvt.u64.u32 %rd7, %r11;");
+    fw_check("mov.u32 %r9, %ctaid.x; mov.u32 %r10, %nctaid.x; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;");
+    /* %tid.x and %ntid.x depend on the CTA: checked directly */
+    uint64_t a[32] = {0}, out[32];
+    ws_fault f;
+    CHECK(wx_eval("mov.u32 %r9, %tid.x; mov.u32 %r10, %ntid.x; mul.lo.u32 %r10, %r10, 100; add.s32 %r9, %r9, %r10;"
+                  "cvt.u64.u32 %rd7, %r9;", 32, a, a, a, out, &f) == WS_OK);
+    for (int i = 0; i < 32; i++) CHECK_EQ_U64(out[i], 3200u + (uint64_t)i);
+}
