@@ -422,6 +422,22 @@ TEST(sm_reg_file_port_throughput_runs_the_collector_n_times) {
     CHECK_EQ_U64(oc_cycles_n(two, 2, cls, same), 2);
 }
 
+/* An SM built from cfg is refused with a message containing msg. */
+static void check_sm_refused(ws_config *cfg, const char *msg) {
+    char err[512];
+    ws_mreq_pool pool;
+    ws_mreq_pool_init(&pool);
+    ws_addrdec ad;
+    CHECK(!ws_addrdec_init(&ad, cfg, err, sizeof err));
+    ws_sm_env env = {cfg, &pool, &ad, 0, 32};
+    err[0] = 0;
+    ws_sm *sm = ws_sm_create(&env, err, sizeof err);
+    CHECK(!sm);
+    CHECK_STR_CONTAINS(err, msg);
+    if (sm) ws_sm_destroy(sm);
+    ws_mreq_pool_destroy(&pool);
+}
+
 /* The generic collector: only the general units. One input port serves
    every ID_OC register in a step (an SP and an SFU instruction move
    together); each output port dispatches one unit a step. */
@@ -446,17 +462,7 @@ TEST(sm_generic_collector_ports_take_any_class) {
     char err[512];
     for (const char *const *o = none; o[0]; o += 2)
         CHECK(!ws_config_set(&cfg, o[0], o[1], err, sizeof err));
-    ws_mreq_pool pool;
-    ws_mreq_pool_init(&pool);
-    ws_addrdec ad;
-    CHECK(!ws_addrdec_init(&ad, &cfg, err, sizeof err));
-    ws_sm_env env = {&cfg, &pool, &ad, 0, 32};
-    err[0] = 0;
-    ws_sm *sm = ws_sm_create(&env, err, sizeof err);
-    CHECK(!sm);
-    CHECK_STR_CONTAINS(err, "-gpgpu_operand_collector_num_units_gen 0");
-    if (sm) ws_sm_destroy(sm);
-    ws_mreq_pool_destroy(&pool);
+    check_sm_refused(&cfg, "-gpgpu_operand_collector_num_units_gen 0");
     ws_config_free(&cfg);
 }
 
@@ -487,17 +493,7 @@ TEST(sm_sub_core_banks_and_units_per_scheduler) {
     const char *const *o = on;
     for (; o[0]; o += 2) CHECK(!ws_config_set(&cfg, o[0], o[1], err, sizeof err));
     CHECK(!ws_config_set(&cfg, "gpgpu_num_reg_banks", "6", err, sizeof err));
-    ws_mreq_pool pool;
-    ws_mreq_pool_init(&pool);
-    ws_addrdec ad;
-    CHECK(!ws_addrdec_init(&ad, &cfg, err, sizeof err));
-    ws_sm_env env = {&cfg, &pool, &ad, 0, 32};
-    err[0] = 0;
-    ws_sm *sm = ws_sm_create(&env, err, sizeof err);
-    CHECK(!sm);
-    CHECK_STR_CONTAINS(err, "-gpgpu_num_reg_banks 6 is not a multiple");
-    if (sm) ws_sm_destroy(sm);
-    ws_mreq_pool_destroy(&pool);
+    check_sm_refused(&cfg, "-gpgpu_num_reg_banks 6 is not a multiple");
     ws_config_free(&cfg);
 }
 
