@@ -109,6 +109,50 @@ exit 2""")
         self.assertIn("0 already finished, 2 to run", p.stderr)
         self.assertEqual({r[5] for r in db_rows(sweep)["runs"]}, {"ok"})
 
+    def test_signal_while_a_runner_is_polled(self):
+        """A signal that lands while the sweep's loop is inside a runner's poll
+        (holding that runner's wait lock) still stops the sweep at once."""
+        flag = self.write("slow", "")
+        fake = self.wrapper(f"[ -e '{flag}' ] && sleep 30")
+        sweep = os.path.join(self.tmp, "sw")
+        real_poll = subprocess.Popen.poll
+        sent = []
+
+        def poll_then_signal(p):
+            rc = real_poll(p)
+            if rc is None and not sent and os.path.exists(
+                    os.path.join(sweep, "runs", "lrr", "micro.vectoradd-small", "stdout.txt")):
+                sent.append(1)
+                with p._waitpid_lock:  # as if the signal came in the middle of the poll
+                    os.kill(os.getpid(), signal.SIGINT)
+                    for _ in range(100):  # the handler runs at the next bytecode
+                        pass
+            return rc
+
+        exits = []
+
+        def fake_exit(code):
+            exits.append(code)
+            raise SystemExit(code)
+        def too_long(signum, frame):
+            raise TimeoutError("the sweep deadlocked on a runner's wait lock")
+        self.addCleanup(signal.signal, signal.SIGALRM, signal.signal(signal.SIGALRM, too_long))
+        self.addCleanup(signal.alarm, 0)
+        signal.alarm(25)  # a deadlock fails the test instead of hanging the suite
+        err = io.StringIO()
+        t0 = time.monotonic()
+        with mock.patch.object(subprocess.Popen, "poll", poll_then_signal), \
+                mock.patch.object(os, "_exit", fake_exit), \
+                mock.patch.dict(os.environ, {"WARPSIM_BIN": fake}), contextlib.redirect_stderr(err):
+            try:
+                sweepmod.main([self.spec(), "-o", sweep, "-j", "2"])
+            except SystemExit:
+                pass
+        self.assertEqual(sent, [1])
+        self.assertEqual(exits, [128 + signal.SIGINT], err.getvalue())
+        self.assertLess(time.monotonic() - t0, 10, "the sweep waited on a lock its own loop held")
+        self.assertEqual({r["status"] for r in results(sweep).values()}, {"interrupted"})
+
     def test_interrupted_runner(self):
         run_dir = os.path.join(self.tmp, "run")
         os.makedirs(run_dir)

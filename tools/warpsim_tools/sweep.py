@@ -180,7 +180,14 @@ def engine_local(sw, store, todo, jobs, progress):
     running = {}
     env = runner_env()
 
+    stopping = []
+
     def stop(signum, frame):
+        # Only a note here: the interrupted frame may hold a runner's wait lock
+        # (inside Popen.poll), so waiting for runners in the handler can deadlock.
+        stopping.append(signum)
+
+    def interrupt(signum):
         for p in running:
             if p.poll() is None:
                 p.terminate()  # the runner kills warpsim and records the run as interrupted
@@ -193,12 +200,13 @@ def engine_local(sw, store, todo, jobs, progress):
             finish(store, run, d, p.returncode, status="interrupted")
         progress.show(*counts(store), final=True)
         sys.stderr.write(f"sweep {sw.name}: interrupted; run it again to resume\n")
+        sys.stderr.flush()
         os._exit(128 + signum)
 
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         while pending or running:
-            while pending and len(running) < jobs:
+            while pending and len(running) < jobs and not stopping:
                 run, d, plan = pending.pop(0)
                 with open(os.path.join(d, "runner.log"), "wb") as log:
                     p = subprocess.Popen(runner_cmd(d, "local"), env=env, stdin=subprocess.DEVNULL,
@@ -206,6 +214,8 @@ def engine_local(sw, store, todo, jobs, progress):
                                          preexec_fn=runone.die_with_parent)
                 running[p] = (run, d, plan)
                 store.set_status(run.id, "running")
+            if stopping:
+                interrupt(stopping[0])
             for p in [p for p in running if p.poll() is not None]:
                 run, d, _ = running.pop(p)
                 finish(store, run, d, p.returncode)
@@ -213,6 +223,8 @@ def engine_local(sw, store, todo, jobs, progress):
             progress.show(*counts(store))
             if running:
                 time.sleep(0.05)
+        if stopping:  # the signal came as the last run ended
+            interrupt(stopping[0])
     finally:
         for s, h in old.items():
             signal.signal(s, h)
