@@ -525,7 +525,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
         sm->st.cycles_active++;
         sm->st.warps_live_sum += sm->n_live_warps;
         sm->resbus[now % SM_RESBUS_RING] = 0;
-        sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
+        sm->arb_prio = (sm->arb_prio + sm->oc_steps) % sm->nbanks; /* as sm_oc_cycle idle */
         for (unsigned s = 0; s < sm->n_sched; s++) (*sm->memo_stall[s])++;
         sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
         return;
