@@ -986,6 +986,15 @@ bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
 }
 /* (the owner is only stamped on lines it allocates: no refusal depends on it) */
 void ws_cache_set_owner(ws_cache *c, uint16_t owner) { c->owner = owner; }
+
+bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
+                            uint64_t now) {
+    /* ws_cache_access_bytes' path to the note (no flush to start, outside a flush's
+       blocked window), for what ws_cache_access passes (index = addr, no write mask) */
+    return !c->flush_pending && !(now < c->blocked_until && now >= c->flush_from) &&
+           c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == addr &&
+           c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == 0;
+}
 void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx) {
     c->evict_fn = fn;
     c->evict_ctx = ctx;
