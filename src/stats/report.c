@@ -313,18 +313,40 @@ static void jput(jbuf *j, const char *fmt, ...) {
     }
 }
 
-static void jstr(jbuf *j, const char *s) {
-    jput(j, "\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') jput(j, "\\%c", *p);
-        else if (*p < 0x20) jput(j, "\\u%04x", *p);
-        else jput(j, "%c", *p);
+/* n bytes as they are (NUL-terminated after, as jput leaves the buffer): the
+   names and values of a per-kernel report are thousands of short strings, one
+   formatted write per character was most of a many-kernel program's run */
+static void jraw(jbuf *j, const char *s, size_t n) {
+    if (j->oom) return;
+    if (!*j->buf || *j->cap - *j->len <= n) {
+        size_t cap = *j->cap ? 2 * *j->cap : 1024;
+        while (cap <= *j->len + n) cap *= 2;
+        char *nb = realloc(*j->buf, cap);
+        if (!nb) { j->oom = 1; return; }
+        *j->buf = nb;
+        *j->cap = cap;
     }
-    jput(j, "\"");
+    memcpy(*j->buf + *j->len, s, n);
+    *j->len += n;
+    (*j->buf)[*j->len] = 0;
+}
+
+static void jstr(jbuf *j, const char *s) {
+    jraw(j, "\"", 1);
+    const unsigned char *p = (const unsigned char *)s, *run = p;
+    for (; *p; p++) {
+        if (*p != '"' && *p != '\\' && *p >= 0x20) continue;
+        jraw(j, (const char *)run, (size_t)(p - run));
+        if (*p == '"' || *p == '\\') jput(j, "\\%c", *p);
+        else jput(j, "\\u%04x", *p);
+        run = p + 1;
+    }
+    jraw(j, (const char *)run, (size_t)(p - run));
+    jraw(j, "\"", 1);
 }
 
 static void jkey_u64(jbuf *j, const char *k, uint64_t v) {
-    jput(j, ", ");
+    jraw(j, ", ", 2);
     jstr(j, k);
     jput(j, ": %" PRIu64, v);
 }
