@@ -409,8 +409,9 @@ int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *ca
     return 0;
 }
 
-int ws_write_file_atomic(const char *dir, const char *name, const char *text, char *err,
-                         size_t errlen) {
+/* The pieces of text, in order, as one file (ws_write_file_atomic). */
+static int write_parts_atomic(const char *dir, const char *name, const char *const *parts,
+                              size_t nparts, char *err, size_t errlen) {
     size_t n = strlen(dir) + strlen(name) + 8;
     char *path = malloc(n), *tmp = malloc(n);
     int bad = 0;
@@ -423,8 +424,11 @@ int ws_write_file_atomic(const char *dir, const char *name, const char *text, ch
         /* a full disk shows at fwrite, fflush or fclose: check them all, and
            only then replace the old file, so a reader never sees half of one */
         FILE *f = fopen(tmp, "w");
-        size_t len = strlen(text);
-        if (!f || fwrite(text, 1, len, f) != len || fflush(f) != 0 || ferror(f)) bad = 1;
+        for (size_t i = 0; f && i < nparts && !bad; i++) {
+            size_t len = strlen(parts[i]);
+            bad = fwrite(parts[i], 1, len, f) != len;
+        }
+        if (!f || bad || fflush(f) != 0 || ferror(f)) bad = 1;
         int e = errno;
         if (f && fclose(f) != 0 && !bad) {
             bad = 1;
@@ -444,15 +448,14 @@ int ws_write_file_atomic(const char *dir, const char *name, const char *text, ch
     return bad ? -1 : 0;
 }
 
+int ws_write_file_atomic(const char *dir, const char *name, const char *text, char *err,
+                         size_t errlen) {
+    const char *parts[1] = {text};
+    return write_parts_atomic(dir, name, parts, 1, err, errlen);
+}
+
 int ws_report_write_json_file(const char *dir, const char *objs, char *err, size_t errlen) {
-    size_t n = (objs ? strlen(objs) : 0) + 4;
-    char *text = malloc(n);
-    if (!text) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    snprintf(text, n, "[%s]\n", objs ? objs : "");
-    int rc = ws_write_file_atomic(dir, "stats.json", text, err, errlen);
-    free(text);
-    return rc;
+    /* written in pieces: the objects are rewritten after every kernel, no copy of them */
+    const char *parts[3] = {"[", objs ? objs : "", "]\n"};
+    return write_parts_atomic(dir, "stats.json", parts, 3, err, errlen);
 }
