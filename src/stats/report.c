@@ -91,6 +91,15 @@ void ws_kstats_free(ws_kernel_stats *s) {
     s->nextra = s->cap_extra = 0;
 }
 
+/* snprintf(dst, cap, "%s%s", a, b) without the formatting (cap > 0): a kernel's
+   report adds thousands of named values */
+static void cat2(char *dst, size_t cap, const char *a, const char *b) {
+    size_t na = strnlen(a, cap - 1), nb = strnlen(b, cap - 1 - na);
+    memcpy(dst, a, na);
+    memcpy(dst + na, b, nb);
+    dst[na + nb] = 0;
+}
+
 static ws_stat *add_stat(ws_kernel_stats *s, const char *name) {
     if (s->nextra == s->cap_extra) {
         size_t cap = s->cap_extra ? 2 * s->cap_extra : 16;
@@ -101,7 +110,7 @@ static ws_stat *add_stat(ws_kernel_stats *s, const char *name) {
     }
     ws_stat *st = &s->extra[s->nextra++];
     memset(st, 0, sizeof *st);
-    snprintf(st->name, sizeof st->name, "%s", name);
+    cat2(st->name, sizeof st->name, name, "");
     return st;
 }
 
@@ -149,14 +158,14 @@ static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, con
     for (size_t i = 0; i < n; i++) {
         const ws_stat_decl *d = &decl[i];
         if (d->hidden) continue;
-        snprintf(name, sizeof name, "%s%s", d->name, per_kernel ? WS_STAT_KERNEL_SUFFIX : "");
+        cat2(name, sizeof name, d->name, per_kernel ? WS_STAT_KERNEL_SUFFIX : "");
         int rc = d->agg == WS_AGG_RATIO ? ws_kstats_add_f64(s, name, ratio_of(v[d->num], v[d->den]))
                                         : ws_kstats_add_u64(s, name, v[i]);
         if (rc) return -1;
         /* a JSON-only stat stays out of the text in both scopes */
         ws_stat *st = &s->extra[s->nextra - 1];
         st->json_only = d->text && !*d->text;
-        if (!per_kernel && d->text) snprintf(st->text, sizeof st->text, "%s", d->text);
+        if (!per_kernel && d->text) cat2(st->text, sizeof st->text, d->text, "");
     }
     return 0;
 }
