@@ -91,6 +91,15 @@ void ws_kstats_free(ws_kernel_stats *s) {
     s->nextra = s->cap_extra = 0;
 }
 
+/* snprintf(dst, cap, "%s%s", a, b) without the formatting (cap > 0): a kernel's
+   report adds thousands of named values */
+static void cat2(char *dst, size_t cap, const char *a, const char *b) {
+    size_t na = strnlen(a, cap - 1), nb = strnlen(b, cap - 1 - na);
+    memcpy(dst, a, na);
+    memcpy(dst + na, b, nb);
+    dst[na + nb] = 0;
+}
+
 static ws_stat *add_stat(ws_kernel_stats *s, const char *name) {
     if (s->nextra == s->cap_extra) {
         size_t cap = s->cap_extra ? 2 * s->cap_extra : 16;
@@ -101,7 +110,7 @@ static ws_stat *add_stat(ws_kernel_stats *s, const char *name) {
     }
     ws_stat *st = &s->extra[s->nextra++];
     memset(st, 0, sizeof *st);
-    snprintf(st->name, sizeof st->name, "%s", name);
+    cat2(st->name, sizeof st->name, name, "");
     return st;
 }
 
@@ -149,14 +158,14 @@ static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, con
     for (size_t i = 0; i < n; i++) {
         const ws_stat_decl *d = &decl[i];
         if (d->hidden) continue;
-        snprintf(name, sizeof name, "%s%s", d->name, per_kernel ? WS_STAT_KERNEL_SUFFIX : "");
+        cat2(name, sizeof name, d->name, per_kernel ? WS_STAT_KERNEL_SUFFIX : "");
         int rc = d->agg == WS_AGG_RATIO ? ws_kstats_add_f64(s, name, ratio_of(v[d->num], v[d->den]))
                                         : ws_kstats_add_u64(s, name, v[i]);
         if (rc) return -1;
         /* a JSON-only stat stays out of the text in both scopes */
         ws_stat *st = &s->extra[s->nextra - 1];
         st->json_only = d->text && !*d->text;
-        if (!per_kernel && d->text) snprintf(st->text, sizeof st->text, "%s", d->text);
+        if (!per_kernel && d->text) cat2(st->text, sizeof st->text, d->text, "");
     }
     return 0;
 }
@@ -313,18 +322,40 @@ static void jput(jbuf *j, const char *fmt, ...) {
     }
 }
 
-static void jstr(jbuf *j, const char *s) {
-    jput(j, "\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') jput(j, "\\%c", *p);
-        else if (*p < 0x20) jput(j, "\\u%04x", *p);
-        else jput(j, "%c", *p);
+/* n bytes as they are (NUL-terminated after, as jput leaves the buffer): the
+   names and values of a per-kernel report are thousands of short strings, one
+   formatted write per character was most of a many-kernel program's run */
+static void jraw(jbuf *j, const char *s, size_t n) {
+    if (j->oom) return;
+    if (!*j->buf || *j->cap - *j->len <= n) {
+        size_t cap = *j->cap ? 2 * *j->cap : 1024;
+        while (cap <= *j->len + n) cap *= 2;
+        char *nb = realloc(*j->buf, cap);
+        if (!nb) { j->oom = 1; return; }
+        *j->buf = nb;
+        *j->cap = cap;
     }
-    jput(j, "\"");
+    memcpy(*j->buf + *j->len, s, n);
+    *j->len += n;
+    (*j->buf)[*j->len] = 0;
+}
+
+static void jstr(jbuf *j, const char *s) {
+    jraw(j, "\"", 1);
+    const unsigned char *p = (const unsigned char *)s, *run = p;
+    for (; *p; p++) {
+        if (*p != '"' && *p != '\\' && *p >= 0x20) continue;
+        jraw(j, (const char *)run, (size_t)(p - run));
+        if (*p == '"' || *p == '\\') jput(j, "\\%c", *p);
+        else jput(j, "\\u%04x", *p);
+        run = p + 1;
+    }
+    jraw(j, (const char *)run, (size_t)(p - run));
+    jraw(j, "\"", 1);
 }
 
 static void jkey_u64(jbuf *j, const char *k, uint64_t v) {
-    jput(j, ", ");
+    jraw(j, ", ", 2);
     jstr(j, k);
     jput(j, ": %" PRIu64, v);
 }
@@ -387,8 +418,9 @@ int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *ca
     return 0;
 }
 
-int ws_write_file_atomic(const char *dir, const char *name, const char *text, char *err,
-                         size_t errlen) {
+/* The pieces of text, in order, as one file (ws_write_file_atomic). */
+static int write_parts_atomic(const char *dir, const char *name, const char *const *parts,
+                              size_t nparts, char *err, size_t errlen) {
     size_t n = strlen(dir) + strlen(name) + 8;
     char *path = malloc(n), *tmp = malloc(n);
     int bad = 0;
@@ -401,8 +433,11 @@ int ws_write_file_atomic(const char *dir, const char *name, const char *text, ch
         /* a full disk shows at fwrite, fflush or fclose: check them all, and
            only then replace the old file, so a reader never sees half of one */
         FILE *f = fopen(tmp, "w");
-        size_t len = strlen(text);
-        if (!f || fwrite(text, 1, len, f) != len || fflush(f) != 0 || ferror(f)) bad = 1;
+        for (size_t i = 0; f && i < nparts && !bad; i++) {
+            size_t len = strlen(parts[i]);
+            bad = fwrite(parts[i], 1, len, f) != len;
+        }
+        if (!f || bad || fflush(f) != 0 || ferror(f)) bad = 1;
         int e = errno;
         if (f && fclose(f) != 0 && !bad) {
             bad = 1;
@@ -422,15 +457,14 @@ int ws_write_file_atomic(const char *dir, const char *name, const char *text, ch
     return bad ? -1 : 0;
 }
 
+int ws_write_file_atomic(const char *dir, const char *name, const char *text, char *err,
+                         size_t errlen) {
+    const char *parts[1] = {text};
+    return write_parts_atomic(dir, name, parts, 1, err, errlen);
+}
+
 int ws_report_write_json_file(const char *dir, const char *objs, char *err, size_t errlen) {
-    size_t n = (objs ? strlen(objs) : 0) + 4;
-    char *text = malloc(n);
-    if (!text) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    snprintf(text, n, "[%s]\n", objs ? objs : "");
-    int rc = ws_write_file_atomic(dir, "stats.json", text, err, errlen);
-    free(text);
-    return rc;
+    /* written in pieces: the objects are rewritten after every kernel, no copy of them */
+    const char *parts[3] = {"[", objs ? objs : "", "]\n"};
+    return write_parts_atomic(dir, "stats.json", parts, 3, err, errlen);
 }

@@ -1311,9 +1311,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
         }
         if (dom & DOM_ICNT) {
-            for (uint32_t s = 0; s < g->n_subparts; s++) {
-                uint32_t k;
-                ws_mempart *p = part_of(g, s, &k);
+            /* sub-partition s = chan * n_sub_per_chan + k, in order (no divisions) */
+            for (uint32_t s = 0, c = 0, k = 0; s < g->n_subparts;
+                 s++, k = k + 1 == g->n_sub_per_chan ? (c++, 0) : k + 1) {
+                ws_mempart *p = g->part[c];
                 ws_mreq *r = ws_subpart_top(p, k);
                 if (!r) continue;
                 if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
@@ -1335,13 +1336,16 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
            (and the CPU's port) enter before the partitions' DRAM cycles, in
            which they take no part (the DRAM cycle touches other queues) */
         if (dom & DOM_L2) {
-            for (uint32_t s = 0; s < g->n_subparts; s++) {
-                uint32_t k;
-                ws_mempart *p = part_of(g, s, &k);
+            /* no request has arrived at any sub-partition: only the full ones count */
+            bool arrived = ws_icnt_any_request_arrival(g->icnt);
+            for (uint32_t s = 0, c = 0, k = 0; s < g->n_subparts;
+                 s++, k = k + 1 == g->n_sub_per_chan ? (c++, 0) : k + 1) {
+                ws_mempart *p = g->part[c];
                 if (ws_subpart_full(p, k)) {
                     g->stall_dramfull++;
                     continue;
                 }
+                if (!arrived) continue;
                 ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
                 if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);

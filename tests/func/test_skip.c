@@ -102,6 +102,15 @@ TEST(skip_idle_exact_memory_bound) {
     same("sdk/transpose_naive", NULL, NULL, 300000);
 }
 
+/* SMs asleep behind an access the L1D refuses (the LD/ST unit and operand
+   collector stuck, sm.c's quiet_until), on post-Fermi configurations too (two
+   collector steps a cycle, sectored L1D) */
+TEST(skip_idle_exact_stuck_ldst) {
+    same("rodinia/kmeans", "qv100", NULL, 300000);
+    same("polybench/syrk", "rtx2060", NULL, 200000);
+    same("sdk/transpose_naive", "gtx480-v4", NULL, 200000);
+}
+
 TEST(skip_idle_exact_policies) {
     const char *lrr[] = {"-gpgpu_scheduler lrr", NULL};
     const char *tl[] = {"-gpgpu_scheduler two_level_active:6:0:1", NULL};

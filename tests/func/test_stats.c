@@ -174,6 +174,23 @@ TEST(stats_add_program_aggregates) {
     ws_kstats_free(&s);
 }
 
+/* JSON strings: plain runs copied whole, quotes, backslashes and control
+   characters escaped between them (report.c's jstr) */
+TEST(stats_json_string_escapes) {
+    ws_kernel_stats s;
+    ws_kstats_init(&s);
+    CHECK(ws_kstats_add_str(&s, "k\"ey", "a\"b\\c\nd\x01") == 0);
+    CHECK(ws_kstats_add_str(&s, "plain", "") == 0);
+    char *j = NULL;
+    size_t jl = 0, jc = 0;
+    CHECK(ws_report_json(&s, &j, &jl, &jc) == 0);
+    CHECK_STR_CONTAINS(j, "\"k\\\"ey\": \"a\\\"b\\\\c\\u000ad\\u0001\"");
+    CHECK_STR_CONTAINS(j, "\"plain\": \"\"");
+    CHECK(j && strlen(j) == jl);
+    free(j);
+    ws_kstats_free(&s);
+}
+
 /* The keys of a stats.json array of flat kernel objects, each once, in buf
    (NUL-separated); returns how many. */
 static size_t json_keys(const char *json, char *buf, size_t cap) {

@@ -528,3 +528,39 @@ TEST(cache_retried_refusal_counts_and_sees_changes) {
     CHECK_EQ_U64(ws_cache_get_stats(c)->fail[WS_ACC_READ][WS_FAIL_MISS_QUEUE], 3);
     ws_cache_destroy(c);
 }
+
+/* ws_cache_refusal_noted (a sleeping SM's stuck LD/ST unit): true exactly for
+   the access that was refused last, until anything in the cache changes */
+TEST(cache_refusal_noted_until_a_change) {
+    char err[256];
+    ws_cache *c = make("32:128:4,L:L:m:N,A:2:8,8", err);
+    int r;
+    ws_fail_kind f;
+    CHECK(!ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, true, 0)); /* nothing refused */
+    CHECK_EQ_I64(ws_cache_access(c, lin(1, 0), WS_ACC_READ, false, &r, 0, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(2, 0), WS_ACC_READ, false, &r, 0, &f), WS_CACHE_MISS);
+    CHECK_EQ_I64(ws_cache_access(c, lin(3, 0), WS_ACC_READ, true, &r, 1, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    CHECK(ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, true, 2));
+    CHECK(!ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, false, 2)); /* another access */
+    CHECK(!ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_WRITE, true, 2));
+    CHECK(!ws_cache_refusal_noted(c, lin(4, 0), WS_ACC_READ, true, 2));
+    /* a retry answered from the note counts and keeps it */
+    CHECK_EQ_I64(ws_cache_access(c, lin(3, 0), WS_ACC_READ, true, &r, 2, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    CHECK(ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, true, 3));
+    CHECK_EQ_U64(ws_cache_get_stats(c)->fail[WS_ACC_READ][WS_FAIL_MSHR_ENTRY], 2);
+    /* an accepted access, a miss sent down or a fill end it */
+    CHECK_EQ_I64(ws_cache_access(c, lin(1, 0), WS_ACC_READ, false, &r, 3, &f),
+                 WS_CACHE_HIT_RESERVED);
+    CHECK(!ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, true, 4));
+    CHECK_EQ_I64(ws_cache_access(c, lin(3, 0), WS_ACC_READ, true, &r, 4, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    ws_cache_pop_miss(c);
+    CHECK(!ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, true, 5));
+    CHECK_EQ_I64(ws_cache_access(c, lin(3, 0), WS_ACC_READ, true, &r, 5, &f),
+                 WS_CACHE_RESERVATION_FAIL);
+    ws_cache_fill(c, lin(2, 0), 6);
+    CHECK(!ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, true, 7));
+    ws_cache_destroy(c);
+}

@@ -130,3 +130,31 @@ TEST(dram_multi_atom_request_and_write_turnaround) {
     CHECK(!ws_dram_busy(d));
     ws_dram_destroy(d);
 }
+
+/* ws_dram_idle_cycle (the partitions' idle shortcut) acts only on a settled
+   idle channel and counts what ws_dram_cycle counts there */
+TEST(dram_idle_cycle_counts_as_the_cycle) {
+    ws_dram *a = make(true), *b = make(true);
+    ws_dram_req r[] = {REQ(0, 3, 7, false)};
+    ws_dram_push(a, &r[0], 0);
+    ws_dram_push(b, &r[0], 0);
+    CHECK(!ws_dram_idle_cycle(b)); /* a request queued: nothing done */
+    int idle_taken = 0;
+    for (uint64_t now = 0; now < 200; now++) {
+        ws_dram_cycle(a, now);
+        if (ws_dram_idle_cycle(b)) idle_taken++;
+        else ws_dram_cycle(b, now);
+        void *o;
+        while ((o = ws_dram_pop_return(a))) {}
+        while ((o = ws_dram_pop_return(b))) {}
+    }
+    CHECK(idle_taken > 100); /* settled after the request and its timers */
+    const ws_dram_stats *sa = ws_dram_get_stats(a), *sb = ws_dram_get_stats(b);
+    CHECK_EQ_U64(sb->cycles, sa->cycles);
+    CHECK_EQ_U64(sb->n_nop, sa->n_nop);
+    CHECK_EQ_U64(sb->n_cmd, sa->n_cmd);
+    CHECK_EQ_U64(sb->n_activity, sa->n_activity);
+    CHECK_EQ_U64(sb->busy_data_cycles, sa->busy_data_cycles);
+    ws_dram_destroy(a);
+    ws_dram_destroy(b);
+}

@@ -32,6 +32,8 @@ typedef struct line {
     uint16_t owner;      /* who allocated it (ws_cache_set_owner) */
 } line;
 
+#define MKEY_NONE UINT64_MAX /* no MSHR address (they are aligned) */
+
 typedef struct mshr_entry {
     uint64_t block;      /* MSHR address: the line, or the sector of a sectored cache */
     uint64_t index_addr; /* address the set was computed from */
@@ -55,6 +57,8 @@ struct ws_cache {
     uint64_t sec_pad;     /* the other bytes set to 0x80, a value no state has */
     line *lines;         /* nsets * assoc */
     mshr_entry *mshr;
+    uint64_t *mkey;       /* per MSHR: its block while valid, else MKEY_NONE (a dense
+                             array: the lookups of every access scan it) */
     uint32_t mshr_used;
     ws_cache_out *mq;    /* miss queue ring */
     uint32_t mq_cap, mq_head, mq_len;
@@ -235,11 +239,13 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     }
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
     c->mshr = calloc(cfg->mshr_entries, sizeof *c->mshr);
+    c->mkey = malloc(cfg->mshr_entries * sizeof *c->mkey);
+    for (uint32_t i = 0; c->mkey && i < cfg->mshr_entries; i++) c->mkey[i] = MKEY_NONE;
     c->mq_cap = cfg->miss_queue_size + 2; /* a read may bring a writeback with it */
     c->mq = calloc(c->mq_cap, sizeof *c->mq);
     c->rd_cap = cfg->mshr_entries * cfg->mshr_max_merge;
     c->ready = calloc(c->rd_cap, sizeof *c->ready);
-    bool ok = c->lines && c->mshr && c->mq && c->ready;
+    bool ok = c->lines && c->mshr && c->mkey && c->mq && c->ready;
     for (uint32_t i = 0; ok && i < cfg->mshr_entries; i++)
         ok = (c->mshr[i].reqs = calloc(cfg->mshr_max_merge, sizeof(void *))) != NULL;
     if (!ok) {
@@ -255,6 +261,7 @@ void ws_cache_destroy(ws_cache *c) {
     if (c->mshr)
         for (uint32_t i = 0; i < c->cfg.mshr_entries; i++) free(c->mshr[i].reqs);
     free(c->mshr);
+    free(c->mkey);
     free(c->lines);
     free(c->mq);
     free(c->ready);
@@ -374,15 +381,17 @@ static void protect_touch(ws_cache *c, uint32_t set, uint32_t way) {
 }
 
 static mshr_entry *mshr_find(ws_cache *c, uint64_t maddr) {
+    if (!c->mshr_used) return NULL;
     for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
-        if (c->mshr[i].valid && c->mshr[i].block == maddr) return &c->mshr[i];
+        if (c->mkey[i] == maddr) return &c->mshr[i];
     return NULL;
 }
 
 static mshr_entry *mshr_alloc(ws_cache *c, uint64_t maddr, uint64_t index_addr) {
     for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
-        if (!c->mshr[i].valid) {
+        if (c->mkey[i] == MKEY_NONE) {
             mshr_entry *e = &c->mshr[i];
+            c->mkey[i] = maddr;
             e->valid = true;
             e->block = maddr;
             e->index_addr = index_addr;
@@ -877,6 +886,7 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
         e->reqs[i] = NULL;
     }
     e->valid = false;
+    c->mkey[e - c->mshr] = MKEY_NONE;
     c->mshr_used--;
 }
 
@@ -976,6 +986,15 @@ bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
 }
 /* (the owner is only stamped on lines it allocates: no refusal depends on it) */
 void ws_cache_set_owner(ws_cache *c, uint16_t owner) { c->owner = owner; }
+
+bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
+                            uint64_t now) {
+    /* ws_cache_access_bytes' path to the note (no flush to start, outside a flush's
+       blocked window), for what ws_cache_access passes (index = addr, no write mask) */
+    return !c->flush_pending && !(now < c->blocked_until && now >= c->flush_from) &&
+           c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == addr &&
+           c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == 0;
+}
 void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx) {
     c->evict_fn = fn;
     c->evict_ctx = ctx;
@@ -1000,6 +1019,6 @@ uint64_t ws_cache_mshr_key(const ws_cache *c, uint64_t addr) { return mshr_addr(
 int ws_cache_mshr_merges(const ws_cache *c, uint64_t addr) {
     uint64_t maddr = mshr_addr(c, addr);
     for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
-        if (c->mshr[i].valid && c->mshr[i].block == maddr) return (int)c->mshr[i].nreq;
+        if (c->mkey[i] == maddr) return (int)c->mshr[i].nreq;
     return -1;
 }

@@ -204,6 +204,10 @@ void ws_cache_index_restart(ws_cache *c);
 /* ---- line ownership (observers such as CCWS's victim tags) ---- */
 /* Lines allocated from now on belong to `owner` (e.g. a warp slot). */
 void ws_cache_set_owner(ws_cache *c, uint16_t owner);
+/* Would ws_cache_access(c, addr, dir, local, ...) at `now` be answered from the
+ * note of the last refusal (a refusal, counted, nothing else changed)? */
+bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
+                            uint64_t now);
 /* Called when a present line is evicted to make room (not on flushes);
    evictor: the owner set when the line that takes its place came in. */
 typedef void (*ws_cache_evict_fn)(void *ctx, uint64_t block, uint16_t owner, uint16_t evictor);

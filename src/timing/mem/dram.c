@@ -411,6 +411,17 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
     dec(&d->CCDc); dec(&d->RRDc); dec(&d->RTWc); dec(&d->WTRc);
 }
 
+/* The idle early exit of ws_dram_cycle, for a caller that checks first:
+ * nothing queued, in flight, served or waiting to be returned, and every
+ * timer settled. Counts what the cycle would (a cycle, a NOP). */
+bool ws_dram_idle_cycle(ws_dram *d) {
+    if (d->npending || d->pipe_len || d->nserving || d->retq_len || d->quiet < d->settle)
+        return false;
+    d->stats.cycles++;
+    d->stats.n_nop++;
+    return true;
+}
+
 void *ws_dram_pop_return(ws_dram *d) {
     if (!d->retq_len) return NULL;
     void *o = d->retq[d->retq_head];

@@ -60,6 +60,9 @@ bool ws_dram_full(const ws_dram *d);
 void ws_dram_push(ws_dram *d, const ws_dram_req *r, uint64_t now);
 /* One DRAM command cycle. */
 void ws_dram_cycle(ws_dram *d, uint64_t now);
+/* A settled idle channel's cycle (what ws_dram_cycle counts), nothing to
+   return: true. Otherwise false and nothing done (call ws_dram_cycle). */
+bool ws_dram_idle_cycle(ws_dram *d);
 /* A finished request's owner (reads, and writes that want a reply), or NULL. */
 void *ws_dram_pop_return(ws_dram *d);
 /* Anything queued, in flight or waiting to return? */

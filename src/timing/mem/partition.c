@@ -62,6 +62,7 @@ struct ws_mempart {
     uint32_t rop_latency, dram_latency, port_width, atom;
     bool sectored, texture_only, part_local_index, flush_l2;
     uint64_t moves, moves_prev;
+    uint32_t l2_dram_n;   /* entries in the sub-partitions' L2->DRAM queues together */
     bool prog;
     ws_mempart_stats stats;
 };
@@ -401,6 +402,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
                 make_dram_item(p, &it, NULL, o->addr, o->size, true, (uint8_t)k);
             }
             ring_push(&s->l2_dram, &it);
+            p->l2_dram_n++;
             ws_cache_pop_miss(c);
             p->moves++;
         }
@@ -417,6 +419,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
                 make_dram_item(p, &it, r, r->addr, r->data_size, r->is_write && !r->is_atomic,
                                (uint8_t)k);
                 ring_push(&s->l2_dram, &it);
+                p->l2_dram_n++;
                 ws_mreq_fifo_pop(&s->icnt_l2);
                 p->stats.l2_bypass++;
                 p->moves++;
@@ -472,6 +475,12 @@ static void give_back(ws_mempart *p, uint32_t k) {
 }
 
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) {
+    /* nothing held, in the latency queue or waiting to enter it, and a settled idle
+       channel: the steps below would only count the channel's idle cycle */
+    if (!p->ret_hold && !p->lat.len && !p->l2_dram_n && ws_dram_idle_cycle(p->dram)) {
+        p->dram_now++;
+        return;
+    }
     /* 1. a finished request goes to its sub-partition's DRAM->L2 queue */
     if (!p->ret_hold) p->ret_hold = ws_dram_pop_return(p->dram);
     if (p->ret_hold) {
@@ -495,6 +504,7 @@ void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) {
         if (ws_dram_full(p->dram)) break;
         dram_item x = *it;
         ring_pop(&s->l2_dram);
+        p->l2_dram_n--;
         x.ready = now + p->dram_latency;
         if (x.r) x.r->t_dram_in = now;
         ring_push(&p->lat, &x);

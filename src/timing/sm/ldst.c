@@ -695,6 +695,54 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
     return true;
 }
 
+/* ---- a stuck unit (sleeping SMs, sm.c) ------------------------------------------ */
+/* The L1 queue's head is refused by the L1D from its note of the last refusal
+ * (the cache has not changed since), nothing behind it can move up, and the
+ * dispatch register is empty or waits for the queue's tail. Until the L1D
+ * changes, a cycle of the unit then only counts: the refusal, its hazard and
+ * the dispatch register's stall. The caller has checked that nothing else of
+ * the unit has work (replies, misses to send, fills, the shared pipeline).
+ * Policies with their own books on L1D accesses (hazard prediction, the
+ * shared-memory cache, MRPB, warp reordering, banked L1D) are left out. */
+bool sm_ldst_stuck(const ws_sm *sm) {
+    if (!sm->l1q_n || sm->l1_banks != 1 || sm->hp || sm->smc || sm->mrpb || sm->ro ||
+        sm->env.pages || sm->txbyp || sm->route)
+        return false;
+    const sm_l1acc *q = sm->l1q;
+    for (unsigned i = 0; i < sm->l1_lat; i++) /* valid entries first: the shift moves none */
+        if (q[i].valid != (i < sm->l1q_n)) return false;
+    const sm_l1acc *h = &q[0];
+    if (h->in && h->in->rp_live) return false; /* a replay squashes the refused access */
+    if (!ws_cache_refusal_noted(sm->l1d, h->addr, h->write ? WS_ACC_WRITE : WS_ACC_READ,
+                                h->space == WS_SPACE_LOCAL, sm->now + 1))
+        return false;
+    const sm_inst *in = sm->ld_disp;
+    if (!in) return true;
+    /* dispatch_step's path to a taken tail */
+    return in->active && !in->rp_live && sm->txpos < sm->ntx && !sm->cfg->perfect_memory &&
+           (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL) &&
+           !bypasses_l1(sm, in) && q[sm->l1_lat - 1].valid;
+}
+
+/* A stuck unit's cycle (sm_ldst_stuck held at the end of the last cycle): what
+   sm_ldst_cycle would count. False, with nothing done, when the L1D changed
+   meanwhile: the cycle must run in full. */
+bool sm_ldst_stuck_cycle(ws_sm *sm) {
+    sm_l1acc *h = &sm->l1q[0];
+    ws_acc_dir dir = h->write ? WS_ACC_WRITE : WS_ACC_READ;
+    bool local = h->space == WS_SPACE_LOCAL;
+    if (!ws_cache_refusal_noted(sm->l1d, h->addr, dir, local, sm->now)) return false;
+    ws_fail_kind fk;
+    ws_cache_set_owner(sm->l1d, h->warp);
+    ws_cache_access(sm->l1d, h->addr, dir, local, h->in, sm->now, &fk); /* counts the refusal */
+    sm_hazard(sm, sm_hazard_of_fail(fk));
+    if (sm->ld_disp) {
+        sm->l1_bank_conflicts++;
+        sm->ldst_stalls++;
+    }
+    return true;
+}
+
 void sm_ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);
     for (unsigned i = 0; i + 1 < sm->smem_lat; i++)

@@ -477,33 +477,73 @@ bool ws_sm_busy(const ws_sm *sm) {
 }
 
 /* ---- sleeping ------------------------------------------------------------------- */
+/* The operand collector while the LD/ST unit is stuck: no register read is
+ * queued, every collector unit holds a memory instruction with its operands
+ * read, waiting for a full OC_EX register (the LD/ST unit takes none), no
+ * other OC_EX register holds anything (a function unit could take it), and
+ * ID_OC's instructions find no free collector unit. Each cycle then only
+ * rotates the bank priority (once per step) and counts a blocked cycle when
+ * an ID_OC instruction waits (sm_oc_cycle); *blocked says whether it does.
+ * The generic and sub-core collectors are left out. */
+static bool oc_stuck(const ws_sm *sm, bool *blocked) {
+    if (sm->oc_generic || sm->sub_core || sm->bq_total) return false;
+    for (unsigned k = 0; k < SM_NCLASS; k++)
+        if (k != SM_MEM && sm->oc_ex[k].n) return false;
+    if (sm->oc_ex[SM_MEM].n && !sm->ld_disp) return false;
+    for (unsigned c = 0; c < sm->ncu; c++) {
+        const sm_inst *in = sm->cu[c].in;
+        if (!in) continue;
+        if (in->nrd || in->cls != SM_MEM || sm_regset_free(&sm->oc_ex[SM_MEM])) return false;
+    }
+    *blocked = false;
+    for (unsigned k = 0; k < SM_NCLASS; k++) {
+        if (!sm->id_oc[k].n || !sm->in_ports[k]) continue;
+        if (sm->cu_used[k] < sm->cu_n[k] || sm->cu_used[SM_NCLASS] < sm->cu_n[SM_NCLASS])
+            return false; /* it would take a unit */
+        /* opcoll.c's oc_blocked: a unit of set k or the general set waits for OC_EX */
+        for (unsigned c = sm->cu_base[k]; c < sm->cu_base[k] + sm->cu_n[k]; c++)
+            *blocked |= sm->cu[c].in != NULL;
+        for (unsigned c = sm->cu_base[SM_NCLASS];
+             c < sm->cu_base[SM_NCLASS] + sm->cu_n[SM_NCLASS]; c++)
+            *blocked |= sm->cu[c].in != NULL;
+    }
+    return true;
+}
+
 /* When every warp waits (on the scoreboard, a barrier, a fill) and nothing
  * is in the pipeline but function-unit results due later, a cycle changes
  * nothing but counters: the active cycle, each scheduler's stall (its memo,
  * issue.c) and the rotating priorities. Until the next result is due, or a
  * reply, a CTA or ws_sm_wake comes, ws_sm_cycle counts just those. Every
- * unit that acts in a cycle must appear here. Returns the first cycle that
- * must run in full after `now`, or 0 when the next one must. */
-static uint64_t quiet_until(const ws_sm *sm) {
+ * unit that acts in a cycle must appear here. The LD/ST unit and the operand
+ * collector may also be stuck behind an access the L1D refuses (sm_ldst_stuck,
+ * oc_stuck): then those cycles also count what the two would, and the first
+ * whose L1D has changed runs in full (sm->sleep_stuck). Returns the first
+ * cycle that must run in full after `now`, or 0 when the next one must. */
+static uint64_t quiet_until(ws_sm *sm) {
+    sm->sleep_stuck = sm->stuck_blocked = false;
     /* throttle policies act on their own clock (epochs, guards): never asleep under one */
     if (!sm->memo_ok || sm->throttling || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
         return 0;
     for (unsigned s = 0; s < sm->n_sched; s++)
         if (sm->memo_gen[s] != sm->gen) return 0;
-    if (sm->ld_disp || sm->next_wb || sm->next_global || sm->resp.len || sm->outq.len ||
+    if (sm->next_wb || sm->next_global || sm->resp.len || sm->outq.len ||
         ws_cache_has_miss(sm->l1d) || ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i) ||
         ws_cache_has_ready(sm->l1d) || ws_cache_has_ready(sm->l1c) || ws_cache_has_ready(sm->l1i) ||
         sm_tex_wants_cycle(sm))
         return 0;
-    for (unsigned k = 0; k < SM_NCLASS; k++)
-        if (sm->id_oc[k].n || sm->oc_ex[k].n) return 0;
-    for (unsigned c = 0; c < sm->ncu; c++)
-        if (sm->cu[c].in) return 0;
-    for (unsigned b = 0; b < sm->nbanks; b++)
-        if (sm->bq_len[b]) return 0;
     for (unsigned i = 0; i < sm->smem_lat; i++)
         if (sm->smem_pipe[i]) return 0;
-    if (sm->l1q_n) return 0;
+    unsigned oc_busy = sm->bq_total | sm->cu_used[SM_NCLASS];
+    for (unsigned k = 0; k < SM_NCLASS; k++)
+        oc_busy |= sm->id_oc[k].n | sm->oc_ex[k].n | sm->cu_used[k];
+    if (sm->ld_disp || sm->l1q_n || oc_busy) {
+        bool blocked = false;
+        if (sm->mshr_idle || !sm_ldst_stuck(sm) || (oc_busy && !oc_stuck(sm, &blocked)))
+            return 0;
+        sm->sleep_stuck = true;
+        sm->stuck_blocked = blocked;
+    }
     if (sm->mrpb && sm->mrpb->n) return 0; /* it drains into l1q */
     if (sm->ro && sm_ro_busy(sm)) return 0; /* the reordering unit releases accesses */
     if (sm_fetch_pick(sm) >= 0) return 0;
@@ -521,11 +561,14 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     sm->now = now;
     if (sm->hp_cycle) sm_hp_cycle(sm);
     sm->progressed = false;
+    if (now < sm->sleep_until && sm->sleep_stuck && !sm_ldst_stuck_cycle(sm))
+        sm->sleep_until = 0; /* the L1D changed: this cycle runs in full */
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
+        sm->st.oc_blocked_cycles += sm->stuck_blocked;
         sm->st.cycles_active++;
         sm->st.warps_live_sum += sm->n_live_warps;
         sm->resbus[now % SM_RESBUS_RING] = 0;
-        sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
+        sm->arb_prio = (sm->arb_prio + sm->oc_steps) % sm->nbanks; /* as sm_oc_cycle idle */
         for (unsigned s = 0; s < sm->n_sched; s++) (*sm->memo_stall[s])++;
         sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
         return;

@@ -285,6 +285,8 @@ struct ws_sm {
     uint64_t fetchable;        /* warps (slots < 64) that could fetch (fetch.c) */
     bool memo_ok;              /* the policies allow it (their `stable` flags) */
     uint64_t sleep_until;      /* cycles before this only count (sm.c, sleeping) */
+    bool sleep_stuck;          /* asleep with the LD/ST unit stuck (sm_ldst_stuck_cycle) */
+    bool stuck_blocked;        /* and the operand collector counting a blocked cycle */
 
     /* pipeline registers */
     sm_regset id_oc[SM_NCLASS], oc_ex[SM_NCLASS];
@@ -554,6 +556,8 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in);
 void sm_ldst_reply(ws_sm *sm, ws_mreq *r);
 unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active);
 bool sm_ldst_busy(const ws_sm *sm);
+bool sm_ldst_stuck(const ws_sm *sm);
+bool sm_ldst_stuck_cycle(ws_sm *sm);
 void sm_ldst_finish_load(ws_sm *sm, sm_inst *in);
 bool sm_ldst_send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t);
 bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in);
