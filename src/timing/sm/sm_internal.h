@@ -326,6 +326,7 @@ struct ws_sm {
     /* function units */
     unsigned nfu;
     sm_fu *fu;
+    uint64_t wb_due;           /* the earliest cycle a unit's result is written back */
     uint8_t resbus[SM_RESBUS_RING];
     unsigned n_resbus;
 
