@@ -89,6 +89,26 @@ static inline void lane_addrs(const addr_plan *p, uint32_t M, uint64_t *ad) {
     else WS_FOR_MASK(l, M, ad[l] = b[l] + off);
 }
 
+/* Whether some active lane's access is misaligned or lies past last above lo (unsigned:
+   below lo wraps high). The whole warp's case folds the lanes into one OR and one
+   maximum (what the per-lane test ORs together, answered at the end). */
+static inline bool lanes_bad(const uint64_t *ad, uint32_t M, uint64_t lo, uint64_t last,
+                             uint32_t size) {
+    uint64_t bad = 0;
+    if (M == ~0u) {
+        uint64_t any = 0, hi = 0;
+#pragma GCC unroll 8
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            uint64_t d = ad[l] - lo;
+            any |= ad[l];
+            hi = d > hi ? d : hi;
+        }
+        return (any & (size - 1)) || hi > last;
+    }
+    WS_FOR_LANES(l, M) bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] - lo > last);
+    return bad != 0;
+}
+
 /* Where an address outside allocations lies, for memcheck's reports. */
 static void describe_near(char *buf, size_t n, uint64_t a, uint32_t size, const ws_gmem_near *nr) {
     if (!nr) {
@@ -339,12 +359,11 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     uint32_t M = x->mask;
     if (c->shared_size < size) return WS_ERR_UNSUPPORTED;
     uint64_t lim = c->shared_size - size; /* the last address an access fits at */
-    uint64_t bad = 0, ad[WS_WARP_SIZE];
+    uint64_t ad[WS_WARP_SIZE];
     lane_addrs(p, M, ad);
-    WS_FOR_MASK(l, M, bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] > lim));
-    if (bad) return WS_ERR_UNSUPPORTED;
+    if (lanes_bad(ad, M, 0, lim, size)) return WS_ERR_UNSUPPORTED;
     uint8_t *sh = c->shared;
-    if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ad[l];
+    if (x->st) WS_FOR_MASK(l, M, x->st->addr[l] = ad[l]);
     if (n == 1 && esz == 4 && !is_st && dst[0]) { /* the common ld.shared.{u,s,f,b}32 */
         uint64_t *d = dst[0];
         if (sg) WS_FOR_MASK(l, M, d[l] = (uint64_t)(int64_t)(int32_t)ws_load_n(sh + ad[l], 4));
@@ -372,24 +391,30 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
    instruction to the general loop. The same pointers, values and order of
    effects as that loop (an address inside a live allocation is global: the
    generic windows lie far above the heap). */
+/* The heap when every active lane's access fits (its addresses in ad), else NULL. */
+static uint8_t *global_lanes(ws_xctx *x, const addr_plan *p, uint32_t size, uint64_t *ad) {
+    const ws_gmem *g = x->c->l.gmem;
+    uint32_t M = x->mask;
+    if (!M || !g) return NULL;
+    uint64_t a0 = lane_addr(p, (uint32_t)__builtin_ctz(M)), off0 = a0 - WS_GLOBAL_HEAP_BASE;
+    if (a0 < WS_GLOBAL_HEAP_BASE || off0 >= g->top) return NULL;
+    uint32_t o = g->chunk_owner[off0 >> 8];
+    if (!o || g->allocs[o - 1].size < size) return NULL;
+    /* lane l fits iff ad[l] - lo <= last (unsigned: below lo wraps high) */
+    uint64_t lo = g->allocs[o - 1].base, last = g->allocs[o - 1].size - size;
+    lane_addrs(p, M, ad);
+    if (lanes_bad(ad, M, lo, last, size)) return NULL;
+    return g->heap;
+}
+
 static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsigned esz,
                              unsigned n, bool is_st, bool sg, uint64_t *const *dst,
                              const uint64_t *const *src) {
-    const ws_gmem *g = x->c->l.gmem;
     uint32_t M = x->mask;
-    if (!M || !g) return WS_ERR_UNSUPPORTED;
-    uint64_t a0 = lane_addr(p, (uint32_t)__builtin_ctz(M)), off0 = a0 - WS_GLOBAL_HEAP_BASE;
-    if (a0 < WS_GLOBAL_HEAP_BASE || off0 >= g->top) return WS_ERR_UNSUPPORTED;
-    uint32_t o = g->chunk_owner[off0 >> 8];
-    if (!o || g->allocs[o - 1].size < size) return WS_ERR_UNSUPPORTED;
-    /* lane l fits iff ad[l] - lo <= last (unsigned: below lo wraps high) */
-    uint64_t lo = g->allocs[o - 1].base, last = g->allocs[o - 1].size - size;
-    uint64_t bad = 0, ad[WS_WARP_SIZE];
-    lane_addrs(p, M, ad);
-    WS_FOR_MASK(l, M, bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] - lo > last));
-    if (bad) return WS_ERR_UNSUPPORTED;
-    uint8_t *heap = g->heap;
-    if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ad[l];
+    uint64_t ad[WS_WARP_SIZE];
+    uint8_t *heap = global_lanes(x, p, size, ad);
+    if (!heap) return WS_ERR_UNSUPPORTED;
+    if (x->st) WS_FOR_MASK(l, M, x->st->addr[l] = ad[l]);
     if (n == 1 && !is_st && dst[0] && esz == 4 && !sg) { /* ld.global.{u,f,b}32 */
         uint64_t *d = dst[0];
         WS_FOR_MASK(l, M, d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4));
@@ -449,6 +474,22 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
                                                           const uint64_t *const *src) {
     ws_wlog *wl = x->c->l.wlog;
     int ms0 = p->ms;
+    if (p->ms == MS_GLOBAL || p->ms == MS_GENERIC) { /* every lane in one allocation: as exec_global */
+        uint64_t ad[WS_WARP_SIZE];
+        uint8_t *heap = global_lanes(x, p, size, ad);
+        if (heap) {
+            if (x->st) WS_FOR_MASK(l, x->mask, x->st->addr[l] = ad[l]);
+            WS_FOR_LANES(l, x->mask) {
+                uint8_t *hp = heap + (ad[l] - WS_GLOBAL_HEAP_BASE);
+                for (unsigned k = 0; k < n; k++) {
+                    ws_wlog_ent *e = ws_wlog_add(wl);
+                    *e = (ws_wlog_ent){.hp = hp + k * esz, .b = src[k][l], .kind = WL_STORE, .size = (uint8_t)esz};
+                }
+            }
+            record(x, MS_GLOBAL, size, true, false, true);
+            return WS_OK;
+        }
+    }
     ws_fault *fault = x->fault;
     x->fault = NULL; /* for lane_ptr: see lane_miss */
     WS_FOR_LANES(l, x->mask) {

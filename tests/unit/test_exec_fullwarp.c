@@ -86,3 +86,29 @@ TEST(exec_fullwarp_mem_sreg) {
                   "cvt.u64.u32 %rd7, %r9;", 32, a, a, a, out, &f) == WS_OK);
     for (int i = 0; i < 32; i++) CHECK_EQ_U64(out[i], 3200u + (uint64_t)i);
 }
+
+/* The full-warp shared and global accesses check every lane before any has effect
+   (one OR and one maximum over the warp): the last address that fits runs, one lane
+   past the end or misaligned leaves the instruction to the per-lane path, which faults. */
+TEST(exec_fullwarp_mem_bounds) {
+    const char *sh = ".shared .align 8 .b8 fw_sm[256]; mov.u32 %r9, fw_sm; shl.b32 %r10, %r0, 3;"
+                     "add.s32 %r9, %r9, %r10; add.s32 %r9, %r9, %r1; ld.shared.u32 %r11, [%r9];"
+                     "cvt.u64.u32 %rd7, %r11;";
+    uint64_t a[32] = {0}, out[32];
+    ws_fault f;
+    a[31] = 4; /* lane 31 reads bytes 252..255 */
+    CHECK(wx_eval(sh, 32, a, a, a, out, &f) == WS_OK);
+    a[31] = 8; /* 256..259: past the end */
+    CHECK(wx_eval(sh, 32, a, a, a, out, &f) != WS_OK);
+    a[31] = 0;
+    a[5] = 2; /* misaligned */
+    CHECK(wx_eval(sh, 32, a, a, a, out, &f) != WS_OK);
+    /* global: %rd2 is the thread's own u64 of a 32-thread buffer; lane 31 reads its
+       high half (the buffer's last 4 bytes), then a misaligned word */
+    const char *gl = "add.s64 %rd10, %rd2, %rd4; ld.global.u32 %r9, [%rd10]; cvt.u64.u32 %rd7, %r9;";
+    uint64_t z[32] = {0};
+    z[31] = 4;
+    CHECK(wx_eval(gl, 32, z, z, z, out, &f) == WS_OK);
+    z[31] = 1;
+    CHECK(wx_eval(gl, 32, z, z, z, out, &f) != WS_OK);
+}

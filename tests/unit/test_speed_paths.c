@@ -6,7 +6,8 @@
  * written past the n - 1 warps then ordered); and the shared-memory bank
  * conflict count's quick answer for conflict-free parts against a brute-force
  * count of the distinct words of each bank; the coalescer's byte and sector
- * masks against a byte-by-byte count. */
+ * masks against a byte-by-byte count, and its line-by-line answer against its
+ * per-lane loop; the scoreboard's one-word test against its per-id loop. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -158,6 +159,7 @@ static unsigned ref_conflicts(const uint64_t *a, uint32_t active, unsigned nb, u
     return total ? total : 1;
 }
 
+/* (also issue.c's sm_smem_cycles: its aligned-block and span answers, else this count) */
 TEST(speed_smem_conflicts_match_reference) {
     ws_config cfg;
     ws_config_init(&cfg);
@@ -166,24 +168,30 @@ TEST(speed_smem_conflicts_match_reference) {
     sm.cfg = &cfg;
     uint64_t s = 777;
     const unsigned banks[] = {32, 16, 64, 24}, nparts[] = {1, 2, 4};
-    for (unsigned trial = 0; trial < 4000; trial++) {
+    for (unsigned trial = 0; trial < 6000; trial++) {
         cfg.shmem_num_banks = (int)banks[trial % 4];
         cfg.shmem_warp_parts = (int)nparts[trial / 4 % 3];
         uint64_t a[WS_WARP_SIZE];
-        unsigned pattern = (unsigned)(next_rand(&s) % 4);
+        unsigned pattern = (unsigned)(next_rand(&s) % 6);
         uint64_t base = 4 * (next_rand(&s) % 256), stride = 4 * (next_rand(&s) % 5);
+        unsigned span = 1 + (unsigned)(next_rand(&s) % 70);
         for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
             uint64_t r = next_rand(&s);
             if (pattern == 0) a[l] = base + l * stride + (r & 3);      /* strided */
             else if (pattern == 1) a[l] = base + (r & 3);              /* broadcast */
             else if (pattern == 2) a[l] = 4 * (r % 40);                /* few words */
-            else a[l] = l % 3 == 0 ? base : 4 * (r % 4096);            /* mixed */
+            else if (pattern == 3) a[l] = l % 3 == 0 ? base : 4 * (r % 4096); /* mixed */
+            else if (pattern == 4) a[l] = base + 4 * (l % 16) + 64 * (l / 16); /* two tile rows */
+            else a[l] = base + 4 * (r % span) + (r >> 32 & 3);       /* words within a span */
         }
-        uint32_t active = trial % 5 == 0 ? ~0u : (uint32_t)next_rand(&s);
+        uint32_t active = trial % 5 == 0 || pattern >= 4 ? ~0u : (uint32_t)next_rand(&s);
+        if (trial % 7 == 0) active = (uint32_t)next_rand(&s);
         unsigned got = sm_smem_conflict_cycles(&sm, a, active);
+        unsigned quick = sm_smem_cycles(&sm, a, active); /* issue.c's quick answers first */
         unsigned want = ref_conflicts(a, active, banks[trial % 4], nparts[trial / 4 % 3]);
-        if (got != want) {
-            CHECK_MSG(got == want, "trial %u: %u cycles, expected %u", trial, got, want);
+        if (got != want || quick != want) {
+            CHECK_MSG(got == want && quick == want, "trial %u: %u and %u cycles, expected %u",
+                      trial, got, quick, want);
             break;
         }
     }
@@ -252,6 +260,78 @@ TEST(speed_coalesce_masks_match_bit_loop) {
                 CHECK_MSG(0, "trial %u transaction %u: masks differ", trial, i);
                 return;
             }
+        }
+    }
+}
+
+/* ws_coalesce's line-by-line answer (no lane crossing a segment, lines ascending in
+   lane order) against the per-lane loop: lanes in one line, aligned and not, some
+   crossing a segment or reaching the next line, rows of lanes going up or down,
+   strides, every size, sectored or not */
+TEST(speed_coalesce_line_matches_each_lane) {
+    uint64_t s = 977;
+    const uint32_t sizes[] = {1, 2, 4, 8, 16, 12};
+    for (unsigned trial = 0; trial < 12000; trial++) {
+        uint64_t a[WS_WARP_SIZE];
+        uint32_t size = sizes[trial % 6];
+        uint32_t active = trial % 3 ? ~0u : (uint32_t)next_rand(&s);
+        ws_coalesce_in in = {.addr = a, .active = active, .access_size = size,
+                             .local = trial % 11 == 0, .sectored = trial % 4 == 0};
+        uint64_t line = 128 * (next_rand(&s) % 64) + (trial % 13 == 0 ? 0x100000000ull : 0);
+        unsigned pattern = (unsigned)(next_rand(&s) % 7);
+        unsigned row = 4u << (next_rand(&s) % 4);                        /* lanes per row */
+        uint64_t pitch = 32 * (1 + next_rand(&s) % 40), shift = next_rand(&s) % 3 ? 0 : next_rand(&s) % 8;
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            uint64_t r = next_rand(&s);
+            uint64_t slots = 128 / size ? 128 / size : 1;
+            if (pattern == 0) a[l] = line + (l % slots) * size;           /* consecutive */
+            else if (pattern == 1) a[l] = line + (r % slots) * size;      /* aligned, any order */
+            else if (pattern == 2) a[l] = line + r % 128;                 /* unaligned */
+            else if (pattern == 3) a[l] = line + (r % 160);               /* into the next line */
+            else if (pattern == 4) a[l] = line + shift + l / row * pitch + l % row * size; /* rows */
+            else if (pattern == 5) a[l] = line + 8192 + shift - l / row * pitch + l % row * size;
+            else a[l] = line + shift + l * pitch / 8;                    /* a stride */
+        }
+        if (trial % 17 == 0) a[31] += 128; /* one lane on the next line */
+        ws_mem_txn got[WS_MAX_TRANSACTIONS], want[WS_MAX_TRANSACTIONS];
+        unsigned n = ws_coalesce(&in, got), nw = ws_coalesce_each_lane(&in, want);
+        bool same = n == nw;
+        for (unsigned i = 0; same && i < n; i++)
+            same = got[i].addr == want[i].addr && got[i].size == want[i].size &&
+                   got[i].lanes == want[i].lanes && got[i].sectors == want[i].sectors &&
+                   !memcmp(got[i].bytes, want[i].bytes, sizeof got[i].bytes);
+        if (!same) {
+            CHECK_MSG(0, "trial %u (pattern %u, size %u): %u transactions, per-lane loop %u",
+                      trial, pattern, size, n, nw);
+            return;
+        }
+    }
+}
+
+/* The scoreboard's one-word test (sm_dec.sb_one: every id below 64, one AND) gives
+   what the per-id loop gives, for reservations in both words */
+TEST(speed_scoreboard_one_word_matches_loop) {
+    uint64_t s = 31337;
+    for (unsigned trial = 0; trial < 20000; trial++) {
+        uint64_t sb[2] = {next_rand(&s) & next_rand(&s), next_rand(&s)}, sbl[2] = {0, 0};
+        sm_warp w;
+        memset(&w, 0, sizeof w);
+        w.sb = sb;
+        w.sb_long = sbl;
+        w.n_reserved = trial % 9 ? 1 : 0;
+        sm_dec d;
+        memset(&d, 0, sizeof d);
+        d.ndst = (uint8_t)(next_rand(&s) % (SM_MAX_DST + 1));
+        d.nsrc = (uint8_t)(next_rand(&s) % (SM_MAX_SRC + 1));
+        for (unsigned i = 0; i < d.ndst; i++) d.dst[i] = (uint16_t)(next_rand(&s) % 64);
+        for (unsigned i = 0; i < d.nsrc; i++) d.src[i] = (uint16_t)(next_rand(&s) % 64);
+        bool loop = sm_sb_collides(&w, &d); /* sb_one false: the loop */
+        d.sb_one = true;
+        for (unsigned i = 0; i < d.ndst; i++) d.sb_bits |= 1ull << d.dst[i];
+        for (unsigned i = 0; i < d.nsrc; i++) d.sb_bits |= 1ull << d.src[i];
+        if (sm_sb_collides(&w, &d) != loop) {
+            CHECK_MSG(0, "trial %u: one-word test differs from the loop", trial);
+            return;
         }
     }
 }

@@ -28,7 +28,9 @@ static void gto_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned id
     ((gto_state *)st)->last = (int)idx;
 }
 
+static void gto_views_same(void *st) { ws_sched_ageord_same(&((gto_state *)st)->age); }
+
 const ws_sched_policy ws_sched_gto = {
     "gto", "greedy on the last issued warp, then oldest first", NULL, 0, gto_create, gto_destroy,
-    gto_order, gto_issued, 0, 1,
+    gto_order, gto_issued, 0, 1, gto_views_same,
 };

@@ -82,7 +82,7 @@ unsigned ws_sched_sort_by_age(const ws_sched_warp *w, unsigned n, uint16_t *out,
 void ws_sched_ageord_init(ws_sched_ageord *a, unsigned n) {
     a->n = n < WS_SCHED_MAX_SLOTS ? n : WS_SCHED_MAX_SLOTS;
     a->sorted = false;
-    a->have = false;
+    a->have = a->same = false;
     for (unsigned i = 0; i < a->n; i++) a->perm[i] = (uint16_t)i;
 }
 
@@ -129,11 +129,12 @@ unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsig
        same views (after an issue, the warp that issued usually stays eligible): compare
        them as bytes with the ones of the last time, and sort and partition only when they
        differ. Skipping a warp leaves the others' order as it is: it is cut out. */
-    if (!a->have || memcmp(a->seen, w, n * sizeof *w)) {
+    if (!a->have || (!a->same && memcmp(a->seen, w, n * sizeof *w))) {
         ageord_full(a, w, n);
         memcpy(a->seen, w, n * sizeof *w);
         a->have = true;
     }
+    a->same = false;
     if (skip < 0 || (unsigned)skip >= n) {
         memcpy(out, a->full, n * sizeof *out);
         return n;

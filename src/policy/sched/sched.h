@@ -56,6 +56,10 @@ typedef struct ws_sched_policy {
        lists). Only then may the SM skip a scheduler whose views have not
        changed since it last found nothing to issue. */
     int stable;
+    /* Optional: the views of the next order() call hold the same bytes as those of the
+       last call (the SM knows which views it rewrote), so the policy need not compare
+       them with the ones it kept. */
+    void (*views_same)(void *st);
 } ws_sched_policy;
 
 const ws_sched_policy *ws_sched_find(const char *name); /* "gto", "two_level_active:6:0:1" */
@@ -89,8 +93,10 @@ typedef struct ws_sched_ageord {
     uint16_t full[WS_SCHED_MAX_SLOTS]; /* the order with no warp skipped */
     uint16_t pos[WS_SCHED_MAX_SLOTS];  /* index -> its place in full[] */
     ws_sched_warp seen[WS_SCHED_MAX_SLOTS];
+    bool same;                         /* the next views are seen[] (views_same) */
 } ws_sched_ageord;
 void ws_sched_ageord_init(ws_sched_ageord *a, unsigned n);
+static inline void ws_sched_ageord_same(ws_sched_ageord *a) { a->same = a->have; }
 unsigned ws_sched_ageord_order(ws_sched_ageord *a, const ws_sched_warp *w, unsigned n,
                                uint16_t *out, int skip);
 

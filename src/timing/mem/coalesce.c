@@ -65,7 +65,99 @@ static void reduce(ws_mem_txn *t, uint32_t seg_size) {
     }
 }
 
+/* Appends line's touched segments (lanes[q]: the lanes in segment q; m: the line's
+   bytes, bit b = byte b) as transactions, in address order, from out[n]. */
+static unsigned put_line(uint64_t line, const uint64_t *m, const uint32_t *lanes, uint32_t seg,
+                         unsigned shift, ws_mem_txn *out, unsigned n) {
+    unsigned per = seg / 8; /* mask bytes per segment */
+    for (unsigned q = 0; q < (128u >> shift); q++) {
+        if (!lanes[q]) continue;
+        ws_mem_txn *t = &out[n++];
+        memset(t, 0, sizeof *t);
+        t->addr = line + (uint64_t)q * seg;
+        t->lanes = lanes[q];
+        for (unsigned i = q * per; i < (q + 1) * per; i++)
+            t->bytes[i] = (uint8_t)(m[i >> 3] >> (8 * (i & 7)));
+        for (unsigned sc = q * per / 4; sc < (q + 1) * per / 4; sc++) /* 32 B sectors */
+            if ((uint32_t)(m[sc >> 1] >> (32 * (sc & 1)))) t->sectors |= (uint8_t)(1u << sc);
+        reduce(t, seg);
+    }
+    return n;
+}
+
+/* The common cases: no lane's access crosses a segment, and the lanes, in lane
+   order, never go back to a lower 128 B line (one line, consecutive rows, strides).
+   The transactions are then each line's touched segments, line after line, in
+   address order, with the lanes, bytes and sectors the per-lane loop below gives;
+   each lane only ORs its bytes into its line's 128-bit mask. Returns 0 when the
+   lanes are not so (what it wrote to out is then of no account). */
+static unsigned coalesce_lines(const ws_coalesce_in *in, uint32_t seg, ws_mem_txn *out) {
+    uint32_t M = in->active, size = in->access_size;
+    if (!M || size > 16) return 0;
+    unsigned shift = seg == 32 ? 5 : seg == 64 ? 6 : 7;
+    const uint64_t *ad = in->addr;
+    uint64_t bits = (1ull << size) - 1, m[2] = {0, 0};
+    uint32_t lanes[4] = {0, 0, 0, 0};
+    if (M == ~0u && !(size & (size - 1))) {
+        /* a whole warp in one line: the addresses differ only in the low 7 bits
+           (OR ^ AND); aligned (OR) accesses of a power of two cross no segment and
+           no 64-bit half of the mask */
+        uint64_t any = 0, all = ~0ull;
+#pragma GCC unroll 8
+        for (unsigned l = 0; l < 32; l++) {
+            any |= ad[l];
+            all &= ad[l];
+        }
+        if (!((any ^ all) & ~(uint64_t)127) && !(any & (size - 1))) {
+            if (shift == 7) {
+                lanes[0] = M;
+                for (unsigned l = 0; l < 32; l++) m[ad[l] >> 6 & 1] |= bits << (ad[l] & 63);
+            } else {
+                for (unsigned l = 0; l < 32; l++) {
+                    uint32_t off = (uint32_t)(ad[l] & 127);
+                    m[off >> 6] |= bits << (off & 63);
+                    lanes[off >> shift] |= 1u << l;
+                }
+            }
+            return put_line(all & ~(uint64_t)127, m, lanes, seg, shift, out, 0);
+        }
+    }
+    unsigned n = 0;
+    uint64_t line = ad[__builtin_ctz(M)] & ~(uint64_t)127;
+    for (uint32_t r = M; r; r &= r - 1) {
+        unsigned l = (unsigned)__builtin_ctz(r);
+        uint64_t a = ad[l];
+        if ((a & (seg - 1)) + size > seg) return 0; /* crosses a segment */
+        if ((a & ~(uint64_t)127) != line) {
+            if ((a & ~(uint64_t)127) < line) return 0; /* back to a lower line */
+            n = put_line(line, m, lanes, seg, shift, out, n);
+            line = a & ~(uint64_t)127;
+            m[0] = m[1] = 0;
+            lanes[0] = lanes[1] = lanes[2] = lanes[3] = 0;
+        }
+        uint32_t off = (uint32_t)(a & 127);
+        lanes[off >> shift] |= 1u << l;
+        if ((off & 63) + size <= 64) {
+            m[off >> 6] |= bits << (off & 63);
+        } else { /* (only in a 128 B segment) bytes on both halves */
+            m[0] |= bits << off;
+            m[1] |= bits >> (64 - off);
+        }
+    }
+    return put_line(line, m, lanes, seg, shift, out, n);
+}
+
 unsigned ws_coalesce(const ws_coalesce_in *in, ws_mem_txn *out) {
+    uint32_t size = in->access_size;
+    uint32_t seg = size == 1 ? 32 : size == 2 ? (in->sectored ? 32 : 64) : (in->sectored ? 32 : 128);
+    if (!(in->local && size > 4)) {
+        unsigned n = coalesce_lines(in, seg, out);
+        if (n) return n;
+    }
+    return ws_coalesce_each_lane(in, out);
+}
+
+unsigned ws_coalesce_each_lane(const ws_coalesce_in *in, ws_mem_txn *out) {
     uint32_t size = in->access_size;
     uint32_t seg = size == 1 ? 32 : size == 2 ? (in->sectored ? 32 : 64) : (in->sectored ? 32 : 128);
     uint32_t chunk = size, chunks = 1;

@@ -36,5 +36,8 @@ typedef struct ws_coalesce_in {
 
 /* Fills out[] and returns the number of transactions. */
 unsigned ws_coalesce(const ws_coalesce_in *in, ws_mem_txn *out);
+/* The same by the per-lane loop alone (ws_coalesce answers lanes in ascending
+   lines at once; tests compare the two). */
+unsigned ws_coalesce_each_lane(const ws_coalesce_in *in, ws_mem_txn *out);
 
 #endif

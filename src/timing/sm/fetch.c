@@ -244,6 +244,12 @@ void sm_decode_inst(const ws_sm *sm, const ws_inst *in, const uint16_t *names, u
                                  (in->op == WS_OP_CP_ASYNC && (in->sub == WS_CPA_WAIT_GROUP ||
                                                                in->sub == WS_CPA_WAIT_ALL)));
     d->is_cpasync = d->is_mem && in->op == WS_OP_CP_ASYNC && (in->sub == WS_CPA_COPY || in->sub == WS_CPA_BULK);
+    d->sb_one = true; /* the scoreboard test in one AND (sm_sb_collides) */
+    for (unsigned i = 0; i < d->ndst + d->nsrc; i++) {
+        unsigned id = i < d->ndst ? d->dst[i] : d->src[i - d->ndst];
+        if (id < 64) d->sb_bits |= 1ull << id;
+        else d->sb_one = false;
+    }
     switch ((ws_opcode)in->op) {
     case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
         d->is_ctrl = true;

@@ -31,11 +31,13 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     }
     sm->pview = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pview);
     sm->pwait = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pwait);
-    sm->vdirty = calloc(sm->n_sched, sizeof *sm->vdirty);
+    sm->vdirty = calloc(3 * (size_t)sm->n_sched, sizeof *sm->vdirty);
     if (!sm->sched || !sm->sview || !sm->sorder || !sm->pview || !sm->pwait || !sm->vdirty) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    sm->pelig = sm->vdirty + sm->n_sched;
+    sm->pbar = sm->vdirty + 2 * sm->n_sched;
     sm->vsched = calloc(sm->max_warps, 1);
     sm->vbit = calloc(sm->max_warps, 1);
     sm->wblk = calloc(sm->max_warps, 1);
@@ -63,6 +65,11 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         if (ws_throttle_create(&sm->throttle[s], sm->cfg->throttle, n, err, errlen)) return -1;
     }
     sm->throttling = sm->throttle[0].policy != ws_throttle_find("none");
+    /* the same policies in every scheduler: whether the SM adds to the views is fixed */
+    sm->views_add = sm->sched[0].policy->uses_longop || sm->throttle[0].policy->needs_next_load ||
+                    sm->throttling;
+    unsigned rem = sm->max_warps % sm->n_sched; /* schedulers below it have view_per warps */
+    sm->sched_full = rem ? rem : sm->n_sched;
     /* schemes ranking all of the SM's warps (CCWS) also keep per-SM state fed by L1D events */
     if (ws_throttle_sm_create(&sm->throttle_sm, sm->cfg->throttle, sm->max_warps,
                               ws_cache_get_cfg(sm->l1d)->line_size, sm->throttle, sm->n_sched,
@@ -231,7 +238,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         if (st.active) memcpy(in->addr, st.addr, sizeof in->addr);
         if (in->space == WS_SPACE_TEX) sm_tex_issue(sm, in, &st);
         if (in->space == WS_SPACE_SHARED && st.active)
-            in->smem_cycles = sm_smem_conflict_cycles(sm, st.addr, st.active);
+            in->smem_cycles = sm_smem_cycles(sm, st.addr, st.active);
         in->longop = in->is_load && (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL ||
                                      in->space == WS_SPACE_TEX);
         /* GPGPU-Sim's gpgpu_n_*_insn: guard-true lanes by the space accessed */
@@ -300,7 +307,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
        (sm_view_dirty) are looked at again; warp_waiting's side effect (a
        memory barrier ends) happens in the same cycle as it would if all
        were, since whatever ends one marks the warp. */
-    unsigned n = (sm->max_warps + sm->n_sched - 1 - s) / sm->n_sched;
+    unsigned n = sm->view_per - (s >= sm->sched_full); /* (max_warps + n_sched - 1 - s) / n_sched */
     ws_sched_warp *pv = &sm->pview[s * sm->view_per];
     uint8_t *swait = &sm->pwait[s * sm->view_per];
     uint64_t dirty = sm->vdirty[s];
@@ -313,6 +320,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             dirty &= dirty - 1;
         }
         sm_warp *w = &sm->warps[pv[i].slot];
+        ws_sched_warp was = pv[i];
         pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
         pv[i].age = w->age;
         pv[i].waiting = pv[i].at_bar = 0;
@@ -325,13 +333,19 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             pv[i].cta = w->cta;
             if (owes && sm_warp_owes(w)) pv[i].waiting = swait[i] = 0; /* goes on regardless */
         }
+        if (memcmp(&was, &pv[i], sizeof was)) sm->vsame &= ~(1u << s);
+        if (i < 64) { /* (view_all beyond 64 views: the masks are not used then) */
+            uint64_t bit = 1ull << i;
+            sm->pelig[s] = (sm->pelig[s] & ~bit) | (swait[i] == 0 ? bit : 0);
+            sm->pbar[s] = (sm->pbar[s] & ~bit) | (swait[i] == 2 ? bit : 0);
+        }
     }
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
-    bool adds = pol->uses_longop || sm->throttle[s].policy->needs_next_load || sm->throttling;
+    const bool adds = sm->views_add;
     ws_sched_warp *sv = adds ? sm->sview : pv;
     if (adds) memcpy(sm->sview, pv, n * sizeof *pv);
-    if (pol->uses_longop || sm->throttle[s].policy->needs_next_load)
+    if (adds && (pol->uses_longop || sm->throttle[s].policy->needs_next_load))
         for (unsigned i = 0; i < n; i++) {
             ws_sched_warp *v = &sv[i];
             if (!v->valid) continue;
@@ -352,22 +366,35 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
        its warps issued since it was asked */
     uint16_t *order = &sm->sorder[s * sm->view_per];
     if (!same_view || !sm->memo_ok || !sm->order_ok[s]) {
+        /* the kept views hold the bytes of the policy's last call: it need not compare */
+        if (!adds && pol->views_same && (sm->vsame >> s & 1)) pol->views_same(sm->sched[s].state);
         sm->order_k[s] = pol->order(sm->sched[s].state, sv, n, order);
         sm->order_ok[s] = true;
+        if (!adds) sm->vsame |= 1u << s;
     }
     unsigned k = sm->order_k[s];
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
          any_empty = false, restricted = false;
     const bool thr = sm->throttling; /* only a throttle filter sets `throttled` */
+    /* A stable policy's full order is a permutation of the views: once the walk has
+       passed every warp the views let through (nothing changed on the way), the rest
+       are all skipped, and of them only whether one is at a barrier counts (off with
+       -warpsim_skip_idle 0, view_all, so that tests compare it with the full walk). */
+    unsigned left = pol->stable && !thr && !sm->view_all && k == n ? ws_popc64(sm->pelig[s]) : ~0u;
     for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
         unsigned idx = order[oi];
         /* the view still says what the warp would: one byte tells a warp to skip (not
            valid, waiting, at a barrier) */
         if (sm->gen == gen_view && swait[idx]) {
+            if (!left) {
+                any_bar |= sm->pbar[s] != 0;
+                break;
+            }
             any_bar |= swait[idx] == 2 && !(thr && sv[idx].throttled);
             continue;
         }
+        left--; /* (read only while gen == gen_view: then a warp the views let through) */
         const ws_sched_warp *v = &sv[idx];
         if (thr && v->throttled) continue;
         unsigned wi = v->slot;
@@ -475,6 +502,48 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         sm->memo_gen[s] = gen0;
         sm->memo_stall[s] = stall;
     }
+}
+
+/* Shared-memory bank conflict cycles: a part whose words all lie within one bank
+   width of each other has no bank with two distinct words (broadcasts, consecutive
+   or repeated rows of words): one cycle, as sm_smem_conflict_cycles' own quick answer
+   gives, without its per-lane bank bookkeeping; any other part takes that count. */
+unsigned sm_smem_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active) {
+    unsigned nb = (unsigned)sm->cfg->shmem_num_banks, parts = (unsigned)sm->cfg->shmem_warp_parts;
+    unsigned psize = WS_WARP_SIZE / parts, total = 0;
+    for (unsigned p = 0; p < parts; p++) {
+        uint32_t m = psize == WS_WARP_SIZE ? active : active >> (p * psize) & ((1u << psize) - 1);
+        if (!m) continue;
+        const uint64_t *a = addr + p * psize;
+        if (m == ~0u) { /* whole warp: all words in one aligned block of 2^k <= nb words? */
+            uint64_t any = 0, all = ~0ull; /* bits that differ between lanes: any ^ all */
+#pragma GCC unroll 32
+            for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+                any |= a[l];
+                all &= a[l];
+            }
+            if (!((any ^ all) >> 2 >> (63 - __builtin_clzll(nb)))) {
+                total++;
+                continue;
+            }
+        }
+        uint64_t lo = UINT64_MAX, hi = 0; /* the words' range is the addresses' range / 4 */
+        if (m == ~0u) {
+            for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+                lo = a[l] < lo ? a[l] : lo;
+                hi = a[l] > hi ? a[l] : hi;
+            }
+        } else {
+            for (uint32_t r = m; r; r &= r - 1) {
+                uint64_t v = a[__builtin_ctz(r)];
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        }
+        if ((hi >> 2) - (lo >> 2) >= nb) return sm_smem_conflict_cycles(sm, addr, active);
+        total++;
+    }
+    return total ? total : 1;
 }
 
 static void sched_cycle(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, false); }

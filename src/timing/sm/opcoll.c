@@ -189,9 +189,7 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
     sm->bq_head = calloc(sm->nbanks, sizeof *sm->bq_head);
     sm->bq_len = calloc(sm->nbanks, sizeof *sm->bq_len);
-    sm->bank_write = calloc(sm->nbanks, 1);
-    if (!sm->cu || !sm->cu_granted || !sm->bankq || !sm->bq_head || !sm->bq_len ||
-        !sm->bank_write) {
+    if (!sm->cu || !sm->cu_granted || !sm->bankq || !sm->bq_head || !sm->bq_len) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -216,7 +214,8 @@ void sm_oc_write(ws_sm *sm, const sm_inst *in) {
     sm->st.rf_writes += (uint64_t)in->ndst * (uint64_t)ws_popc32(in->active);
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned id = in->dst[i];
-        sm->bank_write[reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id, in->warp)] = 1;
+        sm->bank_wmask |= 1ull << reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id,
+                                           in->warp);
     }
 }
 
@@ -260,6 +259,7 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
             unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
             if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */
             sm->bankq[b][(sm->bq_head[b] + sm->bq_len[b]++) % sm->bq_cap].cu = (uint16_t)(base + c);
+            sm->bq_mask |= 1ull << b;
             sm->bq_total++;
         }
         return true;
@@ -321,7 +321,7 @@ void sm_oc_cycle(ws_sm *sm) {
         unsigned a = sm->arb_prio + sm->oc_steps;
         while (a >= sm->nbanks) a -= sm->nbanks;
         sm->arb_prio = a;
-        memset(sm->bank_write, 0, sm->nbanks);
+        sm->bank_wmask = 0;
         return;
     }
     bool blocked = false;
@@ -345,24 +345,29 @@ static bool oc_step(ws_sm *sm) {
         }
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
-    if (sm->ncu && sm->bq_total) memset(sm->cu_granted, 0, sm->ncu);
-    for (unsigned j = 0; j < sm->nbanks && sm->bq_total; j++) {
-        unsigned b = sm->arb_prio + j; /* (arb_prio + j) % nbanks, arb_prio < nbanks */
-        if (b >= sm->nbanks) b -= sm->nbanks;
-        if (!sm->bq_len[b] || sm->bank_write[b]) continue;
-        unsigned cu = sm->bankq[b][sm->bq_head[b]].cu;
-        if (sm->cu_granted[cu]) continue;
-        sm->cu_granted[cu] = 1;
-        sm->bq_head[b] = (sm->bq_head[b] + 1) % sm->bq_cap;
-        sm->bq_len[b]--;
-        sm->bq_total--;
-        if (sm->cu[cu].in && sm->cu[cu].in->nrd) sm->cu[cu].in->nrd--;
+    if (sm->bq_total) {
+        if (sm->ncu) memset(sm->cu_granted, 0, sm->ncu);
+        /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64): only those with
+           a queued read and no writeback this cycle */
+        uint64_t cand = sm->bq_mask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
+        uint64_t round[2] = {cand & up, cand & ~up};
+        for (unsigned h = 0; h < 2; h++)
+            for (uint64_t m = round[h]; m; m &= m - 1) {
+                unsigned b = (unsigned)__builtin_ctzll(m);
+                unsigned cu = sm->bankq[b][sm->bq_head[b]].cu;
+                if (sm->cu_granted[cu]) continue;
+                sm->cu_granted[cu] = 1;
+                sm->bq_head[b] = (sm->bq_head[b] + 1) % sm->bq_cap;
+                if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
+                sm->bq_total--;
+                if (sm->cu[cu].in && sm->cu[cu].in->nrd) sm->cu[cu].in->nrd--;
+            }
     }
     sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
     /* 3. input ports move instructions from ID_OC into free collector units */
     if (sm->oc_generic) {
         bool b = gen_allocate(sm);
-        memset(sm->bank_write, 0, sm->nbanks);
+        sm->bank_wmask = 0;
         return b;
     }
     bool blocked = false;
@@ -379,7 +384,7 @@ static bool oc_step(ws_sm *sm) {
             sm->gen++; /* an ID_OC slot is free: issue may go on */
         }
     }
-    memset(sm->bank_write, 0, sm->nbanks);
+    sm->bank_wmask = 0;
     return blocked;
 }
 

@@ -11,6 +11,7 @@ static inline bool bit(const uint64_t *m, unsigned i) { return m[i >> 6] >> (i &
 
 bool sm_sb_collides(const sm_warp *w, const sm_dec *d) {
     if (!w->n_reserved) return false;
+    if (d->sb_one) return (w->sb[0] & d->sb_bits) != 0; /* every id in the first word */
     for (unsigned i = 0; i < d->ndst; i++)
         if (bit(w->sb, d->dst[i])) return true;
     for (unsigned i = 0; i < d->nsrc; i++)

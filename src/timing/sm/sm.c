@@ -249,7 +249,6 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->bankq);
     free(sm->bq_head);
     free(sm->bq_len);
-    free(sm->bank_write);
     free(sm->cu_granted);
     if (sm->fu)
         for (unsigned i = 0; i < sm->nfu; i++) {

@@ -39,6 +39,8 @@ typedef struct sm_dec {
     bool is_mem, is_ctrl;
     bool is_membar;            /* membar, fence, cp.async.wait_group / wait_all */
     bool is_cpasync;           /* a cp.async copy (counted until its data is back) */
+    bool sb_one;               /* every id in dst and src is below 64: ... */
+    uint64_t sb_bits;          /* ... their bits, the scoreboard's first word to test */
 } sm_dec;
 
 /* One warp instruction in flight from issue to writeback. */
@@ -266,6 +268,12 @@ struct ws_sm {
     ws_sched_warp *pview;
     uint8_t *pwait;            /* waiting or not valid (1), at a barrier (2) */
     uint64_t *vdirty;          /* per scheduler: views to look at again */
+    uint64_t *pelig, *pbar;    /* per scheduler, views up to 64: pwait 0, pwait 2 (in
+                                  vdirty's allocation, freed with it) */
+    bool views_add;            /* the SM adds to the views (longop, next_load, throttling) */
+    unsigned sched_full;       /* schedulers below it have view_per warps, the others one fewer */
+    uint32_t vsame;            /* bit s: scheduler s's kept views hold the bytes its policy
+                                  was last asked with (ws_sched_policy.views_same) */
     uint8_t *vsched, *vbit;    /* per warp slot: its scheduler, its bit there */
     uint8_t *wblk;             /* per warp slot: why it could not issue (SM_BLK_*), kept
                                   until the warp changes (sm_view_dirty) */
@@ -303,7 +311,8 @@ struct ws_sm {
     sm_rdreq **bankq;          /* per bank ring of read requests */
     unsigned *bq_head, *bq_len, bq_cap;
     unsigned bq_total;         /* reads queued at all banks */
-    uint8_t *bank_write;       /* banks written back this cycle */
+    uint64_t bank_wmask;       /* banks written back this cycle (bit b: bank b; nbanks <= 64) */
+    uint64_t bq_mask;          /* banks whose read queue is not empty */
     uint8_t *cu_granted;
     unsigned arb_prio;
     unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
@@ -319,6 +328,7 @@ struct ws_sm {
     /* function units */
     unsigned nfu;
     sm_fu *fu;
+    uint64_t wb_due;           /* the earliest cycle a unit's result is written back */
     uint8_t resbus[SM_RESBUS_RING];
     unsigned n_resbus;
 
@@ -555,6 +565,8 @@ bool sm_ldst_can_issue(const ws_sm *sm);
 void sm_ldst_issue(ws_sm *sm, sm_inst *in);
 void sm_ldst_reply(ws_sm *sm, ws_mreq *r);
 unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active);
+/* issue.c: the same count, answered at once when no part spans a bank's width */
+unsigned sm_smem_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active);
 bool sm_ldst_busy(const ws_sm *sm);
 bool sm_ldst_stuck(const ws_sm *sm);
 bool sm_ldst_stuck_cycle(ws_sm *sm);

@@ -83,6 +83,7 @@ int sm_units_init(ws_sm *sm, char *err, size_t errlen) {
         sm->fu[i].done_at = calloc(sm->fu[i].capfl, sizeof *sm->fu[i].done_at);
         if (!sm->fu[i].fl || !sm->fu[i].done_at) return -1;
     }
+    sm->wb_due = UINT64_MAX;
     return 0;
 }
 
@@ -151,10 +152,13 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
 
 /* Writeback (first stage of the cycle): everything due leaves the units. */
 void sm_units_writeback(ws_sm *sm) {
+    if (sm->now < sm->wb_due) return; /* nothing due yet */
+    uint64_t due = UINT64_MAX;
     for (unsigned u = 0; u < sm->nfu; u++) {
         sm_fu *fu = &sm->fu[u];
         for (unsigned i = 0; i < fu->nfl;) {
             if (fu->done_at[i] + 2 > sm->now) {
+                if (fu->done_at[i] + 2 < due) due = fu->done_at[i] + 2;
                 i++;
                 continue;
             }
@@ -167,6 +171,7 @@ void sm_units_writeback(ws_sm *sm) {
             sm_inst_complete(sm, in);
         }
     }
+    sm->wb_due = due;
 }
 
 bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
@@ -216,6 +221,7 @@ void sm_units_cycle(ws_sm *sm) {
         fu->fl[fu->nfl] = in;
         fu->done_at[fu->nfl] = t;
         fu->nfl++;
+        if (t + 2 < sm->wb_due) sm->wb_due = t + 2;
         count_lanes(sm, fu, in);
     }
     sm_ldst_cycle(sm);
