@@ -68,6 +68,7 @@ struct ws_device {
     uint64_t launch_uid;
     char *json;                  /* comma-separated kernel objects for stats.json */
     size_t json_len, json_cap;
+    size_t json_written;         /* how much of json stats.json holds (appended to after each kernel) */
     ws_config cfg;               /* the simulated GPU (defaults = preset gtx480) */
     ws_gpu *gpu;                 /* timing model; NULL in functional-only mode */
     FILE *timeseries;            /* DIR/timeseries.csv when an interval is set */
@@ -940,7 +941,8 @@ static void report_kernel(ws_device *d, const ws_func *f, const uint32_t grid[3]
             fprintf(stderr, "warpsim: out of memory building JSON stats\n");
             d->json_len = before;
             if (d->json) d->json[before] = '\0';
-        } else if (ws_report_write_json_file(d->stats_dir, d->json, err, sizeof err) != 0) {
+        } else if (ws_report_write_json_file(d->stats_dir, d->json, &d->json_written, err,
+                                             sizeof err) != 0) {
             io_failed(d, err);
         }
     }

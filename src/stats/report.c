@@ -2,11 +2,13 @@
 #include "stats/report.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The report's own fields, from ws_kernel_stats (report_values). */
@@ -463,8 +465,63 @@ int ws_write_file_atomic(const char *dir, const char *name, const char *text, ch
     return write_parts_atomic(dir, name, parts, 1, err, errlen);
 }
 
-int ws_report_write_json_file(const char *dir, const char *objs, char *err, size_t errlen) {
-    /* written in pieces: the objects are rewritten after every kernel, no copy of them */
-    const char *parts[3] = {"[", objs ? objs : "", "]\n"};
-    return write_parts_atomic(dir, "stats.json", parts, 3, err, errlen);
+/* Append objs[*written..] to a stats.json that holds "[" objs[0..*written) "]\n";
+   0 on success, 1 when the file is not as expected (the caller rewrites it), -1
+   on a write error (the file truncated back to its old contents when possible). */
+static int append_json(const char *path, const char *objs, size_t *written, size_t total,
+                       char *err, size_t errlen) {
+    FILE *f = fopen(path, "r+");
+    if (!f) return 1;
+    long end = 1 + (long)*written; /* where the closing "]\n" starts */
+    struct stat sb;
+    char tail[2];
+    if (fstat(fileno(f), &sb) != 0 || sb.st_size != end + 2 || fseek(f, end, SEEK_SET) != 0 ||
+        fread(tail, 1, 2, f) != 2 || tail[0] != ']' || tail[1] != '\n' ||
+        fseek(f, end, SEEK_SET) != 0) {
+        fclose(f);
+        return 1;
+    }
+    size_t n = total - *written;
+    bool bad = fwrite(objs + *written, 1, n, f) != n || fwrite("]\n", 1, 2, f) != 2 ||
+               fflush(f) != 0 || ferror(f);
+    int e = errno;
+    if (bad) { /* a full disk: back to the old contents, which were complete */
+        clearerr(f);
+        if (ftruncate(fileno(f), end) != 0 || fseek(f, end, SEEK_SET) != 0 ||
+            fwrite("]\n", 1, 2, f) != 2 || fflush(f) != 0)
+            *written = 0; /* not known now: the next call replaces the file */
+    }
+    if (fclose(f) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (bad) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+        return -1;
+    }
+    *written = total;
+    return 0;
+}
+
+int ws_report_write_json_file(const char *dir, const char *objs, size_t *written, char *err,
+                              size_t errlen) {
+    if (!objs) objs = "";
+    size_t total = strlen(objs);
+    if (*written && *written <= total) {
+        size_t n = strlen(dir) + sizeof "/stats.json";
+        char *path = malloc(n);
+        if (!path) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        snprintf(path, n, "%s/stats.json", dir);
+        int r = append_json(path, objs, written, total, err, errlen);
+        free(path);
+        if (r <= 0) return r;
+    }
+    /* written in pieces, no copy of the objects */
+    const char *parts[3] = {"[", objs, "]\n"};
+    if (write_parts_atomic(dir, "stats.json", parts, 3, err, errlen)) return -1;
+    *written = total;
+    return 0;
 }

@@ -104,9 +104,15 @@ void ws_report_text(FILE *out, const ws_kernel_stats *s);
 int ws_report_json(const ws_kernel_stats *s, char **buf, size_t *len, size_t *cap);
 
 /* Write "[obj,obj,...]" (objs: comma-separated objects as built by
- * ws_report_json) to DIR/stats.json, replacing it. Returns 0, or -1 with a
- * message in err. */
-int ws_report_write_json_file(const char *dir, const char *objs, char *err, size_t errlen);
+ * ws_report_json) to DIR/stats.json. *written is how much of objs the file
+ * already holds (0: none, or not known): when the file is as this call left
+ * it, only the rest is appended in place of its closing "]" (rewriting the
+ * whole file after every kernel cost O(kernels^2) bytes); otherwise it is
+ * replaced through a temporary file. A failed append truncates the file back
+ * to what it held. Sets *written on success. Returns 0, or -1 with a message
+ * in err. */
+int ws_report_write_json_file(const char *dir, const char *objs, size_t *written, char *err,
+                              size_t errlen);
 
 /* Write text to DIR/NAME through DIR/NAME.tmp and a rename, so that a full
  * disk or a crash leaves the old file or none, never a truncated one; every

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "stats/report.h"
@@ -189,6 +190,69 @@ TEST(stats_json_string_escapes) {
     CHECK(j && strlen(j) == jl);
     free(j);
     ws_kstats_free(&s);
+}
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *b = calloc(1, 4096);
+    size_t n = b ? fread(b, 1, 4095, f) : 0;
+    (void)n;
+    fclose(f);
+    return b;
+}
+
+/* stats.json after each kernel: the new objects are appended in place of the
+   closing bracket while the file is as the last write left it; a file changed
+   in between, or an unknown state, is replaced whole */
+TEST(stats_json_appended_per_kernel) {
+    char dir[] = "/tmp/warpsim-statsjson-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256], err[256];
+    snprintf(path, sizeof path, "%s/stats.json", dir);
+    size_t written = 0;
+    CHECK(ws_report_write_json_file(dir, "{\"a\": 1}", &written, err, sizeof err) == 0);
+    CHECK(written == 8);
+    char *t = slurp(path);
+    CHECK(t && strcmp(t, "[{\"a\": 1}]\n") == 0);
+    free(t);
+    /* appended: the inode stays (a rewrite would rename a new file over it) */
+    struct stat s0, s1;
+    CHECK(stat(path, &s0) == 0);
+    CHECK(ws_report_write_json_file(dir, "{\"a\": 1}, {\"b\": 2}", &written, err, sizeof err) == 0);
+    CHECK(stat(path, &s1) == 0);
+    CHECK(s0.st_ino == s1.st_ino);
+    CHECK(written == 18);
+    t = slurp(path);
+    CHECK(t && strcmp(t, "[{\"a\": 1}, {\"b\": 2}]\n") == 0);
+    free(t);
+    /* someone else wrote the file: replaced whole, not appended to */
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("[{\"x\": 9}]\n", f);
+        fclose(f);
+    }
+    CHECK(ws_report_write_json_file(dir, "{\"a\": 1}, {\"b\": 2}, {\"c\": 3}", &written, err,
+                                    sizeof err) == 0);
+    t = slurp(path);
+    CHECK(t && strcmp(t, "[{\"a\": 1}, {\"b\": 2}, {\"c\": 3}]\n") == 0);
+    free(t);
+    /* a file of the right length but other contents: replaced too */
+    f = fopen(path, "r+");
+    CHECK(f != NULL);
+    if (f) {
+        fseek(f, -2, SEEK_END);
+        fputs("}\n", f);
+        fclose(f);
+    }
+    CHECK(ws_report_write_json_file(dir, "{\"a\": 1}, {\"b\": 2}, {\"c\": 3}, {\"d\": 4}", &written,
+                                    err, sizeof err) == 0);
+    t = slurp(path);
+    CHECK(t && strcmp(t, "[{\"a\": 1}, {\"b\": 2}, {\"c\": 3}, {\"d\": 4}]\n") == 0);
+    free(t);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* The keys of a stats.json array of flat kernel objects, each once, in buf
