@@ -7,14 +7,18 @@
  * conflict count's quick answer for conflict-free parts against a brute-force
  * count of the distinct words of each bank; the coalescer's byte and sector
  * masks against a byte-by-byte count, and its line-by-line answer against its
- * per-lane loop; the scoreboard's one-word test against its per-id loop. */
+ * per-lane loop; the scoreboard's one-word test against its per-id loop; the
+ * LD/ST unit's latency-queue move-up from a mask of valid slots against the
+ * slot-by-slot loop (every field of every slot, stale ones included). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config/config.h"
 #include "policy/sched/sched.h"
 #include "test.h"
 #include "timing/mem/coalesce.h"
+#include "timing/sm/ldst_queue.h"
 #include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
@@ -334,4 +338,91 @@ TEST(speed_scoreboard_one_word_matches_loop) {
             return;
         }
     }
+}
+
+static bool l1acc_same(const sm_l1acc *a, const sm_l1acc *b) {
+    return a->in == b->in && a->warp == b->warp && a->space == b->space &&
+           a->write == b->write && a->addr == b->addr && a->size == b->size &&
+           a->sectors == b->sectors && !memcmp(a->bytes, b->bytes, sizeof a->bytes) &&
+           a->lanes == b->lanes && a->tx == b->tx && a->valid == b->valid;
+}
+
+TEST(speed_latency_queue_shift_matches_loop) {
+    uint64_t s = 0xD1B54A32D192ED03ull;
+    sm_l1acc a[64], b[64];
+    sm_inst *pa[64], *pb[64];
+    sm_inst dummy[64];
+    ws_sm *sm = calloc(1, sizeof *sm);
+    CHECK(sm != NULL);
+    if (!sm) return;
+    for (unsigned trial = 0; trial < 20000; trial++) {
+        unsigned lat = 1 + (unsigned)(next_rand(&s) % 64);
+        uint64_t r = next_rand(&s), m = 0;
+        if (trial % 4 == 0) r &= next_rand(&s); /* sparser queues too */
+        if (trial % 7 == 0) r = (1ull << (r % lat)) - 1; /* packed from the head */
+        for (unsigned i = 0; i < lat; i++) {
+            memset(&a[i], 0, sizeof a[i]);
+            a[i].in = &dummy[next_rand(&s) % 64];
+            a[i].addr = next_rand(&s);
+            a[i].warp = (uint16_t)i;
+            a[i].tx = (uint8_t)trial;
+            a[i].bytes[i % 16] = (uint8_t)r;
+            a[i].valid = r >> i & 1;
+            if (a[i].valid) m |= 1ull << i;
+            b[i] = a[i];
+            pa[i] = pb[i] = a[i].valid ? &dummy[i] : NULL;
+        }
+        /* two cycles in a row: the second starts from the first's result */
+        for (unsigned cyc = 0; cyc < 2; cyc++) {
+            sm_l1q_shift_loop(a, lat);
+            sm_l1q_shift_mask(b, &m);
+            uint64_t want = 0;
+            for (unsigned i = 0; i < lat; i++) {
+                if (!l1acc_same(&a[i], &b[i])) {
+                    CHECK_MSG(0, "trial %u: slot %u of %u differs", trial, i, lat);
+                    free(sm);
+                    return;
+                }
+                if (a[i].valid) want |= 1ull << i;
+            }
+            if (m != want) {
+                CHECK_MSG(0, "trial %u: mask differs", trial);
+                free(sm);
+                return;
+            }
+        }
+        /* the shared-memory pipeline's form: pointers, NULL empty */
+        unsigned n = 0;
+        uint64_t pm = 0;
+        for (unsigned i = 0; i < lat; i++)
+            if (pa[i]) {
+                n++;
+                pm |= 1ull << i;
+            }
+        for (unsigned i = 0; i + 1 < lat; i++)
+            if (!pa[i] && pa[i + 1]) {
+                pa[i] = pa[i + 1];
+                pa[i + 1] = NULL;
+            }
+        sm->smem_pipe = pb;
+        sm->smem_lat = lat;
+        sm->smem_n = n;
+        sm->smem_m = pm;
+        sm_smem_shift(sm);
+        uint64_t want = 0;
+        for (unsigned i = 0; i < lat; i++) {
+            if (pa[i] != pb[i]) {
+                CHECK_MSG(0, "trial %u: pipeline slot %u differs", trial, i);
+                free(sm);
+                return;
+            }
+            if (pa[i]) want |= 1ull << i;
+        }
+        if (sm->smem_m != want || sm->smem_n != n) {
+            CHECK_MSG(0, "trial %u: pipeline mask or count differs", trial);
+            free(sm);
+            return;
+        }
+    }
+    free(sm);
 }

@@ -15,6 +15,18 @@
 
 enum { F_CHIP = 0, F_BK, F_ROW, F_COL, F_BURST, F_N };
 
+/* A mask as its runs of consecutive set bits, lowest first: gathering the
+ * bits a mask selects (packbits) is then one shift, AND and OR per run
+ * instead of a test per bit position (every request is decoded, and the
+ * partition-local address gathers from all 64 bits). A mask of more than
+ * RUNS_MAX runs keeps the bit loop (n = RUNS_LOOP). */
+enum { RUNS_MAX = 8, RUNS_LOOP = 0xFF };
+typedef struct runs {
+    uint8_t n;
+    uint8_t lo[RUNS_MAX], len[RUNS_MAX], pos[RUNS_MAX];
+} runs;
+enum { G_CHIP = 0, G_BK, G_ROW, G_COL, G_NOTCHIP, G_NOTSUB, G_N }; /* the masks decode gathers by */
+
 typedef struct priv {
     uint64_t mask[F_N];
     uint8_t lo[F_N], hi[F_N];
@@ -26,6 +38,7 @@ typedef struct priv {
     uint64_t ipoly_mask;       /* the high bits that take part */
     uint64_t subpart_mask;     /* address bits that select the sub-partition */
     uint32_t bnk_policy, nbk, nbkgrp, bnkgrp_low, part_indexing;
+    runs g[G_N];               /* G_*: the masks' runs */
 } priv;
 
 _Static_assert(sizeof(priv) <= sizeof(((ws_addrdec *)0)->priv), "ws_addrdec.priv too small");
@@ -44,6 +57,37 @@ static uint64_t packbits(uint64_t mask, uint64_t val, uint32_t hi, uint32_t lo) 
     for (uint32_t i = lo; i < hi; i++)
         if ((mask >> i) & 1) r |= ((val >> i) & 1) << pos++;
     return r;
+}
+
+static void make_runs(runs *r, uint64_t mask) {
+    r->n = 0;
+    for (uint32_t i = 0, pos = 0; i < 64;) {
+        if (!(mask >> i & 1)) {
+            i++;
+            continue;
+        }
+        uint32_t len = 0;
+        while (i + len < 64 && (mask >> (i + len) & 1)) len++;
+        if (r->n == RUNS_MAX) {
+            r->n = RUNS_LOOP;
+            return;
+        }
+        r->lo[r->n] = (uint8_t)i;
+        r->len[r->n] = (uint8_t)len;
+        r->pos[r->n] = (uint8_t)pos;
+        r->n++;
+        pos += len;
+        i += len;
+    }
+}
+
+/* packbits(mask, val, 64, 0), r made from mask (ref: the bit loop anyway) */
+static inline uint64_t gather(const runs *r, uint64_t mask, uint64_t val, bool ref) {
+    if (ref || r->n == RUNS_LOOP) return packbits(mask, val, 64, 0);
+    uint64_t out = 0;
+    for (uint32_t k = 0; k < r->n; k++) /* len 64: 2 << 63 wraps to 0, all ones after - 1 */
+        out |= ((val >> r->lo[k]) & ((2ull << (r->len[k] - 1)) - 1)) << r->pos[k];
+    return out;
 }
 
 static int parse_map(priv *p, const char *opt, char *err, size_t errlen) {
@@ -170,6 +214,12 @@ int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errle
                  d->n_sub_per_chan, nsub_log2, pos);
         return -1;
     }
+    make_runs(&p->g[G_CHIP], p->mask[F_CHIP]);
+    make_runs(&p->g[G_BK], p->mask[F_BK]);
+    make_runs(&p->g[G_ROW], p->mask[F_ROW]);
+    make_runs(&p->g[G_COL], p->mask[F_COL]);
+    make_runs(&p->g[G_NOTCHIP], ~p->mask[F_CHIP]);
+    make_runs(&p->g[G_NOTSUB], ~p->subpart_mask);
     p->bnk_policy = (uint32_t)cfg->dram_bnk_indexing_policy;
     if (p->bnk_policy > 1) {
         snprintf(err, errlen,
@@ -208,12 +258,12 @@ int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errle
     return 0;
 }
 
-void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) {
+static inline void decode(const ws_addrdec *d, ws_mreq *r, bool ref) {
     const priv *p = (const priv *)d->priv;
     uint64_t a = r->addr, rest = a, high;
     uint32_t chip;
     if (!p->gap) {
-        chip = (uint32_t)packbits(p->mask[F_CHIP], a, p->hi[F_CHIP], p->lo[F_CHIP]);
+        chip = (uint32_t)gather(&p->g[G_CHIP], p->mask[F_CHIP], a, ref);
         high = p->chip_s >= 0 ? a >> (p->chip_s + p->log2chan) : 0;
     } else {
         uint64_t above = a >> p->chip_s;
@@ -221,9 +271,10 @@ void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) {
         high = above / d->n_chan;
         rest = (high << p->chip_s) | (a & ((1ull << p->chip_s) - 1));
     }
-    uint32_t bk = (uint32_t)packbits(p->mask[F_BK], rest, p->hi[F_BK], p->lo[F_BK]);
-    r->row = (uint32_t)packbits(p->mask[F_ROW], rest, p->hi[F_ROW], p->lo[F_ROW]);
-    r->col = (uint32_t)packbits(p->mask[F_COL], rest, p->hi[F_COL], p->lo[F_COL]);
+    /* (packbits between a field's lowest and highest bits: all of its mask) */
+    uint32_t bk = (uint32_t)gather(&p->g[G_BK], p->mask[F_BK], rest, ref);
+    r->row = (uint32_t)gather(&p->g[G_ROW], p->mask[F_ROW], rest, ref);
+    r->col = (uint32_t)gather(&p->g[G_COL], p->mask[F_COL], rest, ref);
     if (p->part_indexing == 1) chip = (chip ^ (uint32_t)(high & (d->n_chan - 1))) % d->n_chan;
     uint32_t sub = chip * d->n_sub_per_chan + (bk & (d->n_sub_per_chan - 1));
     if (p->part_indexing == 2) {
@@ -244,7 +295,10 @@ void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) {
     r->bank = bank % p->nbk;
     r->bankgrp = p->bnkgrp_low ? r->bank % p->nbkgrp : r->bank / (p->nbk / p->nbkgrp);
     /* partition-local address: channel and sub-partition bits removed */
-    uint64_t pa = p->gap ? rest : packbits(~p->mask[F_CHIP], a, 64, 0);
-    if (p->subpart_mask) pa = packbits(~p->subpart_mask, pa, 64, 0);
+    uint64_t pa = p->gap ? rest : gather(&p->g[G_NOTCHIP], ~p->mask[F_CHIP], a, ref);
+    if (p->subpart_mask) pa = gather(&p->g[G_NOTSUB], ~p->subpart_mask, pa, ref);
     r->part_addr = pa;
 }
+
+void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) { decode(d, r, false); }
+void ws_addrdec_decode_ref(const ws_addrdec *d, ws_mreq *r) { decode(d, r, true); }

@@ -14,12 +14,14 @@
  * can hold one by value and SMs can decode without a call through a pointer). */
 typedef struct ws_addrdec {
     uint32_t n_chan, n_sub_per_chan;
-    uint64_t priv[32];
+    uint64_t priv[64];
 } ws_addrdec;
 
 /* 0, or -1 with err naming the option and what is wrong. */
 int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errlen);
 /* Fill r->chan, subpart, bank, bankgrp, row, col and part_addr for r->addr. */
 void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r);
+/* The same, gathering every field bit by bit (the reference tests compare with). */
+void ws_addrdec_decode_ref(const ws_addrdec *d, ws_mreq *r);
 
 #endif

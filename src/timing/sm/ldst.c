@@ -31,6 +31,7 @@
 
 #include "timing/mem/pages.h"
 #include "timing/sm/hazard.h"
+#include "timing/sm/ldst_queue.h"
 #include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
@@ -70,7 +71,8 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
         return -1;
     }
     sm->l1q = calloc((size_t)sm->l1_lat * sm->l1_banks, sizeof *sm->l1q);
-    if (!sm->txq || !sm->smem_pipe || !sm->l1q) {
+    if (sm->l1_lat <= 64) sm->l1q_m = calloc(sm->l1_banks, sizeof *sm->l1q_m);
+    if (!sm->txq || !sm->smem_pipe || !sm->l1q || (sm->l1_lat <= 64 && !sm->l1q_m)) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -112,9 +114,7 @@ bool sm_ldst_busy(const ws_sm *sm) {
     if (sm->ld_disp || sm->next_wb || sm->next_global || ws_cache_has_miss(sm->l1d) ||
         ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i))
         return true;
-    for (unsigned i = 0; i < sm->smem_lat; i++)
-        if (sm->smem_pipe[i]) return true;
-    if (sm->l1q_n) return true;
+    if (sm->smem_n || sm->l1q_n) return true;
     if (sm->ro && sm_ro_busy(sm)) return true;
     return sm->mrpb && sm->mrpb->n;
 }
@@ -453,10 +453,7 @@ static void ldst_writeback(ws_sm *sm) {
         sm_inst *in = NULL;
         switch (client) {
         case 0: /* shared memory pipeline */
-            if (sm->smem_pipe[0]) {
-                in = sm->smem_pipe[0];
-                sm->smem_pipe[0] = NULL;
-            }
+            if (sm->smem_pipe[0]) in = sm_smem_pop(sm);
             break;
         case 1: in = sm_tex_pop_ready(sm); break; /* texture cache fills */
         case 2: in = ws_cache_pop_ready(sm->l1c); break;
@@ -494,9 +491,12 @@ static void l1prof_access(ws_sm *sm, const sm_l1acc *h, ws_cache_status s) {
     }
 }
 
-/* One bank's queue q (l1_lat entries, [0] the head): the head accesses the L1D,
+/* Bank b's queue (l1_lat entries, [0] the head): the head accesses the L1D,
    the rest move up. */
-static void l1q_bank_cycle(ws_sm *sm, sm_l1acc *q) {
+static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
+    sm_l1acc *q = sm->l1q + b * sm->l1_lat;
+    uint64_t *m = sm->l1q_m ? &sm->l1q_m[b] : NULL;
+    if (m && !*m) return; /* empty: nothing accesses or moves */
     sm_l1acc *h = &q[0];
     if (h->valid) {
         sm_inst *in = h->in;
@@ -550,6 +550,7 @@ static void l1q_bank_cycle(ws_sm *sm, sm_l1acc *q) {
             if (wd) sm_pend_free(sm, wd);
             if (in && in->rp_live) { /* replay: squashed here, not held */
                 h->valid = false;
+                if (m) *m &= ~1ull;
                 sm->l1q_n--;
                 if (write) store_acked(sm, h->warp, nsec(h->sectors));
                 else if (in->pending) in->pending--;
@@ -567,20 +568,18 @@ static void l1q_bank_cycle(ws_sm *sm, sm_l1acc *q) {
                 access_done(sm, in);
             }
             h->valid = false;
+            if (m) *m &= ~1ull;
             sm->l1q_n--;
         }
     }
 shift:
-    for (unsigned i = 0; i + 1 < sm->l1_lat; i++)
-        if (!q[i].valid && q[i + 1].valid) {
-            q[i] = q[i + 1];
-            q[i + 1].valid = false;
-        }
+    if (m) sm_l1q_shift_mask(q, m);
+    else sm_l1q_shift_loop(q, sm->l1_lat);
 }
 
 /* Every bank's head accesses the L1D this cycle, bank 0 first (GPGPU-Sim's order). */
 static void l1q_cycle(ws_sm *sm) {
-    for (unsigned b = 0; b < sm->l1_banks; b++) l1q_bank_cycle(sm, sm->l1q + b * sm->l1_lat);
+    for (unsigned b = 0; b < sm->l1_banks; b++) l1q_bank_cycle(sm, b);
 }
 
 /* ---- the dispatch register --------------------------------------------------------- */
@@ -597,7 +596,10 @@ static inline sm_l1acc *l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
         return NULL;
     }
     tail->valid = true;
-    if (!sm->mrpb) sm->l1q_n++; /* (an MRPB entry counts when it enters l1q) */
+    if (!sm->mrpb) {
+        sm->l1q_n++; /* (an MRPB entry counts when it enters l1q) */
+        if (sm->l1q_m) sm->l1q_m[bank] |= 1ull << (sm->l1_lat - 1);
+    }
     /* a store's instruction leaves before its accesses, unless it replays */
     tail->in = in->is_store && !in->rp_live ? NULL : in;
     tail->warp = in->warp;
@@ -709,8 +711,12 @@ bool sm_ldst_stuck(const ws_sm *sm) {
         sm->env.pages || sm->txbyp || sm->route)
         return false;
     const sm_l1acc *q = sm->l1q;
-    for (unsigned i = 0; i < sm->l1_lat; i++) /* valid entries first: the shift moves none */
-        if (q[i].valid != (i < sm->l1q_n)) return false;
+    if (sm->l1q_m) { /* valid entries first: the shift moves none */
+        if (sm->l1q_m[0] != (sm->l1q_n >= 64 ? ~0ull : (1ull << sm->l1q_n) - 1)) return false;
+    } else {
+        for (unsigned i = 0; i < sm->l1_lat; i++)
+            if (q[i].valid != (i < sm->l1q_n)) return false;
+    }
     const sm_l1acc *h = &q[0];
     if (h->in && h->in->rp_live) return false; /* a replay squashes the refused access */
     if (!ws_cache_refusal_noted(sm->l1d, h->addr, h->write ? WS_ACC_WRITE : WS_ACC_READ,
@@ -745,11 +751,7 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
 
 void sm_ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);
-    for (unsigned i = 0; i + 1 < sm->smem_lat; i++)
-        if (!sm->smem_pipe[i] && sm->smem_pipe[i + 1]) {
-            sm->smem_pipe[i] = sm->smem_pipe[i + 1];
-            sm->smem_pipe[i + 1] = NULL;
-        }
+    sm_smem_shift(sm);
     process_response(sm);
     drain_cache(sm, sm->l1c, SM_C_L1C);
     drain_cache(sm, sm->l1d, SM_C_L1D);
@@ -775,7 +777,7 @@ void sm_ldst_cycle(ws_sm *sm) {
     if (in->space == WS_SPACE_SHARED) sm->st.shmem_accesses++;
     if (in->is_load && in->space == WS_SPACE_SHARED) {
         if (sm->smem_pipe[sm->smem_lat - 1]) return; /* wait for the pipeline */
-        sm->smem_pipe[sm->smem_lat - 1] = in;
+        sm_smem_push(sm, in);
         sm->ld_disp = NULL;
         if (in->rp_hold) sm_replay_retire(sm, in);
         return;

@@ -120,5 +120,6 @@ void sm_mrpb_cycle(ws_sm *sm) {
     if (!tail->valid && sm_mrpb_pop(sm->mrpb, tail)) {
         tail->valid = true;
         sm->l1q_n++;
+        if (sm->l1q_m) sm->l1q_m[0] |= 1ull << (sm->l1_lat - 1); /* (one bank with MRPB) */
     }
 }

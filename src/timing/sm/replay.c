@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "timing/sm/hazard.h"
+#include "timing/sm/ldst_queue.h"
 #include "timing/sm/sm_internal.h"
 
 int sm_replay_init(ws_sm *sm, char *err, size_t errlen) {
@@ -212,7 +213,7 @@ void sm_replay_dispatch(ws_sm *sm, sm_inst *in) {
         }
         if (in->is_load) {
             if (sm->smem_pipe[sm->smem_lat - 1]) return; /* wait for the pipeline */
-            sm->smem_pipe[sm->smem_lat - 1] = in;
+            sm_smem_push(sm, in);
         }
         sm->st.shmem_accesses++;
         leave(sm, in);

@@ -259,6 +259,7 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->txq);
     free(sm->smem_pipe);
     free(sm->l1q);
+    free(sm->l1q_m);
     sm_mrpb_destroy(sm->mrpb);
     for (unsigned i = 0; i < sm->nchunks; i++) free(sm->chunks[i]);
     free(sm->chunks);
@@ -531,8 +532,7 @@ static uint64_t quiet_until(ws_sm *sm) {
         ws_cache_has_ready(sm->l1d) || ws_cache_has_ready(sm->l1c) || ws_cache_has_ready(sm->l1i) ||
         sm_tex_wants_cycle(sm))
         return 0;
-    for (unsigned i = 0; i < sm->smem_lat; i++)
-        if (sm->smem_pipe[i]) return 0;
+    if (sm->smem_n) return 0;
     unsigned oc_busy = sm->bq_total | sm->cu_used[SM_NCLASS];
     for (unsigned k = 0; k < SM_NCLASS; k++)
         oc_busy |= sm->id_oc[k].n | sm->oc_ex[k].n | sm->cu_used[k];

@@ -344,10 +344,13 @@ struct ws_sm {
     bool txq_built;
     sm_inst **smem_pipe;       /* [0] = oldest, length smem_latency */
     unsigned smem_lat;
+    unsigned smem_n;           /* full slots of smem_pipe (ldst_queue.h) */
+    uint64_t smem_m;           /* smem_lat <= 64: bit i = slot i full */
     sm_l1acc *l1q;             /* per bank b: l1q[b * l1_lat] = head, length l1_latency */
     unsigned l1_lat;
     unsigned l1_banks;         /* -gpgpu_l1_banks (1: one queue) */
     unsigned l1q_n;            /* valid entries in l1q (busy checks read this, not the queues) */
+    uint64_t *l1q_m;           /* per bank, l1_lat <= 64: bit i = slot i valid (else NULL) */
     sm_mrpb *mrpb;             /* requests waiting to enter l1q (NULL: -l1d_reorder none) */
     ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     sm_inst *next_global;      /* bypass reply waiting for writeback */
