@@ -564,3 +564,51 @@ TEST(cache_refusal_noted_until_a_change) {
     CHECK(!ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, true, 7));
     ws_cache_destroy(c);
 }
+
+/* The MSHR lookups go through a hash table and allocation through a free
+   set (cache.c): after every access, miss sent and fill of a random run
+   (reads over a few sets, fills in random order, up to every entry in use;
+   a plain and a sectored cache, one and several words of the free set),
+   the table and the set agree with the entries, and every fetch sent is
+   found in its MSHR until its fill. */
+TEST(cache_mshr_table_matches_entries) {
+    static const char *cfgs[] = {"32:128:4,L:L:m:N,A:32:8,8", "S:4:128:64,L:L:m:N,A:200:4,400"};
+    uint64_t s = 0x2545F4914F6CDD1Dull;
+    for (unsigned k = 0; k < 2; k++) {
+        char err[256];
+        ws_cache *c = make(cfgs[k], err);
+        CHECK(c != NULL);
+        if (!c) return;
+        uint64_t sent[512];
+        unsigned nsent = 0;
+        int dummy = 0;
+        for (unsigned step = 0; step < 20000; step++) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            unsigned op = (unsigned)(s % 4);
+            if (op < 2) { /* a read of one of 256 blocks (sectors) over 4 sets */
+                uint64_t a = 0xC0000000ull + ((s >> 8) % 64) * 32 * 128 + ((s >> 20) % 4) * 128 +
+                             ((s >> 24) % 4) * 32;
+                ws_cache_access(c, a, WS_ACC_READ, false, &dummy, step, NULL);
+            } else if (op == 2) { /* the oldest miss goes down */
+                const ws_cache_out *o = ws_cache_peek_miss(c);
+                if (o && nsent < 512) sent[nsent++] = o->addr;
+                if (o) ws_cache_pop_miss(c);
+            } else if (nsent) { /* a random fetch comes back */
+                unsigned i = (unsigned)((s >> 32) % nsent);
+                ws_cache_fill(c, sent[i], step);
+                sent[i] = sent[--nsent];
+                while (ws_cache_pop_ready(c)) {
+                }
+            }
+            bool ok = ws_cache_check_mshr(c);
+            for (unsigned i = 0; ok && i < nsent; i++) ok = ws_cache_mshr_merges(c, sent[i]) >= 0;
+            if (!ok) {
+                CHECK_MSG(0, "cache %u step %u: MSHR table disagrees", k, step);
+                break;
+            }
+        }
+        ws_cache_destroy(c);
+    }
+}

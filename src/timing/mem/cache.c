@@ -48,6 +48,7 @@ typedef struct mshr_entry {
 } mshr_entry;
 
 struct ws_cache {
+    ws_cache_head h;      /* first: cache.h reads it inline (mq_len, rd_len, mshr_used) */
     char name[32];
     ws_cache_cfg cfg;
     ws_index index;
@@ -57,13 +58,19 @@ struct ws_cache {
     uint64_t sec_pad;     /* the other bytes set to 0x80, a value no state has */
     line *lines;         /* nsets * assoc */
     mshr_entry *mshr;
-    uint64_t *mkey;       /* per MSHR: its block while valid, else MKEY_NONE (a dense
-                             array: the lookups of every access scan it) */
-    uint32_t mshr_used;
+    uint64_t *mkey;       /* per MSHR: its block while valid, else MKEY_NONE */
+    /* Every access and fill looks its block up: a hash table (open addressing,
+       linear probing, at most half full) of MSHR index + 1 (0: empty) keyed by
+       mkey, whose keys are unique (an MSHR is allocated only when the lookup
+       found none); and a bit set of the free entries, so that allocation takes
+       the lowest free one as a scan would. ws_cache_check_mshr checks both. */
+    uint32_t *mhash;
+    uint32_t mhash_mask;
+    uint64_t *mfree;
     ws_cache_out *mq;    /* miss queue ring */
-    uint32_t mq_cap, mq_head, mq_len;
+    uint32_t mq_cap, mq_head;
     void **ready;        /* ready ring */
-    uint32_t rd_cap, rd_head, rd_len;
+    uint32_t rd_cap, rd_head;
     uint64_t flush_from, blocked_until; /* a flush rejects accesses in [from, until); an
                                            owner whose clock restarts is not blocked */
     bool flush_pending;  /* the index changed: flush before the next access */
@@ -241,11 +248,18 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     c->mshr = calloc(cfg->mshr_entries, sizeof *c->mshr);
     c->mkey = malloc(cfg->mshr_entries * sizeof *c->mkey);
     for (uint32_t i = 0; c->mkey && i < cfg->mshr_entries; i++) c->mkey[i] = MKEY_NONE;
+    uint32_t hcap = 4;
+    while (hcap < 2 * cfg->mshr_entries) hcap *= 2;
+    c->mhash = calloc(hcap, sizeof *c->mhash);
+    c->mhash_mask = hcap - 1;
+    uint32_t nw = (cfg->mshr_entries + 63) / 64;
+    c->mfree = calloc(nw, sizeof *c->mfree);
+    for (uint32_t i = 0; c->mfree && i < cfg->mshr_entries; i++) c->mfree[i / 64] |= 1ull << (i % 64);
     c->mq_cap = cfg->miss_queue_size + 2; /* a read may bring a writeback with it */
     c->mq = calloc(c->mq_cap, sizeof *c->mq);
     c->rd_cap = cfg->mshr_entries * cfg->mshr_max_merge;
     c->ready = calloc(c->rd_cap, sizeof *c->ready);
-    bool ok = c->lines && c->mshr && c->mkey && c->mq && c->ready;
+    bool ok = c->lines && c->mshr && c->mkey && c->mhash && c->mfree && c->mq && c->ready;
     for (uint32_t i = 0; ok && i < cfg->mshr_entries; i++)
         ok = (c->mshr[i].reqs = calloc(cfg->mshr_max_merge, sizeof(void *))) != NULL;
     if (!ok) {
@@ -262,6 +276,8 @@ void ws_cache_destroy(ws_cache *c) {
         for (uint32_t i = 0; i < c->cfg.mshr_entries; i++) free(c->mshr[i].reqs);
     free(c->mshr);
     free(c->mkey);
+    free(c->mhash);
+    free(c->mfree);
     free(c->lines);
     free(c->mq);
     free(c->ready);
@@ -380,18 +396,46 @@ static void protect_touch(ws_cache *c, uint32_t set, uint32_t way) {
         else if (ls[w].rpd) ls[w].rpd--;
 }
 
+static inline uint32_t mhash_slot(const ws_cache *c, uint64_t maddr) {
+    return (uint32_t)((maddr * 0x9E3779B97F4A7C15ull) >> 32) & c->mhash_mask;
+}
+
 static mshr_entry *mshr_find(ws_cache *c, uint64_t maddr) {
-    if (!c->mshr_used) return NULL;
-    for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
-        if (c->mkey[i] == maddr) return &c->mshr[i];
-    return NULL;
+    if (!c->h.mshr_used) return NULL;
+    for (uint32_t s = mhash_slot(c, maddr);; s = (s + 1) & c->mhash_mask) {
+        uint32_t v = c->mhash[s];
+        if (!v) return NULL;
+        if (c->mkey[v - 1] == maddr) return &c->mshr[v - 1];
+    }
+}
+
+/* MSHR i is freed: out of the table (the entries after it in its probe run
+   move back where their lookups still find them) and its key cleared. */
+static void mshr_release(ws_cache *c, uint32_t i) {
+    uint32_t m = c->mhash_mask, s = mhash_slot(c, c->mkey[i]);
+    while (c->mhash[s] != i + 1) s = (s + 1) & m;
+    for (uint32_t j = (s + 1) & m; c->mhash[j]; j = (j + 1) & m) {
+        uint32_t home = mhash_slot(c, c->mkey[c->mhash[j] - 1]);
+        if (((j - home) & m) >= ((j - s) & m)) { /* s lies on j's probe path */
+            c->mhash[s] = c->mhash[j];
+            s = j;
+        }
+    }
+    c->mhash[s] = 0;
+    c->mkey[i] = MKEY_NONE;
+    c->mfree[i / 64] |= 1ull << (i % 64);
 }
 
 static mshr_entry *mshr_alloc(ws_cache *c, uint64_t maddr, uint64_t index_addr) {
-    for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
-        if (c->mkey[i] == MKEY_NONE) {
+    for (uint32_t k = 0; k * 64 < c->cfg.mshr_entries; k++)
+        if (c->mfree[k]) {
+            uint32_t i = k * 64 + (uint32_t)__builtin_ctzll(c->mfree[k]); /* the lowest free */
+            c->mfree[k] &= c->mfree[k] - 1;
             mshr_entry *e = &c->mshr[i];
             c->mkey[i] = maddr;
+            uint32_t s = mhash_slot(c, maddr);
+            while (c->mhash[s]) s = (s + 1) & c->mhash_mask;
+            c->mhash[s] = i + 1;
             e->valid = true;
             e->block = maddr;
             e->index_addr = index_addr;
@@ -399,7 +443,7 @@ static mshr_entry *mshr_alloc(ws_cache *c, uint64_t maddr, uint64_t index_addr) 
             e->modify = false;
             e->has_line = false;
             e->doomed = false;
-            c->mshr_used++;
+            c->h.mshr_used++;
             return e;
         }
     return NULL;
@@ -408,28 +452,28 @@ static mshr_entry *mshr_alloc(ws_cache *c, uint64_t maddr, uint64_t index_addr) 
 /* Miss queue has room for n more entries beyond those it must keep free
  * (GPGPU-Sim checks len + n >= size, so a read keeps one slot for the
  * writeback its eviction may cause). */
-static bool mq_full(const ws_cache *c, uint32_t n) { return c->mq_len + n >= c->cfg.miss_queue_size; }
+static bool mq_full(const ws_cache *c, uint32_t n) { return c->h.mq_len + n >= c->cfg.miss_queue_size; }
 
 static void mq_push(ws_cache *c, ws_out_kind kind, uint64_t addr, uint32_t size, uint8_t sectors,
                     void *req) {
     /* capacity is miss_queue_size + 2 and every caller checked mq_full first */
-    ws_cache_out *o = &c->mq[(c->mq_head + c->mq_len) % c->mq_cap];
+    ws_cache_out *o = &c->mq[(c->mq_head + c->h.mq_len) % c->mq_cap];
     o->kind = (uint8_t)kind;
     o->addr = addr;
     o->size = size;
     o->sectors = sectors;
     o->req = req;
-    c->mq_len++;
+    c->h.mq_len++;
 }
 
 /* A writeback from a flush or a doomed fill: it cannot wait, so the queue
  * grows past its nominal size; accesses see it full until it drains. */
 static void mq_push_grow(ws_cache *c, uint64_t addr, uint32_t size, uint8_t sectors) {
-    if (c->mq_len == c->mq_cap) {
+    if (c->h.mq_len == c->mq_cap) {
         uint32_t cap = c->mq_cap * 2;
         ws_cache_out *q = malloc(cap * sizeof *q);
         if (!q) return; /* out of host memory: the writeback is lost, timing only */
-        for (uint32_t i = 0; i < c->mq_len; i++) q[i] = c->mq[(c->mq_head + i) % c->mq_cap];
+        for (uint32_t i = 0; i < c->h.mq_len; i++) q[i] = c->mq[(c->mq_head + i) % c->mq_cap];
         free(c->mq);
         c->mq = q;
         c->mq_cap = cap;
@@ -498,7 +542,7 @@ static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k) {
         *k = WS_FAIL_MISS_QUEUE;
         return false;
     }
-    if (e ? e->nreq >= c->cfg.mshr_max_merge : c->mshr_used >= c->cfg.mshr_entries) {
+    if (e ? e->nreq >= c->cfg.mshr_max_merge : c->h.mshr_used >= c->cfg.mshr_entries) {
         *k = e ? WS_FAIL_MSHR_MERGE : WS_FAIL_MSHR_ENTRY;
         return false;
     }
@@ -802,32 +846,31 @@ ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool
     return r.status;
 }
 
-bool ws_cache_has_miss(const ws_cache *c) { return c->mq_len > 0; }
 const ws_cache_out *ws_cache_peek_miss(const ws_cache *c) {
-    return c->mq_len ? &c->mq[c->mq_head] : NULL;
+    return c->h.mq_len ? &c->mq[c->mq_head] : NULL;
 }
 void ws_cache_pop_miss(ws_cache *c) {
-    if (!c->mq_len) return;
+    if (!c->h.mq_len) return;
     c->ver++;
     c->mq_head = (c->mq_head + 1) % c->mq_cap;
-    c->mq_len--;
+    c->h.mq_len--;
 }
 
 /* Requests whose data arrived wait here until the owner takes them (one per
  * call). The owner may take them slower than fills free MSHR entries for new
  * misses, so the queue grows instead of ever dropping a request. */
 static void ready_push(ws_cache *c, void *req) {
-    if (c->rd_len == c->rd_cap) {
+    if (c->h.rd_len == c->rd_cap) {
         uint32_t ncap = c->rd_cap ? 2 * c->rd_cap : 16;
         void **n = malloc((size_t)ncap * sizeof *n);
         if (!n) abort(); /* bounded by the requests in flight; tiny */
-        for (uint32_t i = 0; i < c->rd_len; i++) n[i] = c->ready[(c->rd_head + i) % c->rd_cap];
+        for (uint32_t i = 0; i < c->h.rd_len; i++) n[i] = c->ready[(c->rd_head + i) % c->rd_cap];
         free(c->ready);
         c->ready = n;
         c->rd_head = 0;
         c->rd_cap = ncap;
     }
-    c->ready[(c->rd_head + c->rd_len++) % c->rd_cap] = req;
+    c->ready[(c->rd_head + c->h.rd_len++) % c->rd_cap] = req;
 }
 
 void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
@@ -886,8 +929,8 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
         e->reqs[i] = NULL;
     }
     e->valid = false;
-    c->mkey[e - c->mshr] = MKEY_NONE;
-    c->mshr_used--;
+    mshr_release(c, (uint32_t)(e - c->mshr));
+    c->h.mshr_used--;
 }
 
 void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64_t now) {
@@ -919,13 +962,12 @@ bool ws_cache_take(ws_cache *c, uint64_t addr, uint64_t index_addr) {
     return true;
 }
 
-bool ws_cache_has_ready(const ws_cache *c) { return c->rd_len > 0; }
 
 void *ws_cache_pop_ready(ws_cache *c) {
-    if (!c->rd_len) return NULL;
+    if (!c->h.rd_len) return NULL;
     void *r = c->ready[c->rd_head];
     c->rd_head = (c->rd_head + 1) % c->rd_cap;
-    c->rd_len--;
+    c->h.rd_len--;
     return r;
 }
 
@@ -940,7 +982,7 @@ void ws_cache_invalidate(ws_cache *c) {
 
 bool ws_cache_set_ways(ws_cache *c, uint32_t ways) {
     if (ways == c->cfg.assoc) return true;
-    if (!ways || c->mshr_used) return false;
+    if (!ways || c->h.mshr_used) return false;
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
     for (size_t i = 0; i < n; i++) /* only clean lines may be dropped */
         for (uint32_t s = 0; s < c->nsec; s++)
@@ -1007,18 +1049,34 @@ unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set) {
         n += line_reserved(c, &c->lines[(size_t)set * c->cfg.assoc + w]);
     return n;
 }
-unsigned ws_cache_mshr_used(const ws_cache *c) { return c->mshr_used; }
 
 bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr) {
     uint32_t way;
     return probe(c, ws_cache_block_addr(c, addr), ws_index_set(&c->index, addr), sector_of(c, addr),
                  false, &way) == WS_CACHE_HIT;
 }
-unsigned ws_cache_miss_queue_len(const ws_cache *c) { return c->mq_len; }
 uint64_t ws_cache_mshr_key(const ws_cache *c, uint64_t addr) { return mshr_addr(c, addr); }
 int ws_cache_mshr_merges(const ws_cache *c, uint64_t addr) {
     uint64_t maddr = mshr_addr(c, addr);
     for (uint32_t i = 0; i < c->cfg.mshr_entries; i++)
         if (c->mkey[i] == maddr) return (int)c->mshr[i].nreq;
     return -1;
+}
+
+bool ws_cache_check_mshr(const ws_cache *c) {
+    uint32_t used = 0, in_table = 0;
+    for (uint32_t i = 0; i < c->cfg.mshr_entries; i++) {
+        bool is_free = c->mfree[i / 64] >> (i % 64) & 1;
+        if (is_free != (c->mkey[i] == MKEY_NONE) || is_free == c->mshr[i].valid) return false;
+        if (is_free) continue;
+        used++;
+        for (uint32_t j = 0; j < i; j++) /* keys unique */
+            if (c->mkey[j] == c->mkey[i]) return false;
+        /* the lookup finds it */
+        uint32_t s = mhash_slot(c, c->mkey[i]);
+        while (c->mhash[s] && c->mhash[s] != i + 1) s = (s + 1) & c->mhash_mask;
+        if (c->mhash[s] != i + 1) return false;
+    }
+    for (uint32_t s = 0; s <= c->mhash_mask; s++) in_table += c->mhash[s] != 0;
+    return used == c->h.mshr_used && in_table == used;
 }

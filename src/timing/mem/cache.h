@@ -109,6 +109,18 @@ typedef struct ws_cache_stats {
 
 typedef struct ws_cache ws_cache;
 
+/* The counts an owner polls every cycle, the first member of every ws_cache,
+   so that the queries below are inline reads instead of calls (the rest of
+   the cache stays private to cache.c). */
+typedef struct ws_cache_head {
+    uint32_t mq_len;    /* miss queue entries */
+    uint32_t rd_len;    /* ready requests */
+    uint32_t mshr_used; /* MSHR entries in use */
+} ws_cache_head;
+static inline const ws_cache_head *ws_cache_head_of(const ws_cache *c) {
+    return (const ws_cache_head *)(const void *)c;
+}
+
 /* Change the number of ways (GPGPU-Sim 4's L1D/shared-memory carve-out at a
  * kernel launch). The cache is emptied; false, and nothing changed, while a
  * fill is pending or a line is dirty. */
@@ -159,7 +171,7 @@ void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64
 uint32_t ws_cache_atom(const ws_cache *c);
 
 /* Miss queue towards the next level. */
-bool ws_cache_has_miss(const ws_cache *c);
+static inline bool ws_cache_has_miss(const ws_cache *c) { return ws_cache_head_of(c)->mq_len > 0; }
 const ws_cache_out *ws_cache_peek_miss(const ws_cache *c);
 void ws_cache_pop_miss(ws_cache *c);
 
@@ -169,7 +181,7 @@ void ws_cache_pop_miss(ws_cache *c);
 void ws_cache_fill(ws_cache *c, uint64_t block_addr, uint64_t now);
 /* Requests whose data is now available, one per call (NULL when none). */
 void *ws_cache_pop_ready(ws_cache *c);
-bool ws_cache_has_ready(const ws_cache *c);
+static inline bool ws_cache_has_ready(const ws_cache *c) { return ws_cache_head_of(c)->rd_len > 0; }
 
 /* ---- bypass modes (set by the policy family "bypass", src/policy/bypass) ----
  * tag_only: every access goes to the next level uncached, while the tags and
@@ -235,7 +247,7 @@ uint64_t ws_cache_block_addr(const ws_cache *c, uint64_t addr);
 uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr);
 /* Number of lines of set `set` in the RESERVED state (tests, watchdog). */
 unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set);
-unsigned ws_cache_mshr_used(const ws_cache *c);
+static inline unsigned ws_cache_mshr_used(const ws_cache *c) { return ws_cache_head_of(c)->mshr_used; }
 /* Would a read of addr hit now (valid data, not a pending fill)? No side
    effects (the hazard-prediction oracle). */
 bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr);
@@ -244,6 +256,8 @@ bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr);
    hazard-prediction credit tracker). */
 uint64_t ws_cache_mshr_key(const ws_cache *c, uint64_t addr);
 int ws_cache_mshr_merges(const ws_cache *c, uint64_t addr);
-unsigned ws_cache_miss_queue_len(const ws_cache *c);
+/* The MSHR lookup table and free set agree with the entries (tests). */
+bool ws_cache_check_mshr(const ws_cache *c);
+static inline unsigned ws_cache_miss_queue_len(const ws_cache *c) { return ws_cache_head_of(c)->mq_len; }
 
 #endif

@@ -442,10 +442,11 @@ static void ldst_writeback(ws_sm *sm) {
     }
     /* most cycles no client has anything: then the round below would only note that the
        texture cache has no fill (sm_tex_pop_ready), and the priority stays */
-    if (!sm->next_wb && !sm->smem_pipe[0] && !sm->next_global && !sm_tex_has_ready(sm) &&
-        !ws_cache_has_ready(sm->l1c) && !ws_cache_has_ready(sm->l1d) &&
+    if (!sm->next_wb && !sm->smem_pipe[0] && !sm->next_global &&
+        !(sm->tex_live && sm_tex_has_ready(sm)) && !ws_cache_has_ready(sm->l1c) &&
+        !ws_cache_has_ready(sm->l1d) &&
         !(sm->smc && sm_smc_cache(sm) && ws_cache_has_ready(sm_smc_cache(sm)))) {
-        (void)sm_tex_pop_ready(sm);
+        if (sm->tex_live) (void)sm_tex_pop_ready(sm);
         return;
     }
     for (unsigned c = 0; c < 5 && !sm->next_wb; c++) {
@@ -455,8 +456,8 @@ static void ldst_writeback(ws_sm *sm) {
         case 0: /* shared memory pipeline */
             if (sm->smem_pipe[0]) in = sm_smem_pop(sm);
             break;
-        case 1: in = sm_tex_pop_ready(sm); break; /* texture cache fills */
-        case 2: in = ws_cache_pop_ready(sm->l1c); break;
+        case 1: in = sm->tex_live ? sm_tex_pop_ready(sm) : NULL; break; /* texture fills */
+        case 2: in = ws_cache_has_ready(sm->l1c) ? ws_cache_pop_ready(sm->l1c) : NULL; break;
         case 3:
             if (sm->next_global) {
                 in = sm->next_global;
@@ -464,7 +465,7 @@ static void ldst_writeback(ws_sm *sm) {
             }
             break;
         case 4:
-            in = ws_cache_pop_ready(sm->l1d);
+            in = ws_cache_has_ready(sm->l1d) ? ws_cache_pop_ready(sm->l1d) : NULL;
             if (!in && sm->smc && sm_smc_cache(sm)) in = ws_cache_pop_ready(sm_smc_cache(sm));
             break;
         }
@@ -749,6 +750,25 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
     return true;
 }
 
+/* ---- a moving queue (sleeping SMs, sm.c) ------------------------------------------ */
+/* With the dispatch register empty and the L1 queue's head slot empty, a cycle
+ * of the unit only moves every entry of the queue down by one (the first empty
+ * slot is the head); the lowest one reaches the head after as many cycles as
+ * its slot number, and the cycle after that accesses the L1D. Returns that
+ * number (0: not so). The caller has checked that nothing else of the unit has
+ * work. Left out as for sm_ldst_stuck: policies with their own books on the
+ * queue or the L1D, banked L1Ds, queues longer than 64 slots. */
+unsigned sm_ldst_moving(const ws_sm *sm) {
+    if (!sm->l1q_n || sm->ld_disp || !sm->l1q_m || sm->l1_banks != 1 || sm->hp || sm->smc ||
+        sm->mrpb || sm->ro)
+        return 0;
+    uint64_t m = sm->l1q_m[0];
+    return m & 1 ? 0 : (unsigned)__builtin_ctzll(m);
+}
+
+/* A sleeping cycle's move-up (sm_ldst_moving held): what l1q_cycle does then. */
+void sm_ldst_moving_cycle(ws_sm *sm) { sm_l1q_shift_mask(sm->l1q, &sm->l1q_m[0]); }
+
 void sm_ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);
     sm_smem_shift(sm);
@@ -756,7 +776,7 @@ void sm_ldst_cycle(ws_sm *sm) {
     drain_cache(sm, sm->l1c, SM_C_L1C);
     drain_cache(sm, sm->l1d, SM_C_L1D);
     if (sm->smc && sm_smc_cache(sm)) drain_cache(sm, sm_smc_cache(sm), SM_C_SMC);
-    sm_tex_cycle(sm);
+    if (sm->tex_live) sm_tex_cycle(sm);
     l1q_cycle(sm);
     if (sm->mrpb) sm_mrpb_cycle(sm);
     if (sm->ro && !sm->ld_disp) {

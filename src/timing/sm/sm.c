@@ -473,7 +473,7 @@ unsigned ws_sm_after_cycle(const ws_sm *sm) {
 
 bool ws_sm_busy(const ws_sm *sm) {
     return sm->n_active_ctas || sm->outq.len || sm->resp.len || sm->n_pend || sm_ldst_busy(sm) ||
-           sm_tex_busy(sm);
+           (sm->tex_live && sm_tex_busy(sm));
 }
 
 /* ---- sleeping ------------------------------------------------------------------- */
@@ -521,7 +521,7 @@ static bool oc_stuck(const ws_sm *sm, bool *blocked) {
  * whose L1D has changed runs in full (sm->sleep_stuck). Returns the first
  * cycle that must run in full after `now`, or 0 when the next one must. */
 static uint64_t quiet_until(ws_sm *sm) {
-    sm->sleep_stuck = sm->stuck_blocked = false;
+    sm->sleep_stuck = sm->stuck_blocked = sm->sleep_shift = false;
     /* throttle policies act on their own clock (epochs, guards): never asleep under one */
     if (!sm->memo_ok || sm->throttling || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
         return 0;
@@ -530,23 +530,29 @@ static uint64_t quiet_until(ws_sm *sm) {
     if (sm->next_wb || sm->next_global || sm->resp.len || sm->outq.len ||
         ws_cache_has_miss(sm->l1d) || ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i) ||
         ws_cache_has_ready(sm->l1d) || ws_cache_has_ready(sm->l1c) || ws_cache_has_ready(sm->l1i) ||
-        sm_tex_wants_cycle(sm))
+        (sm->tex_live && sm_tex_wants_cycle(sm)))
         return 0;
     if (sm->smem_n) return 0;
     unsigned oc_busy = sm->bq_total | sm->cu_used[SM_NCLASS];
     for (unsigned k = 0; k < SM_NCLASS; k++)
         oc_busy |= sm->id_oc[k].n | sm->oc_ex[k].n | sm->cu_used[k];
-    if (sm->ld_disp || sm->l1q_n || oc_busy) {
+    uint64_t until = UINT64_MAX;
+    unsigned moving;
+    if (sm->mshr_idle && (sm->ld_disp || sm->l1q_n || oc_busy)) return 0;
+    if (!oc_busy && (moving = sm_ldst_moving(sm))) {
+        /* the L1 queue only moves up until its first entry reaches the head */
+        sm->sleep_shift = true;
+        until = sm->now + moving + 1;
+    } else if (sm->ld_disp || sm->l1q_n || oc_busy) {
         bool blocked = false;
-        if (sm->mshr_idle || !sm_ldst_stuck(sm) || (oc_busy && !oc_stuck(sm, &blocked)))
-            return 0;
+        if (!sm_ldst_stuck(sm) || (oc_busy && !oc_stuck(sm, &blocked))) return 0;
         sm->sleep_stuck = true;
         sm->stuck_blocked = blocked;
     }
     if (sm->mrpb && sm->mrpb->n) return 0; /* it drains into l1q */
     if (sm->ro && sm_ro_busy(sm)) return 0; /* the reordering unit releases accesses */
     if (sm_fetch_pick(sm) >= 0) return 0;
-    uint64_t due = UINT64_MAX; /* writeback of the first result in flight */
+    uint64_t due = until; /* or the writeback of the first result in flight */
     for (unsigned u = 0; u < sm->nfu; u++)
         for (unsigned i = 0; i < sm->fu[u].nfl; i++)
             if (sm->fu[u].done_at[i] + 2 < due) due = sm->fu[u].done_at[i] + 2;
@@ -563,6 +569,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     if (now < sm->sleep_until && sm->sleep_stuck && !sm_ldst_stuck_cycle(sm))
         sm->sleep_until = 0; /* the L1D changed: this cycle runs in full */
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
+        if (sm->sleep_shift) sm_ldst_moving_cycle(sm);
         sm->st.oc_blocked_cycles += sm->stuck_blocked;
         sm->st.cycles_active++;
         sm->st.warps_live_sum += sm->n_live_warps;

@@ -295,6 +295,7 @@ struct ws_sm {
     uint64_t sleep_until;      /* cycles before this only count (sm.c, sleeping) */
     bool sleep_stuck;          /* asleep with the LD/ST unit stuck (sm_ldst_stuck_cycle) */
     bool stuck_blocked;        /* and the operand collector counting a blocked cycle */
+    bool sleep_shift;          /* asleep while the L1 latency queue moves up (sm_ldst_moving) */
 
     /* pipeline registers */
     sm_regset id_oc[SM_NCLASS], oc_ex[SM_NCLASS];
@@ -338,6 +339,8 @@ struct ws_sm {
     /* LD/ST */
     ws_cache *l1d, *l1c;
     struct sm_tex *tex;        /* texture path (tex.c) */
+    bool tex_live;             /* a texture instruction has issued here: before, the L1T has
+                                  no miss, no fill and nothing ready (its per-cycle checks skip) */
     sm_inst *ld_disp;
     ws_mem_txn *txq;           /* transactions of ld_disp (ascending) */
     unsigned ntx, txpos;
@@ -573,6 +576,8 @@ unsigned sm_smem_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active);
 bool sm_ldst_busy(const ws_sm *sm);
 bool sm_ldst_stuck(const ws_sm *sm);
 bool sm_ldst_stuck_cycle(ws_sm *sm);
+unsigned sm_ldst_moving(const ws_sm *sm);
+void sm_ldst_moving_cycle(ws_sm *sm);
 void sm_ldst_finish_load(ws_sm *sm, sm_inst *in);
 bool sm_ldst_send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t);
 bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in);

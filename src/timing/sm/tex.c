@@ -76,6 +76,7 @@ static void put_lines(ws_sm *sm, sm_inst *in) {
 }
 
 void sm_tex_issue(ws_sm *sm, sm_inst *in, const ws_step *st) {
+    sm->tex_live = true;
     in->tex = NULL;
     if (!st->ntex) return; /* nothing read: inactive, or only border texels */
     sm_tex *t = sm->tex;
