@@ -111,6 +111,15 @@ TEST(skip_idle_exact_stuck_ldst) {
     same("sdk/transpose_naive", "gtx480-v4", NULL, 200000);
 }
 
+/* SMs asleep while their L1 latency queue only moves up (sm_ldst_moving): the
+   queue moves each sleeping cycle, and the cycle its first entry reaches the
+   head runs in full; with replaying accesses in the queue too */
+TEST(skip_idle_exact_moving_l1q) {
+    const char *replay[] = {"-warpsim_hazard_mode replay", NULL};
+    same("micro/vectoradd", "gtx480-v4", NULL, 0);
+    same("rodinia/kmeans", NULL, replay, 300000);
+}
+
 TEST(skip_idle_exact_policies) {
     const char *lrr[] = {"-gpgpu_scheduler lrr", NULL};
     const char *tl[] = {"-gpgpu_scheduler two_level_active:6:0:1", NULL};

@@ -20,10 +20,11 @@ enum { F_CHIP = 0, F_BK, F_ROW, F_COL, F_BURST, F_N };
  * instead of a test per bit position (every request is decoded, and the
  * partition-local address gathers from all 64 bits). A mask of more than
  * RUNS_MAX runs keeps the bit loop (n = RUNS_LOOP). */
-enum { RUNS_MAX = 8, RUNS_LOOP = 0xFF };
+enum { RUNS_MAX = 4, RUNS_LOOP = 0xFF };
 typedef struct runs {
     uint8_t n;
-    uint8_t lo[RUNS_MAX], len[RUNS_MAX], pos[RUNS_MAX];
+    uint8_t lo[RUNS_MAX], pos[RUNS_MAX];
+    uint64_t m[RUNS_MAX]; /* the run's bits, shifted down to bit 0 */
 } runs;
 enum { G_CHIP = 0, G_BK, G_ROW, G_COL, G_NOTCHIP, G_NOTSUB, G_N }; /* the masks decode gathers by */
 
@@ -73,7 +74,7 @@ static void make_runs(runs *r, uint64_t mask) {
             return;
         }
         r->lo[r->n] = (uint8_t)i;
-        r->len[r->n] = (uint8_t)len;
+        r->m[r->n] = len == 64 ? ~0ull : (1ull << len) - 1;
         r->pos[r->n] = (uint8_t)pos;
         r->n++;
         pos += len;
@@ -85,8 +86,7 @@ static void make_runs(runs *r, uint64_t mask) {
 static inline uint64_t gather(const runs *r, uint64_t mask, uint64_t val, bool ref) {
     if (ref || r->n == RUNS_LOOP) return packbits(mask, val, 64, 0);
     uint64_t out = 0;
-    for (uint32_t k = 0; k < r->n; k++) /* len 64: 2 << 63 wraps to 0, all ones after - 1 */
-        out |= ((val >> r->lo[k]) & ((2ull << (r->len[k] - 1)) - 1)) << r->pos[k];
+    for (uint32_t k = 0; k < r->n; k++) out |= ((val >> r->lo[k]) & r->m[k]) << r->pos[k];
     return out;
 }
 

@@ -76,8 +76,12 @@ static unsigned put_line(uint64_t line, const uint64_t *m, const uint32_t *lanes
         memset(t, 0, sizeof *t);
         t->addr = line + (uint64_t)q * seg;
         t->lanes = lanes[q];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(t->bytes + q * per, (const uint8_t *)m + q * per, per); /* byte i of m is bytes[i] */
+#else
         for (unsigned i = q * per; i < (q + 1) * per; i++)
             t->bytes[i] = (uint8_t)(m[i >> 3] >> (8 * (i & 7)));
+#endif
         for (unsigned sc = q * per / 4; sc < (q + 1) * per / 4; sc++) /* 32 B sectors */
             if ((uint32_t)(m[sc >> 1] >> (32 * (sc & 1)))) t->sectors |= (uint8_t)(1u << sc);
         reduce(t, seg);

@@ -394,9 +394,10 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     sm_carveout_kernel_start(sm); /* -gpgpu_adaptive_cache_config: the L1D's share */
 }
 
-bool ws_sm_can_take_cta(const ws_sm *sm) {
+static inline bool can_take_cta(const ws_sm *sm) { /* (ws_sm_after_cycle: every cycle) */
     return sm->have_kernel && !sm->has_fault && sm->n_active_ctas < sm->max_cta;
 }
+bool ws_sm_can_take_cta(const ws_sm *sm) { return can_take_cta(sm); }
 
 unsigned ws_sm_free_ctas(const ws_sm *sm) {
     return ws_sm_can_take_cta(sm) ? sm->max_cta - sm->n_active_ctas : 0;
@@ -468,7 +469,7 @@ unsigned ws_sm_after_cycle(const ws_sm *sm) {
     return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->outq.head ? WS_SM_HAS_OUT : 0u) |
            (sm->progressed ? WS_SM_PROGRESSED : 0u) | (sm->has_fault ? WS_SM_FAULTED : 0u) |
            (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) |
-           (ws_sm_can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u);
+           (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u);
 }
 
 bool ws_sm_busy(const ws_sm *sm) {
