@@ -8,8 +8,8 @@
  * count of the distinct words of each bank; the coalescer's byte and sector
  * masks against a byte-by-byte count, and its line-by-line answer against its
  * per-lane loop; the scoreboard's one-word test against its per-id loop; the
- * LD/ST unit's latency-queue move-up from a mask of valid slots against the
- * slot-by-slot loop (every field of every slot, stale ones included). */
+ * LD/ST unit's latency-queue move-up from a mask of valid slots, as a ring,
+ * against the slot-by-slot loop (every field of every valid slot). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,31 +355,53 @@ TEST(speed_latency_queue_shift_matches_loop) {
     ws_sm *sm = calloc(1, sizeof *sm);
     CHECK(sm != NULL);
     if (!sm) return;
-    for (unsigned trial = 0; trial < 20000; trial++) {
+    for (unsigned trial = 0; trial < 4000; trial++) {
         unsigned lat = 1 + (unsigned)(next_rand(&s) % 64);
         uint64_t r = next_rand(&s), m = 0;
+        uint32_t base = (uint32_t)(next_rand(&s) % lat);
         if (trial % 4 == 0) r &= next_rand(&s); /* sparser queues too */
         if (trial % 7 == 0) r = (1ull << (r % lat)) - 1; /* packed from the head */
+        unsigned serial = 0;
+        memset(b, 0, sizeof b);
         for (unsigned i = 0; i < lat; i++) {
             memset(&a[i], 0, sizeof a[i]);
             a[i].in = &dummy[next_rand(&s) % 64];
             a[i].addr = next_rand(&s);
-            a[i].warp = (uint16_t)i;
+            a[i].warp = (uint16_t)serial++;
             a[i].tx = (uint8_t)trial;
             a[i].bytes[i % 16] = (uint8_t)r;
             a[i].valid = r >> i & 1;
             if (a[i].valid) m |= 1ull << i;
-            b[i] = a[i];
-            pa[i] = pb[i] = a[i].valid ? &dummy[i] : NULL;
+            b[sm_lq_at(base, i, lat)] = a[i];
         }
-        /* two cycles in a row: the second starts from the first's result */
-        for (unsigned cyc = 0; cyc < 2; cyc++) {
+        /* cycles of a queue at work: the head may leave, the rest move up, a new
+           entry may enter the tail; the ring's slots against the loop's */
+        for (unsigned cyc = 0; cyc < 40; cyc++) {
+            uint64_t x = next_rand(&s);
+            if (x & 1 && a[0].valid) {
+                a[0].valid = false;
+                b[sm_lq_at(base, 0, lat)].valid = false;
+                m &= ~1ull;
+            }
             sm_l1q_shift_loop(a, lat);
-            sm_l1q_shift_mask(b, &m);
+            sm_l1q_shift_ring(b, lat, &base, &m);
+            if (x & 6 && !a[lat - 1].valid) {
+                sm_l1acc n;
+                memset(&n, 0, sizeof n);
+                n.in = &dummy[x >> 8 & 63];
+                n.addr = x;
+                n.warp = (uint16_t)serial++;
+                n.lanes = (uint32_t)(x >> 32);
+                n.valid = true;
+                a[lat - 1] = n;
+                b[sm_lq_at(base, lat - 1, lat)] = n;
+                m |= 1ull << (lat - 1);
+            }
             uint64_t want = 0;
             for (unsigned i = 0; i < lat; i++) {
-                if (!l1acc_same(&a[i], &b[i])) {
-                    CHECK_MSG(0, "trial %u: slot %u of %u differs", trial, i, lat);
+                const sm_l1acc *y = &b[sm_lq_at(base, i, lat)];
+                if (a[i].valid != y->valid || (a[i].valid && !l1acc_same(&a[i], y))) {
+                    CHECK_MSG(0, "trial %u cycle %u: slot %u of %u differs", trial, cyc, i, lat);
                     free(sm);
                     return;
                 }
@@ -391,6 +413,7 @@ TEST(speed_latency_queue_shift_matches_loop) {
                 return;
             }
         }
+        for (unsigned i = 0; i < lat; i++) pa[i] = pb[i] = r >> i & 1 ? &dummy[i] : NULL;
         /* the shared-memory pipeline's form: pointers, NULL empty */
         unsigned n = 0;
         uint64_t pm = 0;
@@ -425,4 +448,38 @@ TEST(speed_latency_queue_shift_matches_loop) {
         }
     }
     free(sm);
+}
+
+/* Constant and parameter loads: the one-line answer for a uniform warp against
+   the search over lanes (uniform, two-line and scattered warps, partial masks). */
+TEST(speed_const_txns_match_search) {
+    uint64_t s = 0x94D049BB133111EBull;
+    ws_mem_txn fast[WS_WARP_SIZE], slow[WS_WARP_SIZE];
+    for (unsigned trial = 0; trial < 20000; trial++) {
+        uint64_t addr[WS_WARP_SIZE];
+        uint32_t active = (uint32_t)next_rand(&s);
+        if (trial % 3 == 0) active = ~0u;
+        if (!active) active = 1;
+        uint32_t line = trial % 2 ? 64 : 128;
+        uint64_t base = (next_rand(&s) % 4096) * 256, a0 = next_rand(&s) % 65536;
+        unsigned kind = trial % 4;
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            uint64_t x = next_rand(&s);
+            addr[l] = kind == 0   ? a0                                 /* one word */
+                      : kind == 1 ? a0 + (x % 8) * 4                   /* near it */
+                      : kind == 2 ? a0 + (x % 2) * 256 + (x >> 8) % 16 /* two lines */
+                                  : x % 65536;                         /* anywhere */
+        }
+        unsigned nf = sm_const_txns(addr, active, base, line, fast, false);
+        unsigned ns = sm_const_txns(addr, active, base, line, slow, true);
+        bool ok = nf == ns;
+        for (unsigned i = 0; ok && i < nf; i++)
+            ok = fast[i].addr == slow[i].addr && fast[i].size == slow[i].size &&
+                 fast[i].lanes == slow[i].lanes && fast[i].sectors == slow[i].sectors &&
+                 !memcmp(fast[i].bytes, slow[i].bytes, sizeof fast[i].bytes);
+        if (!ok) {
+            CHECK_MSG(0, "trial %u: the uniform answer differs from the search", trial);
+            return;
+        }
+    }
 }

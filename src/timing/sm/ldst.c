@@ -71,8 +71,10 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
         return -1;
     }
     sm->l1q = calloc((size_t)sm->l1_lat * sm->l1_banks, sizeof *sm->l1q);
+    sm->l1q_base = calloc(sm->l1_banks, sizeof *sm->l1q_base);
     if (sm->l1_lat <= 64) sm->l1q_m = calloc(sm->l1_banks, sizeof *sm->l1q_m);
-    if (!sm->txq || !sm->smem_pipe || !sm->l1q || (sm->l1_lat <= 64 && !sm->l1q_m)) {
+    if (!sm->txq || !sm->smem_pipe || !sm->l1q || !sm->l1q_base ||
+        (sm->l1_lat <= 64 && !sm->l1q_m)) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -254,6 +256,39 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
     ldst_dispatch(sm, in);
 }
 
+/* Constant and parameter loads: one access per distinct constant-cache line, in
+   first-lane order, each with its lanes. A warp whose lanes all read one line (a
+   uniform load, the common case) is answered without the search; `slow` forces
+   the search (the test compares the two). */
+unsigned sm_const_txns(const uint64_t *addr, uint32_t active, uint64_t base, uint32_t line,
+                       ws_mem_txn *txq, bool slow) {
+    uint64_t lmask = ~(uint64_t)(line - 1), b0 = (base + addr[__builtin_ctz(active)]) & lmask;
+    uint32_t r = active;
+    while (!slow && r && ((base + addr[__builtin_ctz(r)]) & lmask) == b0) r &= r - 1;
+    if (!slow && !r) {
+        memset(&txq[0], 0, sizeof txq[0]);
+        txq[0].addr = b0;
+        txq[0].size = line;
+        txq[0].lanes = active;
+        return 1;
+    }
+    unsigned n = 0;
+    for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+        if (!(active >> l & 1)) continue;
+        uint64_t b = (base + addr[l]) & lmask;
+        unsigned j = 0;
+        while (j < n && txq[j].addr != b) j++;
+        if (j == n) {
+            memset(&txq[j], 0, sizeof txq[j]);
+            txq[j].addr = b;
+            txq[j].size = line;
+            n++;
+        }
+        txq[j].lanes |= 1u << l;
+    }
+    return n;
+}
+
 /* The instruction enters the dispatch register: its transactions. */
 static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
     sm->ld_disp = in;
@@ -264,22 +299,9 @@ static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
     case WS_SPACE_SHARED: break;
     case WS_SPACE_CONST:
     case WS_SPACE_PARAM: {
-        /* one access per distinct constant-cache line */
-        uint32_t line = ws_cache_get_cfg(sm->l1c)->line_size;
         uint64_t base = in->space == WS_SPACE_CONST ? sm->launch.img->const_base : SM_PARAM_BASE;
-        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
-            if (!(in->active >> l & 1)) continue;
-            uint64_t b = (base + in->addr[l]) & ~(uint64_t)(line - 1);
-            unsigned j = 0;
-            while (j < sm->ntx && sm->txq[j].addr != b) j++;
-            if (j == sm->ntx) {
-                memset(&sm->txq[j], 0, sizeof sm->txq[j]);
-                sm->txq[j].addr = b;
-                sm->txq[j].size = line;
-                sm->ntx++;
-            }
-            sm->txq[j].lanes |= 1u << l;
-        }
+        sm->ntx = sm_const_txns(in->addr, in->active, base,
+                                ws_cache_get_cfg(sm->l1c)->line_size, sm->txq, false);
         break;
     }
     case WS_SPACE_LOCAL: sm->ntx = build_local(sm, in); break;
@@ -498,7 +520,7 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
     sm_l1acc *q = sm->l1q + b * sm->l1_lat;
     uint64_t *m = sm->l1q_m ? &sm->l1q_m[b] : NULL;
     if (m && !*m) return; /* empty: nothing accesses or moves */
-    sm_l1acc *h = &q[0];
+    sm_l1acc *h = sm_l1q_slot(sm, b, 0);
     if (h->valid) {
         sm_inst *in = h->in;
         bool write = h->write;
@@ -574,8 +596,8 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
         }
     }
 shift:
-    if (m) sm_l1q_shift_mask(q, m);
-    else sm_l1q_shift_loop(q, sm->l1_lat);
+    if (m) sm_l1q_shift_ring(q, sm->l1_lat, &sm->l1q_base[b], m);
+    else sm_l1q_shift_loop(q, sm->l1_lat); /* (its base stays 0) */
 }
 
 /* Every bank's head accesses the L1D this cycle, bank 0 first (GPGPU-Sim's order). */
@@ -590,7 +612,7 @@ static inline sm_l1acc *l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
     /* the bank of the access's 32 B sector (-gpgpu_l1_banks; 1: the one queue) */
     unsigned bank = (unsigned)(t->addr >> 5) & (sm->l1_banks - 1);
     sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp)
-                              : &sm->l1q[bank * sm->l1_lat + sm->l1_lat - 1];
+                              : sm_l1q_slot(sm, bank, sm->l1_lat - 1);
     if (!tail) return NULL; /* the MRPB is full */
     if (tail->valid) {
         sm->l1_bank_conflicts++;
@@ -711,14 +733,13 @@ bool sm_ldst_stuck(const ws_sm *sm) {
     if (!sm->l1q_n || sm->l1_banks != 1 || sm->hp || sm->smc || sm->mrpb || sm->ro ||
         sm->env.pages || sm->txbyp || sm->route)
         return false;
-    const sm_l1acc *q = sm->l1q;
     if (sm->l1q_m) { /* valid entries first: the shift moves none */
         if (sm->l1q_m[0] != (sm->l1q_n >= 64 ? ~0ull : (1ull << sm->l1q_n) - 1)) return false;
     } else {
         for (unsigned i = 0; i < sm->l1_lat; i++)
-            if (q[i].valid != (i < sm->l1q_n)) return false;
+            if (sm->l1q[i].valid != (i < sm->l1q_n)) return false;
     }
-    const sm_l1acc *h = &q[0];
+    const sm_l1acc *h = sm_l1q_slot(sm, 0, 0);
     if (h->in && h->in->rp_live) return false; /* a replay squashes the refused access */
     if (!ws_cache_refusal_noted(sm->l1d, h->addr, h->write ? WS_ACC_WRITE : WS_ACC_READ,
                                 h->space == WS_SPACE_LOCAL, sm->now + 1))
@@ -728,14 +749,14 @@ bool sm_ldst_stuck(const ws_sm *sm) {
     /* dispatch_step's path to a taken tail */
     return in->active && !in->rp_live && sm->txpos < sm->ntx && !sm->cfg->perfect_memory &&
            (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL) &&
-           !bypasses_l1(sm, in) && q[sm->l1_lat - 1].valid;
+           !bypasses_l1(sm, in) && sm_l1q_slot(sm, 0, sm->l1_lat - 1)->valid;
 }
 
 /* A stuck unit's cycle (sm_ldst_stuck held at the end of the last cycle): what
    sm_ldst_cycle would count. False, with nothing done, when the L1D changed
    meanwhile: the cycle must run in full. */
 bool sm_ldst_stuck_cycle(ws_sm *sm) {
-    sm_l1acc *h = &sm->l1q[0];
+    sm_l1acc *h = sm_l1q_slot(sm, 0, 0);
     ws_acc_dir dir = h->write ? WS_ACC_WRITE : WS_ACC_READ;
     bool local = h->space == WS_SPACE_LOCAL;
     if (!ws_cache_refusal_noted(sm->l1d, h->addr, dir, local, sm->now)) return false;
@@ -767,7 +788,9 @@ unsigned sm_ldst_moving(const ws_sm *sm) {
 }
 
 /* A sleeping cycle's move-up (sm_ldst_moving held): what l1q_cycle does then. */
-void sm_ldst_moving_cycle(ws_sm *sm) { sm_l1q_shift_mask(sm->l1q, &sm->l1q_m[0]); }
+void sm_ldst_moving_cycle(ws_sm *sm) {
+    sm_l1q_shift_ring(sm->l1q, sm->l1_lat, &sm->l1q_base[0], &sm->l1q_m[0]);
+}
 
 void sm_ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);

@@ -1,19 +1,28 @@
 /* The LD/ST unit's latency queues (the L1 latency queue of each bank, the
  * shared-memory pipeline) move up every cycle: visiting the slots from the
  * head, an empty slot takes the entry above it. That is the same as: find
- * the first empty slot e; every valid entry above e moves down by one, in
- * ascending order (entry j is copied to j - 1, then j is marked empty);
- * the entries below e stay. With a bit mask of the valid slots (queues of
- * at most 64 slots), a cycle whose queue is empty or packed from the head
- * touches nothing, and otherwise only the entries that move: the same
- * copies in the same order, stale fields of empty slots included
- * (tests/unit/test_speed_paths.c checks it against the loop). */
+ * the first empty slot e; every valid entry above e moves down by one; the
+ * entries below e stay. With a bit mask of the valid slots (queues of at
+ * most 64 slots), a cycle whose queue is empty or packed from the head
+ * touches nothing.
+ *
+ * The L1 queue is also a ring: slot i (0 = the head) of bank b is array
+ * entry (l1q_base[b] + i) mod l1_lat (sm_l1q_slot). When the head is empty
+ * (e = 0) every entry moves: the base moves by one and nothing is copied;
+ * otherwise either the entries above e are copied down, or the base moves
+ * and the e entries below the gap are copied back, whichever copies fewer.
+ * Only valid entries are ever read (a new entry has every field written:
+ * l1q_tail, replay's access number, the MRPB's whole entry), so the fields
+ * an empty slot keeps do not matter. Queues longer than 64 slots keep the
+ * slot-by-slot loop with the base at 0. tests/unit/test_speed_paths.c runs
+ * both against the loop. */
 #ifndef WS_TIMING_SM_LDST_QUEUE_H
 #define WS_TIMING_SM_LDST_QUEUE_H
 
 #include <stdint.h>
 
 #include "timing/sm/sm_internal.h"
+#include "util/bits.h"
 
 /* The slot-by-slot loop (queues longer than 64 slots). */
 static inline void sm_l1q_shift_loop(sm_l1acc *q, unsigned lat) {
@@ -33,17 +42,44 @@ static inline uint64_t sm_lq_mask_shift(uint64_t v) {
     return (v & low) | ((v >> 1) & ~low);
 }
 
-/* q's valid slots are the bits of *m (lat <= 64). */
-static inline void sm_l1q_shift_mask(sm_l1acc *q, uint64_t *m) {
+/* Array index of slot i of a ring of lat entries starting at base. */
+static inline unsigned sm_lq_at(unsigned base, unsigned i, unsigned lat) {
+    unsigned p = base + i;
+    return p >= lat ? p - lat : p;
+}
+
+/* Slot i (0 = the head) of bank b's L1 latency queue. */
+static inline sm_l1acc *sm_l1q_slot(const ws_sm *sm, unsigned b, unsigned i) {
+    return &sm->l1q[b * sm->l1_lat + sm_lq_at(sm->l1q_base[b], i, sm->l1_lat)];
+}
+
+/* sm_l1q_shift_ring when something moves */
+static void sm_l1q_shift_ring_move(sm_l1acc *q, unsigned lat, uint32_t *base, uint64_t *m) {
     uint64_t v = *m;
-    if (!(v & (v + 1))) return; /* empty, or packed from the head */
-    unsigned e = (unsigned)__builtin_ctzll(~v);
-    for (uint64_t mv = v & ~((2ull << e) - 1); mv; mv &= mv - 1) {
-        unsigned j = (unsigned)__builtin_ctzll(mv);
-        q[j - 1] = q[j];
-        q[j].valid = false;
+    unsigned e = (unsigned)__builtin_ctzll(~v), b0 = *base;
+    uint64_t above = v & ~((2ull << e) - 1); /* the entries that move */
+    if (!e || e <= ws_popc64(above)) {
+        /* everything moves down one; slots 0..e-1 take their entries back */
+        unsigned b1 = b0 + 1 == lat ? 0 : b0 + 1;
+        for (unsigned j = e; j-- > 0;)
+            q[sm_lq_at(b1, j, lat)] = q[j ? sm_lq_at(b1, j - 1, lat) : b0];
+        if (e) q[b0].valid = false; /* the old head's entry, now the tail slot */
+        *base = b1;
+    } else {
+        for (uint64_t mv = above; mv; mv &= mv - 1) {
+            unsigned j = (unsigned)__builtin_ctzll(mv);
+            q[sm_lq_at(b0, j - 1, lat)] = q[sm_lq_at(b0, j, lat)];
+            q[sm_lq_at(b0, j, lat)].valid = false;
+        }
     }
     *m = sm_lq_mask_shift(v);
+}
+
+/* One move-up of the ring q (lat <= 64 entries from *base) whose valid slots
+   are the bits of *m. */
+static inline void sm_l1q_shift_ring(sm_l1acc *q, unsigned lat, uint32_t *base, uint64_t *m) {
+    uint64_t v = *m;
+    if (v & (v + 1)) sm_l1q_shift_ring_move(q, lat, base, m); /* not empty nor packed */
 }
 
 /* The shared-memory pipeline: its full slots are counted (smem_n) and, when it

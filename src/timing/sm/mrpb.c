@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "policy/catalog.h"
+#include "timing/sm/ldst_queue.h"
 #include "timing/sm/sm_internal.h"
 
 #define NONE UINT16_MAX
@@ -116,7 +117,7 @@ bool sm_mrpb_pop(sm_mrpb *m, sm_l1acc *out) {
 }
 
 void sm_mrpb_cycle(ws_sm *sm) {
-    sm_l1acc *tail = &sm->l1q[sm->l1_lat - 1];
+    sm_l1acc *tail = sm_l1q_slot(sm, 0, sm->l1_lat - 1); /* (one bank with MRPB) */
     if (!tail->valid && sm_mrpb_pop(sm->mrpb, tail)) {
         tail->valid = true;
         sm->l1q_n++;

@@ -349,7 +349,9 @@ struct ws_sm {
     unsigned smem_lat;
     unsigned smem_n;           /* full slots of smem_pipe (ldst_queue.h) */
     uint64_t smem_m;           /* smem_lat <= 64: bit i = slot i full */
-    sm_l1acc *l1q;             /* per bank b: l1q[b * l1_lat] = head, length l1_latency */
+    sm_l1acc *l1q;             /* per bank b: a ring of l1_latency entries from l1q[b * l1_lat]
+                                  (ldst_queue.h: sm_l1q_slot(sm, b, 0) is the head) */
+    uint32_t *l1q_base;        /* per bank: the ring's head entry (0 while l1_lat > 64) */
     unsigned l1_lat;
     unsigned l1_banks;         /* -gpgpu_l1_banks (1: one queue) */
     unsigned l1q_n;            /* valid entries in l1q (busy checks read this, not the queues) */
@@ -575,6 +577,8 @@ unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t
 unsigned sm_smem_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active);
 bool sm_ldst_busy(const ws_sm *sm);
 bool sm_ldst_stuck(const ws_sm *sm);
+unsigned sm_const_txns(const uint64_t *addr, uint32_t active, uint64_t base, uint32_t line,
+                       ws_mem_txn *txq, bool slow);
 bool sm_ldst_stuck_cycle(ws_sm *sm);
 unsigned sm_ldst_moving(const ws_sm *sm);
 void sm_ldst_moving_cycle(ws_sm *sm);
