@@ -963,7 +963,7 @@ bool ws_cache_take(ws_cache *c, uint64_t addr, uint64_t index_addr) {
 }
 
 
-void *ws_cache_pop_ready(ws_cache *c) {
+void *ws_cache_pop_ready_one(ws_cache *c) {
     if (!c->h.rd_len) return NULL;
     void *r = c->ready[c->rd_head];
     c->rd_head = (c->rd_head + 1) % c->rd_cap;

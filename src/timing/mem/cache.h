@@ -180,7 +180,10 @@ void ws_cache_pop_miss(ws_cache *c);
  * cache, the sector's address). */
 void ws_cache_fill(ws_cache *c, uint64_t block_addr, uint64_t now);
 /* Requests whose data is now available, one per call (NULL when none). */
-void *ws_cache_pop_ready(ws_cache *c);
+void *ws_cache_pop_ready_one(ws_cache *c);
+static inline void *ws_cache_pop_ready(ws_cache *c) { /* (polled every cycle: inline when empty) */
+    return ws_cache_head_of(c)->rd_len ? ws_cache_pop_ready_one(c) : NULL;
+}
 static inline bool ws_cache_has_ready(const ws_cache *c) { return ws_cache_head_of(c)->rd_len > 0; }
 
 /* ---- bypass modes (set by the policy family "bypass", src/policy/bypass) ----

@@ -479,7 +479,7 @@ static void ldst_writeback(ws_sm *sm) {
             if (sm->smem_pipe[0]) in = sm_smem_pop(sm);
             break;
         case 1: in = sm->tex_live ? sm_tex_pop_ready(sm) : NULL; break; /* texture fills */
-        case 2: in = ws_cache_has_ready(sm->l1c) ? ws_cache_pop_ready(sm->l1c) : NULL; break;
+        case 2: in = ws_cache_pop_ready(sm->l1c); break;
         case 3:
             if (sm->next_global) {
                 in = sm->next_global;
@@ -487,7 +487,7 @@ static void ldst_writeback(ws_sm *sm) {
             }
             break;
         case 4:
-            in = ws_cache_has_ready(sm->l1d) ? ws_cache_pop_ready(sm->l1d) : NULL;
+            in = ws_cache_pop_ready(sm->l1d);
             if (!in && sm->smc && sm_smc_cache(sm)) in = ws_cache_pop_ready(sm_smc_cache(sm));
             break;
         }

@@ -520,7 +520,10 @@ static bool oc_stuck(const ws_sm *sm, bool *blocked) {
  * unit that acts in a cycle must appear here. The LD/ST unit and the operand
  * collector may also be stuck behind an access the L1D refuses (sm_ldst_stuck,
  * oc_stuck): then those cycles also count what the two would, and the first
- * whose L1D has changed runs in full (sm->sleep_stuck). Returns the first
+ * whose L1D has changed runs in full (sm->sleep_stuck). Or the L1 latency
+ * queue only moves up (sm_ldst_moving: dispatch register and head slot empty,
+ * collector idle): those cycles move it, until its first entry reaches the
+ * head (sm->sleep_shift). Returns the first
  * cycle that must run in full after `now`, or 0 when the next one must. */
 static uint64_t quiet_until(ws_sm *sm) {
     sm->sleep_stuck = sm->stuck_blocked = sm->sleep_shift = false;
