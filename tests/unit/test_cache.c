@@ -612,3 +612,94 @@ TEST(cache_mshr_table_matches_entries) {
         ws_cache_destroy(c);
     }
 }
+
+/* The tag index of wide caches (16 ways and more) answers as the plain scan
+   of the ways: two caches, one with its index dropped, take the same random
+   sequence of reads, writes, fills, memcpy fills, moves, invalidations and
+   way changes (a plain, a sectored write-through, a sectored write-back with
+   protection distances and an allocate-on-fill FIFO cache, with evictions,
+   reserved lines, stale tags, partial sectors and equal times), and every
+   result, outgoing request and ready request must agree; the index agrees
+   with its lines, its lookups with the scan, and the victim search of every
+   set with its plain form throughout. */
+TEST(cache_tag_index_matches_scan) {
+    static const char *cfgs[] = {"4:128:64,L:L:m:N,A:32:8,8", "S:4:128:64,L:T:m:L:L,A:64:8,16:0,32",
+                                 "S:2:128:24,L:B:m:L,A:48:4,16:0,32", "4:128:32,F:B:f:W,A:32:4,8"};
+    static int tok[64];
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (unsigned k = 0; k < 4; k++) {
+        char err[256];
+        ws_cache *c[2] = {make(cfgs[k], err), make(cfgs[k], err)};
+        CHECK(c[0] && c[1]);
+        if (!c[0] || !c[1]) return;
+        CHECK(ws_cache_tag_index_drop(c[0])); /* it had one */
+        if (k == 2) { /* protection distances: victims skip protected lines */
+            ws_cache_bypass b = {.protect = 3};
+            ws_cache_set_bypass(c[0], &b);
+            ws_cache_set_bypass(c[1], &b);
+        }
+        uint64_t sent[256], probe[8];
+        unsigned nsent = 0, bad = 0;
+        for (unsigned step = 0; step < 12000 && !bad; step++) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            unsigned op = (unsigned)(s % 16);
+            uint64_t now = step / 4; /* equal times: the lowest way among the oldest */
+            /* one of 512 blocks (4 sectors each) over the sets */
+            uint64_t a = 0xC0000000ull + ((s >> 8) % 512) * 128 + ((s >> 20) % 4) * 32;
+            if (op < 9) {
+                ws_acc_dir d = op < 6 ? WS_ACC_READ : WS_ACC_WRITE;
+                uint32_t wb = (s >> 30) & 1 ? WS_WRITE_FULL : 0xFFu << ((s >> 31) % 24);
+                void *req = &tok[(s >> 40) % 64];
+                ws_cache_result r[2];
+                for (unsigned i = 0; i < 2; i++)
+                    r[i] = ws_cache_access_bytes(c[i], a, a, d, (s >> 33) & 1, wb, req, now);
+                bad |= r[0].status != r[1].status || r[0].fail != r[1].fail ||
+                       r[0].held != r[1].held || r[0].sent_write != r[1].sent_write;
+            } else if (op < 12) { /* the oldest miss goes down */
+                const ws_cache_out *o[2] = {ws_cache_peek_miss(c[0]), ws_cache_peek_miss(c[1])};
+                bad |= !o[0] != !o[1];
+                if (o[0] && o[1]) {
+                    bad |= o[0]->kind != o[1]->kind || o[0]->addr != o[1]->addr ||
+                           o[0]->size != o[1]->size || o[0]->sectors != o[1]->sectors ||
+                           o[0]->req != o[1]->req;
+                    if (o[0]->kind == WS_OUT_READ_LINE && nsent < 256) sent[nsent++] = o[0]->addr;
+                    ws_cache_pop_miss(c[0]);
+                    ws_cache_pop_miss(c[1]);
+                }
+            } else if (op < 15 && nsent) { /* a random fetch comes back */
+                unsigned i = (unsigned)((s >> 32) % nsent);
+                ws_cache_fill(c[0], sent[i], now);
+                ws_cache_fill(c[1], sent[i], now);
+                sent[i] = sent[--nsent];
+                for (;;) {
+                    void *p0 = ws_cache_pop_ready(c[0]), *p1 = ws_cache_pop_ready(c[1]);
+                    bad |= p0 != p1;
+                    if (!p0 || !p1) break;
+                }
+            } else { /* rarer changes */
+                unsigned what = (unsigned)((s >> 44) % 8);
+                if (what < 4) {
+                    ws_cache_force_fill(c[0], a, a, now);
+                    ws_cache_force_fill(c[1], a, a, now);
+                } else if (what < 6) {
+                    bad |= ws_cache_take(c[0], a, a) != ws_cache_take(c[1], a, a);
+                } else if (what == 6) {
+                    ws_cache_invalidate(c[0]);
+                    ws_cache_invalidate(c[1]);
+                } else {
+                    uint32_t ways = ws_cache_get_cfg(c[0])->assoc == 64 ? 32 : 64;
+                    bad |= ws_cache_set_ways(c[0], ways) != ws_cache_set_ways(c[1], ways);
+                }
+            }
+            for (unsigned i = 0; i < 8; i++) probe[i] = (a & ~127ull) + i * 128 * 64;
+            if (!ws_cache_check_tags(c[1], probe, 8) || !ws_cache_check_tags(c[0], probe, 0)) bad = 2;
+            if (bad) CHECK_MSG(0, "cache %u step %u: %s", k, step,
+                               bad == 2 ? "the tag index or victim search disagrees"
+                                        : "the two caches differ");
+        }
+        ws_cache_destroy(c[0]);
+        ws_cache_destroy(c[1]);
+    }
+}

@@ -3,6 +3,7 @@
 #include "timing/mem/cache.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ typedef struct line {
     uint32_t wbytes[MAX_SECTORS]; /* an unreadable sector's bytes written so far (sectored) */
     uint8_t mod_on_fill; /* RESERVED sectors to become MODIFIED when their fill arrives */
     uint8_t rpd;         /* remaining protection distance (bypass protect mode) */
+    uint8_t indexed;     /* in the tag index under `block` (wide sets; see struct ws_cache) */
     uint16_t owner;      /* who allocated it (ws_cache_set_owner) */
 } line;
 
@@ -55,8 +57,20 @@ struct ws_cache {
     uint32_t line_log2;
     uint32_t nsec, atom;  /* sectors per line (1 if not sectored), bytes per fetch */
     uint64_t sec_mask;    /* line.sec read as a word: the bytes of the nsec sectors */
-    uint64_t sec_pad;     /* the other bytes set to 0x80, a value no state has */
     line *lines;         /* nsets * assoc */
+    /* Tag index of a wide cache (assoc >= TIX_MIN_ASSOC; NULL otherwise): a
+       hash table (open addressing, linear probing, at most half full) of line
+       index + 1 (0: empty), keyed by the line's block, holding every line ever
+       allocated (line.indexed). Only allocate_line sets a block, and a line
+       that was never allocated is never present, so the present lines of a
+       set that hold a block are among the entries under that block: a probe
+       looks at those instead of scanning the set's ways (the L1Ds of the
+       post-Fermi presets have 64 and more; hits scanned half of them). Stale
+       entries (lines since invalidated, lines of another set) are filtered
+       out as the scan would skip them. ws_cache_check_tags checks it. */
+    uint32_t *tix;
+    uint32_t tix_mask;
+    bool tix_off;         /* ws_cache_tag_index_drop: always scan */
     mshr_entry *mshr;
     uint64_t *mkey;       /* per MSHR: its block while valid, else MKEY_NONE */
     /* Every access and fill looks its block up: a hash table (open addressing,
@@ -203,6 +217,48 @@ bad_tail:
     return -1;
 }
 
+/* ---- tag index (wide sets) ---- */
+enum { TIX_MIN_ASSOC = 16 }; /* below this, scanning the ways costs less than hashing */
+
+static inline uint32_t tix_slot(const ws_cache *c, uint64_t block) {
+    return (uint32_t)((block * 0x9E3779B97F4A7C15ull) >> 32) & c->tix_mask;
+}
+
+/* (Re)build an empty table for nlines new (never allocated) lines. Narrow
+   caches get none; without one (also when out of memory) probes scan. */
+static void tix_create(ws_cache *c, uint32_t nlines, uint32_t assoc) {
+    free(c->tix);
+    c->tix = NULL;
+    c->tix_mask = 0;
+    if (assoc < TIX_MIN_ASSOC || c->tix_off) return;
+    uint32_t cap = 4;
+    while (cap < 2 * nlines) cap *= 2;
+    c->tix = calloc(cap, sizeof *c->tix);
+    c->tix_mask = cap - 1;
+}
+
+static void tix_insert(ws_cache *c, uint32_t idx, uint64_t block) {
+    uint32_t s = tix_slot(c, block);
+    while (c->tix[s]) s = (s + 1) & c->tix_mask;
+    c->tix[s] = idx + 1;
+}
+
+/* Line idx, indexed under `block` (its block now), leaves the table; the
+   entries after it in its probe run move back where lookups still find
+   them (as mshr_release does). */
+static void tix_remove(ws_cache *c, uint32_t idx, uint64_t block) {
+    uint32_t m = c->tix_mask, s = tix_slot(c, block);
+    while (c->tix[s] != idx + 1) s = (s + 1) & m;
+    for (uint32_t j = (s + 1) & m; c->tix[j]; j = (j + 1) & m) {
+        uint32_t home = tix_slot(c, c->lines[c->tix[j] - 1].block);
+        if (((j - home) & m) >= ((j - s) & m)) {
+            c->tix[s] = c->tix[j];
+            s = j;
+        }
+    }
+    c->tix[s] = 0;
+}
+
 /* ---- create / destroy ---- */
 ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const char *index_spec,
                           char *err, size_t errlen) {
@@ -229,13 +285,9 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     c->line_log2 = (uint32_t)ws_log2_exact(cfg->line_size);
     c->nsec = cfg->sectored ? cfg->line_size / SECTOR : 1;
     {
-        uint8_t m[MAX_SECTORS] = {0}, pad[MAX_SECTORS];
-        for (uint32_t i = 0; i < MAX_SECTORS; i++) {
-            m[i] = i < c->nsec ? 0xff : 0;
-            pad[i] = i < c->nsec ? 0 : 0x80;
-        }
+        uint8_t m[MAX_SECTORS] = {0};
+        for (uint32_t i = 0; i < MAX_SECTORS; i++) m[i] = i < c->nsec ? 0xff : 0;
         memcpy(&c->sec_mask, m, sizeof m);
-        memcpy(&c->sec_pad, pad, sizeof pad);
     }
     c->atom = cfg->sectored ? SECTOR : cfg->line_size;
     ws_cache_geom g = {cfg->nsets, cfg->line_size, cfg->assoc, cfg->index_hints};
@@ -245,6 +297,7 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
         return NULL;
     }
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
+    tix_create(c, cfg->nsets * cfg->assoc, cfg->assoc);
     c->mshr = calloc(cfg->mshr_entries, sizeof *c->mshr);
     c->mkey = malloc(cfg->mshr_entries * sizeof *c->mkey);
     for (uint32_t i = 0; c->mkey && i < cfg->mshr_entries; i++) c->mkey[i] = MKEY_NONE;
@@ -279,6 +332,7 @@ void ws_cache_destroy(ws_cache *c) {
     free(c->mhash);
     free(c->mfree);
     free(c->lines);
+    free(c->tix);
     free(c->mq);
     free(c->ready);
     ws_index_destroy(&c->index);
@@ -310,19 +364,20 @@ static inline uint64_t sec_word(const ws_cache *c, const line *l) {
     memcpy(&x, l->sec, sizeof x);
     return x & c->sec_mask;
 }
-/* some byte of x equals v (exact for "some": the borrow only spreads above a match) */
-static inline bool has_byte(uint64_t x, uint8_t v) {
-    uint64_t t = x ^ (BYTES_01 * v);
-    return ((t - BYTES_01) & ~t & (BYTES_01 << 7)) != 0;
-}
 static bool line_present(const ws_cache *c, const line *l) {
     /* a state other than INVALID (0) and RD (4): nonzero once bit 2 is cleared */
     return (sec_word(c, l) & (BYTES_01 * (uint8_t)~4u)) != 0;
 }
-static bool line_reserved(const ws_cache *c, const line *l) {
-    uint64_t x = sec_word(c, l) | c->sec_pad; /* bytes past nsec match no state */
-    return has_byte(x, LINE_RESERVED) || has_byte(x, LINE_RD);
-}
+/* Of the states 0-5 (3 bits), RESERVED (001) and RD (100) are those with
+   bit 1 clear and bit 0 != bit 2; bit 0 of each byte of the word below is
+   that test (the shifted-in bits of the next byte land in bits 6-7, masked
+   off), and masked-out bytes are 0, which fails it. The victim search runs
+   it on every way of the set. */
+_Static_assert(LINE_RESERVED == 1 && LINE_RD == 4 && LINE_INVALID == 0 && LINE_VALID == 2 &&
+                   LINE_MODIFIED == 3 && LINE_TAG == 5,
+               "line_reserved's bit test knows the state values");
+static inline bool word_reserved(uint64_t x) { return ((~x >> 1) & (x ^ (x >> 2)) & BYTES_01) != 0; }
+static bool line_reserved(const ws_cache *c, const line *l) { return word_reserved(sec_word(c, l)); }
 static uint8_t line_modified_mask(const ws_cache *c, const line *l) {
     uint8_t m = 0;
     for (uint32_t i = 0; i < c->nsec; i++)
@@ -333,41 +388,56 @@ static line *line_at(ws_cache *c, uint32_t set, uint32_t way) {
     return &c->lines[(size_t)set * c->cfg.assoc + way];
 }
 
-/* Find the block in its set (HIT / HIT_RESERVED / SECTOR_MISS, *way), or a
- * victim way (MISS, *way) — the last invalid way, else the least recently
- * used (LRU) or oldest (FIFO) way with no reserved sector — or
- * RESERVATION_FAIL if every way is pinned. A MODIFIED sector that holds only
- * part of its bytes cannot serve a read (SECTOR_MISS). */
-static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
-                                bool write, bool protect, uint32_t *way) {
-    const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
-    const uint32_t assoc = c->cfg.assoc;
-    /* the tag search first, comparing blocks only (most probes hit); the
-       victim search below runs on a miss */
-    for (uint32_t w = 0; w < assoc; w++) {
-        const line *l = &ls[w];
-        if (l->block != block || !line_present(c, l)) continue;
-        *way = w;
-        switch (l->sec[si]) {
-        case LINE_RESERVED: return WS_CACHE_HIT_RESERVED;
-        case LINE_VALID: return WS_CACHE_HIT;
-        case LINE_MODIFIED:
-            return write || !((l->unreadable >> si) & 1) ? WS_CACHE_HIT : WS_CACHE_SECTOR_MISS;
-        default: return WS_CACHE_SECTOR_MISS;
-        }
+/* What a probe that found its block in line l answers for sector si. */
+static inline ws_cache_status hit_status(const line *l, uint32_t si, bool write) {
+    switch (l->sec[si]) {
+    case LINE_RESERVED: return WS_CACHE_HIT_RESERVED;
+    case LINE_VALID: return WS_CACHE_HIT;
+    case LINE_MODIFIED:
+        return write || !((l->unreadable >> si) & 1) ? WS_CACHE_HIT : WS_CACHE_SECTOR_MISS;
+    default: return WS_CACHE_SECTOR_MISS;
     }
-    /* the victim: scanned from the last way, so the first free way found is
-       the answer; otherwise the oldest, the lowest way among equals */
+}
+
+/* The tag search by scanning: the lowest way of the set whose line is
+   present and holds block, or -1. */
+static int find_scan(const ws_cache *c, uint64_t block, uint32_t set) {
+    const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
+    for (uint32_t w = 0; w < c->cfg.assoc; w++)
+        if (ls[w].block == block && line_present(c, &ls[w])) return (int)w;
+    return -1;
+}
+
+/* The same through the tag index: the lowest such way among the entries
+   under block (a set holds a block in one present line at most, but the
+   rule is the scan's). Not inlined: it would cost the narrow caches' probes
+   their registers. */
+__attribute__((noinline)) static int find_indexed(const ws_cache *c, uint64_t block, uint32_t set) {
+    const uint32_t assoc = c->cfg.assoc, base = set * assoc;
+    uint32_t best = assoc;
+    for (uint32_t s = tix_slot(c, block);; s = (s + 1) & c->tix_mask) {
+        uint32_t v = c->tix[s];
+        if (!v) break;
+        uint32_t w = v - 1 - base; /* wraps past assoc for other sets */
+        if (w < best && c->lines[v - 1].block == block && line_present(c, &c->lines[v - 1])) best = w;
+    }
+    return best < assoc ? (int)best : -1;
+}
+
+/* The victim of a miss in `set`: scanned from the last way, so the first
+   free way found is the answer; otherwise the oldest (LRU: last use, FIFO:
+   allocation) of the ways with no reserved sector (and, under protection,
+   no distance left), the lowest way among equals; -1 if every way is pinned.
+   The plain form, kept for ws_cache_check_tags. */
+static int find_victim_ref(const ws_cache *c, uint32_t set, bool protect) {
+    const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
     const bool fifo = c->cfg.repl == WS_REPL_FIFO;
     int victim = -1;
     uint64_t best = UINT64_MAX;
-    for (uint32_t w = assoc; w-- > 0;) {
+    for (uint32_t w = c->cfg.assoc; w-- > 0;) {
         const line *l = &ls[w];
         if (line_reserved(c, l)) continue;
-        if (!line_present(c, l)) {
-            *way = w;
-            return WS_CACHE_MISS;
-        }
+        if (!line_present(c, l)) return (int)w;
         if (protect && l->rpd) continue;
         uint64_t t = fifo ? l->alloc_time : l->last_use;
         if (t < best || (t == best && victim >= 0)) {
@@ -375,8 +445,62 @@ static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set,
             victim = (int)w;
         }
     }
-    if (victim < 0) return WS_CACHE_RESERVATION_FAIL;
-    *way = (uint32_t)victim;
+    return victim;
+}
+
+/* The same with fewer instructions per way (a miss in a wide L1D looks at
+   64 and more): one read of the sector states for both tests, the time read
+   at an offset chosen once, and one comparison. */
+static inline int find_victim(const ws_cache *c, uint32_t set, bool protect) {
+    const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
+    const size_t toff = c->cfg.repl == WS_REPL_FIFO ? offsetof(line, alloc_time)
+                                                     : offsetof(line, last_use);
+    int victim = -1;
+    /* a time of UINT64_MAX is never taken, a first smaller one is, and each
+       later equal one takes the place: as the strict test with victim >= 0 */
+    uint64_t best = UINT64_MAX - 1;
+    for (uint32_t w = c->cfg.assoc; w-- > 0;) {
+        const line *l = &ls[w];
+        uint64_t x = sec_word(c, l);
+        if (word_reserved(x)) continue;
+        if (!(x & (BYTES_01 * (uint8_t)~4u))) return (int)w; /* not present (line_present) */
+        if (protect && l->rpd) continue;
+        uint64_t t;
+        memcpy(&t, (const char *)l + toff, sizeof t);
+        if (t <= best) {
+            best = t;
+            victim = (int)w;
+        }
+    }
+    return victim;
+}
+
+/* Find the block in its set (HIT / HIT_RESERVED / SECTOR_MISS, *way), or a
+ * victim way (MISS, *way; find_victim), or RESERVATION_FAIL if every way is
+ * pinned. A MODIFIED sector that holds only part of its bytes cannot serve
+ * a read (SECTOR_MISS). */
+static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
+                                bool write, bool protect, uint32_t *way) {
+    const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
+    const uint32_t assoc = c->cfg.assoc;
+    /* the tag search first (most probes hit); the victim search on a miss */
+    if (c->tix) {
+        int hw = find_indexed(c, block, set);
+        if (hw >= 0) {
+            *way = (uint32_t)hw;
+            return hit_status(&ls[hw], si, write);
+        }
+    } else {
+        for (uint32_t w = 0; w < assoc; w++) {
+            const line *l = &ls[w];
+            if (l->block != block || !line_present(c, l)) continue;
+            *way = w;
+            return hit_status(l, si, write);
+        }
+    }
+    int v = find_victim(c, set, protect);
+    if (v < 0) return WS_CACHE_RESERVATION_FAIL;
+    *way = (uint32_t)v;
     return WS_CACHE_MISS;
 }
 
@@ -488,6 +612,13 @@ static void mq_push_grow(ws_cache *c, uint64_t addr, uint32_t size, uint8_t sect
 static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t block, uint32_t si,
                           uint8_t state, uint64_t now, bool silent) {
     line *l = line_at(c, set, way);
+    bool indexed = c->tix && l->indexed && l->block == block;
+    if (c->tix && !indexed) { /* the line moves to block's entries */
+        uint32_t idx = set * c->cfg.assoc + way;
+        if (l->indexed) tix_remove(c, idx, l->block);
+        tix_insert(c, idx, block);
+        indexed = true;
+    }
     if (line_present(c, l)) {
         c->stats.evictions++;
         if (c->evict_fn) c->evict_fn(c->evict_ctx, l->block, l->owner, c->owner);
@@ -501,6 +632,7 @@ static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t bloc
     }
     memset(l, 0, sizeof *l);
     l->block = block;
+    l->indexed = indexed;
     l->owner = c->owner;
     l->rpd = c->byp.protect;
     l->sec[si] = state;
@@ -993,6 +1125,7 @@ bool ws_cache_set_ways(ws_cache *c, uint32_t ways) {
     free(c->lines);
     c->lines = ls;
     c->cfg.assoc = ways;
+    tix_create(c, c->cfg.nsets * ways, ways);
     return true;
 }
 
@@ -1079,4 +1212,36 @@ bool ws_cache_check_mshr(const ws_cache *c) {
     }
     for (uint32_t s = 0; s <= c->mhash_mask; s++) in_table += c->mhash[s] != 0;
     return used == c->h.mshr_used && in_table == used;
+}
+
+bool ws_cache_check_tags(const ws_cache *c, const uint64_t *blocks, unsigned nblocks) {
+    for (uint32_t set = 0; set < c->cfg.nsets; set++)
+        for (int p = 0; p < 2; p++)
+            if (find_victim(c, set, p) != find_victim_ref(c, set, p)) return false;
+    if (!c->tix) return true;
+    uint32_t n = c->cfg.nsets * c->cfg.assoc, in_table = 0, indexed = 0;
+    for (uint32_t s = 0; s <= c->tix_mask; s++) in_table += c->tix[s] != 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const line *l = &c->lines[i];
+        indexed += l->indexed;
+        if (!l->indexed && line_present(c, l)) return false; /* present lines are entries */
+        if (!l->indexed) continue;
+        uint32_t s = tix_slot(c, l->block); /* found under its block */
+        while (c->tix[s] && c->tix[s] != i + 1) s = (s + 1) & c->tix_mask;
+        if (c->tix[s] != i + 1) return false;
+        uint32_t set = i / c->cfg.assoc;
+        if (find_indexed(c, l->block, set) != find_scan(c, l->block, set)) return false;
+    }
+    for (unsigned k = 0; k < nblocks; k++)
+        for (uint32_t set = 0; set < c->cfg.nsets; set++)
+            if (find_indexed(c, blocks[k], set) != find_scan(c, blocks[k], set)) return false;
+    return in_table == indexed;
+}
+
+bool ws_cache_tag_index_drop(ws_cache *c) {
+    c->tix_off = true;
+    if (!c->tix) return false;
+    free(c->tix);
+    c->tix = NULL;
+    return true;
 }

@@ -261,6 +261,14 @@ uint64_t ws_cache_mshr_key(const ws_cache *c, uint64_t addr);
 int ws_cache_mshr_merges(const ws_cache *c, uint64_t addr);
 /* The MSHR lookup table and free set agree with the entries (tests). */
 bool ws_cache_check_mshr(const ws_cache *c);
+/* The victim search of every set (with and without protection) agrees with
+   its plain form; the tag index of a wide cache agrees with its lines, and
+   its lookups with the plain scan of the ways, for every line's block and
+   the given blocks in every set (tests). */
+bool ws_cache_check_tags(const ws_cache *c, const uint64_t *blocks, unsigned nblocks);
+/* Drop the tag index: probes scan the ways (tests compare the two); false if
+   the cache had none. Not undone by ws_cache_set_ways. */
+bool ws_cache_tag_index_drop(ws_cache *c);
 static inline unsigned ws_cache_miss_queue_len(const ws_cache *c) { return ws_cache_head_of(c)->mq_len; }
 
 #endif
