@@ -46,7 +46,7 @@ typedef struct mshr_entry {
                             allocation, because the index function may change meanwhile */
     bool doomed;         /* its line turned RD in a flush: it cannot be joined */
     uint32_t set, way;
-    void **reqs;         /* max_merge slots */
+    void **reqs;         /* max_merge slots (of the cache's reqs_pool) */
 } mshr_entry;
 
 struct ws_cache {
@@ -72,6 +72,10 @@ struct ws_cache {
     uint32_t tix_mask;
     bool tix_off;         /* ws_cache_tag_index_drop: always scan */
     mshr_entry *mshr;
+    void **reqs_pool;     /* every entry's merge slots, one block, not zeroed (slot i is read
+                             only below nreq, after it was written): a cache has up to
+                             thousands of entries of up to 128 slots, and zeroed blocks of
+                             their own made creating the caches a tenth of a short program */
     uint64_t *mkey;       /* per MSHR: its block while valid, else MKEY_NONE */
     /* Every access and fill looks its block up: a hash table (open addressing,
        linear probing, at most half full) of MSHR index + 1 (0: empty) keyed by
@@ -311,10 +315,13 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     c->mq_cap = cfg->miss_queue_size + 2; /* a read may bring a writeback with it */
     c->mq = calloc(c->mq_cap, sizeof *c->mq);
     c->rd_cap = cfg->mshr_entries * cfg->mshr_max_merge;
-    c->ready = calloc(c->rd_cap, sizeof *c->ready);
-    bool ok = c->lines && c->mshr && c->mkey && c->mhash && c->mfree && c->mq && c->ready;
+    /* (+ 1: never a request of 0 bytes, which may come back NULL) */
+    c->ready = malloc(((size_t)c->rd_cap + 1) * sizeof *c->ready); /* written before read */
+    c->reqs_pool = malloc(((size_t)cfg->mshr_entries * cfg->mshr_max_merge + 1) * sizeof(void *));
+    bool ok = c->lines && c->mshr && c->mkey && c->mhash && c->mfree && c->mq && c->ready &&
+              c->reqs_pool;
     for (uint32_t i = 0; ok && i < cfg->mshr_entries; i++)
-        ok = (c->mshr[i].reqs = calloc(cfg->mshr_max_merge, sizeof(void *))) != NULL;
+        c->mshr[i].reqs = c->reqs_pool + (size_t)i * cfg->mshr_max_merge;
     if (!ok) {
         ws_cache_destroy(c);
         snprintf(err, errlen, "cache %s: out of memory", name);
@@ -325,8 +332,7 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
 
 void ws_cache_destroy(ws_cache *c) {
     if (!c) return;
-    if (c->mshr)
-        for (uint32_t i = 0; i < c->cfg.mshr_entries; i++) free(c->mshr[i].reqs);
+    free(c->reqs_pool);
     free(c->mshr);
     free(c->mkey);
     free(c->mhash);
