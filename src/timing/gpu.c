@@ -247,6 +247,9 @@ struct ws_gpu {
     ws_par *par;              /* -warpsim_threads > 1: the SMs' and partitions' cycles run on
                                  these threads */
     bool par_kernel;          /* the current kernel runs its SMs in parallel (kernel_parallel) */
+    uint32_t *par_unit;       /* [n_sms + 1 + n_chan]: the unit of each item of the parallel
+                                 phase (par_plan), the threads' shares one after another */
+    uint32_t *par_bounds;     /* [threads + 1]: where each thread's share starts */
     sm_out *out;              /* [n_sms]: what the SM's cycle left for the commit */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
@@ -514,6 +517,8 @@ static void gpu_free(ws_gpu *g) {
     ws_hmem_destroy(g->hm);
     ws_icnt_destroy(g->icnt);
     ws_par_destroy(g->par);
+    free(g->par_unit);
+    free(g->par_bounds);
     free(g->out);
     free(g->sm_idle);
     free(g->next_core);
@@ -525,6 +530,52 @@ static void gpu_free(ws_gpu *g) {
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
     free(g);
+}
+
+/* The threads' shares of the parallel phase, fixed for the run so that a
+ * unit stays on one host core. Its items: the SMs (0 .. n_sms-1), the
+ * interconnect (n_sms) and the memory partitions (n_sms + 1 + c), all of
+ * them every core cycle (an item whose clock does not tick returns at
+ * once). The interconnect and the partitions go to thread 0, which runs
+ * the serial steps that move requests in and out of them: their queues
+ * stay in its cache. The SMs then go, in id order, each to the thread with
+ * the least estimated work: the CTA dispatch fills SMs from the lowest id,
+ * so the busy SMs of a kernel with fewer CTAs than SMs are spread over all
+ * threads. The estimates are in sixteenths of a busy SM's cycle (host
+ * instruction counts of memory-bound kernels: the interconnect's cycle
+ * costs about half an SM's, a partition's a sixth). Which thread runs an
+ * item never changes a result. */
+enum { PAR_W_SM = 16, PAR_W_ICNT = 9, PAR_W_PART = 3 };
+static int par_plan(ws_gpu *g, unsigned threads, char *err, size_t errlen) {
+    uint32_t n = g->n_sms + 1 + g->n_chan;
+    uint32_t *owner = calloc(n, sizeof *owner);
+    uint64_t *load = calloc(threads, sizeof *load);
+    g->par_unit = calloc(n, sizeof *g->par_unit);
+    g->par_bounds = calloc(threads + 1, sizeof *g->par_bounds);
+    if (!owner || !load || !g->par_unit || !g->par_bounds || n > WS_PAR_MAX_ITEMS) {
+        snprintf(err, errlen, "-warpsim_threads: out of host memory");
+        free(owner);
+        free(load);
+        return -1;
+    }
+    load[0] = PAR_W_ICNT + (uint64_t)PAR_W_PART * g->n_chan;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        unsigned best = 0;
+        for (unsigned t = 1; t < threads; t++)
+            if (load[t] < load[best]) best = t;
+        owner[i] = best;
+        load[best] += PAR_W_SM;
+    }
+    uint32_t k = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        g->par_bounds[t] = k;
+        for (uint32_t u = 0; u < n; u++)
+            if (owner[u] == t) g->par_unit[k++] = u;
+    }
+    g->par_bounds[threads] = k;
+    free(owner);
+    free(load);
+    return 0;
 }
 
 ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
@@ -597,7 +648,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     if (c->threads > 1 && g->n_sms > 1) {
         unsigned n = c->threads < (int64_t)g->n_sms ? (unsigned)c->threads : g->n_sms;
-        if (!(g->par = ws_par_create(n, err, errlen))) {
+        if (!(g->par = ws_par_create(n, err, errlen)) || par_plan(g, n, err, errlen)) {
             gpu_free(g);
             return NULL;
         }
@@ -1190,9 +1241,13 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
  * after this phase), then the partitions. */
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
-    if (i < p->g->n_sms) sm_cycle(p, i);
-    else if (i - p->g->n_sms < p->n_icnt) ws_icnt_cycle(p->g->icnt);
-    else mem_cycle(p, i - p->g->n_sms - p->n_icnt);
+    uint32_t u = p->g->par_unit[i];
+    if (u < p->g->n_sms) sm_cycle(p, u);
+    else if (u == p->g->n_sms) {
+        if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
+    } else {
+        mem_cycle(p, u - p->g->n_sms - 1); /* nothing when no memory clock ticks */
+    }
 }
 
 /* Is the parallel phase worth its hand-offs this cycle? Not with at most
@@ -1372,7 +1427,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         uint32_t n_mem = ph.dom || ph.dram_owed ? g->n_chan : 0;
         if (g->par_kernel && par_worthwhile(g)) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
-            ws_par_run(g->par, g->n_sms + ph.n_icnt + n_mem, unit_cycle, &ph);
+            ws_par_run_shares(g->par, g->par_bounds, unit_cycle, &ph);
         } else {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);
