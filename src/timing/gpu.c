@@ -1366,10 +1366,16 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
         }
         if (dom & DOM_ICNT) {
-            /* sub-partition s = chan * n_sub_per_chan + k, in order (no divisions) */
+            /* sub-partition s = chan * n_sub_per_chan + k, in order; a
+               partition without replies has nothing to send */
             for (uint32_t s = 0, c = 0, k = 0; s < g->n_subparts;
                  s++, k = k + 1 == g->n_sub_per_chan ? (c++, 0) : k + 1) {
                 ws_mempart *p = g->part[c];
+                if (!k && !ws_mempart_replies(p)) { /* on to the next partition's first */
+                    s += g->n_sub_per_chan - 1;
+                    k = g->n_sub_per_chan - 1;
+                    continue;
+                }
                 ws_mreq *r = ws_subpart_top(p, k);
                 if (!r) continue;
                 if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
@@ -1393,14 +1399,15 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (dom & DOM_L2) {
             /* no request has arrived at any sub-partition: only the full ones count */
             bool arrived = ws_icnt_any_request_arrival(g->icnt);
-            for (uint32_t s = 0, c = 0, k = 0; s < g->n_subparts;
+            for (uint32_t c = 0; !arrived && c < g->n_chan; c++)
+                g->stall_dramfull += ws_mempart_full_count(g->part[c]);
+            for (uint32_t s = 0, c = 0, k = 0; arrived && s < g->n_subparts;
                  s++, k = k + 1 == g->n_sub_per_chan ? (c++, 0) : k + 1) {
                 ws_mempart *p = g->part[c];
                 if (ws_subpart_full(p, k)) {
                     g->stall_dramfull++;
                     continue;
                 }
-                if (!arrived) continue;
                 ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
                 if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);

@@ -50,6 +50,10 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now);
 /* Replies (and write acknowledgements) ready for the icnt, oldest first. */
 ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k);
 void ws_subpart_pop(ws_mempart *p, uint32_t k);
+/* For scans over all sub-partitions: how many are full (ws_subpart_full),
+   and how many replies wait in them together (0: every top is NULL). */
+uint32_t ws_mempart_full_count(const ws_mempart *p);
+uint32_t ws_mempart_replies(const ws_mempart *p);
 
 /* `now` is the core-cycle count for both: GPGPU-Sim times the ROP delay
  * and -dram_latency in core cycles whatever clock ticks the unit (the DRAM
