@@ -250,6 +250,9 @@ struct ws_gpu {
     uint32_t *par_unit;       /* [n_sms + 1 + n_chan]: the unit of each item of the parallel
                                  phase (par_plan), the threads' shares one after another */
     uint32_t *par_bounds;     /* [threads + 1]: where each thread's share starts */
+    uint32_t *par_owner;      /* [n_sms + 1 + n_chan]: each unit's thread */
+    uint64_t par_runs;        /* parallel phases run (par_rebalance every PAR_REBALANCE) */
+    unsigned par_last_hi, par_last_lo; /* par_rebalance's last window: slowest, quickest (+1) */
     sm_out *out;              /* [n_sms]: what the SM's cycle left for the commit */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
@@ -519,6 +522,7 @@ static void gpu_free(ws_gpu *g) {
     ws_par_destroy(g->par);
     free(g->par_unit);
     free(g->par_bounds);
+    free(g->par_owner);
     free(g->out);
     free(g->sm_idle);
     free(g->next_core);
@@ -532,29 +536,45 @@ static void gpu_free(ws_gpu *g) {
     free(g);
 }
 
-/* The threads' shares of the parallel phase, fixed for the run so that a
- * unit stays on one host core. Its items: the SMs (0 .. n_sms-1), the
- * interconnect (n_sms) and the memory partitions (n_sms + 1 + c), all of
- * them every core cycle (an item whose clock does not tick returns at
- * once). The interconnect and the partitions go to thread 0, which runs
- * the serial steps that move requests in and out of them: their queues
- * stay in its cache. The SMs then go, in id order, each to the thread with
- * the least estimated work: the CTA dispatch fills SMs from the lowest id,
- * so the busy SMs of a kernel with fewer CTAs than SMs are spread over all
- * threads. The estimates are in sixteenths of a busy SM's cycle (host
- * instruction counts of memory-bound kernels: the interconnect's cycle
- * costs about half an SM's, a partition's a sixth). Which thread runs an
- * item never changes a result. */
-enum { PAR_W_SM = 16, PAR_W_ICNT = 9, PAR_W_PART = 3 };
+/* The threads' shares of the parallel phase. Its items: the SMs
+ * (0 .. n_sms-1), the interconnect (n_sms) and the memory partitions
+ * (n_sms + 1 + c), all of them every core cycle (an item whose clock does
+ * not tick returns at once). A unit keeps its thread from cycle to cycle,
+ * so that its state stays in one host core's cache. The interconnect and
+ * the partitions go to thread 0, which runs the serial steps that move
+ * requests in and out of them: their queues stay in its cache. The SMs
+ * then go, in id order, each to the thread with the least estimated work:
+ * the CTA dispatch fills SMs from the lowest id, so the busy SMs of a
+ * kernel with fewer CTAs than SMs are spread over all threads. The
+ * estimates are in sixteenths of a busy SM's cycle: host time per item,
+ * measured at one thread, put the interconnect's cycle at about one SM's
+ * and the six partitions of the GTX480 together at 2 to 4 SMs' in
+ * kmeans, gemm and gaussian (instruction counts say less: the memory
+ * side's data misses the host caches more); par_rebalance corrects the
+ * estimates from the threads' measured times. Which thread runs an item
+ * never changes a result. */
+enum { PAR_W_SM = 16, PAR_W_ICNT = 16, PAR_W_PART = 5, PAR_REBALANCE = 8192 };
+
+/* The items in thread order (par_unit) and the shares' bounds, from par_owner. */
+static void par_shares(ws_gpu *g) {
+    unsigned threads = ws_par_threads(g->par);
+    uint32_t n = g->n_sms + 1 + g->n_chan, k = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        g->par_bounds[t] = k;
+        for (uint32_t u = 0; u < n; u++)
+            if (g->par_owner[u] == t) g->par_unit[k++] = u;
+    }
+    g->par_bounds[threads] = k;
+}
+
 static int par_plan(ws_gpu *g, unsigned threads, char *err, size_t errlen) {
     uint32_t n = g->n_sms + 1 + g->n_chan;
-    uint32_t *owner = calloc(n, sizeof *owner);
     uint64_t *load = calloc(threads, sizeof *load);
+    g->par_owner = calloc(n, sizeof *g->par_owner);
     g->par_unit = calloc(n, sizeof *g->par_unit);
     g->par_bounds = calloc(threads + 1, sizeof *g->par_bounds);
-    if (!owner || !load || !g->par_unit || !g->par_bounds || n > WS_PAR_MAX_ITEMS) {
+    if (!load || !g->par_owner || !g->par_unit || !g->par_bounds || n > WS_PAR_MAX_ITEMS) {
         snprintf(err, errlen, "-warpsim_threads: out of host memory");
-        free(owner);
         free(load);
         return -1;
     }
@@ -563,19 +583,55 @@ static int par_plan(ws_gpu *g, unsigned threads, char *err, size_t errlen) {
         unsigned best = 0;
         for (unsigned t = 1; t < threads; t++)
             if (load[t] < load[best]) best = t;
-        owner[i] = best;
+        g->par_owner[i] = best;
         load[best] += PAR_W_SM;
     }
-    uint32_t k = 0;
-    for (unsigned t = 0; t < threads; t++) {
-        g->par_bounds[t] = k;
-        for (uint32_t u = 0; u < n; u++)
-            if (owner[u] == t) g->par_unit[k++] = u;
-    }
-    g->par_bounds[threads] = k;
-    free(owner);
     free(load);
+    par_shares(g);
     return 0;
+}
+
+/* Every PAR_REBALANCE parallel phases (tens of milliseconds): when the
+ * slowest thread's own share took longer than the quickest's by more than
+ * a busy SM's average time (the threads' total over the SMs busy now: an
+ * estimate on the high side, as it includes the memory side), and the same
+ * two threads were the slowest and the quickest in the period before, the
+ * slowest one's highest busy SM moves to the quickest. Under that
+ * condition the gap shrinks if the costs stay as they were, so the shares
+ * settle instead of swapping SMs back and forth; the second period keeps
+ * a thread that the host did not schedule for a while (its time includes
+ * the wait) from losing an SM at once. A period in which others ran more
+ * than one item of the quickest thread's share in 64 phases is not used
+ * (an owner away gets its items taken, and its time is short). */
+static void par_rebalance(ws_gpu *g) {
+    uint64_t t[WS_PAR_MAX_THREADS], lost[WS_PAR_MAX_THREADS];
+    unsigned threads = ws_par_threads(g->par), hi = 0, lo = 0;
+    ws_par_take_times(g->par, t, lost);
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < threads; i++) {
+        sum += t[i];
+        if (t[i] > t[hi]) hi = i;
+        if (t[i] < t[lo]) lo = i;
+    }
+    /* the quickest thread's time means little if others ran its items
+       (the host did not schedule it) */
+    bool calm = lost[lo] <= PAR_REBALANCE / 64;
+    uint32_t busy = 0, pick = UINT32_MAX;
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        if (!g->sm_idle[i]) {
+            busy++;
+            if (g->par_owner[i] == hi) pick = i;
+        }
+    bool again = g->par_last_hi == hi + 1 && g->par_last_lo == lo + 1;
+    if (!calm || pick == UINT32_MAX || t[hi] - t[lo] <= sum / busy) {
+        g->par_last_hi = g->par_last_lo = 0;
+        return;
+    }
+    g->par_last_hi = hi + 1, g->par_last_lo = lo + 1;
+    if (!again) return;
+    g->par_last_hi = g->par_last_lo = 0;
+    g->par_owner[pick] = lo;
+    par_shares(g);
 }
 
 ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
@@ -1435,6 +1491,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (g->par_kernel && par_worthwhile(g)) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
             ws_par_run_shares(g->par, g->par_bounds, unit_cycle, &ph);
+            if (++g->par_runs % PAR_REBALANCE == 0) par_rebalance(g);
         } else {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);

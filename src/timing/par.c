@@ -24,12 +24,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 enum { SPIN = 4000, YIELDS = 400, STEAL_WAIT = 64, LINE = 128 /* two lines: the adjacent-line prefetch */ };
 
 typedef struct slot {
     _Alignas(LINE) _Atomic uint64_t work; /* run << 32 | end << 16 | next */
-    char pad[LINE - sizeof(uint64_t)];
+    _Atomic uint64_t own;                 /* ticks spent on its own share (ws_par_take_times) */
+    _Atomic uint64_t lost;                /* items of its share that others ran */
+    char pad[LINE - 3 * sizeof(uint64_t)];
 } slot;
 
 struct ws_par {
@@ -54,6 +60,17 @@ typedef struct worker_arg {
     ws_par *p;
     unsigned self;
 } worker_arg;
+
+/* A cheap clock for the shares' times (only compared with each other). */
+static inline uint64_t ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -119,7 +136,10 @@ static uint32_t help_slot(ws_par *p, unsigned t, unsigned v, uint32_t r) {
         if (run_of(w) != r || next_of(w) >= end_of(w)) break;
         if (seen != UINT32_MAX && next_of(w) != seen) moved = true;
         if ((*away && !moved) || next_of(w) == seen || (next_of(w) == 0 && seen == UINT32_MAX)) {
-            if (claim(p, v, r)) done++;
+            if (claim(p, v, r)) {
+                done++;
+                atomic_fetch_add_explicit(&p->s[v].lost, 1, memory_order_relaxed);
+            }
             seen = next_of(w) + 1; /* the owner has to move past this too */
             if (*away && !moved) continue;
         } else {
@@ -139,8 +159,14 @@ static uint32_t help_slot(ws_par *p, unsigned t, unsigned v, uint32_t r) {
 /* Thread t's share of run r, then help with the others'. */
 static void drain(ws_par *p, unsigned t, uint32_t r) {
     uint32_t done = 0;
+    uint64_t t0 = ticks();
     while (claim(p, t, r)) done++;
-    if (done) atomic_fetch_add_explicit(&p->finished, done, memory_order_release);
+    if (done) {
+        _Atomic uint64_t *own = &p->s[t].own;
+        atomic_store_explicit(own, atomic_load_explicit(own, memory_order_relaxed) + (ticks() - t0),
+                              memory_order_relaxed);
+        atomic_fetch_add_explicit(&p->finished, done, memory_order_release);
+    }
     done = 0;
     for (unsigned i = 1; i < p->n; i++) done += help_slot(p, t, (t + i) % p->n, r);
     if (done) atomic_fetch_add_explicit(&p->finished, done, memory_order_release);
@@ -193,7 +219,8 @@ ws_par *ws_par_create(unsigned n, char *err, size_t errlen) {
         free(p);
         return NULL;
     }
-    for (unsigned i = 0; i < n; i++) atomic_init(&p->s[i].work, 0);
+    for (unsigned i = 0; i < n; i++) atomic_init(&p->s[i].work, 0), atomic_init(&p->s[i].own, 0),
+                                   atomic_init(&p->s[i].lost, 0);
     memset(p->away, 0, n * stride);
     p->away_stride = stride;
     p->n = n;
@@ -214,6 +241,13 @@ ws_par *ws_par_create(unsigned n, char *err, size_t errlen) {
 }
 
 unsigned ws_par_threads(const ws_par *p) { return p->n; }
+
+void ws_par_take_times(ws_par *p, uint64_t *t, uint64_t *lost) {
+    for (unsigned i = 0; i < p->n; i++) {
+        t[i] = atomic_exchange_explicit(&p->s[i].own, 0, memory_order_relaxed);
+        lost[i] = atomic_exchange_explicit(&p->s[i].lost, 0, memory_order_relaxed);
+    }
+}
 
 void ws_par_run_shares(ws_par *p, const uint32_t *bounds, ws_par_fn fn, void *ctx) {
     uint32_t n = bounds[p->n];

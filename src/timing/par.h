@@ -33,5 +33,10 @@ unsigned ws_par_threads(const ws_par *p);
 void ws_par_run(ws_par *p, uint32_t n, ws_par_fn fn, void *ctx);
 /* bounds: ws_par_threads(p) + 1 ascending entries, bounds[0] = 0 */
 void ws_par_run_shares(ws_par *p, const uint32_t *bounds, ws_par_fn fn, void *ctx);
+/* Per thread, since the last call: the time spent on its own share (in
+ * ticks of a host clock: only to compare the threads) and how many items
+ * of its share other threads ran; for rebalancing the shares. Between
+ * runs only. */
+void ws_par_take_times(ws_par *p, uint64_t *t, uint64_t *lost);
 
 #endif
