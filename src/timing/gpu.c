@@ -404,8 +404,8 @@ void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n) {
     for (uint64_t a = addr & ~31ull; a < addr + n; a += 32) {
         memset(&r, 0, sizeof r);
         r.addr = a;
-        ws_addrdec_decode(&g->ad, &r);
-        ws_mempart_memcpy_fill(g->part[r.chan], a, g->tot_cycles);
+        ws_addrdec_decode(&g->ad, &r); /* the partitions' decoder is the same */
+        ws_mempart_memcpy_fill_decoded(g->part[r.chan], &r, g->tot_cycles);
     }
 }
 
@@ -414,7 +414,7 @@ void ws_gpu_warm(ws_gpu *g, uint32_t sm, uint64_t addr, bool store) {
     memset(&r, 0, sizeof r);
     r.addr = addr;
     ws_addrdec_decode(&g->ad, &r);
-    ws_mempart_memcpy_fill(g->part[r.chan], addr, g->tot_cycles);
+    ws_mempart_memcpy_fill_decoded(g->part[r.chan], &r, g->tot_cycles);
     struct ws_cache *l1 = store ? NULL : ws_sm_l1d(g->sm[sm % g->n_sms]);
     if (l1) ws_cache_force_fill(l1, addr, addr, g->tot_cycles);
 }

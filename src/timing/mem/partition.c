@@ -594,14 +594,18 @@ void ws_mempart_kernel_done(ws_mempart *p) {
     for (uint32_t k = 0; k < p->nsub; k++) ws_cache_invalidate(p->sp[k].l2);
 }
 
+void ws_mempart_memcpy_fill_decoded(ws_mempart *p, const ws_mreq *d, uint64_t now) {
+    if (d->chan != p->chan) return;
+    ws_cache *c = p->sp[d->subpart % p->nsub].l2;
+    uint64_t ix = p->part_local_index ? d->part_addr : d->addr;
+    ws_cache_force_fill(c, d->addr, ix, now);
+}
+
 void ws_mempart_memcpy_fill(ws_mempart *p, uint64_t addr, uint64_t now) {
     ws_mreq tmp = {0};
     tmp.addr = addr;
     ws_addrdec_decode(&p->ad, &tmp);
-    if (tmp.chan != p->chan) return;
-    ws_cache *c = p->sp[tmp.subpart % p->nsub].l2;
-    uint64_t ix = p->part_local_index ? tmp.part_addr : addr;
-    ws_cache_force_fill(c, addr, ix, now);
+    ws_mempart_memcpy_fill_decoded(p, &tmp, now);
 }
 
 const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k) { return p->sp[k].l2; }
