@@ -253,6 +253,11 @@ struct ws_gpu {
     uint32_t *par_owner;      /* [n_sms + 1 + n_chan]: each unit's thread */
     uint64_t par_runs;        /* parallel phases run (par_rebalance every PAR_REBALANCE) */
     unsigned par_last_hi, par_last_lo; /* par_rebalance's last window: slowest, quickest (+1) */
+    bool par_off;             /* par_adapt: this stretch runs on the calling thread alone */
+    uint32_t par_n;           /* par_adapt: cycles of the stretch so far */
+    uint64_t par_t0;          /* its start (ws_par_ticks) */
+    uint64_t par_est[2];      /* the last stretch's time, in parallel [0] and alone [1] */
+    uint64_t par_stretches;
     sm_out *out;              /* [n_sms]: what the SM's cycle left for the commit */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
@@ -1315,6 +1320,25 @@ static bool par_worthwhile(const ws_gpu *g) {
     return busy >= 2;
 }
 
+/* -warpsim_threads_adapt: the cycles that could run in parallel go in
+ * stretches of PAR_STRETCH, each timed whole (serial steps included) and
+ * run in parallel or on the calling thread alone; the next stretch takes
+ * the quicker way of the last two of each kind, and one in PAR_PROBE
+ * goes the other way to see whether that changed (the host's other work
+ * comes and goes). A stretch's cycles differ from the next's only as the
+ * kernel moves on, and a stretch may span a kernel boundary. */
+enum { PAR_STRETCH = 2048, PAR_PROBE = 16 };
+static void par_adapt(ws_gpu *g) {
+    if (!g->par_n++) g->par_t0 = ws_par_ticks();
+    if (g->par_n < PAR_STRETCH) return;
+    g->par_est[g->par_off] = ws_par_ticks() - g->par_t0;
+    g->par_n = 0;
+    if (++g->par_stretches % PAR_PROBE == 0 || !g->par_est[!g->par_off])
+        g->par_off = !g->par_off;
+    else
+        g->par_off = g->par_est[1] < g->par_est[0];
+}
+
 /* Can this kernel's SMs run in parallel? Global-memory writes outside the
  * SMs' logs (surface stores and reductions, tensor-core stores, bulk copies), device-side
  * printf, malloc and assert (one buffer and heap for all SMs) and memcheck
@@ -1488,7 +1512,9 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             continue;
         }
         uint32_t n_mem = ph.dom || ph.dram_owed ? g->n_chan : 0;
-        if (g->par_kernel && par_worthwhile(g)) {
+        bool par = g->par_kernel && par_worthwhile(g);
+        if (par && g->cfg.threads_adapt) par_adapt(g);
+        if (par && !g->par_off) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
             ws_par_run_shares(g->par, g->par_bounds, unit_cycle, &ph);
             if (++g->par_runs % PAR_REBALANCE == 0) par_rebalance(g);

@@ -242,6 +242,8 @@ ws_par *ws_par_create(unsigned n, char *err, size_t errlen) {
 
 unsigned ws_par_threads(const ws_par *p) { return p->n; }
 
+uint64_t ws_par_ticks(void) { return ticks(); }
+
 void ws_par_take_times(ws_par *p, uint64_t *t, uint64_t *lost) {
     for (unsigned i = 0; i < p->n; i++) {
         t[i] = atomic_exchange_explicit(&p->s[i].own, 0, memory_order_relaxed);

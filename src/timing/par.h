@@ -38,5 +38,7 @@ void ws_par_run_shares(ws_par *p, const uint32_t *bounds, ws_par_fn fn, void *ct
  * of its share other threads ran; for rebalancing the shares. Between
  * runs only. */
 void ws_par_take_times(ws_par *p, uint64_t *t, uint64_t *lost);
+/* The host clock of those times. */
+uint64_t ws_par_ticks(void);
 
 #endif
