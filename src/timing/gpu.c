@@ -579,7 +579,9 @@ static int par_plan(ws_gpu *g, unsigned threads, char *err, size_t errlen) {
     g->par_unit = calloc(n, sizeof *g->par_unit);
     g->par_bounds = calloc(threads + 1, sizeof *g->par_bounds);
     if (!load || !g->par_owner || !g->par_unit || !g->par_bounds || n > WS_PAR_MAX_ITEMS) {
-        snprintf(err, errlen, "-warpsim_threads: out of host memory");
+        snprintf(err, errlen, n > WS_PAR_MAX_ITEMS ? "-warpsim_threads: more than %u units"
+                                                   : "-warpsim_threads: out of host memory",
+                 (unsigned)WS_PAR_MAX_ITEMS);
         free(load);
         return -1;
     }
