@@ -1325,7 +1325,7 @@ static bool par_worthwhile(const ws_gpu *g) {
 /* -warpsim_threads_adapt: the cycles that could run in parallel go in
  * stretches of PAR_STRETCH, each timed whole (serial steps included) and
  * run in parallel or on the calling thread alone; the next stretch takes
- * the quicker way of the last two of each kind, and one in PAR_PROBE
+ * the quicker way (the last stretch of each kind), and one in PAR_PROBE
  * goes the other way to see whether that changed (the host's other work
  * comes and goes). A stretch's cycles differ from the next's only as the
  * kernel moves on, and a stretch may span a kernel boundary. */
