@@ -256,8 +256,9 @@ struct ws_gpu {
     bool par_off;             /* par_adapt: this stretch runs on the calling thread alone */
     uint32_t par_n;           /* par_adapt: cycles of the stretch so far */
     uint64_t par_t0;          /* its start (ws_par_ticks) */
-    uint64_t par_est[2];      /* the last stretch's time, in parallel [0] and alone [1] */
-    uint64_t par_stretches;
+    uint64_t par_est[2];      /* the last stretch's time per cycle, in parallel [0] and alone [1] */
+    uint64_t par_stretches;   /* stretches the quicker way */
+    bool par_probing;         /* this stretch is a probe the other way */
     sm_out *out;              /* [n_sms]: what the SM's cycle left for the commit */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
@@ -1323,22 +1324,29 @@ static bool par_worthwhile(const ws_gpu *g) {
 }
 
 /* -warpsim_threads_adapt: the cycles that could run in parallel go in
- * stretches of PAR_STRETCH, each timed whole (serial steps included) and
- * run in parallel or on the calling thread alone; the next stretch takes
- * the quicker way (the last stretch of each kind), and one in PAR_PROBE
- * goes the other way to see whether that changed (the host's other work
- * comes and goes). A stretch's cycles differ from the next's only as the
- * kernel moves on, and a stretch may span a kernel boundary. */
-enum { PAR_STRETCH = 2048, PAR_PROBE = 16 };
+ * stretches, each timed whole (serial steps included) and run in parallel
+ * or on the calling thread alone: a stretch of PAR_STRETCH cycles the
+ * quicker way (by the time per cycle of the last stretch of each kind),
+ * and after every PAR_PROBE of them a probe of PAR_PROBE_LEN cycles the
+ * other way, to see whether that changed (the host's other work comes and
+ * goes). The first stretch runs in parallel and is followed by a probe. A
+ * stretch's cycles differ from the next's only as the kernel moves on,
+ * and a stretch may span a kernel boundary. */
+enum { PAR_STRETCH = 2048, PAR_PROBE_LEN = 256, PAR_PROBE = 8 };
 static void par_adapt(ws_gpu *g) {
     if (!g->par_n++) g->par_t0 = ws_par_ticks();
-    if (g->par_n < PAR_STRETCH) return;
-    g->par_est[g->par_off] = ws_par_ticks() - g->par_t0;
+    uint32_t len = g->par_probing ? PAR_PROBE_LEN : PAR_STRETCH;
+    if (g->par_n < len) return;
+    /* the time from the first cycle's start to this one's: len - 1 cycles */
+    g->par_est[g->par_off] = (ws_par_ticks() - g->par_t0) / (len - 1);
     g->par_n = 0;
-    if (++g->par_stretches % PAR_PROBE == 0 || !g->par_est[!g->par_off])
+    if (!g->par_probing && (!g->par_est[!g->par_off] || ++g->par_stretches % PAR_PROBE == 0)) {
         g->par_off = !g->par_off;
-    else
+        g->par_probing = true;
+    } else {
         g->par_off = g->par_est[1] < g->par_est[0];
+        g->par_probing = false;
+    }
 }
 
 /* Can this kernel's SMs run in parallel? Global-memory writes outside the
