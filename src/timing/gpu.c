@@ -1487,17 +1487,17 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
            (and the CPU's port) enter before the partitions' DRAM cycles, in
            which they take no part (the DRAM cycle touches other queues) */
         if (dom & DOM_L2) {
-            /* no request has arrived at any sub-partition: only the full ones count */
-            bool arrived = ws_icnt_any_request_arrival(g->icnt);
-            for (uint32_t c = 0; !arrived && c < g->n_chan; c++)
+            /* every full sub-partition counts a stall (ws_mempart_full_count: as
+               the last L2 cycle and texture pushes left them, which is what each
+               one's turn below would see: a request entering one changes only
+               its own); the others take the request that has reached them */
+            for (uint32_t c = 0; c < g->n_chan; c++)
                 g->stall_dramfull += ws_mempart_full_count(g->part[c]);
-            for (uint32_t s = 0, c = 0, k = 0; arrived && s < g->n_subparts;
-                 s++, k = k + 1 == g->n_sub_per_chan ? (c++, 0) : k + 1) {
-                ws_mempart *p = g->part[c];
-                if (ws_subpart_full(p, k)) {
-                    g->stall_dramfull++;
-                    continue;
-                }
+            for (uint32_t s = ws_icnt_next_request_arrival(g->icnt, 0); s < g->n_subparts;
+                 s = ws_icnt_next_request_arrival(g->icnt, s + 1)) {
+                uint32_t k;
+                ws_mempart *p = part_of(g, s, &k);
+                if (ws_subpart_full(p, k)) continue;
                 ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
                 if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);
