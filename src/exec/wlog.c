@@ -26,6 +26,20 @@ ws_wlog_ent *ws_wlog_grow(ws_wlog *l) {
     return &l->e[l->n++];
 }
 
+ws_wlog_ent *ws_wlog_reserve(ws_wlog *l, size_t k) {
+    size_t nc = l->cap ? l->cap : 256;
+    while (nc < l->n + k) nc *= 2;
+    if (nc != l->cap) {
+        ws_wlog_ent *e = realloc(l->e, nc * sizeof *e);
+        if (!e) abort();
+        l->e = e;
+        l->cap = nc;
+    }
+    ws_wlog_ent *e = &l->e[l->n];
+    l->n += k;
+    return e;
+}
+
 bool ws_wlog_empty(const ws_wlog *l) { return l->n == 0; }
 
 void ws_wlog_commit(ws_wlog *l) {
