@@ -105,7 +105,8 @@ typedef struct ws_image {
                                offset in the function frame; kernel params: offset
                                in the param buffer) */
     uint32_t **zero_runs;   /* per function (kernels only, else NULL): the value registers a
-                               full warp zeroes at entry, as ws_entry_zero_runs gives them */
+                               warp zeroes at entry, as ws_entry_zero_runs gives them */
+    uint32_t nzero_runs;    /* (the module's function count) */
 } ws_image;
 
 /* The value registers of kernel f that a full warp must zero at entry, as runs:
