@@ -2,6 +2,7 @@
  * core cycle, applied in the order they were made when the GPU commits the
  * cycle. The log grows to the most one SM writes in a cycle and stays. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "exec/exec_internal.h"
 
@@ -46,6 +47,14 @@ void ws_wlog_commit(ws_wlog *l) {
     bool changed = false; /* the current atomic instruction changed a value */
     for (size_t i = 0; i < l->n; i++) {
         const ws_wlog_ent *e = &l->e[i];
+        if (e->kind == WL_STORE && e->size == 4) { /* (most of them: a run of 32-bit stores) */
+            for (; i < l->n && l->e[i].kind == WL_STORE && l->e[i].size == 4; i++) {
+                uint32_t v = (uint32_t)l->e[i].b;
+                memcpy(l->e[i].hp, &v, 4);
+            }
+            i--;
+            continue;
+        }
         switch (e->kind) {
         case WL_STORE: ws_store_n(e->hp, e->b, e->size); break;
         case WL_ATOM: {

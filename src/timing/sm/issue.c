@@ -147,7 +147,8 @@ static bool fw_all_exited(const ws_sm *sm, const sm_warp *w) {
 
 /* Waiting at a barrier, a memory barrier (until its register writes are
    done; then the L1 is flushed if -gpgpu_flush_l1_cache) or an atomic. */
-static bool warp_waiting(ws_sm *sm, sm_warp *w, bool *at_bar) {
+static inline __attribute__((always_inline)) bool warp_waiting(ws_sm *sm, sm_warp *w,
+                                                              bool *at_bar) {
     if (fwarp(sm, w)->state == WS_WARP_BAR) {
         *at_bar = true;
         return true;
