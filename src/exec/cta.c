@@ -191,7 +191,8 @@ void ws_pred_write(ws_xctx *x, const ws_operand *o, uint32_t val) {
 }
 
 /* ---- CTA setup ------------------------------------------------------------ */
-static bool ensure_regs(ws_warp *w, uint32_t depth, const ws_func *f) {
+/* runs: the registers to zero (ws_entry_zero_runs), NULL: all of them. */
+static bool ensure_regs(ws_warp *w, uint32_t depth, const ws_func *f, const uint32_t *runs) {
     if (depth >= w->nreg_frames) {
         uint32_t n = depth + 4;
         uint64_t **r = realloc(w->reg_frames, n * sizeof *r);
@@ -220,8 +221,15 @@ static bool ensure_regs(ws_warp *w, uint32_t depth, const ws_func *f) {
         if (!(w->pred_frames[depth] = malloc(np * sizeof(uint32_t)))) { w->pred_frame_cap[depth] = 0; return false; }
         w->pred_frame_cap[depth] = np;
     }
-    /* Registers start at zero so that runs are deterministic. */
-    memset(w->reg_frames[depth], 0, nr * sizeof(uint64_t));
+    /* Registers start at zero so that runs are deterministic (those a kernel's warp
+       writes in every lane before any read need not: regzero.c). */
+    if (runs) {
+        for (uint32_t i = 0; i < runs[0]; i++)
+            memset(w->reg_frames[depth] + (size_t)runs[1 + 2 * i] * WS_WARP_SIZE, 0,
+                   (size_t)runs[2 + 2 * i] * WS_WARP_SIZE * sizeof(uint64_t));
+    } else {
+        memset(w->reg_frames[depth], 0, nr * sizeof(uint64_t));
+    }
     memset(w->pred_frames[depth], 0, np * sizeof(uint32_t));
     w->regs = w->reg_frames[depth];
     w->preds = w->pred_frames[depth];
@@ -278,7 +286,8 @@ static bool cta_init(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) {
         w->local_base = 0;
         c->alloca_ext[i] = 0;
         w->cc = 0;
-        if (!ensure_regs(w, 0, c->kfunc)) return false;
+        const uint32_t *runs = c->l.img->zero_runs ? c->l.img->zero_runs[c->l.func] : NULL;
+        if (!ensure_regs(w, 0, c->kfunc, runs)) return false;
         if (w->local) memset(w->local, 0, (size_t)w->local_stride * WS_WARP_SIZE);
         if (!simt_push(w, 0, -1, w->lanes)) return false;
         for (uint32_t l = 0; l < WS_WARP_SIZE; l++) {
@@ -540,7 +549,7 @@ static ws_status exec_call(ws_xctx *x) {
         w->frames = f;
         w->frames_cap = n;
     }
-    if (!ensure_regs(w, w->nframes + 1, callee))
+    if (!ensure_regs(w, w->nframes + 1, callee, NULL))
         return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
     w->frames[w->nframes++] = (ws_callframe){w->func, w->sp, w->local_base, 0, x->c->alloca_ext[w->id], in};
     w->func = (uint32_t)fi;

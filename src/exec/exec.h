@@ -104,7 +104,15 @@ typedef struct ws_image {
                                shared: offset in CTA shared memory; frame symbols:
                                offset in the function frame; kernel params: offset
                                in the param buffer) */
+    uint32_t **zero_runs;   /* per function (kernels only, else NULL): the value registers a
+                               warp zeroes at entry, as ws_entry_zero_runs gives them */
+    uint32_t nzero_runs;    /* (the module's function count) */
 } ws_image;
+
+/* The value registers of kernel f that a full warp must zero at entry, as runs:
+   {n, first0, count0, ..., first(n-1), count(n-1)}; the others are written by every
+   lane before anything reads them (regzero.c). Malloc'd; NULL: out of memory. */
+uint32_t *ws_entry_zero_runs(const ws_func *f);
 
 ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out,
                           char *err, size_t errlen);

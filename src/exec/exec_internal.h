@@ -177,6 +177,14 @@ ws_wlog_ent *ws_wlog_grow(ws_wlog *l); /* aborts when out of memory, like the re
 static inline ws_wlog_ent *ws_wlog_add(ws_wlog *l) {
     return l->n < l->cap ? &l->e[l->n++] : ws_wlog_grow(l);
 }
+/* k consecutive entries (their fields are the caller's to fill) */
+ws_wlog_ent *ws_wlog_reserve(ws_wlog *l, size_t k);
+static inline ws_wlog_ent *ws_wlog_add_n(ws_wlog *l, size_t k) {
+    if (l->n + k > l->cap) return ws_wlog_reserve(l, k);
+    ws_wlog_ent *e = &l->e[l->n];
+    l->n += k;
+    return e;
+}
 /* exec_mem.c: an atomic's new value (ok false: the op is not defined for the type) */
 uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok);
 

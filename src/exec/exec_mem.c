@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "exec/exec_internal.h"
+#include "util/bits.h"
 
 enum { MS_GLOBAL = 1, MS_SHARED, MS_LOCAL, MS_CONST, MS_PARAMBUF, MS_GENERIC };
 
@@ -479,11 +480,27 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
         uint8_t *heap = global_lanes(x, p, size, ad);
         if (heap) {
             if (x->st) WS_FOR_MASK(l, x->mask, x->st->addr[l] = ad[l]);
+            /* the same entries in the same order as one ws_wlog_add each; a store's entry
+               is read for hp, b and size only (ws_wlog_commit) */
+            ws_wlog_ent *e = ws_wlog_add_n(wl, (size_t)ws_popc32(x->mask) * n);
+            if (n == 1 && x->mask == ~0u) { /* a full warp's scalar store: a counted loop */
+                const uint64_t *v = src[0];
+                for (uint32_t l = 0; l < WS_WARP_SIZE; l++) {
+                    e[l].hp = heap + (ad[l] - WS_GLOBAL_HEAP_BASE);
+                    e[l].b = v[l];
+                    e[l].kind = WL_STORE;
+                    e[l].size = (uint8_t)esz;
+                }
+                record(x, MS_GLOBAL, size, true, false, true);
+                return WS_OK;
+            }
             WS_FOR_LANES(l, x->mask) {
                 uint8_t *hp = heap + (ad[l] - WS_GLOBAL_HEAP_BASE);
-                for (unsigned k = 0; k < n; k++) {
-                    ws_wlog_ent *e = ws_wlog_add(wl);
-                    *e = (ws_wlog_ent){.hp = hp + k * esz, .b = src[k][l], .kind = WL_STORE, .size = (uint8_t)esz};
+                for (unsigned k = 0; k < n; k++, e++) {
+                    e->hp = hp + k * esz;
+                    e->b = src[k][l];
+                    e->kind = WL_STORE;
+                    e->size = (uint8_t)esz;
                 }
             }
             record(x, MS_GLOBAL, size, true, false, true);

@@ -93,6 +93,12 @@ ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out, char *
         }
     }
     if (m->const_size) ws_gmem_write(g, img->const_base, img->const_mem, m->const_size);
+    /* (a kernel without its runs zeroes all its registers: out of memory is no error) */
+    img->zero_runs = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *img->zero_runs);
+    img->nzero_runs = img->zero_runs ? m->nfuncs : 0;
+    for (uint32_t f = 0; img->zero_runs && f < m->nfuncs; f++)
+        if (m->funcs[f].is_entry && m->funcs[f].has_body)
+            img->zero_runs[f] = ws_entry_zero_runs(&m->funcs[f]);
     *out = img;
     return WS_OK;
 }
@@ -103,5 +109,7 @@ void ws_image_destroy(ws_image *img, ws_gmem *g) {
     if (g && img->const_base) ws_gmem_free(g, img->const_base);
     free(img->sym_addr);
     free(img->const_mem);
+    for (uint32_t f = 0; f < img->nzero_runs; f++) free(img->zero_runs[f]);
+    free(img->zero_runs);
     free(img);
 }

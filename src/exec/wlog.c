@@ -2,6 +2,7 @@
  * core cycle, applied in the order they were made when the GPU commits the
  * cycle. The log grows to the most one SM writes in a cycle and stays. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "exec/exec_internal.h"
 
@@ -26,12 +27,34 @@ ws_wlog_ent *ws_wlog_grow(ws_wlog *l) {
     return &l->e[l->n++];
 }
 
+ws_wlog_ent *ws_wlog_reserve(ws_wlog *l, size_t k) {
+    size_t nc = l->cap ? l->cap : 256;
+    while (nc < l->n + k) nc *= 2;
+    if (nc != l->cap) {
+        ws_wlog_ent *e = realloc(l->e, nc * sizeof *e);
+        if (!e) abort();
+        l->e = e;
+        l->cap = nc;
+    }
+    ws_wlog_ent *e = &l->e[l->n];
+    l->n += k;
+    return e;
+}
+
 bool ws_wlog_empty(const ws_wlog *l) { return l->n == 0; }
 
 void ws_wlog_commit(ws_wlog *l) {
     bool changed = false; /* the current atomic instruction changed a value */
     for (size_t i = 0; i < l->n; i++) {
         const ws_wlog_ent *e = &l->e[i];
+        if (e->kind == WL_STORE && e->size == 4) { /* (most of them: a run of 32-bit stores) */
+            for (; i < l->n && l->e[i].kind == WL_STORE && l->e[i].size == 4; i++) {
+                uint32_t v = (uint32_t)l->e[i].b;
+                memcpy(l->e[i].hp, &v, 4);
+            }
+            i--;
+            continue;
+        }
         switch (e->kind) {
         case WL_STORE: ws_store_n(e->hp, e->b, e->size); break;
         case WL_ATOM: {

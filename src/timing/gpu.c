@@ -247,6 +247,18 @@ struct ws_gpu {
     ws_par *par;              /* -warpsim_threads > 1: the SMs' and partitions' cycles run on
                                  these threads */
     bool par_kernel;          /* the current kernel runs its SMs in parallel (kernel_parallel) */
+    uint32_t *par_unit;       /* [n_sms + 1 + n_chan]: the unit of each item of the parallel
+                                 phase (par_plan), the threads' shares one after another */
+    uint32_t *par_bounds;     /* [threads + 1]: where each thread's share starts */
+    uint32_t *par_owner;      /* [n_sms + 1 + n_chan]: each unit's thread */
+    uint64_t par_runs;        /* parallel phases run (par_rebalance every PAR_REBALANCE) */
+    unsigned par_last_hi, par_last_lo; /* par_rebalance's last window: slowest, quickest (+1) */
+    bool par_off;             /* par_adapt: this stretch runs on the calling thread alone */
+    uint32_t par_n;           /* par_adapt: cycles of the stretch so far */
+    uint64_t par_t0;          /* its start (ws_par_ticks) */
+    uint64_t par_est[2];      /* the last stretch's time per cycle, in parallel [0] and alone [1] */
+    uint64_t par_stretches;   /* stretches the quicker way */
+    bool par_probing;         /* this stretch is a probe the other way */
     sm_out *out;              /* [n_sms]: what the SM's cycle left for the commit */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
@@ -398,8 +410,8 @@ void ws_gpu_memcpy_to_device(ws_gpu *g, uint64_t addr, uint64_t n) {
     for (uint64_t a = addr & ~31ull; a < addr + n; a += 32) {
         memset(&r, 0, sizeof r);
         r.addr = a;
-        ws_addrdec_decode(&g->ad, &r);
-        ws_mempart_memcpy_fill(g->part[r.chan], a, g->tot_cycles);
+        ws_addrdec_decode(&g->ad, &r); /* the partitions' decoder is the same */
+        ws_mempart_memcpy_fill_decoded(g->part[r.chan], &r, g->tot_cycles);
     }
 }
 
@@ -408,7 +420,7 @@ void ws_gpu_warm(ws_gpu *g, uint32_t sm, uint64_t addr, bool store) {
     memset(&r, 0, sizeof r);
     r.addr = addr;
     ws_addrdec_decode(&g->ad, &r);
-    ws_mempart_memcpy_fill(g->part[r.chan], addr, g->tot_cycles);
+    ws_mempart_memcpy_fill_decoded(g->part[r.chan], &r, g->tot_cycles);
     struct ws_cache *l1 = store ? NULL : ws_sm_l1d(g->sm[sm % g->n_sms]);
     if (l1) ws_cache_force_fill(l1, addr, addr, g->tot_cycles);
 }
@@ -514,6 +526,9 @@ static void gpu_free(ws_gpu *g) {
     ws_hmem_destroy(g->hm);
     ws_icnt_destroy(g->icnt);
     ws_par_destroy(g->par);
+    free(g->par_unit);
+    free(g->par_bounds);
+    free(g->par_owner);
     free(g->out);
     free(g->sm_idle);
     free(g->next_core);
@@ -525,6 +540,106 @@ static void gpu_free(ws_gpu *g) {
     ws_mreq_pool_destroy(&g->pool);
     ws_config_free(&g->cfg);
     free(g);
+}
+
+/* The threads' shares of the parallel phase. Its items: the SMs
+ * (0 .. n_sms-1), the interconnect (n_sms) and the memory partitions
+ * (n_sms + 1 + c), all of them every core cycle (an item whose clock does
+ * not tick returns at once). A unit keeps its thread from cycle to cycle,
+ * so that its state stays in one host core's cache. The interconnect and
+ * the partitions go to thread 0, which runs the serial steps that move
+ * requests in and out of them: their queues stay in its cache. The SMs
+ * then go, in id order, each to the thread with the least estimated work:
+ * the CTA dispatch fills SMs from the lowest id, so the busy SMs of a
+ * kernel with fewer CTAs than SMs are spread over all threads. The
+ * estimates are in sixteenths of a busy SM's cycle: host time per item,
+ * measured at one thread, put the interconnect's cycle at about one SM's
+ * and the six partitions of the GTX480 together at 2 to 4 SMs' in
+ * kmeans, gemm and gaussian (instruction counts say less: the memory
+ * side's data misses the host caches more); par_rebalance corrects the
+ * estimates from the threads' measured times. Which thread runs an item
+ * never changes a result. */
+enum { PAR_W_SM = 16, PAR_W_ICNT = 16, PAR_W_PART = 5, PAR_REBALANCE = 8192 };
+
+/* The items in thread order (par_unit) and the shares' bounds, from par_owner. */
+static void par_shares(ws_gpu *g) {
+    unsigned threads = ws_par_threads(g->par);
+    uint32_t n = g->n_sms + 1 + g->n_chan, k = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        g->par_bounds[t] = k;
+        for (uint32_t u = 0; u < n; u++)
+            if (g->par_owner[u] == t) g->par_unit[k++] = u;
+    }
+    g->par_bounds[threads] = k;
+}
+
+static int par_plan(ws_gpu *g, unsigned threads, char *err, size_t errlen) {
+    uint32_t n = g->n_sms + 1 + g->n_chan;
+    uint64_t *load = calloc(threads, sizeof *load);
+    g->par_owner = calloc(n, sizeof *g->par_owner);
+    g->par_unit = calloc(n, sizeof *g->par_unit);
+    g->par_bounds = calloc(threads + 1, sizeof *g->par_bounds);
+    if (!load || !g->par_owner || !g->par_unit || !g->par_bounds || n > WS_PAR_MAX_ITEMS) {
+        snprintf(err, errlen, n > WS_PAR_MAX_ITEMS ? "-warpsim_threads: more than %u units"
+                                                   : "-warpsim_threads: out of host memory",
+                 (unsigned)WS_PAR_MAX_ITEMS);
+        free(load);
+        return -1;
+    }
+    load[0] = PAR_W_ICNT + (uint64_t)PAR_W_PART * g->n_chan;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        unsigned best = 0;
+        for (unsigned t = 1; t < threads; t++)
+            if (load[t] < load[best]) best = t;
+        g->par_owner[i] = best;
+        load[best] += PAR_W_SM;
+    }
+    free(load);
+    par_shares(g);
+    return 0;
+}
+
+/* Every PAR_REBALANCE parallel phases (tens of milliseconds): when the
+ * slowest thread's own share took longer than the quickest's by more than
+ * a busy SM's average time (the threads' total over the SMs busy now: an
+ * estimate on the high side, as it includes the memory side), and the same
+ * two threads were the slowest and the quickest in the period before, the
+ * slowest one's highest busy SM moves to the quickest. Under that
+ * condition the gap shrinks if the costs stay as they were, so the shares
+ * settle instead of swapping SMs back and forth; the second period keeps
+ * a thread that the host did not schedule for a while (its time includes
+ * the wait) from losing an SM at once. A period in which others ran more
+ * than one item of the quickest thread's share in 64 phases is not used
+ * (an owner away gets its items taken, and its time is short). */
+static void par_rebalance(ws_gpu *g) {
+    uint64_t t[WS_PAR_MAX_THREADS], lost[WS_PAR_MAX_THREADS];
+    unsigned threads = ws_par_threads(g->par), hi = 0, lo = 0;
+    ws_par_take_times(g->par, t, lost);
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < threads; i++) {
+        sum += t[i];
+        if (t[i] > t[hi]) hi = i;
+        if (t[i] < t[lo]) lo = i;
+    }
+    /* the quickest thread's time means little if others ran its items
+       (the host did not schedule it) */
+    bool calm = lost[lo] <= PAR_REBALANCE / 64;
+    uint32_t busy = 0, pick = UINT32_MAX;
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        if (!g->sm_idle[i]) {
+            busy++;
+            if (g->par_owner[i] == hi) pick = i;
+        }
+    bool again = g->par_last_hi == hi + 1 && g->par_last_lo == lo + 1;
+    if (!calm || pick == UINT32_MAX || t[hi] - t[lo] <= sum / busy) {
+        g->par_last_hi = g->par_last_lo = 0;
+        return;
+    }
+    g->par_last_hi = hi + 1, g->par_last_lo = lo + 1;
+    if (!again) return;
+    g->par_last_hi = g->par_last_lo = 0;
+    g->par_owner[pick] = lo;
+    par_shares(g);
 }
 
 ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
@@ -597,7 +712,7 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     }
     if (c->threads > 1 && g->n_sms > 1) {
         unsigned n = c->threads < (int64_t)g->n_sms ? (unsigned)c->threads : g->n_sms;
-        if (!(g->par = ws_par_create(n, err, errlen))) {
+        if (!(g->par = ws_par_create(n, err, errlen)) || par_plan(g, n, err, errlen)) {
             gpu_free(g);
             return NULL;
         }
@@ -1190,9 +1305,13 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
  * after this phase), then the partitions. */
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
-    if (i < p->g->n_sms) sm_cycle(p, i);
-    else if (i - p->g->n_sms < p->n_icnt) ws_icnt_cycle(p->g->icnt);
-    else mem_cycle(p, i - p->g->n_sms - p->n_icnt);
+    uint32_t u = p->g->par_unit[i];
+    if (u < p->g->n_sms) sm_cycle(p, u);
+    else if (u == p->g->n_sms) {
+        if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
+    } else {
+        mem_cycle(p, u - p->g->n_sms - 1); /* nothing when no memory clock ticks */
+    }
 }
 
 /* Is the parallel phase worth its hand-offs this cycle? Not with at most
@@ -1202,6 +1321,32 @@ static bool par_worthwhile(const ws_gpu *g) {
     uint32_t busy = 0;
     for (uint32_t i = 0; i < g->n_sms && busy < 2; i++) busy += !g->sm_idle[i];
     return busy >= 2;
+}
+
+/* -warpsim_threads_adapt: the cycles that could run in parallel go in
+ * stretches, each timed whole (serial steps included) and run in parallel
+ * or on the calling thread alone: a stretch of PAR_STRETCH cycles the
+ * quicker way (by the time per cycle of the last stretch of each kind),
+ * and after every PAR_PROBE of them a probe of PAR_PROBE_LEN cycles the
+ * other way, to see whether that changed (the host's other work comes and
+ * goes). The first stretch runs in parallel and is followed by a probe. A
+ * stretch's cycles differ from the next's only as the kernel moves on,
+ * and a stretch may span a kernel boundary. */
+enum { PAR_STRETCH = 2048, PAR_PROBE_LEN = 256, PAR_PROBE = 8 };
+static void par_adapt(ws_gpu *g) {
+    if (!g->par_n++) g->par_t0 = ws_par_ticks();
+    uint32_t len = g->par_probing ? PAR_PROBE_LEN : PAR_STRETCH;
+    if (g->par_n < len) return;
+    /* the time from the first cycle's start to this one's: len - 1 cycles */
+    g->par_est[g->par_off] = (ws_par_ticks() - g->par_t0) / (len - 1);
+    g->par_n = 0;
+    if (!g->par_probing && (!g->par_est[!g->par_off] || ++g->par_stretches % PAR_PROBE == 0)) {
+        g->par_off = !g->par_off;
+        g->par_probing = true;
+    } else {
+        g->par_off = g->par_est[1] < g->par_est[0];
+        g->par_probing = false;
+    }
 }
 
 /* Can this kernel's SMs run in parallel? Global-memory writes outside the
@@ -1311,10 +1456,16 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
         }
         if (dom & DOM_ICNT) {
-            /* sub-partition s = chan * n_sub_per_chan + k, in order (no divisions) */
+            /* sub-partition s = chan * n_sub_per_chan + k, in order; a
+               partition without replies has nothing to send */
             for (uint32_t s = 0, c = 0, k = 0; s < g->n_subparts;
                  s++, k = k + 1 == g->n_sub_per_chan ? (c++, 0) : k + 1) {
                 ws_mempart *p = g->part[c];
+                if (!k && !ws_mempart_replies(p)) { /* on to the next partition's first */
+                    s += g->n_sub_per_chan - 1;
+                    k = g->n_sub_per_chan - 1;
+                    continue;
+                }
                 ws_mreq *r = ws_subpart_top(p, k);
                 if (!r) continue;
                 if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
@@ -1336,16 +1487,17 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
            (and the CPU's port) enter before the partitions' DRAM cycles, in
            which they take no part (the DRAM cycle touches other queues) */
         if (dom & DOM_L2) {
-            /* no request has arrived at any sub-partition: only the full ones count */
-            bool arrived = ws_icnt_any_request_arrival(g->icnt);
-            for (uint32_t s = 0, c = 0, k = 0; s < g->n_subparts;
-                 s++, k = k + 1 == g->n_sub_per_chan ? (c++, 0) : k + 1) {
-                ws_mempart *p = g->part[c];
-                if (ws_subpart_full(p, k)) {
-                    g->stall_dramfull++;
-                    continue;
-                }
-                if (!arrived) continue;
+            /* every full sub-partition counts a stall (ws_mempart_full_count: as
+               the last L2 cycle and texture pushes left them, which is what each
+               one's turn below would see: a request entering one changes only
+               its own); the others take the request that has reached them */
+            for (uint32_t c = 0; c < g->n_chan; c++)
+                g->stall_dramfull += ws_mempart_full_count(g->part[c]);
+            for (uint32_t s = ws_icnt_next_request_arrival(g->icnt, 0); s < g->n_subparts;
+                 s = ws_icnt_next_request_arrival(g->icnt, s + 1)) {
+                uint32_t k;
+                ws_mempart *p = part_of(g, s, &k);
+                if (ws_subpart_full(p, k)) continue;
                 ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
                 if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);
@@ -1370,9 +1522,12 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             continue;
         }
         uint32_t n_mem = ph.dom || ph.dram_owed ? g->n_chan : 0;
-        if (g->par_kernel && par_worthwhile(g)) {
+        bool par = g->par_kernel && par_worthwhile(g);
+        if (par && g->cfg.threads_adapt) par_adapt(g);
+        if (par && !g->par_off) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
-            ws_par_run(g->par, g->n_sms + ph.n_icnt + n_mem, unit_cycle, &ph);
+            ws_par_run_shares(g->par, g->par_bounds, unit_cycle, &ph);
+            if (++g->par_runs % PAR_REBALANCE == 0) par_rebalance(g);
         } else {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);

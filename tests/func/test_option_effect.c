@@ -252,6 +252,8 @@ static const char *const g_quiet[][2] = {
     {"warpsim_progress", "writes progress lines to stderr, not the report (test_hang.c)"},
     {"warpsim_skip_idle", "an optimisation whose results are identical by design"},
     {"warpsim_threads", "parallel simulation, bit-identical by design (tests/func/test_par.c)"},
+    {"warpsim_threads_adapt", "whether a stretch of cycles runs in parallel, bit-identical by "
+                              "design (tests/func/test_par.c)"},
     {"warpsim_hp_check", "a debug check of hazard prediction's books (tests/unit/test_replay.c)"},
     {"warpsim_map_granularity", "acts only on accesses outside every allocation, which no bundled "
                                 "workload makes (tests/func/test_memcheck.c)"},

@@ -44,6 +44,7 @@ static char *run(const char *workload, const char *preset, const char *const *ex
     const char *over[16];
     int n = 0;
     over[n++] = tset;
+    over[n++] = "-warpsim_threads_adapt 0"; /* every cycle that can, in parallel */
     over[n++] = "-warpsim_stat_interval 250";
     for (int i = 0; extra && extra[i] && n < 15; i++) over[n++] = extra[i];
     over[n] = NULL;
@@ -121,6 +122,14 @@ TEST(par_golden_workloads_identical) {
     same("micro/matmul", "gtx480-v4", NULL, 0, g_2_4);
 }
 
+/* -warpsim_threads_adapt 1 (the default, off in the tests above): stretches
+   of 2048 cycles in parallel and on the calling thread alone, in turns */
+TEST(par_adapt_identical) {
+    static const char *const adapt[] = {"-warpsim_threads_adapt 1", NULL};
+    static const int g_2[] = {2, 0};
+    same("micro/matmul", NULL, adapt, 0, g_2);
+}
+
 /* Policies with per-SM state that moves every cycle, GPU-wide controllers
    acting between cycles, and the paths the skip tests cover. */
 TEST(par_policies_identical) {
@@ -191,7 +200,7 @@ enum { RACE_CTAS = 60, RACE_THREADS = 64, RACE_N = RACE_CTAS * RACE_THREADS };
 static char *race(int threads, uint32_t *out, uint32_t *tick) {
     char tset[40];
     snprintf(tset, sizeof tset, "-warpsim_threads %d", threads);
-    const char *over[] = {tset, NULL};
+    const char *over[] = {tset, "-warpsim_threads_adapt 0", NULL};
     char *rep = NULL;
     size_t rlen = 0;
     FILE *rf = open_memstream(&rep, &rlen);

@@ -189,6 +189,32 @@ TEST(icnt_next_sm_arrival_lists_sms_with_replies) {
     ws_icnt_destroy(n);
 }
 
+/* ws_icnt_next_request_arrival likewise for the sub-partitions (numbered
+ * from 0), across 64-output words; UINT32_MAX past the last. */
+TEST(icnt_next_request_arrival_lists_subpartitions_with_requests) {
+    enum { SM = 4, BIG_SUB = 70 };
+    ws_config c;
+    char err[256];
+    ws_config_init(&c);
+    ws_icnt *n = ws_icnt_create(&c, SM, BIG_SUB, err, sizeof err);
+    ws_config_free(&c);
+    CHECK(n != NULL);
+    CHECK_EQ_U64(ws_icnt_next_request_arrival(n, 0), UINT32_MAX);
+    ws_mreq r[3];
+    static const uint32_t dst[] = {2, 64, 69};
+    for (int j = 0; j < 3; j++) ws_icnt_push(n, (uint32_t)j, SM + dst[j], &r[j], 1);
+    for (int cyc = 0; cyc < 10; cyc++) ws_icnt_cycle(n);
+    CHECK_EQ_U64(ws_icnt_next_request_arrival(n, 0), 2);
+    CHECK_EQ_U64(ws_icnt_next_request_arrival(n, 3), 64);
+    CHECK_EQ_U64(ws_icnt_next_request_arrival(n, 65), 69);
+    CHECK_EQ_U64(ws_icnt_next_request_arrival(n, 70), UINT32_MAX);
+    CHECK(ws_icnt_pop(n, SM + 64) == &r[1]);
+    CHECK_EQ_U64(ws_icnt_next_request_arrival(n, 3), 69);
+    CHECK(ws_icnt_pop(n, SM + 2) == &r[0] && ws_icnt_pop(n, SM + 69) == &r[2]);
+    CHECK_EQ_U64(ws_icnt_next_request_arrival(n, 0), UINT32_MAX);
+    ws_icnt_destroy(n);
+}
+
 /* A port passes one packet per (vc_alloc_delay + sw_alloc_delay) allocation
  * steps: the next packet is VC-allocated only after the last tail has been
  * switched, then switch-allocated (BookSim's router, GPGPU-Sim's fly

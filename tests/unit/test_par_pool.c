@@ -59,3 +59,34 @@ TEST(par_runs_every_item_once) {
         ws_par_destroy(w);
     }
 }
+
+/* Shares chosen by the caller (ws_par_run_shares), uneven and some empty:
+ * still every item once, whatever thread ends up running it. */
+TEST(par_uneven_shares_run_every_item_once) {
+    char err[128];
+    static const unsigned threads[] = {2, 3};
+    for (size_t a = 0; a < sizeof threads / sizeof threads[0]; a++) {
+        ws_par *w = ws_par_create(threads[a], err, sizeof err);
+        CHECK_MSG(w != NULL, "%s", err);
+        if (!w) continue;
+        static par_probe p;
+        for (uint32_t run = 1; run <= 300; run++) {
+            uint32_t b[4] = {0};
+            /* thread 0 gets 0..20 items, the others whatever is left of n */
+            uint32_t n = run % 40, first = run % 21 < n ? run % 21 : n;
+            b[1] = first;
+            for (unsigned t = 2; t <= threads[a]; t++) b[t] = t == threads[a] ? n : (first + n) / 2;
+            for (uint32_t i = 0; i < MAX_ITEMS; i++) atomic_store(&p.count[i], 0);
+            p.run = run;
+            ws_par_run_shares(w, b, probe_item, &p);
+            for (uint32_t i = 0; i < MAX_ITEMS; i++) {
+                uint32_t c = atomic_load(&p.count[i]);
+                if (c != (i < n)) {
+                    CHECK_MSG(0, "threads %u run %u: item %u ran %u times", threads[a], run, i, c);
+                    break;
+                }
+            }
+        }
+        ws_par_destroy(w);
+    }
+}

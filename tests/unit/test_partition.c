@@ -133,3 +133,65 @@ TEST(partition_write_ack_and_memcpy_fill) {
     CHECK_EQ_U64(e.pool.live, 0);
     teardown(&e);
 }
+
+/* Requests given by ws_subpart_push enter the partition at the start of its
+ * next cycle (the serial step only queues them): until then the partition
+ * is busy, and a texture request, which skips the ROP, already counts
+ * towards its sub-partition's icnt->L2 queue (ws_subpart_full), as four
+ * sector requests. The counts that the GPU's scans use agree with the
+ * per-sub-partition answers after every cycle. */
+TEST(partition_push_enters_at_next_cycle) {
+    env e;
+    CHECK(setup(&e) == 0);
+    if (!e.p) return;
+    char err[128];
+    /* a fresh partition with 8-entry queues: full at 5 entries (room for 4 sectors) */
+    ws_mempart_destroy(e.p);
+    CHECK(ws_config_set(&e.c, "gpgpu_dram_partition_queues", "8:8:8:8", err, sizeof err) == 0);
+    e.p = ws_mempart_create(&e.c, 0, &e.pool, err, sizeof err);
+    CHECK(e.p != NULL);
+    if (!e.p) return;
+    uint64_t now = 0;
+    int origin;
+    CHECK(!ws_mempart_busy(e.p) && !ws_subpart_full(e.p, 0) && ws_mempart_full_count(e.p) == 0);
+    uint64_t a = 0;
+    for (int i = 0; i < 2; i++) {
+        ws_mreq *t = req(&e, a, false);
+        while (t->subpart != 0) { /* the next line of sub-partition 0 */
+            ws_mreq_free(&e.pool, t);
+            t = req(&e, a += 128, false);
+        }
+        a += 128;
+        t->access = WS_MA_TEXTURE_R;
+        t->origin = &origin;
+        CHECK_EQ_U64(t->subpart, 0);
+        ws_subpart_push(e.p, 0, t, now);
+        CHECK(ws_mempart_busy(e.p));
+        CHECK(ws_subpart_full(e.p, 0) == (i == 1)); /* 4 + 3 < 8, then 8 + 3 */
+        CHECK_EQ_U64(ws_mempart_full_count(e.p), i == 1);
+    }
+    CHECK(!ws_subpart_full(e.p, 1));
+    uint32_t replies = 0;
+    for (int i = 0; i < 3000 && replies < 8; i++, now++) {
+        ws_mempart_dram_cycle(e.p, now);
+        ws_mempart_l2_cycle(e.p, now);
+        uint32_t full = 0;
+        bool any = false;
+        for (uint32_t k = 0; k < 2; k++) {
+            full += ws_subpart_full(e.p, k);
+            any |= ws_subpart_top(e.p, k) != NULL;
+        }
+        CHECK_EQ_U64(ws_mempart_full_count(e.p), full);
+        CHECK(any == (ws_mempart_replies(e.p) != 0));
+        ws_mreq *r = ws_subpart_top(e.p, 0);
+        if (r) {
+            ws_subpart_pop(e.p, 0);
+            CHECK(r->origin == &origin && r->data_size == 32);
+            ws_mreq_free(&e.pool, r);
+            replies++;
+        }
+    }
+    CHECK_EQ_U64(replies, 8);
+    CHECK_EQ_U64(ws_mempart_replies(e.p), 0);
+    teardown(&e);
+}

@@ -11,6 +11,7 @@
 #include "timing/mem/addrdec.h"
 #include "timing/sm/hazard.h"
 #include "timing/sm/sm_internal.h"
+#include "util/bits.h"
 
 #define CHECK_SAME(a, b) CHECK_MSG(!strcmp((a), (b)), "\"%s\" != \"%s\"", (a), (b))
 
@@ -103,6 +104,7 @@ static sm_inst *mem_inst(ws_sm *sm, bool load, uint32_t active, uint16_t ntx) {
     in->is_load = load;
     in->space = WS_SPACE_GLOBAL;
     in->active = active;
+    in->nact = (uint8_t)ws_popc32(active);
     in->rp_ntx = ntx;
     in->pending = load; /* its data is still out: the checkpoint does not finish it */
     return in;

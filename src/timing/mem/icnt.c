@@ -400,4 +400,16 @@ uint32_t ws_icnt_next_sm_arrival(const ws_icnt *n, uint32_t from) {
     return n->n_sms;
 }
 
+uint32_t ws_icnt_next_request_arrival(const ws_icnt *n, uint32_t from) {
+    const net *t = &n->nets[0]; /* requests: its outputs are the sub-partitions */
+    for (uint32_t w = from >> 6; from < t->nout && w < t->wout; w++) {
+        uint64_t m = t->ej_busy[w] & (w == from >> 6 ? ~0ull << (from & 63) : ~0ull);
+        if (m) {
+            uint32_t o = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            return o < t->nout ? o : UINT32_MAX;
+        }
+    }
+    return UINT32_MAX;
+}
+
 const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->stats; }

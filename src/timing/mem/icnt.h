@@ -39,6 +39,9 @@ bool ws_icnt_any_request_arrival(const ws_icnt *n);
 /* The first SM, from `from` on, with a packet (arrived or arriving) in its
  * ejection buffer, or n_sms: lets the GPU visit only SMs with replies. */
 uint32_t ws_icnt_next_sm_arrival(const ws_icnt *n, uint32_t from);
+/* The same for the sub-partitions (numbered from 0, not as nodes): the
+ * first from `from` on, or UINT32_MAX. */
+uint32_t ws_icnt_next_request_arrival(const ws_icnt *n, uint32_t from);
 /* One interconnect cycle. */
 void ws_icnt_cycle(ws_icnt *n);
 bool ws_icnt_busy(const ws_icnt *n);

@@ -41,6 +41,7 @@ typedef struct subpart {
     item_ring l2_dram;
     ws_mreq *ready_hold;  /* released by a fill, waiting for L2->icnt room */
     uint32_t data_port_busy, fill_port_busy;
+    uint32_t inbox_tex;   /* entries that the inbox's requests will add to icnt_l2 */
 } subpart;
 
 struct ws_mempart {
@@ -64,10 +65,20 @@ struct ws_mempart {
     uint64_t moves, moves_prev;
     uint32_t l2_dram_n;   /* entries in the sub-partitions' L2->DRAM queues together */
     bool prog;
+    /* requests given by ws_subpart_push since the partition's last cycle,
+       in order: they enter their sub-partitions (split into sectors) at the
+       start of its next cycle, in its own item of the parallel phase rather
+       than in the serial step that moves them out of the interconnect */
+    ws_mreq_fifo inbox;
+    /* for the serial steps' scans: replies in the L2->icnt queues together,
+       and the sub-partitions that ws_subpart_full calls full (as of the
+       last L2 cycle or texture push: nothing else changes it) */
+    uint32_t n_replies, n_full;
     ws_mempart_stats stats;
 };
 
 /* ---- small helpers ---- */
+static void count_full(ws_mempart *p);
 static bool ring_push(item_ring *q, const dram_item *it) {
     if (q->len == q->cap) {
         uint32_t ncap = q->cap ? 2 * q->cap : 64;
@@ -183,6 +194,7 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
         }
     }
     p->atom = ws_cache_atom(p->sp[0].l2);
+    count_full(p); /* tiny icnt->L2 queues are full from the start */
     return p;
 fail:
     ws_mempart_destroy(p);
@@ -207,6 +219,7 @@ void ws_mempart_destroy(ws_mempart *p) {
             free(s->l2_dram.v);
             ws_cache_destroy(s->l2);
         }
+    free_fifo(p, &p->inbox);
     free(p->sp);
     free(p->lat.v);
     free(p->priv_credit);
@@ -220,8 +233,19 @@ uint32_t ws_mempart_nsub(const ws_mempart *p) { return p->nsub; }
 bool ws_subpart_full(const ws_mempart *p, uint32_t k) {
     /* GPGPU-Sim keeps room for a whole line's sector requests */
     uint32_t need = p->sectored ? 4 : 1;
-    return p->q_icnt_l2 && p->sp[k].icnt_l2.len + need - 1 >= p->q_icnt_l2;
+    const subpart *s = &p->sp[k];
+    return p->q_icnt_l2 && s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
 }
+
+static void count_full(ws_mempart *p) { /* ws_subpart_full of each, unrolled */
+    uint32_t n = 0, need = p->sectored ? 4 : 1;
+    if (p->q_icnt_l2)
+        for (uint32_t k = 0; k < p->nsub; k++)
+            n += p->sp[k].icnt_l2.len + p->sp[k].inbox_tex + need - 1 >= p->q_icnt_l2;
+    p->n_full = n;
+}
+uint32_t ws_mempart_full_count(const ws_mempart *p) { return p->n_full; }
+uint32_t ws_mempart_replies(const ws_mempart *p) { return p->n_replies; }
 
 static bool is_texture(const ws_mreq *r) { return r->access == WS_MA_TEXTURE_R; }
 
@@ -232,24 +256,30 @@ static void enter(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     else ws_mreq_fifo_push(&s->rop, r);
 }
 
-void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
-    subpart *s = &p->sp[k];
-    p->stats.reqs_in++;
-    p->moves++;
+/* Does r enter as one request (else one per sector of sector_mask)? */
+static bool whole(const ws_mempart *p, const ws_mreq *r) {
+    return !p->sectored || (p->texture_only && !is_texture(r)) || r->data_size <= 32;
+}
+
+/* The sectors that a request split by the sectored L2 asks for: all four
+   for a whole line, else those of its mask (GPGPU-Sim 4's L2) */
+static uint8_t sector_mask(const ws_mreq *r) {
+    uint8_t mask = r->data_size >= 128 || !r->sectors ? 0xF : r->sectors;
+    if (r->data_size == 64 && (r->sectors == 0xF || !r->sectors))
+        mask = (r->addr & 127) ? 0xC : 0x3;
+    return mask;
+}
+
+static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->parent = NULL;
     r->mflags = r->access == WS_MA_L1_WRBK ? MF_NOACK : 0;
-    bool bypass = p->texture_only && !is_texture(r);
-    if (!p->sectored || bypass || r->data_size <= 32) {
+    if (whole(p, r)) {
         if (p->sectored && r->data_size <= 32 && !r->sectors) r->sectors = (uint8_t)(1u << ((r->addr >> 5) & 3));
         enter(p, s, r, now);
         return;
     }
-    /* break the request into one request per 32 B sector: all four for a
-       whole line, else the sectors of its mask (GPGPU-Sim 4's L2) */
     uint64_t line = r->addr & ~(uint64_t)127;
-    uint8_t mask = r->data_size >= 128 || !r->sectors ? 0xF : r->sectors;
-    if (r->data_size == 64 && (r->sectors == 0xF || !r->sectors))
-        mask = (r->addr & 127) ? 0xC : 0x3;
+    uint8_t mask = sector_mask(r);
     r->pending = 0;
     for (uint32_t i = 0; i < 4; i++) {
         if (!((mask >> i) & 1)) continue;
@@ -273,9 +303,37 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
     }
 }
 
+/* The inbox's requests enter, in the order given (their pieces take
+   request numbers from the pool in that order, as when they entered at
+   once); each keeps the cycle it was given in. */
+static void take_inbox(ws_mempart *p) {
+    for (ws_mreq *r = p->inbox.head, *nx; r; r = nx) {
+        nx = r->next;
+        take(p, &p->sp[r->subpart % p->nsub], r, r->t_l2_in);
+    }
+    p->inbox = (ws_mreq_fifo){0};
+    for (uint32_t k = 0; k < p->nsub; k++) p->sp[k].inbox_tex = 0;
+}
+
+void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
+    p->stats.reqs_in++;
+    p->moves++;
+    if (r->subpart % p->nsub != k) { /* not addressed to k (a unit test): at once */
+        take(p, &p->sp[k], r, now);
+        return;
+    }
+    r->t_l2_in = now;
+    ws_mreq_fifo_push(&p->inbox, r);
+    if (is_texture(r)) {
+        p->sp[k].inbox_tex += whole(p, r) ? 1u : (uint32_t)__builtin_popcount(sector_mask(r));
+        count_full(p);
+    }
+}
+
 ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k) { return p->sp[k].l2_icnt.head; }
 void ws_subpart_pop(ws_mempart *p, uint32_t k) {
     if (ws_mreq_fifo_pop(&p->sp[k].l2_icnt)) {
+        p->n_replies--;
         p->stats.replies_out++;
         p->moves++;
     }
@@ -300,6 +358,7 @@ static void complete(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->is_reply = true;
     r->t_returned = now;
     ws_mreq_fifo_push(&s->l2_icnt, r);
+    p->n_replies++;
 }
 
 /* ---- L2 clock ---- */
@@ -455,10 +514,12 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
 }
 
 void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
+    if (p->inbox.head) take_inbox(p);
     p->l2_now = now;
     p->prog = p->moves != p->moves_prev;
     p->moves_prev = p->moves;
     for (uint32_t k = 0; k < p->nsub; k++) subpart_cycle(p, k, now);
+    count_full(p);
 }
 
 /* ---- DRAM clock ---- */
@@ -475,6 +536,7 @@ static void give_back(ws_mempart *p, uint32_t k) {
 }
 
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) {
+    if (p->inbox.head) take_inbox(p); /* before the cycle, as if they had entered at once */
     /* nothing held, in the latency queue or waiting to enter it, and a settled idle
        channel: the steps below would only count the channel's idle cycle */
     if (!p->ret_hold && !p->lat.len && !p->l2_dram_n && ws_dram_idle_cycle(p->dram)) {
@@ -532,21 +594,25 @@ void ws_mempart_kernel_done(ws_mempart *p) {
     for (uint32_t k = 0; k < p->nsub; k++) ws_cache_invalidate(p->sp[k].l2);
 }
 
+void ws_mempart_memcpy_fill_decoded(ws_mempart *p, const ws_mreq *d, uint64_t now) {
+    if (d->chan != p->chan) return;
+    ws_cache *c = p->sp[d->subpart % p->nsub].l2;
+    uint64_t ix = p->part_local_index ? d->part_addr : d->addr;
+    ws_cache_force_fill(c, d->addr, ix, now);
+}
+
 void ws_mempart_memcpy_fill(ws_mempart *p, uint64_t addr, uint64_t now) {
     ws_mreq tmp = {0};
     tmp.addr = addr;
     ws_addrdec_decode(&p->ad, &tmp);
-    if (tmp.chan != p->chan) return;
-    ws_cache *c = p->sp[tmp.subpart % p->nsub].l2;
-    uint64_t ix = p->part_local_index ? tmp.part_addr : addr;
-    ws_cache_force_fill(c, addr, ix, now);
+    ws_mempart_memcpy_fill_decoded(p, &tmp, now);
 }
 
 const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k) { return p->sp[k].l2; }
 ws_cache *ws_subpart_l2_ctl(ws_mempart *p, uint32_t k) { return p->sp[k].l2; }
 
 bool ws_mempart_busy(const ws_mempart *p) {
-    if (p->ret_hold || p->lat.len || ws_dram_busy(p->dram)) return true;
+    if (p->ret_hold || p->lat.len || p->inbox.len || ws_dram_busy(p->dram)) return true;
     for (uint32_t k = 0; k < p->nsub; k++) {
         const subpart *s = &p->sp[k];
         if (s->rop.len || s->icnt_l2.len || s->dram_l2.len || s->l2_icnt.len || s->l2_dram.len ||

@@ -50,6 +50,10 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now);
 /* Replies (and write acknowledgements) ready for the icnt, oldest first. */
 ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k);
 void ws_subpart_pop(ws_mempart *p, uint32_t k);
+/* For scans over all sub-partitions: how many are full (ws_subpart_full),
+   and how many replies wait in them together (0: every top is NULL). */
+uint32_t ws_mempart_full_count(const ws_mempart *p);
+uint32_t ws_mempart_replies(const ws_mempart *p);
 
 /* `now` is the core-cycle count for both: GPGPU-Sim times the ROP delay
  * and -dram_latency in core cycles whatever clock ticks the unit (the DRAM
@@ -66,6 +70,9 @@ void ws_mempart_kernel_done(ws_mempart *p);
  * its sub-partition, without traffic; addr must belong to this channel
  * (ws_addrdec_decode(...).chan). */
 void ws_mempart_memcpy_fill(ws_mempart *p, uint64_t addr, uint64_t now);
+/* The same for an address that the caller decoded already (with the
+ * configuration's address decoder: d->addr, chan, subpart, part_addr). */
+void ws_mempart_memcpy_fill_decoded(ws_mempart *p, const ws_mreq *d, uint64_t now);
 /* The L2 slice of sub-partition k (per-bank stats: L2_cache_bank[i]). */
 const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k);
 /* The same slice, for setting its bypass mode between cycles (policy epochs). */

@@ -31,13 +31,15 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     }
     sm->pview = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pview);
     sm->pwait = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pwait);
-    sm->vdirty = calloc(3 * (size_t)sm->n_sched, sizeof *sm->vdirty);
+    sm->vdirty = calloc(5 * (size_t)sm->n_sched, sizeof *sm->vdirty);
     if (!sm->sched || !sm->sview || !sm->sorder || !sm->pview || !sm->pwait || !sm->vdirty) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
     sm->pelig = sm->vdirty + sm->n_sched;
     sm->pbar = sm->vdirty + 2 * sm->n_sched;
+    sm->pempty = sm->vdirty + 3 * sm->n_sched;
+    sm->psb = sm->vdirty + 4 * sm->n_sched;
     sm->vsched = calloc(sm->max_warps, 1);
     sm->vbit = calloc(sm->max_warps, 1);
     sm->wblk = calloc(sm->max_warps, 1);
@@ -145,7 +147,8 @@ static bool fw_all_exited(const ws_sm *sm, const sm_warp *w) {
 
 /* Waiting at a barrier, a memory barrier (until its register writes are
    done; then the L1 is flushed if -gpgpu_flush_l1_cache) or an atomic. */
-static bool warp_waiting(ws_sm *sm, sm_warp *w, bool *at_bar) {
+static inline __attribute__((always_inline)) bool warp_waiting(ws_sm *sm, sm_warp *w,
+                                                              bool *at_bar) {
     if (fwarp(sm, w)->state == WS_WARP_BAR) {
         *at_bar = true;
         return true;
@@ -206,6 +209,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->lat = d->lat;
     in->ii = d->ii;
     in->active = st.active;
+    in->nact = (uint8_t)(st.active == ~0u ? WS_WARP_SIZE : ws_popc32(st.active));
     in->ndst = d->ndst;
     memcpy(in->dst, d->dst, d->ndst * sizeof *d->dst);
     in->nsrc = d->nrd;
@@ -243,7 +247,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
                                      in->space == WS_SPACE_TEX);
         /* GPGPU-Sim's gpgpu_n_*_insn: guard-true lanes by the space accessed */
         if (!in->is_membar && op != WS_OP_PREFETCH)
-            sm->st.mem_insn[in->space][in->is_store] += (uint64_t)ws_popc32(st.active);
+            sm->st.mem_insn[in->space][in->is_store] += in->nact;
         if (in->is_membar) w->membar = true;
         if (in->is_atomic) w->n_atomic++;
         if (sm->ro) sm_ro_issued(sm, wi, in);
@@ -261,10 +265,10 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     sm_ibuf_pop(w);
     sm_fetch_mark(sm, wi);
     sm->st.warp_insts++;
-    unsigned lanes = (unsigned)ws_popc32(st.issued_mask);
+    unsigned lanes = st.issued_mask == st.active ? in->nact : (unsigned)ws_popc32(st.issued_mask);
     sm->st.thread_insts += lanes;
     sm->st.issue_lanes[lanes]++;
-    sm->st.thread_insts_exec += (uint64_t)ws_popc32(st.active);
+    sm->st.thread_insts_exec += in->nact;
     sm->st.mem_writes += st.wrote;
     sm->progressed = true;
     if (d->is_ctrl && fw_all_exited(sm, w)) mark_done(sm, wi);
@@ -292,6 +296,140 @@ static int owed_issue(ws_sm *sm, unsigned s, unsigned wi, unsigned idx, unsigned
     return r;
 }
 
+/* What a scheduler's walk found so far. */
+typedef struct walk_st {
+    bool valid_inst, ready_inst, issued_inst, any_bar, any_empty, restricted;
+} walk_st;
+
+/* Why warp wi stopped, kept until it changes; the scheduler's bit sets of the empty and
+   scoreboard stops follow it (view bit vbit: used only without view_all). */
+static inline __attribute__((always_inline)) void blk_set(ws_sm *sm, unsigned s, unsigned wi, uint8_t blk) {
+    uint64_t bit = 1ull << sm->vbit[wi];
+    sm->wblk[wi] = blk;
+    sm->pempty[s] = (sm->pempty[s] & ~bit) | (blk == SM_BLK_EMPTY ? bit : 0);
+    sm->psb[s] = (sm->psb[s] & ~bit) | (blk == SM_BLK_SCOREBOARD ? bit : 0);
+}
+
+/* The walk's look at the warp of view idx, one the views let through or any after a
+   change: issues from it if it can. Returns -1 on a fault (the cycle ends), else 0. */
+static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s, unsigned idx,
+                                                           unsigned n, ws_sched_warp *sv,
+                                                           const uint8_t *swait, uint64_t gen_view,
+                                                           const ws_sched_policy *pol, walk_st *ws,
+                                                           const bool owes) {
+    const bool thr = sm->throttling;
+    const ws_sched_warp *v = &sv[idx];
+    if (thr && v->throttled) return 0;
+    unsigned wi = v->slot;
+    sm_warp *w = &sm->warps[wi];
+    if (owes && sm_warp_owes(w)) {
+        int r = owed_issue(sm, s, wi, idx, n, sv);
+        ws->valid_inst = ws->ready_inst = true;
+        ws->issued_inst = r > 0;
+        if (ws->issued_inst) sm->st.sched_issue[0]++; /* a reissue or a released load: alone */
+        ws->restricted |= r < 0;
+        return 0;
+    }
+    if (sm->gen != gen_view && (!w->valid || w->func_done)) return 0;
+    uint8_t blk = sm->wblk[wi];
+    if (blk) { /* it stopped there last time and nothing of it changed */
+        if (blk == SM_BLK_EMPTY) {
+            ws->any_empty = true;
+            return 0;
+        }
+        if (blk == SM_BLK_SCOREBOARD) {
+            ws->valid_inst = true;
+            return 0;
+        }
+        if (!sm_regset_free_for(sm, &sm->id_oc[blk - SM_BLK_PIPE], s)) {
+            ws->valid_inst = ws->ready_inst = true;
+            return 0;
+        } /* its ID_OC register has room now: check it again */
+    }
+    unsigned checked = 0, issued = 0;
+    while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
+        bool bar = false, wait;
+        if (sm->gen == gen_view) {
+            wait = swait[idx] != 0;
+            bar = swait[idx] == 2;
+        } else {
+            wait = warp_waiting(sm, w, &bar);
+        }
+        if (wait) {
+            ws->any_bar |= bar;
+            break;
+        }
+        const sm_ibuf *e = &w->ib[w->ib_next];
+        if (!e->valid) {
+            ws->any_empty = true;
+            if (!issued && sm->blk_ok) blk_set(sm, s, wi, SM_BLK_EMPTY);
+            break;
+        }
+        uint32_t func, pc;
+        if (!func_next(sm, w, &func, &pc)) {
+            mark_done(sm, wi);
+            break;
+        }
+        if (!e->inst || e->func != func || e->pc != pc) {
+            /* control hazard: refetch from the functional path */
+            sm_ibuf_flush(w);
+            sm_fetch_mark(sm, wi);
+            sm_view_dirty(sm, wi);
+            sm->gen++;
+            w->fetch_func = func;
+            w->fetch_pc = pc;
+            break;
+        }
+        if (sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
+        if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
+        ws->valid_inst = true;
+        checked++;
+        if (sm_sb_collides(w, e->dec)) {
+            if (!issued && sm->blk_ok) blk_set(sm, s, wi, SM_BLK_SCOREBOARD);
+            break;
+        }
+        ws->ready_inst = true;
+        sm_regset *rs = &sm->id_oc[e->dec->cls];
+        if (!sm_regset_free_for(sm, rs, s)) {
+            if (!issued && sm->blk_ok) blk_set(sm, s, wi, (uint8_t)(SM_BLK_PIPE + e->dec->cls));
+            break;
+        }
+        int r = issue_one(sm, wi, e, rs);
+        if (r < 0) return -1;
+        if (r == 0) {
+            checked--; /* it turned out to be waiting or finished */
+            break;
+        }
+        if (r == 2) { /* executed, held back by hazard prediction */
+            ws->restricted = true;
+            break;
+        }
+        issued++;
+        if (!w->valid || w->func_done) break;
+    }
+    if (issued) {
+        ws->issued_inst = true;
+        sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
+        pol->issued(sm->sched[s].state, sv, n, idx);
+        sm->order_ok[s] = false;
+    }
+    return 0;
+}
+
+/* The counts of the warps the quick walk passed without a look before order position
+   p (at a barrier, stopped at an empty ibuffer or the scoreboard), when something
+   changed at p and the full walk takes over. */
+static void walk_passed(walk_st *ws, const uint16_t *order, unsigned p, uint64_t cand,
+                        uint64_t bar, uint64_t bemp, uint64_t bsb) {
+    for (unsigned j = 0; j < p; j++) {
+        unsigned x = order[j];
+        if (cand >> x & 1) continue;
+        ws->any_bar |= bar >> x & 1;
+        ws->any_empty |= bemp >> x & 1;
+        ws->valid_inst |= bsb >> x & 1;
+    }
+}
+
 /* One scheduler's cycle; `owes` (replay or hazard prediction on) is a
    constant in each of the two copies below, so the default pipeline's copy
    carries none of their tests. */
@@ -312,6 +450,8 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     uint8_t *swait = &sm->pwait[s * sm->view_per];
     uint64_t dirty = sm->vdirty[s];
     sm->vdirty[s] = 0;
+    sm->pempty[s] &= ~dirty; /* (their wblk went with the mark) */
+    sm->psb[s] &= ~dirty;
     bool same_view = !dirty && !sm->view_all;
     for (unsigned i = 0; i < n; i++) {
         if (!sm->view_all) {
@@ -374,124 +514,74 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     }
     unsigned k = sm->order_k[s];
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
-    bool valid_inst = false, ready_inst = false, issued_inst = false, any_bar = false,
-         any_empty = false, restricted = false;
+    walk_st ws = {false, false, false, false, false, false};
     const bool thr = sm->throttling; /* only a throttle filter sets `throttled` */
     /* A stable policy's full order is a permutation of the views: once the walk has
        passed every warp the views let through (nothing changed on the way), the rest
        are all skipped, and of them only whether one is at a barrier counts (off with
        -warpsim_skip_idle 0, view_all, so that tests compare it with the full walk). */
-    unsigned left = pol->stable && !thr && !sm->view_all && k == n ? ws_popc64(sm->pelig[s]) : ~0u;
-    for (unsigned oi = 0; oi < k && !issued_inst; oi++) {
+    const bool perm = pol->stable && !thr && !sm->view_all && k == n;
+    unsigned left = perm && owes ? ws_popc64(sm->pelig[s]) : ~0u;
+    unsigned oi = 0;
+    if (!owes && perm) {
+        /* Of those, a warp that stopped at an empty ibuffer or the scoreboard last time,
+           unchanged since (pempty, psb), would stop there again and count only as such:
+           the walk passes it without a look, visits the others in order, and adds the
+           stopped ones' counts at the end. Should something change on the way (gen), the
+           full walk takes over after the warp that changed it, with the counts of the
+           warps passed until then. */
+        uint64_t elig = sm->pelig[s], bemp = sm->pempty[s] & elig, bsb = sm->psb[s] & elig;
+        uint64_t cand = elig & ~(bemp | bsb);
+        if (cand && !(cand & (cand - 1))) {
+            /* one to visit: no search (its position only if something changes) */
+            unsigned idx = (unsigned)__builtin_ctzll(cand);
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false) < 0) return;
+            if (!ws.issued_inst && sm->gen != gen_view) {
+                while (oi < k && order[oi] != idx) oi++;
+                walk_passed(&ws, order, oi, cand, sm->pbar[s], bemp, bsb);
+                oi++;
+                goto full;
+            }
+        } else {
+            for (uint64_t rest = cand; rest && oi < k; oi++) {
+                unsigned idx = order[oi];
+                if (!(rest >> idx & 1)) continue;
+                rest &= ~(1ull << idx);
+                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false) < 0) return;
+                if (ws.issued_inst) break;
+                if (sm->gen != gen_view) {
+                    walk_passed(&ws, order, oi, cand, sm->pbar[s], bemp, bsb);
+                    oi++;
+                    goto full;
+                }
+            }
+        }
+        if (!ws.issued_inst) {
+            ws.any_bar |= sm->pbar[s] != 0;
+            ws.any_empty |= bemp != 0;
+            ws.valid_inst |= bsb != 0;
+        }
+        oi = k;
+    }
+full:
+    for (; oi < k && !ws.issued_inst; oi++) {
         unsigned idx = order[oi];
         /* the view still says what the warp would: one byte tells a warp to skip (not
            valid, waiting, at a barrier) */
         if (sm->gen == gen_view && swait[idx]) {
             if (!left) {
-                any_bar |= sm->pbar[s] != 0;
+                ws.any_bar |= sm->pbar[s] != 0;
                 break;
             }
-            any_bar |= swait[idx] == 2 && !(thr && sv[idx].throttled);
+            ws.any_bar |= swait[idx] == 2 && !(thr && sv[idx].throttled);
             continue;
         }
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
-        const ws_sched_warp *v = &sv[idx];
-        if (thr && v->throttled) continue;
-        unsigned wi = v->slot;
-        sm_warp *w = &sm->warps[wi];
-        if (owes && sm_warp_owes(w)) {
-            int r = owed_issue(sm, s, wi, idx, n, sv);
-            valid_inst = ready_inst = true;
-            issued_inst = r > 0;
-            if (issued_inst) sm->st.sched_issue[0]++; /* a reissue or a released load: alone */
-            restricted |= r < 0;
-            continue;
-        }
-        if (sm->gen != gen_view && (!w->valid || w->func_done)) continue;
-        uint8_t blk = sm->wblk[wi];
-        if (blk) { /* it stopped there last time and nothing of it changed */
-            if (blk == SM_BLK_EMPTY) {
-                any_empty = true;
-                continue;
-            }
-            if (blk == SM_BLK_SCOREBOARD) {
-                valid_inst = true;
-                continue;
-            }
-            if (!sm_regset_free_for(sm, &sm->id_oc[blk - SM_BLK_PIPE], s)) {
-                valid_inst = ready_inst = true;
-                continue;
-            } /* its ID_OC register has room now: check it again */
-        }
-        unsigned checked = 0, issued = 0;
-        while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
-            bool bar = false, wait;
-            if (sm->gen == gen_view) {
-                wait = swait[idx] != 0;
-                bar = swait[idx] == 2;
-            } else {
-                wait = warp_waiting(sm, w, &bar);
-            }
-            if (wait) {
-                any_bar |= bar;
-                break;
-            }
-            const sm_ibuf *e = &w->ib[w->ib_next];
-            if (!e->valid) {
-                any_empty = true;
-                if (!issued && sm->blk_ok) sm->wblk[wi] = SM_BLK_EMPTY;
-                break;
-            }
-            uint32_t func, pc;
-            if (!func_next(sm, w, &func, &pc)) {
-                mark_done(sm, wi);
-                break;
-            }
-            if (!e->inst || e->func != func || e->pc != pc) {
-                /* control hazard: refetch from the functional path */
-                sm_ibuf_flush(w);
-                sm_fetch_mark(sm, wi);
-                sm_view_dirty(sm, wi);
-                sm->gen++;
-                w->fetch_func = func;
-                w->fetch_pc = pc;
-                break;
-            }
-            if (sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
-            if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
-            valid_inst = true;
-            checked++;
-            if (sm_sb_collides(w, e->dec)) {
-                if (!issued && sm->blk_ok) sm->wblk[wi] = SM_BLK_SCOREBOARD;
-                break;
-            }
-            ready_inst = true;
-            sm_regset *rs = &sm->id_oc[e->dec->cls];
-            if (!sm_regset_free_for(sm, rs, s)) {
-                if (!issued && sm->blk_ok) sm->wblk[wi] = (uint8_t)(SM_BLK_PIPE + e->dec->cls);
-                break;
-            }
-            int r = issue_one(sm, wi, e, rs);
-            if (r < 0) return;
-            if (r == 0) {
-                checked--; /* it turned out to be waiting or finished */
-                break;
-            }
-            if (r == 2) { /* executed, held back by hazard prediction */
-                restricted = true;
-                break;
-            }
-            issued++;
-            if (!w->valid || w->func_done) break;
-        }
-        if (issued) {
-            issued_inst = true;
-            sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
-            pol->issued(sm->sched[s].state, sv, n, idx);
-            sm->order_ok[s] = false;
-        }
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes) < 0) return;
     }
-    if (issued_inst) return;
+    bool valid_inst = ws.valid_inst, ready_inst = ws.ready_inst, any_bar = ws.any_bar,
+         any_empty = ws.any_empty, restricted = ws.restricted;
+    if (ws.issued_inst) return;
     uint64_t *stall;
     if (restricted) stall = &sm->st.hp_restrict; /* only hazard prediction held it back */
     else if (!valid_inst) stall = any_bar ? &sm->st.stall_barrier

@@ -153,6 +153,9 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
             return -1;
         }
     }
+    /* without DP (INT) units their instructions take the SFU (SP) class (units.c): the
+       collector's per-class loops stop before classes that stay empty */
+    sm->oc_ncls = c->num_int_units > 0 ? SM_INT + 1 : c->num_dp_units > 0 ? SM_DP + 1 : SM_MEM + 1;
     sm->sub_core = c->sub_core_model;
     if (sm->sub_core) {
         /* GPGPU-Sim requires these splits to be even; so do we, before the run */
@@ -211,7 +214,7 @@ static inline unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
 
 /* A writeback uses the banks of the registers it writes this cycle. */
 void sm_oc_write(ws_sm *sm, const sm_inst *in) {
-    sm->st.rf_writes += (uint64_t)in->ndst * (uint64_t)ws_popc32(in->active);
+    sm->st.rf_writes += (uint64_t)in->ndst * in->nact;
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned id = in->dst[i];
         sm->bank_wmask |= 1ull << reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id,
@@ -219,23 +222,35 @@ void sm_oc_write(ws_sm *sm, const sm_inst *in) {
     }
 }
 
+/* A unit's operands are all read: dispatch may take it. */
+static inline void cu_mark_ready(ws_sm *sm, unsigned cu) {
+    unsigned set = sm->cu[cu].set;
+    sm->cu_rdy[set] |= 1ull << (cu - sm->cu_base[set]);
+}
+
 static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
-    /* round robin over the set's units, starting after the last dispatched */
-    unsigned n = sm->cu_n[set], base = sm->cu_base[set];
-    for (unsigned j = 0; j < n; j++) {
-        unsigned c = sm->disp_rr[set] + 1 + j; /* (disp_rr + 1 + j) % n, disp_rr < n */
-        if (c >= n) c -= n;
-        sm_cu *cu = &sm->cu[base + c];
-        if (!cu->in || cu->in->nrd) continue;
-        if (set == SM_NCLASS && k < SM_NCLASS && cu->in->cls != k) continue; /* k: any */
-        sm_regset *out = &sm->oc_ex[cu->in->cls];
-        if (!sm_regset_free_for(sm, out, sm->vsched[cu->in->warp])) continue;
-        sm_regset_push(out, cu->in);
-        cu->in = NULL;
-        sm->cu_used[set]--;
-        sm->disp_rr[set] = c;
-        return true;
-    }
+    /* round robin over the set's units, starting after the last dispatched: only those
+       whose operands are all read (cu_rdy), from disp_rr + 1 up, then from 0 (n <= 64) */
+    uint64_t m = sm->cu_rdy[set];
+    if (!m) return false;
+    unsigned base = sm->cu_base[set], r = sm->disp_rr[set] + 1; /* r <= n <= 64 */
+    uint64_t up = r >= 64 ? 0 : m & (~0ull << r);
+    uint64_t round[2] = {up, m & ~up};
+    for (unsigned h = 0; h < 2; h++)
+        for (uint64_t mm = round[h]; mm; mm &= mm - 1) {
+            unsigned c = (unsigned)__builtin_ctzll(mm);
+            sm_cu *cu = &sm->cu[base + c];
+            if (set == SM_NCLASS && k < SM_NCLASS && cu->in->cls != k) continue; /* k: any */
+            sm_regset *out = &sm->oc_ex[cu->in->cls];
+            if (!sm_regset_free_for(sm, out, sm->vsched[cu->in->warp])) continue;
+            sm_regset_push(out, cu->in);
+            cu->in = NULL;
+            sm->cu_used[set]--;
+            sm->cu_occ[set] &= ~(1ull << c);
+            sm->cu_rdy[set] &= ~(1ull << c);
+            sm->disp_rr[set] = c;
+            return true;
+        }
     return false;
 }
 
@@ -247,24 +262,29 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
         lo = sm->vsched[in->warp] * per;
         n = lo + per;
     }
-    for (unsigned c = lo; c < n; c++) {
-        sm_cu *cu = &sm->cu[base + c];
-        if (cu->in) continue;
-        cu->in = in;
-        sm->cu_used[set]++;
-        in->nrd = in->nsrc;
-        /* every queued operand read is served before dispatch: count it now */
-        sm->st.rf_reads += (uint64_t)in->nsrc * (uint64_t)ws_popc32(in->active);
-        for (unsigned i = 0; i < in->nsrc; i++) {
-            unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
-            if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */
-            sm->bankq[b][(sm->bq_head[b] + sm->bq_len[b]++) % sm->bq_cap].cu = (uint16_t)(base + c);
-            sm->bq_mask |= 1ull << b;
-            sm->bq_total++;
-        }
-        return true;
+    /* the first free unit from lo (units lo..n-1, n <= 64) */
+    uint64_t range = (n >= 64 ? ~0ull : (1ull << n) - 1) & ~((1ull << lo) - 1);
+    uint64_t free = range & ~sm->cu_occ[set];
+    if (!free) return false;
+    unsigned c = (unsigned)__builtin_ctzll(free);
+    sm_cu *cu = &sm->cu[base + c];
+    cu->in = in;
+    sm->cu_used[set]++;
+    sm->cu_occ[set] |= 1ull << c;
+    in->nrd = in->nsrc;
+    /* every queued operand read is served before dispatch: count it now */
+    sm->st.rf_reads += (uint64_t)in->nsrc * in->nact;
+    for (unsigned i = 0; i < in->nsrc; i++) {
+        unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
+        if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */
+        unsigned at = sm->bq_head[b] + sm->bq_len[b]++; /* (head + len) % cap, both < cap */
+        if (at >= sm->bq_cap) at -= sm->bq_cap;
+        sm->bankq[b][at].cu = (uint16_t)(base + c);
+        sm->bq_mask |= 1ull << b;
+        sm->bq_total++;
     }
-    return false;
+    if (!in->nrd) sm->cu_rdy[set] |= 1ull << c;
+    return true;
 }
 
 /* Class k's instruction found no unit: is one of the units it could use
@@ -316,7 +336,7 @@ void sm_oc_cycle(ws_sm *sm) {
     /* nothing in ID_OC, in a collector unit or in a bank queue: the steps below would
        only rotate the bank priority (once per step) and clear the write marks */
     bool idle = !sm->bq_total && !sm->cu_used[SM_NCLASS];
-    for (unsigned k = 0; k < SM_NCLASS && idle; k++) idle = !sm->id_oc[k].n && !sm->cu_used[k];
+    for (unsigned k = 0; k < sm->oc_ncls && idle; k++) idle = !sm->id_oc[k].n && !sm->cu_used[k];
     if (idle) {
         unsigned a = sm->arb_prio + sm->oc_steps;
         while (a >= sm->nbanks) a -= sm->nbanks;
@@ -334,14 +354,16 @@ static bool oc_step(ws_sm *sm) {
        class k, or a general one holding class k, goes to OC_EX k: none
        can while that is full) */
     if (sm->oc_generic) {
-        for (unsigned p = 0; p < sm->gen_out_ports && sm->cu_used[SM_NCLASS]; p++)
+        for (unsigned p = 0; p < sm->gen_out_ports && sm->cu_rdy[SM_NCLASS]; p++)
             if (!cu_dispatch(sm, SM_NCLASS, SM_NCLASS)) break;
     } else {
-        for (unsigned k = 0; k < SM_NCLASS; k++) {
+        /* (only units whose operands are all read can go: cu_rdy) */
+        for (unsigned k = 0; k < sm->oc_ncls; k++) {
+            if (!(sm->cu_rdy[k] | sm->cu_rdy[SM_NCLASS])) continue;
             if (!sm_regset_free(&sm->oc_ex[k])) continue;
-            for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_used[k]; p++)
+            for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_rdy[k]; p++)
                 if (!cu_dispatch(sm, k, k)) break;
-            if (sm->cu_used[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS);
+            if (sm->cu_rdy[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS);
         }
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
@@ -357,13 +379,14 @@ static bool oc_step(ws_sm *sm) {
                 unsigned cu = sm->bankq[b][sm->bq_head[b]].cu;
                 if (sm->cu_granted[cu]) continue;
                 sm->cu_granted[cu] = 1;
-                sm->bq_head[b] = (sm->bq_head[b] + 1) % sm->bq_cap;
+                if (++sm->bq_head[b] == sm->bq_cap) sm->bq_head[b] = 0;
                 if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
                 sm->bq_total--;
-                if (sm->cu[cu].in && sm->cu[cu].in->nrd) sm->cu[cu].in->nrd--;
+                if (sm->cu[cu].in && sm->cu[cu].in->nrd && !--sm->cu[cu].in->nrd)
+                    cu_mark_ready(sm, cu);
             }
     }
-    sm->arb_prio = (sm->arb_prio + 1) % sm->nbanks;
+    if (++sm->arb_prio == sm->nbanks) sm->arb_prio = 0; /* (arb_prio < nbanks) */
     /* 3. input ports move instructions from ID_OC into free collector units */
     if (sm->oc_generic) {
         bool b = gen_allocate(sm);
@@ -371,7 +394,7 @@ static bool oc_step(ws_sm *sm) {
         return b;
     }
     bool blocked = false;
-    for (unsigned k = 0; k < SM_NCLASS; k++) {
+    for (unsigned k = 0; k < sm->oc_ncls; k++) {
         sm_regset *rs = &sm->id_oc[k];
         for (unsigned p = 0; p < sm->in_ports[k] && rs->n; p++) {
             unsigned idx;

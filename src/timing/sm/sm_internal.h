@@ -53,6 +53,7 @@ typedef struct sm_inst {
     uint8_t nrd;               /* register reads still to do (operand collector) */
     uint16_t lat, ii;
     uint32_t active;
+    uint8_t nact;              /* lanes in active (counted once, at issue) */
     uint8_t ndst;
     uint16_t dst[SM_MAX_DST];  /* scoreboard ids */
     uint8_t nsrc;
@@ -270,6 +271,9 @@ struct ws_sm {
     uint64_t *vdirty;          /* per scheduler: views to look at again */
     uint64_t *pelig, *pbar;    /* per scheduler, views up to 64: pwait 0, pwait 2 (in
                                   vdirty's allocation, freed with it) */
+    uint64_t *pempty, *psb;    /* per scheduler, views up to 64: wblk EMPTY, SCOREBOARD, as the
+                                  walk set them (cleared with the view's dirty bit before the
+                                  next walk; same allocation) */
     bool views_add;            /* the SM adds to the views (longop, next_load, throttling) */
     unsigned sched_full;       /* schedulers below it have view_per warps, the others one fewer */
     uint32_t vsame;            /* bit s: scheduler s's kept views hold the bytes its policy
@@ -306,6 +310,9 @@ struct ws_sm {
     sm_cu *cu;
     unsigned cu_base[SM_NCLASS + 1], cu_n[SM_NCLASS + 1];
     unsigned cu_used[SM_NCLASS + 1]; /* units holding an instruction, per set */
+    unsigned oc_ncls;          /* classes below it can hold instructions (DP, INT: with units) */
+    uint64_t cu_occ[SM_NCLASS + 1]; /* per set, bit i: its unit i holds an instruction */
+    uint64_t cu_rdy[SM_NCLASS + 1]; /* ... whose operands are all read (dispatch looks only there) */
     unsigned in_ports[SM_NCLASS], out_ports[SM_NCLASS];
     unsigned disp_rr[SM_NCLASS + 1];
     unsigned nbanks;

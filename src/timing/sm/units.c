@@ -186,7 +186,7 @@ bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
    not which pipeline carries it (DP work on the SFU is still DP work; setp
    and cvt count by their compare / source type too). */
 static void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
-    uint64_t n = (uint64_t)ws_popc32(in->active);
+    uint64_t n = in->nact;
     uint8_t t = in->inst->type, s = in->inst->stype;
     if (t == WS_T_F64 || s == WS_T_F64) sm->st.thread_insts_dp += n;
     else if (fu->cls == SM_SFU) sm->st.thread_insts_sfu += n;
@@ -231,7 +231,7 @@ void sm_units_cycle(ws_sm *sm) {
         sm_inst *in = sm_regset_oldest(rs, &idx);
         sm_regset_remove(rs, idx);
         if (!in->rp_pass) /* a replay's pass is not another instruction */
-            sm->st.thread_insts_mem += (uint64_t)ws_popc32(in->active);
+            sm->st.thread_insts_mem += in->nact;
         sm_ldst_issue(sm, in);
     }
 }
