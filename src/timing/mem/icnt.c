@@ -381,13 +381,6 @@ void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
     }
 }
 
-bool ws_icnt_any_request_arrival(const ws_icnt *n) {
-    const net *t = &n->nets[0]; /* requests: its outputs are the sub-partitions */
-    for (uint32_t w = 0; w < t->wout; w++)
-        if (t->ej_busy[w]) return true;
-    return false;
-}
-
 uint32_t ws_icnt_next_sm_arrival(const ws_icnt *n, uint32_t from) {
     const net *t = &n->nets[1]; /* replies: its outputs are the SMs */
     for (uint32_t w = from >> 6; from < n->n_sms && w < t->wout; w++) {

@@ -33,9 +33,6 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node);
 /* A packet that has fully arrived at node `node`, or NULL. */
 ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node);
-/* Has any sub-partition a packet (arrived or arriving) in its ejection
- * buffer? If not, ws_icnt_pop returns NULL for every one of them. */
-bool ws_icnt_any_request_arrival(const ws_icnt *n);
 /* The first SM, from `from` on, with a packet (arrived or arriving) in its
  * ejection buffer, or n_sms: lets the GPU visit only SMs with replies. */
 uint32_t ws_icnt_next_sm_arrival(const ws_icnt *n, uint32_t from);
