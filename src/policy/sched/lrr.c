@@ -20,7 +20,12 @@ static void lrr_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned id
     ((lrr_state *)st)->last = idx;
 }
 
+static int lrr_first(const void *st, unsigned n) {
+    unsigned f = ((const lrr_state *)st)->last + 1;
+    return (int)(f < n ? f : 0); /* (last < n) */
+}
+
 const ws_sched_policy ws_sched_lrr = {
     "lrr", "loose round robin over the scheduler's warps", NULL, 0, lrr_create, lrr_destroy,
-    lrr_order, lrr_issued, 0, 1,
+    lrr_order, lrr_issued, 0, 1, NULL, WS_SCHED_ROTATE, lrr_first,
 };

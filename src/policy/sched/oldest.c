@@ -15,8 +15,10 @@ static unsigned oldest_order(void *st, const ws_sched_warp *w, unsigned n, uint1
 static void oldest_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned idx) {}
 
 static void oldest_views_same(void *st) { ws_sched_ageord_same(st); }
+static int oldest_first(const void *st, unsigned n) { return -1; }
 
 const ws_sched_policy ws_sched_oldest = {
     "oldest", "oldest warp (smallest dynamic warp id) first", NULL, 0, oldest_create,
-    oldest_destroy, oldest_order, oldest_issued, 0, 1, oldest_views_same,
+    oldest_destroy, oldest_order, oldest_issued, 0, 1, oldest_views_same, WS_SCHED_AGE,
+    oldest_first,
 };

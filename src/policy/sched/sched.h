@@ -60,7 +60,16 @@ typedef struct ws_sched_policy {
        last call (the SM knows which views it rewrote), so the policy need not compare
        them with the ones it kept. */
     void (*views_same)(void *st);
+    /* Optional, for stable policies (0 and NULL: none): the shape order() always gives,
+       so that the SM can follow it without asking for the list (src/timing/sm/issue.c
+       walks only the warps that may issue, by bit scans). With f = first(st, n):
+       WS_SCHED_ROTATE: all n indices, f, f + 1, ..., n - 1, 0, ..., f - 1 (0 <= f < n);
+       WS_SCHED_AGE: f first when 0 <= f < n, then every other index, those of views
+       valid and not waiting before the others, each group by (age, index). */
+    int shape;
+    int (*first)(const void *st, unsigned n);
 } ws_sched_policy;
+enum { WS_SCHED_ANY = 0, WS_SCHED_ROTATE, WS_SCHED_AGE };
 
 const ws_sched_policy *ws_sched_find(const char *name); /* "gto", "two_level_active:6:0:1" */
 const ws_sched_policy *const *ws_sched_all(void);

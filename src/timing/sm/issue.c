@@ -22,7 +22,8 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->sched = calloc(sm->n_sched, sizeof *sm->sched);
     sm->sview = calloc(sm->max_warps, sizeof *sm->sview);
     sm->view_per = (sm->max_warps + sm->n_sched - 1) / sm->n_sched;
-    sm->sorder = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->sorder);
+    /* sorder, then rk_by and rk_rank: one allocation */
+    sm->sorder = calloc(3 * (size_t)sm->view_per * sm->n_sched, sizeof *sm->sorder);
     sm->order_k = calloc(sm->n_sched, sizeof *sm->order_k);
     sm->order_ok = calloc(sm->n_sched, sizeof *sm->order_ok);
     if (!sm->order_k || !sm->order_ok) {
@@ -36,6 +37,11 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    sm->rk_by = sm->sorder + (size_t)sm->view_per * sm->n_sched;
+    sm->rk_rank = sm->rk_by + (size_t)sm->view_per * sm->n_sched;
+    for (unsigned i = 0; i < sm->view_per * sm->n_sched; i++)
+        sm->rk_by[i] = sm->rk_rank[i] = (uint16_t)(i % sm->view_per);
+    sm->rk_stale = ~0u;
     sm->pelig = sm->vdirty + sm->n_sched;
     sm->pbar = sm->vdirty + 2 * sm->n_sched;
     sm->pempty = sm->vdirty + 3 * sm->n_sched;
@@ -72,6 +78,9 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
                     sm->throttling;
     unsigned rem = sm->max_warps % sm->n_sched; /* schedulers below it have view_per warps */
     sm->sched_full = rem ? rem : sm->n_sched;
+    const ws_sched_policy *sp = sm->sched[0].policy;
+    sm->rk_ok = sp->shape != WS_SCHED_ANY && sp->first && sp->stable && !sm->view_all &&
+                !sm->views_add && !sm->throttling;
     /* schemes ranking all of the SM's warps (CCWS) also keep per-SM state fed by L1D events */
     if (ws_throttle_sm_create(&sm->throttle_sm, sm->cfg->throttle, sm->max_warps,
                               ws_cache_get_cfg(sm->l1d)->line_size, sm->throttle, sm->n_sched,
@@ -430,6 +439,35 @@ static void walk_passed(walk_st *ws, const uint16_t *order, unsigned p, uint64_t
     }
 }
 
+/* Ask scheduler s's policy for its order of the views sv. */
+static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol,
+                               ws_sched_warp *sv, unsigned n, bool adds) {
+    /* the kept views hold the bytes of the policy's last call: it need not compare */
+    if (!adds && pol->views_same && (sm->vsame >> s & 1)) pol->views_same(sm->sched[s].state);
+    sm->order_k[s] = pol->order(sm->sched[s].state, sv, n, &sm->sorder[s * sm->view_per]);
+    sm->order_ok[s] = true;
+    if (!adds) sm->vsame |= 1u << s;
+}
+
+/* Scheduler s's views by (age, index) again after an age changed (a warp started): an
+   insertion sort of the last order, in which a new warp mostly moves alone. */
+static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_sched_warp *pv,
+                                                unsigned n) {
+    uint16_t *by = &sm->rk_by[s * sm->view_per], *rank = &sm->rk_rank[s * sm->view_per];
+    for (unsigned i = 1; i < n; i++) {
+        uint16_t v = by[i];
+        unsigned j = i;
+        while (j > 0 && (pv[by[j - 1]].age > pv[v].age ||
+                         (pv[by[j - 1]].age == pv[v].age && by[j - 1] > v))) {
+            by[j] = by[j - 1];
+            j--;
+        }
+        by[j] = v;
+    }
+    for (unsigned i = 0; i < n; i++) rank[by[i]] = (uint16_t)i;
+    sm->rk_stale &= ~(1u << s);
+}
+
 /* One scheduler's cycle; `owes` (replay or hazard prediction on) is a
    constant in each of the two copies below, so the default pipeline's copy
    carries none of their tests. */
@@ -453,6 +491,9 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     sm->pempty[s] &= ~dirty; /* (their wblk went with the mark) */
     sm->psb[s] &= ~dirty;
     bool same_view = !dirty && !sm->view_all;
+    /* (the masks in locals: the byte stores below could alias them) */
+    uint64_t pelig = sm->pelig[s], pbar = sm->pbar[s];
+    bool vdiff = false, adiff = false;
     for (unsigned i = 0; i < n; i++) {
         if (!sm->view_all) {
             if (!dirty) break;
@@ -464,22 +505,30 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
         pv[i].age = w->age;
         pv[i].waiting = pv[i].at_bar = 0;
-        swait[i] = 1; /* not valid: the walk skips it like a waiting warp, no barrier */
+        uint8_t sw = 1; /* not valid: the walk skips it like a waiting warp, no barrier */
         if (pv[i].valid) {
             bool bar = false;
             pv[i].waiting = warp_waiting(sm, w, &bar);
-            swait[i] = bar ? 2 : pv[i].waiting;
+            sw = bar ? 2 : pv[i].waiting;
             pv[i].at_bar = bar;
             pv[i].cta = w->cta;
-            if (owes && sm_warp_owes(w)) pv[i].waiting = swait[i] = 0; /* goes on regardless */
+            if (owes && sm_warp_owes(w)) pv[i].waiting = sw = 0; /* goes on regardless */
         }
-        if (memcmp(&was, &pv[i], sizeof was)) sm->vsame &= ~(1u << s);
+        swait[i] = sw;
+        if (memcmp(&was, &pv[i], sizeof was)) {
+            vdiff = true;
+            adiff |= was.age != pv[i].age;
+        }
         if (i < 64) { /* (view_all beyond 64 views: the masks are not used then) */
             uint64_t bit = 1ull << i;
-            sm->pelig[s] = (sm->pelig[s] & ~bit) | (swait[i] == 0 ? bit : 0);
-            sm->pbar[s] = (sm->pbar[s] & ~bit) | (swait[i] == 2 ? bit : 0);
+            pelig = (pelig & ~bit) | (sw == 0 ? bit : 0);
+            pbar = (pbar & ~bit) | (sw == 2 ? bit : 0);
         }
     }
+    sm->pelig[s] = pelig;
+    sm->pbar[s] = pbar;
+    if (vdiff) sm->vsame &= ~(1u << s);
+    if (adiff) sm->rk_stale |= 1u << s;
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
     const bool adds = sm->views_add;
@@ -502,27 +551,67 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         t->policy->filter(t->state, sv, n);
         for (unsigned i = 0; i < n; i++) sv[i].waiting |= sv[i].throttled;
     }
-    /* a stable policy gives the same order for the same views when none of
-       its warps issued since it was asked */
     uint16_t *order = &sm->sorder[s * sm->view_per];
-    if (!same_view || !sm->memo_ok || !sm->order_ok[s]) {
-        /* the kept views hold the bytes of the policy's last call: it need not compare */
-        if (!adds && pol->views_same && (sm->vsame >> s & 1)) pol->views_same(sm->sched[s].state);
-        sm->order_k[s] = pol->order(sm->sched[s].state, sv, n, order);
-        sm->order_ok[s] = true;
-        if (!adds) sm->vsame |= 1u << s;
-    }
-    unsigned k = sm->order_k[s];
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     walk_st ws = {false, false, false, false, false, false};
     const bool thr = sm->throttling; /* only a throttle filter sets `throttled` */
+    unsigned k, oi = 0, left = ~0u;
+    if (!owes && sm->rk_ok) {
+        /* The policy's order has a known shape (ws_sched_policy.shape): the walk follows it
+           without asking for the list. As in the quick walk below, it visits in order only
+           the warps the views let through that did not stop at an empty ibuffer or the
+           scoreboard last time (cand), and adds the others' counts at the end; but it
+           finds them by bit scans: for a rotation, the cand bits from the first index up,
+           then those below it; for the age order, the first warp, then the others by their
+           ranks in the kept (age, index) order. Should something change on the way (gen),
+           the policy's list is asked for and the full walk takes over after that warp. */
+        sm->order_ok[s] = false; /* sorder is written only when the list is needed */
+        uint64_t elig = pelig, bemp = sm->pempty[s] & elig, bsb = sm->psb[s] & elig;
+        uint64_t cand = elig & ~(bemp | bsb), ph0 = cand, ph1 = 0;
+        const uint16_t *map = NULL; /* phase 1's bit -> view index (NULL: the same) */
+        if (cand & (cand - 1)) {
+            unsigned f = (unsigned)pol->first(sm->sched[s].state, n);
+            if (pol->shape == WS_SCHED_ROTATE) {
+                ph0 = f < n ? cand & (~0ull << f) : cand;
+                ph1 = cand & ~ph0;
+            } else {
+                ph0 = f < n ? cand & (1ull << f) : 0;
+                if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
+                const uint16_t *rank = &sm->rk_rank[s * sm->view_per];
+                for (uint64_t r = cand & ~ph0; r; r &= r - 1)
+                    ph1 |= 1ull << rank[__builtin_ctzll(r)];
+                map = &sm->rk_by[s * sm->view_per];
+            }
+        }
+        for (unsigned p = 0; p < 2; p++)
+            for (uint64_t r = p ? ph1 : ph0; r; r &= r - 1) {
+                unsigned j = (unsigned)__builtin_ctzll(r), idx = p && map ? map[j] : j;
+                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false) < 0) return;
+                if (ws.issued_inst) goto walked;
+                if (sm->gen != gen_view) {
+                    sched_order(sm, s, pol, sv, n, adds);
+                    k = sm->order_k[s];
+                    while (oi < k && order[oi] != idx) oi++;
+                    walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
+                    oi++;
+                    goto full;
+                }
+            }
+        ws.any_bar |= pbar != 0;
+        ws.any_empty |= bemp != 0;
+        ws.valid_inst |= bsb != 0;
+        goto walked;
+    }
+    /* a stable policy gives the same order for the same views when none of
+       its warps issued since it was asked */
+    if (!same_view || !sm->memo_ok || !sm->order_ok[s]) sched_order(sm, s, pol, sv, n, adds);
+    k = sm->order_k[s];
     /* A stable policy's full order is a permutation of the views: once the walk has
        passed every warp the views let through (nothing changed on the way), the rest
        are all skipped, and of them only whether one is at a barrier counts (off with
        -warpsim_skip_idle 0, view_all, so that tests compare it with the full walk). */
     const bool perm = pol->stable && !thr && !sm->view_all && k == n;
-    unsigned left = perm && owes ? ws_popc64(sm->pelig[s]) : ~0u;
-    unsigned oi = 0;
+    if (perm && owes) left = ws_popc64(pelig);
     if (!owes && perm) {
         /* Of those, a warp that stopped at an empty ibuffer or the scoreboard last time,
            unchanged since (pempty, psb), would stop there again and count only as such:
@@ -530,7 +619,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
            stopped ones' counts at the end. Should something change on the way (gen), the
            full walk takes over after the warp that changed it, with the counts of the
            warps passed until then. */
-        uint64_t elig = sm->pelig[s], bemp = sm->pempty[s] & elig, bsb = sm->psb[s] & elig;
+        uint64_t elig = pelig, bemp = sm->pempty[s] & elig, bsb = sm->psb[s] & elig;
         uint64_t cand = elig & ~(bemp | bsb);
         if (cand && !(cand & (cand - 1))) {
             /* one to visit: no search (its position only if something changes) */
@@ -538,7 +627,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false) < 0) return;
             if (!ws.issued_inst && sm->gen != gen_view) {
                 while (oi < k && order[oi] != idx) oi++;
-                walk_passed(&ws, order, oi, cand, sm->pbar[s], bemp, bsb);
+                walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
                 oi++;
                 goto full;
             }
@@ -550,14 +639,14 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false) < 0) return;
                 if (ws.issued_inst) break;
                 if (sm->gen != gen_view) {
-                    walk_passed(&ws, order, oi, cand, sm->pbar[s], bemp, bsb);
+                    walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
                     oi++;
                     goto full;
                 }
             }
         }
         if (!ws.issued_inst) {
-            ws.any_bar |= sm->pbar[s] != 0;
+            ws.any_bar |= pbar != 0;
             ws.any_empty |= bemp != 0;
             ws.valid_inst |= bsb != 0;
         }
@@ -570,7 +659,7 @@ full:
            valid, waiting, at a barrier) */
         if (sm->gen == gen_view && swait[idx]) {
             if (!left) {
-                ws.any_bar |= sm->pbar[s] != 0;
+                ws.any_bar |= pbar != 0;
                 break;
             }
             ws.any_bar |= swait[idx] == 2 && !(thr && sv[idx].throttled);
@@ -579,6 +668,7 @@ full:
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
         if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes) < 0) return;
     }
+walked:;
     bool valid_inst = ws.valid_inst, ready_inst = ws.ready_inst, any_bar = ws.any_bar,
          any_empty = ws.any_empty, restricted = ws.restricted;
     if (ws.issued_inst) return;

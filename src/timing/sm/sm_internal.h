@@ -384,6 +384,13 @@ struct ws_sm {
     bool hp_check;             /* -warpsim_hp_check */
     bool hp_cycle;             /* sm_hp_cycle each cycle (check or signal delay) */
     bool mshr_idle;            /* -warpsim_mshr_idle_stat */
+    /* The issue walk's own copy of its policy's order (issue.c), for policies that give its
+       shape (ws_sched_policy.shape): per scheduler, its views by (age, index) and each
+       view's place there (in sorder's allocation, freed with it). */
+    uint16_t *rk_by, *rk_rank;
+    uint32_t rk_stale;         /* bit s: an age in scheduler s's views changed since sorted */
+    bool rk_ok;                /* the walk follows the shape (stable policy, kept views, no
+                                  throttle; not with replay or hazard prediction) */
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
@@ -397,7 +404,6 @@ static inline void sm_view_dirty(ws_sm *sm, unsigned wi) {
     sm->vdirty[sm->vsched[wi]] |= 1ull << sm->vbit[wi];
     sm->wblk[wi] = SM_BLK_NONE;
 }
-
 /* reorder.c: warp-based load/store reordering (-l1d_warp_reorder) */
 typedef struct sm_ro sm_ro;
 int sm_ro_init(ws_sm *sm, char *err, size_t errlen);
