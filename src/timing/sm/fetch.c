@@ -156,7 +156,7 @@ void sm_decode_cycle(ws_sm *sm) {
         return;
     }
     sm->gen++;
-    sm_view_dirty(sm, sm->fb_warp);
+    sm_view_unblock(sm, sm->fb_warp, false);
     const ws_func *f = &sm->mod->funcs[sm->fb_func];
     uint32_t pc = sm->fb_pc;
     if (!w->ib_n) w->ib_next = 0;

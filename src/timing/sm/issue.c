@@ -115,9 +115,13 @@ static void view_sync_others(ws_sm *sm);
 
 /* After the engine ran a warp of CTA slot k: if any warp's state changed
    (barrier arrival or release, a warp done), all its warps' views may. */
-static void view_sync_cta(ws_sm *sm, unsigned k) {
+static void view_sync_changed(ws_sm *sm, sm_cta *c);
+static inline void view_sync_cta(ws_sm *sm, unsigned k) {
     sm_cta *c = &sm->ctas[k];
-    if (c->cta->state_changes == c->state_seen) return;
+    if (c->cta->state_changes != c->state_seen) view_sync_changed(sm, c); /* (rarely) */
+}
+
+static __attribute__((noinline)) void view_sync_changed(ws_sm *sm, sm_cta *c) {
     c->state_seen = c->cta->state_changes;
     for (uint32_t i = 0; i < c->nwarps && c->first_warp + i < sm->max_warps; i++)
         sm_view_dirty(sm, c->first_warp + i);
@@ -138,7 +142,8 @@ static __attribute__((noinline)) void view_sync_others(ws_sm *sm) {
 
 /* The function and pc the warp executes next (the engine settles finished
    SIMT paths and returns from finished calls first). */
-static bool func_next(ws_sm *sm, sm_warp *w, uint32_t *func, uint32_t *pc) {
+static inline __attribute__((always_inline)) bool func_next(ws_sm *sm, sm_warp *w, uint32_t *func,
+                                                            uint32_t *pc) {
     if (!w->nx_valid) {
         w->nx_alive = ws_warp_next(sm->ctas[w->cta].cta, w->wid, &w->nx_func, &w->nx_pc);
         w->nx_valid = true;
@@ -195,8 +200,8 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     sm->gen++; /* whatever the step does (issue, barrier, exit) changes the views */
     w->nx_valid = false;
     ws_step_result r = ws_warp_step(cta, w->wid, &st, &f);
-    sm_view_dirty(sm, wi); /* memory barrier, atomic */
     view_sync_cta(sm, w->cta); /* barrier arrival, release, exit */
+    if (r != WS_STEP_OK) sm_view_dirty(sm, wi);
     if (r == WS_STEP_FAULT) {
         sm_set_fault(sm, &f);
         return -1;
@@ -220,9 +225,12 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->active = st.active;
     in->nact = (uint8_t)(st.active == ~0u ? WS_WARP_SIZE : ws_popc32(st.active));
     in->ndst = d->ndst;
-    memcpy(in->dst, d->dst, d->ndst * sizeof *d->dst);
+    /* whole arrays: fixed-size copies, no library call (only the first ndst, nsrc count) */
+    _Static_assert(sizeof in->dst == sizeof d->dst && sizeof in->src_bank == sizeof d->bank,
+                   "sm_inst's register lists mirror sm_dec's");
+    memcpy(in->dst, d->dst, sizeof in->dst);
     in->nsrc = d->nrd;
-    memcpy(in->src_bank, d->bank, d->nrd * sizeof *d->bank);
+    memcpy(in->src_bank, d->bank, sizeof in->src_bank);
     in->nrd = 0;
     in->is_load = in->is_store = in->is_atomic = in->is_membar = in->in_dispatch = false;
     in->longop = false;
@@ -273,6 +281,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
     sm_ibuf_pop(w);
     sm_fetch_mark(sm, wi);
+    /* its view changes only if it now waits (memory barrier, atomic: set above) or its
+       state changed (view_sync_cta marked its CTA) */
+    sm_view_unblock(sm, wi, in->is_atomic);
     sm->st.warp_insts++;
     unsigned lanes = st.issued_mask == st.active ? in->nact : (unsigned)ws_popc32(st.issued_mask);
     sm->st.thread_insts += lanes;
@@ -428,7 +439,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
 /* The counts of the warps the quick walk passed without a look before order position
    p (at a barrier, stopped at an empty ibuffer or the scoreboard), when something
    changed at p and the full walk takes over. */
-static void walk_passed(walk_st *ws, const uint16_t *order, unsigned p, uint64_t cand,
+static inline __attribute__((always_inline)) void walk_passed(walk_st *ws, const uint16_t *order, unsigned p, uint64_t cand,
                         uint64_t bar, uint64_t bemp, uint64_t bsb) {
     for (unsigned j = 0; j < p; j++) {
         unsigned x = order[j];
@@ -696,12 +707,17 @@ unsigned sm_smem_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active) 
         if (!m) continue;
         const uint64_t *a = addr + p * psize;
         if (m == ~0u) { /* whole warp: all words in one aligned block of 2^k <= nb words? */
-            uint64_t any = 0, all = ~0ull; /* bits that differ between lanes: any ^ all */
-#pragma GCC unroll 32
-            for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
-                any |= a[l];
-                all &= a[l];
+            /* bits that differ between lanes: any ^ all (two lanes per vector operation) */
+            typedef uint64_t v2u64 __attribute__((vector_size(16)));
+            v2u64 vany = {0, 0}, vall = {~0ull, ~0ull};
+#pragma GCC unroll 16
+            for (unsigned l = 0; l < WS_WARP_SIZE; l += 2) {
+                v2u64 x;
+                memcpy(&x, a + l, sizeof x);
+                vany |= x;
+                vall &= x;
             }
+            uint64_t any = vany[0] | vany[1], all = vall[0] & vall[1];
             if (!((any ^ all) >> 2 >> (63 - __builtin_clzll(nb)))) {
                 total++;
                 continue;
@@ -741,10 +757,11 @@ void sm_issue_cycle(ws_sm *sm) {
             for (unsigned s = 0; s < sm->n_sched; s++) sm->order_ok[s] = false;
         }
     }
-    for (unsigned j = 0; j < sm->n_sched; j++) {
-        if (sm->owes) sched_cycle_owes(sm, (sm->sched_prio + j) % sm->n_sched);
-        else sched_cycle(sm, (sm->sched_prio + j) % sm->n_sched);
+    for (unsigned j = 0, s = sm->sched_prio; j < sm->n_sched; j++) { /* from sched_prio round */
+        if (sm->owes) sched_cycle_owes(sm, s);
+        else sched_cycle(sm, s);
         if (sm->has_fault) return;
+        if (++s == sm->n_sched) s = 0;
     }
-    sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
+    if (++sm->sched_prio == sm->n_sched) sm->sched_prio = 0;
 }

@@ -404,6 +404,23 @@ static inline void sm_view_dirty(ws_sm *sm, unsigned wi) {
     sm->vdirty[sm->vsched[wi]] |= 1ull << sm->vbit[wi];
     sm->wblk[wi] = SM_BLK_NONE;
 }
+/* Only what the issue checks read changed (an ibuffer fill, a scoreboard release), not
+   what the view shows (valid, age, waiting), unless the warp waits for a memory barrier
+   or an atomic (which such an event may end) or may owe an issue: then as sm_view_dirty.
+   Else its kept stop goes, and the view is not looked at again (issue.c). */
+static inline void sm_view_unblock(ws_sm *sm, unsigned wi, bool atomic) {
+    const sm_warp *w = &sm->warps[wi];
+    if (w->membar || w->n_atomic || atomic || sm->owes) {
+        sm_view_dirty(sm, wi);
+        return;
+    }
+    uint64_t bit = ~(1ull << sm->vbit[wi]);
+    unsigned s = sm->vsched[wi];
+    sm->pempty[s] &= bit;
+    sm->psb[s] &= bit;
+    sm->wblk[wi] = SM_BLK_NONE;
+}
+
 /* reorder.c: warp-based load/store reordering (-l1d_warp_reorder) */
 typedef struct sm_ro sm_ro;
 int sm_ro_init(ws_sm *sm, char *err, size_t errlen);
