@@ -138,6 +138,11 @@ TEST(skip_idle_exact_policies) {
     same("rodinia/kmeans", NULL, adi, 400000);
     same("polybench/syrk", NULL, mrpb, 200000);
     same("rodinia/kmeans", NULL, dbsa, 400000);
+    /* the walk that follows a declared order shape (ws_sched_policy.shape) against the
+       full walk: oldest's age order with two schedulers, lrr's rotation with four */
+    const char *old2[] = {"-gpgpu_scheduler oldest", NULL};
+    same("sdk/matmul_shared", "gtx480-v4", old2, 0);
+    same("micro/matmul", "qv100", NULL, 300000);
 }
 
 /* Memory barriers, atomics and reductions, barriers with a warp that exits

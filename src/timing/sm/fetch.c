@@ -155,8 +155,7 @@ void sm_decode_cycle(ws_sm *sm) {
         sm_fetch_mark(sm, sm->fb_warp);
         return;
     }
-    sm->gen++;
-    sm_view_unblock(sm, sm->fb_warp, false);
+    sm_view_unblock(sm, sm->fb_warp, false); /* (a new generation or its scheduler's memo) */
     const ws_func *f = &sm->mod->funcs[sm->fb_func];
     uint32_t pc = sm->fb_pc;
     if (!w->ib_n) w->ib_next = 0;

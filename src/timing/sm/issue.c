@@ -32,7 +32,7 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     }
     sm->pview = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pview);
     sm->pwait = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pwait);
-    sm->vdirty = calloc(5 * (size_t)sm->n_sched, sizeof *sm->vdirty);
+    sm->vdirty = calloc(7 * (size_t)sm->n_sched, sizeof *sm->vdirty);
     if (!sm->sched || !sm->sview || !sm->sorder || !sm->pview || !sm->pwait || !sm->vdirty) {
         snprintf(err, errlen, "out of host memory");
         return -1;
@@ -46,6 +46,8 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->pbar = sm->vdirty + 2 * sm->n_sched;
     sm->pempty = sm->vdirty + 3 * sm->n_sched;
     sm->psb = sm->vdirty + 4 * sm->n_sched;
+    sm->rk_cand = sm->vdirty + 5 * sm->n_sched;
+    sm->rk_rcand = sm->vdirty + 6 * sm->n_sched;
     sm->vsched = calloc(sm->max_warps, 1);
     sm->vbit = calloc(sm->max_warps, 1);
     sm->wblk = calloc(sm->max_warps, 1);
@@ -477,6 +479,7 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
     }
     for (unsigned i = 0; i < n; i++) rank[by[i]] = (uint16_t)i;
     sm->rk_stale &= ~(1u << s);
+    sm->rk_cand[s] = sm->rk_rcand[s] = 0; /* (the empty set's ranks: empty) */
 }
 
 /* One scheduler's cycle; `owes` (replay or hazard prediction on) is a
@@ -589,8 +592,14 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 ph0 = f < n ? cand & (1ull << f) : 0;
                 if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
                 const uint16_t *rank = &sm->rk_rank[s * sm->view_per];
-                for (uint64_t r = cand & ~ph0; r; r &= r - 1)
-                    ph1 |= 1ull << rank[__builtin_ctzll(r)];
+                /* the candidates' ranks, kept from the last visit: only the warps that
+                   came or went since are looked up */
+                uint64_t rc = sm->rk_rcand[s];
+                for (uint64_t r = cand ^ sm->rk_cand[s]; r; r &= r - 1)
+                    rc ^= 1ull << rank[__builtin_ctzll(r)];
+                sm->rk_cand[s] = cand;
+                sm->rk_rcand[s] = rc;
+                ph1 = ph0 ? rc & ~(1ull << rank[f]) : rc;
                 map = &sm->rk_by[s * sm->view_per];
             }
         }

@@ -38,11 +38,8 @@ void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop) {
 }
 
 void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
-    if (sm) {
-        sm->gen++;
-        sm_view_unblock(sm, in->warp, in->is_atomic); /* a memory barrier may end; atomics
-                                                         finish here too */
-    }
+    if (sm) /* a memory barrier may end; atomics finish here too */
+        sm_view_unblock(sm, in->warp, in->is_atomic);
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned r = in->dst[i];
         uint64_t m = 1ull << (r & 63);

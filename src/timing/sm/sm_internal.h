@@ -389,6 +389,8 @@ struct ws_sm {
        view's place there (in sorder's allocation, freed with it). */
     uint16_t *rk_by, *rk_rank;
     uint32_t rk_stale;         /* bit s: an age in scheduler s's views changed since sorted */
+    uint64_t *rk_cand, *rk_rcand; /* per scheduler: the walk's last candidates (views) and
+                                     their ranks' bits (in vdirty's allocation) */
     bool rk_ok;                /* the walk follows the shape (stable policy, kept views, no
                                   throttle; not with replay or hazard prediction) */
 
@@ -404,13 +406,16 @@ static inline void sm_view_dirty(ws_sm *sm, unsigned wi) {
     sm->vdirty[sm->vsched[wi]] |= 1ull << sm->vbit[wi];
     sm->wblk[wi] = SM_BLK_NONE;
 }
-/* Only what the issue checks read changed (an ibuffer fill, a scoreboard release), not
-   what the view shows (valid, age, waiting), unless the warp waits for a memory barrier
-   or an atomic (which such an event may end) or may owe an issue: then as sm_view_dirty.
-   Else its kept stop goes, and the view is not looked at again (issue.c). */
+/* Only what warp wi's issue checks read changed (an ibuffer fill, a scoreboard release),
+   not what its view shows (valid, age, waiting), unless it waits for a memory barrier or
+   an atomic (which such an event may end) or may owe an issue: then as sm_view_dirty,
+   with a new generation. Else its kept stop goes, the view is not looked at again, and
+   only its own scheduler's walk can come out differently: the other schedulers' memos
+   (issue.c) hold. */
 static inline void sm_view_unblock(ws_sm *sm, unsigned wi, bool atomic) {
     const sm_warp *w = &sm->warps[wi];
     if (w->membar || w->n_atomic || atomic || sm->owes) {
+        sm->gen++;
         sm_view_dirty(sm, wi);
         return;
     }
@@ -419,6 +424,7 @@ static inline void sm_view_unblock(ws_sm *sm, unsigned wi, bool atomic) {
     sm->pempty[s] &= bit;
     sm->psb[s] &= bit;
     sm->wblk[wi] = SM_BLK_NONE;
+    sm->memo_gen[s] = 0; /* (gen starts at 1) */
 }
 
 /* reorder.c: warp-based load/store reordering (-l1d_warp_reorder) */
