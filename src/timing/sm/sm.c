@@ -109,7 +109,8 @@ void sm_set_fault(ws_sm *sm, const ws_fault *f) {
 static void cta_finish(ws_sm *sm, unsigned k) {
     sm_cta *c = &sm->ctas[k];
     if (sm->ro) sm_ro_cta_done(sm, k);
-    ws_cta_destroy(c->cta);
+    ws_cluster_leave(c->cta); /* its threads no longer count at the cluster barrier */
+    c->spare = c->cta; /* the slot's next CTA reuses it (ws_cta_recycle) */
     c->cta = NULL;
     c->used = false;
     sm->n_active_ctas--;
@@ -206,8 +207,10 @@ static void free_kernel_tables(ws_sm *sm) {
 void ws_sm_destroy(ws_sm *sm) {
     if (!sm) return;
     if (sm->ctas)
-        for (uint32_t k = 0; k < sm->max_ctas; k++)
-            if (sm->ctas[k].cta) ws_cta_destroy(sm->ctas[k].cta);
+        for (uint32_t k = 0; k < sm->max_ctas; k++) {
+            ws_cta_destroy(sm->ctas[k].cta);
+            ws_cta_destroy(sm->ctas[k].spare);
+        }
     /* requests still queued belong to the pool; give them back */
     ws_mreq *r;
     while ((r = ws_mreq_fifo_pop(&sm->outq))) ws_mreq_free(sm->env.pool, r);
@@ -418,7 +421,8 @@ static ws_cta *take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     unsigned k = 0;
     while (k < sm->max_ctas && sm->ctas[k].used) k++;
     if (k >= sm->max_ctas) return NULL; /* the dispatcher asked ws_sm_can_take_cta first */
-    ws_cta *c = ws_cta_create(&sm->launch, ctaid, sm->env.sm_id);
+    ws_cta *c = ws_cta_recycle(sm->ctas[k].spare, &sm->launch, ctaid, sm->env.sm_id);
+    sm->ctas[k].spare = NULL;
     if (!c) {
         ws_fault f = {WS_ERR_OUT_OF_MEMORY, "out of host memory creating a CTA"};
         sm_set_fault(sm, &f);

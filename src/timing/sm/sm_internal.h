@@ -133,6 +133,7 @@ typedef struct sm_cta {
     ws_cta *cta;
     uint32_t first_warp, nwarps, warps_left, nthreads;
     uint32_t state_seen;       /* cta->state_changes the views reflect */
+    ws_cta *spare;             /* the slot's last finished CTA, kept for the next (ws_cta_recycle) */
 } sm_cta;
 
 /* A memory request we sent whose reply (possibly in sector pieces) we await. */
