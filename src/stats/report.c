@@ -356,21 +356,29 @@ static void jstr(jbuf *j, const char *s) {
     jraw(j, "\"", 1);
 }
 
+/* ": " and v in decimal, as "%" PRIu64 writes it: most of a per-kernel
+   report's values, and one vsnprintf each was a many-kernel program's
+   largest cost after the simulation (test stats_json_u64_digits) */
 static void jkey_u64(jbuf *j, const char *k, uint64_t v) {
     jraw(j, ", ", 2);
     jstr(j, k);
-    jput(j, ": %" PRIu64, v);
+    char t[24];
+    size_t n = sizeof t;
+    do t[--n] = (char)('0' + v % 10); while ((v /= 10));
+    t[--n] = ' ';
+    t[--n] = ':';
+    jraw(j, t + n, sizeof t - n);
 }
 
 static void jkey_str(jbuf *j, const char *k, const char *v) {
-    jput(j, ", ");
+    jraw(j, ", ", 2);
     jstr(j, k);
-    jput(j, ": ");
+    jraw(j, ": ", 2);
     jstr(j, v);
 }
 
 static void jkey_f64(jbuf *j, const char *k, double v) {
-    jput(j, ", ");
+    jraw(j, ", ", 2);
     jstr(j, k);
     if (isfinite(v)) jput(j, ": %.17g", v);
     else jput(j, ": null");  /* JSON has no NaN/Inf */
