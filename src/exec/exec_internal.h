@@ -32,6 +32,7 @@ struct ws_gmem {
     uint64_t nchunks;
     struct ws_alloc { uint64_t base, size; bool live; } *allocs; /* ascending bases */
     uint32_t nallocs, cap_allocs;
+    uint64_t images_made; /* ws_image.stamp */
     /* Mapping (ws_gmem_set_map_granularity): regions of 1 << map_shift bytes
        from the heap base; one holding any live allocation is mapped. */
     unsigned map_shift;   /* 0: exact checking, no regions */

@@ -388,6 +388,13 @@ struct ws_sm {
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
+
+    /* per-kernel set-up kept across launches (sm.c): the image and module whose
+       instructions func_base, dec and sb_store were made for */
+    const ws_image *dec_img;
+    uint64_t dec_stamp;
+    const ws_module *dec_mod;
+    const ws_gmem *dec_gmem;
 };
 
 /* A warp's scheduler view must be looked at again: anything warp_waiting,
