@@ -813,7 +813,7 @@ static __attribute__((noinline)) void warp_finished(ws_cta *c, ws_warp *w) {
     bar_check_all(c);
 }
 
-static bool warp_settle(ws_cta *c, ws_warp *w) {
+static __attribute__((noinline)) bool warp_settle_loop(ws_cta *c, ws_warp *w) {
     const ws_module *m = c->mod;
     for (;;) {
         if (w->sp == 0) {
@@ -829,6 +829,18 @@ static bool warp_settle(ws_cta *c, ws_warp *w) {
         }
         return true;
     }
+}
+
+/* The common case inline: the top entry is an instruction to execute (the
+   timing model asks ws_warp_next before each step, which settles the warp). */
+static inline bool warp_settle(ws_cta *c, ws_warp *w) {
+    if (w->sp) {
+        const ws_simt_entry *e = &w->stack[w->sp - 1];
+        if (e->mask && (e->rpc < 0 || e->pc != e->rpc) && e->pc >= 0 &&
+            (uint32_t)e->pc < c->mod->funcs[w->func].ninsts)
+            return true;
+    }
+    return warp_settle_loop(c, w);
 }
 
 bool ws_warp_next(ws_cta *c, unsigned warp, uint32_t *func, uint32_t *pc) {

@@ -341,6 +341,12 @@ static void record(ws_xctx *x, int ms, uint32_t size, bool store, bool atomic, b
     x->st->wrote = wrote;
 }
 
+/* Where the fast paths put the active lanes' addresses: straight into the
+   step record under the timing model (which reads them there), else local.
+   When a fast path declines, the path that takes over writes every active
+   lane's address again (or faults, and the record is not read). */
+static inline uint64_t *step_addrs(ws_xctx *x, uint64_t *local) { return x->st ? x->st->addr : local; }
+
 /* Element k of a vector operand as a scalar one ('_' is NONE). Out of line:
    it keeps the per-lane loop of ws_exec_mem as tight as without immediates. */
 __attribute__((noinline)) static ws_operand vec_elem(const ws_operand *vo, unsigned k) {
@@ -360,11 +366,10 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     uint32_t M = x->mask;
     if (c->shared_size < size) return WS_ERR_UNSUPPORTED;
     uint64_t lim = c->shared_size - size; /* the last address an access fits at */
-    uint64_t ad[WS_WARP_SIZE];
+    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
     lane_addrs(p, M, ad);
     if (lanes_bad(ad, M, 0, lim, size)) return WS_ERR_UNSUPPORTED;
     uint8_t *sh = c->shared;
-    if (x->st) WS_FOR_MASK(l, M, x->st->addr[l] = ad[l]);
     if (n == 1 && esz == 4 && !is_st && dst[0]) { /* the common ld.shared.{u,s,f,b}32 */
         uint64_t *d = dst[0];
         if (sg) WS_FOR_MASK(l, M, d[l] = (uint64_t)(int64_t)(int32_t)ws_load_n(sh + ad[l], 4));
@@ -412,10 +417,9 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
                              unsigned n, bool is_st, bool sg, uint64_t *const *dst,
                              const uint64_t *const *src) {
     uint32_t M = x->mask;
-    uint64_t ad[WS_WARP_SIZE];
+    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
     uint8_t *heap = global_lanes(x, p, size, ad);
     if (!heap) return WS_ERR_UNSUPPORTED;
-    if (x->st) WS_FOR_MASK(l, M, x->st->addr[l] = ad[l]);
     if (n == 1 && !is_st && dst[0] && esz == 4 && !sg) { /* ld.global.{u,f,b}32 */
         uint64_t *d = dst[0];
         WS_FOR_MASK(l, M, d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4));
@@ -476,10 +480,9 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
     ws_wlog *wl = x->c->l.wlog;
     int ms0 = p->ms;
     if (p->ms == MS_GLOBAL || p->ms == MS_GENERIC) { /* every lane in one allocation: as exec_global */
-        uint64_t ad[WS_WARP_SIZE];
+        uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
         uint8_t *heap = global_lanes(x, p, size, ad);
         if (heap) {
-            if (x->st) WS_FOR_MASK(l, x->mask, x->st->addr[l] = ad[l]);
             /* the same entries in the same order as one ws_wlog_add each; a store's entry
                is read for hp, b and size only (ws_wlog_commit) */
             ws_wlog_ent *e = ws_wlog_add_n(wl, (size_t)ws_popc32(x->mask) * n);

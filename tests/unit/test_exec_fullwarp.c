@@ -43,6 +43,33 @@ TEST(exec_fullwarp_int) {
     fw_check("mov.u32 %r9, 12345; cvt.u64.u32 %rd7, %r9;");
 }
 
+/* mul/mad .lo and .wide (exec_int.c's mul_lo_full) */
+TEST(exec_fullwarp_mul_mad) {
+    static const char *ty[] = {"s16", "u16", "s32", "u32", "s64", "u64"};
+    char body[200];
+    for (unsigned t = 0; t < sizeof ty / sizeof *ty; t++) {
+        bool is64 = ty[t][1] == '6', is16 = ty[t][1] == '1';
+        const char *A = is64 ? "%rd4" : is16 ? "%h1" : "%r1", *B = is64 ? "%rd5" : is16 ? "%h2" : "%r2",
+                   *C = is64 ? "%rd6" : is16 ? "%h3" : "%r3", *D = is64 ? "%rd7" : is16 ? "%h4" : "%r9";
+        const char *out = is64 ? "" : is16 ? "cvt.u64.u16 %rd7, %h4;" : "cvt.u64.u32 %rd7, %r9;";
+        snprintf(body, sizeof body, "mul.lo.%s %s, %s, %s; %s", ty[t], D, A, B, out);
+        fw_check(body);
+        snprintf(body, sizeof body, "mad.lo.%s %s, %s, %s, %s; %s", ty[t], D, A, B, C, out);
+        fw_check(body);
+        snprintf(body, sizeof body, "mul.%s %s, %s, %s; %s", ty[t], D, A, B, out); /* no .lo: the same */
+        if (is64) fw_check(body);
+        if (is64) continue;
+        const char *W = is16 ? "%r9" : "%rd7", *WC = is16 ? "%r3" : "%rd6";
+        const char *wout = is16 ? "cvt.u64.u32 %rd7, %r9;" : "";
+        snprintf(body, sizeof body, "mul.wide.%s %s, %s, %s; %s", ty[t], W, A, B, wout);
+        fw_check(body);
+        snprintf(body, sizeof body, "mad.wide.%s %s, %s, %s, %s; %s", ty[t], W, A, B, WC, wout);
+        fw_check(body);
+    }
+    fw_check("mad.lo.s32 %r1, %r1, %r2, %r1; cvt.u64.u32 %rd7, %r1;"); /* destination = sources */
+    fw_check("mul.lo.u32 %r9, %r1, 7; cvt.u64.u32 %rd7, %r9;");         /* immediate operand */
+}
+
 TEST(exec_fullwarp_setp) {
     static const char *cmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
     static const char *ty[] = {"s32", "u32", "s64", "u64", "s16", "b32"};
