@@ -102,14 +102,18 @@ static void cat2(char *dst, size_t cap, const char *a, const char *b) {
     dst[na + nb] = 0;
 }
 
+/* Room for cap values in all. */
+static int reserve_stats(ws_kernel_stats *s, size_t cap) {
+    if (cap <= s->cap_extra) return 0;
+    ws_stat *n = realloc(s->extra, cap * sizeof *n);
+    if (!n) return -1;
+    s->extra = n;
+    s->cap_extra = cap;
+    return 0;
+}
+
 static ws_stat *add_stat(ws_kernel_stats *s, const char *name) {
-    if (s->nextra == s->cap_extra) {
-        size_t cap = s->cap_extra ? 2 * s->cap_extra : 16;
-        ws_stat *n = realloc(s->extra, cap * sizeof *n);
-        if (!n) return NULL;
-        s->extra = n;
-        s->cap_extra = cap;
-    }
+    if (s->nextra == s->cap_extra && reserve_stats(s, s->cap_extra ? 2 * s->cap_extra : 16)) return NULL;
     ws_stat *st = &s->extra[s->nextra++];
     memset(st, 0, sizeof *st);
     cat2(st->name, sizeof st->name, name, "");
@@ -185,6 +189,7 @@ int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n
     }
     /* per-kernel lines first: `grep NAME | tail -1` then still finds the
        program total, and a first match in the first kernel equals it */
+    if (reserve_stats(s, s->nextra + 2 * n)) return -1; /* at once: hundreds per kernel */
     if (add_scope(s, decl, n, kernel, 1)) return -1;
     return add_scope(s, decl, n, total, 0);
 }
