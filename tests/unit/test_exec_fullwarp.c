@@ -93,6 +93,9 @@ TEST(exec_fullwarp_float) {
         fw_check(body);
     }
     fw_check("sub.f32 %f1, %f1, %f1; mov.b32 %r9, %f1; cvt.u64.u32 %rd7, %r9;");
+    fw_check("fma.rn.f32 %f4, %f1, %f2, %f3; mov.b32 %r9, %f4; cvt.u64.u32 %rd7, %r9;");
+    fw_check("mad.rn.f32 %f4, %f1, %f2, %f3; mov.b32 %r9, %f4; cvt.u64.u32 %rd7, %r9;");
+    fw_check("fma.rn.f32 %f1, %f1, %f2, %f1; mov.b32 %r9, %f1; cvt.u64.u32 %rd7, %r9;"); /* destination = sources */
 }
 
 TEST(exec_fullwarp_mem_sreg) {
@@ -106,6 +109,9 @@ TEST(exec_fullwarp_mem_sreg) {
     fw_check(".shared .align 8 .b8 fw_sm[256]; mov.u32 %r9, fw_sm; shl.b32 %r10, %r0, 3; add.s32 %r9, %r9, %r10;"
              "st.shared.u32 [%r9], %r2; ld.shared.u32 %r11, [%r9]; cvt.u64.u32 %rd7, %r11;");
     fw_check("mov.u32 %r9, %ctaid.x; mov.u32 %r10, %nctaid.x; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;");
+    /* a negative offset wraps the 32-bit base modulo 2^32 (exec_mem.c's addrs32_full) */
+    fw_check(".shared .align 8 .b8 fw_sm[256]; mov.u32 %r9, fw_sm; shl.b32 %r10, %r0, 3; add.s32 %r9, %r9, %r10;"
+             "add.s32 %r9, %r9, 12; st.shared.u32 [%r9+-12], %r1; ld.shared.u32 %r11, [%r9+-12]; cvt.u64.u32 %rd7, %r11;");
     /* %tid.x and %ntid.x depend on the CTA: checked directly */
     uint64_t a[32] = {0}, out[32];
     ws_fault f;
