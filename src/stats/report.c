@@ -347,11 +347,20 @@ static void jraw(jbuf *j, const char *s, size_t n) {
     (*j->buf)[*j->len] = 0;
 }
 
+/* The bytes a JSON string escapes, and its end: one table lookup a byte
+   (the keys of a many-kernel program's report are millions of bytes). */
+static const bool json_stop[256] = {
+    [0] = 1, [1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 1, [9] = 1,
+    [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1,
+    [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1, [25] = 1, [26] = 1, [27] = 1,
+    [28] = 1, [29] = 1, [30] = 1, [31] = 1, ['"'] = 1, ['\\'] = 1};
+
 static void jstr(jbuf *j, const char *s) {
     jraw(j, "\"", 1);
     const unsigned char *p = (const unsigned char *)s, *run = p;
-    for (; *p; p++) {
-        if (*p != '"' && *p != '\\' && *p >= 0x20) continue;
+    for (;; p++) {
+        while (!json_stop[*p]) p++;
+        if (!*p) break;
         jraw(j, (const char *)run, (size_t)(p - run));
         if (*p == '"' || *p == '\\') jput(j, "\\%c", *p);
         else jput(j, "\\u%04x", *p);
