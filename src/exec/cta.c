@@ -271,7 +271,6 @@ static bool cta_init(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) {
     c->ndone = 0;
     memset(c->bars, 0, sizeof c->bars);
     memset(c->shared, 0, c->shared_size);
-    uint32_t bx = c->l.block[0], by = c->l.block[1];
     for (uint32_t i = 0; i < c->nwarps; i++) {
         ws_warp *w = &c->warps[i];
         w->id = i;
@@ -290,14 +289,24 @@ static bool cta_init(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) {
         if (!ensure_regs(w, 0, c->kfunc, runs)) return false;
         if (w->local) memset(w->local, 0, (size_t)w->local_stride * WS_WARP_SIZE);
         if (!simt_push(w, 0, -1, w->lanes)) return false;
-        for (uint32_t l = 0; l < WS_WARP_SIZE; l++) {
-            uint32_t lin = i * WS_WARP_SIZE + l;
-            w->tid[0][l] = lin % bx;
-            w->tid[1][l] = (lin / bx) % by;
-            w->tid[2][l] = lin / (bx * by);
-        }
     }
     return true;
+}
+
+/* The warps' %tid values: they depend only on the block's shape, so a CTA
+   reused for another CTA of the same shape keeps them (ws_cta_recycle). */
+static void set_tids(ws_cta *c) {
+    uint32_t bx = c->l.block[0], by = c->l.block[1], x = 0, y = 0, z = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ws_warp *w = &c->warps[i];
+        for (uint32_t l = 0; l < WS_WARP_SIZE; l++) { /* lin % bx, lin / bx % by, lin / (bx * by) */
+            w->tid[0][l] = x;
+            w->tid[1][l] = y;
+            w->tid[2][l] = z;
+            if (++x == bx) { x = 0; if (++y == by) { y = 0; z++; } }
+        }
+    }
+    memcpy(c->tid_block, c->l.block, sizeof c->tid_block);
 }
 
 ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t smid) {
@@ -315,11 +324,68 @@ ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t
     c->dyn_shared_base = (c->kfunc->static_shared + al - 1) / al * al;
     c->shared_size = c->dyn_shared_base + l->dyn_shared;
     c->shared = calloc(c->shared_size ? c->shared_size : 1, 1);
+    c->shared_cap = c->shared_size ? c->shared_size : 1;
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     c->alloca_ext = calloc(c->nwarps, sizeof *c->alloca_ext);
+    c->warps_cap = c->nwarps;
     if (!c->shared || !c->warps || !c->alloca_ext) { ws_cta_destroy(c); return NULL; }
     for (uint32_t i = 0; i < c->nwarps; i++)
         if (!local_reserve(&c->warps[i], (c->kfunc->frame_size + 15u) & ~15u)) { ws_cta_destroy(c); return NULL; }
+    set_tids(c);
+    if (!cta_init(c, ctaid, smid)) { ws_cta_destroy(c); return NULL; }
+    return c;
+}
+
+/* A finished CTA's object made into a new CTA of launch l, as ws_cta_create
+   would make it, keeping its allocations (warps, register frames, SIMT and
+   call stacks, local and shared memory) and growing only what l needs more
+   of. Returns NULL (and c is destroyed) when l is invalid or memory runs
+   out. c may come from another launch: nothing of its old launch is read. */
+ws_cta *ws_cta_recycle(ws_cta *c, const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t smid) {
+    if (!c) return ws_cta_create(l, ctaid, smid);
+    if (!l || !l->img || !l->img->mod || l->func >= l->img->mod->nfuncs) { ws_cta_destroy(c); return NULL; }
+    uint64_t nt = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    if (nt == 0 || nt > 4096) { ws_cta_destroy(c); return NULL; }
+    ws_cluster_leave(c);
+    c->l = *l;
+    c->mod = l->img->mod;
+    c->kfunc = &c->mod->funcs[l->func];
+    c->nthreads = (uint32_t)nt;
+    c->nwarps = (c->nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE;
+    uint32_t al = c->kfunc->dyn_shared_align > 1 ? c->kfunc->dyn_shared_align : 1;
+    c->dyn_shared_base = (c->kfunc->static_shared + al - 1) / al * al;
+    c->shared_size = c->dyn_shared_base + l->dyn_shared;
+    if (c->shared_size > c->shared_cap) {
+        free(c->shared);
+        c->shared = malloc(c->shared_size); /* cta_init zeroes it */
+        c->shared_cap = c->shared ? c->shared_size : 0;
+    }
+    bool grew = false;
+    if (c->nwarps > c->warps_cap) { /* new warps start as calloc'd ones */
+        ws_warp *nw = realloc(c->warps, c->nwarps * sizeof *nw);
+        if (nw) {
+            memset(nw + c->warps_cap, 0, (c->nwarps - c->warps_cap) * sizeof *nw);
+            c->warps = nw;
+            c->warps_cap = c->nwarps;
+        }
+        uint32_t *ae = realloc(c->alloca_ext, c->nwarps * sizeof *ae);
+        if (ae) c->alloca_ext = ae;
+        free(c->cl_arrived); /* sized for the old warp count; ws_cluster_join allocates it */
+        c->cl_arrived = NULL;
+        if (!nw || !ae) { c->nwarps = c->warps_cap; ws_cta_destroy(c); return NULL; }
+        grew = true;
+    }
+    if (!c->shared) { ws_cta_destroy(c); return NULL; }
+    c->counts = (ws_exec_counts){0};
+    c->state_changes = 0;
+    c->parks = false;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ws_warp *w = &c->warps[i]; /* what cta_init leaves as it is: as calloc left it */
+        w->bar_id = w->bar_pc = w->bar_mask = 0;
+        memset(w->sink, 0, sizeof w->sink);
+        if (!local_reserve(w, (c->kfunc->frame_size + 15u) & ~15u)) { ws_cta_destroy(c); return NULL; }
+    }
+    if (grew || memcmp(c->tid_block, l->block, sizeof c->tid_block)) set_tids(c);
     if (!cta_init(c, ctaid, smid)) { ws_cta_destroy(c); return NULL; }
     return c;
 }
@@ -328,7 +394,7 @@ void ws_cta_destroy(ws_cta *c) {
     if (!c) return;
     ws_cluster_leave(c);
     free(c->cl_arrived);
-    for (uint32_t i = 0; c->warps && i < c->nwarps; i++) {
+    for (uint32_t i = 0; c->warps && i < c->warps_cap; i++) {
         ws_warp *w = &c->warps[i];
         for (uint32_t d = 0; d < w->nreg_frames; d++) { free(w->reg_frames[d]); free(w->pred_frames[d]); }
         free(w->reg_frames); free(w->pred_frames);
@@ -747,7 +813,7 @@ static __attribute__((noinline)) void warp_finished(ws_cta *c, ws_warp *w) {
     bar_check_all(c);
 }
 
-static bool warp_settle(ws_cta *c, ws_warp *w) {
+static __attribute__((noinline)) bool warp_settle_loop(ws_cta *c, ws_warp *w) {
     const ws_module *m = c->mod;
     for (;;) {
         if (w->sp == 0) {
@@ -763,6 +829,18 @@ static bool warp_settle(ws_cta *c, ws_warp *w) {
         }
         return true;
     }
+}
+
+/* The common case inline: the top entry is an instruction to execute (the
+   timing model asks ws_warp_next before each step, which settles the warp). */
+static inline bool warp_settle(ws_cta *c, ws_warp *w) {
+    if (w->sp) {
+        const ws_simt_entry *e = &w->stack[w->sp - 1];
+        if (e->mask && (e->rpc < 0 || e->pc != e->rpc) && e->pc >= 0 &&
+            (uint32_t)e->pc < c->mod->funcs[w->func].ninsts)
+            return true;
+    }
+    return warp_settle_loop(c, w);
 }
 
 bool ws_warp_next(ws_cta *c, unsigned warp, uint32_t *func, uint32_t *pc) {

@@ -107,6 +107,9 @@ typedef struct ws_image {
     uint32_t **zero_runs;   /* per function (kernels only, else NULL): the value registers a
                                warp zeroes at entry, as ws_entry_zero_runs gives them */
     uint32_t nzero_runs;    /* (the module's function count) */
+    uint64_t stamp;         /* the gmem's count of images made when this one was: tells it from
+                               an image at the address of a destroyed one (tables kept per image,
+                               as the SM's decoded instructions) */
 } ws_image;
 
 /* The value registers of kernel f that a full warp must zero at entry, as runs:

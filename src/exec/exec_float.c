@@ -217,11 +217,9 @@ ws_status ws_exec_float(ws_xctx *x) {
             case WS_OP_DIV: /* as f32_lane: IEEE division whatever the precision qualifier */
                 WS_FOR_MASK(l, M, float r = ws_f32(A[l]) / ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;
-            case WS_OP_FMA: case WS_OP_MAD:
-                WS_FOR_LANES(l, M) {
-                    float r = fmaf(ws_f32(A[l]), ws_f32(B[l]), ws_f32(C[l]));
-                    D[l] = r == r ? ws_f32b(r) : CANON_NAN32;
-                }
+            case WS_OP_FMA: case WS_OP_MAD: /* (matmul's inner loop: a counted loop on a full warp) */
+                WS_FOR_MASK(l, M, float r = fmaf(ws_f32(A[l]), ws_f32(B[l]), ws_f32(C[l]));
+                            D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;
             case WS_OP_NEG: WS_FOR_LANES(l, M) D[l] = (A[l] ^ 0x80000000u) & 0xFFFFFFFFu; return WS_OK;
             case WS_OP_ABS: WS_FOR_LANES(l, M) D[l] = A[l] & 0x7FFFFFFFu; return WS_OK;

@@ -25,6 +25,30 @@ static inline void addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B
 
 static inline uint64_t lowmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
+/* mul.lo/.wide and mad.lo/.wide (C non-NULL; no carry in or out) of a full
+   warp: the lane loop below without its per-lane branches, the operands'
+   extension decided once (rb: the product's bits the addition keeps). Each
+   lane reads its sources before writing its destination, as the lane loop. */
+static void mul_lo_full(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                        unsigned bits, bool sg, unsigned rb) {
+    unsigned sh = 64 - bits;
+    uint64_t rm = lowmask(rb);
+    if (sg) {
+        if (C) for (int l = 0; l < WS_WARP_SIZE; l++) {
+            uint64_t p = (uint64_t)((int64_t)(A[l] << sh) >> sh) * (uint64_t)((int64_t)(B[l] << sh) >> sh);
+            D[l] = (p & rm) + (C[l] & rm);
+        }
+        else for (int l = 0; l < WS_WARP_SIZE; l++)
+            D[l] = (uint64_t)((int64_t)(A[l] << sh) >> sh) * (uint64_t)((int64_t)(B[l] << sh) >> sh);
+    } else {
+        if (C) for (int l = 0; l < WS_WARP_SIZE; l++) {
+            uint64_t p = ((A[l] << sh) >> sh) * ((B[l] << sh) >> sh);
+            D[l] = (p & rm) + (C[l] & rm);
+        }
+        else for (int l = 0; l < WS_WARP_SIZE; l++) D[l] = ((A[l] << sh) >> sh) * ((B[l] << sh) >> sh);
+    }
+}
+
 static uint64_t prmt(uint32_t a, uint32_t b, uint32_t c, unsigned mode) {
     static const uint8_t tab[6][4][4] = {
         /* f4e */ {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
@@ -158,6 +182,10 @@ ws_status ws_exec_int(ws_xctx *x) {
         bool mad = in->op != WS_OP_MUL;
         unsigned part = in->sub == WS_MUL_DEFAULT ? WS_MUL_LO : in->sub;
         if (part == WS_MUL_WIDE && bits > 32) return ws_unsupported(x, ".wide needs a 16- or 32-bit type");
+        if (M == ~0u && !cc && in->op != WS_OP_MADC && (part == WS_MUL_LO || part == WS_MUL_WIDE)) {
+            mul_lo_full(D, A, B, mad ? C : NULL, bits, sg, part == WS_MUL_WIDE ? 2 * bits : bits);
+            return WS_OK;
+        }
         uint32_t ncc = 0, cin = in->op == WS_OP_MADC ? w->cc : 0;
         WS_FOR_LANES(l, M) {
             uint64_t p, a = ws_ext(A[l], bits, sg), b = ws_ext(B[l], bits, sg);

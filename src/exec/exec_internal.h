@@ -32,6 +32,7 @@ struct ws_gmem {
     uint64_t nchunks;
     struct ws_alloc { uint64_t base, size; bool live; } *allocs; /* ascending bases */
     uint32_t nallocs, cap_allocs;
+    uint64_t images_made; /* ws_image.stamp */
     /* Mapping (ws_gmem_set_map_granularity): regions of 1 << map_shift bytes
        from the heap base; one holding any live allocation is mapped. */
     unsigned map_shift;   /* 0: exact checking, no regions */
@@ -130,6 +131,9 @@ struct ws_cta {
                                failed try_wait) parks so the others run; the timing model,
                                which steps warps one instruction at a time, leaves it false */
     ws_exec_counts counts;
+    /* ws_cta_recycle: what the allocations hold, and the block shape the warps' tids are for */
+    uint32_t warps_cap, shared_cap;
+    uint32_t tid_block[3];
 };
 
 /* Execution context of one warp instruction. */
@@ -200,6 +204,7 @@ uint64_t ws_sym_addr(ws_xctx *x, uint32_t sym, bool generic);
 int ws_bar_check(ws_cta *c, unsigned id);
 ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fault);
 bool ws_cta_reset(ws_cta *c, const uint32_t ctaid[3], uint32_t smid);
+ws_cta *ws_cta_recycle(ws_cta *c, const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t smid);
 void ws_cta_deadlock(ws_cta *c, ws_fault *fault);
 
 /* exec_*.c: return WS_OK or a fault status (fault filled via ws_fail). */

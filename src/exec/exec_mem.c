@@ -83,8 +83,8 @@ static inline uint64_t lane_addr(const addr_plan *p, uint32_t l) {
 
 /* lane_addr for the active lanes, with the base's kind decided once per
  * instruction rather than per lane. */
-static inline void lane_addrs(const addr_plan *p, uint32_t M, uint64_t *ad) {
-    const uint64_t *b = p->base, off = p->off;
+static inline void lane_addrs(const addr_plan *p, uint32_t M, uint64_t *restrict ad) {
+    const uint64_t *restrict b = p->base, off = p->off; /* (ad: a local array or the step record) */
     if (!b) WS_FOR_MASK(l, M, ad[l] = off);
     else if (p->bmask != ~0ull) WS_FOR_MASK(l, M, ad[l] = (uint32_t)(b[l] + off));
     else WS_FOR_MASK(l, M, ad[l] = b[l] + off);
@@ -111,6 +111,22 @@ static inline bool lanes_bad(const uint64_t *ad, uint32_t M, uint64_t lo, uint64
 }
 
 /* Where an address outside allocations lies, for memcheck's reports. */
+/* lane_addrs and lanes_bad(ad, ~0u, 0, last, size) in one loop for a full warp
+   with a 32-bit base register (shared memory's usual addressing): the address
+   is the base's low word plus the offset's, modulo 2^32, and the test works on
+   32-bit words (what lanes_bad's 64-bit ones hold then: last <= UINT32_MAX). */
+static inline bool addrs32_full(const uint64_t *restrict b, uint32_t off, uint64_t *restrict ad,
+                                uint32_t last, uint32_t size) {
+    uint32_t any = 0, over = 0;
+    for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+        uint32_t a = (uint32_t)b[l] + off;
+        ad[l] = a;
+        any |= a;
+        over |= (uint32_t)(a > last);
+    }
+    return (any & (size - 1)) || over;
+}
+
 static void describe_near(char *buf, size_t n, uint64_t a, uint32_t size, const ws_gmem_near *nr) {
     if (!nr) {
         snprintf(buf, n, "no allocation is live");
@@ -341,6 +357,12 @@ static void record(ws_xctx *x, int ms, uint32_t size, bool store, bool atomic, b
     x->st->wrote = wrote;
 }
 
+/* Where the fast paths put the active lanes' addresses: straight into the
+   step record under the timing model (which reads them there), else local.
+   When a fast path declines, the path that takes over writes every active
+   lane's address again (or faults, and the record is not read). */
+static inline uint64_t *step_addrs(ws_xctx *x, uint64_t *local) { return x->st ? x->st->addr : local; }
+
 /* Element k of a vector operand as a scalar one ('_' is NONE). Out of line:
    it keeps the per-lane loop of ws_exec_mem as tight as without immediates. */
 __attribute__((noinline)) static ws_operand vec_elem(const ws_operand *vo, unsigned k) {
@@ -360,11 +382,16 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     uint32_t M = x->mask;
     if (c->shared_size < size) return WS_ERR_UNSUPPORTED;
     uint64_t lim = c->shared_size - size; /* the last address an access fits at */
-    uint64_t ad[WS_WARP_SIZE];
-    lane_addrs(p, M, ad);
-    if (lanes_bad(ad, M, 0, lim, size)) return WS_ERR_UNSUPPORTED;
+    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
+    bool bad;
+    if (M == ~0u && p->base && p->bmask != ~0ull && lim <= UINT32_MAX) {
+        bad = addrs32_full(p->base, (uint32_t)p->off, ad, (uint32_t)lim, size);
+    } else {
+        lane_addrs(p, M, ad);
+        bad = lanes_bad(ad, M, 0, lim, size);
+    }
+    if (bad) return WS_ERR_UNSUPPORTED;
     uint8_t *sh = c->shared;
-    if (x->st) WS_FOR_MASK(l, M, x->st->addr[l] = ad[l]);
     if (n == 1 && esz == 4 && !is_st && dst[0]) { /* the common ld.shared.{u,s,f,b}32 */
         uint64_t *d = dst[0];
         if (sg) WS_FOR_MASK(l, M, d[l] = (uint64_t)(int64_t)(int32_t)ws_load_n(sh + ad[l], 4));
@@ -412,10 +439,9 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
                              unsigned n, bool is_st, bool sg, uint64_t *const *dst,
                              const uint64_t *const *src) {
     uint32_t M = x->mask;
-    uint64_t ad[WS_WARP_SIZE];
+    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
     uint8_t *heap = global_lanes(x, p, size, ad);
     if (!heap) return WS_ERR_UNSUPPORTED;
-    if (x->st) WS_FOR_MASK(l, M, x->st->addr[l] = ad[l]);
     if (n == 1 && !is_st && dst[0] && esz == 4 && !sg) { /* ld.global.{u,f,b}32 */
         uint64_t *d = dst[0];
         WS_FOR_MASK(l, M, d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4));
@@ -476,10 +502,9 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
     ws_wlog *wl = x->c->l.wlog;
     int ms0 = p->ms;
     if (p->ms == MS_GLOBAL || p->ms == MS_GENERIC) { /* every lane in one allocation: as exec_global */
-        uint64_t ad[WS_WARP_SIZE];
+        uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
         uint8_t *heap = global_lanes(x, p, size, ad);
         if (heap) {
-            if (x->st) WS_FOR_MASK(l, x->mask, x->st->addr[l] = ad[l]);
             /* the same entries in the same order as one ws_wlog_add each; a store's entry
                is read for hp, b and size only (ws_wlog_commit) */
             ws_wlog_ent *e = ws_wlog_add_n(wl, (size_t)ws_popc32(x->mask) * n);

@@ -22,6 +22,7 @@ ws_status ws_image_create(ws_gmem *g, const ws_module *m, ws_image **out, char *
     ws_image *img = calloc(1, sizeof *img);
     if (!img) return WS_ERR_OUT_OF_MEMORY;
     img->mod = m;
+    img->stamp = ++g->images_made;
     img->sym_addr = calloc(m->nsyms ? m->nsyms : 1, sizeof(uint64_t));
     img->const_mem = calloc(m->const_size ? m->const_size : 1, 1);
     if (!img->sym_addr || !img->const_mem) {

@@ -102,14 +102,18 @@ static void cat2(char *dst, size_t cap, const char *a, const char *b) {
     dst[na + nb] = 0;
 }
 
+/* Room for cap values in all. */
+static int reserve_stats(ws_kernel_stats *s, size_t cap) {
+    if (cap <= s->cap_extra) return 0;
+    ws_stat *n = realloc(s->extra, cap * sizeof *n);
+    if (!n) return -1;
+    s->extra = n;
+    s->cap_extra = cap;
+    return 0;
+}
+
 static ws_stat *add_stat(ws_kernel_stats *s, const char *name) {
-    if (s->nextra == s->cap_extra) {
-        size_t cap = s->cap_extra ? 2 * s->cap_extra : 16;
-        ws_stat *n = realloc(s->extra, cap * sizeof *n);
-        if (!n) return NULL;
-        s->extra = n;
-        s->cap_extra = cap;
-    }
+    if (s->nextra == s->cap_extra && reserve_stats(s, s->cap_extra ? 2 * s->cap_extra : 16)) return NULL;
     ws_stat *st = &s->extra[s->nextra++];
     memset(st, 0, sizeof *st);
     cat2(st->name, sizeof st->name, name, "");
@@ -185,6 +189,7 @@ int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n
     }
     /* per-kernel lines first: `grep NAME | tail -1` then still finds the
        program total, and a first match in the first kernel equals it */
+    if (reserve_stats(s, s->nextra + 2 * n)) return -1; /* at once: hundreds per kernel */
     if (add_scope(s, decl, n, kernel, 1)) return -1;
     return add_scope(s, decl, n, total, 0);
 }
@@ -342,11 +347,20 @@ static void jraw(jbuf *j, const char *s, size_t n) {
     (*j->buf)[*j->len] = 0;
 }
 
+/* The bytes a JSON string escapes, and its end: one table lookup a byte
+   (the keys of a many-kernel program's report are millions of bytes). */
+static const bool json_stop[256] = {
+    [0] = 1, [1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 1, [9] = 1,
+    [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1,
+    [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1, [25] = 1, [26] = 1, [27] = 1,
+    [28] = 1, [29] = 1, [30] = 1, [31] = 1, ['"'] = 1, ['\\'] = 1};
+
 static void jstr(jbuf *j, const char *s) {
     jraw(j, "\"", 1);
     const unsigned char *p = (const unsigned char *)s, *run = p;
-    for (; *p; p++) {
-        if (*p != '"' && *p != '\\' && *p >= 0x20) continue;
+    for (;; p++) {
+        while (!json_stop[*p]) p++;
+        if (!*p) break;
         jraw(j, (const char *)run, (size_t)(p - run));
         if (*p == '"' || *p == '\\') jput(j, "\\%c", *p);
         else jput(j, "\\u%04x", *p);
@@ -356,21 +370,29 @@ static void jstr(jbuf *j, const char *s) {
     jraw(j, "\"", 1);
 }
 
+/* ": " and v in decimal, as "%" PRIu64 writes it: most of a per-kernel
+   report's values, and one vsnprintf each was a many-kernel program's
+   largest cost after the simulation (test stats_json_u64_digits) */
 static void jkey_u64(jbuf *j, const char *k, uint64_t v) {
     jraw(j, ", ", 2);
     jstr(j, k);
-    jput(j, ": %" PRIu64, v);
+    char t[24];
+    size_t n = sizeof t;
+    do t[--n] = (char)('0' + v % 10); while ((v /= 10));
+    t[--n] = ' ';
+    t[--n] = ':';
+    jraw(j, t + n, sizeof t - n);
 }
 
 static void jkey_str(jbuf *j, const char *k, const char *v) {
-    jput(j, ", ");
+    jraw(j, ", ", 2);
     jstr(j, k);
-    jput(j, ": ");
+    jraw(j, ": ", 2);
     jstr(j, v);
 }
 
 static void jkey_f64(jbuf *j, const char *k, double v) {
-    jput(j, ", ");
+    jraw(j, ", ", 2);
     jstr(j, k);
     if (isfinite(v)) jput(j, ": %.17g", v);
     else jput(j, ": null");  /* JSON has no NaN/Inf */

@@ -3,6 +3,7 @@
  * NAME_kernel, and ratios come from summed counts (text and JSON). */
 #include <math.h>
 #include <stdbool.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,36 @@ TEST(stats_json_string_escapes) {
     CHECK(ws_report_json(&s, &j, &jl, &jc) == 0);
     CHECK_STR_CONTAINS(j, "\"k\\\"ey\": \"a\\\"b\\\\c\\u000ad\\u0001\"");
     CHECK_STR_CONTAINS(j, "\"plain\": \"\"");
+    CHECK(j && strlen(j) == jl);
+    free(j);
+    ws_kstats_free(&s);
+}
+
+/* Integer values are written without printf (report.c's jkey_u64): the same
+   digits as "%" PRIu64 for edge values and a spread of magnitudes */
+TEST(stats_json_u64_digits) {
+    uint64_t vals[64] = {0, 1, 9, 10, 99, 100, 4294967295u, 4294967296u, UINT64_MAX, UINT64_MAX - 1,
+                         10000000000000000000u, 9999999999999999999u};
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    for (unsigned i = 12; i < 64; i++) { /* xorshift, shifted to every magnitude */
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        vals[i] = x >> (i % 64);
+    }
+    ws_kernel_stats s;
+    ws_kstats_init(&s);
+    char name[32];
+    for (unsigned i = 0; i < 64; i++) {
+        snprintf(name, sizeof name, "v%u", i);
+        CHECK(ws_kstats_add_u64(&s, name, vals[i]) == 0);
+    }
+    char *j = NULL;
+    size_t jl = 0, jc = 0;
+    CHECK(ws_report_json(&s, &j, &jl, &jc) == 0);
+    for (unsigned i = 0; i < 64; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\"v%u\": %" PRIu64 "%s", i, vals[i], i < 63 ? ", " : "");
+        CHECK_STR_CONTAINS(j, want);
+    }
     CHECK(j && strlen(j) == jl);
     free(j);
     ws_kstats_free(&s);

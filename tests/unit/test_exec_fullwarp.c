@@ -43,6 +43,33 @@ TEST(exec_fullwarp_int) {
     fw_check("mov.u32 %r9, 12345; cvt.u64.u32 %rd7, %r9;");
 }
 
+/* mul/mad .lo and .wide (exec_int.c's mul_lo_full) */
+TEST(exec_fullwarp_mul_mad) {
+    static const char *ty[] = {"s16", "u16", "s32", "u32", "s64", "u64"};
+    char body[200];
+    for (unsigned t = 0; t < sizeof ty / sizeof *ty; t++) {
+        bool is64 = ty[t][1] == '6', is16 = ty[t][1] == '1';
+        const char *A = is64 ? "%rd4" : is16 ? "%h1" : "%r1", *B = is64 ? "%rd5" : is16 ? "%h2" : "%r2",
+                   *C = is64 ? "%rd6" : is16 ? "%h3" : "%r3", *D = is64 ? "%rd7" : is16 ? "%h4" : "%r9";
+        const char *out = is64 ? "" : is16 ? "cvt.u64.u16 %rd7, %h4;" : "cvt.u64.u32 %rd7, %r9;";
+        snprintf(body, sizeof body, "mul.lo.%s %s, %s, %s; %s", ty[t], D, A, B, out);
+        fw_check(body);
+        snprintf(body, sizeof body, "mad.lo.%s %s, %s, %s, %s; %s", ty[t], D, A, B, C, out);
+        fw_check(body);
+        snprintf(body, sizeof body, "mul.%s %s, %s, %s; %s", ty[t], D, A, B, out); /* no .lo: the same */
+        if (is64) fw_check(body);
+        if (is64) continue;
+        const char *W = is16 ? "%r9" : "%rd7", *WC = is16 ? "%r3" : "%rd6";
+        const char *wout = is16 ? "cvt.u64.u32 %rd7, %r9;" : "";
+        snprintf(body, sizeof body, "mul.wide.%s %s, %s, %s; %s", ty[t], W, A, B, wout);
+        fw_check(body);
+        snprintf(body, sizeof body, "mad.wide.%s %s, %s, %s, %s; %s", ty[t], W, A, B, WC, wout);
+        fw_check(body);
+    }
+    fw_check("mad.lo.s32 %r1, %r1, %r2, %r1; cvt.u64.u32 %rd7, %r1;"); /* destination = sources */
+    fw_check("mul.lo.u32 %r9, %r1, 7; cvt.u64.u32 %rd7, %r9;");         /* immediate operand */
+}
+
 TEST(exec_fullwarp_setp) {
     static const char *cmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
     static const char *ty[] = {"s32", "u32", "s64", "u64", "s16", "b32"};
@@ -66,6 +93,9 @@ TEST(exec_fullwarp_float) {
         fw_check(body);
     }
     fw_check("sub.f32 %f1, %f1, %f1; mov.b32 %r9, %f1; cvt.u64.u32 %rd7, %r9;");
+    fw_check("fma.rn.f32 %f4, %f1, %f2, %f3; mov.b32 %r9, %f4; cvt.u64.u32 %rd7, %r9;");
+    fw_check("mad.rn.f32 %f4, %f1, %f2, %f3; mov.b32 %r9, %f4; cvt.u64.u32 %rd7, %r9;");
+    fw_check("fma.rn.f32 %f1, %f1, %f2, %f1; mov.b32 %r9, %f1; cvt.u64.u32 %rd7, %r9;"); /* destination = sources */
 }
 
 TEST(exec_fullwarp_mem_sreg) {
@@ -79,6 +109,9 @@ TEST(exec_fullwarp_mem_sreg) {
     fw_check(".shared .align 8 .b8 fw_sm[256]; mov.u32 %r9, fw_sm; shl.b32 %r10, %r0, 3; add.s32 %r9, %r9, %r10;"
              "st.shared.u32 [%r9], %r2; ld.shared.u32 %r11, [%r9]; cvt.u64.u32 %rd7, %r11;");
     fw_check("mov.u32 %r9, %ctaid.x; mov.u32 %r10, %nctaid.x; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;");
+    /* a negative offset wraps the 32-bit base modulo 2^32 (exec_mem.c's addrs32_full) */
+    fw_check(".shared .align 8 .b8 fw_sm[256]; mov.u32 %r9, fw_sm; shl.b32 %r10, %r0, 3; add.s32 %r9, %r9, %r10;"
+             "add.s32 %r9, %r9, 12; st.shared.u32 [%r9+-12], %r1; ld.shared.u32 %r11, [%r9+-12]; cvt.u64.u32 %rd7, %r11;");
     /* %tid.x and %ntid.x depend on the CTA: checked directly */
     uint64_t a[32] = {0}, out[32];
     ws_fault f;

@@ -109,7 +109,8 @@ void sm_set_fault(ws_sm *sm, const ws_fault *f) {
 static void cta_finish(ws_sm *sm, unsigned k) {
     sm_cta *c = &sm->ctas[k];
     if (sm->ro) sm_ro_cta_done(sm, k);
-    ws_cta_destroy(c->cta);
+    ws_cluster_leave(c->cta); /* its threads no longer count at the cluster barrier */
+    c->spare = c->cta; /* the slot's next CTA reuses it (ws_cta_recycle) */
     c->cta = NULL;
     c->used = false;
     sm->n_active_ctas--;
@@ -206,8 +207,10 @@ static void free_kernel_tables(ws_sm *sm) {
 void ws_sm_destroy(ws_sm *sm) {
     if (!sm) return;
     if (sm->ctas)
-        for (uint32_t k = 0; k < sm->max_ctas; k++)
-            if (sm->ctas[k].cta) ws_cta_destroy(sm->ctas[k].cta);
+        for (uint32_t k = 0; k < sm->max_ctas; k++) {
+            ws_cta_destroy(sm->ctas[k].cta);
+            ws_cta_destroy(sm->ctas[k].spare);
+        }
     /* requests still queued belong to the pool; give them back */
     ws_mreq *r;
     while ((r = ws_mreq_fifo_pop(&sm->outq))) ws_mreq_free(sm->env.pool, r);
@@ -323,29 +326,24 @@ uint64_t ws_sm_max_mf_latency_l2(const ws_sm *sm, bool missed) {
 
 uint32_t ws_sm_max_ctas(const ws_sm *sm) { return sm->max_cta; }
 
-void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res *res) {
-    free_kernel_tables(sm);
-    for (unsigned t = 0; sm->throttle && t < sm->n_sched; t++)
-        sm->throttle[t].policy->kernel_start(sm->throttle[t].state);
-    sm->launch = *l;
-    sm->launch.wlog = sm->wlog;
-    sm->res = *res;
-    sm->have_kernel = true;
-    sm->gen++;
-    sm->sleep_until = 0;
-    sm->mod = l->img->mod;
-    const ws_module *m = sm->mod;
-    uint32_t threads = res->threads_per_cta ? res->threads_per_cta
-                                            : l->block[0] * l->block[1] * l->block[2];
-    sm->res.threads_per_cta = threads;
-    sm->warps_per_cta = (threads + 31) / 32;
-    sm->padded_threads = sm->warps_per_cta * 32;
-    sm->max_cta = compute_max_cta(sm, &sm->cta_limiter);
-    sm->mf_lat_max = sm->mf_lat_max_l2[0] = sm->mf_lat_max_l2[1] = 0;
-    sm->local_threads = sm->padded_threads * (sm->max_cta ? sm->max_cta : 1) * sm->n_sms;
-    if (sm->ro) sm_ro_kernel_start(sm);
+/* The per-function tables (global instruction index, decoded instructions,
+   scoreboard storage) depend only on the module and this SM's config: a launch
+   from the image the tables were made for keeps them (many-kernel programs
+   launch kernels of one module again and again). The image is told from one
+   at a destroyed one's address by its stamp. */
+static bool kernel_tables_kept(const ws_sm *sm, const ws_launch_desc *l) {
+    return sm->dec && sm->dec_img == l->img && sm->dec_stamp == l->img->stamp &&
+           sm->dec_mod == l->img->mod && sm->dec_gmem == l->gmem && sm->ndec == l->img->mod->nfuncs;
+}
 
-    /* per-function tables: global instruction index, decoded instructions */
+/* Per-function tables: global instruction index, decoded instructions, the
+   warps' scoreboard storage. */
+static void make_kernel_tables(ws_sm *sm, const ws_launch_desc *l) {
+    const ws_module *m = sm->mod;
+    sm->dec_img = l->img;
+    sm->dec_stamp = l->img->stamp;
+    sm->dec_mod = m;
+    sm->dec_gmem = l->gmem;
     sm->func_base = calloc(m->nfuncs + 1, sizeof *sm->func_base);
     sm->dec = calloc(m->nfuncs, sizeof *sm->dec);
     sm->ndec = m->nfuncs;
@@ -381,6 +379,34 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
         sm->warps[w].sb = sm->sb_store + (size_t)w * sm->sb_words * 2;
         sm->warps[w].sb_long = sm->warps[w].sb + sm->sb_words;
     }
+}
+
+void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res *res) {
+    bool kept = kernel_tables_kept(sm, l);
+    if (!kept) free_kernel_tables(sm);
+    for (unsigned t = 0; sm->throttle && t < sm->n_sched; t++)
+        sm->throttle[t].policy->kernel_start(sm->throttle[t].state);
+    sm->launch = *l;
+    sm->launch.wlog = sm->wlog;
+    sm->res = *res;
+    sm->have_kernel = true;
+    sm->gen++;
+    sm->sleep_until = 0;
+    sm->mod = l->img->mod;
+    uint32_t threads = res->threads_per_cta ? res->threads_per_cta
+                                            : l->block[0] * l->block[1] * l->block[2];
+    sm->res.threads_per_cta = threads;
+    sm->warps_per_cta = (threads + 31) / 32;
+    sm->padded_threads = sm->warps_per_cta * 32;
+    sm->max_cta = compute_max_cta(sm, &sm->cta_limiter);
+    sm->mf_lat_max = sm->mf_lat_max_l2[0] = sm->mf_lat_max_l2[1] = 0;
+    sm->local_threads = sm->padded_threads * (sm->max_cta ? sm->max_cta : 1) * sm->n_sms;
+    if (sm->ro) sm_ro_kernel_start(sm);
+
+    if (kept) /* as calloc left it: take_cta zeroes a warp's part anyway */
+        memset(sm->sb_store, 0, (size_t)sm->max_warps * sm->sb_words * 2 * sizeof *sm->sb_store);
+    else
+        make_kernel_tables(sm, l);
     for (uint32_t w = 0; w < sm->max_warps; w++) {
         sm_fetch_mark(sm, w);
         sm_view_dirty(sm, w);
@@ -418,7 +444,8 @@ static ws_cta *take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     unsigned k = 0;
     while (k < sm->max_ctas && sm->ctas[k].used) k++;
     if (k >= sm->max_ctas) return NULL; /* the dispatcher asked ws_sm_can_take_cta first */
-    ws_cta *c = ws_cta_create(&sm->launch, ctaid, sm->env.sm_id);
+    ws_cta *c = ws_cta_recycle(sm->ctas[k].spare, &sm->launch, ctaid, sm->env.sm_id);
+    sm->ctas[k].spare = NULL;
     if (!c) {
         ws_fault f = {WS_ERR_OUT_OF_MEMORY, "out of host memory creating a CTA"};
         sm_set_fault(sm, &f);

@@ -133,6 +133,7 @@ typedef struct sm_cta {
     ws_cta *cta;
     uint32_t first_warp, nwarps, warps_left, nthreads;
     uint32_t state_seen;       /* cta->state_changes the views reflect */
+    ws_cta *spare;             /* the slot's last finished CTA, kept for the next (ws_cta_recycle) */
 } sm_cta;
 
 /* A memory request we sent whose reply (possibly in sector pieces) we await. */
@@ -396,6 +397,13 @@ struct ws_sm {
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
+
+    /* per-kernel set-up kept across launches (sm.c): the image and module whose
+       instructions func_base, dec and sb_store were made for */
+    const ws_image *dec_img;
+    uint64_t dec_stamp;
+    const ws_module *dec_mod;
+    const ws_gmem *dec_gmem;
 };
 
 /* A warp's scheduler view must be looked at again: anything warp_waiting,
