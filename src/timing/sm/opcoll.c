@@ -292,10 +292,10 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
    register (the collector blocked from downstream)? */
 static bool oc_blocked(const ws_sm *sm, unsigned k) {
     const unsigned sets[2] = {k, SM_NCLASS};
-    for (unsigned j = 0; j < 2; j++)
-        for (unsigned i = 0; i < sm->cu_n[sets[j]]; i++) {
-            const sm_cu *cu = &sm->cu[sm->cu_base[sets[j]] + i];
-            if (cu->in && !cu->in->nrd && !sm_regset_free(&sm->oc_ex[cu->in->cls])) return true;
+    for (unsigned j = 0; j < 2; j++) /* (the units holding one with all operands read: cu_rdy) */
+        for (uint64_t m = sm->cu_rdy[sets[j]]; m; m &= m - 1) {
+            const sm_cu *cu = &sm->cu[sm->cu_base[sets[j]] + (unsigned)__builtin_ctzll(m)];
+            if (!sm_regset_free(&sm->oc_ex[cu->in->cls])) return true;
         }
     return false;
 }
@@ -398,8 +398,12 @@ static bool oc_step(ws_sm *sm) {
         sm_regset *rs = &sm->id_oc[k];
         for (unsigned p = 0; p < sm->in_ports[k] && rs->n; p++) {
             unsigned idx;
-            sm_inst *in = sm_regset_oldest(rs, &idx);
-            if (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in)) {
+            /* both sets full: cu_allocate would refuse at once (most cycles of a busy
+               collector), so the oldest is not looked for either */
+            bool full = sm->cu_used[k] == sm->cu_n[k] &&
+                        sm->cu_used[SM_NCLASS] == sm->cu_n[SM_NCLASS];
+            sm_inst *in = full ? NULL : sm_regset_oldest(rs, &idx);
+            if (full || (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in))) {
                 if (!blocked && oc_blocked(sm, k)) blocked = true;
                 break;
             }
