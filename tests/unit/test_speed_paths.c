@@ -282,7 +282,7 @@ TEST(speed_coalesce_line_matches_each_lane) {
         ws_coalesce_in in = {.addr = a, .active = active, .access_size = size,
                              .local = trial % 11 == 0, .sectored = trial % 4 == 0};
         uint64_t line = 128 * (next_rand(&s) % 64) + (trial % 13 == 0 ? 0x100000000ull : 0);
-        unsigned pattern = (unsigned)(next_rand(&s) % 9);
+        unsigned pattern = (unsigned)(next_rand(&s) % 11);
         unsigned row = 4u << (next_rand(&s) % 4);                        /* lanes per row */
         uint64_t pitch = 32 * (1 + next_rand(&s) % 40), shift = next_rand(&s) % 3 ? 0 : next_rand(&s) % 8;
         for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
@@ -297,7 +297,10 @@ TEST(speed_coalesce_line_matches_each_lane) {
             else if (pattern == 6) a[l] = line + shift + l * pitch / 8;  /* a stride */
             else if (pattern == 7) /* a transposed tile: columns of row lanes */
                 a[l] = line + (l % row) * pitch * 4 + (l / row) * size + shift * size;
-            else a[l] = line + (r % 8) * 128 * (1 + pitch % 3) + (r >> 8) % slots * size; /* lines in any order */
+            else if (pattern == 8) /* lines in any order */
+                a[l] = line + (r % 8) * 128 * (1 + pitch % 3) + (r >> 8) % slots * size;
+            else if (pattern == 9) a[l] = line + (shift * 4 % slots + l) * size; /* consecutive */
+            else a[l] = line + (shift + 3) * size; /* one address */
         }
         if (trial % 17 == 0) a[31] += 128; /* one lane on the next line */
         ws_mem_txn got[WS_MAX_TRANSACTIONS], want[WS_MAX_TRANSACTIONS];

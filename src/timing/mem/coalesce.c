@@ -104,6 +104,13 @@ static unsigned put_line(uint64_t line, const uint64_t *m, const uint32_t *lanes
     return n;
 }
 
+/* Bits lo..hi-1 (of 0..127) that fall in the 64-bit half from `half` (0 or 64). */
+static inline uint64_t range_bits(uint32_t lo, uint32_t hi, uint32_t half) {
+    uint32_t a = lo > half ? lo - half : 0, b = hi < half + 64 ? hi - half : 64;
+    if (hi <= half || lo >= half + 64) return 0;
+    return (b - a == 64 ? ~0ull : ((1ull << (b - a)) - 1)) << a;
+}
+
 /* The common cases: no lane's access crosses a segment (any access of at most
    16 bytes that is aligned to its size). The transactions are then each touched
    line's segments, line after line in ascending order, with the lanes, bytes and
@@ -124,15 +131,30 @@ static unsigned coalesce_lines(const ws_coalesce_in *in, uint32_t seg, ws_mem_tx
         /* a whole warp in one line: the addresses differ only in the low 7 bits
            (OR ^ AND); aligned (OR) accesses of a power of two cross no segment and
            no 64-bit half of the mask */
-        uint64_t any = 0, all = ~0ull, m[2] = {0, 0};
+        uint64_t any = 0, all = ~0ull, m[2] = {0, 0}, a0 = ad[0], step = 0;
         uint32_t lanes[4] = {0, 0, 0, 0};
 #pragma GCC unroll 8
         for (unsigned l = 0; l < 32; l++) {
             any |= ad[l];
             all &= ad[l];
+            step |= ad[l] ^ (a0 + l * size); /* 0: lane l reads the l-th element from a0 */
         }
         if (!((any ^ all) & ~(uint64_t)127) && !(any & (size - 1))) {
-            if (shift == 7) {
+            if (!step) { /* consecutive elements (the coalesced access): one byte range */
+                uint32_t lo = (uint32_t)(a0 & 127), hi = lo + 32 * size; /* hi <= 128 */
+                m[0] = range_bits(lo, hi, 0);
+                m[1] = range_bits(lo, hi, 64);
+                unsigned ls = (unsigned)__builtin_ctz(size); /* lane l's bytes: lo + (l << ls) */
+                for (unsigned q = lo >> shift; q <= (hi - 1) >> shift; q++) {
+                    uint32_t b0 = q << shift > lo ? q << shift : lo;
+                    uint32_t b1 = (q + 1) << shift < hi ? (q + 1) << shift : hi;
+                    unsigned f = (b0 - lo) >> ls, t = (b1 - 1 - lo) >> ls; /* lanes f..t */
+                    lanes[q] = (uint32_t)(((2ull << t) - 1) & ~((1ull << f) - 1));
+                }
+            } else if (any == all) { /* one address (a broadcast) */
+                m[all >> 6 & 1] = bits << (all & 63);
+                lanes[(all & 127) >> shift] = M;
+            } else if (shift == 7) {
                 lanes[0] = M;
                 for (unsigned l = 0; l < 32; l++) m[ad[l] >> 6 & 1] |= bits << (ad[l] & 63);
             } else {

@@ -485,7 +485,8 @@ static void ldst_writeback(ws_sm *sm) {
         return;
     }
     for (unsigned c = 0; c < 5 && !sm->next_wb; c++) {
-        unsigned client = (sm->wb_arb + c) % 5;
+        unsigned client = sm->wb_arb + c; /* (wb_arb < 5: no division) */
+        if (client >= 5) client -= 5;
         sm_inst *in = NULL;
         switch (client) {
         case 0: /* shared memory pipeline */
@@ -506,7 +507,7 @@ static void ldst_writeback(ws_sm *sm) {
         }
         if (in) {
             sm->next_wb = in;
-            sm->wb_arb = (client + 1) % 5;
+            sm->wb_arb = client == 4 ? 0 : client + 1;
         }
     }
 }

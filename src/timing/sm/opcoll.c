@@ -228,7 +228,9 @@ static inline void cu_mark_ready(ws_sm *sm, unsigned cu) {
     sm->cu_rdy[set] |= 1ull << (cu - sm->cu_base[set]);
 }
 
-static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
+/* (cu_dispatch and cu_allocate run for most instructions every cycle: inlined, the
+   call sites' constant sets fold the general-set tests away) */
+static inline __attribute__((always_inline)) bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
     /* round robin over the set's units, starting after the last dispatched: only those
        whose operands are all read (cu_rdy), from disp_rr + 1 up, then from 0 (n <= 64) */
     uint64_t m = sm->cu_rdy[set];
@@ -254,7 +256,7 @@ static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
     return false;
 }
 
-static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
+static inline __attribute__((always_inline)) bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
     unsigned n = sm->cu_n[set], base = sm->cu_base[set], lo = 0;
     if (sm->cu_used[set] == n) return false;
     if (sm->sub_core) { /* the scheduler's share of the set */
