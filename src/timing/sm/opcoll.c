@@ -310,6 +310,9 @@ static const uint8_t gen_order[SM_NCLASS] = {SM_SP, SM_SFU, SM_MEM, SM_DP, SM_IN
 
 static bool gen_allocate(ws_sm *sm) {
     bool blocked = false;
+    /* here only the general set has units, so oc_blocked answers alike for every
+       class until a unit is allocated (-1: not asked since) */
+    int gblk = -1;
     for (unsigned p = 0; p < sm->gen_in_ports; p++) {
         bool moved = false; /* a port that moves nothing leaves the next nothing either */
         for (unsigned j = 0; j < SM_NCLASS; j++) {
@@ -318,9 +321,13 @@ static bool gen_allocate(ws_sm *sm) {
             unsigned idx;
             sm_inst *in = sm_regset_oldest(rs, &idx);
             if (!cu_allocate(sm, SM_NCLASS, in)) {
-                blocked = blocked || oc_blocked(sm, gen_order[j]);
+                if (!blocked) {
+                    if (gblk < 0) gblk = oc_blocked(sm, gen_order[j]);
+                    blocked = gblk;
+                }
                 continue;
             }
+            gblk = -1;
             sm_regset_remove(rs, idx);
             sm->gen++; /* an ID_OC slot is free: issue may go on */
             moved = true;
