@@ -268,10 +268,10 @@ TEST(speed_coalesce_masks_match_bit_loop) {
     }
 }
 
-/* ws_coalesce's line-by-line answer (no lane crossing a segment, lines ascending in
-   lane order) against the per-lane loop: lanes in one line, aligned and not, some
-   crossing a segment or reaching the next line, rows of lanes going up or down,
-   strides, every size, sectored or not */
+/* ws_coalesce's line-by-line answers (no lane crossing a segment; lines ascending in
+   lane order, or in any order) against the per-lane loop: lanes in one line, aligned
+   and not, some crossing a segment or reaching the next line, rows of lanes going up
+   or down, strides, transposed tiles, lines in any order, every size, sectored or not */
 TEST(speed_coalesce_line_matches_each_lane) {
     uint64_t s = 977;
     const uint32_t sizes[] = {1, 2, 4, 8, 16, 12};
@@ -282,7 +282,7 @@ TEST(speed_coalesce_line_matches_each_lane) {
         ws_coalesce_in in = {.addr = a, .active = active, .access_size = size,
                              .local = trial % 11 == 0, .sectored = trial % 4 == 0};
         uint64_t line = 128 * (next_rand(&s) % 64) + (trial % 13 == 0 ? 0x100000000ull : 0);
-        unsigned pattern = (unsigned)(next_rand(&s) % 7);
+        unsigned pattern = (unsigned)(next_rand(&s) % 11);
         unsigned row = 4u << (next_rand(&s) % 4);                        /* lanes per row */
         uint64_t pitch = 32 * (1 + next_rand(&s) % 40), shift = next_rand(&s) % 3 ? 0 : next_rand(&s) % 8;
         for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
@@ -294,7 +294,13 @@ TEST(speed_coalesce_line_matches_each_lane) {
             else if (pattern == 3) a[l] = line + (r % 160);               /* into the next line */
             else if (pattern == 4) a[l] = line + shift + l / row * pitch + l % row * size; /* rows */
             else if (pattern == 5) a[l] = line + 8192 + shift - l / row * pitch + l % row * size;
-            else a[l] = line + shift + l * pitch / 8;                    /* a stride */
+            else if (pattern == 6) a[l] = line + shift + l * pitch / 8;  /* a stride */
+            else if (pattern == 7) /* a transposed tile: columns of row lanes */
+                a[l] = line + (l % row) * pitch * 4 + (l / row) * size + shift * size;
+            else if (pattern == 8) /* lines in any order */
+                a[l] = line + (r % 8) * 128 * (1 + pitch % 3) + (r >> 8) % slots * size;
+            else if (pattern == 9) a[l] = line + (shift * 4 % slots + l) * size; /* consecutive */
+            else a[l] = line + (shift + 3) * size; /* one address */
         }
         if (trial % 17 == 0) a[31] += 128; /* one lane on the next line */
         ws_mem_txn got[WS_MAX_TRANSACTIONS], want[WS_MAX_TRANSACTIONS];
@@ -413,8 +419,9 @@ TEST(speed_latency_queue_shift_matches_loop) {
                 return;
             }
         }
-        for (unsigned i = 0; i < lat; i++) pa[i] = pb[i] = r >> i & 1 ? &dummy[i] : NULL;
-        /* the shared-memory pipeline's form: pointers, NULL empty */
+        /* the shared-memory pipeline's form: pointers, NULL empty, a ring from sbase */
+        uint32_t sbase = (uint32_t)(next_rand(&s) % lat);
+        for (unsigned i = 0; i < lat; i++) pa[i] = pb[sm_lq_at(sbase, i, lat)] = r >> i & 1 ? &dummy[i] : NULL;
         unsigned n = 0;
         uint64_t pm = 0;
         for (unsigned i = 0; i < lat; i++)
@@ -431,10 +438,11 @@ TEST(speed_latency_queue_shift_matches_loop) {
         sm->smem_lat = lat;
         sm->smem_n = n;
         sm->smem_m = pm;
+        sm->smem_base = sbase;
         sm_smem_shift(sm);
         uint64_t want = 0;
         for (unsigned i = 0; i < lat; i++) {
-            if (pa[i] != pb[i]) {
+            if (pa[i] != *sm_smem_at(sm, i)) {
                 CHECK_MSG(0, "trial %u: pipeline slot %u differs", trial, i);
                 free(sm);
                 return;
@@ -445,6 +453,32 @@ TEST(speed_latency_queue_shift_matches_loop) {
             CHECK_MSG(0, "trial %u: pipeline mask or count differs", trial);
             free(sm);
             return;
+        }
+        /* cycles of the pipeline at work: the head may leave, the rest move up, a
+           new instruction may enter the tail; the ring's slots against the loop's */
+        for (unsigned cyc = 0; cyc < 40; cyc++) {
+            uint64_t x = next_rand(&s);
+            if (x & 1 && pa[0]) {
+                pa[0] = NULL;
+                CHECK(sm_smem_pop(sm) != NULL);
+            }
+            for (unsigned i = 0; i + 1 < lat; i++)
+                if (!pa[i] && pa[i + 1]) {
+                    pa[i] = pa[i + 1];
+                    pa[i + 1] = NULL;
+                }
+            sm_smem_shift(sm);
+            if (x & 6 && !pa[lat - 1]) {
+                pa[lat - 1] = &dummy[x >> 8 & 63];
+                sm_smem_push(sm, pa[lat - 1]);
+            }
+            for (unsigned i = 0; i < lat; i++)
+                if (pa[i] != *sm_smem_at(sm, i) || sm_smem_full(sm, i) != (pa[i] != NULL)) {
+                    CHECK_MSG(0, "trial %u cycle %u: pipeline slot %u of %u differs", trial, cyc,
+                              i, lat);
+                    free(sm);
+                    return;
+                }
         }
     }
     free(sm);
@@ -462,6 +496,7 @@ TEST(speed_const_txns_match_search) {
         if (!active) active = 1;
         uint32_t line = trial % 2 ? 64 : 128;
         uint64_t base = (next_rand(&s) % 4096) * 256, a0 = next_rand(&s) % 65536;
+        if (trial % 5 == 0) base += next_rand(&s) % 64; /* a base inside a line */
         unsigned kind = trial % 4;
         for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
             uint64_t x = next_rand(&s);

@@ -484,9 +484,11 @@ static inline int find_victim(const ws_cache *c, uint32_t set, bool protect) {
 /* Find the block in its set (HIT / HIT_RESERVED / SECTOR_MISS, *way), or a
  * victim way (MISS, *way; find_victim), or RESERVATION_FAIL if every way is
  * pinned. A MODIFIED sector that holds only part of its bytes cannot serve
- * a read (SECTOR_MISS). */
-static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
-                                bool write, bool protect, uint32_t *way) {
+ * a read (SECTOR_MISS). With `victim` false a miss answers MISS without the
+ * victim search (*way 0): for callers that treat both miss answers alike. */
+static inline ws_cache_status probe_body(const ws_cache *c, uint64_t block, uint32_t set,
+                                         uint32_t si, bool write, bool protect, bool victim,
+                                         uint32_t *way) {
     const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
     const uint32_t assoc = c->cfg.assoc;
     /* the tag search first (most probes hit); the victim search on a miss */
@@ -504,10 +506,19 @@ static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set,
             return hit_status(l, si, write);
         }
     }
+    if (!victim) {
+        *way = 0;
+        return WS_CACHE_MISS;
+    }
     int v = find_victim(c, set, protect);
     if (v < 0) return WS_CACHE_RESERVATION_FAIL;
     *way = (uint32_t)v;
     return WS_CACHE_MISS;
+}
+
+static ws_cache_status probe_ex(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
+                                bool write, bool protect, uint32_t *way) {
+    return probe_body(c, block, set, si, write, protect, true, way);
 }
 
 static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si,
@@ -758,7 +769,13 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
     uint8_t bit = (uint8_t)(1u << si);
     uint32_t way = 0;
     bool rd = dir == WS_ACC_READ;
-    ws_cache_status ps = probe_ex(c, block, set, si, !rd, rd && c->byp.protect, &way);
+    char wp = c->cfg.write_policy, wa = c->cfg.write_alloc;
+    /* a write that allocates nothing answers a missing line and a set with every way
+       pinned alike (uses no line): no victim search (most writes of an uncoalesced
+       store miss) */
+    bool victim = rd || !(wa == WS_WA_NONE || wp == WS_WP_READ_ONLY);
+    ws_cache_status ps = victim ? probe_ex(c, block, set, si, !rd, rd && c->byp.protect, &way)
+                                : probe_body(c, block, set, si, true, false, false, &way);
     line *l = ps == WS_CACHE_RESERVATION_FAIL ? NULL : line_at(c, set, way);
     ws_fail_kind fk;
 
@@ -783,7 +800,6 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
     }
 
     /* writes */
-    char wp = c->cfg.write_policy, wa = c->cfg.write_alloc;
     bool write_back = wp == WS_WP_WRITE_BACK || (wp == WS_WP_LOCAL_WB_GLOBAL_WT && local);
     if (ps == WS_CACHE_HIT) {
         if (write_back) {
@@ -979,7 +995,7 @@ unsigned ws_cache_index_bits(const ws_cache *c, uint8_t *bits, unsigned max) {
 
 ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
                                 uint64_t now, ws_fail_kind *failk) {
-    ws_cache_result r = ws_cache_access_ex(c, addr, addr, dir, local, false, req, now);
+    ws_cache_result r = ws_cache_access_bytes(c, addr, addr, dir, local, 0, req, now);
     if (r.status == WS_CACHE_RESERVATION_FAIL && failk) *failk = r.fail;
     return r.status;
 }

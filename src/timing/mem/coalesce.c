@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+enum { WS_WARP_LANES = 32 };
+
 /* Marks bytes addr..addr+n-1 of the line (n <= 16: one lane's chunk) a mask byte
    at a time, not a bit at a time (segments are at most 128 B and aligned, so the
    range never wraps past the line's end; if it did, the bit loop handles it). */
@@ -69,6 +71,19 @@ static void reduce(ws_mem_txn *t, uint32_t seg_size) {
    bytes, bit b = byte b) as transactions, in address order, from out[n]. */
 static unsigned put_line(uint64_t line, const uint64_t *m, const uint32_t *lanes, uint32_t seg,
                          unsigned shift, ws_mem_txn *out, unsigned n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (shift == 7) { /* one 128 B segment (lanes[0] is not empty): the loop below, unrolled */
+        ws_mem_txn *t = &out[n];
+        memset(t, 0, sizeof *t);
+        t->addr = line;
+        t->lanes = lanes[0];
+        memcpy(t->bytes, m, sizeof t->bytes);
+        t->sectors = (uint8_t)(((uint32_t)m[0] != 0) | ((m[0] >> 32) != 0) << 1 |
+                               ((uint32_t)m[1] != 0) << 2 | ((m[1] >> 32) != 0) << 3);
+        reduce(t, seg);
+        return n + 1;
+    }
+#endif
     unsigned per = seg / 8; /* mask bytes per segment */
     for (unsigned q = 0; q < (128u >> shift); q++) {
         if (!lanes[q]) continue;
@@ -89,31 +104,57 @@ static unsigned put_line(uint64_t line, const uint64_t *m, const uint32_t *lanes
     return n;
 }
 
-/* The common cases: no lane's access crosses a segment, and the lanes, in lane
-   order, never go back to a lower 128 B line (one line, consecutive rows, strides).
-   The transactions are then each line's touched segments, line after line, in
-   address order, with the lanes, bytes and sectors the per-lane loop below gives;
-   each lane only ORs its bytes into its line's 128-bit mask. Returns 0 when the
-   lanes are not so (what it wrote to out is then of no account). */
+/* Bits lo..hi-1 (of 0..127) that fall in the 64-bit half from `half` (0 or 64). */
+static inline uint64_t range_bits(uint32_t lo, uint32_t hi, uint32_t half) {
+    uint32_t a = lo > half ? lo - half : 0, b = hi < half + 64 ? hi - half : 64;
+    if (hi <= half || lo >= half + 64) return 0;
+    return (b - a == 64 ? ~0ull : ((1ull << (b - a)) - 1)) << a;
+}
+
+/* The common cases: no lane's access crosses a segment (any access of at most
+   16 bytes that is aligned to its size). The transactions are then each touched
+   line's segments, line after line in ascending order, with the lanes, bytes and
+   sectors the per-lane loop below gives, since each lane only ORs its bytes into
+   its line's 128-bit mask and its lane bit into its segment's lanes. Lines are
+   gathered in lane order: the previous lane's line, the line after it among those
+   seen (a transposed tile: lanes 16-31 revisit lanes 0-15's lines), a line above
+   every line seen (rows, strides), else a search of the lines seen; they are
+   sorted only when they did not come in ascending order. Returns 0 when a lane
+   crosses a segment (what it wrote to out is then of no account). */
 static unsigned coalesce_lines(const ws_coalesce_in *in, uint32_t seg, ws_mem_txn *out) {
     uint32_t M = in->active, size = in->access_size;
     if (!M || size > 16) return 0;
     unsigned shift = seg == 32 ? 5 : seg == 64 ? 6 : 7;
     const uint64_t *ad = in->addr;
-    uint64_t bits = (1ull << size) - 1, m[2] = {0, 0};
-    uint32_t lanes[4] = {0, 0, 0, 0};
+    uint64_t bits = (1ull << size) - 1;
     if (M == ~0u && !(size & (size - 1))) {
         /* a whole warp in one line: the addresses differ only in the low 7 bits
            (OR ^ AND); aligned (OR) accesses of a power of two cross no segment and
            no 64-bit half of the mask */
-        uint64_t any = 0, all = ~0ull;
+        uint64_t any = 0, all = ~0ull, m[2] = {0, 0}, a0 = ad[0], step = 0;
+        uint32_t lanes[4] = {0, 0, 0, 0};
 #pragma GCC unroll 8
         for (unsigned l = 0; l < 32; l++) {
             any |= ad[l];
             all &= ad[l];
+            step |= ad[l] ^ (a0 + l * size); /* 0: lane l reads the l-th element from a0 */
         }
         if (!((any ^ all) & ~(uint64_t)127) && !(any & (size - 1))) {
-            if (shift == 7) {
+            if (!step) { /* consecutive elements (the coalesced access): one byte range */
+                uint32_t lo = (uint32_t)(a0 & 127), hi = lo + 32 * size; /* hi <= 128 */
+                m[0] = range_bits(lo, hi, 0);
+                m[1] = range_bits(lo, hi, 64);
+                unsigned ls = (unsigned)__builtin_ctz(size); /* lane l's bytes: lo + (l << ls) */
+                for (unsigned q = lo >> shift; q <= (hi - 1) >> shift; q++) {
+                    uint32_t b0 = q << shift > lo ? q << shift : lo;
+                    uint32_t b1 = (q + 1) << shift < hi ? (q + 1) << shift : hi;
+                    unsigned f = (b0 - lo) >> ls, t = (b1 - 1 - lo) >> ls; /* lanes f..t */
+                    lanes[q] = (uint32_t)(((2ull << t) - 1) & ~((1ull << f) - 1));
+                }
+            } else if (any == all) { /* one address (a broadcast) */
+                m[all >> 6 & 1] = bits << (all & 63);
+                lanes[(all & 127) >> shift] = M;
+            } else if (shift == 7) {
                 lanes[0] = M;
                 for (unsigned l = 0; l < 32; l++) m[ad[l] >> 6 & 1] |= bits << (ad[l] & 63);
             } else {
@@ -126,29 +167,58 @@ static unsigned coalesce_lines(const ws_coalesce_in *in, uint32_t seg, ws_mem_tx
             return put_line(all & ~(uint64_t)127, m, lanes, seg, shift, out, 0);
         }
     }
-    unsigned n = 0;
-    uint64_t line = ad[__builtin_ctz(M)] & ~(uint64_t)127;
+    uint64_t key[WS_WARP_LANES], m[WS_WARP_LANES][2];
+    uint32_t lanes[WS_WARP_LANES][4];
+    unsigned nl = 0, cur = 0;
+    bool sorted = true; /* every line came above the lines before it */
     for (uint32_t r = M; r; r &= r - 1) {
         unsigned l = (unsigned)__builtin_ctz(r);
-        uint64_t a = ad[l];
+        uint64_t a = ad[l], ln = a & ~(uint64_t)127;
         if ((a & (seg - 1)) + size > seg) return 0; /* crosses a segment */
-        if ((a & ~(uint64_t)127) != line) {
-            if ((a & ~(uint64_t)127) < line) return 0; /* back to a lower line */
-            n = put_line(line, m, lanes, seg, shift, out, n);
-            line = a & ~(uint64_t)127;
-            m[0] = m[1] = 0;
-            lanes[0] = lanes[1] = lanes[2] = lanes[3] = 0;
+        if (!nl || key[cur] != ln) {
+            if (cur + 1 < nl && key[cur + 1] == ln) {
+                cur++;
+            } else {
+                unsigned j = nl; /* while sorted, key[nl - 1] is the highest line seen */
+                if (nl && (!sorted || ln <= key[nl - 1])) {
+                    for (j = 0; j < nl && key[j] != ln; j++) {}
+                    if (j == nl) sorted = false; /* a new line below one seen */
+                }
+                if (j == nl) {
+                    key[nl] = ln;
+                    m[nl][0] = m[nl][1] = 0;
+                    lanes[nl][0] = lanes[nl][1] = lanes[nl][2] = lanes[nl][3] = 0;
+                    nl++;
+                }
+                cur = j;
+            }
         }
         uint32_t off = (uint32_t)(a & 127);
-        lanes[off >> shift] |= 1u << l;
+        lanes[cur][off >> shift] |= 1u << l;
         if ((off & 63) + size <= 64) {
-            m[off >> 6] |= bits << (off & 63);
+            m[cur][off >> 6] |= bits << (off & 63);
         } else { /* (only in a 128 B segment) bytes on both halves */
-            m[0] |= bits << off;
-            m[1] |= bits >> (64 - off);
+            m[cur][0] |= bits << off;
+            m[cur][1] |= bits >> (64 - off);
         }
     }
-    return put_line(line, m, lanes, seg, shift, out, n);
+    unsigned n = 0;
+    if (sorted) {
+        for (unsigned i = 0; i < nl; i++) n = put_line(key[i], m[i], lanes[i], seg, shift, out, n);
+        return n;
+    }
+    uint8_t ord[WS_WARP_LANES]; /* the lines by address (insertion sort) */
+    for (unsigned i = 0; i < nl; i++) {
+        unsigned j = i;
+        while (j > 0 && key[ord[j - 1]] > key[i]) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = (uint8_t)i;
+    }
+    for (unsigned i = 0; i < nl; i++)
+        n = put_line(key[ord[i]], m[ord[i]], lanes[ord[i]], seg, shift, out, n);
+    return n;
 }
 
 unsigned ws_coalesce(const ws_coalesce_in *in, ws_mem_txn *out) {

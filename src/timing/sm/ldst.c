@@ -263,9 +263,22 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
 unsigned sm_const_txns(const uint64_t *addr, uint32_t active, uint64_t base, uint32_t line,
                        ws_mem_txn *txq, bool slow) {
     uint64_t lmask = ~(uint64_t)(line - 1), b0 = (base + addr[__builtin_ctz(active)]) & lmask;
-    uint32_t r = active;
-    while (!slow && r && ((base + addr[__builtin_ctz(r)]) & lmask) == b0) r &= r - 1;
-    if (!slow && !r) {
+    /* every lane in b0's line: the lowest and the highest address are (lines are
+       ranges); a full warp's bounds in a loop without branches */
+    uint64_t lo = UINT64_MAX, hi = 0;
+    if (active == ~0u) {
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            lo = addr[l] < lo ? addr[l] : lo;
+            hi = addr[l] > hi ? addr[l] : hi;
+        }
+    } else {
+        for (uint32_t r = active; r; r &= r - 1) {
+            uint64_t a = addr[__builtin_ctz(r)];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+        }
+    }
+    if (!slow && ((base + lo) & lmask) == b0 && ((base + hi) & lmask) == b0) {
         memset(&txq[0], 0, sizeof txq[0]);
         txq[0].addr = b0;
         txq[0].size = line;
@@ -464,7 +477,7 @@ static void ldst_writeback(ws_sm *sm) {
     }
     /* most cycles no client has anything: then the round below would only note that the
        texture cache has no fill (sm_tex_pop_ready), and the priority stays */
-    if (!sm->next_wb && !sm->smem_pipe[0] && !sm->next_global &&
+    if (!sm->next_wb && !sm_smem_full(sm, 0) && !sm->next_global &&
         !(sm->tex_live && sm_tex_has_ready(sm)) && !ws_cache_has_ready(sm->l1c) &&
         !ws_cache_has_ready(sm->l1d) &&
         !(sm->smc && sm_smc_cache(sm) && ws_cache_has_ready(sm_smc_cache(sm)))) {
@@ -472,11 +485,12 @@ static void ldst_writeback(ws_sm *sm) {
         return;
     }
     for (unsigned c = 0; c < 5 && !sm->next_wb; c++) {
-        unsigned client = (sm->wb_arb + c) % 5;
+        unsigned client = sm->wb_arb + c; /* (wb_arb < 5: no division) */
+        if (client >= 5) client -= 5;
         sm_inst *in = NULL;
         switch (client) {
         case 0: /* shared memory pipeline */
-            if (sm->smem_pipe[0]) in = sm_smem_pop(sm);
+            if (sm_smem_full(sm, 0)) in = sm_smem_pop(sm);
             break;
         case 1: in = sm->tex_live ? sm_tex_pop_ready(sm) : NULL; break; /* texture fills */
         case 2: in = ws_cache_pop_ready(sm->l1c); break;
@@ -493,7 +507,7 @@ static void ldst_writeback(ws_sm *sm) {
         }
         if (in) {
             sm->next_wb = in;
-            sm->wb_arb = (client + 1) % 5;
+            sm->wb_arb = client == 4 ? 0 : client + 1;
         }
     }
 }
@@ -602,6 +616,7 @@ shift:
 
 /* Every bank's head accesses the L1D this cycle, bank 0 first (GPGPU-Sim's order). */
 static void l1q_cycle(ws_sm *sm) {
+    if (!sm->l1q_n) return; /* every bank empty: nothing accesses or moves */
     for (unsigned b = 0; b < sm->l1_banks; b++) l1q_bank_cycle(sm, b);
 }
 
@@ -819,7 +834,7 @@ void sm_ldst_cycle(ws_sm *sm) {
     }
     if (in->space == WS_SPACE_SHARED) sm->st.shmem_accesses++;
     if (in->is_load && in->space == WS_SPACE_SHARED) {
-        if (sm->smem_pipe[sm->smem_lat - 1]) return; /* wait for the pipeline */
+        if (sm_smem_full(sm, sm->smem_lat - 1)) return; /* wait for the pipeline */
         sm_smem_push(sm, in);
         sm->ld_disp = NULL;
         if (in->rp_hold) sm_replay_retire(sm, in);

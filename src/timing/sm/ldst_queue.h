@@ -83,11 +83,44 @@ static inline void sm_l1q_shift_ring(sm_l1acc *q, unsigned lat, uint32_t *base, 
 }
 
 /* The shared-memory pipeline: its full slots are counted (smem_n) and, when it
-   has at most 64 slots, named by smem_m. */
+   has at most 64 slots, named by smem_m; it is then a ring as the L1 queue
+   (slot i is smem_pipe[(smem_base + i) mod smem_lat], NULL when empty), moved
+   the same way. */
+static inline sm_inst **sm_smem_at(const ws_sm *sm, unsigned i) {
+    return &sm->smem_pipe[sm_lq_at(sm->smem_base, i, sm->smem_lat)];
+}
+
+/* Is slot i (0: the head, smem_lat - 1: the tail) full? Read from the mask where
+   there is one. */
+static inline bool sm_smem_full(const ws_sm *sm, unsigned i) {
+    if (!sm->smem_n) return false;
+    return sm->smem_lat <= 64 ? (sm->smem_m >> i & 1) != 0 : sm->smem_pipe[i] != NULL;
+}
+
+static void sm_smem_shift_move(ws_sm *sm, uint64_t v) {
+    sm_inst **p = sm->smem_pipe;
+    unsigned lat = sm->smem_lat, e = (unsigned)__builtin_ctzll(~v), b0 = sm->smem_base;
+    uint64_t above = v & ~((2ull << e) - 1); /* the entries that move */
+    if (!e || e <= ws_popc64(above)) {
+        /* everything moves down one; slots 0..e-1 take their entries back */
+        unsigned b1 = b0 + 1 == lat ? 0 : b0 + 1;
+        for (unsigned j = e; j-- > 0;) p[sm_lq_at(b1, j, lat)] = p[j ? sm_lq_at(b1, j - 1, lat) : b0];
+        p[b0] = NULL; /* the old head's place, now the tail slot (empty when e = 0) */
+        sm->smem_base = b1;
+    } else {
+        for (uint64_t mv = above; mv; mv &= mv - 1) {
+            unsigned j = (unsigned)__builtin_ctzll(mv);
+            p[sm_lq_at(b0, j - 1, lat)] = p[sm_lq_at(b0, j, lat)];
+            p[sm_lq_at(b0, j, lat)] = NULL;
+        }
+    }
+    sm->smem_m = sm_lq_mask_shift(v);
+}
+
 static inline void sm_smem_shift(ws_sm *sm) {
     if (!sm->smem_n) return;
-    sm_inst **p = sm->smem_pipe;
     if (sm->smem_lat > 64) {
+        sm_inst **p = sm->smem_pipe;
         for (unsigned i = 0; i + 1 < sm->smem_lat; i++)
             if (!p[i] && p[i + 1]) {
                 p[i] = p[i + 1];
@@ -96,27 +129,21 @@ static inline void sm_smem_shift(ws_sm *sm) {
         return;
     }
     uint64_t v = sm->smem_m;
-    if (!(v & (v + 1))) return;
-    unsigned e = (unsigned)__builtin_ctzll(~v);
-    for (uint64_t mv = v & ~((2ull << e) - 1); mv; mv &= mv - 1) {
-        unsigned j = (unsigned)__builtin_ctzll(mv);
-        p[j - 1] = p[j];
-        p[j] = NULL;
-    }
-    sm->smem_m = sm_lq_mask_shift(v);
+    if (v & (v + 1)) sm_smem_shift_move(sm, v); /* not packed from the head */
 }
 
 /* in enters the pipeline's last slot (the caller saw it empty). */
 static inline void sm_smem_push(ws_sm *sm, sm_inst *in) {
-    sm->smem_pipe[sm->smem_lat - 1] = in;
+    *sm_smem_at(sm, sm->smem_lat - 1) = in;
     sm->smem_n++;
     if (sm->smem_lat <= 64) sm->smem_m |= 1ull << (sm->smem_lat - 1);
 }
 
 /* The head slot is taken out (the caller saw it full). */
 static inline sm_inst *sm_smem_pop(ws_sm *sm) {
-    sm_inst *in = sm->smem_pipe[0];
-    sm->smem_pipe[0] = NULL;
+    sm_inst **h = sm_smem_at(sm, 0);
+    sm_inst *in = *h;
+    *h = NULL;
     sm->smem_n--;
     sm->smem_m &= ~1ull;
     return in;

@@ -228,7 +228,9 @@ static inline void cu_mark_ready(ws_sm *sm, unsigned cu) {
     sm->cu_rdy[set] |= 1ull << (cu - sm->cu_base[set]);
 }
 
-static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
+/* (cu_dispatch and cu_allocate run for most instructions every cycle: inlined, the
+   call sites' constant sets fold the general-set tests away) */
+static inline __attribute__((always_inline)) bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
     /* round robin over the set's units, starting after the last dispatched: only those
        whose operands are all read (cu_rdy), from disp_rr + 1 up, then from 0 (n <= 64) */
     uint64_t m = sm->cu_rdy[set];
@@ -254,7 +256,7 @@ static bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
     return false;
 }
 
-static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
+static inline __attribute__((always_inline)) bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
     unsigned n = sm->cu_n[set], base = sm->cu_base[set], lo = 0;
     if (sm->cu_used[set] == n) return false;
     if (sm->sub_core) { /* the scheduler's share of the set */
@@ -292,10 +294,10 @@ static bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
    register (the collector blocked from downstream)? */
 static bool oc_blocked(const ws_sm *sm, unsigned k) {
     const unsigned sets[2] = {k, SM_NCLASS};
-    for (unsigned j = 0; j < 2; j++)
-        for (unsigned i = 0; i < sm->cu_n[sets[j]]; i++) {
-            const sm_cu *cu = &sm->cu[sm->cu_base[sets[j]] + i];
-            if (cu->in && !cu->in->nrd && !sm_regset_free(&sm->oc_ex[cu->in->cls])) return true;
+    for (unsigned j = 0; j < 2; j++) /* (the units holding one with all operands read: cu_rdy) */
+        for (uint64_t m = sm->cu_rdy[sets[j]]; m; m &= m - 1) {
+            const sm_cu *cu = &sm->cu[sm->cu_base[sets[j]] + (unsigned)__builtin_ctzll(m)];
+            if (!sm_regset_free(&sm->oc_ex[cu->in->cls])) return true;
         }
     return false;
 }
@@ -308,6 +310,9 @@ static const uint8_t gen_order[SM_NCLASS] = {SM_SP, SM_SFU, SM_MEM, SM_DP, SM_IN
 
 static bool gen_allocate(ws_sm *sm) {
     bool blocked = false;
+    /* here only the general set has units, so oc_blocked answers alike for every
+       class until a unit is allocated (-1: not asked since) */
+    int gblk = -1;
     for (unsigned p = 0; p < sm->gen_in_ports; p++) {
         bool moved = false; /* a port that moves nothing leaves the next nothing either */
         for (unsigned j = 0; j < SM_NCLASS; j++) {
@@ -316,9 +321,13 @@ static bool gen_allocate(ws_sm *sm) {
             unsigned idx;
             sm_inst *in = sm_regset_oldest(rs, &idx);
             if (!cu_allocate(sm, SM_NCLASS, in)) {
-                blocked = blocked || oc_blocked(sm, gen_order[j]);
+                if (!blocked) {
+                    if (gblk < 0) gblk = oc_blocked(sm, gen_order[j]);
+                    blocked = gblk;
+                }
                 continue;
             }
+            gblk = -1;
             sm_regset_remove(rs, idx);
             sm->gen++; /* an ID_OC slot is free: issue may go on */
             moved = true;
@@ -398,8 +407,12 @@ static bool oc_step(ws_sm *sm) {
         sm_regset *rs = &sm->id_oc[k];
         for (unsigned p = 0; p < sm->in_ports[k] && rs->n; p++) {
             unsigned idx;
-            sm_inst *in = sm_regset_oldest(rs, &idx);
-            if (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in)) {
+            /* both sets full: cu_allocate would refuse at once (most cycles of a busy
+               collector), so the oldest is not looked for either */
+            bool full = sm->cu_used[k] == sm->cu_n[k] &&
+                        sm->cu_used[SM_NCLASS] == sm->cu_n[SM_NCLASS];
+            sm_inst *in = full ? NULL : sm_regset_oldest(rs, &idx);
+            if (full || (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in))) {
                 if (!blocked && oc_blocked(sm, k)) blocked = true;
                 break;
             }

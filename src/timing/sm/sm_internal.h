@@ -353,10 +353,12 @@ struct ws_sm {
     ws_mem_txn *txq;           /* transactions of ld_disp (ascending) */
     unsigned ntx, txpos;
     bool txq_built;
-    sm_inst **smem_pipe;       /* [0] = oldest, length smem_latency */
+    sm_inst **smem_pipe;       /* a ring of smem_latency slots (ldst_queue.h: sm_smem_at(sm, 0)
+                                  is the oldest) */
     unsigned smem_lat;
     unsigned smem_n;           /* full slots of smem_pipe (ldst_queue.h) */
     uint64_t smem_m;           /* smem_lat <= 64: bit i = slot i full */
+    uint32_t smem_base;        /* the ring's slot 0 (0 while smem_lat > 64) */
     sm_l1acc *l1q;             /* per bank b: a ring of l1_latency entries from l1q[b * l1_lat]
                                   (ldst_queue.h: sm_l1q_slot(sm, b, 0) is the head) */
     uint32_t *l1q_base;        /* per bank: the ring's head entry (0 while l1_lat > 64) */

@@ -207,7 +207,11 @@ static sm_inst *oldest_of(const ws_sm *sm, sm_regset *rs, unsigned s, unsigned *
 /* Execute stage: each unit takes the oldest ready instruction of its OC_EX
  * register if it can; then the LD/ST unit cycles and takes its own. */
 void sm_units_cycle(ws_sm *sm) {
-    for (unsigned u = 0; u < sm->nfu; u++) {
+    /* most cycles no function unit's OC_EX register holds anything (classes without
+       units stay empty): then no unit takes an instruction */
+    unsigned waiting = sm->oc_ex[SM_SP].n | sm->oc_ex[SM_SFU].n | sm->oc_ex[SM_DP].n |
+                       sm->oc_ex[SM_INT].n;
+    for (unsigned u = 0; u < sm->nfu && waiting; u++) {
         sm_fu *fu = &sm->fu[u];
         sm_regset *rs = &sm->oc_ex[fu->cls];
         if (!rs->n) continue;
