@@ -45,6 +45,17 @@ ws_mreq *ws_mreq_alloc(ws_mreq_pool *p) {
     return r;
 }
 
+ws_mreq *ws_mreq_alloc_copy(ws_mreq_pool *p, const ws_mreq *src) {
+    if (!p->free) grow(p);
+    ws_mreq *r = p->free;
+    p->free = r->next;
+    *r = *src; /* no zeroing first: every byte is written */
+    r->next = NULL;
+    r->uid = ++p->next_uid;
+    p->live++;
+    return r;
+}
+
 void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r) {
     if (!r) return;
     r->next = p->free;

@@ -84,6 +84,10 @@ void ws_mreq_pool_init(ws_mreq_pool *p);
 void ws_mreq_pool_destroy(ws_mreq_pool *p);
 /* A zeroed request (never fails: aborts on out-of-memory). */
 ws_mreq *ws_mreq_alloc(ws_mreq_pool *p);
+/* A copy of *src with its own request number (the next, as ws_mreq_alloc
+   would give) and no link: what ws_mreq_alloc and a copy of every field but
+   uid and next give, without zeroing first. */
+ws_mreq *ws_mreq_alloc_copy(ws_mreq_pool *p, const ws_mreq *src);
 void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r);
 
 /* ---- FIFO of requests (intrusive, unbounded; the owner enforces limits) ---- */
