@@ -281,7 +281,9 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
 /* Free outputs grant to the first requesting input after their pointer.
  * Each input requests only its head's output, so a grant changes no other
  * output's requests: they are gathered once, as a bit set per output, from
- * the inputs that have a packet and hold no output. */
+ * the inputs that have a packet and hold no output, and only for outputs
+ * that can grant (free, a slot in their ejection buffer, past their
+ * allocation gap): a grant changes only its own output's state. */
 static void allocate(ws_icnt *n, net *t) {
     const uint32_t win = t->win;
     bool any = false;
@@ -290,8 +292,12 @@ static void allocate(ws_icnt *n, net *t) {
             uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
             const pkt *h = ring_head(&t->in[i]);
             if (h->ready > n->now || t->in_ok[i] > t->step) continue;
-            t->req[(size_t)h->dst * win + w] |= 1ull << (i & 63);
-            bit_set(t->req_out, h->dst);
+            /* an output that cannot grant now (the test below, on state that
+               no grant of this step changes but its own) is not asked */
+            const uint32_t o = h->dst;
+            if (t->conn[o] >= 0 || t->ej[o].len >= t->ej[o].cap || t->out_ok[o] > t->step) continue;
+            t->req[(size_t)o * win + w] |= 1ull << (i & 63);
+            bit_set(t->req_out, o);
             any = true;
         }
     }
@@ -303,21 +309,19 @@ static void allocate(ws_icnt *n, net *t) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
             uint64_t *m = &t->req[(size_t)o * win];
             pring *e = &t->ej[o];
-            /* busy output, or no slot for another packet: no grant */
-            if (t->conn[o] < 0 && e->len < e->cap && t->out_ok[o] <= t->step) {
-                uint32_t i = first_from(m, win, t->gptr[o]);
-                t->conn[o] = (int32_t)i;
-                t->in_busy[i] = true;
-                bit_clear(t->cand, i);
-                bit_set(t->conn_out, o);
-                bit_set(t->xfer, o);
-                bit_set(t->ej_busy, o);
-                t->gptr[o] = (i + 1) % t->nin;
-                /* the packet takes its place in the ejection buffer with its head */
-                pkt *d = ring_push(e);
-                *d = *ring_head(&t->in[i]);
-                d->moved = 0;
-            }
+            /* asked only if free, with a slot for another packet (gathered above) */
+            uint32_t i = first_from(m, win, t->gptr[o]);
+            t->conn[o] = (int32_t)i;
+            t->in_busy[i] = true;
+            bit_clear(t->cand, i);
+            bit_set(t->conn_out, o);
+            bit_set(t->xfer, o);
+            bit_set(t->ej_busy, o);
+            t->gptr[o] = (i + 1) % t->nin;
+            /* the packet takes its place in the ejection buffer with its head */
+            pkt *d = ring_push(e);
+            *d = *ring_head(&t->in[i]);
+            d->moved = 0;
             if (win == 1) m[0] = 0; /* (a loop here becomes a call to memset) */
             else memset(m, 0, win * sizeof *m);
         }
