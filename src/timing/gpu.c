@@ -263,8 +263,8 @@ struct ws_gpu {
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
                                  skips ws_sm_busy, whose cost grows with the SM's units;
-                                 padded to whole words of idle bytes: busy_in reads it eight
-                                 SMs at a time) */
+                                 padded to whole words of idle bytes, since busy_in reads it
+                                 eight SMs at a time */
     ws_addrdec ad;
     ws_sm **sm;
     ws_icnt *icnt;
