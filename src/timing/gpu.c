@@ -1429,6 +1429,27 @@ static inline bool sm_commit(ws_gpu *g, uint32_t i, ws_status *rc, ws_fault *fau
     return (f & WS_SM_PROGRESSED) != 0;
 }
 
+/* Requests go back to the pool of the unit that frees them: at a sectored L2
+   a partition makes a request per sector and frees the SM's request they
+   came from, and the SM frees the sectors' replies, so partitions' pools
+   would grow by three requests for every split one while the SMs' free lists
+   grow as much. Between cycles (no unit is running) a partition pool that is
+   running low takes free requests from an SM's pool with plenty. Which
+   request object a pool hands out changes no result (nothing depends on
+   where a request lives; request numbers are counted per pool). */
+enum { POOL_LOW = 64, POOL_BATCH = 512 };
+static void pools_even(ws_gpu *g) {
+    for (uint32_t c = 0; c < g->n_chan; c++) {
+        ws_mreq_pool *to = &g->mem_pool[c].p;
+        if (to->nfree >= POOL_LOW) continue;
+        for (uint32_t i = 0; i < g->n_sms; i++)
+            if (g->sm_pool[i].p.nfree >= 2 * POOL_BATCH) {
+                ws_mreq_pool_move_free(&g->sm_pool[i].p, to, POOL_BATCH);
+                break;
+            }
+    }
+}
+
 /* The serial phase: SMs that ran, in id order. Returns whether any moved;
  * a fault stops the kernel after this cycle. */
 static bool sms_commit(ws_gpu *g, ws_status *rc, ws_fault *fault) {
@@ -1558,6 +1579,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             for (uint32_t i = 0; i < n_mem; i++) mem_cycle(&ph, i);
         }
         bool progress = sms_commit(g, &rc, fault);
+        pools_even(g);
         bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
         if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
         cycle++;

@@ -129,3 +129,37 @@ TEST(speed_mem_alloc_copy_matches_alloc_and_copy) {
     ws_mreq_pool_destroy(&p);
     ws_mreq_pool_destroy(&q);
 }
+
+/* Free requests moved between pools: counts kept, the moved ones handed
+   out by the receiving pool (with its own request numbers), none lost. */
+TEST(speed_mem_pool_move_free) {
+    ws_mreq_pool a, b;
+    ws_mreq_pool_init(&a);
+    ws_mreq_pool_init(&b);
+    ws_mreq *r[8];
+    for (int i = 0; i < 8; i++) r[i] = ws_mreq_alloc(&a);
+    uint32_t fa = a.nfree;
+    for (int i = 0; i < 8; i++) ws_mreq_free(&a, r[i]);
+    CHECK_EQ_U64(a.nfree, fa + 8);
+    CHECK_EQ_U64(ws_mreq_pool_move_free(&a, &b, 5), 5);
+    CHECK_EQ_U64(a.nfree, fa + 3);
+    CHECK_EQ_U64(b.nfree, 5);
+    CHECK_EQ_U64(b.nchunks, 0);
+    for (int i = 0; i < 5; i++) {
+        ws_mreq *x = ws_mreq_alloc(&b);
+        CHECK(x == r[3 + i]); /* r7 .. r3 moved one by one: r3 on top */
+        CHECK_EQ_U64(x->uid, (uint64_t)i + 1);
+    }
+    CHECK_EQ_U64(b.nfree, 0);
+    CHECK_EQ_U64(b.nchunks, 0); /* no chunk carved while moved ones were there */
+    ws_mreq_pool c;
+    ws_mreq_pool_init(&c);
+    CHECK_EQ_U64(ws_mreq_pool_move_free(&c, &b, 4), 0); /* an empty pool gives nothing */
+    uint32_t before = a.nfree;
+    CHECK_EQ_U64(ws_mreq_pool_move_free(&a, &c, before + 10), before);
+    CHECK_EQ_U64(a.nfree, 0);
+    CHECK_EQ_U64(c.nfree, before);
+    ws_mreq_pool_destroy(&a);
+    ws_mreq_pool_destroy(&b);
+    ws_mreq_pool_destroy(&c);
+}

@@ -78,6 +78,7 @@ typedef struct ws_mreq_pool {
     ws_mreq *free;
     ws_mreq **chunks;
     uint32_t nchunks, live, next_uid;
+    uint32_t nfree;         /* requests on the free list */
 } ws_mreq_pool;
 
 void ws_mreq_pool_init(ws_mreq_pool *p);
@@ -89,6 +90,10 @@ ws_mreq *ws_mreq_alloc(ws_mreq_pool *p);
    uid and next give, without zeroing first. */
 ws_mreq *ws_mreq_alloc_copy(ws_mreq_pool *p, const ws_mreq *src);
 void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r);
+/* Moves up to n requests from from's free list to to's (a request goes back
+   to the pool of the unit that frees it, which need not be the one that made
+   it: the owner of the pools evens them out). Returns how many. */
+uint32_t ws_mreq_pool_move_free(ws_mreq_pool *from, ws_mreq_pool *to, uint32_t n);
 
 /* ---- FIFO of requests (intrusive, unbounded; the owner enforces limits) ---- */
 typedef struct ws_mreq_fifo {
