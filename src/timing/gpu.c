@@ -262,7 +262,9 @@ struct ws_gpu {
     sm_out *out;              /* [n_sms]: what the SM's cycle left for the commit */
     uint8_t *sm_idle;         /* [n_sms]: not busy when last asked, and given nothing since
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
-                                 skips ws_sm_busy, whose cost grows with the SM's units */
+                                 skips ws_sm_busy, whose cost grows with the SM's units;
+                                 padded to whole words of idle bytes, since busy_in reads it
+                                 eight SMs at a time */
     ws_addrdec ad;
     ws_sm **sm;
     ws_icnt *icnt;
@@ -679,7 +681,8 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
     g->mem_pool = line_pools(g->n_chan);
     g->out = aligned_alloc(sizeof *g->out, (g->n_sms ? g->n_sms : 1) * sizeof *g->out);
     if (g->out) memset(g->out, 0, g->n_sms * sizeof *g->out);
-    g->sm_idle = calloc(g->n_sms, 1);
+    g->sm_idle = malloc(((size_t)g->n_sms + 8) & ~(size_t)7);
+    if (g->sm_idle) memset(g->sm_idle, 1, ((size_t)g->n_sms + 8) & ~(size_t)7);
     g->next_core = calloc((size_t)c->n_clusters, sizeof *g->next_core);
     if (!g->sm || !g->part || !g->sm_pool || !g->mem_pool || !g->out || !g->sm_idle ||
         !g->next_core) {
@@ -801,6 +804,18 @@ static int next_domains(ws_gpu *g) {
 static ws_mempart *part_of(ws_gpu *g, uint32_t subpart, uint32_t *k) {
     *k = subpart % g->n_sub_per_chan;
     return g->part[subpart / g->n_sub_per_chan];
+}
+
+/* SMs 8w .. 8w + 7 that are not idle, as bit 8j for SM 8w + j (sm_idle's
+   padding bytes past the last SM read as idle). An idle SM has nothing
+   pending nor arrived (whatever gives it one clears its idle byte), so its
+   sm_cycle does nothing and its line holds no SO_TICKED: the serial loops
+   pass it by. */
+enum { IDLE_BYTES = 0x0101010101010101ull };
+static inline uint64_t busy_in(const ws_gpu *g, uint32_t w) {
+    uint64_t x;
+    memcpy(&x, g->sm_idle + 8 * (size_t)w, sizeof x);
+    return ~x & IDLE_BYTES;
 }
 
 static bool memory_busy(const ws_gpu *g) {
@@ -1295,8 +1310,7 @@ static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, 
 /* A memory partition's DRAM and L2 cycles: they touch only the partition
  * (its sub-partitions' queues, L2 slices, DRAM channel, request pool). */
 static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p, uint32_t c) {
-    for (uint32_t k = 0; k < p->dram_owed; k++) ws_mempart_dram_cycle(p->g->part[c], p->now);
-    if (p->dom & DOM_DRAM) ws_mempart_dram_cycle(p->g->part[c], p->now);
+    ws_mempart_dram_cycles(p->g->part[c], p->now, p->dram_owed + ((p->dom & DOM_DRAM) != 0));
     if (p->dom & DOM_L2) ws_mempart_l2_cycle(p->g->part[c], p->now);
 }
 
@@ -1371,26 +1385,79 @@ static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
     return true;
 }
 
+/* The sub-partitions' replies enter the interconnect: sub-partition
+   s = chan * n_sub_per_chan + k, in order; a partition without replies has
+   nothing to send. */
+static void replies_to_icnt(ws_gpu *g, uint64_t now) {
+    for (uint32_t c = 0; c < g->n_chan; c++) {
+        ws_mempart *p = g->part[c];
+        if (!ws_mempart_replies(p)) continue;
+        for (uint32_t k = 0, s = c * g->n_sub_per_chan; k < g->n_sub_per_chan; k++, s++) {
+            ws_mreq *r = ws_subpart_top(p, k);
+            if (!r) continue;
+            if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
+                ws_subpart_pop(p, k);
+                ws_cpucore_reply(g->cpu, r, now);
+                continue;
+            }
+            uint32_t flits = ws_mreq_flits(r, g->flit);
+            if (ws_icnt_has_buffer(g->icnt, g->n_sms + s, flits)) {
+                ws_subpart_pop(p, k);
+                ws_icnt_push(g->icnt, g->n_sms + s, r->sm, r, flits);
+            } else {
+                g->stall_icnt2sh++;
+            }
+        }
+    }
+}
+
+/* SM i's part of the serial phase, if it ran; returns whether it moved. */
+static inline bool sm_commit(ws_gpu *g, uint32_t i, ws_status *rc, ws_fault *fault) {
+    uint8_t f = g->out[i].f;
+    if (!(f & SO_TICKED)) return false;
+    ws_sm *sm = g->sm[i];
+    if (f & WS_SM_LOGGED) ws_sm_commit(sm);
+    ws_mreq *r;
+    while ((f & WS_SM_HAS_OUT) && (r = ws_sm_out_peek(sm))) {
+        uint32_t flits = ws_mreq_flits(r, g->flit);
+        if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
+        if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
+        ws_sm_out_pop(sm);
+        ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
+    }
+    if ((f & WS_SM_FAULTED) && ws_sm_fault(sm, fault)) *rc = fault->code;
+    return (f & WS_SM_PROGRESSED) != 0;
+}
+
+/* Requests go back to the pool of the unit that frees them: at a sectored L2
+   a partition makes a request per sector and frees the SM's request they
+   came from, and the SM frees the sectors' replies, so partitions' pools
+   would grow by three requests for every split one while the SMs' free lists
+   grow as much. Between cycles (no unit is running) a partition pool that is
+   running low takes free requests from an SM's pool with plenty. Which
+   request object a pool hands out changes no result (nothing depends on
+   where a request lives; request numbers are counted per pool). */
+enum { POOL_LOW = 64, POOL_BATCH = 512 };
+static void pools_even(ws_gpu *g) {
+    for (uint32_t c = 0; c < g->n_chan; c++) {
+        ws_mreq_pool *to = &g->mem_pool[c].p;
+        if (to->nfree >= POOL_LOW) continue;
+        for (uint32_t i = 0; i < g->n_sms; i++)
+            if (g->sm_pool[i].p.nfree >= 2 * POOL_BATCH) {
+                ws_mreq_pool_move_free(&g->sm_pool[i].p, to, POOL_BATCH);
+                break;
+            }
+    }
+}
+
 /* The serial phase: SMs that ran, in id order. Returns whether any moved;
  * a fault stops the kernel after this cycle. */
 static bool sms_commit(ws_gpu *g, ws_status *rc, ws_fault *fault) {
     bool progress = false;
-    for (uint32_t i = 0; i < g->n_sms; i++) {
-        uint8_t f = g->out[i].f;
-        if (!(f & SO_TICKED)) continue;
-        ws_sm *sm = g->sm[i];
-        if (f & WS_SM_LOGGED) ws_sm_commit(sm);
-        ws_mreq *r;
-        while ((f & WS_SM_HAS_OUT) && (r = ws_sm_out_peek(sm))) {
-            uint32_t flits = ws_mreq_flits(r, g->flit);
-            if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
-            if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
-            ws_sm_out_pop(sm);
-            ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
-        }
-        progress |= (f & WS_SM_PROGRESSED) != 0;
-        if ((f & WS_SM_FAULTED) && ws_sm_fault(sm, fault)) *rc = fault->code;
-    }
+    /* an SM that ran is not idle (it goes idle only when it does not run) */
+    for (uint32_t w = 0; 8 * w < g->n_sms; w++)
+        for (uint64_t m = busy_in(g, w); m; m &= m - 1)
+            progress |= sm_commit(g, 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3), rc, fault);
     return progress;
 }
 
@@ -1430,7 +1497,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     uint64_t hang_insts = 0;
     uint32_t dram_owed = 0;
     ws_status rc = WS_OK;
-    memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels */
+    memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels (padding stays idle) */
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->out[i].arrived = NULL;
         g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
@@ -1456,31 +1523,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
         }
         if (dom & DOM_ICNT) {
-            /* sub-partition s = chan * n_sub_per_chan + k, in order; a
-               partition without replies has nothing to send */
-            for (uint32_t s = 0, c = 0, k = 0; s < g->n_subparts;
-                 s++, k = k + 1 == g->n_sub_per_chan ? (c++, 0) : k + 1) {
-                ws_mempart *p = g->part[c];
-                if (!k && !ws_mempart_replies(p)) { /* on to the next partition's first */
-                    s += g->n_sub_per_chan - 1;
-                    k = g->n_sub_per_chan - 1;
-                    continue;
-                }
-                ws_mreq *r = ws_subpart_top(p, k);
-                if (!r) continue;
-                if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
-                    ws_subpart_pop(p, k);
-                    ws_cpucore_reply(g->cpu, r, now);
-                    continue;
-                }
-                uint32_t flits = ws_mreq_flits(r, g->flit);
-                if (ws_icnt_has_buffer(g->icnt, g->n_sms + s, flits)) {
-                    ws_subpart_pop(p, k);
-                    ws_icnt_push(g->icnt, g->n_sms + s, r->sm, r, flits);
-                } else {
-                    g->stall_icnt2sh++;
-                }
-            }
+            replies_to_icnt(g, now);
             if (g->hm) ws_hmem_to_icnt(g->hm, g->icnt, g->flit, now);
         }
         /* the requests that the sub-partitions take from the interconnect
@@ -1530,10 +1573,13 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             if (++g->par_runs % PAR_REBALANCE == 0) par_rebalance(g);
         } else {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
-            for (uint32_t i = 0; i < g->n_sms; i++) sm_cycle(&ph, i);
+            for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
+                for (uint64_t m = busy_in(g, w); m; m &= m - 1)
+                    sm_cycle(&ph, 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3));
             for (uint32_t i = 0; i < n_mem; i++) mem_cycle(&ph, i);
         }
         bool progress = sms_commit(g, &rc, fault);
+        pools_even(g);
         bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
         if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
         cycle++;

@@ -414,11 +414,13 @@ void ws_dram_cycle(ws_dram *d, uint64_t now) {
 /* The idle early exit of ws_dram_cycle, for a caller that checks first:
  * nothing queued, in flight, served or waiting to be returned, and every
  * timer settled. Counts what the cycle would (a cycle, a NOP). */
-bool ws_dram_idle_cycle(ws_dram *d) {
+bool ws_dram_idle_cycle(ws_dram *d) { return ws_dram_idle_cycles(d, 1); }
+
+bool ws_dram_idle_cycles(ws_dram *d, uint32_t n) {
     if (d->npending || d->pipe_len || d->nserving || d->retq_len || d->quiet < d->settle)
         return false;
-    d->stats.cycles++;
-    d->stats.n_nop++;
+    d->stats.cycles += n;
+    d->stats.n_nop += n;
     return true;
 }
 

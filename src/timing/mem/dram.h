@@ -63,6 +63,9 @@ void ws_dram_cycle(ws_dram *d, uint64_t now);
 /* A settled idle channel's cycle (what ws_dram_cycle counts), nothing to
    return: true. Otherwise false and nothing done (call ws_dram_cycle). */
 bool ws_dram_idle_cycle(ws_dram *d);
+/* The same for n cycles at once (n >= 1): an idle cycle changes nothing the
+   test reads, so either all n are idle or none is done. */
+bool ws_dram_idle_cycles(ws_dram *d, uint32_t n);
 /* A finished request's owner (reads, and writes that want a reply), or NULL. */
 void *ws_dram_pop_return(ws_dram *d);
 /* Anything queued, in flight or waiting to return? */

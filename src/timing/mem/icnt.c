@@ -56,6 +56,11 @@ typedef struct net {
     uint64_t *req_out;    /* outputs requested in this allocation (scratch) */
     uint64_t *conn_out;   /* outputs connected to an input */
     uint64_t *ej_busy;    /* outputs with a packet in their ejection buffer */
+    /* connected outputs that may still move a flit in this cycle: one whose
+       budget is spent or whose ejection buffer is full stays so until the
+       cycle ends (budgets refill and ejection buffers drain only between
+       cycles), so the cycle's later transfers pass it by */
+    uint64_t *xfer;
     uint64_t *in_ok;      /* per input: first allocation step its next packet may be granted */
     uint64_t *out_ok;     /* per output: first allocation step it may be granted again */
     uint64_t step;        /* allocation steps run (internal speedup: several per cycle) */
@@ -79,15 +84,20 @@ static bool ring_init(pring *q, uint32_t cap) {
     q->cap = cap;
     return q->v != NULL;
 }
-static pkt *ring_at(pring *q, uint32_t i) { return &q->v[(q->head + i) % q->cap]; }
+/* slot head + i (i < cap): a wrap, no division */
+static inline uint32_t ring_slot(const pring *q, uint32_t i) {
+    uint32_t k = q->head + i;
+    return k >= q->cap ? k - q->cap : k;
+}
+static pkt *ring_at(pring *q, uint32_t i) { return &q->v[ring_slot(q, i)]; }
 static pkt *ring_head(pring *q) { return q->len ? &q->v[q->head] : NULL; }
 static pkt *ring_push(pring *q) {
-    pkt *p = &q->v[(q->head + q->len) % q->cap];
+    pkt *p = &q->v[ring_slot(q, q->len)];
     q->len++;
     return p;
 }
 static void ring_pop(pring *q) {
-    q->head = (q->head + 1) % q->cap;
+    q->head = ring_slot(q, 1);
     q->len--;
 }
 
@@ -125,6 +135,7 @@ static void net_free(net *n) {
     free(n->req_out);
     free(n->conn_out);
     free(n->ej_busy);
+    free(n->xfer);
     free(n->in_ok);
     free(n->out_ok);
 }
@@ -146,11 +157,12 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->req_out = calloc(n->wout, sizeof *n->req_out);
     n->conn_out = calloc(n->wout, sizeof *n->conn_out);
     n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
+    n->xfer = calloc(n->wout, sizeof *n->xfer);
     n->in_ok = calloc(nin, sizeof *n->in_ok);
     n->out_ok = calloc(nout, sizeof *n->out_ok);
     if (!n->in_ok || !n->out_ok) return false;
     if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->budget_at ||
-        !n->req || !n->cand || !n->req_out || !n->conn_out || !n->ej_busy)
+        !n->req || !n->cand || !n->req_out || !n->conn_out || !n->ej_busy || !n->xfer)
         return false;
     for (uint32_t o = 0; o < nout; o++) n->budget_at[o] = UINT64_MAX; /* refilled at first use */
     for (uint32_t i = 0; i < nin; i++)
@@ -269,7 +281,9 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
 /* Free outputs grant to the first requesting input after their pointer.
  * Each input requests only its head's output, so a grant changes no other
  * output's requests: they are gathered once, as a bit set per output, from
- * the inputs that have a packet and hold no output. */
+ * the inputs that have a packet and hold no output, and only for outputs
+ * that can grant (free, a slot in their ejection buffer, past their
+ * allocation gap): a grant changes only its own output's state. */
 static void allocate(ws_icnt *n, net *t) {
     const uint32_t win = t->win;
     bool any = false;
@@ -278,8 +292,12 @@ static void allocate(ws_icnt *n, net *t) {
             uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
             const pkt *h = ring_head(&t->in[i]);
             if (h->ready > n->now || t->in_ok[i] > t->step) continue;
-            t->req[(size_t)h->dst * win + w] |= 1ull << (i & 63);
-            bit_set(t->req_out, h->dst);
+            /* an output that cannot grant now (the test below, on state that
+               no grant of this step changes but its own) is not asked */
+            const uint32_t o = h->dst;
+            if (t->conn[o] >= 0 || t->ej[o].len >= t->ej[o].cap || t->out_ok[o] > t->step) continue;
+            t->req[(size_t)o * win + w] |= 1ull << (i & 63);
+            bit_set(t->req_out, o);
             any = true;
         }
     }
@@ -291,30 +309,30 @@ static void allocate(ws_icnt *n, net *t) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
             uint64_t *m = &t->req[(size_t)o * win];
             pring *e = &t->ej[o];
-            /* busy output, or no slot for another packet: no grant */
-            if (t->conn[o] < 0 && e->len < e->cap && t->out_ok[o] <= t->step) {
-                uint32_t i = first_from(m, win, t->gptr[o]);
-                t->conn[o] = (int32_t)i;
-                t->in_busy[i] = true;
-                bit_clear(t->cand, i);
-                bit_set(t->conn_out, o);
-                bit_set(t->ej_busy, o);
-                t->gptr[o] = (i + 1) % t->nin;
-                /* the packet takes its place in the ejection buffer with its head */
-                pkt *d = ring_push(e);
-                *d = *ring_head(&t->in[i]);
-                d->moved = 0;
-            }
-            for (uint32_t w = 0; w < win; w++) m[w] = 0;
+            /* asked only if free, with a slot for another packet (gathered above) */
+            uint32_t i = first_from(m, win, t->gptr[o]);
+            t->conn[o] = (int32_t)i;
+            t->in_busy[i] = true;
+            bit_clear(t->cand, i);
+            bit_set(t->conn_out, o);
+            bit_set(t->xfer, o);
+            bit_set(t->ej_busy, o);
+            t->gptr[o] = (i + 1) % t->nin;
+            /* the packet takes its place in the ejection buffer with its head */
+            pkt *d = ring_push(e);
+            *d = *ring_head(&t->in[i]);
+            d->moved = 0;
+            if (win == 1) m[0] = 0; /* (a loop here becomes a call to memset) */
+            else memset(m, 0, win * sizeof *m);
         }
     }
 }
 
 /* Each connected output moves up to out_speedup flits per cycle while the
  * ejection buffer has room; a tail frees the output and the input. */
-static void transfer(ws_icnt *n, net *t) {
+static void transfer_outputs(ws_icnt *n, net *t) {
     for (uint32_t wo = 0; wo < t->wout; wo++) {
-        for (uint64_t om = t->conn_out[wo]; om; om &= om - 1) {
+        for (uint64_t om = t->xfer[wo]; om; om &= om - 1) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
             int32_t ci = t->conn[o];
             pring *in = &t->in[ci], *e = &t->ej[o];
@@ -330,7 +348,9 @@ static void transfer(ws_icnt *n, net *t) {
                 in->flits--;
                 (*budget)--;
             }
-            if (d->moved == d->flits) {
+            if (d->moved != d->flits) {
+                if (!*budget || e->flits >= n->cap_ej) bit_clear(t->xfer, o); /* until next cycle */
+            } else {
                 d->ready = n->now + 1; /* the output channel */
                 ring_pop(in);
                 t->entering--;
@@ -338,10 +358,19 @@ static void transfer(ws_icnt *n, net *t) {
                 t->in_busy[ci] = false;
                 t->in_ok[ci] = t->out_ok[o] = t->step + n->alloc_gap;
                 bit_clear(t->conn_out, o);
+                bit_clear(t->xfer, o);
                 if (in->len) bit_set(t->cand, (uint32_t)ci);
             }
         }
     }
+}
+
+static inline void transfer(ws_icnt *n, net *t) {
+    for (uint32_t wo = 0; wo < t->wout; wo++)
+        if (t->xfer[wo]) {
+            transfer_outputs(n, t);
+            return;
+        }
 }
 
 void ws_icnt_cycle(ws_icnt *n) {
@@ -357,6 +386,8 @@ void ws_icnt_cycle(ws_icnt *n) {
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
+        if (t->wout == 1) t->xfer[0] = t->conn_out[0]; /* budgets refill */
+        else memcpy(t->xfer, t->conn_out, t->wout * sizeof *t->xfer);
         for (int s = 0; s < steps; s++) {
             transfer(n, t);
             t->step++;

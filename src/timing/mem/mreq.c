@@ -33,13 +33,27 @@ static void grow(ws_mreq_pool *p) {
         c[i].next = p->free;
         p->free = &c[i];
     }
+    p->nfree += CHUNK;
 }
 
 ws_mreq *ws_mreq_alloc(ws_mreq_pool *p) {
     if (!p->free) grow(p);
     ws_mreq *r = p->free;
     p->free = r->next;
+    p->nfree--;
     memset(r, 0, sizeof *r);
+    r->uid = ++p->next_uid;
+    p->live++;
+    return r;
+}
+
+ws_mreq *ws_mreq_alloc_copy(ws_mreq_pool *p, const ws_mreq *src) {
+    if (!p->free) grow(p);
+    ws_mreq *r = p->free;
+    p->free = r->next;
+    p->nfree--;
+    *r = *src; /* no zeroing first: every byte is written */
+    r->next = NULL;
     r->uid = ++p->next_uid;
     p->live++;
     return r;
@@ -49,5 +63,19 @@ void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r) {
     if (!r) return;
     r->next = p->free;
     p->free = r;
+    p->nfree++;
     p->live--;
+}
+
+uint32_t ws_mreq_pool_move_free(ws_mreq_pool *from, ws_mreq_pool *to, uint32_t n) {
+    uint32_t k = 0;
+    for (; k < n && from->free; k++) {
+        ws_mreq *r = from->free;
+        from->free = r->next;
+        r->next = to->free;
+        to->free = r;
+    }
+    from->nfree -= k;
+    to->nfree += k;
+    return k;
 }

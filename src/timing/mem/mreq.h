@@ -78,13 +78,22 @@ typedef struct ws_mreq_pool {
     ws_mreq *free;
     ws_mreq **chunks;
     uint32_t nchunks, live, next_uid;
+    uint32_t nfree;         /* requests on the free list */
 } ws_mreq_pool;
 
 void ws_mreq_pool_init(ws_mreq_pool *p);
 void ws_mreq_pool_destroy(ws_mreq_pool *p);
 /* A zeroed request (never fails: aborts on out-of-memory). */
 ws_mreq *ws_mreq_alloc(ws_mreq_pool *p);
+/* A copy of *src with its own request number (the next, as ws_mreq_alloc
+   would give) and no link: what ws_mreq_alloc and a copy of every field but
+   uid and next give, without zeroing first. */
+ws_mreq *ws_mreq_alloc_copy(ws_mreq_pool *p, const ws_mreq *src);
 void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r);
+/* Moves up to n requests from from's free list to to's (a request goes back
+   to the pool of the unit that frees it, which need not be the one that made
+   it: the owner of the pools evens them out). Returns how many. */
+uint32_t ws_mreq_pool_move_free(ws_mreq_pool *from, ws_mreq_pool *to, uint32_t n);
 
 /* ---- FIFO of requests (intrusive, unbounded; the owner enforces limits) ---- */
 typedef struct ws_mreq_fifo {

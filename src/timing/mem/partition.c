@@ -63,6 +63,8 @@ struct ws_mempart {
     uint32_t rop_latency, dram_latency, port_width, atom;
     bool sectored, texture_only, part_local_index, flush_l2;
     uint64_t moves, moves_prev;
+    uint64_t full_moves;  /* moves when n_full was last counted (every change to a
+                             sub-partition's icnt->L2 queue or inbox counts a move) */
     uint32_t l2_dram_n;   /* entries in the sub-partitions' L2->DRAM queues together */
     bool prog;
     /* requests given by ws_subpart_push since the partition's last cycle,
@@ -283,11 +285,7 @@ static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->pending = 0;
     for (uint32_t i = 0; i < 4; i++) {
         if (!((mask >> i) & 1)) continue;
-        ws_mreq *c = ws_mreq_alloc(p->pool);
-        uint32_t uid = c->uid;
-        *c = *r;
-        c->uid = uid;
-        c->next = NULL;
+        ws_mreq *c = ws_mreq_alloc_copy(p->pool, r);
         c->parent = r;
         c->addr = line + 32 * i;
         c->data_size = 32;
@@ -401,14 +399,20 @@ static void make_dram_item(ws_mempart *p, dram_item *it, ws_mreq *r, uint64_t ad
     it->d.no_reply = r == NULL;
 }
 
+/* No step of subpart_cycle acts: nothing queued, held or counting down but
+   requests in the ROP queue whose delay has not passed (the first of them
+   enters the icnt->L2 queue only when its own has). The large machines have
+   many idle sub-partitions every cycle, and a request waits the ROP delay
+   (over a hundred cycles) in an otherwise idle one. */
+static inline bool subpart_quiet(const ws_mempart *p, const subpart *s, uint64_t now) {
+    return !s->ready_hold && !s->dram_l2.head && !s->icnt_l2.head && !s->data_port_busy &&
+           !s->fill_port_busy && !ws_cache_has_miss(s->l2) && !ws_cache_has_ready(s->l2) &&
+           (!s->rop.head || now < s->rop.head->t_l2_in + p->rop_latency);
+}
+
 static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     subpart *s = &p->sp[k];
     ws_cache *c = s->l2;
-    /* idle (nothing queued, held or counting down): no step below acts;
-       the large machines have many such sub-partitions every cycle */
-    if (!s->ready_hold && !s->dram_l2.head && !s->icnt_l2.head && !s->rop.head &&
-        !s->data_port_busy && !s->fill_port_busy && !ws_cache_has_miss(c) && !ws_cache_has_ready(c))
-        return;
     /* 1. requests released by a fill leave for the icnt (one per cycle) */
     if (!s->ready_hold) s->ready_hold = ws_cache_pop_ready(c);
     if (s->ready_hold && !qfull(&s->l2_icnt, p->q_l2_icnt)) {
@@ -518,8 +522,12 @@ void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
     p->l2_now = now;
     p->prog = p->moves != p->moves_prev;
     p->moves_prev = p->moves;
-    for (uint32_t k = 0; k < p->nsub; k++) subpart_cycle(p, k, now);
-    count_full(p);
+    for (uint32_t k = 0; k < p->nsub; k++)
+        if (!subpart_quiet(p, &p->sp[k], now)) subpart_cycle(p, k, now);
+    if (p->moves != p->full_moves) { /* else no queue it counts has changed */
+        count_full(p);
+        p->full_moves = p->moves;
+    }
 }
 
 /* ---- DRAM clock ---- */
@@ -535,14 +543,28 @@ static void give_back(ws_mempart *p, uint32_t k) {
     else if (p->shared_credit) p->shared_credit--;
 }
 
-void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) {
-    if (p->inbox.head) take_inbox(p); /* before the cycle, as if they had entered at once */
-    /* nothing held, in the latency queue or waiting to enter it, and a settled idle
-       channel: the steps below would only count the channel's idle cycle */
-    if (!p->ret_hold && !p->lat.len && !p->l2_dram_n && ws_dram_idle_cycle(p->dram)) {
-        p->dram_now++;
-        return;
+static void dram_cycle(ws_mempart *p, uint64_t now);
+
+void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) { ws_mempart_dram_cycles(p, now, 1); }
+
+void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        if (p->inbox.head) take_inbox(p); /* before the cycle, as if they had entered at once */
+        /* nothing held or waiting to enter the latency queue, nothing there that
+           may leave it at `now`, and a settled idle channel: the steps would only
+           count the channel's idle cycle, and leave all of this as it was, so the
+           remaining cycles (with the same `now`) are idle too */
+        if (!p->ret_hold && !p->l2_dram_n && (!p->lat.len || now < p->lat.v[p->lat.head].ready) &&
+            ws_dram_idle_cycles(p->dram, n - i)) {
+            p->dram_now += n - i;
+            return;
+        }
+        dram_cycle(p, now);
     }
+}
+
+/* A DRAM cycle that is not a settled idle one. */
+static void dram_cycle(ws_mempart *p, uint64_t now) {
     /* 1. a finished request goes to its sub-partition's DRAM->L2 queue */
     if (!p->ret_hold) p->ret_hold = ws_dram_pop_return(p->dram);
     if (p->ret_hold) {

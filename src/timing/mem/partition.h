@@ -62,6 +62,9 @@ uint32_t ws_mempart_replies(const ws_mempart *p);
 void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now);
 /* DRAM-clock work (scheduler, commands, returns). */
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now);
+/* n DRAM cycles with the same `now` (n may be 0): ws_mempart_dram_cycle n
+   times, the idle ones at once. */
+void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n);
 /* Kernel boundary: flush/invalidate L2 when -gpgpu_flush_l2_cache. */
 void ws_mempart_kernel_done(ws_mempart *p);
 
