@@ -338,8 +338,8 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
                                                            unsigned n, ws_sched_warp *sv,
                                                            const uint8_t *swait, uint64_t gen_view,
                                                            const ws_sched_policy *pol, walk_st *ws,
-                                                           const bool owes) {
-    const bool thr = sm->throttling;
+                                                           const bool owes, const bool fast) {
+    const bool thr = !fast && sm->throttling, blk_ok = fast || sm->blk_ok;
     const ws_sched_warp *v = &sv[idx];
     if (thr && v->throttled) return 0;
     unsigned wi = v->slot;
@@ -384,7 +384,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         const sm_ibuf *e = &w->ib[w->ib_next];
         if (!e->valid) {
             ws->any_empty = true;
-            if (!issued && sm->blk_ok) blk_set(sm, s, wi, SM_BLK_EMPTY);
+            if (!issued && blk_ok) blk_set(sm, s, wi, SM_BLK_EMPTY);
             break;
         }
         uint32_t func, pc;
@@ -402,18 +402,18 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             w->fetch_pc = pc;
             break;
         }
-        if (sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
+        if (!fast && sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
         if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
         ws->valid_inst = true;
         checked++;
         if (sm_sb_collides(w, e->dec)) {
-            if (!issued && sm->blk_ok) blk_set(sm, s, wi, SM_BLK_SCOREBOARD);
+            if (!issued && blk_ok) blk_set(sm, s, wi, SM_BLK_SCOREBOARD);
             break;
         }
         ws->ready_inst = true;
         sm_regset *rs = &sm->id_oc[e->dec->cls];
         if (!sm_regset_free_for(sm, rs, s)) {
-            if (!issued && sm->blk_ok) blk_set(sm, s, wi, (uint8_t)(SM_BLK_PIPE + e->dec->cls));
+            if (!issued && blk_ok) blk_set(sm, s, wi, (uint8_t)(SM_BLK_PIPE + e->dec->cls));
             break;
         }
         int r = issue_one(sm, wi, e, rs);
@@ -482,11 +482,13 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
     sm->rk_cand[s] = sm->rk_rcand[s] = 0; /* (the empty set's ranks: empty) */
 }
 
-/* One scheduler's cycle; `owes` (replay or hazard prediction on) is a
-   constant in each of the two copies below, so the default pipeline's copy
-   carries none of their tests. */
+/* One scheduler's cycle; `owes` (replay or hazard prediction on) and `fast` (the walk
+   follows the policy's shape: sm->rk_ok, which implies kept views to which the SM adds
+   nothing, no throttle, wblk and the memo in use) are constants in each of the three
+   copies below, so each carries none of the others' tests and loads of per-SM flags. */
 static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsigned s,
-                                                                 const bool owes) {
+                                                                 const bool owes,
+                                                                 const bool fast) {
     if (sm->memo_gen[s] == sm->gen) { /* nothing it looks at changed */
         (*sm->memo_stall[s])++;
         return;
@@ -504,12 +506,13 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     sm->vdirty[s] = 0;
     sm->pempty[s] &= ~dirty; /* (their wblk went with the mark) */
     sm->psb[s] &= ~dirty;
-    bool same_view = !dirty && !sm->view_all;
+    const bool view_all = !fast && sm->view_all;
+    bool same_view = !dirty && !view_all;
     /* (the masks in locals: the byte stores below could alias them) */
     uint64_t pelig = sm->pelig[s], pbar = sm->pbar[s];
     bool vdiff = false, adiff = false;
     for (unsigned i = 0; i < n; i++) {
-        if (!sm->view_all) {
+        if (!view_all) {
             if (!dirty) break;
             i = (unsigned)__builtin_ctzll(dirty);
             dirty &= dirty - 1;
@@ -545,7 +548,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     if (adiff) sm->rk_stale |= 1u << s;
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
-    const bool adds = sm->views_add;
+    const bool adds = !fast && sm->views_add;
     ws_sched_warp *sv = adds ? sm->sview : pv;
     if (adds) memcpy(sm->sview, pv, n * sizeof *pv);
     if (adds && (pol->uses_longop || sm->throttle[s].policy->needs_next_load))
@@ -560,7 +563,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             if (sm->throttle[s].policy->needs_next_load)
                 v->next_load = e->valid && is_gload(e->inst);
         }
-    if (sm->throttling) {
+    if (!fast && sm->throttling) {
         ws_throttle *t = &sm->throttle[s];
         t->policy->filter(t->state, sv, n);
         for (unsigned i = 0; i < n; i++) sv[i].waiting |= sv[i].throttled;
@@ -568,9 +571,9 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     uint16_t *order = &sm->sorder[s * sm->view_per];
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     walk_st ws = {false, false, false, false, false, false};
-    const bool thr = sm->throttling; /* only a throttle filter sets `throttled` */
+    const bool thr = !fast && sm->throttling; /* only a throttle filter sets `throttled` */
     unsigned k, oi = 0, left = ~0u;
-    if (!owes && sm->rk_ok) {
+    if (fast || (!owes && sm->rk_ok)) {
         /* The policy's order has a known shape (ws_sched_policy.shape): the walk follows it
            without asking for the list. As in the quick walk below, it visits in order only
            the warps the views let through that did not stop at an empty ibuffer or the
@@ -606,7 +609,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         for (unsigned p = 0; p < 2; p++)
             for (uint64_t r = p ? ph1 : ph0; r; r &= r - 1) {
                 unsigned j = (unsigned)__builtin_ctzll(r), idx = p && map ? map[j] : j;
-                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false) < 0) return;
+                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
                 if (ws.issued_inst) goto walked;
                 if (sm->gen != gen_view) {
                     sched_order(sm, s, pol, sv, n, adds);
@@ -630,7 +633,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
        passed every warp the views let through (nothing changed on the way), the rest
        are all skipped, and of them only whether one is at a barrier counts (off with
        -warpsim_skip_idle 0, view_all, so that tests compare it with the full walk). */
-    const bool perm = pol->stable && !thr && !sm->view_all && k == n;
+    const bool perm = pol->stable && !thr && !view_all && k == n;
     if (perm && owes) left = ws_popc64(pelig);
     if (!owes && perm) {
         /* Of those, a warp that stopped at an empty ibuffer or the scoreboard last time,
@@ -644,7 +647,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (cand && !(cand & (cand - 1))) {
             /* one to visit: no search (its position only if something changes) */
             unsigned idx = (unsigned)__builtin_ctzll(cand);
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false) < 0) return;
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
             if (!ws.issued_inst && sm->gen != gen_view) {
                 while (oi < k && order[oi] != idx) oi++;
                 walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -656,7 +659,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 unsigned idx = order[oi];
                 if (!(rest >> idx & 1)) continue;
                 rest &= ~(1ull << idx);
-                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false) < 0) return;
+                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
                 if (ws.issued_inst) break;
                 if (sm->gen != gen_view) {
                     walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -686,7 +689,7 @@ full:
             continue;
         }
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes) < 0) return;
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast) < 0) return;
     }
 walked:;
     bool valid_inst = ws.valid_inst, ready_inst = ws.ready_inst, any_bar = ws.any_bar,
@@ -698,7 +701,7 @@ walked:;
                            : any_empty ? &sm->st.stall_ibuffer : &sm->st.stall_idle;
     else stall = ready_inst ? &sm->st.stall_pipeline : &sm->st.stall_scoreboard;
     (*stall)++;
-    if (sm->memo_ok && sm->gen == gen0) {
+    if ((fast || sm->memo_ok) && sm->gen == gen0) {
         sm->memo_gen[s] = gen0;
         sm->memo_stall[s] = stall;
     }
@@ -751,8 +754,9 @@ unsigned sm_smem_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active) 
     return total ? total : 1;
 }
 
-static void sched_cycle(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, false); }
-static void sched_cycle_owes(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, true); }
+static void sched_cycle(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, false, false); }
+static void sched_cycle_owes(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, true, false); }
+static void sched_cycle_shape(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, false, true); }
 
 void sm_issue_cycle(ws_sm *sm) {
     if (!sm->n_active_ctas) return;
@@ -768,6 +772,7 @@ void sm_issue_cycle(ws_sm *sm) {
     }
     for (unsigned j = 0, s = sm->sched_prio; j < sm->n_sched; j++) { /* from sched_prio round */
         if (sm->owes) sched_cycle_owes(sm, s);
+        else if (sm->rk_ok) sched_cycle_shape(sm, s);
         else sched_cycle(sm, s);
         if (sm->has_fault) return;
         if (++s == sm->n_sched) s = 0;
