@@ -253,3 +253,41 @@ TEST(icnt_port_passes_one_packet_per_allocation_gap) {
     /* no VC allocation delay: a one-step gap, a packet every cycle */
     CHECK_EQ_I64(one_flit_train("1.0", "0", false), 3 + 15);
 }
+
+/* Heads not yet ready wait apart from the allocation's candidates and join
+   them in the cycle they are ready: with a long routing delay, packets
+   pushed into one input while its head waits (they become head behind it,
+   ready or not), into an idle network, and into several inputs a cycle
+   apart arrive when the full per-step test of every head had them arrive
+   (cycles taken from the code before the waiting slots). */
+TEST(icnt_waiting_heads_join_in_their_cycle) {
+    ws_config c;
+    char err[256];
+    ws_config_init(&c);
+    CHECK(ws_config_set(&c, "routing_delay", "5", err, sizeof err) == 0);
+    ws_icnt *n = ws_icnt_create(&c, NSM, NSUB, err, sizeof err);
+    ws_config_free(&c);
+    CHECK(n != NULL);
+    enum { NP = 7 };
+    ws_mreq r[NP] = {{0}};
+    /* push cycle, source node, destination node, flits */
+    static const int plan[NP][4] = {{0, 0, NSM + 1, 1}, {3, 0, NSM + 1, 2}, {4, 0, NSM + 0, 1},
+                                    {30, 1, NSM + 1, 1}, {31, 2, NSM + 1, 1}, {31, 3, NSM + 0, 3},
+                                    {32, NSM + 0, 1, 4}};
+    int got[NP];
+    for (int k = 0; k < NP; k++) got[k] = -1;
+    for (int cyc = 0; cyc < 80; cyc++) {
+        for (int k = 0; k < NP; k++)
+            if (plan[k][0] == cyc) ws_icnt_push(n, (uint32_t)plan[k][1], (uint32_t)plan[k][2], &r[k],
+                                                (uint32_t)plan[k][3]);
+        ws_icnt_cycle(n);
+        for (uint32_t node = 0; node < NSM + NSUB; node++)
+            for (const ws_mreq *m; (m = ws_icnt_pop(n, node));)
+                for (int k = 0; k < NP; k++)
+                    if (m == &r[k]) got[k] = cyc + 1;
+    }
+    static const int want[NP] = {9, 13, 14, 39, 41, 42, 44};
+    for (int k = 0; k < NP; k++) CHECK_EQ_I64(got[k], want[k]);
+    CHECK(!ws_icnt_busy(n));
+    ws_icnt_destroy(n);
+}

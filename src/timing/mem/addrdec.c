@@ -83,7 +83,7 @@ static void make_runs(runs *r, uint64_t mask) {
 }
 
 /* packbits(mask, val, 64, 0), r made from mask (ref: the bit loop anyway) */
-static inline uint64_t gather(const runs *r, uint64_t mask, uint64_t val, bool ref) {
+static inline __attribute__((always_inline)) uint64_t gather(const runs *r, uint64_t mask, uint64_t val, bool ref) {
     if (ref || r->n == RUNS_LOOP) return packbits(mask, val, 64, 0);
     uint64_t out = 0;
     for (uint32_t k = 0; k < r->n; k++) out |= ((val >> r->lo[k]) & r->m[k]) << r->pos[k];
@@ -258,7 +258,9 @@ int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errle
     return 0;
 }
 
-static inline void decode(const ws_addrdec *d, ws_mreq *r, bool ref) {
+/* (inlined in both entry points, so that the fast one has no test of ref
+   and no call: every request is decoded) */
+static inline __attribute__((always_inline)) void decode(const ws_addrdec *d, ws_mreq *r, bool ref) {
     const priv *p = (const priv *)d->priv;
     uint64_t a = r->addr, rest = a, high;
     uint32_t chip;

@@ -52,7 +52,14 @@ typedef struct net {
     /* Bit sets that keep the per-cycle work proportional to the traffic,
        not to the node count; walked in ascending order, as the plain loops
        over all ports were. */
-    uint64_t *cand;       /* inputs with a packet and not holding an output */
+    uint64_t *cand;       /* inputs with a packet and not holding an output, head ready */
+    /* Inputs of cand's kind whose head is not ready yet, by the cycle it is:
+       slot ready % n_wait (win words each; a head is at most head_delay
+       cycles from ready, so n_wait = head_delay + 1 slots never mix two
+       cycles). A cycle moves its slot into cand first, so the allocation
+       steps pass waiting heads by instead of testing them every step. */
+    uint64_t *wait;
+    uint32_t n_wait;
     uint64_t *req_out;    /* outputs requested in this allocation (scratch) */
     uint64_t *conn_out;   /* outputs connected to an input */
     uint64_t *ej_busy;    /* outputs with a packet in their ejection buffer */
@@ -104,6 +111,13 @@ static void ring_pop(pring *q) {
 static inline void bit_set(uint64_t *s, uint32_t i) { s[i >> 6] |= 1ull << (i & 63); }
 static inline void bit_clear(uint64_t *s, uint32_t i) { s[i >> 6] &= ~(1ull << (i & 63)); }
 
+/* Input i's head (ready at cycle `ready`) may compete: into cand now, or
+   into the waiting slot of its cycle (ready - now <= head_delay). */
+static inline void head_candidate(net *t, uint64_t now, uint32_t i, uint64_t ready) {
+    if (ready <= now) bit_set(t->cand, i);
+    else bit_set(t->wait + (size_t)(ready % t->n_wait) * t->win, i);
+}
+
 /* First member of the set at or after `from` (< nbits), wrapping around to
    the lowest; the set must not be empty. The round-robin pick of a plain
    loop i = (from + j) % nbits. */
@@ -132,6 +146,7 @@ static void net_free(net *n) {
     free(n->budget_at);
     free(n->req);
     free(n->cand);
+    free(n->wait);
     free(n->req_out);
     free(n->conn_out);
     free(n->ej_busy);
@@ -140,7 +155,8 @@ static void net_free(net *n) {
     free(n->out_ok);
 }
 
-static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint32_t cap_ej) {
+static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint32_t cap_ej,
+                     uint32_t head_delay) {
     n->nin = nin;
     n->nout = nout;
     n->in = calloc(nin, sizeof *n->in);
@@ -154,13 +170,15 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->budget_at = calloc(nout, sizeof *n->budget_at);
     n->req = calloc((size_t)nout * n->win, sizeof *n->req);
     n->cand = calloc(n->win, sizeof *n->cand);
+    n->n_wait = head_delay + 1;
+    n->wait = calloc((size_t)n->n_wait * n->win, sizeof *n->wait);
     n->req_out = calloc(n->wout, sizeof *n->req_out);
     n->conn_out = calloc(n->wout, sizeof *n->conn_out);
     n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
     n->xfer = calloc(n->wout, sizeof *n->xfer);
     n->in_ok = calloc(nin, sizeof *n->in_ok);
     n->out_ok = calloc(nout, sizeof *n->out_ok);
-    if (!n->in_ok || !n->out_ok) return false;
+    if (!n->in_ok || !n->out_ok || !n->wait) return false;
     if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->budget_at ||
         !n->req || !n->cand || !n->req_out || !n->conn_out || !n->ej_busy || !n->xfer)
         return false;
@@ -198,8 +216,8 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
                        ? (uint32_t)(cfg->icnt_vc_alloc_delay + cfg->icnt_sw_alloc_delay) : 1;
     if (n->alloc_gap < 1) n->alloc_gap = 1;
     n->speedup = cfg->icnt_internal_speedup;
-    if (!net_init(&n->nets[0], n_sms, n_subparts, n->cap_in, n->cap_ej) ||
-        !net_init(&n->nets[1], n_subparts, n_sms, n->cap_in, n->cap_ej)) {
+    if (!net_init(&n->nets[0], n_sms, n_subparts, n->cap_in, n->cap_ej, n->head_delay) ||
+        !net_init(&n->nets[1], n_subparts, n_sms, n->cap_in, n->cap_ej, n->head_delay)) {
         ws_icnt_destroy(n);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -246,7 +264,8 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
     p->flits = flits;
     p->moved = 0;
     q->flits += flits;
-    if (!t->in_busy[i]) bit_set(t->cand, i);
+    if (q->len == 1) head_candidate(t, n->now, i, p->ready); /* a new head (an empty input
+                                                                  holds no output) */
     t->entering++;
     n->in_flight++;
     n->stats.packets[k]++;
@@ -359,7 +378,7 @@ static void transfer_outputs(ws_icnt *n, net *t) {
                 t->in_ok[ci] = t->out_ok[o] = t->step + n->alloc_gap;
                 bit_clear(t->conn_out, o);
                 bit_clear(t->xfer, o);
-                if (in->len) bit_set(t->cand, (uint32_t)ci);
+                if (in->len) head_candidate(t, n->now, (uint32_t)ci, ring_head(in)->ready);
             }
         }
     }
@@ -386,6 +405,11 @@ void ws_icnt_cycle(ws_icnt *n) {
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
+        uint64_t *wt = t->wait + (size_t)(n->now % t->n_wait) * t->win;
+        for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
+            t->cand[w] |= wt[w];
+            wt[w] = 0;
+        }
         if (t->wout == 1) t->xfer[0] = t->conn_out[0]; /* budgets refill */
         else memcpy(t->xfer, t->conn_out, t->wout * sizeof *t->xfer);
         for (int s = 0; s < steps; s++) {
