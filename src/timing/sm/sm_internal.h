@@ -322,7 +322,9 @@ struct ws_sm {
     unsigned bq_total;         /* reads queued at all banks */
     uint64_t bank_wmask;       /* banks written back this cycle (bit b: bank b; nbanks <= 64) */
     uint64_t bq_mask;          /* banks whose read queue is not empty */
-    uint8_t *cu_granted;
+    /* (opcoll.c keeps these so a cycle looks only at what holds work) */
+    unsigned cu_used_all;      /* sum of cu_used over the sets */
+    bool bank_use_warp;        /* -gpgpu_reg_bank_use_warp_id */
     unsigned arb_prio;
     unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
     bool oc_generic;           /* GPGPU-Sim 4's generic collector: general units and ports only */
@@ -521,9 +523,20 @@ void sm_oc_cycle(ws_sm *sm);
 void sm_oc_write(ws_sm *sm, const sm_inst *in);
 /* (inline: the issue and operand-collector stages ask it several times a cycle) */
 static inline bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
-void sm_regset_push(sm_regset *r, sm_inst *in);
-sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx);
-void sm_regset_remove(sm_regset *r, unsigned idx);
+/* (inline: issue, the collector and the units move an instruction through them
+   every cycle) */
+static inline void sm_regset_push(sm_regset *r, sm_inst *in) { r->slot[r->n++] = in; }
+static inline sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx) {
+    unsigned b = 0;
+    for (unsigned i = 1; i < r->n; i++)
+        if (r->slot[i]->uid < r->slot[b]->uid) b = i;
+    *idx = b;
+    return r->slot[b];
+}
+static inline void sm_regset_remove(sm_regset *r, unsigned idx) {
+    for (unsigned i = idx + 1; i < r->n; i++) r->slot[i - 1] = r->slot[i];
+    r->n--;
+}
 
 /* units.c */
 int sm_units_init(ws_sm *sm, char *err, size_t errlen);
