@@ -192,23 +192,6 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     return 0;
 }
 
-static inline unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
-    unsigned r = arch + (sm->bank_use_warp ? warp : 0);
-    if (sm->sub_core) /* the scheduler's own banks */
-        return r % sm->banks_per_sched + sm->vsched[warp] * sm->banks_per_sched;
-    return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
-}
-
-/* A writeback uses the banks of the registers it writes this cycle. */
-void sm_oc_write(ws_sm *sm, const sm_inst *in) {
-    sm->st.rf_writes += (uint64_t)in->ndst * in->nact;
-    for (unsigned i = 0; i < in->ndst; i++) {
-        unsigned id = in->dst[i];
-        sm->bank_wmask |= 1ull << reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id,
-                                           in->warp);
-    }
-}
-
 /* A unit's operands are all read: dispatch may take it. */
 static inline void cu_mark_ready(ws_sm *sm, unsigned cu) {
     unsigned set = sm->cu[cu].set;
@@ -266,7 +249,7 @@ static inline __attribute__((always_inline)) bool cu_allocate(ws_sm *sm, unsigne
     /* every queued operand read is served before dispatch: count it now */
     sm->st.rf_reads += (uint64_t)in->nsrc * in->nact;
     for (unsigned i = 0; i < in->nsrc; i++) {
-        unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
+        unsigned b = sm_reg_bank(sm, in->src_bank[i], in->warp);
         if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */
         unsigned at = sm->bq_head[b] + sm->bq_len[b]++; /* (head + len) % cap, both < cap */
         if (at >= sm->bq_cap) at -= sm->bq_cap;

@@ -520,7 +520,24 @@ int sm_carveout_init(ws_sm *sm, char *err, size_t errlen);
 void sm_carveout_kernel_start(ws_sm *sm);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
 void sm_oc_cycle(ws_sm *sm);
-void sm_oc_write(ws_sm *sm, const sm_inst *in);
+/* The bank of register arch of a warp: (arch [+ warp]) % banks, within the
+   scheduler's own banks on sub-core SMs. */
+static inline unsigned sm_reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
+    unsigned r = arch + (sm->bank_use_warp ? warp : 0);
+    if (sm->sub_core) /* the scheduler's own banks */
+        return r % sm->banks_per_sched + sm->vsched[warp] * sm->banks_per_sched;
+    return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
+}
+/* A writeback uses the banks of the registers it writes this cycle (inline: the
+   units' and the LD/ST unit's writebacks call it for every instruction). */
+static inline void sm_oc_write(ws_sm *sm, const sm_inst *in) {
+    sm->st.rf_writes += (uint64_t)in->ndst * in->nact;
+    for (unsigned i = 0; i < in->ndst; i++) {
+        unsigned id = in->dst[i];
+        sm->bank_wmask |=
+            1ull << sm_reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id, in->warp);
+    }
+}
 /* (inline: the issue and operand-collector stages ask it several times a cycle) */
 static inline bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
 /* (inline: issue, the collector and the units move an instruction through them
