@@ -562,7 +562,6 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
    and the largest latency any form can have. */
 void sm_tensor_timing(const ws_config *c, const ws_inst *in, int64_t *lat, int64_t *ii);
 int64_t sm_tensor_max_latency(const ws_config *c);
-bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in);
 void sm_units_writeback(ws_sm *sm);
 void sm_units_cycle(ws_sm *sm);
 
