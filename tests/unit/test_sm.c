@@ -370,6 +370,38 @@ TEST(sm_register_bank_conflict_costs_a_cycle) {
     CHECK_EQ_U64(same, diff + 1);
 }
 
+/* Cycles until one SFU instruction with sources in banks 1 and 2 (nsrc of them)
+   reaches OC_EX, with nsp SP collector units before the SFU units. */
+static unsigned oc_cycles_sfu(const char *nsp, unsigned nsrc) {
+    const char *const opts[] = {"gpgpu_operand_collector_num_units_sp", nsp, NULL};
+    rig r;
+    if (!rig_open(&r, NULL, opts)) return 0;
+    ws_sm *sm = r.sm;
+    sm_inst in;
+    memset(&in, 0, sizeof in);
+    in.cls = SM_SFU;
+    in.nsrc = (uint8_t)nsrc;
+    in.src_bank[0] = 1, in.src_bank[1] = 2;
+    sm_regset_push(&sm->id_oc[SM_SFU], &in);
+    unsigned c = 0;
+    while (!sm->oc_ex[SM_SFU].n && c < 20) {
+        sm_oc_cycle(sm);
+        c++;
+    }
+    sm->oc_ex[SM_SFU].n = 0;
+    rig_close(&r);
+    return c;
+}
+
+/* A collector unit takes one operand a cycle, also a unit numbered past 64 (the
+   arbitration's granted units are a bit set of 64-unit words). */
+TEST(sm_collector_unit_reads_one_operand_a_cycle) {
+    CHECK_EQ_U64(oc_cycles_sfu("6", 1), 3); /* allocate, read, dispatch */
+    CHECK_EQ_U64(oc_cycles_sfu("6", 2), 4); /* two banks free, but one read a unit a cycle */
+    CHECK_EQ_U64(oc_cycles_sfu("64", 1), 3); /* the SFU units are numbers 64 up */
+    CHECK_EQ_U64(oc_cycles_sfu("64", 2), 4);
+}
+
 /* Cycles until n one-operand instructions (classes cls[], source registers
    arch[], warp slots warp[] or 0) queued in ID_OC all reach OC_EX, under the
    options opts (OC_EX is emptied every cycle). */

@@ -475,41 +475,49 @@ static void ldst_writeback(ws_sm *sm) {
         if (in->space == WS_SPACE_SHARED) finish_load(sm, in);
         else access_done(sm, in);
     }
-    /* most cycles no client has anything: then the round below would only note that the
-       texture cache has no fill (sm_tex_pop_ready), and the priority stays */
-    if (!sm->next_wb && !sm_smem_full(sm, 0) && !sm->next_global &&
-        !(sm->tex_live && sm_tex_has_ready(sm)) && !ws_cache_has_ready(sm->l1c) &&
-        !ws_cache_has_ready(sm->l1d) &&
-        !(sm->smc && sm_smc_cache(sm) && ws_cache_has_ready(sm_smc_cache(sm)))) {
-        if (sm->tex_live) (void)sm_tex_pop_ready(sm);
+    /* the clients that may give an instruction (bit c: client c); a client left out
+       would give none, and looking would change nothing. The texture cache is looked
+       at whenever it is live: finding no fill there clears its maybe-ready mark */
+    ws_cache *smc = sm->smc ? sm_smc_cache(sm) : NULL;
+    unsigned cand = (unsigned)sm_smem_full(sm, 0) | (unsigned)ws_cache_has_ready(sm->l1c) << 2 |
+                    (unsigned)(sm->next_global != NULL) << 3 |
+                    (unsigned)(ws_cache_has_ready(sm->l1d) || (smc && ws_cache_has_ready(smc))) << 4;
+    if (sm->tex_live) {
+        /* most cycles no client has anything: then the round would only note that
+           the texture cache has no fill, and the priority stays */
+        if (!cand && !sm_tex_has_ready(sm)) {
+            (void)sm_tex_pop_ready(sm);
+            return;
+        }
+        cand |= 2;
+    } else if (!cand) {
         return;
     }
-    for (unsigned c = 0; c < 5 && !sm->next_wb; c++) {
-        unsigned client = sm->wb_arb + c; /* (wb_arb < 5: no division) */
-        if (client >= 5) client -= 5;
-        sm_inst *in = NULL;
-        switch (client) {
-        case 0: /* shared memory pipeline */
-            if (sm_smem_full(sm, 0)) in = sm_smem_pop(sm);
-            break;
-        case 1: in = sm->tex_live ? sm_tex_pop_ready(sm) : NULL; break; /* texture fills */
-        case 2: in = ws_cache_pop_ready(sm->l1c); break;
-        case 3:
-            if (sm->next_global) {
+    /* round robin from wb_arb (< 5) up, then from 0: the first that gives one */
+    unsigned round[2] = {cand & (~0u << sm->wb_arb), cand & ~(~0u << sm->wb_arb)};
+    for (unsigned h = 0; h < 2; h++)
+        for (unsigned m = round[h]; m; m &= m - 1) {
+            unsigned client = (unsigned)__builtin_ctz(m);
+            sm_inst *in = NULL;
+            switch (client) {
+            case 0: in = sm_smem_pop(sm); break; /* shared memory pipeline */
+            case 1: in = sm_tex_pop_ready(sm); break; /* texture fills */
+            case 2: in = ws_cache_pop_ready(sm->l1c); break;
+            case 3:
                 in = sm->next_global;
                 sm->next_global = NULL;
+                break;
+            default:
+                in = ws_cache_pop_ready(sm->l1d);
+                if (!in && smc) in = ws_cache_pop_ready(smc);
+                break;
             }
-            break;
-        case 4:
-            in = ws_cache_pop_ready(sm->l1d);
-            if (!in && sm->smc && sm_smc_cache(sm)) in = ws_cache_pop_ready(sm_smc_cache(sm));
-            break;
+            if (in) {
+                sm->next_wb = in;
+                sm->wb_arb = client == 4 ? 0 : client + 1;
+                return;
+            }
         }
-        if (in) {
-            sm->next_wb = in;
-            sm->wb_arb = client == 4 ? 0 : client + 1;
-        }
-    }
 }
 
 /* ---- the L1 latency queue ------------------------------------------------------ */

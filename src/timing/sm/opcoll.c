@@ -24,19 +24,6 @@
 #include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
-void sm_regset_push(sm_regset *r, sm_inst *in) { r->slot[r->n++] = in; }
-sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx) {
-    unsigned b = 0;
-    for (unsigned i = 1; i < r->n; i++)
-        if (r->slot[i]->uid < r->slot[b]->uid) b = i;
-    *idx = b;
-    return r->slot[b];
-}
-void sm_regset_remove(sm_regset *r, unsigned idx) {
-    for (unsigned i = idx + 1; i < r->n; i++) r->slot[i - 1] = r->slot[i];
-    r->n--;
-}
-
 static int set_width(sm_regset *r, int64_t w) {
     if (w < 0) w = 0;
     if (w > 8) w = 8;
@@ -186,13 +173,13 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
             }
     }
     sm->cu = calloc(sm->ncu ? sm->ncu : 1, sizeof *sm->cu);
-    sm->cu_granted = calloc(sm->ncu ? sm->ncu : 1, 1);
     sm->nbanks = (unsigned)c->num_reg_banks;
+    sm->bank_use_warp = c->reg_bank_use_warp_id;
     sm->bq_cap = (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;
     sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
     sm->bq_head = calloc(sm->nbanks, sizeof *sm->bq_head);
     sm->bq_len = calloc(sm->nbanks, sizeof *sm->bq_len);
-    if (!sm->cu || !sm->cu_granted || !sm->bankq || !sm->bq_head || !sm->bq_len) {
+    if (!sm->cu || !sm->bankq || !sm->bq_head || !sm->bq_len) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -203,23 +190,6 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     for (int k = 0; k <= SM_NCLASS; k++)
         for (unsigned i = 0; i < sm->cu_n[k]; i++) sm->cu[sm->cu_base[k] + i].set = (uint8_t)k;
     return 0;
-}
-
-static inline unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
-    unsigned r = arch + (sm->cfg->reg_bank_use_warp_id ? warp : 0);
-    if (sm->sub_core) /* the scheduler's own banks */
-        return r % sm->banks_per_sched + sm->vsched[warp] * sm->banks_per_sched;
-    return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
-}
-
-/* A writeback uses the banks of the registers it writes this cycle. */
-void sm_oc_write(ws_sm *sm, const sm_inst *in) {
-    sm->st.rf_writes += (uint64_t)in->ndst * in->nact;
-    for (unsigned i = 0; i < in->ndst; i++) {
-        unsigned id = in->dst[i];
-        sm->bank_wmask |= 1ull << reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id,
-                                           in->warp);
-    }
 }
 
 /* A unit's operands are all read: dispatch may take it. */
@@ -248,6 +218,7 @@ static inline __attribute__((always_inline)) bool cu_dispatch(ws_sm *sm, unsigne
             sm_regset_push(out, cu->in);
             cu->in = NULL;
             sm->cu_used[set]--;
+            sm->cu_used_all--;
             sm->cu_occ[set] &= ~(1ull << c);
             sm->cu_rdy[set] &= ~(1ull << c);
             sm->disp_rr[set] = c;
@@ -272,12 +243,13 @@ static inline __attribute__((always_inline)) bool cu_allocate(ws_sm *sm, unsigne
     sm_cu *cu = &sm->cu[base + c];
     cu->in = in;
     sm->cu_used[set]++;
+    sm->cu_used_all++;
     sm->cu_occ[set] |= 1ull << c;
     in->nrd = in->nsrc;
     /* every queued operand read is served before dispatch: count it now */
     sm->st.rf_reads += (uint64_t)in->nsrc * in->nact;
     for (unsigned i = 0; i < in->nsrc; i++) {
-        unsigned b = reg_bank(sm, in->src_bank[i], in->warp);
+        unsigned b = sm_reg_bank(sm, in->src_bank[i], in->warp);
         if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */
         unsigned at = sm->bq_head[b] + sm->bq_len[b]++; /* (head + len) % cap, both < cap */
         if (at >= sm->bq_cap) at -= sm->bq_cap;
@@ -344,8 +316,8 @@ static bool oc_step(ws_sm *sm);
 void sm_oc_cycle(ws_sm *sm) {
     /* nothing in ID_OC, in a collector unit or in a bank queue: the steps below would
        only rotate the bank priority (once per step) and clear the write marks */
-    bool idle = !sm->bq_total && !sm->cu_used[SM_NCLASS];
-    for (unsigned k = 0; k < sm->oc_ncls && idle; k++) idle = !sm->id_oc[k].n && !sm->cu_used[k];
+    bool idle = !sm->bq_total && !sm->cu_used_all;
+    for (unsigned k = 0; k < sm->oc_ncls && idle; k++) idle = !sm->id_oc[k].n;
     if (idle) {
         unsigned a = sm->arb_prio + sm->oc_steps;
         while (a >= sm->nbanks) a -= sm->nbanks;
@@ -377,7 +349,9 @@ static bool oc_step(ws_sm *sm) {
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
     if (sm->bq_total) {
-        if (sm->ncu) memset(sm->cu_granted, 0, sm->ncu);
+        /* units granted a read this step, bit (cu % 64) of word cu / 64 (at most
+           SM_NCLASS + 1 sets of 64 units) */
+        uint64_t granted[SM_NCLASS + 1] = {0};
         /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64): only those with
            a queued read and no writeback this cycle */
         uint64_t cand = sm->bq_mask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
@@ -386,8 +360,9 @@ static bool oc_step(ws_sm *sm) {
             for (uint64_t m = round[h]; m; m &= m - 1) {
                 unsigned b = (unsigned)__builtin_ctzll(m);
                 unsigned cu = sm->bankq[b][sm->bq_head[b]].cu;
-                if (sm->cu_granted[cu]) continue;
-                sm->cu_granted[cu] = 1;
+                uint64_t bit = 1ull << (cu & 63);
+                if (granted[cu >> 6] & bit) continue;
+                granted[cu >> 6] |= bit;
                 if (++sm->bq_head[b] == sm->bq_cap) sm->bq_head[b] = 0;
                 if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
                 sm->bq_total--;

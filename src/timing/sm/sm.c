@@ -252,7 +252,6 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->bankq);
     free(sm->bq_head);
     free(sm->bq_len);
-    free(sm->cu_granted);
     if (sm->fu)
         for (unsigned i = 0; i < sm->nfu; i++) {
             free(sm->fu[i].fl);

@@ -322,7 +322,9 @@ struct ws_sm {
     unsigned bq_total;         /* reads queued at all banks */
     uint64_t bank_wmask;       /* banks written back this cycle (bit b: bank b; nbanks <= 64) */
     uint64_t bq_mask;          /* banks whose read queue is not empty */
-    uint8_t *cu_granted;
+    /* (opcoll.c keeps these so a cycle looks only at what holds work) */
+    unsigned cu_used_all;      /* sum of cu_used over the sets */
+    bool bank_use_warp;        /* -gpgpu_reg_bank_use_warp_id */
     unsigned arb_prio;
     unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
     bool oc_generic;           /* GPGPU-Sim 4's generic collector: general units and ports only */
@@ -518,12 +520,40 @@ int sm_carveout_init(ws_sm *sm, char *err, size_t errlen);
 void sm_carveout_kernel_start(ws_sm *sm);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
 void sm_oc_cycle(ws_sm *sm);
-void sm_oc_write(ws_sm *sm, const sm_inst *in);
+/* The bank of register arch of a warp: (arch [+ warp]) % banks, within the
+   scheduler's own banks on sub-core SMs. */
+static inline unsigned sm_reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {
+    unsigned r = arch + (sm->bank_use_warp ? warp : 0);
+    if (sm->sub_core) /* the scheduler's own banks */
+        return r % sm->banks_per_sched + sm->vsched[warp] * sm->banks_per_sched;
+    return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
+}
+/* A writeback uses the banks of the registers it writes this cycle (inline: the
+   units' and the LD/ST unit's writebacks call it for every instruction). */
+static inline void sm_oc_write(ws_sm *sm, const sm_inst *in) {
+    sm->st.rf_writes += (uint64_t)in->ndst * in->nact;
+    for (unsigned i = 0; i < in->ndst; i++) {
+        unsigned id = in->dst[i];
+        sm->bank_wmask |=
+            1ull << sm_reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id, in->warp);
+    }
+}
 /* (inline: the issue and operand-collector stages ask it several times a cycle) */
 static inline bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
-void sm_regset_push(sm_regset *r, sm_inst *in);
-sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx);
-void sm_regset_remove(sm_regset *r, unsigned idx);
+/* (inline: issue, the collector and the units move an instruction through them
+   every cycle) */
+static inline void sm_regset_push(sm_regset *r, sm_inst *in) { r->slot[r->n++] = in; }
+static inline sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx) {
+    unsigned b = 0;
+    for (unsigned i = 1; i < r->n; i++)
+        if (r->slot[i]->uid < r->slot[b]->uid) b = i;
+    *idx = b;
+    return r->slot[b];
+}
+static inline void sm_regset_remove(sm_regset *r, unsigned idx) {
+    for (unsigned i = idx + 1; i < r->n; i++) r->slot[i - 1] = r->slot[i];
+    r->n--;
+}
 
 /* units.c */
 int sm_units_init(ws_sm *sm, char *err, size_t errlen);
@@ -532,7 +562,6 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
    and the largest latency any form can have. */
 void sm_tensor_timing(const ws_config *c, const ws_inst *in, int64_t *lat, int64_t *ii);
 int64_t sm_tensor_max_latency(const ws_config *c);
-bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in);
 void sm_units_writeback(ws_sm *sm);
 void sm_units_cycle(ws_sm *sm);
 

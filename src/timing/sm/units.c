@@ -174,7 +174,9 @@ void sm_units_writeback(ws_sm *sm) {
     sm->wb_due = due;
 }
 
-bool sm_fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
+/* May unit fu take in now? (inline into the execute stage, which asks it for every
+   instruction) */
+static inline bool fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
     if (fu->disp_until > sm->now || fu->nfl >= fu->capfl) return false;
     uint64_t t = sm->now + in->lat;
     for (unsigned i = 0; i < fu->nfl; i++)
@@ -217,7 +219,7 @@ void sm_units_cycle(ws_sm *sm) {
         if (!rs->n) continue;
         unsigned idx;
         sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
-        if (!in || !sm_fu_can_issue(sm, fu, in)) continue;
+        if (!in || !fu_can_issue(sm, fu, in)) continue;
         sm_regset_remove(rs, idx);
         uint64_t t = sm->now + in->lat;
         sm->resbus[t % SM_RESBUS_RING]++;
