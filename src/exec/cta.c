@@ -309,12 +309,8 @@ static void set_tids(ws_cta *c) {
     memcpy(c->tid_block, c->l.block, sizeof c->tid_block);
 }
 
-ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t smid) {
-    if (!l || !l->img || !l->img->mod || l->func >= l->img->mod->nfuncs) return NULL;
-    uint64_t nt = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-    if (nt == 0 || nt > 4096) return NULL;
-    ws_cta *c = calloc(1, sizeof *c);
-    if (!c) return NULL;
+/* The launch-derived sizes of a CTA: thread and warp counts, shared layout. */
+static void cta_set_shape(ws_cta *c, const ws_launch_desc *l, uint64_t nt) {
     c->l = *l;
     c->mod = l->img->mod;
     c->kfunc = &c->mod->funcs[l->func];
@@ -323,6 +319,15 @@ ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t
     uint32_t al = c->kfunc->dyn_shared_align > 1 ? c->kfunc->dyn_shared_align : 1;
     c->dyn_shared_base = (c->kfunc->static_shared + al - 1) / al * al;
     c->shared_size = c->dyn_shared_base + l->dyn_shared;
+}
+
+ws_cta *ws_cta_create(const ws_launch_desc *l, const uint32_t ctaid[3], uint32_t smid) {
+    if (!l || !l->img || !l->img->mod || l->func >= l->img->mod->nfuncs) return NULL;
+    uint64_t nt = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    if (nt == 0 || nt > 4096) return NULL;
+    ws_cta *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    cta_set_shape(c, l, nt);
     c->shared = calloc(c->shared_size ? c->shared_size : 1, 1);
     c->shared_cap = c->shared_size ? c->shared_size : 1;
     c->warps = calloc(c->nwarps, sizeof *c->warps);
@@ -347,14 +352,7 @@ ws_cta *ws_cta_recycle(ws_cta *c, const ws_launch_desc *l, const uint32_t ctaid[
     uint64_t nt = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     if (nt == 0 || nt > 4096) { ws_cta_destroy(c); return NULL; }
     ws_cluster_leave(c);
-    c->l = *l;
-    c->mod = l->img->mod;
-    c->kfunc = &c->mod->funcs[l->func];
-    c->nthreads = (uint32_t)nt;
-    c->nwarps = (c->nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE;
-    uint32_t al = c->kfunc->dyn_shared_align > 1 ? c->kfunc->dyn_shared_align : 1;
-    c->dyn_shared_base = (c->kfunc->static_shared + al - 1) / al * al;
-    c->shared_size = c->dyn_shared_base + l->dyn_shared;
+    cta_set_shape(c, l, nt);
     if (c->shared_size > c->shared_cap) {
         free(c->shared);
         c->shared = malloc(c->shared_size); /* cta_init zeroes it */
