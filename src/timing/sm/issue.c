@@ -735,19 +735,8 @@ unsigned sm_smem_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active) 
                 continue;
             }
         }
-        uint64_t lo = UINT64_MAX, hi = 0; /* the words' range is the addresses' range / 4 */
-        if (m == ~0u) {
-            for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
-                lo = a[l] < lo ? a[l] : lo;
-                hi = a[l] > hi ? a[l] : hi;
-            }
-        } else {
-            for (uint32_t r = m; r; r &= r - 1) {
-                uint64_t v = a[__builtin_ctz(r)];
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-            }
-        }
+        uint64_t lo, hi; /* the words' range is the addresses' range / 4 */
+        sm_lane_bounds(a, m, &lo, &hi);
         if ((hi >> 2) - (lo >> 2) >= nb) return sm_smem_conflict_cycles(sm, addr, active);
         total++;
     }

@@ -264,20 +264,9 @@ unsigned sm_const_txns(const uint64_t *addr, uint32_t active, uint64_t base, uin
                        ws_mem_txn *txq, bool slow) {
     uint64_t lmask = ~(uint64_t)(line - 1), b0 = (base + addr[__builtin_ctz(active)]) & lmask;
     /* every lane in b0's line: the lowest and the highest address are (lines are
-       ranges); a full warp's bounds in a loop without branches */
-    uint64_t lo = UINT64_MAX, hi = 0;
-    if (active == ~0u) {
-        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
-            lo = addr[l] < lo ? addr[l] : lo;
-            hi = addr[l] > hi ? addr[l] : hi;
-        }
-    } else {
-        for (uint32_t r = active; r; r &= r - 1) {
-            uint64_t a = addr[__builtin_ctz(r)];
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-        }
-    }
+       ranges) */
+    uint64_t lo, hi;
+    sm_lane_bounds(addr, active, &lo, &hi);
     if (!slow && ((base + lo) & lmask) == b0 && ((base + hi) & lmask) == b0) {
         memset(&txq[0], 0, sizeof txq[0]);
         txq[0].addr = b0;

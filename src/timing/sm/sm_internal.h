@@ -410,6 +410,26 @@ struct ws_sm {
     const ws_gmem *dec_gmem;
 };
 
+/* Lowest and highest of the active lanes' addresses (mask nonzero); a full
+   warp in a loop without branches. */
+static inline void sm_lane_bounds(const uint64_t *addr, uint32_t mask, uint64_t *lo_out, uint64_t *hi_out) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    if (mask == ~0u) {
+        for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+            lo = addr[l] < lo ? addr[l] : lo;
+            hi = addr[l] > hi ? addr[l] : hi;
+        }
+    } else {
+        for (uint32_t r = mask; r; r &= r - 1) {
+            uint64_t a = addr[__builtin_ctz(r)];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+        }
+    }
+    *lo_out = lo;
+    *hi_out = hi;
+}
+
 /* A warp's scheduler view must be looked at again: anything warp_waiting,
    the view or the issue checks read changed (its ibuffer, scoreboard,
    state; issue.c). */
