@@ -10,6 +10,7 @@
 #include "stats_util.h"
 #include "test.h"
 #include "workload.h"
+#include "tmpdir.h"
 
 /* The run's totals: the last kernel's value of each cumulative stat, by its
  * catalog name, read from the text report under GPGPU-Sim's spelling (the
@@ -216,8 +217,5 @@ TEST(timing_interval_time_series) {
     buf[n] = 0;
     if (f) fclose(f);
     CHECK_STR_CONTAINS(buf, "\"gpu_ipc\"");
-    unlink(path);
-    snprintf(path, sizeof path, "%s/timeseries.csv", dir);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
 }

@@ -12,6 +12,7 @@
 #include "util/version.h"
 #include "runtime/longrun.h"
 #include "workload.h"
+#include "tmpdir.h"
 
 typedef struct run_out {
     char *report;     /* text report, wall-clock lines dropped */
@@ -301,12 +302,7 @@ TEST(longrun_sampling_across_kernels_projects_the_total) {
     char *js = ws_test_read_file(path, NULL);
     CHECK(js && strstr(js, "\"projected_total_cycles\""));
     free(js);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/stats.json", dir);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/config.txt", dir);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
     /* another program's profile is refused at its first differing launch */
     run_out o = run_with("rodinia/lud", 0, s2, NULL);
     CHECK(o.result == WS_WL_ERROR);

@@ -14,6 +14,7 @@
 #include "test.h"
 #include "timing/gpu.h"
 #include "workload.h"
+#include "tmpdir.h"
 
 /* Drop lines holding wall-clock numbers and the echoed thread count. */
 static void drop_wall_clock(char *rep) {
@@ -72,10 +73,7 @@ static char *run(const char *workload, const char *preset, const char *const *ex
     if (ts) fclose(ts);
     fclose(rf);
     fclose(lf);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/stats.json", dir);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
     drop_wall_clock(rep);
     return rep;
 }

@@ -9,6 +9,7 @@
 #include "stats/report.h"
 #include "test.h"
 #include "warpsim/warpsim.h"
+#include "tmpdir.h"
 
 static char *slurp(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -259,8 +260,7 @@ TEST(runtime_stats_json) {
         CHECK_STR_CONTAINS(j, "},{");
     }
     free(j);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
 }
 
 TEST(runtime_report_text) {
@@ -410,8 +410,7 @@ static void capped_run(int functional) {
     free(j);
     free(errs);
     free(text);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
 }
 
 TEST(runtime_capped_run_is_marked_functional) { capped_run(1); }

@@ -8,6 +8,7 @@
 
 #include "test.h"
 #include "workload.h"
+#include "tmpdir.h"
 
 /* The report and time series of one run, wall-clock lines dropped. */
 static char *run(const char *workload, const char *preset, const char *const *extra, int skip,
@@ -49,10 +50,7 @@ static char *run(const char *workload, const char *preset, const char *const *ex
     if (ts) fclose(ts);
     fclose(rf);
     fclose(lf);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/stats.json", dir);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
     /* drop lines with wall-clock numbers, and the option under test in the echoed config */
     char *out = rep, *q = rep;
     for (char *p = rep; p && *p;) {

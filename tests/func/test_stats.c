@@ -14,6 +14,7 @@
 #include "stats_util.h"
 #include "test.h"
 #include "workload.h"
+#include "tmpdir.h"
 
 enum { MAXK = 64 };
 
@@ -133,8 +134,7 @@ TEST(stats_program_scope_cumulative_multi_kernel) {
     free(json);
     free(rep);
     free(log);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
 }
 
 /* The aggregation kinds, the hidden counts behind a ratio, the text spelling
@@ -282,8 +282,7 @@ TEST(stats_json_appended_per_kernel) {
     t = slurp(path);
     CHECK(t && strcmp(t, "[{\"a\": 1}, {\"b\": 2}, {\"c\": 3}, {\"d\": 4}]\n") == 0);
     free(t);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
 }
 
 /* The keys of a stats.json array of flat kernel objects, each once, in buf
@@ -371,8 +370,7 @@ static void check_covered(const char *workload, const char *const *sets) {
     free(json);
     free(rep);
     free(log);
-    unlink(path);
-    rmdir(dir);
+    ws_test_rmtree(dir);
 }
 
 TEST(stats_catalog_covers_reports) {
