@@ -51,9 +51,19 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now);
 ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k);
 void ws_subpart_pop(ws_mempart *p, uint32_t k);
 /* For scans over all sub-partitions: how many are full (ws_subpart_full),
-   and how many replies wait in them together (0: every top is NULL). */
-uint32_t ws_mempart_full_count(const ws_mempart *p);
-uint32_t ws_mempart_replies(const ws_mempart *p);
+   and how many replies wait in them together (0: every top is NULL). The
+   GPU's serial steps read them for every partition every cycle, so they
+   are the first member of the partition (as of the last L2 cycle, texture
+   push or pop: nothing else changes them) and are read without a call. */
+typedef struct ws_mempart_scan {
+    uint32_t n_replies, n_full;
+} ws_mempart_scan;
+static inline uint32_t ws_mempart_full_count(const ws_mempart *p) {
+    return ((const ws_mempart_scan *)(const void *)p)->n_full;
+}
+static inline uint32_t ws_mempart_replies(const ws_mempart *p) {
+    return ((const ws_mempart_scan *)(const void *)p)->n_replies;
+}
 
 /* `now` is the core-cycle count for both: GPGPU-Sim times the ROP delay
  * and -dram_latency in core cycles whatever clock ticks the unit (the DRAM
@@ -83,6 +93,10 @@ ws_cache *ws_subpart_l2_ctl(ws_mempart *p, uint32_t k);
 
 bool ws_mempart_busy(const ws_mempart *p);
 bool ws_mempart_progressed(const ws_mempart *p);
+/* Tests: step without the shortcuts (the L2 step passed by while every
+   sub-partition is quiet, a settled idle DRAM channel's cycles counted apart),
+   to compare with. */
+void ws_mempart_set_plain(ws_mempart *p, bool on);
 void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len);
 const ws_mempart_stats *ws_mempart_get_stats(const ws_mempart *p);
 
