@@ -52,7 +52,6 @@ struct ws_mempart {
     subpart *sp;
     ws_dram *dram;
     item_ring lat;        /* DRAM latency queue */
-    uint64_t dram_now;    /* DRAM command cycles */
     uint64_t l2_now;      /* last L2 cycle (kernel-boundary flushes start there) */
     ws_mreq *ret_hold;    /* popped from the DRAM return queue, waiting for DRAM->L2 room */
     uint32_t last_issued;
@@ -83,8 +82,7 @@ struct ws_mempart {
        until a DRAM cycle runs (only dram_cycle gives it work), so its idle
        cycles are counted here and handed to it in one call, before that
        cycle or when the statistics are read (ws_mempart_get_stats). */
-    bool dram_settled;
-    uint64_t dram_idle_owed;
+    bool dram_settled;    /* (its idle cycles counted apart: scan.dram_idle_owed) */
     bool plain;           /* tests: neither of the two shortcuts above */
     ws_mempart_stats stats;
 };
@@ -323,6 +321,7 @@ static void take_inbox(ws_mempart *p) {
 }
 
 void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
+    p->scan.dram_until = 0; /* the DRAM step takes the inbox in first */
     p->stats.reqs_in++;
     p->moves++;
     if (r->subpart % p->nsub != k) { /* not addressed to k (a unit test): at once */
@@ -475,6 +474,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
             }
             ring_push(&s->l2_dram, &it);
             p->l2_dram_n++;
+            p->scan.dram_until = 0;
             ws_cache_pop_miss(c);
             p->moves++;
         }
@@ -492,6 +492,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
                                (uint8_t)k);
                 ring_push(&s->l2_dram, &it);
                 p->l2_dram_n++;
+                p->scan.dram_until = 0;
                 ws_mreq_fifo_pop(&s->icnt_l2);
                 p->stats.l2_bypass++;
                 p->moves++;
@@ -567,7 +568,7 @@ static void dram_cycle(ws_mempart *p, uint64_t now);
 
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) { ws_mempart_dram_cycles(p, now, 1); }
 
-void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n) {
+void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
         if (p->inbox.head) take_inbox(p); /* before the cycle, as if they had entered at once */
         /* nothing held or waiting to enter the latency queue, nothing there that
@@ -576,15 +577,20 @@ void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n) {
            remaining cycles (with the same `now`) are idle too */
         if (!p->ret_hold && !p->l2_dram_n && (!p->lat.len || now < p->lat.v[p->lat.head].ready)) {
             if (p->dram_settled) {
-                p->dram_idle_owed += n - i;
-                p->dram_now += n - i;
-                return;
-            }
-            if (ws_dram_idle_cycles(p->dram, n - i)) {
+                p->scan.dram_idle_owed += n - i;
+                p->scan.dram_now += n - i;
+            } else if (ws_dram_idle_cycles(p->dram, n - i)) {
                 p->dram_settled = !p->plain;
-                p->dram_now += n - i;
-                return;
+                p->scan.dram_now += n - i;
+            } else {
+                dram_cycle(p, now);
+                continue;
             }
+            /* idle so until the latency queue's head is due, unless a request
+               reaches the inbox or an L2->DRAM queue first */
+            if (p->dram_settled)
+                p->scan.dram_until = p->lat.len ? p->lat.v[p->lat.head].ready : UINT64_MAX;
+            return;
         }
         dram_cycle(p, now);
     }
@@ -592,12 +598,13 @@ void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n) {
 
 /* The settled idle cycles counted apart, into the channel's statistics. */
 static void pay_dram_idle(ws_mempart *p) {
-    if (p->dram_idle_owed) ws_dram_count_idle(p->dram, p->dram_idle_owed);
-    p->dram_idle_owed = 0;
+    if (p->scan.dram_idle_owed) ws_dram_count_idle(p->dram, p->scan.dram_idle_owed);
+    p->scan.dram_idle_owed = 0;
 }
 
 /* A DRAM cycle that is not a settled idle one. */
 static void dram_cycle(ws_mempart *p, uint64_t now) {
+    p->scan.dram_until = 0;
     if (p->dram_settled) {
         pay_dram_idle(p);
         p->dram_settled = false;
@@ -616,7 +623,7 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
         }
     }
     /* 2. the channel itself */
-    ws_dram_cycle(p->dram, p->dram_now++);
+    ws_dram_cycle(p->dram, p->scan.dram_now++);
     /* 3. one request per cycle from the sub-partitions, round robin */
     for (uint32_t i = 0; i < p->nsub; i++) {
         uint32_t k = (p->last_issued + 1 + i) % p->nsub;
@@ -638,7 +645,7 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
     /* 4. the fixed DRAM latency */
     dram_item *h = ring_top(&p->lat);
     if (h && now >= h->ready && !ws_dram_full(p->dram)) {
-        ws_dram_push(p->dram, &h->d, p->dram_now);
+        ws_dram_push(p->dram, &h->d, p->scan.dram_now);
         /* writebacks finish silently: their credit is returned here */
         if (!h->r) give_back(p, h->sub);
         ring_pop(&p->lat);

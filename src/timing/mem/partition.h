@@ -57,6 +57,12 @@ void ws_subpart_pop(ws_mempart *p, uint32_t k);
    push or pop: nothing else changes them) and are read without a call. */
 typedef struct ws_mempart_scan {
     uint32_t n_replies, n_full;
+    /* The DRAM side has nothing to do before this core cycle (nothing held,
+       queued or due, a settled idle channel): ws_mempart_dram_cycles only
+       counts its cycles, without a call. 0 when it must look. */
+    uint64_t dram_until;
+    uint64_t dram_now;       /* DRAM command cycles */
+    uint64_t dram_idle_owed; /* settled idle cycles not yet in the channel's statistics */
 } ws_mempart_scan;
 static inline uint32_t ws_mempart_full_count(const ws_mempart *p) {
     return ((const ws_mempart_scan *)(const void *)p)->n_full;
@@ -74,7 +80,16 @@ void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now);
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now);
 /* n DRAM cycles with the same `now` (n may be 0): ws_mempart_dram_cycle n
    times, the idle ones at once. */
-void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n);
+void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n);
+static inline void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n) {
+    ws_mempart_scan *s = (ws_mempart_scan *)(void *)p;
+    if (now < s->dram_until) { /* (ws_mempart_dram_steps would count them so) */
+        s->dram_idle_owed += n;
+        s->dram_now += n;
+        return;
+    }
+    ws_mempart_dram_steps(p, now, n);
+}
 /* Kernel boundary: flush/invalidate L2 when -gpgpu_flush_l2_cache. */
 void ws_mempart_kernel_done(ws_mempart *p);
 
