@@ -1,6 +1,8 @@
 /* The memory side's shortcuts agree with the plain steps: several DRAM
- * cycles taken at once (ws_mempart_dram_cycles, idle ones counted together)
- * against one call per cycle, and a request copied from the pool
+ * cycles taken at once (ws_mempart_dram_cycles, idle ones counted together),
+ * the L2 step passed by while every sub-partition is quiet, and a settled
+ * idle channel's cycles counted apart, against one call per cycle without
+ * those shortcuts (ws_mempart_set_plain), and a request copied from the pool
  * (ws_mreq_alloc_copy) against an allocation and a copy. */
 #include <string.h>
 
@@ -56,6 +58,7 @@ static ws_mreq *chan0_req(twin *e, uint64_t *a, uint32_t kind) {
 TEST(speed_mem_dram_cycles_match_single_steps) {
     twin a, b;
     CHECK(twin_setup(&a) == 0 && twin_setup(&b) == 0);
+    ws_mempart_set_plain(b.p, true); /* and b takes none of the L2 and DRAM shortcuts */
     uint64_t la = 0, lb = 0, seed = 12345;
     uint32_t replies = 0;
     for (uint64_t now = 0; now < 6000; now++) {

@@ -424,6 +424,11 @@ bool ws_dram_idle_cycles(ws_dram *d, uint32_t n) {
     return true;
 }
 
+void ws_dram_count_idle(ws_dram *d, uint64_t n) {
+    d->stats.cycles += n;
+    d->stats.n_nop += n;
+}
+
 void *ws_dram_pop_return(ws_dram *d) {
     if (!d->retq_len) return NULL;
     void *o = d->retq[d->retq_head];

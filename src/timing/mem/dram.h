@@ -66,6 +66,9 @@ bool ws_dram_idle_cycle(ws_dram *d);
 /* The same for n cycles at once (n >= 1): an idle cycle changes nothing the
    test reads, so either all n are idle or none is done. */
 bool ws_dram_idle_cycles(ws_dram *d, uint32_t n);
+/* Counts n idle cycles of a channel that ws_dram_idle_cycles found settled
+   and that has had nothing to do since (what those calls would count). */
+void ws_dram_count_idle(ws_dram *d, uint64_t n);
 /* A finished request's owner (reads, and writes that want a reply), or NULL. */
 void *ws_dram_pop_return(ws_dram *d);
 /* Anything queued, in flight or waiting to return? */

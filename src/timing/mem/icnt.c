@@ -52,11 +52,17 @@ typedef struct net {
     /* Bit sets that keep the per-cycle work proportional to the traffic,
        not to the node count; walked in ascending order, as the plain loops
        over all ports were. */
-    uint64_t *cand;       /* inputs with a packet and not holding an output, head ready */
-    /* Inputs of cand's kind whose head is not ready yet, by the cycle it is:
+    /* Inputs with a packet, not holding an output, head ready, kept by the
+       output their head asks for: per output, win words (cand_o), and the
+       outputs asked by any (out_cand). An allocation step then visits only
+       outputs that can grant and have a candidate, never an input whose
+       output is busy. */
+    uint64_t *cand_o;
+    uint64_t *out_cand;
+    /* Inputs of cand_o's kind whose head is not ready yet, by the cycle it is:
        slot ready % n_wait (win words each; a head is at most head_delay
        cycles from ready, so n_wait = head_delay + 1 slots never mix two
-       cycles). A cycle moves its slot into cand first, so the allocation
+       cycles). A cycle moves its slot into cand_o first, so the allocation
        steps pass waiting heads by instead of testing them every step. */
     uint64_t *wait;
     uint32_t n_wait;
@@ -71,8 +77,10 @@ typedef struct net {
     uint64_t *in_ok;      /* per input: first allocation step its next packet may be granted */
     uint64_t *out_ok;     /* per output: first allocation step it may be granted again */
     uint64_t step;        /* allocation steps run (internal speedup: several per cycle) */
+    uint64_t gap_until;   /* the latest in_ok: no input waits out its gap from this step on */
     uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
     double acc;           /* fractional internal speedup */
+    bool ref_alloc;       /* tests: the allocator that visits every candidate input */
 } net;
 
 struct ws_icnt {
@@ -111,17 +119,24 @@ static void ring_pop(pring *q) {
 static inline void bit_set(uint64_t *s, uint32_t i) { s[i >> 6] |= 1ull << (i & 63); }
 static inline void bit_clear(uint64_t *s, uint32_t i) { s[i >> 6] &= ~(1ull << (i & 63)); }
 
-/* Input i's head (ready at cycle `ready`) may compete: into cand now, or
-   into the waiting slot of its cycle (ready - now <= head_delay). */
-static inline void head_candidate(net *t, uint64_t now, uint32_t i, uint64_t ready) {
-    if (ready <= now) bit_set(t->cand, i);
+/* Input i, whose head asks for output o, becomes a candidate. */
+static inline void cand_add(net *t, uint32_t i, uint32_t o) {
+    bit_set(t->cand_o + (size_t)o * t->win, i);
+    bit_set(t->out_cand, o);
+}
+
+/* Input i's head (ready at cycle `ready`, for output o) may compete: a
+   candidate now, or into the waiting slot of its cycle (ready - now <=
+   head_delay). */
+static inline void head_candidate(net *t, uint64_t now, uint32_t i, uint32_t o, uint64_t ready) {
+    if (ready <= now) cand_add(t, i, o);
     else bit_set(t->wait + (size_t)(ready % t->n_wait) * t->win, i);
 }
 
 /* First member of the set at or after `from` (< nbits), wrapping around to
    the lowest; the set must not be empty. The round-robin pick of a plain
    loop i = (from + j) % nbits. */
-static uint32_t first_from(const uint64_t *s, uint32_t words, uint32_t from) {
+static inline uint32_t first_from(const uint64_t *s, uint32_t words, uint32_t from) {
     uint32_t w0 = from >> 6;
     uint64_t m = s[w0] & (~0ull << (from & 63));
     if (m) return (w0 << 6) + (uint32_t)__builtin_ctzll(m);
@@ -145,7 +160,8 @@ static void net_free(net *n) {
     free(n->budget);
     free(n->budget_at);
     free(n->req);
-    free(n->cand);
+    free(n->cand_o);
+    free(n->out_cand);
     free(n->wait);
     free(n->req_out);
     free(n->conn_out);
@@ -169,7 +185,8 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->budget = calloc(nout, sizeof *n->budget);
     n->budget_at = calloc(nout, sizeof *n->budget_at);
     n->req = calloc((size_t)nout * n->win, sizeof *n->req);
-    n->cand = calloc(n->win, sizeof *n->cand);
+    n->cand_o = calloc((size_t)nout * n->win, sizeof *n->cand_o);
+    n->out_cand = calloc(n->wout, sizeof *n->out_cand);
     n->n_wait = head_delay + 1;
     n->wait = calloc((size_t)n->n_wait * n->win, sizeof *n->wait);
     n->req_out = calloc(n->wout, sizeof *n->req_out);
@@ -180,7 +197,7 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->out_ok = calloc(nout, sizeof *n->out_ok);
     if (!n->in_ok || !n->out_ok || !n->wait) return false;
     if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->budget_at ||
-        !n->req || !n->cand || !n->req_out || !n->conn_out || !n->ej_busy || !n->xfer)
+        !n->req || !n->cand_o || !n->out_cand || !n->req_out || !n->conn_out || !n->ej_busy || !n->xfer)
         return false;
     for (uint32_t o = 0; o < nout; o++) n->budget_at[o] = UINT64_MAX; /* refilled at first use */
     for (uint32_t i = 0; i < nin; i++)
@@ -264,8 +281,8 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
     p->flits = flits;
     p->moved = 0;
     q->flits += flits;
-    if (q->len == 1) head_candidate(t, n->now, i, p->ready); /* a new head (an empty input
-                                                                  holds no output) */
+    if (q->len == 1) head_candidate(t, n->now, i, o, p->ready); /* a new head (an empty
+                                                                     input holds no output) */
     t->entering++;
     n->in_flight++;
     n->stats.packets[k]++;
@@ -297,23 +314,86 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     return r;
 }
 
+/* Output o grants input i (a candidate of o): the packet takes its place in
+   the ejection buffer with its head; i leaves the candidates. */
+static inline __attribute__((always_inline)) void grant(net *t, uint32_t o, uint32_t i) {
+    t->conn[o] = (int32_t)i;
+    t->in_busy[i] = true;
+    uint64_t *co = t->cand_o + (size_t)o * t->win;
+    bit_clear(co, i);
+    bool left = co[0] != 0;
+    for (uint32_t w = 1; w < t->win && !left; w++) left = co[w] != 0;
+    if (!left) bit_clear(t->out_cand, o);
+    bit_set(t->conn_out, o);
+    bit_set(t->xfer, o);
+    bit_set(t->ej_busy, o);
+    t->gptr[o] = (i + 1) % t->nin;
+    pkt *d = ring_push(&t->ej[o]);
+    *d = *ring_head(&t->in[i]);
+    d->moved = 0;
+}
+
+/* Can input i's head compete in this step? (The allocator below leaves out
+   the due test: a head joins the candidates only in its due cycle.) */
+static inline bool in_may(const ws_icnt *n, const net *t, uint32_t i) {
+    return ring_head((pring *)&t->in[i])->ready <= n->now && t->in_ok[i] <= t->step;
+}
+
+/* Output o's candidates that may be granted in this step: past their
+   input's allocation gap (no test needed while no gap reaches this step). */
+static inline uint64_t may_word(const net *t, uint64_t x, uint32_t w) {
+    if (t->gap_until <= t->step) return x;
+    for (uint64_t y = x; y; y &= y - 1) {
+        uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(y);
+        if (t->in_ok[i] > t->step) x &= ~(1ull << (i & 63));
+    }
+    return x;
+}
+
 /* Free outputs grant to the first requesting input after their pointer.
  * Each input requests only its head's output, so a grant changes no other
- * output's requests: they are gathered once, as a bit set per output, from
- * the inputs that have a packet and hold no output, and only for outputs
- * that can grant (free, a slot in their ejection buffer, past their
- * allocation gap): a grant changes only its own output's state. */
-static void allocate(ws_icnt *n, net *t) {
+ * output's requests nor whether another output can grant (free, a slot in
+ * its ejection buffer, past its allocation gap): each output that can grant
+ * picks from its own candidates, in ascending output order. */
+static void allocate(net *t) {
+    const uint32_t win = t->win;
+    for (uint32_t wo = 0; wo < t->wout; wo++) {
+        for (uint64_t om = t->out_cand[wo] & ~t->conn_out[wo]; om; om &= om - 1) {
+            uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
+            if (t->ej[o].len >= t->ej[o].cap || t->out_ok[o] > t->step) continue;
+            const uint64_t *co = t->cand_o + (size_t)o * win;
+            if (win == 1) { /* up to 64 inputs: the pick is a mask and a bit scan */
+                uint64_t x = may_word(t, co[0], 0);
+                if (!x) continue;
+                uint64_t up = x & (~0ull << t->gptr[o]); /* gptr < nin <= 64 */
+                grant(t, o, (uint32_t)__builtin_ctzll(up ? up : x));
+                continue;
+            }
+            uint64_t *m = &t->req[(size_t)o * win];
+            bool any = false;
+            for (uint32_t w = 0; w < win; w++) {
+                m[w] = may_word(t, co[w], w);
+                any |= m[w] != 0;
+            }
+            if (any) grant(t, o, first_from(m, win, t->gptr[o]));
+        }
+    }
+}
+
+/* The allocator as it was before the per-output candidates: every
+ * candidate input is visited and asks its head's output, and the outputs
+ * that can grant are gathered first. Kept for the tests, which require the
+ * same grants from both (ws_icnt_set_reference_alloc). */
+static void allocate_ref(ws_icnt *n, net *t) {
     const uint32_t win = t->win;
     bool any = false;
     for (uint32_t w = 0; w < win; w++) {
-        for (uint64_t m = t->cand[w]; m; m &= m - 1) {
+        uint64_t cand = 0;
+        for (uint32_t o = 0; o < t->nout; o++) cand |= t->cand_o[(size_t)o * win + w];
+        for (uint64_t m = cand; m; m &= m - 1) {
             uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
-            const pkt *h = ring_head(&t->in[i]);
-            if (h->ready > n->now || t->in_ok[i] > t->step) continue;
-            /* an output that cannot grant now (the test below, on state that
-               no grant of this step changes but its own) is not asked */
-            const uint32_t o = h->dst;
+            if (!in_may(n, t, i)) continue;
+            const uint32_t o = ring_head(&t->in[i])->dst;
             if (t->conn[o] >= 0 || t->ej[o].len >= t->ej[o].cap || t->out_ok[o] > t->step) continue;
             t->req[(size_t)o * win + w] |= 1ull << (i & 63);
             bit_set(t->req_out, o);
@@ -327,23 +407,17 @@ static void allocate(ws_icnt *n, net *t) {
         for (; om; om &= om - 1) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
             uint64_t *m = &t->req[(size_t)o * win];
-            pring *e = &t->ej[o];
-            /* asked only if free, with a slot for another packet (gathered above) */
-            uint32_t i = first_from(m, win, t->gptr[o]);
-            t->conn[o] = (int32_t)i;
-            t->in_busy[i] = true;
-            bit_clear(t->cand, i);
-            bit_set(t->conn_out, o);
-            bit_set(t->xfer, o);
-            bit_set(t->ej_busy, o);
-            t->gptr[o] = (i + 1) % t->nin;
-            /* the packet takes its place in the ejection buffer with its head */
-            pkt *d = ring_push(e);
-            *d = *ring_head(&t->in[i]);
-            d->moved = 0;
-            if (win == 1) m[0] = 0; /* (a loop here becomes a call to memset) */
-            else memset(m, 0, win * sizeof *m);
+            grant(t, o, first_from(m, win, t->gptr[o]));
+            memset(m, 0, win * sizeof *m);
         }
+    }
+}
+
+void ws_icnt_set_reference_alloc(ws_icnt *n, bool on) {
+    for (int k = 0; k < 2; k++) { /* allocate leaves its scratch set; allocate_ref needs it clear */
+        net *t = &n->nets[k];
+        t->ref_alloc = on;
+        memset(t->req, 0, (size_t)t->nout * t->win * sizeof *t->req);
     }
 }
 
@@ -375,10 +449,13 @@ static void transfer_outputs(ws_icnt *n, net *t) {
                 t->entering--;
                 t->conn[o] = -1;
                 t->in_busy[ci] = false;
-                t->in_ok[ci] = t->out_ok[o] = t->step + n->alloc_gap;
+                t->in_ok[ci] = t->out_ok[o] = t->gap_until = t->step + n->alloc_gap;
                 bit_clear(t->conn_out, o);
                 bit_clear(t->xfer, o);
-                if (in->len) head_candidate(t, n->now, (uint32_t)ci, ring_head(in)->ready);
+                if (in->len) {
+                    const pkt *h = ring_head(in);
+                    head_candidate(t, n->now, (uint32_t)ci, h->dst, h->ready);
+                }
             }
         }
     }
@@ -407,7 +484,10 @@ void ws_icnt_cycle(ws_icnt *n) {
         if (!t->entering) continue;
         uint64_t *wt = t->wait + (size_t)(n->now % t->n_wait) * t->win;
         for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
-            t->cand[w] |= wt[w];
+            for (uint64_t m = wt[w]; m; m &= m - 1) {
+                uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
+                cand_add(t, i, ring_head(&t->in[i])->dst);
+            }
             wt[w] = 0;
         }
         if (t->wout == 1) t->xfer[0] = t->conn_out[0]; /* budgets refill */
@@ -415,7 +495,8 @@ void ws_icnt_cycle(ws_icnt *n) {
         for (int s = 0; s < steps; s++) {
             transfer(n, t);
             t->step++;
-            allocate(n, t);
+            if (t->ref_alloc) allocate_ref(n, t);
+            else allocate(t);
         }
         transfer(n, t);
     }

@@ -44,5 +44,8 @@ void ws_icnt_cycle(ws_icnt *n);
 bool ws_icnt_busy(const ws_icnt *n);
 void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len);
 const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n);
+/* Tests: allocate by visiting every candidate input (the allocator before
+ * the per-output candidate sets), to compare the grants with. */
+void ws_icnt_set_reference_alloc(ws_icnt *n, bool on);
 
 #endif

@@ -45,13 +45,13 @@ typedef struct subpart {
 } subpart;
 
 struct ws_mempart {
+    ws_mempart_scan scan; /* first: read by partition.h's inline functions */
     ws_mreq_pool *pool;
     ws_addrdec ad;
     uint32_t chan, nsub;
     subpart *sp;
     ws_dram *dram;
     item_ring lat;        /* DRAM latency queue */
-    uint64_t dram_now;    /* DRAM command cycles */
     uint64_t l2_now;      /* last L2 cycle (kernel-boundary flushes start there) */
     ws_mreq *ret_hold;    /* popped from the DRAM return queue, waiting for DRAM->L2 room */
     uint32_t last_issued;
@@ -72,10 +72,18 @@ struct ws_mempart {
        start of its next cycle, in its own item of the parallel phase rather
        than in the serial step that moves them out of the interconnect */
     ws_mreq_fifo inbox;
-    /* for the serial steps' scans: replies in the L2->icnt queues together,
-       and the sub-partitions that ws_subpart_full calls full (as of the
-       last L2 cycle or texture push: nothing else changes it) */
-    uint32_t n_replies, n_full;
+    /* Every sub-partition was quiet (subpart_quiet) at the last L2 cycle
+       that looked: the L2 step is passed by until the first ROP head is
+       due, unless a request enters a sub-partition (enter) or a DRAM reply
+       its DRAM->L2 queue first (either sets it back to 0). Nothing else
+       changes what subpart_quiet reads. */
+    uint64_t l2_quiet_until;
+    /* The channel was a settled idle one at its last check: it stays so
+       until a DRAM cycle runs (only dram_cycle gives it work), so its idle
+       cycles are counted here and handed to it in one call, before that
+       cycle or when the statistics are read (ws_mempart_get_stats). */
+    bool dram_settled;    /* (its idle cycles counted apart: scan.dram_idle_owed) */
+    bool plain;           /* tests: neither of the two shortcuts above */
     ws_mempart_stats stats;
 };
 
@@ -244,15 +252,14 @@ static void count_full(ws_mempart *p) { /* ws_subpart_full of each, unrolled */
     if (p->q_icnt_l2)
         for (uint32_t k = 0; k < p->nsub; k++)
             n += p->sp[k].icnt_l2.len + p->sp[k].inbox_tex + need - 1 >= p->q_icnt_l2;
-    p->n_full = n;
+    p->scan.n_full = n;
 }
-uint32_t ws_mempart_full_count(const ws_mempart *p) { return p->n_full; }
-uint32_t ws_mempart_replies(const ws_mempart *p) { return p->n_replies; }
 
 static bool is_texture(const ws_mreq *r) { return r->access == WS_MA_TEXTURE_R; }
 
 static void enter(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->t_l2_in = now;
+    p->l2_quiet_until = 0;
     /* textures skip the ROP (GPGPU-Sim); the ROP queue itself is unbounded */
     if (is_texture(r)) ws_mreq_fifo_push(&s->icnt_l2, r);
     else ws_mreq_fifo_push(&s->rop, r);
@@ -314,6 +321,7 @@ static void take_inbox(ws_mempart *p) {
 }
 
 void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
+    p->scan.dram_until = 0; /* the DRAM step takes the inbox in first */
     p->stats.reqs_in++;
     p->moves++;
     if (r->subpart % p->nsub != k) { /* not addressed to k (a unit test): at once */
@@ -331,7 +339,7 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
 ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k) { return p->sp[k].l2_icnt.head; }
 void ws_subpart_pop(ws_mempart *p, uint32_t k) {
     if (ws_mreq_fifo_pop(&p->sp[k].l2_icnt)) {
-        p->n_replies--;
+        p->scan.n_replies--;
         p->stats.replies_out++;
         p->moves++;
     }
@@ -356,7 +364,7 @@ static void complete(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->is_reply = true;
     r->t_returned = now;
     ws_mreq_fifo_push(&s->l2_icnt, r);
-    p->n_replies++;
+    p->scan.n_replies++;
 }
 
 /* ---- L2 clock ---- */
@@ -466,6 +474,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
             }
             ring_push(&s->l2_dram, &it);
             p->l2_dram_n++;
+            p->scan.dram_until = 0;
             ws_cache_pop_miss(c);
             p->moves++;
         }
@@ -483,6 +492,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
                                (uint8_t)k);
                 ring_push(&s->l2_dram, &it);
                 p->l2_dram_n++;
+                p->scan.dram_until = 0;
                 ws_mreq_fifo_pop(&s->icnt_l2);
                 p->stats.l2_bypass++;
                 p->moves++;
@@ -522,8 +532,19 @@ void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
     p->l2_now = now;
     p->prog = p->moves != p->moves_prev;
     p->moves_prev = p->moves;
-    for (uint32_t k = 0; k < p->nsub; k++)
-        if (!subpart_quiet(p, &p->sp[k], now)) subpart_cycle(p, k, now);
+    if (now >= p->l2_quiet_until) {
+        uint64_t until = UINT64_MAX; /* when the first quiet one's ROP head is due */
+        for (uint32_t k = 0; k < p->nsub; k++) {
+            const subpart *s = &p->sp[k];
+            if (!subpart_quiet(p, s, now)) {
+                subpart_cycle(p, k, now);
+                until = 0;
+            } else if (s->rop.head && s->rop.head->t_l2_in + p->rop_latency < until) {
+                until = s->rop.head->t_l2_in + p->rop_latency;
+            }
+        }
+        p->l2_quiet_until = p->plain ? 0 : until;
+    }
     if (p->moves != p->full_moves) { /* else no queue it counts has changed */
         count_full(p);
         p->full_moves = p->moves;
@@ -547,24 +568,47 @@ static void dram_cycle(ws_mempart *p, uint64_t now);
 
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now) { ws_mempart_dram_cycles(p, now, 1); }
 
-void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n) {
+void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
         if (p->inbox.head) take_inbox(p); /* before the cycle, as if they had entered at once */
         /* nothing held or waiting to enter the latency queue, nothing there that
            may leave it at `now`, and a settled idle channel: the steps would only
            count the channel's idle cycle, and leave all of this as it was, so the
            remaining cycles (with the same `now`) are idle too */
-        if (!p->ret_hold && !p->l2_dram_n && (!p->lat.len || now < p->lat.v[p->lat.head].ready) &&
-            ws_dram_idle_cycles(p->dram, n - i)) {
-            p->dram_now += n - i;
+        if (!p->ret_hold && !p->l2_dram_n && (!p->lat.len || now < p->lat.v[p->lat.head].ready)) {
+            if (p->dram_settled) {
+                p->scan.dram_idle_owed += n - i;
+                p->scan.dram_now += n - i;
+            } else if (ws_dram_idle_cycles(p->dram, n - i)) {
+                p->dram_settled = !p->plain;
+                p->scan.dram_now += n - i;
+            } else {
+                dram_cycle(p, now);
+                continue;
+            }
+            /* idle so until the latency queue's head is due, unless a request
+               reaches the inbox or an L2->DRAM queue first */
+            if (p->dram_settled)
+                p->scan.dram_until = p->lat.len ? p->lat.v[p->lat.head].ready : UINT64_MAX;
             return;
         }
         dram_cycle(p, now);
     }
 }
 
+/* The settled idle cycles counted apart, into the channel's statistics. */
+static void pay_dram_idle(ws_mempart *p) {
+    if (p->scan.dram_idle_owed) ws_dram_count_idle(p->dram, p->scan.dram_idle_owed);
+    p->scan.dram_idle_owed = 0;
+}
+
 /* A DRAM cycle that is not a settled idle one. */
 static void dram_cycle(ws_mempart *p, uint64_t now) {
+    p->scan.dram_until = 0;
+    if (p->dram_settled) {
+        pay_dram_idle(p);
+        p->dram_settled = false;
+    }
     /* 1. a finished request goes to its sub-partition's DRAM->L2 queue */
     if (!p->ret_hold) p->ret_hold = ws_dram_pop_return(p->dram);
     if (p->ret_hold) {
@@ -572,13 +616,14 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
         subpart *s = &p->sp[k];
         if (!qfull(&s->dram_l2, p->q_dram_l2)) {
             ws_mreq_fifo_push(&s->dram_l2, p->ret_hold);
+            p->l2_quiet_until = 0;
             p->ret_hold = NULL;
             give_back(p, k);
             p->moves++;
         }
     }
     /* 2. the channel itself */
-    ws_dram_cycle(p->dram, p->dram_now++);
+    ws_dram_cycle(p->dram, p->scan.dram_now++);
     /* 3. one request per cycle from the sub-partitions, round robin */
     for (uint32_t i = 0; i < p->nsub; i++) {
         uint32_t k = (p->last_issued + 1 + i) % p->nsub;
@@ -600,7 +645,7 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
     /* 4. the fixed DRAM latency */
     dram_item *h = ring_top(&p->lat);
     if (h && now >= h->ready && !ws_dram_full(p->dram)) {
-        ws_dram_push(p->dram, &h->d, p->dram_now);
+        ws_dram_push(p->dram, &h->d, p->scan.dram_now);
         /* writebacks finish silently: their credit is returned here */
         if (!h->r) give_back(p, h->sub);
         ring_pop(&p->lat);
@@ -611,6 +656,7 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
 /* ---- misc ---- */
 void ws_mempart_kernel_done(ws_mempart *p) {
     /* the next kernel starts with the index function's initial bits (adi) */
+    p->l2_quiet_until = 0;
     for (uint32_t k = 0; k < p->nsub; k++) ws_cache_kernel_start(p->sp[k].l2, p->l2_now);
     if (!p->flush_l2) return;
     for (uint32_t k = 0; k < p->nsub; k++) ws_cache_invalidate(p->sp[k].l2);
@@ -618,6 +664,7 @@ void ws_mempart_kernel_done(ws_mempart *p) {
 
 void ws_mempart_memcpy_fill_decoded(ws_mempart *p, const ws_mreq *d, uint64_t now) {
     if (d->chan != p->chan) return;
+    p->l2_quiet_until = 0;
     ws_cache *c = p->sp[d->subpart % p->nsub].l2;
     uint64_t ix = p->part_local_index ? d->part_addr : d->addr;
     ws_cache_force_fill(c, d->addr, ix, now);
@@ -643,6 +690,8 @@ bool ws_mempart_busy(const ws_mempart *p) {
     }
     return false;
 }
+
+void ws_mempart_set_plain(ws_mempart *p, bool on) { p->plain = on; }
 
 bool ws_mempart_progressed(const ws_mempart *p) { return p->prog || p->moves != p->moves_prev; }
 
@@ -689,6 +738,7 @@ const size_t ws_mempart_ncounters = sizeof ws_mempart_counters / sizeof ws_mempa
 
 const ws_mempart_stats *ws_mempart_get_stats(const ws_mempart *p) {
     ws_mempart_stats *st = (ws_mempart_stats *)&p->stats; /* totals are gathered on demand */
+    pay_dram_idle((ws_mempart *)p); /* the channel's idle cycles counted apart */
     memset(st->l2_access, 0, sizeof st->l2_access);
     memset(st->l2_fail, 0, sizeof st->l2_fail);
     st->l2_mshr_hits = st->l2_writebacks = st->l2_fills = 0;

@@ -51,9 +51,25 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now);
 ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k);
 void ws_subpart_pop(ws_mempart *p, uint32_t k);
 /* For scans over all sub-partitions: how many are full (ws_subpart_full),
-   and how many replies wait in them together (0: every top is NULL). */
-uint32_t ws_mempart_full_count(const ws_mempart *p);
-uint32_t ws_mempart_replies(const ws_mempart *p);
+   and how many replies wait in them together (0: every top is NULL). The
+   GPU's serial steps read them for every partition every cycle, so they
+   are the first member of the partition (as of the last L2 cycle, texture
+   push or pop: nothing else changes them) and are read without a call. */
+typedef struct ws_mempart_scan {
+    uint32_t n_replies, n_full;
+    /* The DRAM side has nothing to do before this core cycle (nothing held,
+       queued or due, a settled idle channel): ws_mempart_dram_cycles only
+       counts its cycles, without a call. 0 when it must look. */
+    uint64_t dram_until;
+    uint64_t dram_now;       /* DRAM command cycles */
+    uint64_t dram_idle_owed; /* settled idle cycles not yet in the channel's statistics */
+} ws_mempart_scan;
+static inline uint32_t ws_mempart_full_count(const ws_mempart *p) {
+    return ((const ws_mempart_scan *)(const void *)p)->n_full;
+}
+static inline uint32_t ws_mempart_replies(const ws_mempart *p) {
+    return ((const ws_mempart_scan *)(const void *)p)->n_replies;
+}
 
 /* `now` is the core-cycle count for both: GPGPU-Sim times the ROP delay
  * and -dram_latency in core cycles whatever clock ticks the unit (the DRAM
@@ -64,7 +80,16 @@ void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now);
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now);
 /* n DRAM cycles with the same `now` (n may be 0): ws_mempart_dram_cycle n
    times, the idle ones at once. */
-void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n);
+void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n);
+static inline void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n) {
+    ws_mempart_scan *s = (ws_mempart_scan *)(void *)p;
+    if (now < s->dram_until) { /* (ws_mempart_dram_steps would count them so) */
+        s->dram_idle_owed += n;
+        s->dram_now += n;
+        return;
+    }
+    ws_mempart_dram_steps(p, now, n);
+}
 /* Kernel boundary: flush/invalidate L2 when -gpgpu_flush_l2_cache. */
 void ws_mempart_kernel_done(ws_mempart *p);
 
@@ -83,6 +108,10 @@ ws_cache *ws_subpart_l2_ctl(ws_mempart *p, uint32_t k);
 
 bool ws_mempart_busy(const ws_mempart *p);
 bool ws_mempart_progressed(const ws_mempart *p);
+/* Tests: step without the shortcuts (the L2 step passed by while every
+   sub-partition is quiet, a settled idle DRAM channel's cycles counted apart),
+   to compare with. */
+void ws_mempart_set_plain(ws_mempart *p, bool on);
 void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len);
 const ws_mempart_stats *ws_mempart_get_stats(const ws_mempart *p);
 
