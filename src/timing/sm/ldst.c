@@ -72,9 +72,8 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
     }
     sm->l1q = calloc((size_t)sm->l1_lat * sm->l1_banks, sizeof *sm->l1q);
     sm->l1q_base = calloc(sm->l1_banks, sizeof *sm->l1q_base);
-    if (sm->l1_lat <= 64) sm->l1q_m = calloc(sm->l1_banks, sizeof *sm->l1q_m);
-    if (!sm->txq || !sm->smem_pipe || !sm->l1q || !sm->l1q_base ||
-        (sm->l1_lat <= 64 && !sm->l1q_m)) {
+    sm->l1q_cnt = calloc(sm->l1_banks, sizeof *sm->l1q_cnt);
+    if (!sm->txq || !sm->smem_pipe || !sm->l1q || !sm->l1q_base || !sm->l1q_cnt) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -525,14 +524,11 @@ static void l1prof_access(ws_sm *sm, const sm_l1acc *h, ws_cache_status s) {
     }
 }
 
-/* Bank b's queue (l1_lat entries, [0] the head): the head accesses the L1D,
-   the rest move up. */
+/* Bank b's queue: its oldest entry, once at the head, accesses the L1D (the
+   others' places follow from their entry cycles: ldst_queue.h). */
 static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
-    sm_l1acc *q = sm->l1q + b * sm->l1_lat;
-    uint64_t *m = sm->l1q_m ? &sm->l1q_m[b] : NULL;
-    if (m && !*m) return; /* empty: nothing accesses or moves */
-    sm_l1acc *h = sm_l1q_slot(sm, b, 0);
-    if (h->valid) {
+    sm_l1acc *h = sm_l1q_at_head(sm, b);
+    if (h) {
         sm_inst *in = h->in;
         bool write = h->write;
         void *req = in;
@@ -552,7 +548,7 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
         ws_cache *c = sm->smc ? sm_smc_pick(sm, h) : sm->l1d;
         if (!c) {
             if (wd) sm_pend_free(sm, wd);
-            goto shift; /* every MSHR is in use: the head waits */
+            return; /* every MSHR is in use: the head waits */
         }
         unsigned mq = ws_cache_miss_queue_len(c);
         unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1d) : 0;
@@ -583,9 +579,7 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
             sm_hazard(sm, sm_hazard_of_fail(fk));
             if (wd) sm_pend_free(sm, wd);
             if (in && in->rp_live) { /* replay: squashed here, not held */
-                h->valid = false;
-                if (m) *m &= ~1ull;
-                sm->l1q_n--;
+                sm_l1q_leave(sm, b);
                 if (write) store_acked(sm, h->warp, nsec(h->sectors));
                 else if (in->pending) in->pending--;
                 sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, sm_hazard_of_fail(fk));
@@ -601,14 +595,9 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
             } else if (s == WS_CACHE_HIT) {
                 access_done(sm, in);
             }
-            h->valid = false;
-            if (m) *m &= ~1ull;
-            sm->l1q_n--;
+            sm_l1q_leave(sm, b);
         }
     }
-shift:
-    if (m) sm_l1q_shift_ring(q, sm->l1_lat, &sm->l1q_base[b], m);
-    else sm_l1q_shift_loop(q, sm->l1_lat); /* (its base stays 0) */
 }
 
 /* Every bank's head accesses the L1D this cycle, bank 0 first (GPGPU-Sim's order). */
@@ -623,17 +612,20 @@ static void l1q_cycle(ws_sm *sm) {
 static inline sm_l1acc *l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
     /* the bank of the access's 32 B sector (-gpgpu_l1_banks; 1: the one queue) */
     unsigned bank = (unsigned)(t->addr >> 5) & (sm->l1_banks - 1);
-    sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp)
-                              : sm_l1q_slot(sm, bank, sm->l1_lat - 1);
-    if (!tail) return NULL; /* the MRPB is full */
-    if (tail->valid) {
-        sm->l1_bank_conflicts++;
-        return NULL;
-    }
-    tail->valid = true;
-    if (!sm->mrpb) {
-        sm->l1q_n++; /* (an MRPB entry counts when it enters l1q) */
-        if (sm->l1q_m) sm->l1q_m[bank] |= 1ull << (sm->l1_lat - 1);
+    sm_l1acc *tail;
+    if (sm->mrpb) {
+        if (!(tail = sm_mrpb_push(sm->mrpb, in->warp))) return NULL; /* the MRPB is full */
+        if (tail->valid) {
+            sm->l1_bank_conflicts++;
+            return NULL;
+        }
+        tail->valid = true; /* (an MRPB entry counts when it enters l1q) */
+    } else {
+        if (!(tail = sm_l1q_free_tail(sm, bank))) { /* the tail slot is taken */
+            sm->l1_bank_conflicts++;
+            return NULL;
+        }
+        sm_l1q_enter(sm, bank, tail);
     }
     /* a store's instruction leaves before its accesses, unless it replays */
     tail->in = in->is_store && !in->rp_live ? NULL : in;
@@ -745,13 +737,8 @@ bool sm_ldst_stuck(const ws_sm *sm) {
     if (!sm->l1q_n || sm->l1_banks != 1 || sm->hp || sm->smc || sm->mrpb || sm->ro ||
         sm->env.pages || sm->txbyp || sm->route)
         return false;
-    if (sm->l1q_m) { /* valid entries first: the shift moves none */
-        if (sm->l1q_m[0] != (sm->l1q_n >= 64 ? ~0ull : (1ull << sm->l1q_n) - 1)) return false;
-    } else {
-        for (unsigned i = 0; i < sm->l1_lat; i++)
-            if (sm->l1q[i].valid != (i < sm->l1q_n)) return false;
-    }
-    const sm_l1acc *h = sm_l1q_slot(sm, 0, 0);
+    if (!sm_l1q_packed(sm, 0)) return false; /* valid entries first: the move-up moves none */
+    const sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
     if (h->in && h->in->rp_live) return false; /* a replay squashes the refused access */
     if (!ws_cache_refusal_noted(sm->l1d, h->addr, h->write ? WS_ACC_WRITE : WS_ACC_READ,
                                 h->space == WS_SPACE_LOCAL, sm->now + 1))
@@ -761,14 +748,14 @@ bool sm_ldst_stuck(const ws_sm *sm) {
     /* dispatch_step's path to a taken tail */
     return in->active && !in->rp_live && sm->txpos < sm->ntx && !sm->cfg->perfect_memory &&
            (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL) &&
-           !bypasses_l1(sm, in) && sm_l1q_slot(sm, 0, sm->l1_lat - 1)->valid;
+           !bypasses_l1(sm, in) && sm->l1q_cnt[0] == sm->l1_lat; /* (packed: the tail is taken) */
 }
 
 /* A stuck unit's cycle (sm_ldst_stuck held at the end of the last cycle): what
    sm_ldst_cycle would count. False, with nothing done, when the L1D changed
    meanwhile: the cycle must run in full. */
 bool sm_ldst_stuck_cycle(ws_sm *sm) {
-    sm_l1acc *h = sm_l1q_slot(sm, 0, 0);
+    sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
     ws_acc_dir dir = h->write ? WS_ACC_WRITE : WS_ACC_READ;
     bool local = h->space == WS_SPACE_LOCAL;
     if (!ws_cache_refusal_noted(sm->l1d, h->addr, dir, local, sm->now)) return false;
@@ -792,17 +779,15 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
  * work. Left out as for sm_ldst_stuck: policies with their own books on the
  * queue or the L1D, banked L1Ds, queues longer than 64 slots. */
 unsigned sm_ldst_moving(const ws_sm *sm) {
-    if (!sm->l1q_n || sm->ld_disp || !sm->l1q_m || sm->l1_banks != 1 || sm->hp || sm->smc ||
+    if (!sm->l1q_n || sm->ld_disp || sm->l1_lat > 64 || sm->l1_banks != 1 || sm->hp || sm->smc ||
         sm->mrpb || sm->ro)
         return 0;
-    uint64_t m = sm->l1q_m[0];
-    return m & 1 ? 0 : (unsigned)__builtin_ctzll(m);
+    return sm_l1q_first_slot(sm, 0);
 }
 
-/* A sleeping cycle's move-up (sm_ldst_moving held): what l1q_cycle does then. */
-void sm_ldst_moving_cycle(ws_sm *sm) {
-    sm_l1q_shift_ring(sm->l1q, sm->l1_lat, &sm->l1q_base[0], &sm->l1q_m[0]);
-}
+/* A sleeping cycle's move-up (sm_ldst_moving held): what l1q_cycle does then,
+   which is nothing to store (the entries' places follow from their entry cycles). */
+void sm_ldst_moving_cycle(ws_sm *sm) { (void)sm; }
 
 void sm_ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);

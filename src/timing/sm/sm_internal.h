@@ -163,6 +163,8 @@ typedef struct sm_l1acc {
     uint32_t lanes;
     uint8_t tx;                /* replay: which access of its instruction (< 128) */
     bool valid;
+    uint64_t ready;            /* in the L1 latency queue: the cycle from which it is at the
+                                  head (its entry cycle + l1_lat; ldst_queue.h) */
 } sm_l1acc;
 
 /* The memory request prioritization buffer (mrpb.c, -l1d_reorder mrpb):
@@ -361,13 +363,14 @@ struct ws_sm {
     unsigned smem_n;           /* full slots of smem_pipe (ldst_queue.h) */
     uint64_t smem_m;           /* smem_lat <= 64: bit i = slot i full */
     uint32_t smem_base;        /* the ring's slot 0 (0 while smem_lat > 64) */
-    sm_l1acc *l1q;             /* per bank b: a ring of l1_latency entries from l1q[b * l1_lat]
-                                  (ldst_queue.h: sm_l1q_slot(sm, b, 0) is the head) */
-    uint32_t *l1q_base;        /* per bank: the ring's head entry (0 while l1_lat > 64) */
+    sm_l1acc *l1q;             /* per bank b: a FIFO ring of at most l1_latency entries from
+                                  l1q[b * l1_lat] (ldst_queue.h: sm_l1q_entry(sm, b, 0) is the
+                                  oldest) */
+    uint32_t *l1q_base;        /* per bank: the ring's oldest entry */
     unsigned l1_lat;
     unsigned l1_banks;         /* -gpgpu_l1_banks (1: one queue) */
     unsigned l1q_n;            /* valid entries in l1q (busy checks read this, not the queues) */
-    uint64_t *l1q_m;           /* per bank, l1_lat <= 64: bit i = slot i valid (else NULL) */
+    uint32_t *l1q_cnt;         /* per bank: its entries */
     sm_mrpb *mrpb;             /* requests waiting to enter l1q (NULL: -l1d_reorder none) */
     ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     sm_inst *next_global;      /* bypass reply waiting for writeback */
