@@ -179,6 +179,11 @@ static bool bypasses_l1(const ws_sm *sm, const sm_inst *in) {
     return in->space == WS_SPACE_GLOBAL && sm->cfg->gmem_skip_l1d;
 }
 bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in) { return bypasses_l1(sm, in); }
+/* bypasses_l1 for the instruction in the dispatch register: decided at dispatch
+   (the dispatch steps ask every cycle) unless statPCAL routes loads as it goes */
+static inline bool disp_bypasses_l1(const ws_sm *sm, const sm_inst *in) {
+    return sm->route ? bypasses_l1(sm, in) : sm->ld_byp;
+}
 
 /* -l1d_bypass_list: each transaction of a global load to a listed line is
    replaced by one 32 B transaction per sector it touches, flagged to skip the
@@ -296,6 +301,7 @@ static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
     in->in_dispatch = true;
     sm->ntx = sm->txpos = 0;
     if (!in->active || in->is_membar || (!in->is_load && !in->is_store && !in->is_atomic)) return;
+    sm->ld_byp = !sm->route && bypasses_l1(sm, in); /* (read only while accesses remain) */
     switch (in->space) {
     case WS_SPACE_SHARED: break;
     case WS_SPACE_CONST:
@@ -309,7 +315,7 @@ static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
     case WS_SPACE_TEX: sm->ntx = sm_tex_dispatch_begin(sm, in); break; /* tex.c */
     default: {
         bool sectored = sm->cfg->coalesce_arch >= 40 ||
-                        (bypasses_l1(sm, in) && !in->is_atomic);
+                        (disp_bypasses_l1(sm, in) && !in->is_atomic);
         ws_coalesce_in ci = {in->addr, in->active, in->access_size ? in->access_size : 4, false,
                              sectored};
         sm->ntx = ws_coalesce(&ci, sm->txq);
@@ -697,7 +703,7 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
             return false;
         }
         sm->txpos++;
-    } else if (bypasses_l1(sm, in) || (sm->txbyp && sm->txbyp[sm->txpos])) {
+    } else if (disp_bypasses_l1(sm, in) || (sm->txbyp && sm->txbyp[sm->txpos])) {
         if (!send_bypass(sm, in, t, NULL)) {
             sm_hazard(sm, SM_HZ_COMQ);
             return false;
@@ -711,7 +717,7 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
            its bank's slot taken (only plain L1D accesses; pages and lists take the
            one-per-cycle path) */
         for (unsigned k = 1; k < sm->l1_banks && sm->txpos < sm->ntx && !sm->env.pages &&
-                             !sm->txbyp && !bypasses_l1(sm, in);
+                             !sm->txbyp && !disp_bypasses_l1(sm, in);
              k++) {
             if (!l1q_tail(sm, in, &sm->txq[sm->txpos])) break;
             sm->txpos++;
@@ -748,7 +754,7 @@ bool sm_ldst_stuck(const ws_sm *sm) {
     /* dispatch_step's path to a taken tail */
     return in->active && !in->rp_live && sm->txpos < sm->ntx && !sm->cfg->perfect_memory &&
            (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL) &&
-           !bypasses_l1(sm, in) && sm->l1q_cnt[0] == sm->l1_lat; /* (packed: the tail is taken) */
+           !disp_bypasses_l1(sm, in) && sm->l1q_cnt[0] == sm->l1_lat; /* (packed: the tail is taken) */
 }
 
 /* A stuck unit's cycle (sm_ldst_stuck held at the end of the last cycle): what

@@ -357,6 +357,8 @@ struct ws_sm {
     ws_mem_txn *txq;           /* transactions of ld_disp (ascending) */
     unsigned ntx, txpos;
     bool txq_built;
+    bool ld_byp;               /* ld_disp bypasses the L1D (ldst.c; read only without statPCAL
+                                  routing, whose answer may change while it waits) */
     sm_inst **smem_pipe;       /* a ring of smem_latency slots (ldst_queue.h: sm_smem_at(sm, 0)
                                   is the oldest) */
     unsigned smem_lat;
