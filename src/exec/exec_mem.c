@@ -127,6 +127,21 @@ static inline bool addrs32_full(const uint64_t *restrict b, uint32_t off, uint64
     return (any & (size - 1)) || over;
 }
 
+/* lane_addrs and lanes_bad(ad, ~0u, lo, last, size) in one loop for a full warp
+   with a 64-bit base register (global memory's usual addressing). */
+static inline bool addrs64_full(const uint64_t *restrict b, uint64_t off, uint64_t *restrict ad,
+                                uint64_t lo, uint64_t last, uint32_t size) {
+    uint64_t any = 0, hi = 0;
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+        uint64_t a = b[l] + off, d = a - lo;
+        ad[l] = a;
+        any |= a;
+        hi = d > hi ? d : hi;
+    }
+    return (any & (size - 1)) || hi > last;
+}
+
 static void describe_near(char *buf, size_t n, uint64_t a, uint32_t size, const ws_gmem_near *nr) {
     if (!nr) {
         snprintf(buf, n, "no allocation is live");
@@ -468,6 +483,10 @@ static uint8_t *global_lanes(ws_xctx *x, const addr_plan *p, uint32_t size, uint
     if (!o || g->allocs[o - 1].size < size) return NULL;
     /* lane l fits iff ad[l] - lo <= last (unsigned: below lo wraps high) */
     uint64_t lo = g->allocs[o - 1].base, last = g->allocs[o - 1].size - size;
+    if (M == ~0u && p->base && p->bmask == ~0ull) {
+        if (addrs64_full(p->base, p->off, ad, lo, last, size)) return NULL;
+        return g->heap;
+    }
     lane_addrs(p, M, ad);
     if (lanes_bad(ad, M, lo, last, size)) return NULL;
     return g->heap;
