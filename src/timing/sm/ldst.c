@@ -473,7 +473,7 @@ static void ldst_writeback(ws_sm *sm) {
        would give none, and looking would change nothing. The texture cache is looked
        at whenever it is live: finding no fill there clears its maybe-ready mark */
     ws_cache *smc = sm->smc ? sm_smc_cache(sm) : NULL;
-    unsigned cand = (unsigned)sm_smem_full(sm, 0) | (unsigned)ws_cache_has_ready(sm->l1c) << 2 |
+    unsigned cand = (unsigned)sm_smem_head_full(sm) | (unsigned)ws_cache_has_ready(sm->l1c) << 2 |
                     (unsigned)(sm->next_global != NULL) << 3 |
                     (unsigned)(ws_cache_has_ready(sm->l1d) || (smc && ws_cache_has_ready(smc))) << 4;
     if (sm->tex_live) {
@@ -797,7 +797,6 @@ void sm_ldst_moving_cycle(ws_sm *sm) { (void)sm; }
 
 void sm_ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);
-    sm_smem_shift(sm);
     process_response(sm);
     drain_cache(sm, sm->l1c, SM_C_L1C);
     drain_cache(sm, sm->l1d, SM_C_L1D);
@@ -822,7 +821,7 @@ void sm_ldst_cycle(ws_sm *sm) {
     }
     if (in->space == WS_SPACE_SHARED) sm->st.shmem_accesses++;
     if (in->is_load && in->space == WS_SPACE_SHARED) {
-        if (sm_smem_full(sm, sm->smem_lat - 1)) return; /* wait for the pipeline */
+        if (sm_smem_tail_taken(sm)) return; /* wait for the pipeline */
         sm_smem_push(sm, in);
         sm->ld_disp = NULL;
         if (in->rp_hold) sm_replay_retire(sm, in);

@@ -18,14 +18,10 @@
  * are read (hazard.c scans the ring's valid flags). tests/unit/test_speed_paths.c
  * runs the FIFO against the slot-by-slot loop.
  *
- * The shared-memory pipeline (sm_inst pointers) keeps the moving form: with a bit
- * mask of the valid slots (pipelines of at most 64 slots), a cycle whose pipeline
- * is empty or packed from the head touches nothing. It is a ring: slot i (0 = the
- * head) is smem_pipe[(smem_base + i) mod smem_lat]. When the head is empty (e =
- * 0) every entry moves: the base moves by one and nothing is copied; otherwise
- * either the entries above e are copied down, or the base moves and the e entries
- * below the gap are copied back, whichever copies fewer. Pipelines longer than 64
- * slots keep the slot-by-slot loop with the base at 0. */
+ * The shared-memory pipeline (-gpgpu_smem_latency slots) moves the same way: a
+ * load enters its tail, one a cycle at most, and leaves its head when the
+ * writeback takes it; it is a FIFO ring as well (smem_pipe from smem_base,
+ * smem_n long), each entry with the cycle from which it is at the head. */
 #ifndef WS_TIMING_SM_LDST_QUEUE_H
 #define WS_TIMING_SM_LDST_QUEUE_H
 
@@ -41,15 +37,6 @@ static inline void sm_l1q_shift_loop(sm_l1acc *q, unsigned lat) {
             q[i] = q[i + 1];
             q[i + 1].valid = false;
         }
-}
-
-/* The mask's new value after the move-up: bits below the first clear bit
-   stay, the bits above it move down by one. */
-static inline uint64_t sm_lq_mask_shift(uint64_t v) {
-    if (!~v) return v; /* all 64 slots full */
-    unsigned e = (unsigned)__builtin_ctzll(~v);
-    uint64_t low = (1ull << e) - 1;
-    return (v & low) | ((v >> 1) & ~low);
 }
 
 /* Array index of slot i of a ring of lat entries starting at base. */
@@ -107,70 +94,36 @@ static inline void sm_l1q_leave(ws_sm *sm, unsigned b) {
     sm->l1q_n--;
 }
 
-/* The shared-memory pipeline: its full slots are counted (smem_n) and, when it
-   has at most 64 slots, named by smem_m; it is then a ring as the L1 queue
-   (slot i is smem_pipe[(smem_base + i) mod smem_lat], NULL when empty), moved
-   the same way. */
-static inline sm_inst **sm_smem_at(const ws_sm *sm, unsigned i) {
-    return &sm->smem_pipe[sm_lq_at(sm->smem_base, i, sm->smem_lat)];
+/* The shared-memory pipeline's entry k (0: the oldest). */
+static inline sm_smem_ent *sm_smem_entry(const ws_sm *sm, unsigned k) {
+    return &sm->smem_pipe[sm_lq_at(sm->smem_base, k, sm->smem_lat)];
 }
 
-/* Is slot i (0: the head, smem_lat - 1: the tail) full? Read from the mask where
-   there is one. */
-static inline bool sm_smem_full(const ws_sm *sm, unsigned i) {
-    if (!sm->smem_n) return false;
-    return sm->smem_lat <= 64 ? (sm->smem_m >> i & 1) != 0 : sm->smem_pipe[i] != NULL;
+/* Is the head slot full this cycle (before the move-up: the writeback looks)? */
+static inline bool sm_smem_head_full(const ws_sm *sm) {
+    return sm->smem_n && sm->smem_pipe[sm->smem_base].ready <= sm->now;
 }
 
-static void sm_smem_shift_move(ws_sm *sm, uint64_t v) {
-    sm_inst **p = sm->smem_pipe;
-    unsigned lat = sm->smem_lat, e = (unsigned)__builtin_ctzll(~v), b0 = sm->smem_base;
-    uint64_t above = v & ~((2ull << e) - 1); /* the entries that move */
-    if (!e || e <= ws_popc64(above)) {
-        /* everything moves down one; slots 0..e-1 take their entries back */
-        unsigned b1 = b0 + 1 == lat ? 0 : b0 + 1;
-        for (unsigned j = e; j-- > 0;) p[sm_lq_at(b1, j, lat)] = p[j ? sm_lq_at(b1, j - 1, lat) : b0];
-        p[b0] = NULL; /* the old head's place, now the tail slot (empty when e = 0) */
-        sm->smem_base = b1;
-    } else {
-        for (uint64_t mv = above; mv; mv &= mv - 1) {
-            unsigned j = (unsigned)__builtin_ctzll(mv);
-            p[sm_lq_at(b0, j - 1, lat)] = p[sm_lq_at(b0, j, lat)];
-            p[sm_lq_at(b0, j, lat)] = NULL;
-        }
-    }
-    sm->smem_m = sm_lq_mask_shift(v);
+/* Is the tail slot taken after this cycle's move-up (every slot full, or a load
+   entered this cycle)? */
+static inline bool sm_smem_tail_taken(const ws_sm *sm) {
+    unsigned n = sm->smem_n;
+    return n == sm->smem_lat || (n && sm_smem_entry(sm, n - 1)->ready == sm->now + sm->smem_lat);
 }
 
-static inline void sm_smem_shift(ws_sm *sm) {
-    if (!sm->smem_n) return;
-    if (sm->smem_lat > 64) {
-        sm_inst **p = sm->smem_pipe;
-        for (unsigned i = 0; i + 1 < sm->smem_lat; i++)
-            if (!p[i] && p[i + 1]) {
-                p[i] = p[i + 1];
-                p[i + 1] = NULL;
-            }
-        return;
-    }
-    uint64_t v = sm->smem_m;
-    if (v & (v + 1)) sm_smem_shift_move(sm, v); /* not packed from the head */
-}
-
-/* in enters the pipeline's last slot (the caller saw it empty). */
+/* in enters the tail slot (the caller saw it free). */
 static inline void sm_smem_push(ws_sm *sm, sm_inst *in) {
-    *sm_smem_at(sm, sm->smem_lat - 1) = in;
+    sm_smem_ent *e = sm_smem_entry(sm, sm->smem_n);
+    e->in = in;
+    e->ready = sm->now + sm->smem_lat;
     sm->smem_n++;
-    if (sm->smem_lat <= 64) sm->smem_m |= 1ull << (sm->smem_lat - 1);
 }
 
 /* The head slot is taken out (the caller saw it full). */
 static inline sm_inst *sm_smem_pop(ws_sm *sm) {
-    sm_inst **h = sm_smem_at(sm, 0);
-    sm_inst *in = *h;
-    *h = NULL;
+    sm_inst *in = sm->smem_pipe[sm->smem_base].in;
+    sm->smem_base = sm->smem_base + 1 == sm->smem_lat ? 0 : sm->smem_base + 1;
     sm->smem_n--;
-    sm->smem_m &= ~1ull;
     return in;
 }
 

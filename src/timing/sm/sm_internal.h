@@ -150,6 +150,13 @@ typedef struct sm_pend {
 } sm_pend;
 enum { SM_C_L1I = 0, SM_C_L1D, SM_C_L1C, SM_C_NONE, SM_C_L1T, SM_C_SMC };
 
+/* A shared-memory load in the shared-memory pipeline, with the cycle from which it
+   is at the head (its entry cycle + smem_latency; ldst_queue.h). */
+typedef struct sm_smem_ent {
+    sm_inst *in;
+    uint64_t ready;
+} sm_smem_ent;
+
 /* One L1D access waiting in the L1 latency pipeline. */
 typedef struct sm_l1acc {
     sm_inst *in;               /* loads only: a store's instruction leaves before its accesses */
@@ -359,12 +366,11 @@ struct ws_sm {
     bool txq_built;
     bool ld_byp;               /* ld_disp bypasses the L1D (ldst.c; read only without statPCAL
                                   routing, whose answer may change while it waits) */
-    sm_inst **smem_pipe;       /* a ring of smem_latency slots (ldst_queue.h: sm_smem_at(sm, 0)
-                                  is the oldest) */
+    sm_smem_ent *smem_pipe;    /* a FIFO ring of at most smem_latency loads (ldst_queue.h:
+                                  sm_smem_entry(sm, 0) is the oldest) */
     unsigned smem_lat;
-    unsigned smem_n;           /* full slots of smem_pipe (ldst_queue.h) */
-    uint64_t smem_m;           /* smem_lat <= 64: bit i = slot i full */
-    uint32_t smem_base;        /* the ring's slot 0 (0 while smem_lat > 64) */
+    unsigned smem_n;           /* loads in smem_pipe */
+    uint32_t smem_base;        /* the ring's oldest entry */
     sm_l1acc *l1q;             /* per bank b: a FIFO ring of at most l1_latency entries from
                                   l1q[b * l1_lat] (ldst_queue.h: sm_l1q_entry(sm, b, 0) is the
                                   oldest) */
