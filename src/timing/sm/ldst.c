@@ -267,11 +267,31 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
 unsigned sm_const_txns(const uint64_t *addr, uint32_t active, uint64_t base, uint32_t line,
                        ws_mem_txn *txq, bool slow) {
     uint64_t lmask = ~(uint64_t)(line - 1), b0 = (base + addr[__builtin_ctz(active)]) & lmask;
-    /* every lane in b0's line: the lowest and the highest address are (lines are
-       ranges) */
-    uint64_t lo, hi;
-    sm_lane_bounds(addr, active, &lo, &hi);
-    if (!slow && ((base + lo) & lmask) == b0 && ((base + hi) & lmask) == b0) {
+    bool one;
+    if (active == ~0u) {
+        /* a full warp: its addresses share their line bits (OR ^ AND clears the bits
+           every lane agrees on), two lanes per vector operation (GCC/Clang vector
+           types; SSE2 on x86-64) */
+        typedef uint64_t v2u64 __attribute__((vector_size(16)));
+        v2u64 vany = {0, 0}, vall = {~0ull, ~0ull};
+        const v2u64 vb = {base, base};
+#pragma GCC unroll 4
+        for (unsigned l = 0; l < WS_WARP_SIZE; l += 2) {
+            v2u64 x;
+            memcpy(&x, addr + l, sizeof x);
+            x += vb;
+            vany |= x;
+            vall &= x;
+        }
+        one = !(((vany[0] | vany[1]) ^ (vall[0] & vall[1])) & lmask);
+    } else {
+        /* every lane in b0's line: the lowest and the highest address are (lines are
+           ranges) */
+        uint64_t lo, hi;
+        sm_lane_bounds(addr, active, &lo, &hi);
+        one = ((base + lo) & lmask) == b0 && ((base + hi) & lmask) == b0;
+    }
+    if (!slow && one) {
         memset(&txq[0], 0, sizeof txq[0]);
         txq[0].addr = b0;
         txq[0].size = line;
