@@ -803,7 +803,8 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
  * its slot number, and the cycle after that accesses the L1D. Returns that
  * number (0: not so). The caller has checked that nothing else of the unit has
  * work. Left out as for sm_ldst_stuck: policies with their own books on the
- * queue or the L1D, banked L1Ds, queues longer than 64 slots. */
+ * queue or the L1D, banked L1Ds; and queues longer than 64 slots, as when the
+ * queue kept a 64-bit mask (the FIFO could answer them too). */
 unsigned sm_ldst_moving(const ws_sm *sm) {
     if (!sm->l1q_n || sm->ld_disp || sm->l1_lat > 64 || sm->l1_banks != 1 || sm->hp || sm->smc ||
         sm->mrpb || sm->ro)
