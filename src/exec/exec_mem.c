@@ -127,6 +127,21 @@ static inline bool addrs32_full(const uint64_t *restrict b, uint32_t off, uint64
     return (any & (size - 1)) || over;
 }
 
+/* lane_addrs and lanes_bad(ad, ~0u, lo, last, size) in one loop for a full warp
+   with a 64-bit base register (global memory's usual addressing). */
+static inline bool addrs64_full(const uint64_t *restrict b, uint64_t off, uint64_t *restrict ad,
+                                uint64_t lo, uint64_t last, uint32_t size) {
+    uint64_t any = 0, hi = 0;
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
+        uint64_t a = b[l] + off, d = a - lo;
+        ad[l] = a;
+        any |= a;
+        hi = d > hi ? d : hi;
+    }
+    return (any & (size - 1)) || hi > last;
+}
+
 static void describe_near(char *buf, size_t n, uint64_t a, uint32_t size, const ws_gmem_near *nr) {
     if (!nr) {
         snprintf(buf, n, "no allocation is live");
@@ -410,6 +425,44 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     return WS_OK;
 }
 
+/* ld.const / ld.param (kernel parameters) with a base register, when every
+   lane's access is aligned and inside the space (checked first for all lanes,
+   as exec_shared): the general loop's pointers, values and record without its
+   per-lane space decoding (kmeans reads its centres this way, a lane at a
+   time). WS_ERR_UNSUPPORTED leaves the instruction to that loop, which says
+   why one does not fit. */
+static ws_status exec_ro_space(ws_xctx *x, const addr_plan *p, uint32_t size, unsigned esz,
+                               unsigned n, bool sg, uint64_t *const *dst) {
+    const ws_cta *c = x->c;
+    uint32_t M = x->mask;
+    const uint8_t *mem;
+    uint64_t limit;
+    if (p->ms == MS_CONST) {
+        mem = c->l.img->const_mem;
+        limit = c->mod->const_size;
+    } else {
+        mem = (const uint8_t *)(uintptr_t)c->l.params;
+        limit = mem ? c->kfunc->param_size : 0;
+    }
+    if (!M || limit < size) return WS_ERR_UNSUPPORTED;
+    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
+    lane_addrs(p, M, ad);
+    if (lanes_bad(ad, M, 0, limit - size, size)) return WS_ERR_UNSUPPORTED;
+    if (n == 1 && dst[0]) { /* the common scalar load */
+        uint64_t *d = dst[0];
+        if (sg) WS_FOR_MASK(l, M, d[l] = ws_ext(ws_load_n(mem + ad[l], esz), esz * 8, true));
+        else WS_FOR_MASK(l, M, d[l] = ws_load_n(mem + ad[l], esz));
+    } else {
+        WS_FOR_LANES(l, M) {
+            const uint8_t *hp = mem + ad[l];
+            for (unsigned k = 0; k < n; k++)
+                if (dst[k]) dst[k][l] = sg ? ws_ext(ws_load_n(hp + k * esz, esz), esz * 8, true) : ws_load_n(hp + k * esz, esz);
+        }
+    }
+    record(x, p->ms, size, false, false, false);
+    return WS_OK;
+}
+
 /* ld/st of global memory (the global space, or generic addresses in the
    global heap) when every lane's access is aligned and inside the live
    allocation of the first active lane: one allocation lookup per instruction
@@ -430,6 +483,10 @@ static uint8_t *global_lanes(ws_xctx *x, const addr_plan *p, uint32_t size, uint
     if (!o || g->allocs[o - 1].size < size) return NULL;
     /* lane l fits iff ad[l] - lo <= last (unsigned: below lo wraps high) */
     uint64_t lo = g->allocs[o - 1].base, last = g->allocs[o - 1].size - size;
+    if (M == ~0u && p->base && p->bmask == ~0ull) {
+        if (addrs64_full(p->base, p->off, ad, lo, last, size)) return NULL;
+        return g->heap;
+    }
     lane_addrs(p, M, ad);
     if (lanes_bad(ad, M, lo, last, size)) return NULL;
     return g->heap;
@@ -602,6 +659,10 @@ ws_status ws_exec_mem(ws_xctx *x) {
     }
     if (!is_st && !p.base && p.ms != MS_LOCAL) {
         ws_status r = exec_uniform_load(x, &p, size, esz, n, sg, dst);
+        if (r != WS_ERR_UNSUPPORTED) return r;
+    }
+    if (!is_st && p.base && (p.ms == MS_CONST || p.ms == MS_PARAMBUF)) {
+        ws_status r = exec_ro_space(x, &p, size, esz, n, sg, dst);
         if (r != WS_ERR_UNSUPPORTED) return r;
     }
     if (is_st && x->c->l.wlog) return exec_st_logged(x, &p, size, esz, n, src);

@@ -1,6 +1,7 @@
 /* Cache rules: config strings, set-index functions, hits, misses, MSHR
  * merging, each reservation failure, replacement and write policies. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "policy/index/index.h"
 #include "test.h"
@@ -563,6 +564,74 @@ TEST(cache_refusal_noted_until_a_change) {
     ws_cache_fill(c, lin(2, 0), 6);
     CHECK(!ws_cache_refusal_noted(c, lin(3, 0), WS_ACC_READ, true, 7));
     ws_cache_destroy(c);
+}
+
+/* A retry answered from the note of the last refusal answers what a probe answers:
+   twin caches (one never keeps a note: its note is dropped before every access by a
+   pause of the index, which bumps the version and changes nothing else) through
+   random reads and writes of a few lines, retries, misses sent down and fills, with
+   small MSHR, merge and miss-queue limits; every answer and count must agree. */
+TEST(cache_noted_refusal_matches_probe) {
+    static const char *cfgs[] = {"32:128:4,L:L:m:N,A:4:2,3", "S:4:128:4,L:B:m:L:L,A:6:2,3",
+                                 "4:128:2,L:B:m:W,A:3:4,4"};
+    char err[256];
+    uint64_t s = 0x2545F4914F6CDD1Dull;
+    for (unsigned k = 0; k < sizeof cfgs / sizeof *cfgs; k++) {
+        ws_cache *a = make(cfgs[k], err), *b = make(cfgs[k], err);
+        CHECK(a && b);
+        if (!a || !b) return;
+        uint64_t out_a[64], out_b[64];
+        unsigned na = 0, nb = 0;
+        int r;
+        for (uint64_t t = 1; t < 6000; t++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            unsigned op = (unsigned)(s >> 60);
+            uint64_t addr = lin((uint32_t)(s >> 33) % 6, (uint32_t)(s >> 40) % 3) + 32 * ((s >> 45) % 4);
+            if (op < 9) { /* an access, or a retry of the last one */
+                ws_acc_dir dir = op < 7 ? WS_ACC_READ : WS_ACC_WRITE;
+                ws_fail_kind fa = WS_FAIL_NKINDS, fb = WS_FAIL_NKINDS;
+                ws_cache_index_pause(b, false); /* the twin probes every access */
+                ws_cache_status sa = ws_cache_access(a, addr, dir, false, &r, t, &fa);
+                ws_cache_status sb = ws_cache_access(b, addr, dir, false, &r, t, &fb);
+                if (sa != sb || (sa == WS_CACHE_RESERVATION_FAIL && fa != fb)) {
+                    CHECK_MSG(0, "config %u step %llu: %d/%d against %d/%d", k,
+                              (unsigned long long)t, sa, fa, sb, fb);
+                    break;
+                }
+                /* the same access again at once: a retry, answered from the note */
+                if (sa == WS_CACHE_RESERVATION_FAIL && (s >> 20 & 1)) {
+                    ws_cache_index_pause(b, false);
+                    sa = ws_cache_access(a, addr, dir, false, &r, t, &fa);
+                    sb = ws_cache_access(b, addr, dir, false, &r, t, &fb);
+                    CHECK(sa == sb && fa == fb);
+                }
+            } else if (op < 13) { /* a miss sent down: its fill comes later */
+                const ws_cache_out *oa = ws_cache_peek_miss(a), *ob = ws_cache_peek_miss(b);
+                CHECK((oa == NULL) == (ob == NULL));
+                if (oa && ob) {
+                    CHECK_EQ_U64(oa->addr, ob->addr);
+                    if (oa->kind == WS_OUT_READ_LINE && na < 64) out_a[na++] = oa->addr;
+                    if (ob->kind == WS_OUT_READ_LINE && nb < 64) out_b[nb++] = ob->addr;
+                    ws_cache_pop_miss(a);
+                    ws_cache_pop_miss(b);
+                }
+            } else if (na && nb) { /* a fill of a random one sent */
+                unsigned i = (unsigned)(s >> 8) % na;
+                CHECK_EQ_U64(out_a[i], out_b[i]);
+                ws_cache_fill(a, out_a[i], t);
+                ws_cache_fill(b, out_b[i], t);
+                out_a[i] = out_a[--na];
+                out_b[i] = out_b[--nb];
+                while (ws_cache_pop_ready_one(a)) {}
+                while (ws_cache_pop_ready_one(b)) {}
+            }
+        }
+        const ws_cache_stats *sa = ws_cache_get_stats(a), *sb = ws_cache_get_stats(b);
+        CHECK(!memcmp(sa->status, sb->status, sizeof sa->status));
+        CHECK(!memcmp(sa->fail, sb->fail, sizeof sa->fail));
+        ws_cache_destroy(a);
+        ws_cache_destroy(b);
+    }
 }
 
 /* The MSHR lookups go through a hash table and allocation through a free

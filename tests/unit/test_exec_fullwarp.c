@@ -145,3 +145,87 @@ TEST(exec_fullwarp_mem_bounds) {
     z[31] = 1;
     CHECK(wx_eval(gl, 32, z, z, z, out, &f) != WS_OK);
 }
+
+/* ld.const and ld.param with a base register (exec_ro_space: every lane checked
+   first, then the loads without the per-lane space decoding) read what the
+   table holds: each thread reads a word chosen by its input, as u32, s16
+   (sign-extended), v2.u32 and u64, in a full warp and in a partial one; a kernel
+   parameter's words read through a register equal the parameter read by name.
+   The last word that fits runs; one past the end and a misaligned address fault
+   (the per-lane path says why). */
+static uint32_t ro_word(uint64_t i) { return (uint32_t)(0x80007FF3u * (unsigned)(i + 1)); }
+
+static const char *ro_kernel(char *buf, size_t n, const char *ld) {
+    char init[64 * 12] = {0};
+    size_t k = 0;
+    for (int i = 0; i < 64; i++)
+        k += (size_t)snprintf(init + k, sizeof init - k, "%s%u", i ? ", " : "", ro_word((uint64_t)i));
+    snprintf(buf, n,
+             WX_HEAD ".const .align 8 .u32 rt[64] = {%s};\n"
+             ".visible .entry k(.param .u64 po, .param .u64 pa, .param .u64 p2, .param .u64 p3)\n{\n"
+             ".reg .b32 %%r<16>;\n.reg .b64 %%rd<16>;\n.reg .b16 %%h<4>;\n"
+             "ld.param.u64 %%rd1, [po];\nld.param.u64 %%rd2, [pa];\nmov.u32 %%r0, %%tid.x;\n"
+             "mul.wide.u32 %%rd9, %%r0, 8;\nadd.s64 %%rd1, %%rd1, %%rd9;\nadd.s64 %%rd2, %%rd2, %%rd9;\n"
+             "ld.global.u64 %%rd4, [%%rd2];\nmov.u64 %%rd5, rt;\nadd.s64 %%rd5, %%rd5, %%rd4;\n"
+             "mov.u64 %%rd6, pa;\nadd.s64 %%rd6, %%rd6, %%rd4;\nmov.u64 %%rd7, 0;\n%s\n"
+             "st.global.u64 [%%rd1], %%rd7;\nret;\n}\n",
+             init, ld);
+    return buf;
+}
+
+static ws_status ro_run(const char *ld, int n, const uint64_t *off, uint64_t *out, ws_fault *f) {
+    static char ptx[4096];
+    wx_buf b[4] = {{NULL, out, (size_t)n * 8}, {off, NULL, (size_t)n * 8}, {NULL, NULL, 8}, {NULL, NULL, 8}};
+    wx_cfg cfg = {0};
+    cfg.block[0] = (uint32_t)n;
+    return wx_launch(ro_kernel(ptx, sizeof ptx, ld), &cfg, b, 4, f, NULL);
+}
+
+static uint64_t ro_expect(unsigned v, uint64_t off) {
+    uint64_t w0 = ro_word(off / 4), w1 = ro_word(off / 4 + 1);
+    switch (v) {
+    case 0: return w0;
+    case 1: return (uint64_t)(int64_t)(int16_t)(w0 >> 16);
+    case 2: return w0 * 3 + w1;
+    case 3: return w0 | w1 << 32;
+    default: return 0; /* the parameter's word minus the same word read by name */
+    }
+}
+
+TEST(exec_fullwarp_const_param_loads) {
+    static const char *lds[] = {
+        "ld.const.u32 %r1, [%rd5];\ncvt.u64.u32 %rd7, %r1;",
+        "ld.const.s16 %h1, [%rd5+2];\ncvt.s64.s16 %rd7, %h1;",
+        "ld.const.v2.u32 {%r1, %r2}, [%rd5];\nmul.wide.u32 %rd7, %r1, 3;\ncvt.u64.u32 %rd8, %r2;\n"
+        "add.s64 %rd7, %rd7, %rd8;",
+        "ld.const.u64 %rd7, [%rd5];",
+        /* a word of parameter pa (byte 0 or 4) against pa read by name, shifted */
+        "ld.param.u32 %r1, [%rd6];\nld.param.u64 %rd10, [pa];\ncvt.u32.u64 %r3, %rd4;\n"
+        "shl.b32 %r3, %r3, 3;\nshr.b64 %rd11, %rd10, %r3;\ncvt.u32.u64 %r4, %rd11;\n"
+        "sub.s32 %r5, %r1, %r4;\ncvt.u64.u32 %rd7, %r5;",
+    };
+    uint64_t off[32], out[32];
+    ws_fault f;
+    for (unsigned v = 0; v < sizeof lds / sizeof *lds; v++) {
+        bool param = v == 4;
+        for (int n = 32; n > 0; n -= 27) { /* a full warp, then 5 lanes */
+            for (int i = 0; i < 32; i++)
+                off[i] = param ? 4 * (uint64_t)(i % 2) : 8 * (uint64_t)((i * 7 + 3) % 32);
+            if (ro_run(lds[v], n, off, out, &f) != WS_OK)
+                ws_test_fail(__FILE__, __LINE__, "load %u: %s", v, f.msg);
+            for (int i = 0; i < n; i++) CHECK_EQ_U64(out[i], ro_expect(v, off[i]));
+        }
+        if (param) continue;
+        /* the table's last word (v2 and u64: its last 8 bytes) fits; then past it, misaligned */
+        for (int n = 32; n > 0; n -= 25) {
+            for (int i = 0; i < 32; i++) off[i] = 0;
+            off[n - 1] = v >= 2 ? 248 : 252;
+            CHECK_EQ_I64(ro_run(lds[v], n, off, out, &f), WS_OK);
+            CHECK_EQ_U64(out[n - 1], ro_expect(v, off[n - 1]));
+            off[n - 1] = 256;
+            CHECK(ro_run(lds[v], n, off, out, &f) == WS_ERR_ILLEGAL_ADDRESS);
+            off[n - 1] = v >= 2 ? 4 : 1;
+            CHECK(ro_run(lds[v], n, off, out, &f) == WS_ERR_MISALIGNED);
+        }
+    }
+}

@@ -353,136 +353,115 @@ static bool l1acc_same(const sm_l1acc *a, const sm_l1acc *b) {
            a->lanes == b->lanes && a->tx == b->tx && a->valid == b->valid;
 }
 
-TEST(speed_latency_queue_shift_matches_loop) {
-    uint64_t s = 0xD1B54A32D192ED03ull;
-    sm_l1acc a[64], b[64];
-    sm_inst *pa[64], *pb[64];
-    sm_inst dummy[64];
+/* The L1 latency queue and the shared-memory pipeline as FIFOs with entry cycles
+   (ldst_queue.h) against the slot-by-slot move-up: queues of 1-70 slots through 300
+   cycles each of the head leaving or staying (a refusal, a busy writeback), the
+   move-up and an entry trying the tail; the entry at the head, a taken tail, the
+   first entry's slot and a packed queue must agree every cycle, and the FIFO's
+   entries must be the loop's, in order. */
+TEST(speed_l1_queue_fifo_matches_loop) {
+    uint64_t s = 0x5851F42D4C957F2Dull;
+    enum { MAXL = 70 };
+    sm_l1acc a[MAXL], q[MAXL];
+    sm_smem_ent sp[MAXL];
+    sm_inst *dummy = calloc(128, sizeof *dummy); /* (distinct among the entries in a queue) */
     ws_sm *sm = calloc(1, sizeof *sm);
-    CHECK(sm != NULL);
-    if (!sm) return;
-    for (unsigned trial = 0; trial < 4000; trial++) {
-        unsigned lat = 1 + (unsigned)(next_rand(&s) % 64);
-        uint64_t r = next_rand(&s), m = 0;
-        uint32_t base = (uint32_t)(next_rand(&s) % lat);
-        if (trial % 4 == 0) r &= next_rand(&s); /* sparser queues too */
-        if (trial % 7 == 0) r = (1ull << (r % lat)) - 1; /* packed from the head */
-        unsigned serial = 0;
-        memset(b, 0, sizeof b);
-        for (unsigned i = 0; i < lat; i++) {
-            memset(&a[i], 0, sizeof a[i]);
-            a[i].in = &dummy[next_rand(&s) % 64];
-            a[i].addr = next_rand(&s);
-            a[i].warp = (uint16_t)serial++;
-            a[i].tx = (uint8_t)trial;
-            a[i].bytes[i % 16] = (uint8_t)r;
-            a[i].valid = r >> i & 1;
-            if (a[i].valid) m |= 1ull << i;
-            b[sm_lq_at(base, i, lat)] = a[i];
-        }
-        /* cycles of a queue at work: the head may leave, the rest move up, a new
-           entry may enter the tail; the ring's slots against the loop's */
-        for (unsigned cyc = 0; cyc < 40; cyc++) {
+    CHECK(sm != NULL && dummy != NULL);
+    if (!sm || !dummy) {
+        free(sm);
+        free(dummy);
+        return;
+    }
+    sm->smem_pipe = sp;
+    uint32_t base = 0, cnt = 0;
+    sm->l1q = q;
+    sm->l1q_base = &base;
+    sm->l1q_cnt = &cnt;
+    sm->l1_banks = 1;
+    for (unsigned trial = 0; trial < 600; trial++) {
+        unsigned lat = 1 + (unsigned)(next_rand(&s) % MAXL);
+        memset(a, 0, sizeof a);
+        memset(q, 0, sizeof q);
+        sm->l1_lat = sm->smem_lat = lat;
+        base = (uint32_t)(next_rand(&s) % lat); /* the rings may start anywhere */
+        sm->smem_base = (uint32_t)(next_rand(&s) % lat);
+        cnt = 0;
+        sm->l1q_n = sm->smem_n = 0;
+        unsigned serial = 0, pleave = 1 + trial % 4, penter = 1 + trial % 3;
+        for (uint64_t now = 1000 * trial; now < 1000 * trial + 300; now++) {
+            sm->now = now;
             uint64_t x = next_rand(&s);
-            if (x & 1 && a[0].valid) {
+            /* the head: the loop's slot 0 against the FIFO's oldest entry, once there */
+            sm_l1acc *h = sm_l1q_at_head(sm, 0);
+            if (a[0].valid != (h != NULL) || (h && (!l1acc_same(&a[0], h))) ||
+                a[0].valid != sm_smem_head_full(sm)) {
+                CHECK_MSG(0, "trial %u (lat %u) cycle %llu: the head differs", trial, lat,
+                          (unsigned long long)now);
+                goto out;
+            }
+            if (h && x % 4 < pleave) { /* accepted: it leaves */
                 a[0].valid = false;
-                b[sm_lq_at(base, 0, lat)].valid = false;
-                m &= ~1ull;
+                sm_l1q_leave(sm, 0);
+                if (sm_smem_pop(sm) != h->in) {
+                    CHECK_MSG(0, "trial %u: the pipeline's head differs", trial);
+                    goto out;
+                }
             }
             sm_l1q_shift_loop(a, lat);
-            sm_l1q_shift_ring(b, lat, &base, &m);
-            if (x & 6 && !a[lat - 1].valid) {
-                sm_l1acc n;
-                memset(&n, 0, sizeof n);
-                n.in = &dummy[x >> 8 & 63];
-                n.addr = x;
-                n.warp = (uint16_t)serial++;
-                n.lanes = (uint32_t)(x >> 32);
-                n.valid = true;
-                a[lat - 1] = n;
-                b[sm_lq_at(base, lat - 1, lat)] = n;
-                m |= 1ull << (lat - 1);
+            if (x >> 8 & 1 ? (x >> 9) % 3 < penter : 0) {
+                sm_l1acc *t = sm_l1q_free_tail(sm, 0);
+                if (a[lat - 1].valid != (t == NULL) || sm_smem_tail_taken(sm) != (t == NULL)) {
+                    CHECK_MSG(0, "trial %u (lat %u) cycle %llu: the tail differs", trial, lat,
+                              (unsigned long long)now);
+                    goto out;
+                }
+                if (t) {
+                    sm_l1acc n;
+                    memset(&n, 0, sizeof n);
+                    n.in = &dummy[serial % 128];
+                    n.addr = x;
+                    n.warp = (uint16_t)serial++;
+                    n.lanes = (uint32_t)(x >> 32);
+                    n.valid = true;
+                    a[lat - 1] = n;
+                    *t = n;
+                    sm_l1q_enter(sm, 0, t);
+                    sm_smem_push(sm, n.in);
+                }
             }
-            uint64_t want = 0;
+            /* after the cycle: the entries in order, the first one's slot, packed or not */
+            unsigned k = 0, first = lat, nv = 0;
+            bool packed = true;
             for (unsigned i = 0; i < lat; i++) {
-                const sm_l1acc *y = &b[sm_lq_at(base, i, lat)];
-                if (a[i].valid != y->valid || (a[i].valid && !l1acc_same(&a[i], y))) {
-                    CHECK_MSG(0, "trial %u cycle %u: slot %u of %u differs", trial, cyc, i, lat);
-                    free(sm);
-                    return;
+                if (!a[i].valid) continue;
+                if (first == lat) first = i;
+                if (i != nv) packed = false;
+                nv++;
+                const sm_l1acc *e = k < cnt ? sm_l1q_entry(sm, 0, k) : NULL;
+                k++;
+                if (!e || !e->valid || !l1acc_same(&a[i], e) || k > sm->smem_n ||
+                    sm_smem_entry(sm, k - 1)->in != a[i].in) {
+                    CHECK_MSG(0, "trial %u (lat %u): entry %u differs", trial, lat, k - 1);
+                    goto out;
                 }
-                if (a[i].valid) want |= 1ull << i;
             }
-            if (m != want) {
-                CHECK_MSG(0, "trial %u: mask differs", trial);
-                free(sm);
-                return;
+            if (nv != cnt || nv != sm->l1q_n || nv != sm->smem_n ||
+                (nv && sm_l1q_first_slot(sm, 0) != first) || sm_l1q_packed(sm, 0) != packed) {
+                CHECK_MSG(0, "trial %u (lat %u) cycle %llu: count, first slot or packing differs",
+                          trial, lat, (unsigned long long)now);
+                goto out;
             }
         }
-        /* the shared-memory pipeline's form: pointers, NULL empty, a ring from sbase */
-        uint32_t sbase = (uint32_t)(next_rand(&s) % lat);
-        for (unsigned i = 0; i < lat; i++) pa[i] = pb[sm_lq_at(sbase, i, lat)] = r >> i & 1 ? &dummy[i] : NULL;
-        unsigned n = 0;
-        uint64_t pm = 0;
-        for (unsigned i = 0; i < lat; i++)
-            if (pa[i]) {
-                n++;
-                pm |= 1ull << i;
-            }
-        for (unsigned i = 0; i + 1 < lat; i++)
-            if (!pa[i] && pa[i + 1]) {
-                pa[i] = pa[i + 1];
-                pa[i + 1] = NULL;
-            }
-        sm->smem_pipe = pb;
-        sm->smem_lat = lat;
-        sm->smem_n = n;
-        sm->smem_m = pm;
-        sm->smem_base = sbase;
-        sm_smem_shift(sm);
-        uint64_t want = 0;
-        for (unsigned i = 0; i < lat; i++) {
-            if (pa[i] != *sm_smem_at(sm, i)) {
-                CHECK_MSG(0, "trial %u: pipeline slot %u differs", trial, i);
-                free(sm);
-                return;
-            }
-            if (pa[i]) want |= 1ull << i;
-        }
-        if (sm->smem_m != want || sm->smem_n != n) {
-            CHECK_MSG(0, "trial %u: pipeline mask or count differs", trial);
-            free(sm);
-            return;
-        }
-        /* cycles of the pipeline at work: the head may leave, the rest move up, a
-           new instruction may enter the tail; the ring's slots against the loop's */
-        for (unsigned cyc = 0; cyc < 40; cyc++) {
-            uint64_t x = next_rand(&s);
-            if (x & 1 && pa[0]) {
-                pa[0] = NULL;
-                CHECK(sm_smem_pop(sm) != NULL);
-            }
-            for (unsigned i = 0; i + 1 < lat; i++)
-                if (!pa[i] && pa[i + 1]) {
-                    pa[i] = pa[i + 1];
-                    pa[i + 1] = NULL;
-                }
-            sm_smem_shift(sm);
-            if (x & 6 && !pa[lat - 1]) {
-                pa[lat - 1] = &dummy[x >> 8 & 63];
-                sm_smem_push(sm, pa[lat - 1]);
-            }
-            for (unsigned i = 0; i < lat; i++)
-                if (pa[i] != *sm_smem_at(sm, i) || sm_smem_full(sm, i) != (pa[i] != NULL)) {
-                    CHECK_MSG(0, "trial %u cycle %u: pipeline slot %u of %u differs", trial, cyc,
-                              i, lat);
-                    free(sm);
-                    return;
-                }
-        }
+        /* the ring's other slots are empty (hazard.c scans the valid flags) */
+        unsigned nvalid = 0;
+        for (unsigned i = 0; i < lat; i++) nvalid += q[i].valid;
+        CHECK_EQ_U64(nvalid, cnt);
     }
+out:
+    free(dummy);
     free(sm);
 }
+
 
 /* Constant and parameter loads: the one-line answer for a uniform warp against
    the search over lanes (uniform, two-line and scattered warps, partial masks). */

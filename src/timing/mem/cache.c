@@ -346,9 +346,11 @@ void ws_cache_destroy(ws_cache *c) {
 }
 
 /* ---- pieces ---- */
-uint64_t ws_cache_block_addr(const ws_cache *c, uint64_t addr) {
+/* (inline for the access and fill paths; the exported form for owners) */
+static inline uint64_t block_of(const ws_cache *c, uint64_t addr) {
     return addr & ~(uint64_t)(c->cfg.line_size - 1);
 }
+uint64_t ws_cache_block_addr(const ws_cache *c, uint64_t addr) { return block_of(c, addr); }
 uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr) { return ws_index_set(&c->index, addr); }
 uint32_t ws_cache_atom(const ws_cache *c) { return c->atom; }
 
@@ -529,12 +531,15 @@ static ws_cache_status probe(const ws_cache *c, uint64_t block, uint32_t set, ui
 /* Protection distances: an access (hit or fill) to `way` gives it the full
    distance and takes one from every other protected line of the set; a
    read that bypasses (way = assoc: no line) takes one from all of them. */
-static void protect_touch(ws_cache *c, uint32_t set, uint32_t way) {
-    if (!c->byp.protect) return;
+static void protect_touch_set(ws_cache *c, uint32_t set, uint32_t way) {
     line *ls = &c->lines[(size_t)set * c->cfg.assoc];
     for (uint32_t w = 0; w < c->cfg.assoc; w++)
         if (w == way) ls[w].rpd = c->byp.protect;
         else if (ls[w].rpd) ls[w].rpd--;
+}
+/* (the test inline: only a bypass policy with protection distances sets them) */
+static inline void protect_touch(ws_cache *c, uint32_t set, uint32_t way) {
+    if (c->byp.protect) protect_touch_set(c, set, way);
 }
 
 static inline uint32_t mhash_slot(const ws_cache *c, uint64_t maddr) {
@@ -703,7 +708,7 @@ static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k) {
  * Returns true if it merged into an outstanding fetch. */
 static bool fetch(ws_cache *c, uint64_t addr, uint64_t index_addr, uint32_t set, uint32_t way,
                   ws_cache_status ps, void *req, bool modify, uint64_t now) {
-    uint64_t block = ws_cache_block_addr(c, addr), maddr = mshr_addr(c, addr);
+    uint64_t block = block_of(c, addr), maddr = mshr_addr(c, addr);
     uint32_t si = sector_of(c, addr);
     mshr_entry *e = mshr_find(c, maddr);
     bool merged = e != NULL;
@@ -734,7 +739,7 @@ static bool fetch(ws_cache *c, uint64_t addr, uint64_t index_addr, uint32_t set,
  * unreadable until a read fetches the rest. */
 static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_t way,
                                ws_cache_status ps, uint32_t wb, uint64_t now) {
-    uint64_t block = ws_cache_block_addr(c, addr);
+    uint64_t block = block_of(c, addr);
     uint32_t si = sector_of(c, addr);
     uint8_t bit = (uint8_t)(1u << si);
     bool full = wb == WS_WRITE_FULL;
@@ -763,7 +768,7 @@ static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_
 static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
                                    bool local, uint32_t wb, void *req, uint64_t now) {
     const bool full_write = wb == WS_WRITE_FULL;
-    uint64_t block = ws_cache_block_addr(c, addr);
+    uint64_t block = block_of(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr);
     uint32_t si = sector_of(c, addr);
     uint8_t bit = (uint8_t)(1u << si);
@@ -851,7 +856,7 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
    access itself goes down. */
 static ws_cache_result access_tag_only(ws_cache *c, uint64_t addr, uint64_t index_addr,
                                        ws_acc_dir dir, void *req, uint64_t now) {
-    uint64_t block = ws_cache_block_addr(c, addr);
+    uint64_t block = block_of(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr);
     uint32_t si = sector_of(c, addr), way = 0;
     uint8_t bit = (uint8_t)(1u << si);
@@ -1028,7 +1033,7 @@ static void ready_push(ws_cache *c, void *req) {
 }
 
 void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
-    uint64_t maddr = mshr_addr(c, fill_addr), block = ws_cache_block_addr(c, fill_addr);
+    uint64_t maddr = mshr_addr(c, fill_addr), block = block_of(c, fill_addr);
     uint32_t si = sector_of(c, fill_addr);
     uint8_t bit = (uint8_t)(1u << si);
     mshr_entry *e = mshr_find(c, maddr);
@@ -1090,7 +1095,7 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
 void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64_t now) {
     start_pending_flush(c, now);
     c->ver++;
-    uint64_t block = ws_cache_block_addr(c, addr);
+    uint64_t block = block_of(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr);
     uint32_t si = sector_of(c, addr), way;
     ws_cache_status ps = probe(c, block, set, si, true, &way);
@@ -1107,7 +1112,7 @@ void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64
 
 bool ws_cache_take(ws_cache *c, uint64_t addr, uint64_t index_addr) {
     c->ver++;
-    uint64_t block = ws_cache_block_addr(c, addr);
+    uint64_t block = block_of(c, addr);
     uint32_t set = ws_index_set(&c->index, index_addr), way;
     if (probe(c, block, set, sector_of(c, addr), false, &way) != WS_CACHE_HIT) return false;
     line *l = line_at(c, set, way);
@@ -1207,7 +1212,7 @@ unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set) {
 
 bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr) {
     uint32_t way;
-    return probe(c, ws_cache_block_addr(c, addr), ws_index_set(&c->index, addr), sector_of(c, addr),
+    return probe(c, block_of(c, addr), ws_index_set(&c->index, addr), sector_of(c, addr),
                  false, &way) == WS_CACHE_HIT;
 }
 uint64_t ws_cache_mshr_key(const ws_cache *c, uint64_t addr) { return mshr_addr(c, addr); }

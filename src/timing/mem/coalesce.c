@@ -131,14 +131,22 @@ static unsigned coalesce_lines(const ws_coalesce_in *in, uint32_t seg, ws_mem_tx
         /* a whole warp in one line: the addresses differ only in the low 7 bits
            (OR ^ AND); aligned (OR) accesses of a power of two cross no segment and
            no 64-bit half of the mask */
-        uint64_t any = 0, all = ~0ull, m[2] = {0, 0}, a0 = ad[0], step = 0;
+        uint64_t m[2] = {0, 0}, a0 = ad[0];
         uint32_t lanes[4] = {0, 0, 0, 0};
-#pragma GCC unroll 8
-        for (unsigned l = 0; l < 32; l++) {
-            any |= ad[l];
-            all &= ad[l];
-            step |= ad[l] ^ (a0 + l * size); /* 0: lane l reads the l-th element from a0 */
+        /* two lanes per vector operation (GCC/Clang vector types; SSE2 on x86-64) */
+        typedef uint64_t v2u64 __attribute__((vector_size(16)));
+        v2u64 vany = {0, 0}, vall = {~0ull, ~0ull}, vstep = {0, 0}, e = {a0, a0 + size};
+        const v2u64 inc = {2 * (uint64_t)size, 2 * (uint64_t)size};
+#pragma GCC unroll 4
+        for (unsigned l = 0; l < 32; l += 2) {
+            v2u64 x;
+            memcpy(&x, ad + l, sizeof x);
+            vany |= x;
+            vall &= x;
+            vstep |= x ^ e; /* 0: lane l reads the l-th element from a0 */
+            e += inc;
         }
+        uint64_t any = vany[0] | vany[1], all = vall[0] & vall[1], step = vstep[0] | vstep[1];
         if (!((any ^ all) & ~(uint64_t)127) && !(any & (size - 1))) {
             if (!step) { /* consecutive elements (the coalesced access): one byte range */
                 uint32_t lo = (uint32_t)(a0 & 127), hi = lo + 32 * size; /* hi <= 128 */

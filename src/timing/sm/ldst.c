@@ -72,9 +72,8 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
     }
     sm->l1q = calloc((size_t)sm->l1_lat * sm->l1_banks, sizeof *sm->l1q);
     sm->l1q_base = calloc(sm->l1_banks, sizeof *sm->l1q_base);
-    if (sm->l1_lat <= 64) sm->l1q_m = calloc(sm->l1_banks, sizeof *sm->l1q_m);
-    if (!sm->txq || !sm->smem_pipe || !sm->l1q || !sm->l1q_base ||
-        (sm->l1_lat <= 64 && !sm->l1q_m)) {
+    sm->l1q_cnt = calloc(sm->l1_banks, sizeof *sm->l1q_cnt);
+    if (!sm->txq || !sm->smem_pipe || !sm->l1q || !sm->l1q_base || !sm->l1q_cnt) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -180,6 +179,11 @@ static bool bypasses_l1(const ws_sm *sm, const sm_inst *in) {
     return in->space == WS_SPACE_GLOBAL && sm->cfg->gmem_skip_l1d;
 }
 bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in) { return bypasses_l1(sm, in); }
+/* bypasses_l1 for the instruction in the dispatch register: decided at dispatch
+   (the dispatch steps ask every cycle) unless statPCAL routes loads as it goes */
+static inline bool disp_bypasses_l1(const ws_sm *sm, const sm_inst *in) {
+    return sm->route ? bypasses_l1(sm, in) : sm->ld_byp;
+}
 
 /* -l1d_bypass_list: each transaction of a global load to a listed line is
    replaced by one 32 B transaction per sector it touches, flagged to skip the
@@ -263,11 +267,31 @@ void sm_ldst_issue(ws_sm *sm, sm_inst *in) {
 unsigned sm_const_txns(const uint64_t *addr, uint32_t active, uint64_t base, uint32_t line,
                        ws_mem_txn *txq, bool slow) {
     uint64_t lmask = ~(uint64_t)(line - 1), b0 = (base + addr[__builtin_ctz(active)]) & lmask;
-    /* every lane in b0's line: the lowest and the highest address are (lines are
-       ranges) */
-    uint64_t lo, hi;
-    sm_lane_bounds(addr, active, &lo, &hi);
-    if (!slow && ((base + lo) & lmask) == b0 && ((base + hi) & lmask) == b0) {
+    bool one;
+    if (active == ~0u) {
+        /* a full warp: its addresses share their line bits (OR ^ AND clears the bits
+           every lane agrees on), two lanes per vector operation (GCC/Clang vector
+           types; SSE2 on x86-64) */
+        typedef uint64_t v2u64 __attribute__((vector_size(16)));
+        v2u64 vany = {0, 0}, vall = {~0ull, ~0ull};
+        const v2u64 vb = {base, base};
+#pragma GCC unroll 4
+        for (unsigned l = 0; l < WS_WARP_SIZE; l += 2) {
+            v2u64 x;
+            memcpy(&x, addr + l, sizeof x);
+            x += vb;
+            vany |= x;
+            vall &= x;
+        }
+        one = !(((vany[0] | vany[1]) ^ (vall[0] & vall[1])) & lmask);
+    } else {
+        /* every lane in b0's line: the lowest and the highest address are (lines are
+           ranges) */
+        uint64_t lo, hi;
+        sm_lane_bounds(addr, active, &lo, &hi);
+        one = ((base + lo) & lmask) == b0 && ((base + hi) & lmask) == b0;
+    }
+    if (!slow && one) {
         memset(&txq[0], 0, sizeof txq[0]);
         txq[0].addr = b0;
         txq[0].size = line;
@@ -297,6 +321,7 @@ static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
     in->in_dispatch = true;
     sm->ntx = sm->txpos = 0;
     if (!in->active || in->is_membar || (!in->is_load && !in->is_store && !in->is_atomic)) return;
+    sm->ld_byp = !sm->route && bypasses_l1(sm, in); /* (read only while accesses remain) */
     switch (in->space) {
     case WS_SPACE_SHARED: break;
     case WS_SPACE_CONST:
@@ -310,7 +335,7 @@ static void ldst_dispatch(ws_sm *sm, sm_inst *in) {
     case WS_SPACE_TEX: sm->ntx = sm_tex_dispatch_begin(sm, in); break; /* tex.c */
     default: {
         bool sectored = sm->cfg->coalesce_arch >= 40 ||
-                        (bypasses_l1(sm, in) && !in->is_atomic);
+                        (disp_bypasses_l1(sm, in) && !in->is_atomic);
         ws_coalesce_in ci = {in->addr, in->active, in->access_size ? in->access_size : 4, false,
                              sectored};
         sm->ntx = ws_coalesce(&ci, sm->txq);
@@ -468,7 +493,7 @@ static void ldst_writeback(ws_sm *sm) {
        would give none, and looking would change nothing. The texture cache is looked
        at whenever it is live: finding no fill there clears its maybe-ready mark */
     ws_cache *smc = sm->smc ? sm_smc_cache(sm) : NULL;
-    unsigned cand = (unsigned)sm_smem_full(sm, 0) | (unsigned)ws_cache_has_ready(sm->l1c) << 2 |
+    unsigned cand = (unsigned)sm_smem_head_full(sm) | (unsigned)ws_cache_has_ready(sm->l1c) << 2 |
                     (unsigned)(sm->next_global != NULL) << 3 |
                     (unsigned)(ws_cache_has_ready(sm->l1d) || (smc && ws_cache_has_ready(smc))) << 4;
     if (sm->tex_live) {
@@ -525,14 +550,11 @@ static void l1prof_access(ws_sm *sm, const sm_l1acc *h, ws_cache_status s) {
     }
 }
 
-/* Bank b's queue (l1_lat entries, [0] the head): the head accesses the L1D,
-   the rest move up. */
+/* Bank b's queue: its oldest entry, once at the head, accesses the L1D (the
+   others' places follow from their entry cycles: ldst_queue.h). */
 static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
-    sm_l1acc *q = sm->l1q + b * sm->l1_lat;
-    uint64_t *m = sm->l1q_m ? &sm->l1q_m[b] : NULL;
-    if (m && !*m) return; /* empty: nothing accesses or moves */
-    sm_l1acc *h = sm_l1q_slot(sm, b, 0);
-    if (h->valid) {
+    sm_l1acc *h = sm_l1q_at_head(sm, b);
+    if (h) {
         sm_inst *in = h->in;
         bool write = h->write;
         void *req = in;
@@ -552,7 +574,7 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
         ws_cache *c = sm->smc ? sm_smc_pick(sm, h) : sm->l1d;
         if (!c) {
             if (wd) sm_pend_free(sm, wd);
-            goto shift; /* every MSHR is in use: the head waits */
+            return; /* every MSHR is in use: the head waits */
         }
         unsigned mq = ws_cache_miss_queue_len(c);
         unsigned u0 = sm->hp ? ws_cache_mshr_used(sm->l1d) : 0;
@@ -583,9 +605,7 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
             sm_hazard(sm, sm_hazard_of_fail(fk));
             if (wd) sm_pend_free(sm, wd);
             if (in && in->rp_live) { /* replay: squashed here, not held */
-                h->valid = false;
-                if (m) *m &= ~1ull;
-                sm->l1q_n--;
+                sm_l1q_leave(sm, b);
                 if (write) store_acked(sm, h->warp, nsec(h->sectors));
                 else if (in->pending) in->pending--;
                 sm_replay_checkpoint(sm, in, SM_RP_NONE, 0, sm_hazard_of_fail(fk));
@@ -601,14 +621,9 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
             } else if (s == WS_CACHE_HIT) {
                 access_done(sm, in);
             }
-            h->valid = false;
-            if (m) *m &= ~1ull;
-            sm->l1q_n--;
+            sm_l1q_leave(sm, b);
         }
     }
-shift:
-    if (m) sm_l1q_shift_ring(q, sm->l1_lat, &sm->l1q_base[b], m);
-    else sm_l1q_shift_loop(q, sm->l1_lat); /* (its base stays 0) */
 }
 
 /* Every bank's head accesses the L1D this cycle, bank 0 first (GPGPU-Sim's order). */
@@ -623,17 +638,20 @@ static void l1q_cycle(ws_sm *sm) {
 static inline sm_l1acc *l1q_tail(ws_sm *sm, sm_inst *in, const ws_mem_txn *t) {
     /* the bank of the access's 32 B sector (-gpgpu_l1_banks; 1: the one queue) */
     unsigned bank = (unsigned)(t->addr >> 5) & (sm->l1_banks - 1);
-    sm_l1acc *tail = sm->mrpb ? sm_mrpb_push(sm->mrpb, in->warp)
-                              : sm_l1q_slot(sm, bank, sm->l1_lat - 1);
-    if (!tail) return NULL; /* the MRPB is full */
-    if (tail->valid) {
-        sm->l1_bank_conflicts++;
-        return NULL;
-    }
-    tail->valid = true;
-    if (!sm->mrpb) {
-        sm->l1q_n++; /* (an MRPB entry counts when it enters l1q) */
-        if (sm->l1q_m) sm->l1q_m[bank] |= 1ull << (sm->l1_lat - 1);
+    sm_l1acc *tail;
+    if (sm->mrpb) {
+        if (!(tail = sm_mrpb_push(sm->mrpb, in->warp))) return NULL; /* the MRPB is full */
+        if (tail->valid) {
+            sm->l1_bank_conflicts++;
+            return NULL;
+        }
+        tail->valid = true; /* (an MRPB entry counts when it enters l1q) */
+    } else {
+        if (!(tail = sm_l1q_free_tail(sm, bank))) { /* the tail slot is taken */
+            sm->l1_bank_conflicts++;
+            return NULL;
+        }
+        sm_l1q_enter(sm, bank, tail);
     }
     /* a store's instruction leaves before its accesses, unless it replays */
     tail->in = in->is_store && !in->rp_live ? NULL : in;
@@ -705,7 +723,7 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
             return false;
         }
         sm->txpos++;
-    } else if (bypasses_l1(sm, in) || (sm->txbyp && sm->txbyp[sm->txpos])) {
+    } else if (disp_bypasses_l1(sm, in) || (sm->txbyp && sm->txbyp[sm->txpos])) {
         if (!send_bypass(sm, in, t, NULL)) {
             sm_hazard(sm, SM_HZ_COMQ);
             return false;
@@ -719,7 +737,7 @@ static bool dispatch_step(ws_sm *sm, sm_inst *in) {
            its bank's slot taken (only plain L1D accesses; pages and lists take the
            one-per-cycle path) */
         for (unsigned k = 1; k < sm->l1_banks && sm->txpos < sm->ntx && !sm->env.pages &&
-                             !sm->txbyp && !bypasses_l1(sm, in);
+                             !sm->txbyp && !disp_bypasses_l1(sm, in);
              k++) {
             if (!l1q_tail(sm, in, &sm->txq[sm->txpos])) break;
             sm->txpos++;
@@ -745,13 +763,8 @@ bool sm_ldst_stuck(const ws_sm *sm) {
     if (!sm->l1q_n || sm->l1_banks != 1 || sm->hp || sm->smc || sm->mrpb || sm->ro ||
         sm->env.pages || sm->txbyp || sm->route)
         return false;
-    if (sm->l1q_m) { /* valid entries first: the shift moves none */
-        if (sm->l1q_m[0] != (sm->l1q_n >= 64 ? ~0ull : (1ull << sm->l1q_n) - 1)) return false;
-    } else {
-        for (unsigned i = 0; i < sm->l1_lat; i++)
-            if (sm->l1q[i].valid != (i < sm->l1q_n)) return false;
-    }
-    const sm_l1acc *h = sm_l1q_slot(sm, 0, 0);
+    if (!sm_l1q_packed(sm, 0)) return false; /* valid entries first: the move-up moves none */
+    const sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
     if (h->in && h->in->rp_live) return false; /* a replay squashes the refused access */
     if (!ws_cache_refusal_noted(sm->l1d, h->addr, h->write ? WS_ACC_WRITE : WS_ACC_READ,
                                 h->space == WS_SPACE_LOCAL, sm->now + 1))
@@ -761,14 +774,14 @@ bool sm_ldst_stuck(const ws_sm *sm) {
     /* dispatch_step's path to a taken tail */
     return in->active && !in->rp_live && sm->txpos < sm->ntx && !sm->cfg->perfect_memory &&
            (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL) &&
-           !bypasses_l1(sm, in) && sm_l1q_slot(sm, 0, sm->l1_lat - 1)->valid;
+           !disp_bypasses_l1(sm, in) && sm->l1q_cnt[0] == sm->l1_lat; /* (packed: the tail is taken) */
 }
 
 /* A stuck unit's cycle (sm_ldst_stuck held at the end of the last cycle): what
    sm_ldst_cycle would count. False, with nothing done, when the L1D changed
    meanwhile: the cycle must run in full. */
 bool sm_ldst_stuck_cycle(ws_sm *sm) {
-    sm_l1acc *h = sm_l1q_slot(sm, 0, 0);
+    sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
     ws_acc_dir dir = h->write ? WS_ACC_WRITE : WS_ACC_READ;
     bool local = h->space == WS_SPACE_LOCAL;
     if (!ws_cache_refusal_noted(sm->l1d, h->addr, dir, local, sm->now)) return false;
@@ -790,23 +803,21 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
  * its slot number, and the cycle after that accesses the L1D. Returns that
  * number (0: not so). The caller has checked that nothing else of the unit has
  * work. Left out as for sm_ldst_stuck: policies with their own books on the
- * queue or the L1D, banked L1Ds, queues longer than 64 slots. */
+ * queue or the L1D, banked L1Ds; and queues longer than 64 slots, as when the
+ * queue kept a 64-bit mask (the FIFO could answer them too). */
 unsigned sm_ldst_moving(const ws_sm *sm) {
-    if (!sm->l1q_n || sm->ld_disp || !sm->l1q_m || sm->l1_banks != 1 || sm->hp || sm->smc ||
+    if (!sm->l1q_n || sm->ld_disp || sm->l1_lat > 64 || sm->l1_banks != 1 || sm->hp || sm->smc ||
         sm->mrpb || sm->ro)
         return 0;
-    uint64_t m = sm->l1q_m[0];
-    return m & 1 ? 0 : (unsigned)__builtin_ctzll(m);
+    return sm_l1q_first_slot(sm, 0);
 }
 
-/* A sleeping cycle's move-up (sm_ldst_moving held): what l1q_cycle does then. */
-void sm_ldst_moving_cycle(ws_sm *sm) {
-    sm_l1q_shift_ring(sm->l1q, sm->l1_lat, &sm->l1q_base[0], &sm->l1q_m[0]);
-}
+/* A sleeping cycle's move-up (sm_ldst_moving held): what l1q_cycle does then,
+   which is nothing to store (the entries' places follow from their entry cycles). */
+void sm_ldst_moving_cycle(ws_sm *sm) { (void)sm; }
 
 void sm_ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);
-    sm_smem_shift(sm);
     process_response(sm);
     drain_cache(sm, sm->l1c, SM_C_L1C);
     drain_cache(sm, sm->l1d, SM_C_L1D);
@@ -831,7 +842,7 @@ void sm_ldst_cycle(ws_sm *sm) {
     }
     if (in->space == WS_SPACE_SHARED) sm->st.shmem_accesses++;
     if (in->is_load && in->space == WS_SPACE_SHARED) {
-        if (sm_smem_full(sm, sm->smem_lat - 1)) return; /* wait for the pipeline */
+        if (sm_smem_tail_taken(sm)) return; /* wait for the pipeline */
         sm_smem_push(sm, in);
         sm->ld_disp = NULL;
         if (in->rp_hold) sm_replay_retire(sm, in);

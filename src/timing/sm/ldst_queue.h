@@ -1,21 +1,27 @@
 /* The LD/ST unit's latency queues (the L1 latency queue of each bank, the
  * shared-memory pipeline) move up every cycle: visiting the slots from the
- * head, an empty slot takes the entry above it. That is the same as: find
- * the first empty slot e; every valid entry above e moves down by one; the
- * entries below e stay. With a bit mask of the valid slots (queues of at
- * most 64 slots), a cycle whose queue is empty or packed from the head
- * touches nothing.
+ * head, an empty slot takes the entry above it (sm_l1q_shift_loop). That is
+ * the same as: find the first empty slot e; every valid entry above e moves
+ * down by one; the entries below e stay.
  *
- * The L1 queue is also a ring: slot i (0 = the head) of bank b is array
- * entry (l1q_base[b] + i) mod l1_lat (sm_l1q_slot). When the head is empty
- * (e = 0) every entry moves: the base moves by one and nothing is copied;
- * otherwise either the entries above e are copied down, or the base moves
- * and the e entries below the gap are copied back, whichever copies fewer.
- * Only valid entries are ever read (a new entry has every field written:
- * l1q_tail, replay's access number, the MRPB's whole entry), so the fields
- * an empty slot keeps do not matter. Queues longer than 64 slots keep the
- * slot-by-slot loop with the base at 0. tests/unit/test_speed_paths.c runs
- * both against the loop. */
+ * The L1 latency queue follows from that rule without moving anything. Entries
+ * never pass each other and one enters a bank's tail (slot lat - 1) per cycle
+ * at most, so entry k (0: the oldest) lies in slot max(f, k), where f is the
+ * slot it would have reached unhindered (lat - 1 at its entry cycle, one less
+ * each cycle since): an entry above the first gap is unhindered, and one in the
+ * packed run from the head is at its own index. Hence each bank's queue is a
+ * FIFO of at most lat entries (a ring from l1q_base[b], l1q_cnt[b] long), and
+ * each entry keeps the cycle from which it is at the head (`ready`: its entry
+ * cycle + lat); the head accesses the L1D when that cycle has come; the tail
+ * slot is taken when lat entries wait or one entered this cycle. No copies, no
+ * masks, and a cycle with nothing at the head costs one test. Only valid entries
+ * are read (hazard.c scans the ring's valid flags). tests/unit/test_speed_paths.c
+ * runs the FIFO against the slot-by-slot loop.
+ *
+ * The shared-memory pipeline (-gpgpu_smem_latency slots) moves the same way: a
+ * load enters its tail, one a cycle at most, and leaves its head when the
+ * writeback takes it; it is a FIFO ring as well (smem_pipe from smem_base,
+ * smem_n long), each entry with the cycle from which it is at the head. */
 #ifndef WS_TIMING_SM_LDST_QUEUE_H
 #define WS_TIMING_SM_LDST_QUEUE_H
 
@@ -24,7 +30,7 @@
 #include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
-/* The slot-by-slot loop (queues longer than 64 slots). */
+/* The slot-by-slot rule (the reference the tests run the FIFO against). */
 static inline void sm_l1q_shift_loop(sm_l1acc *q, unsigned lat) {
     for (unsigned i = 0; i + 1 < lat; i++)
         if (!q[i].valid && q[i + 1].valid) {
@@ -33,119 +39,91 @@ static inline void sm_l1q_shift_loop(sm_l1acc *q, unsigned lat) {
         }
 }
 
-/* The mask's new value after the move-up: bits below the first clear bit
-   stay, the bits above it move down by one. */
-static inline uint64_t sm_lq_mask_shift(uint64_t v) {
-    if (!~v) return v; /* all 64 slots full */
-    unsigned e = (unsigned)__builtin_ctzll(~v);
-    uint64_t low = (1ull << e) - 1;
-    return (v & low) | ((v >> 1) & ~low);
-}
-
 /* Array index of slot i of a ring of lat entries starting at base. */
 static inline unsigned sm_lq_at(unsigned base, unsigned i, unsigned lat) {
     unsigned p = base + i;
     return p >= lat ? p - lat : p;
 }
 
-/* Slot i (0 = the head) of bank b's L1 latency queue. */
-static inline sm_l1acc *sm_l1q_slot(const ws_sm *sm, unsigned b, unsigned i) {
-    return &sm->l1q[b * sm->l1_lat + sm_lq_at(sm->l1q_base[b], i, sm->l1_lat)];
+/* Entry k (0: the oldest, the next to reach the head) of bank b's L1 latency queue. */
+static inline sm_l1acc *sm_l1q_entry(const ws_sm *sm, unsigned b, unsigned k) {
+    return &sm->l1q[b * sm->l1_lat + sm_lq_at(sm->l1q_base[b], k, sm->l1_lat)];
 }
 
-/* sm_l1q_shift_ring when something moves */
-static void sm_l1q_shift_ring_move(sm_l1acc *q, unsigned lat, uint32_t *base, uint64_t *m) {
-    uint64_t v = *m;
-    unsigned e = (unsigned)__builtin_ctzll(~v), b0 = *base;
-    uint64_t above = v & ~((2ull << e) - 1); /* the entries that move */
-    if (!e || e <= ws_popc64(above)) {
-        /* everything moves down one; slots 0..e-1 take their entries back */
-        unsigned b1 = b0 + 1 == lat ? 0 : b0 + 1;
-        for (unsigned j = e; j-- > 0;)
-            q[sm_lq_at(b1, j, lat)] = q[j ? sm_lq_at(b1, j - 1, lat) : b0];
-        if (e) q[b0].valid = false; /* the old head's entry, now the tail slot */
-        *base = b1;
-    } else {
-        for (uint64_t mv = above; mv; mv &= mv - 1) {
-            unsigned j = (unsigned)__builtin_ctzll(mv);
-            q[sm_lq_at(b0, j - 1, lat)] = q[sm_lq_at(b0, j, lat)];
-            q[sm_lq_at(b0, j, lat)].valid = false;
-        }
-    }
-    *m = sm_lq_mask_shift(v);
+/* Bank b's oldest entry when it is at the head this cycle (the L1D sees it), else NULL. */
+static inline sm_l1acc *sm_l1q_at_head(const ws_sm *sm, unsigned b) {
+    if (!sm->l1q_cnt[b]) return NULL;
+    sm_l1acc *h = sm_l1q_entry(sm, b, 0);
+    return h->ready <= sm->now ? h : NULL;
 }
 
-/* One move-up of the ring q (lat <= 64 entries from *base) whose valid slots
-   are the bits of *m. */
-static inline void sm_l1q_shift_ring(sm_l1acc *q, unsigned lat, uint32_t *base, uint64_t *m) {
-    uint64_t v = *m;
-    if (v & (v + 1)) sm_l1q_shift_ring_move(q, lat, base, m); /* not empty nor packed */
+/* The slot bank b's oldest entry is in after this cycle's move-up (the queue not empty). */
+static inline unsigned sm_l1q_first_slot(const ws_sm *sm, unsigned b) {
+    uint64_t r = sm_l1q_entry(sm, b, 0)->ready;
+    return r > sm->now + 1 ? (unsigned)(r - 1 - sm->now) : 0;
 }
 
-/* The shared-memory pipeline: its full slots are counted (smem_n) and, when it
-   has at most 64 slots, named by smem_m; it is then a ring as the L1 queue
-   (slot i is smem_pipe[(smem_base + i) mod smem_lat], NULL when empty), moved
-   the same way. */
-static inline sm_inst **sm_smem_at(const ws_sm *sm, unsigned i) {
-    return &sm->smem_pipe[sm_lq_at(sm->smem_base, i, sm->smem_lat)];
+/* After this cycle's move-up, are bank b's entries packed from the head (the next
+   move-up moves none)? Entry k's unhindered slot minus k grows with k, so the
+   newest entry tells. */
+static inline bool sm_l1q_packed(const ws_sm *sm, unsigned b) {
+    unsigned n = sm->l1q_cnt[b];
+    return !n || sm_l1q_entry(sm, b, n - 1)->ready <= sm->now + n;
 }
 
-/* Is slot i (0: the head, smem_lat - 1: the tail) full? Read from the mask where
-   there is one. */
-static inline bool sm_smem_full(const ws_sm *sm, unsigned i) {
-    if (!sm->smem_n) return false;
-    return sm->smem_lat <= 64 ? (sm->smem_m >> i & 1) != 0 : sm->smem_pipe[i] != NULL;
+/* Bank b's tail slot when it is free this cycle (lat entries wait, or one entered
+   this cycle: NULL); sm_l1q_enter then makes the entry written there the newest. */
+static inline sm_l1acc *sm_l1q_free_tail(const ws_sm *sm, unsigned b) {
+    unsigned n = sm->l1q_cnt[b];
+    if (n == sm->l1_lat || (n && sm_l1q_entry(sm, b, n - 1)->ready == sm->now + sm->l1_lat))
+        return NULL;
+    return sm_l1q_entry(sm, b, n);
+}
+static inline void sm_l1q_enter(ws_sm *sm, unsigned b, sm_l1acc *t) {
+    t->valid = true;
+    t->ready = sm->now + sm->l1_lat;
+    sm->l1q_cnt[b]++;
+    sm->l1q_n++;
 }
 
-static void sm_smem_shift_move(ws_sm *sm, uint64_t v) {
-    sm_inst **p = sm->smem_pipe;
-    unsigned lat = sm->smem_lat, e = (unsigned)__builtin_ctzll(~v), b0 = sm->smem_base;
-    uint64_t above = v & ~((2ull << e) - 1); /* the entries that move */
-    if (!e || e <= ws_popc64(above)) {
-        /* everything moves down one; slots 0..e-1 take their entries back */
-        unsigned b1 = b0 + 1 == lat ? 0 : b0 + 1;
-        for (unsigned j = e; j-- > 0;) p[sm_lq_at(b1, j, lat)] = p[j ? sm_lq_at(b1, j - 1, lat) : b0];
-        p[b0] = NULL; /* the old head's place, now the tail slot (empty when e = 0) */
-        sm->smem_base = b1;
-    } else {
-        for (uint64_t mv = above; mv; mv &= mv - 1) {
-            unsigned j = (unsigned)__builtin_ctzll(mv);
-            p[sm_lq_at(b0, j - 1, lat)] = p[sm_lq_at(b0, j, lat)];
-            p[sm_lq_at(b0, j, lat)] = NULL;
-        }
-    }
-    sm->smem_m = sm_lq_mask_shift(v);
+/* Bank b's head entry leaves. */
+static inline void sm_l1q_leave(ws_sm *sm, unsigned b) {
+    sm_l1q_entry(sm, b, 0)->valid = false;
+    sm->l1q_base[b] = sm->l1q_base[b] + 1 == sm->l1_lat ? 0 : sm->l1q_base[b] + 1;
+    sm->l1q_cnt[b]--;
+    sm->l1q_n--;
 }
 
-static inline void sm_smem_shift(ws_sm *sm) {
-    if (!sm->smem_n) return;
-    if (sm->smem_lat > 64) {
-        sm_inst **p = sm->smem_pipe;
-        for (unsigned i = 0; i + 1 < sm->smem_lat; i++)
-            if (!p[i] && p[i + 1]) {
-                p[i] = p[i + 1];
-                p[i + 1] = NULL;
-            }
-        return;
-    }
-    uint64_t v = sm->smem_m;
-    if (v & (v + 1)) sm_smem_shift_move(sm, v); /* not packed from the head */
+/* The shared-memory pipeline's entry k (0: the oldest). */
+static inline sm_smem_ent *sm_smem_entry(const ws_sm *sm, unsigned k) {
+    return &sm->smem_pipe[sm_lq_at(sm->smem_base, k, sm->smem_lat)];
 }
 
-/* in enters the pipeline's last slot (the caller saw it empty). */
+/* Is the head slot full this cycle (before the move-up: the writeback looks)? */
+static inline bool sm_smem_head_full(const ws_sm *sm) {
+    return sm->smem_n && sm->smem_pipe[sm->smem_base].ready <= sm->now;
+}
+
+/* Is the tail slot taken after this cycle's move-up (every slot full, or a load
+   entered this cycle)? */
+static inline bool sm_smem_tail_taken(const ws_sm *sm) {
+    unsigned n = sm->smem_n;
+    return n == sm->smem_lat || (n && sm_smem_entry(sm, n - 1)->ready == sm->now + sm->smem_lat);
+}
+
+/* in enters the tail slot (the caller saw it free). */
 static inline void sm_smem_push(ws_sm *sm, sm_inst *in) {
-    *sm_smem_at(sm, sm->smem_lat - 1) = in;
+    sm_smem_ent *e = sm_smem_entry(sm, sm->smem_n);
+    e->in = in;
+    e->ready = sm->now + sm->smem_lat;
     sm->smem_n++;
-    if (sm->smem_lat <= 64) sm->smem_m |= 1ull << (sm->smem_lat - 1);
 }
 
 /* The head slot is taken out (the caller saw it full). */
 static inline sm_inst *sm_smem_pop(ws_sm *sm) {
-    sm_inst **h = sm_smem_at(sm, 0);
-    sm_inst *in = *h;
-    *h = NULL;
+    sm_inst *in = sm->smem_pipe[sm->smem_base].in;
+    sm->smem_base = sm->smem_base + 1 == sm->smem_lat ? 0 : sm->smem_base + 1;
     sm->smem_n--;
-    sm->smem_m &= ~1ull;
     return in;
 }
 

@@ -117,10 +117,6 @@ bool sm_mrpb_pop(sm_mrpb *m, sm_l1acc *out) {
 }
 
 void sm_mrpb_cycle(ws_sm *sm) {
-    sm_l1acc *tail = sm_l1q_slot(sm, 0, sm->l1_lat - 1); /* (one bank with MRPB) */
-    if (!tail->valid && sm_mrpb_pop(sm->mrpb, tail)) {
-        tail->valid = true;
-        sm->l1q_n++;
-        if (sm->l1q_m) sm->l1q_m[0] |= 1ull << (sm->l1_lat - 1); /* (one bank with MRPB) */
-    }
+    sm_l1acc *tail = sm_l1q_free_tail(sm, 0); /* (one bank with MRPB) */
+    if (tail && sm_mrpb_pop(sm->mrpb, tail)) sm_l1q_enter(sm, 0, tail);
 }

@@ -212,7 +212,7 @@ void sm_replay_dispatch(ws_sm *sm, sm_inst *in) {
             return;
         }
         if (in->is_load) {
-            if (sm_smem_full(sm, sm->smem_lat - 1)) return; /* wait for the pipeline */
+            if (sm_smem_tail_taken(sm)) return; /* wait for the pipeline */
             sm_smem_push(sm, in);
         }
         sm->st.shmem_accesses++;

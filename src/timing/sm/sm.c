@@ -261,7 +261,7 @@ void ws_sm_destroy(ws_sm *sm) {
     free(sm->txq);
     free(sm->smem_pipe);
     free(sm->l1q);
-    free(sm->l1q_m);
+    free(sm->l1q_cnt);
     free(sm->l1q_base);
     sm_mrpb_destroy(sm->mrpb);
     for (unsigned i = 0; i < sm->nchunks; i++) free(sm->chunks[i]);

@@ -150,6 +150,13 @@ typedef struct sm_pend {
 } sm_pend;
 enum { SM_C_L1I = 0, SM_C_L1D, SM_C_L1C, SM_C_NONE, SM_C_L1T, SM_C_SMC };
 
+/* A shared-memory load in the shared-memory pipeline, with the cycle from which it
+   is at the head (its entry cycle + smem_latency; ldst_queue.h). */
+typedef struct sm_smem_ent {
+    sm_inst *in;
+    uint64_t ready;
+} sm_smem_ent;
+
 /* One L1D access waiting in the L1 latency pipeline. */
 typedef struct sm_l1acc {
     sm_inst *in;               /* loads only: a store's instruction leaves before its accesses */
@@ -163,6 +170,8 @@ typedef struct sm_l1acc {
     uint32_t lanes;
     uint8_t tx;                /* replay: which access of its instruction (< 128) */
     bool valid;
+    uint64_t ready;            /* in the L1 latency queue: the cycle from which it is at the
+                                  head (its entry cycle + l1_lat; ldst_queue.h) */
 } sm_l1acc;
 
 /* The memory request prioritization buffer (mrpb.c, -l1d_reorder mrpb):
@@ -355,19 +364,21 @@ struct ws_sm {
     ws_mem_txn *txq;           /* transactions of ld_disp (ascending) */
     unsigned ntx, txpos;
     bool txq_built;
-    sm_inst **smem_pipe;       /* a ring of smem_latency slots (ldst_queue.h: sm_smem_at(sm, 0)
-                                  is the oldest) */
+    bool ld_byp;               /* ld_disp bypasses the L1D (ldst.c; read only without statPCAL
+                                  routing, whose answer may change while it waits) */
+    sm_smem_ent *smem_pipe;    /* a FIFO ring of at most smem_latency loads (ldst_queue.h:
+                                  sm_smem_entry(sm, 0) is the oldest) */
     unsigned smem_lat;
-    unsigned smem_n;           /* full slots of smem_pipe (ldst_queue.h) */
-    uint64_t smem_m;           /* smem_lat <= 64: bit i = slot i full */
-    uint32_t smem_base;        /* the ring's slot 0 (0 while smem_lat > 64) */
-    sm_l1acc *l1q;             /* per bank b: a ring of l1_latency entries from l1q[b * l1_lat]
-                                  (ldst_queue.h: sm_l1q_slot(sm, b, 0) is the head) */
-    uint32_t *l1q_base;        /* per bank: the ring's head entry (0 while l1_lat > 64) */
+    unsigned smem_n;           /* loads in smem_pipe */
+    uint32_t smem_base;        /* the ring's oldest entry */
+    sm_l1acc *l1q;             /* per bank b: a FIFO ring of at most l1_latency entries from
+                                  l1q[b * l1_lat] (ldst_queue.h: sm_l1q_entry(sm, b, 0) is the
+                                  oldest) */
+    uint32_t *l1q_base;        /* per bank: the ring's oldest entry */
     unsigned l1_lat;
     unsigned l1_banks;         /* -gpgpu_l1_banks (1: one queue) */
     unsigned l1q_n;            /* valid entries in l1q (busy checks read this, not the queues) */
-    uint64_t *l1q_m;           /* per bank, l1_lat <= 64: bit i = slot i valid (else NULL) */
+    uint32_t *l1q_cnt;         /* per bank: its entries */
     sm_mrpb *mrpb;             /* requests waiting to enter l1q (NULL: -l1d_reorder none) */
     ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     sm_inst *next_global;      /* bypass reply waiting for writeback */
