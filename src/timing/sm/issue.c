@@ -286,6 +286,16 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     /* its view changes only if it now waits (memory barrier, atomic: set above) or its
        state changed (view_sync_cta marked its CTA) */
     sm_view_unblock(sm, wi, in->is_atomic);
+    /* an empty buffer now: the walk would stop there (nothing before that check has a side
+       effect), so the stop is kept at once, unless the warp was marked (its view is
+       looked at again) or may now wait (then the view is looked at again too) */
+    unsigned s = sm->vsched[wi];
+    uint64_t vb = 1ull << sm->vbit[wi];
+    if (!w->ib[w->ib_next].valid && sm->blk_ok && !(sm->vdirty[s] & vb) && !w->membar &&
+        !w->n_atomic && !sm->owes) {
+        sm->wblk[wi] = SM_BLK_EMPTY;
+        sm->pempty[s] |= vb;
+    }
     sm->st.warp_insts++;
     unsigned lanes = st.issued_mask == st.active ? in->nact : (unsigned)ws_popc32(st.issued_mask);
     sm->st.thread_insts += lanes;

@@ -38,8 +38,6 @@ void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop) {
 }
 
 void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
-    if (sm) /* a memory barrier may end; atomics finish here too */
-        sm_view_unblock(sm, in->warp, in->is_atomic);
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned r = in->dst[i];
         uint64_t m = 1ull << (r & 63);
@@ -48,4 +46,15 @@ void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
         w->sb_long[r >> 6] &= ~m;
         w->n_reserved--;
     }
+    if (!sm) return;
+    /* A warp the walk stopped at the scoreboard (its head unchanged since: a fill, an
+       issue or a flush ends the stop) whose head still collides would stop there again:
+       the stop and its scheduler's memo hold. Not when the release may end a wait
+       (memory barrier, atomic) or owe an issue, nor when the views carry the
+       scoreboard's long bits (two-level, throttles): as sm_view_unblock's heavy path. */
+    unsigned wi = in->warp;
+    if (sm->wblk[wi] == SM_BLK_SCOREBOARD && !sm->views_add && !in->is_atomic && !w->membar &&
+        !w->n_atomic && !sm->owes && sm_sb_collides(w, w->ib[w->ib_next].dec))
+        return;
+    sm_view_unblock(sm, wi, in->is_atomic); /* a memory barrier may end; atomics finish here too */
 }
