@@ -295,6 +295,11 @@ struct ws_sm {
     uint64_t gen;
     uint64_t *memo_gen;        /* per scheduler: gen of its memo (0: none) */
     uint64_t **memo_stall;     /* per scheduler: the stall counter it bumped */
+    uint64_t *memo_mgen;       /* per scheduler (in memo_gen's allocation): memo_gen when that
+                                  memo's stall followed from the kept masks alone (every
+                                  warp the views let through stopped at an empty ibuffer or
+                                  the scoreboard): it holds across generations until one of
+                                  its warps is marked or unblocked (issue.c), else 0 */
     uint64_t fetchable;        /* warps (slots < 64) that could fetch (fetch.c) */
     bool memo_ok;              /* the policies allow it (their `stable` flags) */
     uint64_t sleep_until;      /* cycles before this only count (sm.c, sleeping) */
