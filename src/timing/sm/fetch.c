@@ -100,7 +100,22 @@ static void drain_l1i(ws_sm *sm) {
     sm_outq_push(sm, r);
 }
 
+static __attribute__((noinline)) void fetch_one(ws_sm *sm);
+
 void sm_fetch_cycle(ws_sm *sm) {
+    /* most cycles fetch nothing (the buffer is taken, or no fill came back and no warp has
+       room): only a miss may go out, without fetch_one's frame */
+    if (sm->fb_valid || (!ws_cache_has_ready(sm->l1i) &&
+                         (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable)))) {
+        if (ws_cache_has_miss(sm->l1i)) drain_l1i(sm);
+        return;
+    }
+    fetch_one(sm);
+    drain_l1i(sm);
+}
+
+/* A fill that came back completes its warp's fetch; else one warp fetches. */
+static __attribute__((noinline)) void fetch_one(ws_sm *sm) {
     if (!sm->fb_valid) {
         void *rd = ws_cache_pop_ready(sm->l1i);
         if (rd) {
@@ -141,7 +156,6 @@ void sm_fetch_cycle(ws_sm *sm) {
             }
         }
     }
-    drain_l1i(sm);
 }
 
 void sm_decode_cycle(ws_sm *sm) {

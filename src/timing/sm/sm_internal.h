@@ -281,7 +281,9 @@ struct ws_sm {
                                   was last asked with (ws_sched_policy.views_same) */
     uint8_t *vsched, *vbit;    /* per warp slot: its scheduler, its bit there */
     uint8_t *wblk;             /* per warp slot: why it could not issue (SM_BLK_*), kept
-                                  until the warp changes (sm_view_dirty) */
+                                  until the warp changes (sm_view_dirty, sm_view_unblock; a
+                                  release the walk would stop at again keeps it: scoreboard.c;
+                                  an issue that empties the ibuffer sets EMPTY: issue.c) */
     bool blk_ok;               /* wblk may be used (no throttling; -warpsim_skip_idle) */
     bool view_all;             /* look at all of them every time */
     unsigned max_issue;
