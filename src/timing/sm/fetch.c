@@ -79,7 +79,7 @@ int sm_fetch_pick(const ws_sm *sm) {
 void sm_fetch_reply(ws_sm *sm, uint64_t block) { ws_cache_fill(sm->l1i, block, sm->now); }
 
 /* Send one L1I miss towards memory if there is room. */
-static void drain_l1i(ws_sm *sm) {
+void sm_fetch_drain(ws_sm *sm) {
     if (!ws_cache_has_miss(sm->l1i) || sm_outq_full(sm)) return;
     const ws_cache_out *o = ws_cache_peek_miss(sm->l1i);
     if (sm->cfg->perfect_memory || sm->cfg->perfect_icache) { /* the line is there a cycle later */
@@ -100,22 +100,16 @@ static void drain_l1i(ws_sm *sm) {
     sm_outq_push(sm, r);
 }
 
-static __attribute__((noinline)) void fetch_one(ws_sm *sm);
+static void fetch_one(ws_sm *sm);
 
-void sm_fetch_cycle(ws_sm *sm) {
-    /* most cycles fetch nothing (the buffer is taken, or no fill came back and no warp has
-       room): only a miss may go out, without fetch_one's frame */
-    if (sm->fb_valid || (!ws_cache_has_ready(sm->l1i) &&
-                         (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable)))) {
-        if (ws_cache_has_miss(sm->l1i)) drain_l1i(sm);
-        return;
-    }
+/* A fetch round that may fetch (sm_fetch_cycle, sm_internal.h, passes the others). */
+void sm_fetch_step(ws_sm *sm) {
     fetch_one(sm);
-    drain_l1i(sm);
+    sm_fetch_drain(sm);
 }
 
 /* A fill that came back completes its warp's fetch; else one warp fetches. */
-static __attribute__((noinline)) void fetch_one(ws_sm *sm) {
+static void fetch_one(ws_sm *sm) {
     if (!sm->fb_valid) {
         void *rd = ws_cache_pop_ready(sm->l1i);
         if (rd) {
@@ -158,8 +152,7 @@ static __attribute__((noinline)) void fetch_one(ws_sm *sm) {
     }
 }
 
-void sm_decode_cycle(ws_sm *sm) {
-    if (!sm->fb_valid) return;
+void sm_decode_fill(ws_sm *sm) {
     sm->fb_valid = false;
     sm_warp *w = &sm->warps[sm->fb_warp];
     if (!w->valid || w->func_done) return;

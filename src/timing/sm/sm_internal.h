@@ -504,8 +504,24 @@ ws_mreq *sm_new_req(ws_sm *sm, uint8_t access, uint64_t addr, uint32_t size, uin
 
 /* fetch.c */
 int sm_fetch_init(ws_sm *sm, char *err, size_t errlen);
-void sm_fetch_cycle(ws_sm *sm);
-void sm_decode_cycle(ws_sm *sm);
+void sm_fetch_step(ws_sm *sm);
+void sm_fetch_drain(ws_sm *sm); /* one waiting L1I miss towards memory, if there is room */
+void sm_decode_fill(ws_sm *sm);
+/* A decode round: the last fetch (if any) into its warp's ibuffer. A fetch round: most
+   fetch nothing (the buffer is taken, or no fill came back and no warp has room) and only
+   a miss may go out; inline, as the SM calls both up to -gpgpu_inst_fetch_throughput
+   times a cycle. */
+static inline void sm_decode_cycle(ws_sm *sm) {
+    if (sm->fb_valid) sm_decode_fill(sm);
+}
+static inline void sm_fetch_cycle(ws_sm *sm) {
+    if (sm->fb_valid || (!ws_cache_has_ready(sm->l1i) &&
+                         (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable)))) {
+        if (ws_cache_has_miss(sm->l1i)) sm_fetch_drain(sm);
+        return;
+    }
+    sm_fetch_step(sm);
+}
 void sm_ibuf_flush(sm_warp *w); /* callers then sm_fetch_mark the warp */
 /* the head issued */
 static inline void sm_ibuf_pop(sm_warp *w) {
