@@ -97,6 +97,10 @@ TEST(skip_idle_exact_micro) {
     same("micro/texture", NULL, NULL, 0);
 }
 
+/* Memory-bound: most scheduler steps find every warp stopped at the scoreboard or an
+   empty ibuffer; the walk's memo then holds across other generations (memo_mgen), and a
+   scoreboard release that leaves the head colliding keeps the warp's stop (scoreboard.c).
+   The full walk (-warpsim_skip_idle 0) uses none of it. */
 TEST(skip_idle_exact_memory_bound) {
     same("polybench/syrk", NULL, NULL, 300000);
     same("rodinia/kmeans", NULL, NULL, 600000);

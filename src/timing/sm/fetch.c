@@ -79,7 +79,7 @@ int sm_fetch_pick(const ws_sm *sm) {
 void sm_fetch_reply(ws_sm *sm, uint64_t block) { ws_cache_fill(sm->l1i, block, sm->now); }
 
 /* Send one L1I miss towards memory if there is room. */
-static void drain_l1i(ws_sm *sm) {
+void sm_fetch_drain(ws_sm *sm) {
     if (!ws_cache_has_miss(sm->l1i) || sm_outq_full(sm)) return;
     const ws_cache_out *o = ws_cache_peek_miss(sm->l1i);
     if (sm->cfg->perfect_memory || sm->cfg->perfect_icache) { /* the line is there a cycle later */
@@ -100,7 +100,16 @@ static void drain_l1i(ws_sm *sm) {
     sm_outq_push(sm, r);
 }
 
-void sm_fetch_cycle(ws_sm *sm) {
+static void fetch_one(ws_sm *sm);
+
+/* A fetch round that may fetch (sm_fetch_cycle, sm_internal.h, passes the others). */
+void sm_fetch_step(ws_sm *sm) {
+    fetch_one(sm);
+    sm_fetch_drain(sm);
+}
+
+/* A fill that came back completes its warp's fetch; else one warp fetches. */
+static void fetch_one(ws_sm *sm) {
     if (!sm->fb_valid) {
         void *rd = ws_cache_pop_ready(sm->l1i);
         if (rd) {
@@ -141,11 +150,9 @@ void sm_fetch_cycle(ws_sm *sm) {
             }
         }
     }
-    drain_l1i(sm);
 }
 
-void sm_decode_cycle(ws_sm *sm) {
-    if (!sm->fb_valid) return;
+void sm_decode_fill(ws_sm *sm) {
     sm->fb_valid = false;
     sm_warp *w = &sm->warps[sm->fb_warp];
     if (!w->valid || w->func_done) return;

@@ -92,12 +92,13 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         ws_cache_set_evict_hook(sm->l1d, sm->throttle_sm.policy->l1d_evict, sm->throttle_sm.state);
     sm->route = sm->throttle_sm.policy ? sm->throttle_sm.policy->l1d_route : NULL;
     if (sm_smc_init(sm, err, errlen)) return -1;
-    sm->memo_gen = calloc(sm->n_sched, sizeof *sm->memo_gen);
+    sm->memo_gen = calloc(2 * (size_t)sm->n_sched, sizeof *sm->memo_gen); /* + memo_mgen */
     sm->memo_stall = calloc(sm->n_sched, sizeof *sm->memo_stall);
     if (!sm->memo_gen || !sm->memo_stall) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    sm->memo_mgen = sm->memo_gen + sm->n_sched;
     /* a throttle filter may keep per-cycle state: throttled runs take the full path, unless
        the policy versions its state (a new version counts as a change: sm_issue_cycle) */
     bool versioned = sm->throttle_sm.policy && sm->throttle_sm.policy->sm_version;
@@ -286,6 +287,16 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     /* its view changes only if it now waits (memory barrier, atomic: set above) or its
        state changed (view_sync_cta marked its CTA) */
     sm_view_unblock(sm, wi, in->is_atomic);
+    /* an empty buffer now: the walk would stop there (nothing before that check has a side
+       effect), so the stop is kept at once, unless the warp was marked (its view is
+       looked at again) or may now wait (then the view is looked at again too) */
+    unsigned s = sm->vsched[wi];
+    uint64_t vb = 1ull << sm->vbit[wi];
+    if (!w->ib[w->ib_next].valid && sm->blk_ok && !(sm->vdirty[s] & vb) && !w->membar &&
+        !w->n_atomic && !sm->owes) {
+        sm->wblk[wi] = SM_BLK_EMPTY;
+        sm->pempty[s] |= vb;
+    }
     sm->st.warp_insts++;
     unsigned lanes = st.issued_mask == st.active ? in->nact : (unsigned)ws_popc32(st.issued_mask);
     sm->st.thread_insts += lanes;
@@ -491,6 +502,16 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                                                                  const bool fast) {
     if (sm->memo_gen[s] == sm->gen) { /* nothing it looks at changed */
         (*sm->memo_stall[s])++;
+        return;
+    }
+    /* The walk that follows the shape: a memo whose stall the kept masks alone decided
+       holds while none of its warps was marked (vdirty) or unblocked (which ends the memo:
+       memo_gen 0); other generations (another scheduler's issue, an ID_OC slot freed)
+       change nothing it read: a warp stopped at an empty ibuffer or the scoreboard stays
+       stopped until one of those, and the views change only with a mark. */
+    if (fast && sm->memo_mgen[s] == sm->memo_gen[s] && sm->memo_mgen[s] && !sm->vdirty[s]) {
+        (*sm->memo_stall[s])++;
+        sm->memo_gen[s] = sm->memo_mgen[s] = sm->gen; /* (a memo of this generation: the SM may sleep) */
         return;
     }
     uint64_t gen0 = sm->gen;
@@ -704,6 +725,10 @@ walked:;
     if ((fast || sm->memo_ok) && sm->gen == gen0) {
         sm->memo_gen[s] = gen0;
         sm->memo_stall[s] = stall;
+        /* every warp the views let through stopped at an empty ibuffer or the scoreboard:
+           the stall follows from the masks (pelig, pbar, pempty, psb) alone */
+        sm->memo_mgen[s] = fast && !sm->ro && !(sm->pelig[s] & ~(sm->pempty[s] | sm->psb[s]))
+                               ? gen0 : 0;
     }
 }
 

@@ -290,7 +290,9 @@ struct ws_sm {
                                   was last asked with (ws_sched_policy.views_same) */
     uint8_t *vsched, *vbit;    /* per warp slot: its scheduler, its bit there */
     uint8_t *wblk;             /* per warp slot: why it could not issue (SM_BLK_*), kept
-                                  until the warp changes (sm_view_dirty) */
+                                  until the warp changes (sm_view_dirty, sm_view_unblock; a
+                                  release the walk would stop at again keeps it: scoreboard.c;
+                                  an issue that empties the ibuffer sets EMPTY: issue.c) */
     bool blk_ok;               /* wblk may be used (no throttling; -warpsim_skip_idle) */
     bool view_all;             /* look at all of them every time */
     unsigned max_issue;
@@ -304,6 +306,11 @@ struct ws_sm {
     uint64_t gen;
     uint64_t *memo_gen;        /* per scheduler: gen of its memo (0: none) */
     uint64_t **memo_stall;     /* per scheduler: the stall counter it bumped */
+    uint64_t *memo_mgen;       /* per scheduler (in memo_gen's allocation): memo_gen when that
+                                  memo's stall followed from the kept masks alone (every
+                                  warp the views let through stopped at an empty ibuffer or
+                                  the scoreboard): it holds across generations until one of
+                                  its warps is marked or unblocked (issue.c), else 0 */
     uint64_t fetchable;        /* warps (slots < 64) that could fetch (fetch.c) */
     bool memo_ok;              /* the policies allow it (their `stable` flags) */
     uint64_t sleep_until;      /* cycles before this only count (sm.c, sleeping) */
@@ -508,8 +515,24 @@ ws_mreq *sm_new_req(ws_sm *sm, uint8_t access, uint64_t addr, uint32_t size, uin
 
 /* fetch.c */
 int sm_fetch_init(ws_sm *sm, char *err, size_t errlen);
-void sm_fetch_cycle(ws_sm *sm);
-void sm_decode_cycle(ws_sm *sm);
+void sm_fetch_step(ws_sm *sm);
+void sm_fetch_drain(ws_sm *sm); /* one waiting L1I miss towards memory, if there is room */
+void sm_decode_fill(ws_sm *sm);
+/* A decode round: the last fetch (if any) into its warp's ibuffer. A fetch round: most
+   fetch nothing (the buffer is taken, or no fill came back and no warp has room) and only
+   a miss may go out; inline, as the SM calls both up to -gpgpu_inst_fetch_throughput
+   times a cycle. */
+static inline void sm_decode_cycle(ws_sm *sm) {
+    if (sm->fb_valid) sm_decode_fill(sm);
+}
+static inline void sm_fetch_cycle(ws_sm *sm) {
+    if (sm->fb_valid || (!ws_cache_has_ready(sm->l1i) &&
+                         (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable)))) {
+        if (ws_cache_has_miss(sm->l1i)) sm_fetch_drain(sm);
+        return;
+    }
+    sm_fetch_step(sm);
+}
 void sm_ibuf_flush(sm_warp *w); /* callers then sm_fetch_mark the warp */
 /* the head issued */
 static inline void sm_ibuf_pop(sm_warp *w) {
