@@ -394,7 +394,7 @@ static unsigned oc_cycles_sfu(const char *nsp, unsigned nsrc) {
 }
 
 /* A collector unit takes one operand a cycle, also a unit numbered past 64 (the
-   arbitration's granted units are a bit set of 64-unit words). */
+   arbitration once kept its granted units as a bit set of 64-unit words). */
 TEST(sm_collector_unit_reads_one_operand_a_cycle) {
     CHECK_EQ_U64(oc_cycles_sfu("6", 1), 3); /* allocate, read, dispatch */
     CHECK_EQ_U64(oc_cycles_sfu("6", 2), 4); /* two banks free, but one read a unit a cycle */

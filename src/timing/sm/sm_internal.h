@@ -179,6 +179,7 @@ typedef struct sm_mrpb {
 /* Collector unit. */
 typedef struct sm_cu {
     sm_inst *in;
+    uint64_t granted;          /* the collector step (oc_stamp) that last gave it a read */
     uint8_t set;               /* class it belongs to (SM_NCLASS = general) */
 } sm_cu;
 
@@ -324,6 +325,8 @@ struct ws_sm {
     uint64_t bq_mask;          /* banks whose read queue is not empty */
     /* (opcoll.c keeps these so a cycle looks only at what holds work) */
     unsigned cu_used_all;      /* sum of cu_used over the sets */
+    unsigned cu_rdy_sets;      /* bit s: cu_rdy[s] is not 0 */
+    uint64_t oc_stamp;         /* collector steps with a bank read queued (sm_cu.granted) */
     bool bank_use_warp;        /* -gpgpu_reg_bank_use_warp_id */
     unsigned arb_prio;
     unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
