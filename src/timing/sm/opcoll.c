@@ -144,6 +144,7 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
        collector's per-class loops stop before classes that stay empty */
     sm->oc_ncls = c->num_int_units > 0 ? SM_INT + 1 : c->num_dp_units > 0 ? SM_DP + 1 : SM_MEM + 1;
     sm->sub_core = c->sub_core_model;
+    sm->oc_common = !sm->sub_core && !sm->oc_generic;
     if (sm->sub_core) {
         /* GPGPU-Sim requires these splits to be even; so do we, before the run */
         unsigned ns = (unsigned)c->num_sched_per_core;
@@ -226,9 +227,13 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
         for (uint64_t mm = round[h]; mm; mm &= mm - 1) {
             unsigned c = (unsigned)__builtin_ctzll(mm);
             sm_cu *cu = &sm->cu[base + c];
-            if (set == SM_NCLASS && k < SM_NCLASS && cu->in->cls != k) continue; /* k: any */
-            sm_regset *out = &sm->oc_ex[cu->in->cls];
-            if (sub ? !sm_regset_free_for(sm, out, sm->vsched[cu->in->warp]) : out->n >= out->width)
+            unsigned cls = cu->cls;
+            if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
+            sm_regset *out = &sm->oc_ex[cls];
+            if (sub) { /* one slot per scheduler (oc_ex_scheds: the schedulers holding one) */
+                if (sm->oc_ex_scheds[cls] & cu->sbit) continue;
+                sm->oc_ex_scheds[cls] |= cu->sbit;
+            } else if (out->n >= out->width)
                 continue;
             sm_regset_push(out, cu->in);
             cu->in = NULL;
@@ -259,6 +264,8 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
     unsigned c = (unsigned)__builtin_ctzll(free);
     sm_cu *cu = &sm->cu[base + c];
     cu->in = in;
+    cu->cls = in->cls;
+    if (sub) cu->sbit = (uint8_t)(1u << sm->vsched[in->warp]);
     sm->cu_used[set]++;
     sm->cu_used_all++;
     sm->cu_occ[set] |= 1ull << c;
@@ -298,32 +305,35 @@ static bool oc_blocked(const ws_sm *sm, unsigned k) {
 }
 
 /* Generic collector, input side: each port visits the ID_OC registers in
-   GPGPU-Sim's port order (SP, SFU, MEM, DP, INT) and moves the oldest
-   instruction of each non-empty one into a free general unit (GPGPU-Sim 4
-   lets a port serve every register in one step). */
-static const uint8_t gen_order[SM_NCLASS] = {SM_SP, SM_SFU, SM_MEM, SM_DP, SM_INT};
-
-static bool gen_allocate(ws_sm *sm) {
+   GPGPU-Sim's port order (SP, SFU, MEM, DP, INT: the class numbers' order) and
+   moves the oldest instruction of each non-empty one (idoc) into a free general
+   unit (GPGPU-Sim 4 lets a port serve every register in one step). */
+static bool gen_allocate(ws_sm *sm, unsigned idoc) {
     bool blocked = false;
     /* here only the general set has units, so oc_blocked answers alike for every
-       class until a unit is allocated (-1: not asked since) */
+       class until a unit with all operands read is allocated (-1: not asked since) */
     int gblk = -1;
-    for (unsigned p = 0; p < sm->gen_in_ports; p++) {
+    /* a register whose oldest found no unit finds none at the later ports either:
+       allocation only fills units (only its blocked check is repeated) */
+    unsigned failed = 0;
+    for (unsigned p = 0; p < sm->gen_in_ports && idoc; p++) {
         bool moved = false; /* a port that moves nothing leaves the next nothing either */
-        for (unsigned j = 0; j < SM_NCLASS; j++) {
-            sm_regset *rs = &sm->id_oc[gen_order[j]];
-            if (!rs->n) continue;
+        for (unsigned todo = idoc; todo; todo &= todo - 1) {
+            unsigned k = (unsigned)__builtin_ctz(todo);
+            sm_regset *rs = &sm->id_oc[k];
             unsigned idx;
-            sm_inst *in = sm_regset_oldest(rs, &idx);
-            if (!cu_allocate(sm, SM_NCLASS, in, sm->sub_core)) {
+            if (failed >> k & 1 || !cu_allocate(sm, SM_NCLASS, sm_regset_oldest(rs, &idx),
+                                                  sm->sub_core)) {
+                failed |= 1u << k;
                 if (!blocked) {
-                    if (gblk < 0) gblk = oc_blocked(sm, gen_order[j]);
+                    if (gblk < 0) gblk = oc_blocked(sm, k);
                     blocked = gblk;
                 }
                 continue;
             }
-            gblk = -1;
+            if (!rs->slot[idx]->nsrc) gblk = -1; /* (it is ready: cu_rdy changed) */
             sm_regset_remove(rs, idx);
+            if (!rs->n) idoc &= ~(1u << k);
             sm->gen++; /* an ID_OC slot is free: issue may go on */
             moved = true;
         }
@@ -383,7 +393,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic) {
     if (++sm->arb_prio == sm->nbanks) sm->arb_prio = 0; /* (arb_prio < nbanks) */
     /* 3. input ports move instructions from ID_OC into free collector units */
     if (generic) {
-        bool b = gen_allocate(sm);
+        bool b = gen_allocate(sm, idoc);
         sm->bank_wmask = 0;
         return b;
     }
@@ -437,7 +447,7 @@ void sm_oc_cycle(ws_sm *sm) {
         return;
     }
     bool blocked = false;
-    bool common = !sm->sub_core && !sm->oc_generic;
+    bool common = sm->oc_common;
     for (unsigned s = 0;;) {
         blocked |= common ? oc_step_common(sm, idoc) : oc_step_any(sm, idoc);
         if (++s == sm->oc_steps) break;

@@ -181,6 +181,8 @@ typedef struct sm_cu {
     sm_inst *in;
     uint64_t granted;          /* the collector step (oc_stamp) that last gave it a read */
     uint8_t set;               /* class it belongs to (SM_NCLASS = general) */
+    uint8_t cls;               /* in's class */
+    uint8_t sbit;              /* sub-core SMs: 1 << in's scheduler */
 } sm_cu;
 
 typedef struct sm_rdreq { uint16_t cu; } sm_rdreq;
@@ -194,6 +196,7 @@ typedef struct sm_fu {
     unsigned nfl, capfl;
     sm_inst **fl;              /* in flight */
     uint64_t *done_at;         /* issue cycle + latency (collision check) */
+    uint64_t wb_due;           /* the earliest of these + 2 (UINT64_MAX: none) */
 } sm_fu;
 
 /* Register set between stages (ID_OC_x, OC_EX_x). */
@@ -327,6 +330,10 @@ struct ws_sm {
     unsigned cu_used_all;      /* sum of cu_used over the sets */
     unsigned cu_rdy_sets;      /* bit s: cu_rdy[s] is not 0 */
     uint64_t oc_stamp;         /* collector steps with a bank read queued (sm_cu.granted) */
+    unsigned oc_ex_scheds[SM_NCLASS]; /* sub-core SMs: bit s, OC_EX k holds scheduler s's
+                                  instruction (the collector adds, units.c takes) */
+    bool oc_common;            /* specialized sets, no sub-cores: the step compiled for them
+                                  (false: the general one, which tests compare it with) */
     bool bank_use_warp;        /* -gpgpu_reg_bank_use_warp_id */
     unsigned arb_prio;
     unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
@@ -343,6 +350,11 @@ struct ws_sm {
     unsigned nfu;
     sm_fu *fu;
     uint64_t wb_due;           /* the earliest cycle a unit's result is written back */
+    uint64_t fu_busy;          /* bit u: unit u has results in flight */
+    uint64_t fu_of[SM_NCLASS][8]; /* sub-core SMs: the units of a class serving a
+                                  scheduler, bit u for unit u */
+    uint64_t *fu_slots;        /* [SM_RESBUS_RING]: bit u of slot t % ring: unit u's result
+                                  in flight completes at t (units.c; in fu's allocation) */
     uint8_t resbus[SM_RESBUS_RING];
     unsigned n_resbus;
 
