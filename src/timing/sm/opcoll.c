@@ -299,8 +299,19 @@ static bool oc_blocked(const ws_sm *sm, unsigned k) {
     for (unsigned j = 0; j < 2; j++) /* (the units holding one with all operands read: cu_rdy) */
         for (uint64_t m = sm->cu_rdy[sets[j]]; m; m &= m - 1) {
             const sm_cu *cu = &sm->cu[sm->cu_base[sets[j]] + (unsigned)__builtin_ctzll(m)];
-            if (!sm_regset_free(&sm->oc_ex[cu->in->cls])) return true;
+            if (!sm_regset_free(&sm->oc_ex[cu->cls])) return true;
         }
+    return false;
+}
+
+/* oc_blocked for the generic collector (only general units): first which OC_EX
+   registers are full; mostly none is, and then no unit need be looked at. */
+static bool gen_blocked(const ws_sm *sm) {
+    unsigned full = 0;
+    for (unsigned c = 0; c < SM_NCLASS; c++) full |= (unsigned)!sm_regset_free(&sm->oc_ex[c]) << c;
+    if (!full) return false;
+    for (uint64_t m = sm->cu_rdy[SM_NCLASS]; m; m &= m - 1)
+        if (full >> sm->cu[sm->cu_base[SM_NCLASS] + (unsigned)__builtin_ctzll(m)].cls & 1) return true;
     return false;
 }
 
@@ -311,7 +322,8 @@ static bool oc_blocked(const ws_sm *sm, unsigned k) {
 static bool gen_allocate(ws_sm *sm, unsigned idoc) {
     bool blocked = false;
     /* here only the general set has units, so oc_blocked answers alike for every
-       class until a unit with all operands read is allocated (-1: not asked since) */
+       class (gen_blocked) until a unit with all operands read is allocated (-1: not
+       asked since) */
     int gblk = -1;
     /* a register whose oldest found no unit finds none at the later ports either:
        allocation only fills units (only its blocked check is repeated) */
@@ -326,7 +338,7 @@ static bool gen_allocate(ws_sm *sm, unsigned idoc) {
                                                   sm->sub_core)) {
                 failed |= 1u << k;
                 if (!blocked) {
-                    if (gblk < 0) gblk = oc_blocked(sm, k);
+                    if (gblk < 0) gblk = gen_blocked(sm);
                     blocked = gblk;
                 }
                 continue;
