@@ -196,7 +196,6 @@ typedef struct sm_fu {
     unsigned nfl, capfl;
     sm_inst **fl;              /* in flight */
     uint64_t *done_at;         /* issue cycle + latency (collision check) */
-    uint64_t wb_due;           /* the earliest of these + 2 (UINT64_MAX: none) */
 } sm_fu;
 
 /* Register set between stages (ID_OC_x, OC_EX_x). */
@@ -353,8 +352,6 @@ struct ws_sm {
     uint64_t fu_busy;          /* bit u: unit u has results in flight */
     uint64_t fu_of[SM_NCLASS][8]; /* sub-core SMs: the units of a class serving a
                                   scheduler, bit u for unit u */
-    uint64_t *fu_slots;        /* [SM_RESBUS_RING]: bit u of slot t % ring: unit u's result
-                                  in flight completes at t (units.c; in fu's allocation) */
     uint8_t resbus[SM_RESBUS_RING];
     unsigned n_resbus;
 
