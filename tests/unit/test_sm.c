@@ -394,7 +394,7 @@ static unsigned oc_cycles_sfu(const char *nsp, unsigned nsrc) {
 }
 
 /* A collector unit takes one operand a cycle, also a unit numbered past 64 (the
-   arbitration's granted units are a bit set of 64-unit words). */
+   arbitration once kept its granted units as a bit set of 64-unit words). */
 TEST(sm_collector_unit_reads_one_operand_a_cycle) {
     CHECK_EQ_U64(oc_cycles_sfu("6", 1), 3); /* allocate, read, dispatch */
     CHECK_EQ_U64(oc_cycles_sfu("6", 2), 4); /* two banks free, but one read a unit a cycle */
@@ -424,7 +424,8 @@ static unsigned oc_cycles_w(const char *const *opts, unsigned n, const uint8_t *
     while (out < n && c < 20) {
         sm_oc_cycle(sm);
         c++;
-        for (unsigned k = 0; k < SM_NCLASS; k++) out += sm->oc_ex[k].n, sm->oc_ex[k].n = 0;
+        for (unsigned k = 0; k < SM_NCLASS; k++) /* (as the units take them) */
+            out += sm->oc_ex[k].n, sm->oc_ex[k].n = 0, sm->oc_ex_scheds[k] = 0;
     }
     rig_close(&r);
     return c;
@@ -527,6 +528,84 @@ TEST(sm_sub_core_banks_and_units_per_scheduler) {
     CHECK(!ws_config_set(&cfg, "gpgpu_num_reg_banks", "6", err, sizeof err));
     check_sm_refused(&cfg, "-gpgpu_num_reg_banks 6 is not a multiple");
     ws_config_free(&cfg);
+}
+
+/* The common collector's step (specialized sets without sub-cores, compiled apart
+   in opcoll.c) against the general one on the same random traffic: two SMs, one
+   told to take the general step (oc_common false), get the same instructions in
+   ID_OC, the same writeback marks and the same draining of OC_EX; after every
+   cycle the same instructions must sit in OC_EX and ID_OC, with the same counts. */
+static uint64_t oc_rand(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void oc_paths_agree(const char *const *opts, uint64_t seed) {
+    enum { NI = 6000, CYC = 2500 };
+    rig r[2];
+    if (!rig_open(&r[0], NULL, opts)) return;
+    if (!rig_open(&r[1], NULL, opts)) {
+        rig_close(&r[0]);
+        return;
+    }
+    ws_sm *a = r[0].sm, *b = r[1].sm;
+    CHECK(a->oc_common);
+    b->oc_common = false;
+    sm_inst *in = calloc(2 * NI, sizeof *in);
+    unsigned used = 0;
+    bool same = true;
+    for (unsigned c = 0; c < CYC && same && used < NI; c++) {
+        for (unsigned k = SM_SP; k <= SM_MEM && used < NI; k++) {
+            if (oc_rand(&seed) % 3 == 0 || a->id_oc[k].n >= a->id_oc[k].width) continue;
+            sm_inst *x = &in[used], *y = &in[NI + used];
+            x->cls = (uint8_t)k;
+            x->nsrc = (uint8_t)(oc_rand(&seed) % 4);
+            for (unsigned i = 0; i < x->nsrc; i++) x->src_bank[i] = (uint16_t)(oc_rand(&seed) % 64);
+            x->warp = (uint16_t)(oc_rand(&seed) % 32);
+            x->uid = used;
+            x->nact = 32;
+            *y = *x;
+            used++;
+            sm_regset_push(&a->id_oc[k], x);
+            sm_regset_push(&b->id_oc[k], y);
+        }
+        a->bank_wmask = b->bank_wmask = oc_rand(&seed) & oc_rand(&seed) & 0xFFFF;
+        sm_oc_cycle(a);
+        sm_oc_cycle(b);
+        same = a->st.rf_reads == b->st.rf_reads &&
+               a->st.oc_blocked_cycles == b->st.oc_blocked_cycles && a->arb_prio == b->arb_prio &&
+               a->bq_total == b->bq_total && a->cu_used_all == b->cu_used_all;
+        for (unsigned k = 0; k < SM_NCLASS && same; k++) {
+            same = a->id_oc[k].n == b->id_oc[k].n && a->oc_ex[k].n == b->oc_ex[k].n;
+            for (unsigned i = 0; i < a->oc_ex[k].n && same; i++)
+                same = a->oc_ex[k].slot[i]->uid == b->oc_ex[k].slot[i]->uid;
+            for (unsigned i = 0; i < a->id_oc[k].n && same; i++)
+                same = a->id_oc[k].slot[i]->uid == b->id_oc[k].slot[i]->uid;
+            if (oc_rand(&seed) % 3 == 0) a->oc_ex[k].n = b->oc_ex[k].n = 0; /* the units take */
+        }
+    }
+    CHECK(same);
+    CHECK(used > CYC / 2); /* (traffic flowed) */
+    CHECK(a->st.oc_blocked_cycles > 0);
+    free(in);
+    rig_close(&r[0]);
+    rig_close(&r[1]);
+}
+
+TEST(sm_collector_common_step_matches_general_step) {
+    static const char *const two_ports[] = {
+        "gpgpu_operand_collector_num_in_ports_sp", "2", "gpgpu_operand_collector_num_out_ports_sp", "2",
+        "gpgpu_pipeline_widths", "2,1,1,2,1,1,2", NULL};
+    static const char *const general[] = {"gpgpu_operand_collector_num_units_gen", "4",
+                                          "gpgpu_operand_collector_num_units_mem", "1", NULL};
+    static const char *const twice[] = {"gpgpu_reg_file_port_throughput", "2",
+                                        "gpgpu_reg_bank_use_warp_id", "1", NULL};
+    oc_paths_agree(NULL, 0x9E3779B97F4A7C15ull);
+    oc_paths_agree(two_ports, 12345);
+    oc_paths_agree(general, 777);
+    oc_paths_agree(twice, 4242);
 }
 
 /* The unified L1D/shared array's rule (GPGPU-Sim 4's sizes): the first

@@ -144,6 +144,7 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
        collector's per-class loops stop before classes that stay empty */
     sm->oc_ncls = c->num_int_units > 0 ? SM_INT + 1 : c->num_dp_units > 0 ? SM_DP + 1 : SM_MEM + 1;
     sm->sub_core = c->sub_core_model;
+    sm->oc_common = !sm->sub_core && !sm->oc_generic;
     if (sm->sub_core) {
         /* GPGPU-Sim requires these splits to be even; so do we, before the run */
         unsigned ns = (unsigned)c->num_sched_per_core;
@@ -192,15 +193,29 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     return 0;
 }
 
+/* The step below is compiled twice (oc_step_t): once for the common collector
+   (specialized sets, no sub-cores), where the sub-core branches fold away, and
+   once for every organisation. `sub` is sm->sub_core on the second. */
+#define OC_INLINE static inline __attribute__((always_inline))
+
+OC_INLINE unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp, bool sub) {
+    if (!sub) {
+        unsigned r = arch + (sm->bank_use_warp ? warp : 0);
+        return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
+    }
+    return sm_reg_bank(sm, arch, warp);
+}
+
 /* A unit's operands are all read: dispatch may take it. */
-static inline void cu_mark_ready(ws_sm *sm, unsigned cu) {
+OC_INLINE void cu_mark_ready(ws_sm *sm, unsigned cu) {
     unsigned set = sm->cu[cu].set;
     sm->cu_rdy[set] |= 1ull << (cu - sm->cu_base[set]);
+    sm->cu_rdy_sets |= 1u << set;
 }
 
 /* (cu_dispatch and cu_allocate run for most instructions every cycle: inlined, the
    call sites' constant sets fold the general-set tests away) */
-static inline __attribute__((always_inline)) bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set) {
+OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
     /* round robin over the set's units, starting after the last dispatched: only those
        whose operands are all read (cu_rdy), from disp_rr + 1 up, then from 0 (n <= 64) */
     uint64_t m = sm->cu_rdy[set];
@@ -212,25 +227,32 @@ static inline __attribute__((always_inline)) bool cu_dispatch(ws_sm *sm, unsigne
         for (uint64_t mm = round[h]; mm; mm &= mm - 1) {
             unsigned c = (unsigned)__builtin_ctzll(mm);
             sm_cu *cu = &sm->cu[base + c];
-            if (set == SM_NCLASS && k < SM_NCLASS && cu->in->cls != k) continue; /* k: any */
-            sm_regset *out = &sm->oc_ex[cu->in->cls];
-            if (!sm_regset_free_for(sm, out, sm->vsched[cu->in->warp])) continue;
+            unsigned cls = cu->cls;
+            if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
+            sm_regset *out = &sm->oc_ex[cls];
+            if (sub) { /* one slot per scheduler (oc_ex_scheds: the schedulers holding one) */
+                if (sm->oc_ex_scheds[cls] & cu->sbit) continue;
+                sm->oc_ex_scheds[cls] |= cu->sbit;
+            } else if (out->n >= out->width)
+                continue;
             sm_regset_push(out, cu->in);
             cu->in = NULL;
             sm->cu_used[set]--;
             sm->cu_used_all--;
             sm->cu_occ[set] &= ~(1ull << c);
-            sm->cu_rdy[set] &= ~(1ull << c);
+            uint64_t left = m & ~(1ull << c);
+            sm->cu_rdy[set] = left;
+            if (!left) sm->cu_rdy_sets &= ~(1u << set);
             sm->disp_rr[set] = c;
             return true;
         }
     return false;
 }
 
-static inline __attribute__((always_inline)) bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in) {
+OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
     unsigned n = sm->cu_n[set], base = sm->cu_base[set], lo = 0;
     if (sm->cu_used[set] == n) return false;
-    if (sm->sub_core) { /* the scheduler's share of the set */
+    if (sub) { /* the scheduler's share of the set */
         unsigned per = n / sm->n_sched;
         lo = sm->vsched[in->warp] * per;
         n = lo + per;
@@ -242,22 +264,30 @@ static inline __attribute__((always_inline)) bool cu_allocate(ws_sm *sm, unsigne
     unsigned c = (unsigned)__builtin_ctzll(free);
     sm_cu *cu = &sm->cu[base + c];
     cu->in = in;
+    cu->cls = in->cls;
+    if (sub) cu->sbit = (uint8_t)(1u << sm->vsched[in->warp]);
     sm->cu_used[set]++;
     sm->cu_used_all++;
     sm->cu_occ[set] |= 1ull << c;
-    in->nrd = in->nsrc;
+    unsigned ns = in->nsrc;
+    in->nrd = (uint8_t)ns;
     /* every queued operand read is served before dispatch: count it now */
-    sm->st.rf_reads += (uint64_t)in->nsrc * in->nact;
-    for (unsigned i = 0; i < in->nsrc; i++) {
-        unsigned b = sm_reg_bank(sm, in->src_bank[i], in->warp);
-        if (sm->bq_len[b] >= sm->bq_cap) { in->nrd--; continue; } /* cannot happen */
+    sm->st.rf_reads += (uint64_t)ns * in->nact;
+    /* (a bank's ring holds bq_cap = units x SM_MAX_SRC reads: it cannot overflow) */
+    uint64_t banks = 0;
+    for (unsigned i = 0; i < ns; i++) {
+        unsigned b = reg_bank(sm, in->src_bank[i], in->warp, sub);
         unsigned at = sm->bq_head[b] + sm->bq_len[b]++; /* (head + len) % cap, both < cap */
         if (at >= sm->bq_cap) at -= sm->bq_cap;
         sm->bankq[b][at].cu = (uint16_t)(base + c);
-        sm->bq_mask |= 1ull << b;
-        sm->bq_total++;
+        banks |= 1ull << b;
     }
-    if (!in->nrd) sm->cu_rdy[set] |= 1ull << c;
+    sm->bq_mask |= banks;
+    sm->bq_total += ns;
+    if (!ns) {
+        sm->cu_rdy[set] |= 1ull << c;
+        sm->cu_rdy_sets |= 1u << set;
+    }
     return true;
 }
 
@@ -269,38 +299,53 @@ static bool oc_blocked(const ws_sm *sm, unsigned k) {
     for (unsigned j = 0; j < 2; j++) /* (the units holding one with all operands read: cu_rdy) */
         for (uint64_t m = sm->cu_rdy[sets[j]]; m; m &= m - 1) {
             const sm_cu *cu = &sm->cu[sm->cu_base[sets[j]] + (unsigned)__builtin_ctzll(m)];
-            if (!sm_regset_free(&sm->oc_ex[cu->in->cls])) return true;
+            if (!sm_regset_free(&sm->oc_ex[cu->cls])) return true;
         }
     return false;
 }
 
-/* Generic collector, input side: each port visits the ID_OC registers in
-   GPGPU-Sim's port order (SP, SFU, MEM, DP, INT) and moves the oldest
-   instruction of each non-empty one into a free general unit (GPGPU-Sim 4
-   lets a port serve every register in one step). */
-static const uint8_t gen_order[SM_NCLASS] = {SM_SP, SM_SFU, SM_MEM, SM_DP, SM_INT};
+/* oc_blocked for the generic collector (only general units): first which OC_EX
+   registers are full; mostly none is, and then no unit need be looked at. */
+static bool gen_blocked(const ws_sm *sm) {
+    unsigned full = 0;
+    for (unsigned c = 0; c < SM_NCLASS; c++) full |= (unsigned)!sm_regset_free(&sm->oc_ex[c]) << c;
+    if (!full) return false;
+    for (uint64_t m = sm->cu_rdy[SM_NCLASS]; m; m &= m - 1)
+        if (full >> sm->cu[sm->cu_base[SM_NCLASS] + (unsigned)__builtin_ctzll(m)].cls & 1) return true;
+    return false;
+}
 
-static bool gen_allocate(ws_sm *sm) {
+/* Generic collector, input side: each port visits the ID_OC registers in
+   GPGPU-Sim's port order (SP, SFU, MEM, DP, INT: the class numbers' order) and
+   moves the oldest instruction of each non-empty one (idoc) into a free general
+   unit (GPGPU-Sim 4 lets a port serve every register in one step). */
+static bool gen_allocate(ws_sm *sm, unsigned idoc) {
     bool blocked = false;
     /* here only the general set has units, so oc_blocked answers alike for every
-       class until a unit is allocated (-1: not asked since) */
+       class (gen_blocked) until a unit with all operands read is allocated (-1: not
+       asked since) */
     int gblk = -1;
-    for (unsigned p = 0; p < sm->gen_in_ports; p++) {
+    /* a register whose oldest found no unit finds none at the later ports either:
+       allocation only fills units (only its blocked check is repeated) */
+    unsigned failed = 0;
+    for (unsigned p = 0; p < sm->gen_in_ports && idoc; p++) {
         bool moved = false; /* a port that moves nothing leaves the next nothing either */
-        for (unsigned j = 0; j < SM_NCLASS; j++) {
-            sm_regset *rs = &sm->id_oc[gen_order[j]];
-            if (!rs->n) continue;
+        for (unsigned todo = idoc; todo; todo &= todo - 1) {
+            unsigned k = (unsigned)__builtin_ctz(todo);
+            sm_regset *rs = &sm->id_oc[k];
             unsigned idx;
-            sm_inst *in = sm_regset_oldest(rs, &idx);
-            if (!cu_allocate(sm, SM_NCLASS, in)) {
+            if (failed >> k & 1 || !cu_allocate(sm, SM_NCLASS, sm_regset_oldest(rs, &idx),
+                                                  sm->sub_core)) {
+                failed |= 1u << k;
                 if (!blocked) {
-                    if (gblk < 0) gblk = oc_blocked(sm, gen_order[j]);
+                    if (gblk < 0) gblk = gen_blocked(sm);
                     blocked = gblk;
                 }
                 continue;
             }
-            gblk = -1;
+            if (!rs->slot[idx]->nsrc) gblk = -1; /* (it is ready: cu_rdy changed) */
             sm_regset_remove(rs, idx);
+            if (!rs->n) idoc &= ~(1u << k);
             sm->gen++; /* an ID_OC slot is free: issue may go on */
             moved = true;
         }
@@ -310,15 +355,103 @@ static bool gen_allocate(ws_sm *sm) {
 }
 
 /* One collector step; true when an instruction found no unit because the
-   units it could use are blocked from downstream. */
-static bool oc_step(ws_sm *sm);
+   units it could use are blocked from downstream. `idoc`: bit k set when
+   ID_OC k holds an instruction (issue adds none between steps). */
+OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic) {
+    /* 1. dispatch collector units whose operands are all read (a unit of
+       class k, or a general one holding class k, goes to OC_EX k: none
+       can while that is full) */
+    if (generic) {
+        for (unsigned p = 0; p < sm->gen_out_ports && sm->cu_rdy[SM_NCLASS]; p++)
+            if (!cu_dispatch(sm, SM_NCLASS, SM_NCLASS, sub)) break;
+    } else if (sm->cu_rdy_sets) {
+        /* only classes whose set has a unit with all operands read (cu_rdy_sets), or
+           all when a general one has (dispatch only clears bits, so this covers the
+           classes the loop must visit) */
+        unsigned todo = sm->cu_rdy_sets;
+        if (todo >> SM_NCLASS) todo = (1u << sm->oc_ncls) - 1;
+        for (; todo; todo &= todo - 1) {
+            unsigned k = (unsigned)__builtin_ctz(todo);
+            if (!sm_regset_free(&sm->oc_ex[k])) continue;
+            for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_rdy[k]; p++)
+                if (!cu_dispatch(sm, k, k, sub)) break;
+            if (sm->cu_rdy[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS, sub);
+        }
+    }
+    /* 2. register-bank arbitration: one read per bank, one operand per unit */
+    if (sm->bq_total) {
+        /* units granted a read this step carry this step's stamp */
+        uint64_t stamp = ++sm->oc_stamp;
+        /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64): only those with
+           a queued read and no writeback this cycle */
+        uint64_t cand = sm->bq_mask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
+        uint64_t round[2] = {cand & up, cand & ~up};
+        unsigned served = 0;
+        for (unsigned h = 0; h < 2; h++)
+            for (uint64_t m = round[h]; m; m &= m - 1) {
+                unsigned b = (unsigned)__builtin_ctzll(m);
+                unsigned head = sm->bq_head[b];
+                unsigned cu = sm->bankq[b][head].cu;
+                sm_cu *u = &sm->cu[cu];
+                if (u->granted == stamp) continue;
+                u->granted = stamp;
+                sm->bq_head[b] = head + 1 == sm->bq_cap ? 0 : head + 1;
+                if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
+                served++;
+                if (u->in && u->in->nrd && !--u->in->nrd) cu_mark_ready(sm, cu);
+            }
+        sm->bq_total -= served;
+    }
+    if (++sm->arb_prio == sm->nbanks) sm->arb_prio = 0; /* (arb_prio < nbanks) */
+    /* 3. input ports move instructions from ID_OC into free collector units */
+    if (generic) {
+        bool b = gen_allocate(sm, idoc);
+        sm->bank_wmask = 0;
+        return b;
+    }
+    bool blocked = false;
+    for (; idoc; idoc &= idoc - 1) {
+        unsigned k = (unsigned)__builtin_ctz(idoc);
+        sm_regset *rs = &sm->id_oc[k];
+        for (unsigned p = sm->in_ports[k]; p--;) {
+            unsigned idx;
+            /* both sets full: cu_allocate would refuse at once (most cycles of a busy
+               collector), so the oldest is not looked for either */
+            bool full = sm->cu_used[k] == sm->cu_n[k] &&
+                        sm->cu_used[SM_NCLASS] == sm->cu_n[SM_NCLASS];
+            sm_inst *in = full ? NULL : sm_regset_oldest(rs, &idx);
+            if (full ||
+                (!cu_allocate(sm, k, in, sub) && !cu_allocate(sm, SM_NCLASS, in, sub))) {
+                if (!blocked && oc_blocked(sm, k)) blocked = true;
+                break;
+            }
+            sm_regset_remove(rs, idx);
+            sm->gen++; /* an ID_OC slot is free: issue may go on */
+            if (!rs->n) break;
+        }
+    }
+    sm->bank_wmask = 0;
+    return blocked;
+}
+
+static bool oc_step_common(ws_sm *sm, unsigned idoc) { return oc_step_t(sm, idoc, false, false); }
+static bool oc_step_any(ws_sm *sm, unsigned idoc) {
+    return oc_step_t(sm, idoc, sm->sub_core, sm->oc_generic);
+}
+
+/* Bit k: ID_OC k holds an instruction (classes from oc_ncls up stay empty). */
+OC_INLINE unsigned idoc_mask(const ws_sm *sm) {
+    const sm_regset *r = sm->id_oc;
+    return (unsigned)(r[SM_SP].n != 0) << SM_SP | (unsigned)(r[SM_SFU].n != 0) << SM_SFU |
+           (unsigned)(r[SM_MEM].n != 0) << SM_MEM | (unsigned)(r[SM_DP].n != 0) << SM_DP |
+           (unsigned)(r[SM_INT].n != 0) << SM_INT;
+}
 
 void sm_oc_cycle(ws_sm *sm) {
     /* nothing in ID_OC, in a collector unit or in a bank queue: the steps below would
        only rotate the bank priority (once per step) and clear the write marks */
-    bool idle = !sm->bq_total && !sm->cu_used_all;
-    for (unsigned k = 0; k < sm->oc_ncls && idle; k++) idle = !sm->id_oc[k].n;
-    if (idle) {
+    unsigned idoc = idoc_mask(sm);
+    if (!idoc && !sm->bq_total && !sm->cu_used_all) {
         unsigned a = sm->arb_prio + sm->oc_steps;
         while (a >= sm->nbanks) a -= sm->nbanks;
         sm->arb_prio = a;
@@ -326,77 +459,13 @@ void sm_oc_cycle(ws_sm *sm) {
         return;
     }
     bool blocked = false;
-    for (unsigned s = 0; s < sm->oc_steps; s++) blocked |= oc_step(sm);
+    bool common = sm->oc_common;
+    for (unsigned s = 0;;) {
+        blocked |= common ? oc_step_common(sm, idoc) : oc_step_any(sm, idoc);
+        if (++s == sm->oc_steps) break;
+        idoc = idoc_mask(sm); /* less the ID_OC registers the step emptied */
+    }
     if (blocked) sm->st.oc_blocked_cycles++; /* a cycle count, whatever the steps */
-}
-
-static bool oc_step(ws_sm *sm) {
-    /* 1. dispatch collector units whose operands are all read (a unit of
-       class k, or a general one holding class k, goes to OC_EX k: none
-       can while that is full) */
-    if (sm->oc_generic) {
-        for (unsigned p = 0; p < sm->gen_out_ports && sm->cu_rdy[SM_NCLASS]; p++)
-            if (!cu_dispatch(sm, SM_NCLASS, SM_NCLASS)) break;
-    } else {
-        /* (only units whose operands are all read can go: cu_rdy) */
-        for (unsigned k = 0; k < sm->oc_ncls; k++) {
-            if (!(sm->cu_rdy[k] | sm->cu_rdy[SM_NCLASS])) continue;
-            if (!sm_regset_free(&sm->oc_ex[k])) continue;
-            for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_rdy[k]; p++)
-                if (!cu_dispatch(sm, k, k)) break;
-            if (sm->cu_rdy[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS);
-        }
-    }
-    /* 2. register-bank arbitration: one read per bank, one operand per unit */
-    if (sm->bq_total) {
-        /* units granted a read this step, bit (cu % 64) of word cu / 64 (at most
-           SM_NCLASS + 1 sets of 64 units) */
-        uint64_t granted[SM_NCLASS + 1] = {0};
-        /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64): only those with
-           a queued read and no writeback this cycle */
-        uint64_t cand = sm->bq_mask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
-        uint64_t round[2] = {cand & up, cand & ~up};
-        for (unsigned h = 0; h < 2; h++)
-            for (uint64_t m = round[h]; m; m &= m - 1) {
-                unsigned b = (unsigned)__builtin_ctzll(m);
-                unsigned cu = sm->bankq[b][sm->bq_head[b]].cu;
-                uint64_t bit = 1ull << (cu & 63);
-                if (granted[cu >> 6] & bit) continue;
-                granted[cu >> 6] |= bit;
-                if (++sm->bq_head[b] == sm->bq_cap) sm->bq_head[b] = 0;
-                if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
-                sm->bq_total--;
-                if (sm->cu[cu].in && sm->cu[cu].in->nrd && !--sm->cu[cu].in->nrd)
-                    cu_mark_ready(sm, cu);
-            }
-    }
-    if (++sm->arb_prio == sm->nbanks) sm->arb_prio = 0; /* (arb_prio < nbanks) */
-    /* 3. input ports move instructions from ID_OC into free collector units */
-    if (sm->oc_generic) {
-        bool b = gen_allocate(sm);
-        sm->bank_wmask = 0;
-        return b;
-    }
-    bool blocked = false;
-    for (unsigned k = 0; k < sm->oc_ncls; k++) {
-        sm_regset *rs = &sm->id_oc[k];
-        for (unsigned p = 0; p < sm->in_ports[k] && rs->n; p++) {
-            unsigned idx;
-            /* both sets full: cu_allocate would refuse at once (most cycles of a busy
-               collector), so the oldest is not looked for either */
-            bool full = sm->cu_used[k] == sm->cu_n[k] &&
-                        sm->cu_used[SM_NCLASS] == sm->cu_n[SM_NCLASS];
-            sm_inst *in = full ? NULL : sm_regset_oldest(rs, &idx);
-            if (full || (!cu_allocate(sm, k, in) && !cu_allocate(sm, SM_NCLASS, in))) {
-                if (!blocked && oc_blocked(sm, k)) blocked = true;
-                break;
-            }
-            sm_regset_remove(rs, idx);
-            sm->gen++; /* an ID_OC slot is free: issue may go on */
-        }
-    }
-    sm->bank_wmask = 0;
-    return blocked;
 }
 
 /* Register-bank read cycles a set of instructions would need in isolation

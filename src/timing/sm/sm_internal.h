@@ -188,7 +188,10 @@ typedef struct sm_mrpb {
 /* Collector unit. */
 typedef struct sm_cu {
     sm_inst *in;
+    uint64_t granted;          /* the collector step (oc_stamp) that last gave it a read */
     uint8_t set;               /* class it belongs to (SM_NCLASS = general) */
+    uint8_t cls;               /* in's class */
+    uint8_t sbit;              /* sub-core SMs: 1 << in's scheduler */
 } sm_cu;
 
 typedef struct sm_rdreq { uint16_t cu; } sm_rdreq;
@@ -340,6 +343,12 @@ struct ws_sm {
     uint64_t bq_mask;          /* banks whose read queue is not empty */
     /* (opcoll.c keeps these so a cycle looks only at what holds work) */
     unsigned cu_used_all;      /* sum of cu_used over the sets */
+    unsigned cu_rdy_sets;      /* bit s: cu_rdy[s] is not 0 */
+    uint64_t oc_stamp;         /* collector steps with a bank read queued (sm_cu.granted) */
+    unsigned oc_ex_scheds[SM_NCLASS]; /* sub-core SMs: bit s, OC_EX k holds scheduler s's
+                                  instruction (the collector adds, units.c takes) */
+    bool oc_common;            /* specialized sets, no sub-cores: the step compiled for them
+                                  (false: the general one, which tests compare it with) */
     bool bank_use_warp;        /* -gpgpu_reg_bank_use_warp_id */
     unsigned arb_prio;
     unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
@@ -356,6 +365,9 @@ struct ws_sm {
     unsigned nfu;
     sm_fu *fu;
     uint64_t wb_due;           /* the earliest cycle a unit's result is written back */
+    uint64_t fu_busy;          /* bit u: unit u has results in flight */
+    uint64_t fu_of[SM_NCLASS][8]; /* sub-core SMs: the units of a class serving a
+                                  scheduler, bit u for unit u */
     uint8_t resbus[SM_RESBUS_RING];
     unsigned n_resbus;
 

@@ -77,6 +77,12 @@ int sm_units_init(ws_sm *sm, char *err, size_t errlen) {
                 return -1;
             }
     }
+    if (sm->nfu > 64) { /* fu_busy and fu_of hold a bit per unit */
+        snprintf(err, errlen, "more than 64 function units per SM are not supported");
+        return -1;
+    }
+    if (c->sub_core_model)
+        for (unsigned i = 0; i < sm->nfu; i++) sm->fu_of[sm->fu[i].cls][sm->fu[i].sched] |= 1ull << i;
     for (unsigned i = 0; i < sm->nfu; i++) {
         sm->fu[i].capfl = maxlat + 2;
         sm->fu[i].fl = calloc(sm->fu[i].capfl, sizeof *sm->fu[i].fl);
@@ -154,7 +160,9 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
 void sm_units_writeback(ws_sm *sm) {
     if (sm->now < sm->wb_due) return; /* nothing due yet */
     uint64_t due = UINT64_MAX;
-    for (unsigned u = 0; u < sm->nfu; u++) {
+    /* (only the units with results in flight, in unit order) */
+    for (uint64_t busy = sm->fu_busy; busy; busy &= busy - 1) {
+        unsigned u = (unsigned)__builtin_ctzll(busy);
         sm_fu *fu = &sm->fu[u];
         for (unsigned i = 0; i < fu->nfl;) {
             if (fu->done_at[i] + 2 > sm->now) {
@@ -170,6 +178,7 @@ void sm_units_writeback(ws_sm *sm) {
             sm_sb_release(sm, &sm->warps[in->warp], in);
             sm_inst_complete(sm, in);
         }
+        if (!fu->nfl) sm->fu_busy &= ~(1ull << u);
     }
     sm->wb_due = due;
 }
@@ -206,29 +215,45 @@ static sm_inst *oldest_of(const ws_sm *sm, sm_regset *rs, unsigned s, unsigned *
     return best;
 }
 
+/* Unit u takes the oldest instruction of its OC_EX register (sub-core SMs: of its
+   scheduler's slot) if it can. (inline: the execute stage's loops call it) */
+static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u) {
+    sm_fu *fu = &sm->fu[u];
+    sm_regset *rs = &sm->oc_ex[fu->cls];
+    if (!rs->n) return;
+    unsigned idx = 0;
+    sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
+    if (!in || !fu_can_issue(sm, fu, in)) return;
+    sm_regset_remove(rs, idx);
+    if (sm->sub_core) sm->oc_ex_scheds[fu->cls] &= ~(1u << fu->sched);
+    uint64_t t = sm->now + in->lat;
+    sm->resbus[t % SM_RESBUS_RING]++;
+    fu->disp_until = sm->now + in->ii;
+    fu->fl[fu->nfl] = in;
+    fu->done_at[fu->nfl] = t;
+    fu->nfl++;
+    sm->fu_busy |= 1ull << u;
+    if (t + 2 < sm->wb_due) sm->wb_due = t + 2;
+    count_lanes(sm, fu, in);
+}
+
 /* Execute stage: each unit takes the oldest ready instruction of its OC_EX
  * register if it can; then the LD/ST unit cycles and takes its own. */
 void sm_units_cycle(ws_sm *sm) {
     /* most cycles no function unit's OC_EX register holds anything (classes without
        units stay empty): then no unit takes an instruction */
-    unsigned waiting = sm->oc_ex[SM_SP].n | sm->oc_ex[SM_SFU].n | sm->oc_ex[SM_DP].n |
-                       sm->oc_ex[SM_INT].n;
-    for (unsigned u = 0; u < sm->nfu && waiting; u++) {
-        sm_fu *fu = &sm->fu[u];
-        sm_regset *rs = &sm->oc_ex[fu->cls];
-        if (!rs->n) continue;
-        unsigned idx;
-        sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
-        if (!in || !fu_can_issue(sm, fu, in)) continue;
-        sm_regset_remove(rs, idx);
-        uint64_t t = sm->now + in->lat;
-        sm->resbus[t % SM_RESBUS_RING]++;
-        fu->disp_until = sm->now + in->ii;
-        fu->fl[fu->nfl] = in;
-        fu->done_at[fu->nfl] = t;
-        fu->nfl++;
-        if (t + 2 < sm->wb_due) sm->wb_due = t + 2;
-        count_lanes(sm, fu, in);
+    const sm_regset *x = sm->oc_ex;
+    if (x[SM_SP].n | x[SM_SFU].n | x[SM_DP].n | x[SM_INT].n) {
+        if (!sm->sub_core) {
+            for (unsigned u = 0; u < sm->nfu; u++) fu_take(sm, u);
+        } else { /* only the units whose scheduler's slot of their class holds work */
+            static const uint8_t fu_cls[4] = {SM_SP, SM_SFU, SM_DP, SM_INT};
+            uint64_t todo = 0;
+            for (unsigned j = 0; j < 4; j++)
+                for (unsigned m = sm->oc_ex_scheds[fu_cls[j]]; m; m &= m - 1)
+                    todo |= sm->fu_of[fu_cls[j]][__builtin_ctz(m)];
+            for (; todo; todo &= todo - 1) fu_take(sm, (unsigned)__builtin_ctzll(todo));
+        }
     }
     sm_ldst_cycle(sm);
     sm_regset *rs = &sm->oc_ex[SM_MEM];
@@ -236,6 +261,7 @@ void sm_units_cycle(ws_sm *sm) {
         unsigned idx;
         sm_inst *in = sm_regset_oldest(rs, &idx);
         sm_regset_remove(rs, idx);
+        if (sm->sub_core) sm->oc_ex_scheds[SM_MEM] &= ~(1u << sm->vsched[in->warp]);
         if (!in->rp_pass) /* a replay's pass is not another instruction */
             sm->st.thread_insts_mem += in->nact;
         sm_ldst_issue(sm, in);
