@@ -11,8 +11,16 @@ was measured) and the ratio GPGPU-Sim / warpsim at one thread, by wall time and 
 after is printed: wall-time ratios mean something only when it is below 1 (a busy machine slows
 GPGPU-Sim more than warpsim, and keeps threads from running at once).
 
+With --oracle DIR (a built GPGPU-Sim with a `gpgpusim-run` runner and `configs/`), GPGPU-Sim is
+run on each program right before warpsim's runs of it, and that time is used instead of the stored
+one: a host whose speed drifts from one quarter hour to the next then moves both sides alike. The
+programs are the bundled workloads built as CUDA programs (`make cuda-apps`, --apps), run in a
+scratch folder holding the config (--oracle-config, SM2_GTX480 for gtx480-v4); ptxas must be on
+PATH. The new times can be kept as the stored table (--save-ref).
+
 Not a test. Usage:
     tools/speed.py [--threads N] [--runs R] [--preset P] [--programs a,b,...] [--bin WARPSIM]
+                   [--oracle DIR [--oracle-config NAME] [--apps DIR] [--save-ref FILE]]
                    [--readme [FILE]]
 --readme rewrites README.md's (or FILE's) speed table, between its speed-table markers.
 """
@@ -21,8 +29,10 @@ import csv
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -90,6 +100,27 @@ def measure(binary, prog, inp, preset, threads, runs):
     return best
 
 
+def oracle_once(oracle, config, apps, prog, inp):
+    """(wall s, simulated cycles) of GPGPU-Sim on the program built as a CUDA program, run in a
+    scratch folder holding the config (GPGPU-Sim reads it from, and leaves files in, its folder)."""
+    app = os.path.join(apps, prog.replace("/", "_"))
+    if not os.access(app, os.X_OK):
+        raise RuntimeError("%s is not built (make cuda-apps)" % app)
+    cfg = os.path.join(oracle, "configs", config)
+    with tempfile.TemporaryDirectory(prefix="warpsim-speed-oracle-") as d:
+        for f in os.listdir(cfg):
+            shutil.copy(os.path.join(cfg, f), d)
+        cmd = [os.path.join(oracle, "gpgpusim-run"), app] + (["paper"] if inp == "paper" else [])
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+    m = re.findall(r"gpu_tot_sim_cycle = (\d+)", p.stdout)
+    if p.returncode != 0 or not m:
+        raise RuntimeError("GPGPU-Sim failed on %s %s (%d): %s" % (
+            prog, inp, p.returncode, (p.stderr or p.stdout).strip()[-300:]))
+    return wall, int(m[-1])
+
+
 def geomean(xs):
     xs = [x for x in xs if x and x > 0]
     if not xs:
@@ -141,6 +172,11 @@ def main(argv=None):
     ap.add_argument("--programs", help="comma-separated WORKLOAD[:INPUT] (default: the set above)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "warpsim"))
     ap.add_argument("--ref", default=os.path.join(ROOT, "tools", "speed_gpgpusim.csv"))
+    ap.add_argument("--oracle", metavar="DIR", help="run GPGPU-Sim from DIR on each program first")
+    ap.add_argument("--oracle-config", default="SM2_GTX480", help="its config (under DIR/configs)")
+    ap.add_argument("--apps", default=os.path.join(ROOT, "build", "cuda-apps"),
+                    help="the bundled workloads built as CUDA programs (make cuda-apps)")
+    ap.add_argument("--save-ref", metavar="FILE", help="write the fresh GPGPU-Sim times as a stored table")
     ap.add_argument("--readme", nargs="?", const=os.path.join(ROOT, "README.md"), metavar="FILE",
                     help="rewrite the speed table of README.md (or FILE)")
     a = ap.parse_args(argv)
@@ -156,12 +192,21 @@ def main(argv=None):
     load0 = loadavg()
     print("warpsim %s, preset %s, best of %d runs, load average %.2f at the start" % (
         a.bin, a.preset, a.runs, load0), flush=True)
-    rows = []
+    rows, fresh = [], []
     for prog, inp, kind in progs:
+        r = ref.get((prog, inp))
+        if a.oracle:
+            try:
+                gw, gcyc = oracle_once(a.oracle, a.oracle_config, a.apps, prog, inp)
+                r = (gw, None)
+                fresh.append((prog, inp, gw, gcyc))
+                print("  %-22s %-5s GPGPU-Sim %.2f s (%d cycles)" % (prog, inp, gw, gcyc), flush=True)
+            except RuntimeError as e:  # e.g. a kernel GPGPU-Sim cannot run: no time for it
+                r = None
+                print("  %s" % e, file=sys.stderr, flush=True)
         best = measure(a.bin, prog, inp, a.preset, a.threads, a.runs)
         w1, c1, cyc = best[1]
         wn, cn, _ = best[a.threads]
-        r = ref.get((prog, inp))
         rows.append({"prog": prog, "input": inp, "kind": kind, "cycles": cyc, "w1": w1, "c1": c1,
                      "wn": wn, "cn": cn, "ref": r[0] if r else None})
         print("  %-22s %-5s %8d cycles  1: %.2f s (cpu %.2f)  %d: %.2f s (cpu %.2f)" % (
@@ -175,10 +220,21 @@ def main(argv=None):
     print(text)
     print()
     print(note)
+    if a.save_ref and fresh:
+        with open(a.save_ref, "w") as f:
+            f.write("# program,input,gpgpusim_wall_s,source\n# Measured by tools/speed.py --oracle, "
+                    "%s, config %s, each right before warpsim's runs of the program.\n" % (
+                        time.strftime("%Y-%m-%d", time.gmtime()), a.oracle_config))
+            for prog, inp, gw, gcyc in fresh:
+                f.write("%s,%s,%.2f,GPGPU-Sim %s: bundled %s %s (%d cycles)\n" % (
+                    prog, inp, gw, a.oracle_config, prog, inp, gcyc))
     if a.readme:
+        source = ("GPGPU-Sim's times measured in the same run, each right before warpsim's runs of "
+                  "the program (`--oracle`, config %s)" % a.oracle_config if a.oracle else
+                  "GPGPU-Sim's times from tools/speed_gpgpusim.csv")
         rewrite_readme(a.readme,
-                       text + "\n\n" + note + " Measured by `tools/speed.py --threads %d --runs %d`; "
-                       "GPGPU-Sim's times from tools/speed_gpgpusim.csv." % (a.threads, a.runs))
+                       text + "\n\n" + note + " Measured by `tools/speed.py --threads %d --runs %d%s`; "
+                       "%s." % (a.threads, a.runs, " --oracle" if a.oracle else "", source))
     return 0
 
 

@@ -28,3 +28,36 @@ class SpeedTest(ToolTest):
         self.assertTrue(s.startswith("intro\n") and s.endswith("rest\n"))
         self.assertNotIn("\nold\n", s)
         self.assertIn("| micro/vectoradd | small |", s)
+
+    def test_fresh_oracle_times(self):
+        # a stand-in for GPGPU-Sim: its runner reports cycles and checks that it runs in a folder
+        # holding the config, on the program built as a CUDA program, with `paper` for that input
+        oracle, apps = os.path.join(self.tmp, "oracle"), os.path.join(self.tmp, "apps")
+        os.makedirs(os.path.join(oracle, "configs", "CFG"))
+        os.makedirs(apps)
+        with open(os.path.join(oracle, "configs", "CFG", "gpgpusim.config"), "w") as f:
+            f.write("-gpgpu_n_clusters 15\n")
+        runner = os.path.join(oracle, "gpgpusim-run")
+        with open(runner, "w") as f:
+            f.write('#!/bin/sh\n[ -f gpgpusim.config ] || exit 3\n'
+                    'case "$1" in */micro_vectoradd) ;; *) exit 4 ;; esac\n'
+                    '[ "$2" = "" ] || exit 5\nsleep 0.3\necho "gpu_tot_sim_cycle = 4321"\n')
+        os.chmod(runner, 0o755)
+        app = os.path.join(apps, "micro_vectoradd")
+        with open(app, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(app, 0o755)
+        saved = os.path.join(self.tmp, "fresh.csv")
+        p = subprocess.run([sys.executable, os.path.join(REPO, "tools", "speed.py"), "--bin", WARPSIM,
+                            "--programs", "micro/vectoradd:small,micro/histogram:small", "--runs", "1",
+                            "--oracle", oracle, "--oracle-config", "CFG", "--apps", apps,
+                            "--save-ref", saved], capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("GPGPU-Sim 0.", p.stdout)  # the stand-in's time, measured here
+        self.assertIn("micro_histogram is not built", p.stderr)  # no app: no GPGPU-Sim time
+        self.assertRegex(p.stdout, r"\| micro/vectoradd \| small \|.*\| 0\.[3-9] s \| \d+x")
+        self.assertRegex(p.stdout, r"\| micro/histogram \| small \|.*\| - \| - \|")
+        with open(saved) as f:
+            rows = [line for line in f if not line.startswith("#")]
+        self.assertEqual(len(rows), 1)
+        self.assertRegex(rows[0], r"^micro/vectoradd,small,0\.[3-9]\d,GPGPU-Sim CFG: .*\(4321 cycles\)")
