@@ -7,8 +7,8 @@ workloads) it runs `warpsim run` on the timing model at -warpsim_threads 1 and N
 simulated cycles; then the speedup of N threads over one, GPGPU-Sim's wall time for the same
 program from the stored table (tools/speed_gpgpusim.csv, with its provenance; '-' where none
 was measured) and the ratio GPGPU-Sim / warpsim at one thread, by wall time and by CPU time
-(GPGPU-Sim's times come from a quiet machine, where wall and CPU time agree). The load average before and
-after is printed: wall-time ratios mean something only when it is below 1 (a busy machine slows
+(GPGPU-Sim's times come from a quiet machine, where wall and CPU time agree). The load average at the start
+and at the end is printed: wall-time ratios mean something only when the first is below 1 (a busy machine slows
 GPGPU-Sim more than warpsim, and keeps threads from running at once).
 
 With --oracle DIR (a built GPGPU-Sim with a `gpgpusim-run` runner and `configs/`), GPGPU-Sim is
@@ -213,9 +213,11 @@ def main(argv=None):
             prog, inp, cyc, w1, c1, a.threads, wn, cn), flush=True)
     load1 = loadavg()
     text = table(rows, a.threads)
-    note = ("Load average %.2f before, %.2f after (%s)." % (
-        load0, load1, "a quiet machine" if max(load0, load1) < 1 else
-        "a busy machine: wall-time ratios are not reliable"))
+    # the load at the end counts these runs themselves (one at a time, two threads for a while):
+    # whether other work was running shows at the start
+    note = ("Load average %.2f at the start (%s), %.2f at the end, these runs included." % (
+        load0, "a quiet machine" if load0 < 1 else "a busy machine: wall-time ratios are not reliable",
+        load1))
     print()
     print(text)
     print()
