@@ -6,6 +6,8 @@
 #   make fuzz       run every fuzz harness (tests/fuzz) for FUZZ_SECONDS each: libFuzzer on
 #                   the fat binary reader, PTX front end, config reader and functional
 #                   engine (needs clang), then the sweep-spec reader (not a test)
+#   make pgo        build-pgo/warpsim and shim libraries, profile-guided and link-time optimised
+#                   (needs gcc; same results, checked on its training runs; tools/speed.py --bin)
 #   make bench-speed  simulation speed: matmul 256 functional and timing, two memory-bound runs (not a test)
 #   make ptx        regenerate bundled workloads' PTX + ptxas info (needs nvcc)
 #   make install [PREFIX=/usr/local] [DESTDIR=]   warpsim on PATH: PREFIX/bin/warpsim, the shim
@@ -55,7 +57,7 @@ CUDART   := $(BUILD)/lib/libcudart.so.13
 CUDADRV  := $(BUILD)/lib/libcuda.so.1
 TESTBIN  := $(BUILD)/run_tests
 
-.PHONY: all test test-tools asan clean bench-speed ptx check-ptx fuzz fuzz-spec install uninstall
+.PHONY: all test test-tools asan clean pgo bench-speed ptx check-ptx fuzz fuzz-spec install uninstall
 all: $(WARPSIM) $(CUDART) $(CUDADRV) $(TESTBIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -76,7 +78,7 @@ $(BUILD)/obj/embed/%.o: $(BUILD)/obj/embed/%.c
 $(LIBWS): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(WARPSIM): $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BENCH_OBJ) $(EMBED_OBJ) $(LIBWS) $(LDLIBS)
@@ -118,6 +120,26 @@ asan:
 	    CFLAGS="-O1 -g $(ASAN_SAN) -fno-omit-frame-pointer" \
 	    LDFLAGS="-shared-libsan -Wl,-rpath,$(ASAN_RT)" test
 
+# Profile-guided and link-time optimised build (gcc): an instrumented build runs
+# tools/pgo_train.py's training set (bundled workloads that tools/speed.py does
+# not time), every object is compiled again with its profile, and the training
+# set runs once more on the result, which fails unless every statistic matches
+# the instrumented build's. Always from scratch: stale profiles would mislead.
+PGO_DIR   ?= build-pgo
+PGO_FLAGS := $(OPT) -g -flto=auto
+pgo:
+	rm -rf $(PGO_DIR)
+	$(MAKE) BUILD=$(PGO_DIR) AR=gcc-ar CFLAGS="$(PGO_FLAGS) -fprofile-generate -fprofile-update=prefer-atomic" \
+	    LDFLAGS="-flto=auto -fprofile-generate" $(PGO_DIR)/warpsim
+	$(PYTHON) tools/pgo_train.py --bin $(PGO_DIR)/warpsim --out $(PGO_DIR)/train/instrumented
+	find $(PGO_DIR)/obj -name '*.o' -delete
+	rm -f $(PGO_DIR)/libwarpsim.a $(PGO_DIR)/warpsim
+	$(MAKE) BUILD=$(PGO_DIR) AR=gcc-ar \
+	    CFLAGS="$(PGO_FLAGS) -fprofile-use -fprofile-partial-training -Wno-missing-profile" \
+	    LDFLAGS="-flto=auto" $(PGO_DIR)/warpsim $(PGO_DIR)/lib/libcudart.so.13 $(PGO_DIR)/lib/libcuda.so.1
+	$(PYTHON) tools/pgo_train.py --bin $(PGO_DIR)/warpsim --out $(PGO_DIR)/train/optimised \
+	    --check $(PGO_DIR)/train/instrumented
+
 bench-speed: $(WARPSIM)
 	./tools/bench_speed.sh
 
@@ -156,7 +178,7 @@ $(BUILD)/fuzz/obj/%.o: %.c
 	$(CLANG) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 $(FUZZ_LIB): $(FUZZ_OBJ)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB)
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 # bench PTX seeds under one folder, named after their workload
@@ -184,7 +206,7 @@ check-ptx:
 	./tools/gen_ptx.sh --check
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-pgo
 
 # The layout src/cli/main.c looks for beside an installed binary:
 # PREFIX/bin/warpsim, PREFIX/lib/warpsim/{libcudart.so.13,libcuda.so.1,tools/}.

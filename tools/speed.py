@@ -18,8 +18,13 @@ programs are the bundled workloads built as CUDA programs (`make cuda-apps`, --a
 scratch folder holding the config (--oracle-config, SM2_GTX480 for gtx480-v4); ptxas must be on
 PATH. The new times can be kept as the stored table (--save-ref).
 
+With --plain BIN, a second build (the plain `make` build next to `make pgo`'s optimised one,
+say) is timed too, at one thread, in the same interleaving; the note under the table gives its
+ratio to GPGPU-Sim and how much quicker the measured build is.
+
 Not a test. Usage:
     tools/speed.py [--threads N] [--runs R] [--preset P] [--programs a,b,...] [--bin WARPSIM]
+                   [--plain WARPSIM]
                    [--oracle DIR [--oracle-config NAME] [--apps DIR] [--save-ref FILE]]
                    [--readme [FILE]]
 --readme rewrites README.md's (or FILE's) speed table, between its speed-table markers.
@@ -89,14 +94,17 @@ def run_once(binary, prog, inp, preset, threads):
     return wall, cpu, int(m[-1]) if m else 0
 
 
-def measure(binary, prog, inp, preset, threads, runs):
-    """Best (by wall time) of `runs` runs at 1 and at `threads` threads, interleaved."""
+def measure(binary, prog, inp, preset, threads, runs, plain=None):
+    """Best (by wall time) of `runs` runs at 1 and at `threads` threads, interleaved; with
+    `plain`, also that binary's best at one thread (key "plain")."""
     best = {}
     for _ in range(runs):
-        for t in (1, threads):
-            w = run_once(binary, prog, inp, preset, t)
-            if t not in best or w[0] < best[t][0]:
-                best[t] = w
+        for key, b, t in ((1, binary, 1), (threads, binary, threads), ("plain", plain, 1)):
+            if not b:
+                continue
+            w = run_once(b, prog, inp, preset, t)
+            if key not in best or w[0] < best[key][0]:
+                best[key] = w
     return best
 
 
@@ -153,6 +161,12 @@ def table(rows, threads):
     return "\n".join(out)
 
 
+def rel(path):
+    """A binary's path as the README shows it: from the repository root when inside it."""
+    p = os.path.abspath(path)
+    return os.path.relpath(p, ROOT) if p.startswith(ROOT + os.sep) else os.path.basename(p)
+
+
 def rewrite_readme(path, text):
     with open(path) as f:
         s = f.read()
@@ -171,6 +185,7 @@ def main(argv=None):
     ap.add_argument("--preset", default="gtx480-v4")
     ap.add_argument("--programs", help="comma-separated WORKLOAD[:INPUT] (default: the set above)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "warpsim"))
+    ap.add_argument("--plain", metavar="WARPSIM", help="also time this build at one thread")
     ap.add_argument("--ref", default=os.path.join(ROOT, "tools", "speed_gpgpusim.csv"))
     ap.add_argument("--oracle", metavar="DIR", help="run GPGPU-Sim from DIR on each program first")
     ap.add_argument("--oracle-config", default="SM2_GTX480", help="its config (under DIR/configs)")
@@ -204,11 +219,15 @@ def main(argv=None):
             except RuntimeError as e:  # e.g. a kernel GPGPU-Sim cannot run: no time for it
                 r = None
                 print("  %s" % e, file=sys.stderr, flush=True)
-        best = measure(a.bin, prog, inp, a.preset, a.threads, a.runs)
+        best = measure(a.bin, prog, inp, a.preset, a.threads, a.runs, a.plain)
         w1, c1, cyc = best[1]
         wn, cn, _ = best[a.threads]
+        if a.plain and best["plain"][2] != cyc:
+            raise RuntimeError("%s and %s simulate %s %s in different cycle counts (%d, %d)" % (
+                a.bin, a.plain, prog, inp, cyc, best["plain"][2]))
         rows.append({"prog": prog, "input": inp, "kind": kind, "cycles": cyc, "w1": w1, "c1": c1,
-                     "wn": wn, "cn": cn, "ref": r[0] if r else None})
+                     "wn": wn, "cn": cn, "ref": r[0] if r else None,
+                     "wp": best["plain"][0] if a.plain else None})
         print("  %-22s %-5s %8d cycles  1: %.2f s (cpu %.2f)  %d: %.2f s (cpu %.2f)" % (
             prog, inp, cyc, w1, c1, a.threads, wn, cn), flush=True)
     load1 = loadavg()
@@ -218,6 +237,13 @@ def main(argv=None):
     note = ("Load average %.2f at the start (%s), %.2f at the end, these runs included." % (
         load0, "a quiet machine" if load0 < 1 else "a busy machine: wall-time ratios are not reliable",
         load1))
+    if a.plain:
+        gain = geomean([r["wp"] / r["w1"] for r in rows])
+        rp = geomean([r["ref"] / r["wp"] for r in rows if r["ref"]])
+        note += (" The plain build (`%s`), timed in the same runs: %.2fx the measured build's wall "
+                 "time (geometric mean)%s." % (
+                     rel(a.plain), gain or 0,
+                     ", GPGPU-Sim / warpsim %.0fx" % rp if rp else ""))
     print()
     print(text)
     print()
@@ -234,9 +260,14 @@ def main(argv=None):
         source = ("GPGPU-Sim's times measured in the same run, each right before warpsim's runs of "
                   "the program (`--oracle`, config %s)" % a.oracle_config if a.oracle else
                   "GPGPU-Sim's times from tools/speed_gpgpusim.csv")
+        bins = ""
+        if os.path.abspath(a.bin) != os.path.join(ROOT, "build", "warpsim"):
+            bins += " --bin %s" % rel(a.bin)
+        if a.plain:
+            bins += " --plain %s" % rel(a.plain)
         rewrite_readme(a.readme,
-                       text + "\n\n" + note + " Measured by `tools/speed.py --threads %d --runs %d%s`; "
-                       "%s." % (a.threads, a.runs, " --oracle" if a.oracle else "", source))
+                       text + "\n\n" + note + " Measured by `tools/speed.py%s --threads %d --runs %d%s`; "
+                       "%s." % (bins, a.threads, a.runs, " --oracle" if a.oracle else "", source))
     return 0
 
 

@@ -29,6 +29,27 @@ class SpeedTest(ToolTest):
         self.assertNotIn("\nold\n", s)
         self.assertIn("| micro/vectoradd | small |", s)
 
+    def test_plain_build_beside(self):
+        # a second build timed in the same runs (here the same binary under another path): its
+        # ratio to GPGPU-Sim and the gain are in the note, and the README names both builds
+        plain = os.path.join(self.tmp, "plain-warpsim")
+        os.symlink(WARPSIM, plain)
+        readme = os.path.join(self.tmp, "README.md")
+        with open(readme, "w") as f:
+            f.write("<!-- speed-table begin (tools/speed.py --readme) -->\n<!-- speed-table end -->\n")
+        ref = os.path.join(self.tmp, "ref.csv")
+        with open(ref, "w") as f:
+            f.write("micro/vectoradd,small,2.0,test\n")
+        p = subprocess.run([sys.executable, os.path.join(REPO, "tools", "speed.py"), "--bin", WARPSIM,
+                            "--plain", plain, "--programs", "micro/vectoradd:small", "--runs", "1",
+                            "--ref", ref, "--readme", readme], capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"The plain build \(`plain-warpsim`\), timed in the same runs: "
+                                   r"[0-9.]+x the measured build's wall time \(geometric mean\), "
+                                   r"GPGPU-Sim / warpsim \d+x\.")
+        with open(readme) as f:
+            self.assertIn("--plain plain-warpsim --threads 2 --runs 1", f.read())
+
     def test_fresh_oracle_times(self):
         # a stand-in for GPGPU-Sim: its runner reports cycles and checks that it runs in a folder
         # holding the config, on the program built as a CUDA program, with `paper` for that input
