@@ -600,6 +600,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     if (now < sm->sleep_until && sm->sleep_stuck && !sm_ldst_stuck_cycle(sm))
         sm->sleep_until = 0; /* the L1D changed: this cycle runs in full */
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
+        if (sm->resp.len) sm_ldst_sleep_reply(sm); /* (ws_sm_in_push let it in) */
         if (sm->sleep_shift) sm_ldst_moving_cycle(sm);
         sm->st.oc_blocked_cycles += sm->stuck_blocked;
         sm->st.cycles_active++;
@@ -642,7 +643,12 @@ bool ws_sm_in_ready_for(const ws_sm *sm, const ws_mreq *r) {
 }
 
 void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now) {
-    sm->sleep_until = 0;
+    /* a reply that only counts leaves a sleeping SM asleep: its sleeping cycle takes it
+       as the full one would (then at the head of the empty response FIFO) */
+    if (now < sm->sleep_until && !sm->resp.len && sm_ldst_reply_quiet(sm, r))
+        sm->sleep_replies++;
+    else
+        sm->sleep_until = 0;
     sm->st.mem_replies_in++;
     sm->progressed = true;
     r->t_returned = now;
