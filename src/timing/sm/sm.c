@@ -564,9 +564,8 @@ static uint64_t quiet_until(ws_sm *sm) {
         (sm->tex_live && sm_tex_wants_cycle(sm)))
         return 0;
     if (sm->smem_n) return 0;
-    unsigned oc_busy = sm->bq_total | sm->cu_used[SM_NCLASS];
-    for (unsigned k = 0; k < SM_NCLASS; k++)
-        oc_busy |= sm->id_oc[k].n | sm->oc_ex[k].n | sm->cu_used[k];
+    unsigned oc_busy = sm->bq_total | sm->cu_used_all; /* (the sum of cu_used) */
+    for (unsigned k = 0; k < SM_NCLASS; k++) oc_busy |= sm->id_oc[k].n | sm->oc_ex[k].n;
     uint64_t until = UINT64_MAX;
     unsigned moving;
     if (sm->mshr_idle && (sm->ld_disp || sm->l1q_n || oc_busy)) return 0;
@@ -576,6 +575,8 @@ static uint64_t quiet_until(ws_sm *sm) {
         until = sm->now + moving + 1;
     } else if (sm->ld_disp || sm->l1q_n || oc_busy) {
         bool blocked = false;
+        /* (oc_stuck's first test before the LD/ST unit's longer one: both must hold) */
+        if (oc_busy && (sm->oc_generic || sm->sub_core || sm->bq_total)) return 0;
         if (!sm_ldst_stuck(sm) || (oc_busy && !oc_stuck(sm, &blocked))) return 0;
         sm->sleep_stuck = true;
         sm->stuck_blocked = blocked;
