@@ -549,7 +549,9 @@ static bool oc_stuck(const ws_sm *sm, bool *blocked) {
  * whose L1D has changed runs in full (sm->sleep_stuck). Or the L1 latency
  * queue only moves up (sm_ldst_moving: dispatch register and head slot empty,
  * collector idle): those cycles move it, until its first entry reaches the
- * head (sm->sleep_shift). Returns the first
+ * head (sm->sleep_shift). Requests in the out queue keep no SM awake: the
+ * interconnect takes them after every cycle, asleep or not (gpu.c), and
+ * nothing that pushes there works while the SM sleeps. Returns the first
  * cycle that must run in full after `now`, or 0 when the next one must. */
 static uint64_t quiet_until(ws_sm *sm) {
     sm->sleep_stuck = sm->stuck_blocked = sm->sleep_shift = false;
@@ -558,7 +560,7 @@ static uint64_t quiet_until(ws_sm *sm) {
         return 0;
     for (unsigned s = 0; s < sm->n_sched; s++)
         if (sm->memo_gen[s] != sm->gen) return 0;
-    if (sm->next_wb || sm->next_global || sm->resp.len || sm->outq.len ||
+    if (sm->next_wb || sm->next_global || sm->resp.len ||
         ws_cache_has_miss(sm->l1d) || ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i) ||
         ws_cache_has_ready(sm->l1d) || ws_cache_has_ready(sm->l1c) || ws_cache_has_ready(sm->l1i) ||
         (sm->tex_live && sm_tex_wants_cycle(sm)))
