@@ -317,6 +317,13 @@ static uint64_t rig_run_pieces(rig *r, uint32_t grid, uint32_t block, uint32_t r
             if (wake) ws_sm_wake(r->sm);
         }
         ws_sm_cycle(r->sm, now);
+        /* the flags ws_sm_after_cycle keeps (fault, CTA room) as computed afresh */
+        unsigned f = ws_sm_after_cycle(r->sm);
+        if (!(f & WS_SM_CTA_ROOM) != !ws_sm_can_take_cta(r->sm) ||
+            !(f & WS_SM_FAULTED) != !ws_sm_fault(r->sm, NULL)) {
+            ws_test_fail(__FILE__, __LINE__, "cycle %llu: kept flags %#x", (unsigned long long)now, f);
+            return 0;
+        }
         ws_mreq *q;
         while ((q = ws_sm_out_peek(r->sm)) && tail - head + 4 <= CAP) {
             ws_sm_out_pop(r->sm);

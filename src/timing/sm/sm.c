@@ -100,10 +100,13 @@ ws_mreq *sm_new_req(ws_sm *sm, uint8_t access, uint64_t addr, uint32_t size, uin
 }
 
 /* ---- faults, completion -------------------------------------------------- */
+static void keep_after_flags(ws_sm *sm);
+
 void sm_set_fault(ws_sm *sm, const ws_fault *f) {
     if (sm->has_fault) return;
     sm->has_fault = true;
     sm->fault = *f;
+    keep_after_flags(sm);
 }
 
 static void cta_finish(ws_sm *sm, unsigned k) {
@@ -114,6 +117,7 @@ static void cta_finish(ws_sm *sm, unsigned k) {
     c->cta = NULL;
     c->used = false;
     sm->n_active_ctas--;
+    keep_after_flags(sm);
     sm->n_active_threads -= c->nthreads;
     sm->st.ctas_done++;
     sm->progressed = true;
@@ -398,6 +402,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     sm->warps_per_cta = (threads + 31) / 32;
     sm->padded_threads = sm->warps_per_cta * 32;
     sm->max_cta = compute_max_cta(sm, &sm->cta_limiter);
+    keep_after_flags(sm);
     sm->mf_lat_max = sm->mf_lat_max_l2[0] = sm->mf_lat_max_l2[1] = 0;
     sm->local_threads = sm->padded_threads * (sm->max_cta ? sm->max_cta : 1) * sm->n_sms;
     if (sm->ro) sm_ro_kernel_start(sm);
@@ -459,6 +464,7 @@ static ws_cta *take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     ct->state_seen = c->state_changes;
     ct->nthreads = sm->padded_threads;
     sm->n_active_ctas++;
+    keep_after_flags(sm);
     sm->n_active_threads += ct->nthreads;
     if (sm->smc) sm_smc_cta_launched(sm); /* the CTA's shared memory leaves the cache */
     sm->n_live_warps += ct->nwarps;
@@ -492,11 +498,16 @@ unsigned ws_sm_active_ctas(const ws_sm *sm) { return sm->n_active_ctas; }
 void ws_sm_commit(ws_sm *sm) {
     if (sm->wlog->n) ws_wlog_commit(sm->wlog);
 }
+/* The flags of ws_sm_after_cycle (asked after every cycle) that change only with a
+   fault, a kernel or a CTA coming or going: kept there. */
+static void keep_after_flags(ws_sm *sm) {
+    sm->after_kept = (uint8_t)((sm->has_fault ? WS_SM_FAULTED : 0u) |
+                               (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u));
+}
 unsigned ws_sm_after_cycle(const ws_sm *sm) {
     return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->outq.head ? WS_SM_HAS_OUT : 0u) |
-           (sm->progressed ? WS_SM_PROGRESSED : 0u) | (sm->has_fault ? WS_SM_FAULTED : 0u) |
-           (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) |
-           (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u);
+           (sm->progressed ? WS_SM_PROGRESSED : 0u) |
+           (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) | sm->after_kept;
 }
 
 bool ws_sm_busy(const ws_sm *sm) {
