@@ -287,6 +287,95 @@ TEST(sm_runs_kernel_like_the_functional_engine_deterministically) {
     CHECK_MSG(cyc[0] > 600 && cyc[0] < 20000, "cycles %llu", (unsigned long long)cyc[0]);
 }
 
+/* ---- a sleeping SM takes the replies that only count (sm_ldst_reply_quiet) ------- */
+/* rig_run's memory, but one reply a cycle in the order they are due (as the GPU's
+   interconnect delivers) and every read reply split into one reply per sector (as a
+   sectored L2 answers), so most replies complete nothing. `wake`: each reply wakes
+   the SM (ws_sm_wake), so full cycles take every one: the path the sleeping one
+   replaces. */
+static uint64_t rig_run_pieces(rig *r, uint32_t grid, uint32_t block, uint32_t regs,
+                               uint64_t lat, bool wake) {
+    r->l.grid[0] = grid, r->l.grid[1] = r->l.grid[2] = 1;
+    r->l.block[0] = block, r->l.block[1] = r->l.block[2] = 1;
+    ws_kernel_res res = {block, regs, r->mod->funcs[0].static_shared};
+    ws_sm_start_kernel(r->sm, &r->l, &res);
+    enum { CAP = 8192 };
+    static ws_mreq *fly[CAP];
+    static uint64_t due[CAP];
+    unsigned head = 0, tail = 0; /* a FIFO: due times only grow */
+    uint32_t next = 0;
+    uint64_t now = 0, idle = 0;
+    while (next < grid || ws_sm_busy(r->sm) || head != tail) {
+        while (next < grid && ws_sm_can_take_cta(r->sm)) {
+            uint32_t id[3] = {next++, 0, 0};
+            ws_sm_take_cta(r->sm, id, now);
+        }
+        if (head != tail && due[head % CAP] <= now && ws_sm_in_ready_for(r->sm, fly[head % CAP])) {
+            ws_mreq *q = fly[head++ % CAP];
+            q->is_reply = true;
+            ws_sm_in_push(r->sm, q, now);
+            if (wake) ws_sm_wake(r->sm);
+        }
+        ws_sm_cycle(r->sm, now);
+        /* the flags ws_sm_after_cycle keeps (fault, CTA room) as computed afresh */
+        unsigned f = ws_sm_after_cycle(r->sm);
+        if (!(f & WS_SM_CTA_ROOM) != !ws_sm_can_take_cta(r->sm) ||
+            !(f & WS_SM_FAULTED) != !ws_sm_fault(r->sm, NULL)) {
+            ws_test_fail(__FILE__, __LINE__, "cycle %llu: kept flags %#x", (unsigned long long)now, f);
+            return 0;
+        }
+        ws_mreq *q;
+        while ((q = ws_sm_out_peek(r->sm)) && tail - head + 4 <= CAP) {
+            ws_sm_out_pop(r->sm);
+            uint8_t m = q->sectors;
+            bool split = (!q->is_write || q->is_atomic) && m && (m & (m - 1));
+            for (unsigned s = 0; s < 4; s++) {
+                if (split && !(m >> s & 1)) continue;
+                ws_mreq *p = q;
+                if (split && (m & ((1u << s) - 1))) p = ws_mreq_alloc_copy(&r->pool, q);
+                if (split) p->sectors = (uint8_t)(1u << s);
+                fly[tail % CAP] = p;
+                due[tail++ % CAP] = now + lat;
+                if (!split) break;
+            }
+        }
+        if (ws_sm_fault(r->sm, NULL)) return 0;
+        idle = ws_sm_progressed(r->sm) ? 0 : idle + 1;
+        if (idle > 100000) {
+            ws_test_fail(__FILE__, __LINE__, "stuck");
+            return 0;
+        }
+        now++;
+    }
+    return now;
+}
+
+TEST(sm_sleeping_replies_agree_with_full_cycles) {
+    static const char *const sets[][5] = {
+        {NULL},
+        {"gpgpu_num_sched_per_core", "1", NULL},
+        {"gpgpu_cache:dl1", "S:32:128:4,L:L:m:N,A:32:8,8", NULL},
+    };
+    for (unsigned k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        uint64_t cyc[2];
+        ws_sm_stats st[2];
+        uint64_t quiet = 0;
+        for (int w = 0; w < 2; w++) {
+            rig r;
+            if (!rig_open(&r, vadd_ptx, sets[k][0] ? sets[k] : NULL)) return;
+            cyc[w] = rig_run_pieces(&r, 8, 128, 16, 120, w == 1);
+            st[w] = *ws_sm_get_stats(r.sm);
+            if (!w) quiet = r.sm->sleep_replies;
+            CHECK_EQ_U64(st[w].ctas_done, 8);
+            rig_close(&r);
+        }
+        CHECK_MSG(cyc[0] == cyc[1], "set %u: cycles %llu asleep, %llu woken", k,
+                  (unsigned long long)cyc[0], (unsigned long long)cyc[1]);
+        CHECK_MSG(!memcmp(&st[0], &st[1], sizeof st[0]), "set %u: statistics differ", k);
+        CHECK_MSG(quiet > 0, "set %u: no reply was taken asleep", k); /* the path ran */
+    }
+}
+
 /* ---- unit-level checks on a bare SM --------------------------------------------- */
 TEST(sm_shared_bank_conflict_cycles) {
     rig r;

@@ -1197,6 +1197,12 @@ bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bo
            c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == addr &&
            c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == 0;
 }
+ws_fail_kind ws_cache_count_noted_refusal(ws_cache *c, ws_acc_dir dir, bool local) {
+    /* what ws_cache_access_bytes counts when it answers from the note */
+    if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
+    fail(c, dir, (ws_fail_kind)c->fail_kind);
+    return (ws_fail_kind)c->fail_kind;
+}
 void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx) {
     c->evict_fn = fn;
     c->evict_ctx = ctx;

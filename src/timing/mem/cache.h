@@ -223,6 +223,9 @@ void ws_cache_set_owner(ws_cache *c, uint16_t owner);
  * note of the last refusal (a refusal, counted, nothing else changed)? */
 bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
                             uint64_t now);
+/* That access, when ws_cache_refusal_noted holds: the refusal counted as
+ * ws_cache_access would count it (without its path to the note); its kind. */
+ws_fail_kind ws_cache_count_noted_refusal(ws_cache *c, ws_acc_dir dir, bool local);
 /* Called when a present line is evicted to make room (not on flushes);
    evictor: the owner set when the line that takes its place came in. */
 typedef void (*ws_cache_evict_fn)(void *ctx, uint64_t block, uint16_t owner, uint16_t evictor);

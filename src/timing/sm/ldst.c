@@ -480,6 +480,30 @@ static void process_response(ws_sm *sm) {
     ws_mreq_free(sm->env.pool, r);
 }
 
+/* ---- replies to a sleeping SM (sm.c) ------------------------------------------- */
+/* Would process_response, taking r at the head of the response FIFO, only count
+ * and free it? So it does for a sector piece that leaves its line (or bypass
+ * reply) incomplete, an L1D writeback's acknowledgement and a store's
+ * acknowledgement that does not finish its warp (stores_out only goes down).
+ * Instruction replies (taken in ws_sm_in_push, never queued) only count unless
+ * they complete a fetch. A sleeping SM then takes r in its sleeping cycle
+ * (sm_ldst_sleep_reply): nothing the cycle's other stages look at changed. */
+bool sm_ldst_reply_quiet(const ws_sm *sm, const ws_mreq *r) {
+    if (r->is_write && !r->is_atomic && r->access != WS_MA_INST) {
+        if (r->access == WS_MA_L1_WRBK) return true;
+        const sm_warp *w = &sm->warps[r->warp];
+        return !w->func_done || w->stores_out > nsec(r->sectors);
+    }
+    const sm_pend *p = r->origin;
+    if (!p) return true;
+    uint8_t got = p->got | (r->sectors ? r->sectors : p->want);
+    return (got & p->want) != p->want;
+}
+
+/* A sleeping cycle's reply (one that sm_ldst_reply_quiet let in): what the full
+   cycle's process_response does with it. */
+void sm_ldst_sleep_reply(ws_sm *sm) { process_response(sm); }
+
 /* ---- writeback ---------------------------------------------------------------- */
 static void ldst_writeback(ws_sm *sm) {
     if (sm->next_wb) {
@@ -785,9 +809,8 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
     ws_acc_dir dir = h->write ? WS_ACC_WRITE : WS_ACC_READ;
     bool local = h->space == WS_SPACE_LOCAL;
     if (!ws_cache_refusal_noted(sm->l1d, h->addr, dir, local, sm->now)) return false;
-    ws_fail_kind fk;
     ws_cache_set_owner(sm->l1d, h->warp);
-    ws_cache_access(sm->l1d, h->addr, dir, local, h->in, sm->now, &fk); /* counts the refusal */
+    ws_fail_kind fk = ws_cache_count_noted_refusal(sm->l1d, dir, local); /* as the access would */
     sm_hazard(sm, sm_hazard_of_fail(fk));
     if (sm->ld_disp) {
         sm->l1_bank_conflicts++;

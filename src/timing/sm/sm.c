@@ -100,10 +100,13 @@ ws_mreq *sm_new_req(ws_sm *sm, uint8_t access, uint64_t addr, uint32_t size, uin
 }
 
 /* ---- faults, completion -------------------------------------------------- */
+static void keep_after_flags(ws_sm *sm);
+
 void sm_set_fault(ws_sm *sm, const ws_fault *f) {
     if (sm->has_fault) return;
     sm->has_fault = true;
     sm->fault = *f;
+    keep_after_flags(sm);
 }
 
 static void cta_finish(ws_sm *sm, unsigned k) {
@@ -114,6 +117,7 @@ static void cta_finish(ws_sm *sm, unsigned k) {
     c->cta = NULL;
     c->used = false;
     sm->n_active_ctas--;
+    keep_after_flags(sm);
     sm->n_active_threads -= c->nthreads;
     sm->st.ctas_done++;
     sm->progressed = true;
@@ -398,6 +402,7 @@ void ws_sm_start_kernel(ws_sm *sm, const ws_launch_desc *l, const ws_kernel_res 
     sm->warps_per_cta = (threads + 31) / 32;
     sm->padded_threads = sm->warps_per_cta * 32;
     sm->max_cta = compute_max_cta(sm, &sm->cta_limiter);
+    keep_after_flags(sm);
     sm->mf_lat_max = sm->mf_lat_max_l2[0] = sm->mf_lat_max_l2[1] = 0;
     sm->local_threads = sm->padded_threads * (sm->max_cta ? sm->max_cta : 1) * sm->n_sms;
     if (sm->ro) sm_ro_kernel_start(sm);
@@ -459,6 +464,7 @@ static ws_cta *take_cta(ws_sm *sm, const uint32_t ctaid[3], uint64_t now) {
     ct->state_seen = c->state_changes;
     ct->nthreads = sm->padded_threads;
     sm->n_active_ctas++;
+    keep_after_flags(sm);
     sm->n_active_threads += ct->nthreads;
     if (sm->smc) sm_smc_cta_launched(sm); /* the CTA's shared memory leaves the cache */
     sm->n_live_warps += ct->nwarps;
@@ -492,11 +498,16 @@ unsigned ws_sm_active_ctas(const ws_sm *sm) { return sm->n_active_ctas; }
 void ws_sm_commit(ws_sm *sm) {
     if (sm->wlog->n) ws_wlog_commit(sm->wlog);
 }
+/* The flags of ws_sm_after_cycle (asked after every cycle) that change only with a
+   fault, a kernel or a CTA coming or going: kept there. */
+static void keep_after_flags(ws_sm *sm) {
+    sm->after_kept = (uint8_t)((sm->has_fault ? WS_SM_FAULTED : 0u) |
+                               (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u));
+}
 unsigned ws_sm_after_cycle(const ws_sm *sm) {
     return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->outq.head ? WS_SM_HAS_OUT : 0u) |
-           (sm->progressed ? WS_SM_PROGRESSED : 0u) | (sm->has_fault ? WS_SM_FAULTED : 0u) |
-           (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) |
-           (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u);
+           (sm->progressed ? WS_SM_PROGRESSED : 0u) |
+           (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) | sm->after_kept;
 }
 
 bool ws_sm_busy(const ws_sm *sm) {
@@ -549,7 +560,9 @@ static bool oc_stuck(const ws_sm *sm, bool *blocked) {
  * whose L1D has changed runs in full (sm->sleep_stuck). Or the L1 latency
  * queue only moves up (sm_ldst_moving: dispatch register and head slot empty,
  * collector idle): those cycles move it, until its first entry reaches the
- * head (sm->sleep_shift). Returns the first
+ * head (sm->sleep_shift). Requests in the out queue keep no SM awake: the
+ * interconnect takes them after every cycle, asleep or not (gpu.c), and
+ * nothing that pushes there works while the SM sleeps. Returns the first
  * cycle that must run in full after `now`, or 0 when the next one must. */
 static uint64_t quiet_until(ws_sm *sm) {
     sm->sleep_stuck = sm->stuck_blocked = sm->sleep_shift = false;
@@ -558,15 +571,14 @@ static uint64_t quiet_until(ws_sm *sm) {
         return 0;
     for (unsigned s = 0; s < sm->n_sched; s++)
         if (sm->memo_gen[s] != sm->gen) return 0;
-    if (sm->next_wb || sm->next_global || sm->resp.len || sm->outq.len ||
+    if (sm->next_wb || sm->next_global || sm->resp.len ||
         ws_cache_has_miss(sm->l1d) || ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i) ||
         ws_cache_has_ready(sm->l1d) || ws_cache_has_ready(sm->l1c) || ws_cache_has_ready(sm->l1i) ||
         (sm->tex_live && sm_tex_wants_cycle(sm)))
         return 0;
     if (sm->smem_n) return 0;
-    unsigned oc_busy = sm->bq_total | sm->cu_used[SM_NCLASS];
-    for (unsigned k = 0; k < SM_NCLASS; k++)
-        oc_busy |= sm->id_oc[k].n | sm->oc_ex[k].n | sm->cu_used[k];
+    unsigned oc_busy = sm->bq_total | sm->cu_used_all; /* (the sum of cu_used) */
+    for (unsigned k = 0; k < SM_NCLASS; k++) oc_busy |= sm->id_oc[k].n | sm->oc_ex[k].n;
     uint64_t until = UINT64_MAX;
     unsigned moving;
     if (sm->mshr_idle && (sm->ld_disp || sm->l1q_n || oc_busy)) return 0;
@@ -576,6 +588,8 @@ static uint64_t quiet_until(ws_sm *sm) {
         until = sm->now + moving + 1;
     } else if (sm->ld_disp || sm->l1q_n || oc_busy) {
         bool blocked = false;
+        /* (oc_stuck's first test before the LD/ST unit's longer one: both must hold) */
+        if (oc_busy && (sm->oc_generic || sm->sub_core || sm->bq_total)) return 0;
         if (!sm_ldst_stuck(sm) || (oc_busy && !oc_stuck(sm, &blocked))) return 0;
         sm->sleep_stuck = true;
         sm->stuck_blocked = blocked;
@@ -600,6 +614,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     if (now < sm->sleep_until && sm->sleep_stuck && !sm_ldst_stuck_cycle(sm))
         sm->sleep_until = 0; /* the L1D changed: this cycle runs in full */
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
+        if (sm->resp.len) sm_ldst_sleep_reply(sm); /* (ws_sm_in_push let it in) */
         if (sm->sleep_shift) sm_ldst_moving_cycle(sm);
         sm->st.oc_blocked_cycles += sm->stuck_blocked;
         sm->st.cycles_active++;
@@ -642,7 +657,12 @@ bool ws_sm_in_ready_for(const ws_sm *sm, const ws_mreq *r) {
 }
 
 void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now) {
-    sm->sleep_until = 0;
+    /* a reply that only counts leaves a sleeping SM asleep: its sleeping cycle takes it
+       as the full one would (then at the head of the empty response FIFO) */
+    if (now < sm->sleep_until && !sm->resp.len && sm_ldst_reply_quiet(sm, r))
+        sm->sleep_replies++;
+    else
+        sm->sleep_until = 0;
     sm->st.mem_replies_in++;
     sm->progressed = true;
     r->t_returned = now;

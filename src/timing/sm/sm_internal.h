@@ -320,6 +320,9 @@ struct ws_sm {
     bool sleep_stuck;          /* asleep with the LD/ST unit stuck (sm_ldst_stuck_cycle) */
     bool stuck_blocked;        /* and the operand collector counting a blocked cycle */
     bool sleep_shift;          /* asleep while the L1 latency queue moves up (sm_ldst_moving) */
+    /* the SM cycle's speed, eighth round (sm.c; ldst.c: sm_ldst_reply_quiet) */
+    uint64_t sleep_replies;    /* replies taken asleep (tests: the path ran) */
+    uint8_t after_kept;        /* ws_sm_after_cycle's FAULTED and CTA_ROOM, kept where they change */
 
     /* pipeline registers */
     sm_regset id_oc[SM_NCLASS], oc_ex[SM_NCLASS];
@@ -723,6 +726,8 @@ unsigned sm_const_txns(const uint64_t *addr, uint32_t active, uint64_t base, uin
 bool sm_ldst_stuck_cycle(ws_sm *sm);
 unsigned sm_ldst_moving(const ws_sm *sm);
 void sm_ldst_moving_cycle(ws_sm *sm);
+bool sm_ldst_reply_quiet(const ws_sm *sm, const ws_mreq *r);
+void sm_ldst_sleep_reply(ws_sm *sm);
 void sm_ldst_finish_load(ws_sm *sm, sm_inst *in);
 bool sm_ldst_send_bypass(ws_sm *sm, sm_inst *in, const ws_mem_txn *t);
 bool sm_ldst_bypasses_l1(const ws_sm *sm, const sm_inst *in);
