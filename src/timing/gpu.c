@@ -1291,8 +1291,11 @@ typedef struct unit_phase {
     bool dispatching;   /* CTAs are left for the dispatch loop (cta_room is read) */
 } unit_phase;
 
-/* Returns the SM's flags for the serial steps (0: it stayed idle). */
-static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *p, uint32_t i) {
+/* Returns the SM's flags for the serial steps (0: it stayed idle). serial:
+   called by sms_cycle_serial, for an SM that is not idle, which stores the
+   flags itself (it may clear SO_TICKED) and shares no line with a thread. */
+static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *p, uint32_t i,
+                                                              bool serial) {
     ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
     sm_out *o = &g->out[i];
@@ -1303,7 +1306,7 @@ static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *
     }
     /* an idle SM keeps the line of the cycle in which it went idle: nothing
        but the serial steps changed it since, and they set it busy again */
-    if (g->sm_idle[i]) return 0;
+    if (!serial && g->sm_idle[i]) return 0;
     uint8_t f;
     if (ws_sm_busy(sm)) {
         ws_sm_cycle(sm, p->now);
@@ -1312,8 +1315,12 @@ static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *
         g->sm_idle[i] = 1;
         f = (uint8_t)(ws_sm_after_cycle(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
     }
-    if (o->f != f) o->f = f; /* unchanged: the line stays shared */
     uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
+    if (serial) {
+        o->cta_room = room;
+        return f;
+    }
+    if (o->f != f) o->f = f; /* unchanged: the line stays shared */
     if (o->cta_room != room) o->cta_room = room;
     return f;
 }
@@ -1331,7 +1338,7 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
     uint32_t u = p->g->par_unit[i];
-    if (u < p->g->n_sms) (void)sm_cycle(p, u);
+    if (u < p->g->n_sms) (void)sm_cycle(p, u, false);
     else if (u == p->g->n_sms) {
         if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
     } else {
@@ -1461,14 +1468,15 @@ static bool sms_cycle_serial(ws_gpu *g, const unit_phase *ph, bool *progress) {
     for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
         for (uint64_t m = busy_in(g, w); m; m &= m - 1) {
             uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
-            uint8_t f = sm_cycle(ph, i);
+            uint8_t f = sm_cycle(ph, i, true);
             if ((f & (now_only | WS_SM_LOGGED | WS_SM_FAULTED)) != SO_TICKED) {
                 later |= (f & SO_TICKED) != 0;
+                g->out[i].f = f;
                 continue;
             }
+            g->out[i].f = (uint8_t)(f & ~SO_TICKED); /* committed here */
             if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
             moved |= (f & WS_SM_PROGRESSED) != 0;
-            g->out[i].f = (uint8_t)(f & ~SO_TICKED); /* committed */
         }
     *progress = moved;
     return later;
@@ -1632,7 +1640,13 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         } else {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             commit = sms_cycle_serial(g, &ph, &progress);
-            for (uint32_t i = 0; i < n_mem; i++) mem_cycle(&ph, i);
+            /* mem_cycle's steps, with its arguments held apart from ph (whose
+               address the parallel branch hands out) */
+            uint32_t n_dram = ph.dram_owed + ((dom & DOM_DRAM) != 0);
+            for (uint32_t i = 0; i < n_mem; i++) {
+                ws_mempart_dram_cycles(g->part[i], now, n_dram);
+                if (dom & DOM_L2) ws_mempart_l2_cycle(g->part[i], now);
+            }
         }
         if (commit) progress |= sms_commit(g, &rc, fault);
         if ((cycle & (POOL_EVERY - 1)) == 0) pools_even(g);
