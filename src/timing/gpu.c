@@ -1702,10 +1702,12 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
         }
         if (rc != WS_OK) break;
-        bool sms_busy = false;
-        for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
-            sms_busy = !g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i]));
-        if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
+        if (next_cta == dispatch_end) { /* (while CTAs are left, the SMs' state is not read) */
+            bool sms_busy = false;
+            for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
+                sms_busy = !g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i]));
+            if (!sms_busy && !memory_busy(g)) break;
+        }
         if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
                                                              functionally */
