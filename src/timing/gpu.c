@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "stats/energy.h"
+#include "timing/clockdom.h"
 #include "timing/control.h"
 #include "timing/hmem.h"
 #include "timing/mem/addrdec.h"
@@ -279,7 +280,7 @@ struct ws_gpu {
     uint64_t hm_flits0, hm_l1a0, hm_l1m0, hm_l2a0, hm_l2m0; /* counters at the last sample */
     uint64_t ctl_next;        /* kernel cycle of the next controller epoch */
     double mhz[4];            /* core, icnt, L2, DRAM */
-    double period[4], next[4];
+    ws_clockdom clk;          /* the domains' next edges */
     uint32_t last_issue_sm;   /* round-robin CTA dispatch (thread-block clusters) */
     uint32_t last_issue_cl;   /* round-robin CTA dispatch: the last core cluster given one */
     uint32_t *next_core;      /* per core cluster: its core given the last CTA */
@@ -659,10 +660,8 @@ ws_gpu *ws_gpu_create(const ws_config *cfg, char *err, size_t errlen) {
         gpu_free(g);
         return NULL;
     }
-    for (int i = 0; i < 4; i++) {
-        g->period[i] = 1.0 / (g->mhz[i] * 1e6);
-        g->next[i] = 0.0;
-    }
+    static const uint8_t dom_bit[4] = {DOM_CORE, DOM_ICNT, DOM_L2, DOM_DRAM};
+    ws_clockdom_init(&g->clk, g->mhz, dom_bit);
     g->n_sms = (uint32_t)(c->n_clusters * c->n_cores_per_cluster);
     g->last_issue_cl = (uint32_t)c->n_clusters - 1; /* the first CTA goes to cluster 0, core 0 */
     g->last_issue_sm = g->n_sms - 1; /* thread-block clusters: the first goes to SM 0 */
@@ -786,20 +785,8 @@ void ws_gpu_inherit_totals(ws_gpu *to, const ws_gpu *from) {
 uint32_t ws_gpu_num_sms(const ws_gpu *g) { return g->n_sms; }
 double ws_gpu_core_mhz(const ws_gpu *g) { return g->mhz[0]; }
 
-/* Which domains tick now (GPGPU-Sim's order of comparison). */
-static int next_domains(ws_gpu *g) {
-    double t = g->next[0];
-    for (int i = 1; i < 4; i++)
-        if (g->next[i] < t) t = g->next[i];
-    int mask = 0;
-    static const int bit[4] = {DOM_CORE, DOM_ICNT, DOM_L2, DOM_DRAM};
-    for (int i = 0; i < 4; i++)
-        if (g->next[i] <= t) {
-            mask |= bit[i];
-            g->next[i] += g->period[i];
-        }
-    return mask;
-}
+/* Which domains tick now (clockdom.h: GPGPU-Sim's rule). */
+static inline int next_domains(ws_gpu *g) { return ws_clockdom_step(&g->clk); }
 
 static ws_mempart *part_of(ws_gpu *g, uint32_t subpart, uint32_t *k) {
     *k = subpart % g->n_sub_per_chan;
@@ -816,6 +803,13 @@ static inline uint64_t busy_in(const ws_gpu *g, uint32_t w) {
     uint64_t x;
     memcpy(&x, g->sm_idle + 8 * (size_t)w, sizeof x);
     return ~x & IDLE_BYTES;
+}
+
+/* The bits of word w (nodes 64w ..) for nodes below n: the interconnect's
+   arrival sets also hold other nodes (the heterogeneous memory's) past the
+   SMs and the sub-partitions. */
+static inline uint64_t below(uint32_t n, uint32_t w) {
+    return n >= 64 * (w + 1) ? ~0ull : (1ull << (n - 64 * w)) - 1;
 }
 
 static bool memory_busy(const ws_gpu *g) {
@@ -1142,6 +1136,21 @@ static uint64_t dispatch_rr(ws_gpu *g, const ws_launch_desc *l, uint64_t next, u
     uint32_t ncl = (uint32_t)g->cfg.n_clusters, cpc = (uint32_t)g->cfg.n_cores_per_cluster;
     uint32_t start = g->last_issue_cl;
     uint64_t n = 0;
+    if (cpc == 1) { /* one core per cluster (GTX480, Volta): the same walk, without divisions */
+        for (uint32_t i = 0, cl = start; i < ncl && next + n < end; i++) {
+            if (++cl == ncl) cl = 0;
+            sm_out *o = &g->out[cl];
+            if (!o->cta_room) continue;
+            if (o->n_pending == SO_PENDING_MAX) take_pending(g, l, cl);
+            o->pending[o->n_pending++] = next + n;
+            o->pending_now = now;
+            o->cta_room--;
+            g->sm_idle[cl] = 0;
+            g->last_issue_cl = cl; /* (next_core[cl] stays 0) */
+            n++;
+        }
+        return n;
+    }
     for (uint32_t i = 0; i < ncl && next + n < end; i++) {
         uint32_t cl = (start + 1 + i) % ncl;
         for (uint32_t j = 0; j < cpc; j++) {
@@ -1282,7 +1291,11 @@ typedef struct unit_phase {
     bool dispatching;   /* CTAs are left for the dispatch loop (cta_room is read) */
 } unit_phase;
 
-static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, uint32_t i) {
+/* Returns the SM's flags for the serial steps (0: it stayed idle). serial:
+   called by sms_cycle_serial, for an SM that is not idle, which stores the
+   flags itself (it may clear SO_TICKED) and shares no line with a thread. */
+static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *p, uint32_t i,
+                                                              bool serial) {
     ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
     sm_out *o = &g->out[i];
@@ -1293,7 +1306,7 @@ static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, 
     }
     /* an idle SM keeps the line of the cycle in which it went idle: nothing
        but the serial steps changed it since, and they set it busy again */
-    if (g->sm_idle[i]) return;
+    if (!serial && g->sm_idle[i]) return 0;
     uint8_t f;
     if (ws_sm_busy(sm)) {
         ws_sm_cycle(sm, p->now);
@@ -1302,9 +1315,14 @@ static inline __attribute__((always_inline)) void sm_cycle(const unit_phase *p, 
         g->sm_idle[i] = 1;
         f = (uint8_t)(ws_sm_after_cycle(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
     }
-    if (o->f != f) o->f = f; /* unchanged: the line stays shared */
     uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
+    if (serial) {
+        o->cta_room = room;
+        return f;
+    }
+    if (o->f != f) o->f = f; /* unchanged: the line stays shared */
     if (o->cta_room != room) o->cta_room = room;
+    return f;
 }
 
 /* A memory partition's DRAM and L2 cycles: they touch only the partition
@@ -1320,7 +1338,7 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
     uint32_t u = p->g->par_unit[i];
-    if (u < p->g->n_sms) sm_cycle(p, u);
+    if (u < p->g->n_sms) (void)sm_cycle(p, u, false);
     else if (u == p->g->n_sms) {
         if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
     } else {
@@ -1401,13 +1419,26 @@ static void replies_to_icnt(ws_gpu *g, uint64_t now) {
                 continue;
             }
             uint32_t flits = ws_mreq_flits(r, g->flit);
-            if (ws_icnt_has_buffer(g->icnt, g->n_sms + s, flits)) {
-                ws_subpart_pop(p, k);
-                ws_icnt_push(g->icnt, g->n_sms + s, r->sm, r, flits);
-            } else {
-                g->stall_icnt2sh++;
-            }
+            if (ws_icnt_try_push(g->icnt, g->n_sms + s, r->sm, r, flits)) ws_subpart_pop(p, k);
+            else g->stall_icnt2sh++;
         }
+    }
+}
+
+/* SM i's requests enter its interconnect input, while there is room (and,
+   under access-interval throttling, quota). */
+static inline void sm_send(ws_gpu *g, uint32_t i, ws_sm *sm) {
+    ws_mreq *r;
+    while ((r = ws_sm_out_peek(sm))) {
+        uint32_t flits = ws_mreq_flits(r, g->flit);
+        if (g->llc) {
+            if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
+            if (!llc_send(g, i, r)) break; /* its interval quota is used */
+            ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
+        } else if (!ws_icnt_try_push(g->icnt, i, g->n_sms + r->subpart, r, flits)) {
+            break;
+        }
+        ws_sm_out_pop(sm);
     }
 }
 
@@ -1417,27 +1448,51 @@ static inline bool sm_commit(ws_gpu *g, uint32_t i, ws_status *rc, ws_fault *fau
     if (!(f & SO_TICKED)) return false;
     ws_sm *sm = g->sm[i];
     if (f & WS_SM_LOGGED) ws_sm_commit(sm);
-    ws_mreq *r;
-    while ((f & WS_SM_HAS_OUT) && (r = ws_sm_out_peek(sm))) {
-        uint32_t flits = ws_mreq_flits(r, g->flit);
-        if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
-        if (g->llc && !llc_send(g, i, r)) break; /* its interval quota is used */
-        ws_sm_out_pop(sm);
-        ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
-    }
+    if (f & WS_SM_HAS_OUT) sm_send(g, i, sm);
     if ((f & WS_SM_FAULTED) && ws_sm_fault(sm, fault)) *rc = fault->code;
     return (f & WS_SM_PROGRESSED) != 0;
+}
+
+/* The SMs' cycles on one thread, each followed by its commit where that
+   gives the same results: an SM that logged no stores and has no fault
+   only sends requests, into its own interconnect input, which no other
+   SM's cycle reads (nor its requests' order: inputs are visited by number),
+   so they enter as they would after every SM's cycle. An SM with logged
+   stores commits after every SM's cycle (the visibility rule), as do all
+   under access-interval throttling (one quota for all SMs). Such an SM keeps
+   SO_TICKED for sms_commit; returns whether one does (*progress: whether
+   an SM committed here moved). */
+static bool sms_cycle_serial(ws_gpu *g, const unit_phase *ph, bool *progress) {
+    bool later = false, moved = false;
+    const uint8_t now_only = g->llc ? 0 : SO_TICKED;
+    for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
+        for (uint64_t m = busy_in(g, w); m; m &= m - 1) {
+            uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
+            uint8_t f = sm_cycle(ph, i, true);
+            if ((f & (now_only | WS_SM_LOGGED | WS_SM_FAULTED)) != SO_TICKED) {
+                later |= (f & SO_TICKED) != 0;
+                g->out[i].f = f;
+                continue;
+            }
+            g->out[i].f = (uint8_t)(f & ~SO_TICKED); /* committed here */
+            if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
+            moved |= (f & WS_SM_PROGRESSED) != 0;
+        }
+    *progress = moved;
+    return later;
 }
 
 /* Requests go back to the pool of the unit that frees them: at a sectored L2
    a partition makes a request per sector and frees the SM's request they
    came from, and the SM frees the sectors' replies, so partitions' pools
    would grow by three requests for every split one while the SMs' free lists
-   grow as much. Between cycles (no unit is running) a partition pool that is
-   running low takes free requests from an SM's pool with plenty. Which
+   grow as much. Between cycles (no unit is running), every POOL_EVERY
+   cycles, a partition pool that is running low takes free requests from an
+   SM's pool with plenty (a partition takes at most a few requests a cycle,
+   so POOL_LOW lasts the POOL_EVERY cycles between checks). Which
    request object a pool hands out changes no result (nothing depends on
    where a request lives; request numbers are counted per pool). */
-enum { POOL_LOW = 64, POOL_BATCH = 512 };
+enum { POOL_LOW = 128, POOL_BATCH = 512, POOL_EVERY = 8 };
 static void pools_even(ws_gpu *g) {
     for (uint32_t c = 0; c < g->n_chan; c++) {
         ws_mreq_pool *to = &g->mem_pool[c].p;
@@ -1511,13 +1566,21 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         uint64_t now = g->tot_cycles + cycle;
         if (dom & DOM_CORE) {
             if (g->hm) ws_hmem_cycle(g->hm, now);
-            for (uint32_t i = ws_icnt_next_sm_arrival(g->icnt, 0); i < g->n_sms;
-                 i = ws_icnt_next_sm_arrival(g->icnt, i + 1)) {
-                const ws_mreq *h = ws_icnt_peek(g->icnt, i);
-                /* ws_sm_in_ready_for, from what the SM's last cycle left */
-                if (h && (h->access == WS_MA_INST || (g->out[i].f & WS_SM_RESP_ROOM))) {
-                    if (g->hm) ws_hmem_reply(g->hm, h, now); /* per-node stats */
-                    g->out[i].arrived = ws_icnt_pop(g->icnt, i); /* sm_cycle takes it in */
+            for (uint32_t w = 0; 64 * w < g->n_sms; w++)
+            for (uint64_t m = ws_icnt_arrivals(g->icnt, true, w) & below(g->n_sms, w); m; m &= m - 1) {
+                uint32_t i = 64 * w + (uint32_t)__builtin_ctzll(m);
+                /* ws_sm_in_ready_for, from what the SM's last cycle left: a
+                   reply needs room, an instruction fetch's does not */
+                ws_mreq *r;
+                if (g->out[i].f & WS_SM_RESP_ROOM) {
+                    r = ws_icnt_pop(g->icnt, i); /* NULL: not all arrived */
+                } else {
+                    const ws_mreq *h = ws_icnt_peek(g->icnt, i);
+                    r = h && h->access == WS_MA_INST ? ws_icnt_pop(g->icnt, i) : NULL;
+                }
+                if (r) {
+                    if (g->hm) ws_hmem_reply(g->hm, r, now); /* per-node stats */
+                    g->out[i].arrived = r; /* sm_cycle takes it in */
                     g->sm_idle[i] = 0;
                 }
             }
@@ -1536,8 +1599,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                its own); the others take the request that has reached them */
             for (uint32_t c = 0; c < g->n_chan; c++)
                 g->stall_dramfull += ws_mempart_full_count(g->part[c]);
-            for (uint32_t s = ws_icnt_next_request_arrival(g->icnt, 0); s < g->n_subparts;
-                 s = ws_icnt_next_request_arrival(g->icnt, s + 1)) {
+            for (uint32_t w = 0; 64 * w < g->n_subparts; w++)
+            for (uint64_t m = ws_icnt_arrivals(g->icnt, false, w) & below(g->n_subparts, w); m;
+                 m &= m - 1) {
+                uint32_t s = 64 * w + (uint32_t)__builtin_ctzll(m);
                 uint32_t k;
                 ws_mempart *p = part_of(g, s, &k);
                 if (ws_subpart_full(p, k)) continue;
@@ -1567,19 +1632,24 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         uint32_t n_mem = ph.dom || ph.dram_owed ? g->n_chan : 0;
         bool par = g->par_kernel && par_worthwhile(g);
         if (par && g->cfg.threads_adapt) par_adapt(g);
+        bool progress = false, commit = true;
         if (par && !g->par_off) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
             ws_par_run_shares(g->par, g->par_bounds, unit_cycle, &ph);
             if (++g->par_runs % PAR_REBALANCE == 0) par_rebalance(g);
         } else {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
-            for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
-                for (uint64_t m = busy_in(g, w); m; m &= m - 1)
-                    sm_cycle(&ph, 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3));
-            for (uint32_t i = 0; i < n_mem; i++) mem_cycle(&ph, i);
+            commit = sms_cycle_serial(g, &ph, &progress);
+            /* mem_cycle's steps, with its arguments held apart from ph (whose
+               address the parallel branch hands out) */
+            uint32_t n_dram = ph.dram_owed + ((dom & DOM_DRAM) != 0);
+            for (uint32_t i = 0; i < n_mem; i++) {
+                ws_mempart_dram_cycles(g->part[i], now, n_dram);
+                if (dom & DOM_L2) ws_mempart_l2_cycle(g->part[i], now);
+            }
         }
-        bool progress = sms_commit(g, &rc, fault);
-        pools_even(g);
+        if (commit) progress |= sms_commit(g, &rc, fault);
+        if ((cycle & (POOL_EVERY - 1)) == 0) pools_even(g);
         bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
         if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
         cycle++;
@@ -1632,10 +1702,12 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
         }
         if (rc != WS_OK) break;
-        bool sms_busy = false;
-        for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
-            sms_busy = !g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i]));
-        if (next_cta == dispatch_end && !sms_busy && !memory_busy(g)) break;
+        if (next_cta == dispatch_end) { /* (while CTAs are left, the SMs' state is not read) */
+            bool sms_busy = false;
+            for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
+                sms_busy = !g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i]));
+            if (!sms_busy && !memory_busy(g)) break;
+        }
         if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
                                                              functionally */

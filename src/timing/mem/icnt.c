@@ -266,13 +266,13 @@ bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits) {
     return q->len < q->cap && q->flits + flits <= n->cap_in;
 }
 
-void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
-    uint32_t i;
-    net *t = in_port(n, src, &i);
+/* ws_icnt_push's body, on the input ring q (port i of network t). */
+static inline __attribute__((always_inline)) void push_at(ws_icnt *n, net *t, pring *q, uint32_t i,
+                                                          uint32_t src, uint32_t dst, ws_mreq *r,
+                                                          uint32_t flits) {
     int k = src < n->n_sms ? 0 : 1;
     uint32_t o = k == 0 ? dst - n->n_sms : dst;
     if (!flits) flits = 1;
-    pring *q = &t->in[i];
     pkt *p = ring_push(q);
     p->r = r;
     p->t_push = n->now;
@@ -287,6 +287,19 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
     n->in_flight++;
     n->stats.packets[k]++;
     n->stats.flits[k] += flits;
+}
+void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
+    uint32_t i;
+    net *t = in_port(n, src, &i);
+    push_at(n, t, &t->in[i], i, src, dst, r, flits);
+}
+bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
+    uint32_t i;
+    net *t = in_port(n, src, &i);
+    pring *q = &t->in[i];
+    if (q->len >= q->cap || q->flits + flits > n->cap_in) return false; /* ws_icnt_has_buffer */
+    push_at(n, t, q, i, src, dst, r, flits);
+    return true;
 }
 
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
@@ -517,28 +530,10 @@ void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
     }
 }
 
-uint32_t ws_icnt_next_sm_arrival(const ws_icnt *n, uint32_t from) {
-    const net *t = &n->nets[1]; /* replies: its outputs are the SMs */
-    for (uint32_t w = from >> 6; from < n->n_sms && w < t->wout; w++) {
-        uint64_t m = t->ej_busy[w] & (w == from >> 6 ? ~0ull << (from & 63) : ~0ull);
-        if (m) {
-            uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
-            return i < n->n_sms ? i : n->n_sms;
-        }
-    }
-    return n->n_sms;
-}
-
-uint32_t ws_icnt_next_request_arrival(const ws_icnt *n, uint32_t from) {
-    const net *t = &n->nets[0]; /* requests: its outputs are the sub-partitions */
-    for (uint32_t w = from >> 6; from < t->nout && w < t->wout; w++) {
-        uint64_t m = t->ej_busy[w] & (w == from >> 6 ? ~0ull << (from & 63) : ~0ull);
-        if (m) {
-            uint32_t o = (w << 6) + (uint32_t)__builtin_ctzll(m);
-            return o < t->nout ? o : UINT32_MAX;
-        }
-    }
-    return UINT32_MAX;
+uint64_t ws_icnt_arrivals(const ws_icnt *n, bool replies, uint32_t w) {
+    /* replies: the reply network, whose outputs are the SMs; else the
+       request network's, the sub-partitions (only outputs have bits) */
+    return n->nets[replies ? 1 : 0].ej_busy[w];
 }
 
 const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->stats; }

@@ -29,16 +29,18 @@ bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits);
 /* Inject (call only after has_buffer). The network is chosen by direction
  * (src is an SM: request network; else reply network). */
 void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
+/* ws_icnt_has_buffer and, if it has, ws_icnt_push in one call; returns
+ * whether r was injected (the serial steps inject every cycle). */
+bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
 /* The packet that ws_icnt_pop would return, without taking it. */
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node);
 /* A packet that has fully arrived at node `node`, or NULL. */
 ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node);
-/* The first SM, from `from` on, with a packet (arrived or arriving) in its
- * ejection buffer, or n_sms: lets the GPU visit only SMs with replies. */
-uint32_t ws_icnt_next_sm_arrival(const ws_icnt *n, uint32_t from);
-/* The same for the sub-partitions (numbered from 0, not as nodes): the
- * first from `from` on, or UINT32_MAX. */
-uint32_t ws_icnt_next_request_arrival(const ws_icnt *n, uint32_t from);
+/* Word w (nodes 64w .. 64w + 63) of the set of SMs (replies) or of
+ * sub-partitions (numbered from 0, not as nodes) with a packet, arrived or
+ * arriving, in their ejection buffer: lets the GPU visit only those. A pop
+ * changes only its own node's bit. */
+uint64_t ws_icnt_arrivals(const ws_icnt *n, bool replies, uint32_t w);
 /* One interconnect cycle. */
 void ws_icnt_cycle(ws_icnt *n);
 bool ws_icnt_busy(const ws_icnt *n);

@@ -88,7 +88,7 @@ struct ws_mempart {
 };
 
 /* ---- small helpers ---- */
-static void count_full(ws_mempart *p);
+static inline void count_full(ws_mempart *p);
 static bool ring_push(item_ring *q, const dram_item *it) {
     if (q->len == q->cap) {
         uint32_t ncap = q->cap ? 2 * q->cap : 64;
@@ -247,7 +247,7 @@ bool ws_subpart_full(const ws_mempart *p, uint32_t k) {
     return p->q_icnt_l2 && s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
 }
 
-static void count_full(ws_mempart *p) { /* ws_subpart_full of each, unrolled */
+static inline __attribute__((always_inline)) void count_full(ws_mempart *p) { /* ws_subpart_full of each */
     uint32_t n = 0, need = p->sectored ? 4 : 1;
     if (p->q_icnt_l2)
         for (uint32_t k = 0; k < p->nsub; k++)

@@ -1,0 +1,79 @@
+/* The GPU's four clock domains (core, interconnect, L2, DRAM): each step
+ * of the cycle loop ticks the domains whose next edge is the earliest (the
+ * GPGPU-Sim rule: edges kept as sums of periods in doubles, compared with
+ * <=; the results depend on those sums, so they are kept exactly).
+ *
+ * Domains of the same period start at 0 and add the same period whenever
+ * they tick, so their sums stay equal and they tick together for ever: the
+ * step compares one domain of each distinct period (its lead) and ticks
+ * the domains it carries. Most configs have two periods (core,
+ * interconnect and L2 at one clock, DRAM at another). */
+#ifndef WARPSIM_TIMING_CLOCKDOM_H
+#define WARPSIM_TIMING_CLOCKDOM_H
+
+#include <stdint.h>
+
+typedef struct ws_clockdom {
+    double period[4], next[4]; /* next[] is kept for the leads only */
+    uint32_t n_lead;
+    uint8_t lead[4];           /* the first domain of each distinct period */
+    uint8_t bits[4];           /* the domain bits that lead k carries */
+} ws_clockdom;
+
+/* mhz: the four clocks; bit[i]: the mask bit of domain i. */
+static inline void ws_clockdom_init(ws_clockdom *c, const double mhz[4], const uint8_t bit[4]) {
+    *c = (ws_clockdom){0};
+    for (int i = 0; i < 4; i++) {
+        c->period[i] = 1.0 / (mhz[i] * 1e6);
+        uint32_t k = 0;
+        while (k < c->n_lead && c->period[c->lead[k]] != c->period[i]) k++;
+        if (k == c->n_lead) c->lead[c->n_lead++] = (uint8_t)i;
+        c->bits[k] |= bit[i];
+    }
+}
+
+/* The domains that tick in the next step (their bits). */
+static inline int ws_clockdom_step(ws_clockdom *c) {
+    double *nx = c->next;
+    if (c->n_lead == 2) {
+        uint32_t a = c->lead[0], b = c->lead[1];
+        double ta = nx[a], tb = nx[b];
+        int mask = 0;
+        if (ta <= tb) {
+            mask |= c->bits[0];
+            nx[a] = ta + c->period[a];
+        }
+        if (tb <= ta) {
+            mask |= c->bits[1];
+            nx[b] = tb + c->period[b];
+        }
+        return mask;
+    }
+    double t = nx[c->lead[0]];
+    for (uint32_t k = 1; k < c->n_lead; k++)
+        if (nx[c->lead[k]] < t) t = nx[c->lead[k]];
+    int mask = 0;
+    for (uint32_t k = 0; k < c->n_lead; k++)
+        if (nx[c->lead[k]] <= t) {
+            mask |= c->bits[k];
+            nx[c->lead[k]] += c->period[c->lead[k]];
+        }
+    return mask;
+}
+
+/* The same step over all four domains, each with its own sum (the rule
+ * as written; unit tests compare the two). */
+static inline int ws_clockdom_step_ref(ws_clockdom *c, const uint8_t bit[4]) {
+    double t = c->next[0];
+    for (int i = 1; i < 4; i++)
+        if (c->next[i] < t) t = c->next[i];
+    int mask = 0;
+    for (int i = 0; i < 4; i++)
+        if (c->next[i] <= t) {
+            mask |= bit[i];
+            c->next[i] += c->period[i];
+        }
+    return mask;
+}
+
+#endif
