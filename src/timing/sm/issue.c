@@ -272,22 +272,34 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     w->last_issue = sm->now;
     bool gated = sm->hp && !sm_hp_gate(sm, in);
     if (gated) w->hp_gated = in; /* hazard prediction holds it at the issue point */
-    else sm_regset_push(rs, in);
+    else {
+        sm_regset_push(rs, in);
+        sm_idoc_in(sm, in, d->cls);
+    }
     /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
     sm_ibuf_pop(w);
     sm_fetch_mark(sm, wi);
     /* its view changes only if it now waits (memory barrier, atomic: set above) or its
-       state changed (view_sync_cta marked its CTA) */
-    sm_view_unblock(sm, wi, in->is_atomic);
-    /* an empty buffer now: the walk would stop there (nothing before that check has a side
-       effect), so the stop is kept at once, unless the warp was marked (its view is
-       looked at again) or may now wait (then the view is looked at again too) */
-    unsigned s = sm->vsched[wi];
-    uint64_t vb = 1ull << sm->vbit[wi];
-    if (!w->ib[w->ib_next].valid && sm->blk_ok && !(sm->ss[s].vdirty & vb) && !w->membar &&
-        !w->n_atomic && !sm->owes) {
-        sm->wblk[wi] = SM_BLK_EMPTY;
-        sm->ss[s].pempty |= vb;
+       state changed (view_sync_cta marked its CTA): sm_view_unblock, with its test and
+       masks shared with what follows. An empty buffer now: the walk would stop there
+       (nothing before that check has a side effect), so the stop is kept at once, unless
+       the warp was marked (its view is looked at again) or may now wait (the view is
+       looked at again too: the first branch). */
+    if (w->membar || w->n_atomic || sm->owes) { /* (an atomic counts in n_atomic by now) */
+        sm->gen++;
+        sm_view_dirty(sm, wi);
+    } else {
+        sm_sched_st *q = &sm->ss[sm->vsched[wi]];
+        uint64_t vb = 1ull << sm->vbit[wi];
+        q->memo_gen = 0; /* (gen starts at 1) */
+        q->psb &= ~vb;
+        if (!w->ib[w->ib_next].valid && sm->blk_ok && !(q->vdirty & vb)) {
+            sm->wblk[wi] = SM_BLK_EMPTY;
+            q->pempty |= vb;
+        } else {
+            sm->wblk[wi] = SM_BLK_NONE;
+            q->pempty &= ~vb;
+        }
     }
     sm->st.warp_insts++;
     unsigned lanes = st.issued_mask == st.active ? in->nact : (unsigned)ws_popc32(st.issued_mask);
@@ -335,6 +347,13 @@ static inline __attribute__((always_inline)) void blk_set(ws_sm *sm, unsigned s,
     sm->ss[s].psb = (sm->ss[s].psb & ~bit) | (blk == SM_BLK_SCOREBOARD ? bit : 0);
 }
 
+/* May scheduler s put an instruction into ID_OC register k? (sm_regset_free_for, with
+   the scheduler's count of its entries on sub-core SMs instead of a look at each) */
+static inline bool idoc_room(const ws_sm *sm, unsigned k, unsigned s) {
+    if (!sm->sub_core) return sm->id_oc[k].n < sm->id_oc[k].width;
+    return !sm->ss[s].idoc_n[k];
+}
+
 /* The walk's look at the warp of view idx, one the views let through or any after a
    change: issues from it if it can. Returns -1 on a fault (the cycle ends), else 0. */
 static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s, unsigned idx,
@@ -366,7 +385,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             ws->valid_inst = true;
             return 0;
         }
-        if (!sm_regset_free_for(sm, &sm->id_oc[blk - SM_BLK_PIPE], s)) {
+        if (!idoc_room(sm, blk - SM_BLK_PIPE, s)) {
             ws->valid_inst = ws->ready_inst = true;
             return 0;
         } /* its ID_OC register has room now: check it again */
@@ -418,7 +437,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         }
         ws->ready_inst = true;
         sm_regset *rs = &sm->id_oc[e->dec->cls];
-        if (!sm_regset_free_for(sm, rs, s)) {
+        if (!idoc_room(sm, e->dec->cls, s)) {
             if (!issued && blk_ok) blk_set(sm, s, wi, (uint8_t)(SM_BLK_PIPE + e->dec->cls));
             break;
         }

@@ -237,6 +237,8 @@ typedef struct sm_sched_st {
     struct ws_sched_warp *pv;  /* its parts of pview, pwait, sorder, rk_by, rk_rank */
     uint8_t *swait;
     uint16_t *order, *rk_by, *rk_rank;
+    uint8_t idoc_n[SM_NCLASS]; /* sub-core SMs: its instructions in each ID_OC register (the
+                                  room test is then one load: sm_idoc_in, sm_idoc_out) */
 } sm_sched_st;
 
 struct ws_sm {
@@ -588,6 +590,14 @@ static inline bool sm_regset_free_for(const ws_sm *sm, const sm_regset *r, unsig
     for (unsigned i = 0; i < r->n; i++)
         if (sm->vsched[r->slot[i]->warp] == s) return false;
     return true;
+}
+/* An instruction of warp in->warp went into / out of ID_OC register k (the issue stage's
+   per-scheduler counts on sub-core SMs: sm_sched_st.idoc_n). */
+static inline void sm_idoc_in(ws_sm *sm, const sm_inst *in, unsigned k) {
+    if (sm->sub_core) sm->ss[sm->vsched[in->warp]].idoc_n[k]++;
+}
+static inline void sm_idoc_out(ws_sm *sm, const sm_inst *in, unsigned k) {
+    if (sm->sub_core) sm->ss[sm->vsched[in->warp]].idoc_n[k]--;
 }
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
 /* carveout.c: -gpgpu_adaptive_cache_config */
