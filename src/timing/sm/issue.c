@@ -335,8 +335,9 @@ static int owed_issue(ws_sm *sm, unsigned s, unsigned wi, unsigned idx, unsigned
 
 /* What a scheduler's walk found so far. */
 typedef struct walk_st {
-    bool valid_inst, ready_inst, issued_inst, any_bar, any_empty, restricted;
+    unsigned f; /* WS_*: one word, set and tested as bits (six bools cost a store each) */
 } walk_st;
+enum { WS_VALID = 1, WS_READY = 2, WS_ISSUED = 4, WS_BAR = 8, WS_EMPTY = 16, WS_RESTRICTED = 32 };
 
 /* Why warp wi stopped, kept until it changes; the scheduler's bit sets of the empty and
    scoreboard stops follow it (view bit vbit: used only without view_all). */
@@ -368,25 +369,25 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     sm_warp *w = &sm->warps[wi];
     if (owes && sm_warp_owes(w)) {
         int r = owed_issue(sm, s, wi, idx, n, sv);
-        ws->valid_inst = ws->ready_inst = true;
-        ws->issued_inst = r > 0;
-        if (ws->issued_inst) sm->st.sched_issue[0]++; /* a reissue or a released load: alone */
-        ws->restricted |= r < 0;
+        ws->f |= WS_VALID | WS_READY;
+        if (r > 0) ws->f |= WS_ISSUED;
+        if (ws->f & WS_ISSUED) sm->st.sched_issue[0]++; /* a reissue or a released load: alone */
+        if (r < 0) ws->f |= WS_RESTRICTED;
         return 0;
     }
     if (sm->gen != gen_view && (!w->valid || w->func_done)) return 0;
     uint8_t blk = sm->wblk[wi];
     if (blk) { /* it stopped there last time and nothing of it changed */
         if (blk == SM_BLK_EMPTY) {
-            ws->any_empty = true;
+            ws->f |= WS_EMPTY;
             return 0;
         }
         if (blk == SM_BLK_SCOREBOARD) {
-            ws->valid_inst = true;
+            ws->f |= WS_VALID;
             return 0;
         }
         if (!idoc_room(sm, blk - SM_BLK_PIPE, s)) {
-            ws->valid_inst = ws->ready_inst = true;
+            ws->f |= WS_VALID | WS_READY;
             return 0;
         } /* its ID_OC register has room now: check it again */
     }
@@ -400,12 +401,12 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             wait = warp_waiting(sm, w, &bar);
         }
         if (wait) {
-            ws->any_bar |= bar;
+            ws->f |= bar ? WS_BAR : 0;
             break;
         }
         const sm_ibuf *e = &w->ib[w->ib_next];
         if (!e->valid) {
-            ws->any_empty = true;
+            ws->f |= WS_EMPTY;
             if (!issued && blk_ok) blk_set(sm, s, wi, SM_BLK_EMPTY);
             break;
         }
@@ -426,7 +427,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         }
         if (!fast && sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
         if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
-        ws->valid_inst = true;
+        ws->f |= WS_VALID;
         checked++;
         /* (the scoreboard's common answers inline: nothing reserved, or every id in its
            first word) */
@@ -435,7 +436,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             if (!issued && blk_ok) blk_set(sm, s, wi, SM_BLK_SCOREBOARD);
             break;
         }
-        ws->ready_inst = true;
+        ws->f |= WS_READY;
         sm_regset *rs = &sm->id_oc[e->dec->cls];
         if (!idoc_room(sm, e->dec->cls, s)) {
             if (!issued && blk_ok) blk_set(sm, s, wi, (uint8_t)(SM_BLK_PIPE + e->dec->cls));
@@ -448,14 +449,14 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             break;
         }
         if (r == 2) { /* executed, held back by hazard prediction */
-            ws->restricted = true;
+            ws->f |= WS_RESTRICTED;
             break;
         }
         issued++;
         if (!w->valid || w->func_done) break;
     }
     if (issued) {
-        ws->issued_inst = true;
+        ws->f |= WS_ISSUED;
         sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
         pol->issued(sm->sched[s].state, sv, n, idx);
         sm->ss[s].order_ok = false;
@@ -471,9 +472,9 @@ static inline __attribute__((always_inline)) void walk_passed(walk_st *ws, const
     for (unsigned j = 0; j < p; j++) {
         unsigned x = order[j];
         if (cand >> x & 1) continue;
-        ws->any_bar |= bar >> x & 1;
-        ws->any_empty |= bemp >> x & 1;
-        ws->valid_inst |= bsb >> x & 1;
+        ws->f |= (unsigned)(bar >> x & 1) * WS_BAR;
+        ws->f |= (unsigned)(bemp >> x & 1) * WS_EMPTY;
+        ws->f |= (unsigned)(bsb >> x & 1) * WS_VALID;
     }
 }
 
@@ -592,7 +593,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     }
     uint16_t *order = q->order;
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
-    walk_st ws = {false, false, false, false, false, false};
+    walk_st ws = {0};
     const bool thr = !fast && sm->throttling; /* only a throttle filter sets `throttled` */
     unsigned k, oi = 0, left = ~0u;
     if (fast || (!owes && sm->rk_ok)) {
@@ -632,7 +633,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             for (uint64_t r = p ? ph1 : ph0; r; r &= r - 1) {
                 unsigned j = (unsigned)__builtin_ctzll(r), idx = p && map ? map[j] : j;
                 if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
-                if (ws.issued_inst) goto walked;
+                if ((ws.f & WS_ISSUED)) goto walked;
                 if (sm->gen != gen_view) {
                     sched_order(sm, s, pol, sv, n, adds);
                     k = q->order_k;
@@ -642,9 +643,9 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                     goto full;
                 }
             }
-        ws.any_bar |= pbar != 0;
-        ws.any_empty |= bemp != 0;
-        ws.valid_inst |= bsb != 0;
+        ws.f |= pbar ? WS_BAR : 0;
+        ws.f |= bemp ? WS_EMPTY : 0;
+        ws.f |= bsb ? WS_VALID : 0;
         goto walked;
     }
     /* a stable policy gives the same order for the same views when none of
@@ -670,7 +671,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             /* one to visit: no search (its position only if something changes) */
             unsigned idx = (unsigned)__builtin_ctzll(cand);
             if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
-            if (!ws.issued_inst && sm->gen != gen_view) {
+            if (!(ws.f & WS_ISSUED) && sm->gen != gen_view) {
                 while (oi < k && order[oi] != idx) oi++;
                 walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
                 oi++;
@@ -682,7 +683,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 if (!(rest >> idx & 1)) continue;
                 rest &= ~(1ull << idx);
                 if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
-                if (ws.issued_inst) break;
+                if ((ws.f & WS_ISSUED)) break;
                 if (sm->gen != gen_view) {
                     walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
                     oi++;
@@ -690,33 +691,33 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 }
             }
         }
-        if (!ws.issued_inst) {
-            ws.any_bar |= pbar != 0;
-            ws.any_empty |= bemp != 0;
-            ws.valid_inst |= bsb != 0;
+        if (!(ws.f & WS_ISSUED)) {
+            ws.f |= pbar ? WS_BAR : 0;
+            ws.f |= bemp ? WS_EMPTY : 0;
+            ws.f |= bsb ? WS_VALID : 0;
         }
         oi = k;
     }
 full:
-    for (; oi < k && !ws.issued_inst; oi++) {
+    for (; oi < k && !(ws.f & WS_ISSUED); oi++) {
         unsigned idx = order[oi];
         /* the view still says what the warp would: one byte tells a warp to skip (not
            valid, waiting, at a barrier) */
         if (sm->gen == gen_view && swait[idx]) {
             if (!left) {
-                ws.any_bar |= pbar != 0;
+                ws.f |= pbar ? WS_BAR : 0;
                 break;
             }
-            ws.any_bar |= swait[idx] == 2 && !(thr && sv[idx].throttled);
+            ws.f |= swait[idx] == 2 && !(thr && sv[idx].throttled) ? WS_BAR : 0;
             continue;
         }
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
         if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast) < 0) return;
     }
 walked:;
-    bool valid_inst = ws.valid_inst, ready_inst = ws.ready_inst, any_bar = ws.any_bar,
-         any_empty = ws.any_empty, restricted = ws.restricted;
-    if (ws.issued_inst) return;
+    bool valid_inst = ws.f & WS_VALID, ready_inst = ws.f & WS_READY, any_bar = ws.f & WS_BAR,
+         any_empty = ws.f & WS_EMPTY, restricted = ws.f & WS_RESTRICTED;
+    if ((ws.f & WS_ISSUED)) return;
     uint64_t *stall;
     if (restricted) stall = &sm->st.hp_restrict; /* only hazard prediction held it back */
     else if (!valid_inst) stall = any_bar ? &sm->st.stall_barrier
