@@ -152,6 +152,9 @@ static void rig_close(rig *r) {
     ws_config_free(&r->cfg);
 }
 
+/* Called after every cycle of rig_run when set (a test's check of the SM's own state). */
+static void (*rig_each_cycle)(const ws_sm *sm);
+
 /* Run grid x block on one SM; memory answers every request after `lat`
    cycles. Returns the cycles taken (0 on a stall of 100000 cycles). */
 static uint64_t rig_run(rig *r, uint32_t grid, uint32_t block, uint32_t regs, uint64_t lat) {
@@ -181,6 +184,7 @@ static uint64_t rig_run(rig *r, uint32_t grid, uint32_t block, uint32_t regs, ui
             }
         }
         ws_sm_cycle(r->sm, now);
+        if (rig_each_cycle) rig_each_cycle(r->sm);
         ws_mreq *q;
         while ((q = ws_sm_out_peek(r->sm)) && nfly < 4096) {
             ws_sm_out_pop(r->sm);
@@ -617,6 +621,50 @@ TEST(sm_sub_core_banks_and_units_per_scheduler) {
     CHECK(!ws_config_set(&cfg, "gpgpu_num_reg_banks", "6", err, sizeof err));
     check_sm_refused(&cfg, "-gpgpu_num_reg_banks 6 is not a multiple");
     ws_config_free(&cfg);
+}
+
+/* Sub-core SMs: the issue stage's per-scheduler count of its instructions in each ID_OC
+   register (sm_sched_st.idoc_n, kept at the pushes and pops) against a look at the
+   register's slots (sm_regset_free_for), after every cycle of kernels that keep the
+   registers busy, with replay (which pushes the reissues) and without. */
+static unsigned idoc_bad, idoc_busy;
+static void idoc_check(const ws_sm *sm) {
+    for (unsigned s = 0; s < sm->n_sched; s++)
+        for (unsigned k = 0; k < SM_NCLASS; k++) {
+            unsigned n = 0;
+            for (unsigned i = 0; i < sm->id_oc[k].n; i++) n += sm->vsched[sm->id_oc[k].slot[i]->warp] == s;
+            idoc_bad += n != sm->ss[s].idoc_n[k] ||
+                        sm_regset_free_for(sm, &sm->id_oc[k], s) != !sm->ss[s].idoc_n[k];
+            idoc_busy += n != 0;
+        }
+}
+TEST(sm_sub_core_idoc_counts_match_the_slots) {
+#define SUBC(mode)                                                                                 \
+    {"gpgpu_enable_specialized_operand_collector", "0", "gpgpu_operand_collector_num_units_gen", "8", \
+     "gpgpu_operand_collector_num_in_ports_gen", "8", "gpgpu_operand_collector_num_out_ports_gen", "8", \
+     "gpgpu_num_sched_per_core", "4", "gpgpu_num_reg_banks", "8", "gpgpu_num_sp_units", "4",      \
+     "gpgpu_num_sfu_units", "4", "gpgpu_pipeline_widths", "4,4,4,4,4,4,4", "gpgpu_sub_core_model", "1", \
+     "warpsim_hazard_mode", mode, NULL}
+    static const char *const stall[] = SUBC("stall"), *const replay[] = SUBC("replay");
+#undef SUBC
+    const char *const *opts[2] = {stall, replay};
+    for (unsigned o = 0; o < 2; o++) {
+        char *ptx = chain_ptx(24);
+        rig r;
+        if (!rig_open(&r, ptx, opts[o])) {
+            free(ptx);
+            continue;
+        }
+        idoc_bad = idoc_busy = 0;
+        rig_each_cycle = idoc_check;
+        CHECK(rig_run(&r, 4, 256, 8, 40) > 0);
+        rig_each_cycle = NULL;
+        CHECK(r.sm->sub_core);
+        CHECK_EQ_U64(idoc_bad, 0);
+        CHECK(idoc_busy > 100); /* (the registers held instructions) */
+        rig_close(&r);
+        free(ptx);
+    }
 }
 
 /* The common collector's step (specialized sets without sub-cores, compiled apart

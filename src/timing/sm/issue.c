@@ -24,16 +24,10 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->view_per = (sm->max_warps + sm->n_sched - 1) / sm->n_sched;
     /* sorder, then rk_by and rk_rank: one allocation */
     sm->sorder = calloc(3 * (size_t)sm->view_per * sm->n_sched, sizeof *sm->sorder);
-    sm->order_k = calloc(sm->n_sched, sizeof *sm->order_k);
-    sm->order_ok = calloc(sm->n_sched, sizeof *sm->order_ok);
-    if (!sm->order_k || !sm->order_ok) {
-        snprintf(err, errlen, "out of host memory");
-        return -1;
-    }
+    sm->ss = calloc(sm->n_sched, sizeof *sm->ss);
     sm->pview = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pview);
     sm->pwait = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pwait);
-    sm->vdirty = calloc(7 * (size_t)sm->n_sched, sizeof *sm->vdirty);
-    if (!sm->sched || !sm->sview || !sm->sorder || !sm->pview || !sm->pwait || !sm->vdirty) {
+    if (!sm->sched || !sm->sview || !sm->sorder || !sm->ss || !sm->pview || !sm->pwait) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
@@ -42,12 +36,6 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     for (unsigned i = 0; i < sm->view_per * sm->n_sched; i++)
         sm->rk_by[i] = sm->rk_rank[i] = (uint16_t)(i % sm->view_per);
     sm->rk_stale = ~0u;
-    sm->pelig = sm->vdirty + sm->n_sched;
-    sm->pbar = sm->vdirty + 2 * sm->n_sched;
-    sm->pempty = sm->vdirty + 3 * sm->n_sched;
-    sm->psb = sm->vdirty + 4 * sm->n_sched;
-    sm->rk_cand = sm->vdirty + 5 * sm->n_sched;
-    sm->rk_rcand = sm->vdirty + 6 * sm->n_sched;
     sm->vsched = calloc(sm->max_warps, 1);
     sm->vbit = calloc(sm->max_warps, 1);
     sm->wblk = calloc(sm->max_warps, 1);
@@ -73,6 +61,15 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         unsigned n = (sm->max_warps + sm->n_sched - 1 - s) / sm->n_sched;
         if (ws_sched_create(&sm->sched[s], sm->cfg->scheduler, n, err, errlen)) return -1;
         if (ws_throttle_create(&sm->throttle[s], sm->cfg->throttle, n, err, errlen)) return -1;
+        sm_sched_st *q = &sm->ss[s];
+        q->n = n;
+        q->pol = sm->sched[s].policy;
+        q->pst = sm->sched[s].state;
+        q->pv = &sm->pview[s * sm->view_per];
+        q->swait = &sm->pwait[s * sm->view_per];
+        q->order = &sm->sorder[s * sm->view_per];
+        q->rk_by = &sm->rk_by[s * sm->view_per];
+        q->rk_rank = &sm->rk_rank[s * sm->view_per];
     }
     sm->throttling = sm->throttle[0].policy != ws_throttle_find("none");
     /* the same policies in every scheduler: whether the SM adds to the views is fixed */
@@ -91,14 +88,9 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     if (sm->throttle_sm.policy && sm->throttle_sm.policy->l1d_evict)
         ws_cache_set_evict_hook(sm->l1d, sm->throttle_sm.policy->l1d_evict, sm->throttle_sm.state);
     sm->route = sm->throttle_sm.policy ? sm->throttle_sm.policy->l1d_route : NULL;
+    /* (sm_issue_cycle's lean loop: the shape walk, nothing to call before it) */
+    sm->iss_lean = sm->rk_ok && !sm->owes && !sm->throttle_sm.policy;
     if (sm_smc_init(sm, err, errlen)) return -1;
-    sm->memo_gen = calloc(2 * (size_t)sm->n_sched, sizeof *sm->memo_gen); /* + memo_mgen */
-    sm->memo_stall = calloc(sm->n_sched, sizeof *sm->memo_stall);
-    if (!sm->memo_gen || !sm->memo_stall) {
-        snprintf(err, errlen, "out of host memory");
-        return -1;
-    }
-    sm->memo_mgen = sm->memo_gen + sm->n_sched;
     /* a throttle filter may keep per-cycle state: throttled runs take the full path, unless
        the policy versions its state (a new version counts as a change: sm_issue_cycle) */
     bool versioned = sm->throttle_sm.policy && sm->throttle_sm.policy->sm_version;
@@ -280,22 +272,34 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     w->last_issue = sm->now;
     bool gated = sm->hp && !sm_hp_gate(sm, in);
     if (gated) w->hp_gated = in; /* hazard prediction holds it at the issue point */
-    else sm_regset_push(rs, in);
+    else {
+        sm_regset_push(rs, in);
+        sm_idoc_in(sm, in, d->cls);
+    }
     /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
     sm_ibuf_pop(w);
     sm_fetch_mark(sm, wi);
     /* its view changes only if it now waits (memory barrier, atomic: set above) or its
-       state changed (view_sync_cta marked its CTA) */
-    sm_view_unblock(sm, wi, in->is_atomic);
-    /* an empty buffer now: the walk would stop there (nothing before that check has a side
-       effect), so the stop is kept at once, unless the warp was marked (its view is
-       looked at again) or may now wait (then the view is looked at again too) */
-    unsigned s = sm->vsched[wi];
-    uint64_t vb = 1ull << sm->vbit[wi];
-    if (!w->ib[w->ib_next].valid && sm->blk_ok && !(sm->vdirty[s] & vb) && !w->membar &&
-        !w->n_atomic && !sm->owes) {
-        sm->wblk[wi] = SM_BLK_EMPTY;
-        sm->pempty[s] |= vb;
+       state changed (view_sync_cta marked its CTA): sm_view_unblock, with its test and
+       masks shared with what follows. An empty buffer now: the walk would stop there
+       (nothing before that check has a side effect), so the stop is kept at once, unless
+       the warp was marked (its view is looked at again) or may now wait (the view is
+       looked at again too: the first branch). */
+    if (w->membar || w->n_atomic || sm->owes) { /* (an atomic counts in n_atomic by now) */
+        sm->gen++;
+        sm_view_dirty(sm, wi);
+    } else {
+        sm_sched_st *q = &sm->ss[sm->vsched[wi]];
+        uint64_t vb = 1ull << sm->vbit[wi];
+        q->memo_gen = 0; /* (gen starts at 1) */
+        q->psb &= ~vb;
+        if (!w->ib[w->ib_next].valid && sm->blk_ok && !(q->vdirty & vb)) {
+            sm->wblk[wi] = SM_BLK_EMPTY;
+            q->pempty |= vb;
+        } else {
+            sm->wblk[wi] = SM_BLK_NONE;
+            q->pempty &= ~vb;
+        }
     }
     sm->st.warp_insts++;
     unsigned lanes = st.issued_mask == st.active ? in->nact : (unsigned)ws_popc32(st.issued_mask);
@@ -324,23 +328,31 @@ static int owed_issue(ws_sm *sm, unsigned s, unsigned wi, unsigned idx, unsigned
     int r = sm->warps[wi].rp_ready ? sm_replay_issue(sm, wi) : sm_hp_release(sm, wi);
     if (r > 0) {
         sm->sched[s].policy->issued(sm->sched[s].state, sv, n, idx);
-        sm->order_ok[s] = false;
+        sm->ss[s].order_ok = false;
     }
     return r;
 }
 
 /* What a scheduler's walk found so far. */
 typedef struct walk_st {
-    bool valid_inst, ready_inst, issued_inst, any_bar, any_empty, restricted;
+    unsigned f; /* WS_*: one word, set and tested as bits (six bools cost a store each) */
 } walk_st;
+enum { WS_VALID = 1, WS_READY = 2, WS_ISSUED = 4, WS_BAR = 8, WS_EMPTY = 16, WS_RESTRICTED = 32 };
 
 /* Why warp wi stopped, kept until it changes; the scheduler's bit sets of the empty and
    scoreboard stops follow it (view bit vbit: used only without view_all). */
 static inline __attribute__((always_inline)) void blk_set(ws_sm *sm, unsigned s, unsigned wi, uint8_t blk) {
     uint64_t bit = 1ull << sm->vbit[wi];
     sm->wblk[wi] = blk;
-    sm->pempty[s] = (sm->pempty[s] & ~bit) | (blk == SM_BLK_EMPTY ? bit : 0);
-    sm->psb[s] = (sm->psb[s] & ~bit) | (blk == SM_BLK_SCOREBOARD ? bit : 0);
+    sm->ss[s].pempty = (sm->ss[s].pempty & ~bit) | (blk == SM_BLK_EMPTY ? bit : 0);
+    sm->ss[s].psb = (sm->ss[s].psb & ~bit) | (blk == SM_BLK_SCOREBOARD ? bit : 0);
+}
+
+/* May scheduler s put an instruction into ID_OC register k? (sm_regset_free_for, with
+   the scheduler's count of its entries on sub-core SMs instead of a look at each) */
+static inline bool idoc_room(const ws_sm *sm, unsigned k, unsigned s) {
+    if (!sm->sub_core) return sm->id_oc[k].n < sm->id_oc[k].width;
+    return !sm->ss[s].idoc_n[k];
 }
 
 /* The walk's look at the warp of view idx, one the views let through or any after a
@@ -357,25 +369,25 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     sm_warp *w = &sm->warps[wi];
     if (owes && sm_warp_owes(w)) {
         int r = owed_issue(sm, s, wi, idx, n, sv);
-        ws->valid_inst = ws->ready_inst = true;
-        ws->issued_inst = r > 0;
-        if (ws->issued_inst) sm->st.sched_issue[0]++; /* a reissue or a released load: alone */
-        ws->restricted |= r < 0;
+        ws->f |= WS_VALID | WS_READY;
+        if (r > 0) ws->f |= WS_ISSUED;
+        if (ws->f & WS_ISSUED) sm->st.sched_issue[0]++; /* a reissue or a released load: alone */
+        if (r < 0) ws->f |= WS_RESTRICTED;
         return 0;
     }
     if (sm->gen != gen_view && (!w->valid || w->func_done)) return 0;
     uint8_t blk = sm->wblk[wi];
     if (blk) { /* it stopped there last time and nothing of it changed */
         if (blk == SM_BLK_EMPTY) {
-            ws->any_empty = true;
+            ws->f |= WS_EMPTY;
             return 0;
         }
         if (blk == SM_BLK_SCOREBOARD) {
-            ws->valid_inst = true;
+            ws->f |= WS_VALID;
             return 0;
         }
-        if (!sm_regset_free_for(sm, &sm->id_oc[blk - SM_BLK_PIPE], s)) {
-            ws->valid_inst = ws->ready_inst = true;
+        if (!idoc_room(sm, blk - SM_BLK_PIPE, s)) {
+            ws->f |= WS_VALID | WS_READY;
             return 0;
         } /* its ID_OC register has room now: check it again */
     }
@@ -389,12 +401,12 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             wait = warp_waiting(sm, w, &bar);
         }
         if (wait) {
-            ws->any_bar |= bar;
+            ws->f |= bar ? WS_BAR : 0;
             break;
         }
         const sm_ibuf *e = &w->ib[w->ib_next];
         if (!e->valid) {
-            ws->any_empty = true;
+            ws->f |= WS_EMPTY;
             if (!issued && blk_ok) blk_set(sm, s, wi, SM_BLK_EMPTY);
             break;
         }
@@ -415,15 +427,18 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         }
         if (!fast && sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
         if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
-        ws->valid_inst = true;
+        ws->f |= WS_VALID;
         checked++;
-        if (sm_sb_collides(w, e->dec)) {
+        /* (the scoreboard's common answers inline: nothing reserved, or every id in its
+           first word) */
+        const sm_dec *d = e->dec;
+        if (w->n_reserved && (d->sb_one ? (w->sb[0] & d->sb_bits) != 0 : sm_sb_collides(w, d))) {
             if (!issued && blk_ok) blk_set(sm, s, wi, SM_BLK_SCOREBOARD);
             break;
         }
-        ws->ready_inst = true;
+        ws->f |= WS_READY;
         sm_regset *rs = &sm->id_oc[e->dec->cls];
-        if (!sm_regset_free_for(sm, rs, s)) {
+        if (!idoc_room(sm, e->dec->cls, s)) {
             if (!issued && blk_ok) blk_set(sm, s, wi, (uint8_t)(SM_BLK_PIPE + e->dec->cls));
             break;
         }
@@ -434,17 +449,17 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             break;
         }
         if (r == 2) { /* executed, held back by hazard prediction */
-            ws->restricted = true;
+            ws->f |= WS_RESTRICTED;
             break;
         }
         issued++;
         if (!w->valid || w->func_done) break;
     }
     if (issued) {
-        ws->issued_inst = true;
+        ws->f |= WS_ISSUED;
         sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
         pol->issued(sm->sched[s].state, sv, n, idx);
-        sm->order_ok[s] = false;
+        sm->ss[s].order_ok = false;
     }
     return 0;
 }
@@ -457,9 +472,9 @@ static inline __attribute__((always_inline)) void walk_passed(walk_st *ws, const
     for (unsigned j = 0; j < p; j++) {
         unsigned x = order[j];
         if (cand >> x & 1) continue;
-        ws->any_bar |= bar >> x & 1;
-        ws->any_empty |= bemp >> x & 1;
-        ws->valid_inst |= bsb >> x & 1;
+        ws->f |= (unsigned)(bar >> x & 1) * WS_BAR;
+        ws->f |= (unsigned)(bemp >> x & 1) * WS_EMPTY;
+        ws->f |= (unsigned)(bsb >> x & 1) * WS_VALID;
     }
 }
 
@@ -468,8 +483,8 @@ static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol
                                ws_sched_warp *sv, unsigned n, bool adds) {
     /* the kept views hold the bytes of the policy's last call: it need not compare */
     if (!adds && pol->views_same && (sm->vsame >> s & 1)) pol->views_same(sm->sched[s].state);
-    sm->order_k[s] = pol->order(sm->sched[s].state, sv, n, &sm->sorder[s * sm->view_per]);
-    sm->order_ok[s] = true;
+    sm->ss[s].order_k = pol->order(sm->sched[s].state, sv, n, &sm->sorder[s * sm->view_per]);
+    sm->ss[s].order_ok = true;
     if (!adds) sm->vsame |= 1u << s;
 }
 
@@ -490,7 +505,7 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
     }
     for (unsigned i = 0; i < n; i++) rank[by[i]] = (uint16_t)i;
     sm->rk_stale &= ~(1u << s);
-    sm->rk_cand[s] = sm->rk_rcand[s] = 0; /* (the empty set's ranks: empty) */
+    sm->ss[s].rk_cand = sm->ss[s].rk_rcand = 0; /* (the empty set's ranks: empty) */
 }
 
 /* One scheduler's cycle; `owes` (replay or hazard prediction on) and `fast` (the walk
@@ -500,37 +515,24 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
 static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsigned s,
                                                                  const bool owes,
                                                                  const bool fast) {
-    if (sm->memo_gen[s] == sm->gen) { /* nothing it looks at changed */
-        (*sm->memo_stall[s])++;
-        return;
-    }
-    /* The walk that follows the shape: a memo whose stall the kept masks alone decided
-       holds while none of its warps was marked (vdirty) or unblocked (which ends the memo:
-       memo_gen 0); other generations (another scheduler's issue, an ID_OC slot freed)
-       change nothing it read: a warp stopped at an empty ibuffer or the scoreboard stays
-       stopped until one of those, and the views change only with a mark. */
-    if (fast && sm->memo_mgen[s] == sm->memo_gen[s] && sm->memo_mgen[s] && !sm->vdirty[s]) {
-        (*sm->memo_stall[s])++;
-        sm->memo_gen[s] = sm->memo_mgen[s] = sm->gen; /* (a memo of this generation: the SM may sleep) */
-        return;
-    }
+    sm_sched_st *const q = &sm->ss[s];
     uint64_t gen0 = sm->gen;
-    const ws_sched_policy *pol = sm->sched[s].policy;
+    const ws_sched_policy *pol = q->pol;
     /* The views persist: only warps marked since this scheduler last looked
        (sm_view_dirty) are looked at again; warp_waiting's side effect (a
        memory barrier ends) happens in the same cycle as it would if all
        were, since whatever ends one marks the warp. */
-    unsigned n = sm->view_per - (s >= sm->sched_full); /* (max_warps + n_sched - 1 - s) / n_sched */
-    ws_sched_warp *pv = &sm->pview[s * sm->view_per];
-    uint8_t *swait = &sm->pwait[s * sm->view_per];
-    uint64_t dirty = sm->vdirty[s];
-    sm->vdirty[s] = 0;
-    sm->pempty[s] &= ~dirty; /* (their wblk went with the mark) */
-    sm->psb[s] &= ~dirty;
+    unsigned n = q->n;
+    ws_sched_warp *pv = q->pv;
+    uint8_t *swait = q->swait;
+    uint64_t dirty = q->vdirty;
+    q->vdirty = 0;
+    q->pempty &= ~dirty; /* (their wblk went with the mark) */
+    q->psb &= ~dirty;
     const bool view_all = !fast && sm->view_all;
     bool same_view = !dirty && !view_all;
     /* (the masks in locals: the byte stores below could alias them) */
-    uint64_t pelig = sm->pelig[s], pbar = sm->pbar[s];
+    uint64_t pelig = q->pelig, pbar = q->pbar;
     bool vdiff = false, adiff = false;
     for (unsigned i = 0; i < n; i++) {
         if (!view_all) {
@@ -563,8 +565,8 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             pbar = (pbar & ~bit) | (sw == 2 ? bit : 0);
         }
     }
-    sm->pelig[s] = pelig;
-    sm->pbar[s] = pbar;
+    q->pelig = pelig;
+    q->pbar = pbar;
     if (vdiff) sm->vsame &= ~(1u << s);
     if (adiff) sm->rk_stale |= 1u << s;
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
@@ -589,9 +591,9 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         t->policy->filter(t->state, sv, n);
         for (unsigned i = 0; i < n; i++) sv[i].waiting |= sv[i].throttled;
     }
-    uint16_t *order = &sm->sorder[s * sm->view_per];
+    uint16_t *order = q->order;
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
-    walk_st ws = {false, false, false, false, false, false};
+    walk_st ws = {0};
     const bool thr = !fast && sm->throttling; /* only a throttle filter sets `throttled` */
     unsigned k, oi = 0, left = ~0u;
     if (fast || (!owes && sm->rk_ok)) {
@@ -603,53 +605,53 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
            then those below it; for the age order, the first warp, then the others by their
            ranks in the kept (age, index) order. Should something change on the way (gen),
            the policy's list is asked for and the full walk takes over after that warp. */
-        sm->order_ok[s] = false; /* sorder is written only when the list is needed */
-        uint64_t elig = pelig, bemp = sm->pempty[s] & elig, bsb = sm->psb[s] & elig;
+        q->order_ok = false; /* sorder is written only when the list is needed */
+        uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb), ph0 = cand, ph1 = 0;
         const uint16_t *map = NULL; /* phase 1's bit -> view index (NULL: the same) */
         if (cand & (cand - 1)) {
-            unsigned f = (unsigned)pol->first(sm->sched[s].state, n);
+            unsigned f = (unsigned)pol->first(q->pst, n);
             if (pol->shape == WS_SCHED_ROTATE) {
                 ph0 = f < n ? cand & (~0ull << f) : cand;
                 ph1 = cand & ~ph0;
             } else {
                 ph0 = f < n ? cand & (1ull << f) : 0;
                 if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
-                const uint16_t *rank = &sm->rk_rank[s * sm->view_per];
+                const uint16_t *rank = q->rk_rank;
                 /* the candidates' ranks, kept from the last visit: only the warps that
                    came or went since are looked up */
-                uint64_t rc = sm->rk_rcand[s];
-                for (uint64_t r = cand ^ sm->rk_cand[s]; r; r &= r - 1)
+                uint64_t rc = q->rk_rcand;
+                for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
                     rc ^= 1ull << rank[__builtin_ctzll(r)];
-                sm->rk_cand[s] = cand;
-                sm->rk_rcand[s] = rc;
+                q->rk_cand = cand;
+                q->rk_rcand = rc;
                 ph1 = ph0 ? rc & ~(1ull << rank[f]) : rc;
-                map = &sm->rk_by[s * sm->view_per];
+                map = q->rk_by;
             }
         }
         for (unsigned p = 0; p < 2; p++)
             for (uint64_t r = p ? ph1 : ph0; r; r &= r - 1) {
                 unsigned j = (unsigned)__builtin_ctzll(r), idx = p && map ? map[j] : j;
                 if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
-                if (ws.issued_inst) goto walked;
+                if ((ws.f & WS_ISSUED)) goto walked;
                 if (sm->gen != gen_view) {
                     sched_order(sm, s, pol, sv, n, adds);
-                    k = sm->order_k[s];
+                    k = q->order_k;
                     while (oi < k && order[oi] != idx) oi++;
                     walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
                     oi++;
                     goto full;
                 }
             }
-        ws.any_bar |= pbar != 0;
-        ws.any_empty |= bemp != 0;
-        ws.valid_inst |= bsb != 0;
+        ws.f |= pbar ? WS_BAR : 0;
+        ws.f |= bemp ? WS_EMPTY : 0;
+        ws.f |= bsb ? WS_VALID : 0;
         goto walked;
     }
     /* a stable policy gives the same order for the same views when none of
        its warps issued since it was asked */
-    if (!same_view || !sm->memo_ok || !sm->order_ok[s]) sched_order(sm, s, pol, sv, n, adds);
-    k = sm->order_k[s];
+    if (!same_view || !sm->memo_ok || !q->order_ok) sched_order(sm, s, pol, sv, n, adds);
+    k = q->order_k;
     /* A stable policy's full order is a permutation of the views: once the walk has
        passed every warp the views let through (nothing changed on the way), the rest
        are all skipped, and of them only whether one is at a barrier counts (off with
@@ -663,13 +665,13 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
            stopped ones' counts at the end. Should something change on the way (gen), the
            full walk takes over after the warp that changed it, with the counts of the
            warps passed until then. */
-        uint64_t elig = pelig, bemp = sm->pempty[s] & elig, bsb = sm->psb[s] & elig;
+        uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb);
         if (cand && !(cand & (cand - 1))) {
             /* one to visit: no search (its position only if something changes) */
             unsigned idx = (unsigned)__builtin_ctzll(cand);
             if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
-            if (!ws.issued_inst && sm->gen != gen_view) {
+            if (!(ws.f & WS_ISSUED) && sm->gen != gen_view) {
                 while (oi < k && order[oi] != idx) oi++;
                 walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
                 oi++;
@@ -681,7 +683,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 if (!(rest >> idx & 1)) continue;
                 rest &= ~(1ull << idx);
                 if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
-                if (ws.issued_inst) break;
+                if ((ws.f & WS_ISSUED)) break;
                 if (sm->gen != gen_view) {
                     walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
                     oi++;
@@ -689,33 +691,33 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 }
             }
         }
-        if (!ws.issued_inst) {
-            ws.any_bar |= pbar != 0;
-            ws.any_empty |= bemp != 0;
-            ws.valid_inst |= bsb != 0;
+        if (!(ws.f & WS_ISSUED)) {
+            ws.f |= pbar ? WS_BAR : 0;
+            ws.f |= bemp ? WS_EMPTY : 0;
+            ws.f |= bsb ? WS_VALID : 0;
         }
         oi = k;
     }
 full:
-    for (; oi < k && !ws.issued_inst; oi++) {
+    for (; oi < k && !(ws.f & WS_ISSUED); oi++) {
         unsigned idx = order[oi];
         /* the view still says what the warp would: one byte tells a warp to skip (not
            valid, waiting, at a barrier) */
         if (sm->gen == gen_view && swait[idx]) {
             if (!left) {
-                ws.any_bar |= pbar != 0;
+                ws.f |= pbar ? WS_BAR : 0;
                 break;
             }
-            ws.any_bar |= swait[idx] == 2 && !(thr && sv[idx].throttled);
+            ws.f |= swait[idx] == 2 && !(thr && sv[idx].throttled) ? WS_BAR : 0;
             continue;
         }
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
         if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast) < 0) return;
     }
 walked:;
-    bool valid_inst = ws.valid_inst, ready_inst = ws.ready_inst, any_bar = ws.any_bar,
-         any_empty = ws.any_empty, restricted = ws.restricted;
-    if (ws.issued_inst) return;
+    bool valid_inst = ws.f & WS_VALID, ready_inst = ws.f & WS_READY, any_bar = ws.f & WS_BAR,
+         any_empty = ws.f & WS_EMPTY, restricted = ws.f & WS_RESTRICTED;
+    if ((ws.f & WS_ISSUED)) return;
     uint64_t *stall;
     if (restricted) stall = &sm->st.hp_restrict; /* only hazard prediction held it back */
     else if (!valid_inst) stall = any_bar ? &sm->st.stall_barrier
@@ -723,11 +725,11 @@ walked:;
     else stall = ready_inst ? &sm->st.stall_pipeline : &sm->st.stall_scoreboard;
     (*stall)++;
     if ((fast || sm->memo_ok) && sm->gen == gen0) {
-        sm->memo_gen[s] = gen0;
-        sm->memo_stall[s] = stall;
+        q->memo_gen = gen0;
+        q->memo_stall = stall;
         /* every warp the views let through stopped at an empty ibuffer or the scoreboard:
            the stall follows from the masks (pelig, pbar, pempty, psb) alone */
-        sm->memo_mgen[s] = fast && !sm->ro && !(sm->pelig[s] & ~(sm->pempty[s] | sm->psb[s]))
+        q->memo_mgen = fast && !sm->ro && !(q->pelig & ~(q->pempty | q->psb))
                                ? gen0 : 0;
     }
 }
@@ -768,12 +770,52 @@ unsigned sm_smem_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t active) 
     return total ? total : 1;
 }
 
-static void sched_cycle(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, false, false); }
-static void sched_cycle_owes(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, true, false); }
-static void sched_cycle_shape(ws_sm *sm, unsigned s) { sched_cycle_t(sm, s, false, true); }
+/* The walks out of line: the SM-cycle's loop below answers the memos without their frame. */
+static __attribute__((noinline)) void sched_cycle(ws_sm *sm, unsigned s) {
+    sched_cycle_t(sm, s, false, false);
+}
+static __attribute__((noinline)) void sched_cycle_owes(ws_sm *sm, unsigned s) {
+    sched_cycle_t(sm, s, true, false);
+}
 
-void sm_issue_cycle(ws_sm *sm) {
-    if (!sm->n_active_ctas) return;
+/* Scheduler s's memo holds: it counts its stall again and walks no warp. */
+static inline __attribute__((always_inline)) bool memo_holds(ws_sm *sm, unsigned s,
+                                                             const bool fast) {
+    sm_sched_st *const q = &sm->ss[s];
+    if (q->memo_gen == sm->gen) { /* nothing it looks at changed */
+        (*q->memo_stall)++;
+        return true;
+    }
+    /* The walk that follows the shape: a memo whose stall the kept masks alone decided
+       holds while none of its warps was marked (vdirty) or unblocked (which ends the memo:
+       memo_gen 0); other generations (another scheduler's issue, an ID_OC slot freed)
+       change nothing it read: a warp stopped at an empty ibuffer or the scoreboard stays
+       stopped until one of those, and the views change only with a mark. */
+    if (fast && q->memo_mgen == q->memo_gen && q->memo_mgen && !q->vdirty) {
+        (*q->memo_stall)++;
+        q->memo_gen = q->memo_mgen = sm->gen; /* (a memo of this generation: the SM may sleep) */
+        return true;
+    }
+    return false;
+}
+
+/* The SM-cycle's schedulers from the j-th (scheduler s) on, in the rotating order, when
+   the walk follows the shape; the first of them walks (its memo did not hold). The walk is
+   inline here: a cycle's walks share one frame, which memo-only cycles never set up. */
+static __attribute__((noinline)) void issue_from_shape(ws_sm *sm, unsigned j, unsigned s) {
+    const unsigned n_sched = sm->n_sched;
+    for (bool walk = true; j < n_sched; j++) {
+        if (walk || !memo_holds(sm, s, true)) {
+            sched_cycle_t(sm, s, false, true);
+            if (sm->has_fault) return;
+        }
+        walk = false;
+        if (++s == n_sched) s = 0;
+    }
+    if (++sm->sched_prio == n_sched) sm->sched_prio = 0;
+}
+
+static __attribute__((noinline)) void issue_cycle_general(ws_sm *sm) {
     const ws_throttle_policy *tp = sm->throttle_sm.policy;
     if (tp && tp->sm_cycle) tp->sm_cycle(sm->throttle_sm.state, sm->now, sm->st.warp_insts);
     if (tp && tp->sm_version) {
@@ -781,15 +823,50 @@ void sm_issue_cycle(ws_sm *sm) {
         if (v != sm->throttle_version) { /* its decisions may differ: look again, reorder */
             sm->throttle_version = v;
             sm->gen++;
-            for (unsigned s = 0; s < sm->n_sched; s++) sm->order_ok[s] = false;
+            for (unsigned s = 0; s < sm->n_sched; s++) sm->ss[s].order_ok = false;
         }
     }
-    for (unsigned j = 0, s = sm->sched_prio; j < sm->n_sched; j++) { /* from sched_prio round */
-        if (sm->owes) sched_cycle_owes(sm, s);
-        else if (sm->rk_ok) sched_cycle_shape(sm, s);
-        else sched_cycle(sm, s);
-        if (sm->has_fault) return;
+    /* from sched_prio round */
+    unsigned s = sm->sched_prio;
+    if (sm->rk_ok && !sm->owes) {
+        for (unsigned j = 0; j < sm->n_sched; j++) {
+            if (!memo_holds(sm, s, true)) {
+                issue_from_shape(sm, j, s);
+                return;
+            }
+            if (++s == sm->n_sched) s = 0;
+        }
+        if (++sm->sched_prio == sm->n_sched) sm->sched_prio = 0;
+        return;
+    }
+    for (unsigned j = 0; j < sm->n_sched; j++) {
+        if (!memo_holds(sm, s, false)) {
+            if (sm->owes) sched_cycle_owes(sm, s);
+            else sched_cycle(sm, s);
+            if (sm->has_fault) return;
+        }
         if (++s == sm->n_sched) s = 0;
     }
     if (++sm->sched_prio == sm->n_sched) sm->sched_prio = 0;
+}
+
+/* In the common case (the walk follows the shape: iss_lean) a cycle in which every
+   scheduler's memo holds is answered here without a frame; the first scheduler that
+   must walk hands the rest of the cycle over. */
+void sm_issue_cycle(ws_sm *sm) {
+    if (!sm->n_active_ctas) return;
+    if (!sm->iss_lean) {
+        issue_cycle_general(sm);
+        return;
+    }
+    const unsigned n_sched = sm->n_sched;
+    unsigned s = sm->sched_prio;
+    for (unsigned j = 0; j < n_sched; j++) {
+        if (!memo_holds(sm, s, true)) {
+            issue_from_shape(sm, j, s);
+            return;
+        }
+        if (++s == n_sched) s = 0;
+    }
+    if (++sm->sched_prio == n_sched) sm->sched_prio = 0;
 }

@@ -344,6 +344,7 @@ static bool gen_allocate(ws_sm *sm, unsigned idoc) {
                 continue;
             }
             if (!rs->slot[idx]->nsrc) gblk = -1; /* (it is ready: cu_rdy changed) */
+            sm_idoc_out(sm, rs->slot[idx], k);
             sm_regset_remove(rs, idx);
             if (!rs->n) idoc &= ~(1u << k);
             sm->gen++; /* an ID_OC slot is free: issue may go on */
@@ -425,6 +426,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic) {
                 if (!blocked && oc_blocked(sm, k)) blocked = true;
                 break;
             }
+            sm_idoc_out(sm, in, k);
             sm_regset_remove(rs, idx);
             sm->gen++; /* an ID_OC slot is free: issue may go on */
             if (!rs->n) break;

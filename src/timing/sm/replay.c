@@ -92,6 +92,7 @@ int sm_replay_issue(ws_sm *sm, unsigned wi) {
         w->rp_ready--;
         in->uid = sm->next_uid++; /* it is the youngest in the pipeline now */
         sm_regset_push(rs, in);
+        sm_idoc_in(sm, in, SM_MEM);
         sm->st.replay_issues++;
         sm->gen++;
         sm_view_dirty(sm, wi);
@@ -285,6 +286,7 @@ int sm_hp_release(ws_sm *sm, unsigned wi) {
     if (!sm_regset_free(rs)) return 0;
     if (!sm_hp_gate(sm, w->hp_gated)) return -1;
     sm_regset_push(rs, w->hp_gated);
+    sm_idoc_in(sm, w->hp_gated, SM_MEM);
     w->hp_gated = NULL;
     sm->gen++;
     sm_view_dirty(sm, wi);

@@ -9,7 +9,7 @@
 
 static inline bool bit(const uint64_t *m, unsigned i) { return m[i >> 6] >> (i & 63) & 1; }
 
-bool sm_sb_collides(const sm_warp *w, const sm_dec *d) {
+static inline bool sb_collides(const sm_warp *w, const sm_dec *d) {
     if (!w->n_reserved) return false;
     if (d->sb_one) return (w->sb[0] & d->sb_bits) != 0; /* every id in the first word */
     for (unsigned i = 0; i < d->ndst; i++)
@@ -18,6 +18,8 @@ bool sm_sb_collides(const sm_warp *w, const sm_dec *d) {
         if (bit(w->sb, d->src[i])) return true;
     return false;
 }
+
+bool sm_sb_collides(const sm_warp *w, const sm_dec *d) { return sb_collides(w, d); }
 
 bool sm_sb_longop_dep(const sm_warp *w, const sm_dec *d) {
     if (!w->n_reserved) return false;
@@ -57,7 +59,7 @@ void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
     unsigned wi = in->warp;
     uint8_t blk = sm->wblk[wi];
     if (blk && !sm->views_add && !in->is_atomic && !w->membar && !w->n_atomic && !sm->owes &&
-        (blk != SM_BLK_SCOREBOARD || sm_sb_collides(w, w->ib[w->ib_next].dec)))
+        (blk != SM_BLK_SCOREBOARD || sb_collides(w, w->ib[w->ib_next].dec)))
         return;
     sm_view_unblock(sm, wi, in->is_atomic); /* a memory barrier may end; atomics finish here too */
 }

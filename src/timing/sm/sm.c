@@ -229,15 +229,11 @@ void ws_sm_destroy(ws_sm *sm) {
     sm_smc_destroy(sm);
     ws_throttle_sm_destroy(&sm->throttle_sm);
     free(sm->sched);
-    free(sm->memo_gen);
-    free(sm->memo_stall);
+    free(sm->ss);
     free(sm->sview);
     free(sm->sorder);
-    free(sm->order_k);
-    free(sm->order_ok);
     free(sm->pview);
     free(sm->pwait);
-    free(sm->vdirty);
     free(sm->vsched);
     free(sm->vbit);
     free(sm->wblk);
@@ -570,7 +566,7 @@ static uint64_t quiet_until(ws_sm *sm) {
     if (!sm->memo_ok || sm->throttling || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
         return 0;
     for (unsigned s = 0; s < sm->n_sched; s++)
-        if (sm->memo_gen[s] != sm->gen) return 0;
+        if (sm->ss[s].memo_gen != sm->gen) return 0;
     if (sm->next_wb || sm->next_global || sm->resp.len ||
         ws_cache_has_miss(sm->l1d) || ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i) ||
         ws_cache_has_ready(sm->l1d) || ws_cache_has_ready(sm->l1c) || ws_cache_has_ready(sm->l1i) ||
@@ -621,7 +617,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
         sm->st.warps_live_sum += sm->n_live_warps;
         sm->resbus[now % SM_RESBUS_RING] = 0;
         sm->arb_prio = (sm->arb_prio + sm->oc_steps) % sm->nbanks; /* as sm_oc_cycle idle */
-        for (unsigned s = 0; s < sm->n_sched; s++) (*sm->memo_stall[s])++;
+        for (unsigned s = 0; s < sm->n_sched; s++) (*sm->ss[s].memo_stall)++;
         sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
         return;
     }

@@ -213,6 +213,34 @@ typedef struct sm_regset {
     sm_inst *slot[8];
 } sm_regset;
 
+/* Issue stage (issue.c): one scheduler's walk state, kept together so that a walk
+   loads it from one place rather than from an array per field. Bit i of the masks is
+   the scheduler's view i (views up to 64). */
+typedef struct sm_sched_st {
+    uint64_t memo_gen;         /* gen of its memo (0: none) */
+    uint64_t memo_mgen;        /* memo_gen when that memo's stall followed from the kept
+                                  masks alone (every warp the views let through stopped at
+                                  an empty ibuffer or the scoreboard): it holds across
+                                  generations until one of its warps is marked or
+                                  unblocked, else 0 */
+    uint64_t *memo_stall;      /* the stall counter its memo bumped */
+    uint64_t vdirty;           /* views to look at again */
+    uint64_t pelig, pbar;      /* pwait 0, pwait 2 */
+    uint64_t pempty, psb;      /* wblk EMPTY, SCOREBOARD, as the walk set them (cleared with
+                                  the view's dirty bit before the next walk) */
+    uint64_t rk_cand, rk_rcand; /* the walk's last candidates (views) and their ranks' bits */
+    unsigned order_k;          /* its policy's last order (sorder) has this many warps ... */
+    bool order_ok;             /* ... and is still what the policy would say */
+    unsigned n;                /* its views (warps w with w % n_sched == s) */
+    const struct ws_sched_policy *pol; /* sched[s]'s policy and state */
+    void *pst;
+    struct ws_sched_warp *pv;  /* its parts of pview, pwait, sorder, rk_by, rk_rank */
+    uint8_t *swait;
+    uint16_t *order, *rk_by, *rk_rank;
+    uint8_t idoc_n[SM_NCLASS]; /* sub-core SMs: its instructions in each ID_OC register (the
+                                  room test is then one load: sm_idoc_in, sm_idoc_out) */
+} sm_sched_st;
+
 struct ws_sm {
     ws_sm_env env;
     const ws_config *cfg;
@@ -274,19 +302,12 @@ struct ws_sm {
     struct sm_smc *smc;        /* shared-memory cache of isolated warps (CIAO; smc.c), or NULL */
     ws_sched_warp *sview;      /* per scheduler view scratch */
     uint16_t *sorder;          /* per scheduler: its policy's last order ... */
-    unsigned *order_k;         /* ... of this many warps */
-    bool *order_ok;            /* ... still what the policy would say */
     /* each scheduler's views of its warps, kept between cycles (issue.c):
        [s * view_per + warp / n_sched] */
     unsigned view_per;
     ws_sched_warp *pview;
     uint8_t *pwait;            /* waiting or not valid (1), at a barrier (2) */
-    uint64_t *vdirty;          /* per scheduler: views to look at again */
-    uint64_t *pelig, *pbar;    /* per scheduler, views up to 64: pwait 0, pwait 2 (in
-                                  vdirty's allocation, freed with it) */
-    uint64_t *pempty, *psb;    /* per scheduler, views up to 64: wblk EMPTY, SCOREBOARD, as the
-                                  walk set them (cleared with the view's dirty bit before the
-                                  next walk; same allocation) */
+    sm_sched_st *ss;           /* per scheduler: its walk's own state (issue.c) */
     bool views_add;            /* the SM adds to the views (longop, next_load, throttling) */
     unsigned sched_full;       /* schedulers below it have view_per warps, the others one fewer */
     uint32_t vsame;            /* bit s: scheduler s's kept views hold the bytes its policy
@@ -307,13 +328,7 @@ struct ws_sm {
        does the same, and counts the same stall, while gen is still g; fetch
        likewise finds no warp to fetch. */
     uint64_t gen;
-    uint64_t *memo_gen;        /* per scheduler: gen of its memo (0: none) */
-    uint64_t **memo_stall;     /* per scheduler: the stall counter it bumped */
-    uint64_t *memo_mgen;       /* per scheduler (in memo_gen's allocation): memo_gen when that
-                                  memo's stall followed from the kept masks alone (every
-                                  warp the views let through stopped at an empty ibuffer or
-                                  the scoreboard): it holds across generations until one of
-                                  its warps is marked or unblocked (issue.c), else 0 */
+    /* (each scheduler's memo: sm_sched_st) */
     uint64_t fetchable;        /* warps (slots < 64) that could fetch (fetch.c) */
     bool memo_ok;              /* the policies allow it (their `stable` flags) */
     uint64_t sleep_until;      /* cycles before this only count (sm.c, sleeping) */
@@ -427,10 +442,10 @@ struct ws_sm {
        view's place there (in sorder's allocation, freed with it). */
     uint16_t *rk_by, *rk_rank;
     uint32_t rk_stale;         /* bit s: an age in scheduler s's views changed since sorted */
-    uint64_t *rk_cand, *rk_rcand; /* per scheduler: the walk's last candidates (views) and
-                                     their ranks' bits (in vdirty's allocation) */
     bool rk_ok;                /* the walk follows the shape (stable policy, kept views, no
                                   throttle; not with replay or hazard prediction) */
+    bool iss_lean;             /* rk_ok, no replay or hazard prediction, no per-SM throttle
+                                  part: sm_issue_cycle's lean loop (issue.c) */
 
     /* stats of stalls in the LD/ST unit */
     uint64_t l1_bank_conflicts, ldst_stalls;
@@ -468,7 +483,7 @@ static inline void sm_lane_bounds(const uint64_t *addr, uint32_t mask, uint64_t 
    state; issue.c). */
 enum { SM_BLK_NONE = 0, SM_BLK_EMPTY, SM_BLK_SCOREBOARD, SM_BLK_PIPE /* + class: ID_OC full */ };
 static inline void sm_view_dirty(ws_sm *sm, unsigned wi) {
-    sm->vdirty[sm->vsched[wi]] |= 1ull << sm->vbit[wi];
+    sm->ss[sm->vsched[wi]].vdirty |= 1ull << sm->vbit[wi];
     sm->wblk[wi] = SM_BLK_NONE;
 }
 /* Only what warp wi's issue checks read changed (an ibuffer fill, a scoreboard release),
@@ -486,10 +501,10 @@ static inline void sm_view_unblock(ws_sm *sm, unsigned wi, bool atomic) {
     }
     uint64_t bit = ~(1ull << sm->vbit[wi]);
     unsigned s = sm->vsched[wi];
-    sm->pempty[s] &= bit;
-    sm->psb[s] &= bit;
+    sm->ss[s].pempty &= bit;
+    sm->ss[s].psb &= bit;
     sm->wblk[wi] = SM_BLK_NONE;
-    sm->memo_gen[s] = 0; /* (gen starts at 1) */
+    sm->ss[s].memo_gen = 0; /* (gen starts at 1) */
 }
 
 /* reorder.c: warp-based load/store reordering (-l1d_warp_reorder) */
@@ -578,6 +593,14 @@ static inline bool sm_regset_free_for(const ws_sm *sm, const sm_regset *r, unsig
     for (unsigned i = 0; i < r->n; i++)
         if (sm->vsched[r->slot[i]->warp] == s) return false;
     return true;
+}
+/* An instruction of warp in->warp went into / out of ID_OC register k (the issue stage's
+   per-scheduler counts on sub-core SMs: sm_sched_st.idoc_n). */
+static inline void sm_idoc_in(ws_sm *sm, const sm_inst *in, unsigned k) {
+    if (sm->sub_core) sm->ss[sm->vsched[in->warp]].idoc_n[k]++;
+}
+static inline void sm_idoc_out(ws_sm *sm, const sm_inst *in, unsigned k) {
+    if (sm->sub_core) sm->ss[sm->vsched[in->warp]].idoc_n[k]--;
 }
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
 /* carveout.c: -gpgpu_adaptive_cache_config */
