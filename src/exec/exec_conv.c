@@ -493,10 +493,9 @@ ws_status ws_exec_conv(ws_xctx *x) {
         if (!A) return ws_unsupported(x, "operand kind");
         uint64_t base = window(in->space), *D = ws_dst(x, &in->dst[0]);
         bool narrow = ws_type_size(t) == 4;
-        WS_FOR_LANES(l, M) {
-            uint64_t v = in->to_generic ? A[l] + base : A[l] - base;
-            D[l] = narrow ? (uint32_t)v : v;
-        }
+        uint64_t delta = in->to_generic ? base : 0 - base, keep = narrow ? 0xFFFFFFFFull : ~0ull;
+        /* (a counted loop on a full warp: the per-lane branches decided once) */
+        WS_FOR_MASK(l, M, D[l] = (A[l] + delta) & keep);
         return WS_OK;
     }
     case WS_OP_ISSPACEP: {
