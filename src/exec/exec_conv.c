@@ -406,6 +406,12 @@ ws_status ws_exec_conv(ws_xctx *x) {
             }
             return WS_OK;
         }
+        if (s->kind == WS_OPND_SREG && d->kind != WS_OPND_VEC) {
+            /* a special register (%tid.x, %ctaid.x, ...) filled straight into the destination:
+               ws_src writes only the active lanes of its buffer and never reads it */
+            ws_src(x, s, ws_dst(x, d));
+            return WS_OK;
+        }
         const uint64_t *A = ws_src(x, s, ta);
         if (!A) return ws_unsupported(x, "operand kind");
         if (d->kind == WS_OPND_VEC) { /* unpack */

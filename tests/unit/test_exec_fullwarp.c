@@ -264,3 +264,23 @@ TEST(exec_fullwarp_const_load_32bit_base) {
         CHECK(ro_run(ld, n, off, out, &f) == WS_ERR_MISALIGNED);
     }
 }
+
+/* mov of a special register fills the destination directly (exec_conv.c): the lanes a
+   guard leaves out keep their value, for %tid (a per-lane table), %ctaid (one value
+   for the warp) and %laneid (computed per lane). */
+TEST(exec_fullwarp_mov_sreg_guarded) {
+    static const char *sreg[] = {"%tid.x", "%ctaid.x", "%laneid", "%ntid.x"};
+    char body[256];
+    uint64_t a[32] = {0}, out[32];
+    ws_fault f;
+    for (unsigned k = 0; k < 4; k++) {
+        snprintf(body, sizeof body,
+                 "mov.u32 %%r9, 1000; and.b32 %%r10, %%r0, 1; setp.eq.u32 %%p1, %%r10, 1;"
+                 "@%%p1 mov.u32 %%r9, %s; cvt.u64.u32 %%rd7, %%r9;", sreg[k]);
+        CHECK(wx_eval(body, 32, a, a, a, out, &f) == WS_OK);
+        for (int i = 0; i < 32; i++) {
+            uint64_t want = i % 2 == 0 ? 1000 : k == 1 ? 0 : k == 3 ? 32 : (uint64_t)i;
+            CHECK_EQ_U64(out[i], want);
+        }
+    }
+}
