@@ -59,6 +59,7 @@ static void commit_warp(const ws_wlog *l, const ws_wlog_ent *e) {
     const uint64_t *a = l->w + e->b, *v = a + WS_WARP_SIZE;
     uint8_t *heap = e->hp;
     if (e->size == 4) {
+#pragma GCC unroll 4
         for (unsigned k = 0; k < WS_WARP_SIZE; k++) {
             uint32_t x = (uint32_t)v[k];
             memcpy(heap + (a[k] - WS_GLOBAL_HEAP_BASE), &x, 4);
