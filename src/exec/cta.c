@@ -282,6 +282,7 @@ static bool cta_init(ws_cta *c, const uint32_t ctaid[3], uint32_t smid) {
         w->sp = 0;
         w->nframes = 0;
         w->func = c->l.func;
+        w->ninsts = c->mod->funcs[w->func].ninsts;
         w->local_base = 0;
         c->alloca_ext[i] = 0;
         w->cc = 0;
@@ -536,6 +537,7 @@ static void simt_pop(ws_cta *c, ws_warp *w) {
             }
         }
         w->func = fr->caller_func;
+        w->ninsts = c->mod->funcs[w->func].ninsts;
         w->local_base = fr->caller_local;
         c->alloca_ext[w->id] = fr->caller_alloca;
         w->nframes--;
@@ -617,6 +619,7 @@ static ws_status exec_call(ws_xctx *x) {
         return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
     w->frames[w->nframes++] = (ws_callframe){w->func, w->sp, w->local_base, 0, x->c->alloca_ext[w->id], in};
     w->func = (uint32_t)fi;
+    w->ninsts = x->c->mod->funcs[fi].ninsts;
     w->local_base = nl;
     x->c->alloca_ext[w->id] = 0;
     if (!simt_push(w, 0, -1, x->mask)) return ws_fail(x, WS_ERR_OUT_OF_MEMORY, UINT32_MAX, "out of host memory");
@@ -831,12 +834,12 @@ static __attribute__((noinline)) bool warp_settle_loop(ws_cta *c, ws_warp *w) {
 
 /* The common case inline: the top entry is an instruction to execute (the
    timing model asks ws_warp_next before each step, which settles the warp). */
+/* warp_settle_loop's stops, folded: a pc in [0, ninsts) differs from a
+   negative rpc, and a negative pc is not below ninsts unsigned. */
 static inline bool warp_settle(ws_cta *c, ws_warp *w) {
     if (w->sp) {
         const ws_simt_entry *e = &w->stack[w->sp - 1];
-        if (e->mask && (e->rpc < 0 || e->pc != e->rpc) && e->pc >= 0 &&
-            (uint32_t)e->pc < c->mod->funcs[w->func].ninsts)
-            return true;
+        if (e->mask && e->pc != e->rpc && (uint32_t)e->pc < w->ninsts) return true;
     }
     return warp_settle_loop(c, w);
 }

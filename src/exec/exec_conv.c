@@ -406,6 +406,12 @@ ws_status ws_exec_conv(ws_xctx *x) {
             }
             return WS_OK;
         }
+        if (s->kind == WS_OPND_SREG && d->kind != WS_OPND_VEC) {
+            /* a special register (%tid.x, %ctaid.x, ...) filled straight into the destination:
+               ws_src writes only the active lanes of its buffer and never reads it */
+            ws_src(x, s, ws_dst(x, d));
+            return WS_OK;
+        }
         const uint64_t *A = ws_src(x, s, ta);
         if (!A) return ws_unsupported(x, "operand kind");
         if (d->kind == WS_OPND_VEC) { /* unpack */
@@ -493,10 +499,9 @@ ws_status ws_exec_conv(ws_xctx *x) {
         if (!A) return ws_unsupported(x, "operand kind");
         uint64_t base = window(in->space), *D = ws_dst(x, &in->dst[0]);
         bool narrow = ws_type_size(t) == 4;
-        WS_FOR_LANES(l, M) {
-            uint64_t v = in->to_generic ? A[l] + base : A[l] - base;
-            D[l] = narrow ? (uint32_t)v : v;
-        }
+        uint64_t delta = in->to_generic ? base : 0 - base, keep = narrow ? 0xFFFFFFFFull : ~0ull;
+        /* (a counted loop on a full warp: the per-lane branches decided once) */
+        WS_FOR_MASK(l, M, D[l] = (A[l] + delta) & keep);
         return WS_OK;
     }
     case WS_OP_ISSPACEP: {

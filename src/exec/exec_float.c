@@ -206,18 +206,23 @@ ws_status ws_exec_float(ws_xctx *x) {
         if (!ftz && !sat && mode == FE_TONEAREST) {
             switch (op) {
             case WS_OP_ADD:
+                if (M == ~0u && ws_simd_f32_full(WS_SIMD_ADD, D, A, B, NULL)) return WS_OK;
                 WS_FOR_MASK(l, M, float r = ws_f32(A[l]) + ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;
             case WS_OP_SUB:
+                if (M == ~0u && ws_simd_f32_full(WS_SIMD_SUB, D, A, B, NULL)) return WS_OK;
                 WS_FOR_MASK(l, M, float r = ws_f32(A[l]) - ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;
             case WS_OP_MUL:
+                if (M == ~0u && ws_simd_f32_full(WS_SIMD_MUL, D, A, B, NULL)) return WS_OK;
                 WS_FOR_MASK(l, M, float r = ws_f32(A[l]) * ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;
             case WS_OP_DIV: /* as f32_lane: IEEE division whatever the precision qualifier */
+                if (M == ~0u && ws_simd_f32_full(WS_SIMD_DIV, D, A, B, NULL)) return WS_OK;
                 WS_FOR_MASK(l, M, float r = ws_f32(A[l]) / ws_f32(B[l]); D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;
             case WS_OP_FMA: case WS_OP_MAD: /* (matmul's inner loop: a counted loop on a full warp) */
+                if (M == ~0u && ws_simd_f32_full(WS_SIMD_FMA, D, A, B, C)) return WS_OK;
                 WS_FOR_MASK(l, M, float r = fmaf(ws_f32(A[l]), ws_f32(B[l]), ws_f32(C[l]));
                             D[l] = r == r ? ws_f32b(r) : CANON_NAN32);
                 return WS_OK;

@@ -14,6 +14,7 @@
  * before writing them, as the lane loop does. */
 typedef uint64_t u64x4 __attribute__((vector_size(32)));
 static inline void addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B, bool sub) {
+    if (ws_simd_addsub_full(D, A, B, sub)) return;
     for (int l = 0; l < WS_WARP_SIZE; l += 4) {
         u64x4 a, b;
         memcpy(&a, A + l, sizeof a);

@@ -87,6 +87,7 @@ typedef struct ws_warp {
     /* call stack */
     ws_callframe *frames; uint32_t nframes, frames_cap;
     uint32_t func;          /* current function */
+    uint32_t ninsts;        /* its instruction count (set with func: warp_settle's test) */
     uint64_t *regs; uint32_t *preds;        /* current function's registers */
     uint64_t **reg_frames; uint32_t **pred_frames; /* per call depth, reused */
     size_t *reg_frame_cap, *pred_frame_cap; uint32_t nreg_frames;
@@ -163,8 +164,12 @@ typedef struct ws_xctx {
 static inline uint64_t *ws_reg(ws_warp *w, unsigned slot) { return w->regs + (size_t)slot * WS_WARP_SIZE; }
 
 /* wlog.c: the deferred-write log (exec.h). Entries in program order; an
-   atomic instruction's lanes are followed by one WL_ATOM_END entry. */
-enum { WL_STORE = 0, WL_ATOM, WL_ATOM_END };
+   atomic instruction's lanes are followed by one WL_ATOM_END entry. A full
+   warp's scalar global store is one WL_STORE_WARP entry: hp the heap (lane l
+   writes heap + addr - WS_GLOBAL_HEAP_BASE), b the index in the log's word
+   array of its 32 addresses followed by its 32 values, size the bytes;
+   applied lane by lane in lane order, as 32 WL_STORE entries would be. */
+enum { WL_STORE = 0, WL_ATOM, WL_ATOM_END, WL_STORE_WARP };
 typedef struct ws_wlog_ent {
     uint8_t *hp;            /* host pointer of the word */
     uint64_t b, c;          /* store: the value; atomic: its operands */
@@ -176,6 +181,8 @@ struct ws_wlog {
     ws_wlog_ent *e;
     size_t n, cap;
     uint64_t *writes;
+    uint64_t *w;            /* WL_STORE_WARP's addresses and values */
+    size_t nw, wcap;
 };
 ws_wlog_ent *ws_wlog_grow(ws_wlog *l); /* aborts when out of memory, like the request pool */
 static inline ws_wlog_ent *ws_wlog_add(ws_wlog *l) {
@@ -188,6 +195,14 @@ static inline ws_wlog_ent *ws_wlog_add_n(ws_wlog *l, size_t k) {
     ws_wlog_ent *e = &l->e[l->n];
     l->n += k;
     return e;
+}
+/* k consecutive words of the word array; their index in *at */
+uint64_t *ws_wlog_words_grow(ws_wlog *l, size_t k, size_t *at);
+static inline uint64_t *ws_wlog_words(ws_wlog *l, size_t k, size_t *at) {
+    if (l->nw + k > l->wcap) return ws_wlog_words_grow(l, k, at);
+    *at = l->nw;
+    l->nw += k;
+    return l->w + *at;
 }
 /* exec_mem.c: an atomic's new value (ok false: the op is not defined for the type) */
 uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok);
@@ -211,6 +226,17 @@ void ws_cta_deadlock(ws_cta *c, ws_fault *fault);
 ws_status ws_exec_int(ws_xctx *x);
 ws_status ws_exec_video(ws_xctx *x); /* vadd ... vset and their SIMD forms (from ws_exec_int) */
 ws_status ws_exec_float(ws_xctx *x);
+/* exec_simd.c: f32 add/sub/mul/div/fma (round to nearest, no ftz/sat) of a full warp
+   with AVX2+FMA; false (nothing written) where the host lacks them. */
+typedef enum { WS_SIMD_ADD, WS_SIMD_SUB, WS_SIMD_MUL, WS_SIMD_DIV, WS_SIMD_FMA } ws_simd_op;
+bool ws_simd_f32_full(ws_simd_op op, uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C);
+/* exec_int.c's addsub_full with AVX2; false (nothing written) without */
+bool ws_simd_addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B, bool sub);
+/* exec_mem.c's addrs64_full / addrs32_full (ad[l] = lane l's address; 1: some lane is
+   misaligned for size or out of bounds, 0: none) with AVX2; -1 (nothing written) without. */
+int ws_simd_addrs64_full(const uint64_t *b, uint64_t off, uint64_t *ad, uint64_t lo, uint64_t last,
+                         uint32_t size);
+int ws_simd_addrs32_full(const uint64_t *b, uint32_t off, uint64_t *ad, uint32_t last, uint32_t size);
 ws_status ws_exec_conv(ws_xctx *x);
 ws_status ws_exec_mem(ws_xctx *x);
 ws_status ws_exec_atom(ws_xctx *x);

@@ -117,6 +117,8 @@ static inline bool lanes_bad(const uint64_t *ad, uint32_t M, uint64_t lo, uint64
    32-bit words (what lanes_bad's 64-bit ones hold then: last <= UINT32_MAX). */
 static inline bool addrs32_full(const uint64_t *restrict b, uint32_t off, uint64_t *restrict ad,
                                 uint32_t last, uint32_t size) {
+    int v = ws_simd_addrs32_full(b, off, ad, last, size);
+    if (v >= 0) return v;
     uint32_t any = 0, over = 0;
     for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
         uint32_t a = (uint32_t)b[l] + off;
@@ -131,6 +133,8 @@ static inline bool addrs32_full(const uint64_t *restrict b, uint32_t off, uint64
    with a 64-bit base register (global memory's usual addressing). */
 static inline bool addrs64_full(const uint64_t *restrict b, uint64_t off, uint64_t *restrict ad,
                                 uint64_t lo, uint64_t last, uint32_t size) {
+    int v = ws_simd_addrs64_full(b, off, ad, lo, last, size);
+    if (v >= 0) return v;
     uint64_t any = 0, hi = 0;
 #pragma GCC unroll 8
     for (unsigned l = 0; l < WS_WARP_SIZE; l++) {
@@ -410,7 +414,10 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     if (n == 1 && esz == 4 && !is_st && dst[0]) { /* the common ld.shared.{u,s,f,b}32 */
         uint64_t *d = dst[0];
         if (sg) WS_FOR_MASK(l, M, d[l] = (uint64_t)(int64_t)(int32_t)ws_load_n(sh + ad[l], 4));
-        else WS_FOR_MASK(l, M, d[l] = ws_load_n(sh + ad[l], 4));
+        else if (M == ~0u) {
+#pragma GCC unroll 4
+            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(sh + ad[l], 4);
+        } else WS_FOR_LANES(l, M) d[l] = ws_load_n(sh + ad[l], 4);
         record(x, MS_SHARED, size, false, false, false);
         return WS_OK;
     }
@@ -445,13 +452,24 @@ static ws_status exec_ro_space(ws_xctx *x, const addr_plan *p, uint32_t size, un
         limit = mem ? c->kfunc->param_size : 0;
     }
     if (!M || limit < size) return WS_ERR_UNSUPPORTED;
-    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
-    lane_addrs(p, M, ad);
-    if (lanes_bad(ad, M, 0, limit - size, size)) return WS_ERR_UNSUPPORTED;
+    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl), last = limit - size;
+    bool bad;
+    if (M == ~0u && p->base && p->bmask == ~0ull) /* a full warp: the shared and global paths' loops */
+        bad = addrs64_full(p->base, p->off, ad, 0, last, size);
+    else if (M == ~0u && p->base && last <= UINT32_MAX)
+        bad = addrs32_full(p->base, (uint32_t)p->off, ad, (uint32_t)last, size);
+    else {
+        lane_addrs(p, M, ad);
+        bad = lanes_bad(ad, M, 0, last, size);
+    }
+    if (bad) return WS_ERR_UNSUPPORTED;
     if (n == 1 && dst[0]) { /* the common scalar load */
         uint64_t *d = dst[0];
         if (sg) WS_FOR_MASK(l, M, d[l] = ws_ext(ws_load_n(mem + ad[l], esz), esz * 8, true));
-        else WS_FOR_MASK(l, M, d[l] = ws_load_n(mem + ad[l], esz));
+        else if (M == ~0u && esz == 4) { /* (kmeans' centres) */
+#pragma GCC unroll 4
+            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(mem + ad[l], 4);
+        } else WS_FOR_MASK(l, M, d[l] = ws_load_n(mem + ad[l], esz));
     } else {
         WS_FOR_LANES(l, M) {
             const uint8_t *hp = mem + ad[l];
@@ -501,7 +519,10 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     if (!heap) return WS_ERR_UNSUPPORTED;
     if (n == 1 && !is_st && dst[0] && esz == 4 && !sg) { /* ld.global.{u,f,b}32 */
         uint64_t *d = dst[0];
-        WS_FOR_MASK(l, M, d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4));
+        if (M == ~0u) {
+#pragma GCC unroll 4
+            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4);
+        } else WS_FOR_LANES(l, M) d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4);
     } else if (n == 1 && is_st && esz == 4) { /* st.global.32, lanes in order as below */
         const uint64_t *v = src[0];
         WS_FOR_MASK(l, M, ws_store_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), v[l], 4));
@@ -562,20 +583,22 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
         uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
         uint8_t *heap = global_lanes(x, p, size, ad);
         if (heap) {
-            /* the same entries in the same order as one ws_wlog_add each; a store's entry
-               is read for hp, b and size only (ws_wlog_commit) */
-            ws_wlog_ent *e = ws_wlog_add_n(wl, (size_t)ws_popc32(x->mask) * n);
-            if (n == 1 && x->mask == ~0u) { /* a full warp's scalar store: a counted loop */
-                const uint64_t *v = src[0];
-                for (uint32_t l = 0; l < WS_WARP_SIZE; l++) {
-                    e[l].hp = heap + (ad[l] - WS_GLOBAL_HEAP_BASE);
-                    e[l].b = v[l];
-                    e[l].kind = WL_STORE;
-                    e[l].size = (uint8_t)esz;
-                }
+            if (n == 1 && x->mask == ~0u) { /* a full warp's scalar store: one entry, two copies */
+                size_t at;
+                uint64_t *wd = ws_wlog_words(wl, 2 * WS_WARP_SIZE, &at);
+                memcpy(wd, ad, WS_WARP_SIZE * sizeof *wd);
+                memcpy(wd + WS_WARP_SIZE, src[0], WS_WARP_SIZE * sizeof *wd);
+                ws_wlog_ent *e = ws_wlog_add(wl);
+                e->hp = heap;
+                e->b = at;
+                e->kind = WL_STORE_WARP;
+                e->size = (uint8_t)esz;
                 record(x, MS_GLOBAL, size, true, false, true);
                 return WS_OK;
             }
+            /* the same entries in the same order as one ws_wlog_add each; a store's entry
+               is read for hp, b and size only (ws_wlog_commit) */
+            ws_wlog_ent *e = ws_wlog_add_n(wl, (size_t)ws_popc32(x->mask) * n);
             WS_FOR_LANES(l, x->mask) {
                 uint8_t *hp = heap + (ad[l] - WS_GLOBAL_HEAP_BASE);
                 for (unsigned k = 0; k < n; k++, e++) {

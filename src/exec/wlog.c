@@ -14,6 +14,7 @@ ws_wlog *ws_wlog_create(uint64_t *writes) {
 
 void ws_wlog_destroy(ws_wlog *l) {
     if (!l) return;
+    free(l->w);
     free(l->e);
     free(l);
 }
@@ -41,6 +42,33 @@ ws_wlog_ent *ws_wlog_reserve(ws_wlog *l, size_t k) {
     return e;
 }
 
+uint64_t *ws_wlog_words_grow(ws_wlog *l, size_t k, size_t *at) {
+    size_t nc = l->wcap ? l->wcap : 1024;
+    while (nc < l->nw + k) nc *= 2;
+    uint64_t *w = realloc(l->w, nc * sizeof *w);
+    if (!w) abort();
+    l->w = w;
+    l->wcap = nc;
+    *at = l->nw;
+    l->nw += k;
+    return w + *at;
+}
+
+/* A full warp's store (WL_STORE_WARP), lanes in order. */
+static void commit_warp(const ws_wlog *l, const ws_wlog_ent *e) {
+    const uint64_t *a = l->w + e->b, *v = a + WS_WARP_SIZE;
+    uint8_t *heap = e->hp;
+    if (e->size == 4) {
+#pragma GCC unroll 4
+        for (unsigned k = 0; k < WS_WARP_SIZE; k++) {
+            uint32_t x = (uint32_t)v[k];
+            memcpy(heap + (a[k] - WS_GLOBAL_HEAP_BASE), &x, 4);
+        }
+    } else {
+        for (unsigned k = 0; k < WS_WARP_SIZE; k++) ws_store_n(heap + (a[k] - WS_GLOBAL_HEAP_BASE), v[k], e->size);
+    }
+}
+
 bool ws_wlog_empty(const ws_wlog *l) { return l->n == 0; }
 
 void ws_wlog_commit(ws_wlog *l) {
@@ -57,6 +85,7 @@ void ws_wlog_commit(ws_wlog *l) {
         }
         switch (e->kind) {
         case WL_STORE: ws_store_n(e->hp, e->b, e->size); break;
+        case WL_STORE_WARP: commit_warp(l, e); break;
         case WL_ATOM: {
             uint64_t old = ws_load_n(e->hp, e->size);
             bool ok; /* checked when the instruction was logged */
@@ -76,4 +105,5 @@ void ws_wlog_commit(ws_wlog *l) {
         }
     }
     l->n = 0;
+    l->nw = 0;
 }

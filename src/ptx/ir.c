@@ -4,35 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct { const char *name; uint8_t size; } type_info[WS_T_COUNT] = {
-    [WS_T_NONE] = {"none", 0},   [WS_T_PRED] = {"pred", 1},
-    [WS_T_B8] = {"b8", 1},       [WS_T_B16] = {"b16", 2},     [WS_T_B32] = {"b32", 4},
-    [WS_T_B64] = {"b64", 8},     [WS_T_B128] = {"b128", 16},
-    [WS_T_U8] = {"u8", 1},       [WS_T_U16] = {"u16", 2},     [WS_T_U32] = {"u32", 4},
-    [WS_T_U64] = {"u64", 8},
-    [WS_T_S8] = {"s8", 1},       [WS_T_S16] = {"s16", 2},     [WS_T_S32] = {"s32", 4},
-    [WS_T_S64] = {"s64", 8},
-    [WS_T_F16] = {"f16", 2},     [WS_T_F16X2] = {"f16x2", 4},
-    [WS_T_BF16] = {"bf16", 2},   [WS_T_BF16X2] = {"bf16x2", 4},
-    [WS_T_F32] = {"f32", 4},     [WS_T_F64] = {"f64", 8},
-    [WS_T_E4M3] = {"e4m3", 1},   [WS_T_E5M2] = {"e5m2", 1},
-    [WS_T_S4] = {"s4", 0},       [WS_T_U4] = {"u4", 0},       [WS_T_B1] = {"b1", 0},
+static const char *const type_name[WS_T_COUNT] = {
+    [WS_T_NONE] = "none",   [WS_T_PRED] = "pred",
+    [WS_T_B8] = "b8",       [WS_T_B16] = "b16",     [WS_T_B32] = "b32",
+    [WS_T_B64] = "b64",     [WS_T_B128] = "b128",
+    [WS_T_U8] = "u8",       [WS_T_U16] = "u16",     [WS_T_U32] = "u32",
+    [WS_T_U64] = "u64",
+    [WS_T_S8] = "s8",       [WS_T_S16] = "s16",     [WS_T_S32] = "s32",
+    [WS_T_S64] = "s64",
+    [WS_T_F16] = "f16",     [WS_T_F16X2] = "f16x2",
+    [WS_T_BF16] = "bf16",   [WS_T_BF16X2] = "bf16x2",
+    [WS_T_F32] = "f32",     [WS_T_F64] = "f64",
+    [WS_T_E4M3] = "e4m3",   [WS_T_E5M2] = "e5m2",
+    [WS_T_S4] = "s4",       [WS_T_U4] = "u4",       [WS_T_B1] = "b1",
 };
 
-unsigned ws_type_size(ws_type t) { return (unsigned)t < WS_T_COUNT ? type_info[t].size : 0; }
-
-bool ws_type_is_signed(ws_type t)
-{
-    return t == WS_T_S8 || t == WS_T_S16 || t == WS_T_S32 || t == WS_T_S64;
-}
-
-bool ws_type_is_float(ws_type t)
-{
-    return t == WS_T_F16 || t == WS_T_F16X2 || t == WS_T_BF16 || t == WS_T_BF16X2 ||
-           t == WS_T_F32 || t == WS_T_F64;
-}
-
-const char *ws_type_name(ws_type t) { return (unsigned)t < WS_T_COUNT ? type_info[t].name : "?"; }
+const char *ws_type_name(ws_type t) { return (unsigned)t < WS_T_COUNT ? type_name[t] : "?"; }
 
 const char *ws_space_name(ws_space s)
 {

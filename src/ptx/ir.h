@@ -29,10 +29,22 @@ typedef enum {
     WS_T_COUNT
 } ws_type;
 
-/* Size in bytes of a scalar of type t (pred: 1). */
-unsigned ws_type_size(ws_type t);
-bool ws_type_is_signed(ws_type t);  /* sN */
-bool ws_type_is_float(ws_type t);   /* f16 f16x2 bf16 bf16x2 f32 f64 */
+/* Size in bytes of a scalar of type t (pred: 1). Inline, as the two tests
+   below: the functional engine asks them for every instruction it steps. */
+static inline unsigned ws_type_size(ws_type t) {
+    static const uint8_t size[WS_T_COUNT] = {
+        [WS_T_PRED] = 1, [WS_T_B8] = 1, [WS_T_B16] = 2, [WS_T_B32] = 4, [WS_T_B64] = 8, [WS_T_B128] = 16,
+        [WS_T_U8] = 1, [WS_T_U16] = 2, [WS_T_U32] = 4, [WS_T_U64] = 8,
+        [WS_T_S8] = 1, [WS_T_S16] = 2, [WS_T_S32] = 4, [WS_T_S64] = 8,
+        [WS_T_F16] = 2, [WS_T_F16X2] = 4, [WS_T_BF16] = 2, [WS_T_BF16X2] = 4, [WS_T_F32] = 4, [WS_T_F64] = 8,
+        [WS_T_E4M3] = 1, [WS_T_E5M2] = 1, /* s4 u4 b1: 0 */
+    };
+    return (unsigned)t < WS_T_COUNT ? size[t] : 0;
+}
+/* sN (consecutive in ws_type) */
+static inline bool ws_type_is_signed(ws_type t) { return (unsigned)t - WS_T_S8 <= WS_T_S64 - WS_T_S8; }
+/* f16 f16x2 bf16 bf16x2 f32 f64 (consecutive) */
+static inline bool ws_type_is_float(ws_type t) { return (unsigned)t - WS_T_F16 <= WS_T_F64 - WS_T_F16; }
 const char *ws_type_name(ws_type t); /* "u32", ... */
 
 /* ---- state spaces ---------------------------------------------------- */

@@ -229,3 +229,58 @@ TEST(exec_fullwarp_const_param_loads) {
         }
     }
 }
+
+/* cvta to and from the generic windows, 64- and 32-bit (exec_conv.c's counted loop) */
+TEST(exec_fullwarp_cvta) {
+    fw_check("cvta.to.global.u64 %rd7, %rd4;");
+    fw_check("cvta.global.u64 %rd7, %rd4;");
+    fw_check("cvta.shared.u64 %rd7, %rd4;");
+    fw_check("cvta.to.shared.u64 %rd7, %rd4;");
+    fw_check("cvta.local.u64 %rd7, %rd5;");
+    fw_check("cvta.to.local.u64 %rd7, %rd6;");
+    fw_check("cvta.shared.u32 %r9, %r1; cvt.u64.u32 %rd7, %r9;");
+    fw_check("cvta.to.shared.u32 %r9, %r2; cvt.u64.u32 %rd7, %r9;");
+    fw_check("cvta.to.global.u64 %rd4, %rd4; mov.u64 %rd7, %rd4;"); /* destination = source */
+}
+
+/* A constant load through a 32-bit base register (the full warp's 32-bit address loop
+   in exec_ro_space): words anywhere in the table, its last word, then one past it and
+   a misaligned address, which the per-lane path faults on. */
+TEST(exec_fullwarp_const_load_32bit_base) {
+    const char *ld = "cvt.u32.u64 %r9, %rd5;\nld.const.u32 %r1, [%r9+-4];\ncvt.u64.u32 %rd7, %r1;";
+    uint64_t off[32], out[32];
+    ws_fault f;
+    for (int n = 32; n > 0; n -= 27) {
+        for (int i = 0; i < 32; i++) off[i] = 4 + 8 * (uint64_t)((i * 7 + 3) % 32);
+        if (ro_run(ld, n, off, out, &f) != WS_OK) ws_test_fail(__FILE__, __LINE__, "%s", f.msg);
+        for (int i = 0; i < n; i++) CHECK_EQ_U64(out[i], ro_expect(0, off[i] - 4));
+        for (int i = 0; i < 32; i++) off[i] = 4;
+        off[n - 1] = 256;
+        CHECK_EQ_I64(ro_run(ld, n, off, out, &f), WS_OK);
+        CHECK_EQ_U64(out[n - 1], ro_expect(0, 252));
+        off[n - 1] = 260;
+        CHECK(ro_run(ld, n, off, out, &f) == WS_ERR_ILLEGAL_ADDRESS);
+        off[n - 1] = 6;
+        CHECK(ro_run(ld, n, off, out, &f) == WS_ERR_MISALIGNED);
+    }
+}
+
+/* mov of a special register fills the destination directly (exec_conv.c): the lanes a
+   guard leaves out keep their value, for %tid (a per-lane table), %ctaid (one value
+   for the warp) and %laneid (computed per lane). */
+TEST(exec_fullwarp_mov_sreg_guarded) {
+    static const char *sreg[] = {"%tid.x", "%ctaid.x", "%laneid", "%ntid.x"};
+    char body[256];
+    uint64_t a[32] = {0}, out[32];
+    ws_fault f;
+    for (unsigned k = 0; k < 4; k++) {
+        snprintf(body, sizeof body,
+                 "mov.u32 %%r9, 1000; and.b32 %%r10, %%r0, 1; setp.eq.u32 %%p1, %%r10, 1;"
+                 "@%%p1 mov.u32 %%r9, %s; cvt.u64.u32 %%rd7, %%r9;", sreg[k]);
+        CHECK(wx_eval(body, 32, a, a, a, out, &f) == WS_OK);
+        for (int i = 0; i < 32; i++) {
+            uint64_t want = i % 2 == 0 ? 1000 : k == 1 ? 0 : k == 3 ? 32 : (uint64_t)i;
+            CHECK_EQ_U64(out[i], want);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+/* Whole-warp kernels with AVX2 and FMA, where the host has them.
+ *
+ * The build targets plain x86-64 (SSE2), where fma.f32 is a library call per
+ * lane and the compiler declines to vectorize the lane loops. These functions
+ * are compiled for AVX2+FMA and taken only when the CPU has both (asked at
+ * each call: one load and a test); elsewhere they answer false and the caller
+ * runs its own lane loop. Every result is the one that loop gives: IEEE
+ * single precision rounds the same in vector and scalar form (round to
+ * nearest, no flush: the default MXCSR the scalar code also runs under),
+ * fmaf is the fused operation these instructions compute, and NaNs are
+ * replaced by the same canonical NaN. A destination is one of the sources or
+ * disjoint from them (register slots), and each group of lanes is read
+ * before it is written, as in the lane loop. The address kernels compute a
+ * full warp's lane addresses and their alignment and bounds test in integer
+ * arithmetic, exactly. */
+#include "exec/exec_internal.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define WS_SIMD_X86 1
+#endif
+
+#ifdef WS_SIMD_X86
+static inline bool have_avx2_fma(void) {
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+/* The low words of lanes p[0..7] as floats, in the order 0 1 4 5 2 3 6 7 (what
+   store8 undoes). */
+__attribute__((target("avx2,fma"))) static inline __m256 load8(const uint64_t *p) {
+    __m256 x = _mm256_loadu_ps((const float *)p), y = _mm256_loadu_ps((const float *)(p + 4));
+    return _mm256_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0));
+}
+
+/* Lanes p[0..7] from load8's order, zero-extended, NaNs canonical (0x7FFFFFFF). */
+__attribute__((target("avx2,fma"))) static inline void store8(uint64_t *p, __m256 r) {
+    const __m256 canon = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF)), zero = _mm256_setzero_ps();
+    r = _mm256_blendv_ps(canon, r, _mm256_cmp_ps(r, r, _CMP_ORD_Q));
+    _mm256_storeu_ps((float *)p, _mm256_unpacklo_ps(r, zero));
+    _mm256_storeu_ps((float *)(p + 4), _mm256_unpackhi_ps(r, zero));
+}
+
+#define F32_LOOP(expr)                                                                             \
+    for (int l = 0; l < WS_WARP_SIZE; l += 8) {                                                    \
+        __m256 a = load8(A + l), b = load8(B + l);                                                 \
+        store8(D + l, expr);                                                                       \
+    }
+
+__attribute__((target("avx2,fma"))) static void f32_avx2(ws_simd_op op, uint64_t *D, const uint64_t *A,
+                                                       const uint64_t *B, const uint64_t *C) {
+    switch (op) {
+    case WS_SIMD_ADD: F32_LOOP(_mm256_add_ps(a, b)); break;
+    case WS_SIMD_SUB: F32_LOOP(_mm256_sub_ps(a, b)); break;
+    case WS_SIMD_MUL: F32_LOOP(_mm256_mul_ps(a, b)); break;
+    case WS_SIMD_DIV: F32_LOOP(_mm256_div_ps(a, b)); break;
+    case WS_SIMD_FMA: F32_LOOP(_mm256_fmadd_ps(a, b, load8(C + l))); break;
+    }
+}
+
+/* The addresses of a full warp with a 64-bit base and whether one is misaligned or
+   outside [lo, lo + last]: unsigned 64-bit order is the signed order of the values
+   with their top bit flipped. */
+__attribute__((target("avx2"))) static bool addrs64_avx2(const uint64_t *b, uint64_t off, uint64_t *ad,
+                                                       uint64_t lo, uint64_t last, uint32_t size) {
+    const __m256i vo = _mm256_set1_epi64x((long long)off), vlo = _mm256_set1_epi64x((long long)lo),
+                  top = _mm256_set1_epi64x((long long)(1ull << 63)),
+                  vlast = _mm256_set1_epi64x((long long)(last ^ (1ull << 63)));
+    __m256i any = _mm256_setzero_si256(), over = _mm256_setzero_si256();
+    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+        __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), vo);
+        _mm256_storeu_si256((__m256i *)(ad + l), a);
+        any = _mm256_or_si256(any, a);
+        __m256i d = _mm256_xor_si256(_mm256_sub_epi64(a, vlo), top);
+        over = _mm256_or_si256(over, _mm256_cmpgt_epi64(d, vlast));
+    }
+    return !_mm256_testz_si256(any, _mm256_set1_epi64x(size - 1)) || !_mm256_testz_si256(over, over);
+}
+
+/* The same with a 32-bit base: the base's low word plus off modulo 2^32, zero-extended
+   (below 2^32, so that the signed comparison with last <= UINT32_MAX is the unsigned one). */
+__attribute__((target("avx2"))) static bool addrs32_avx2(const uint64_t *b, uint32_t off, uint64_t *ad,
+                                                       uint32_t last, uint32_t size) {
+    const __m256i vo = _mm256_set1_epi64x(off), low = _mm256_set1_epi64x(0xFFFFFFFFll),
+                  vlast = _mm256_set1_epi64x(last);
+    __m256i any = _mm256_setzero_si256(), over = _mm256_setzero_si256();
+    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+        __m256i a = _mm256_and_si256(_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), vo), low);
+        _mm256_storeu_si256((__m256i *)(ad + l), a);
+        any = _mm256_or_si256(any, a);
+        over = _mm256_or_si256(over, _mm256_cmpgt_epi64(a, vlast));
+    }
+    return !_mm256_testz_si256(any, _mm256_set1_epi64x(size - 1)) || !_mm256_testz_si256(over, over);
+}
+
+/* add/sub of 64-bit lanes (exec_int.c's addsub_full, which wraps as they do) */
+__attribute__((target("avx2"))) static void addsub_avx2(uint64_t *D, const uint64_t *A, const uint64_t *B,
+                                                      bool sub) {
+    if (sub) {
+        for (int l = 0; l < WS_WARP_SIZE; l += 4)
+            _mm256_storeu_si256((__m256i *)(D + l), _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(A + l)),
+                                                                     _mm256_loadu_si256((const __m256i *)(B + l))));
+    } else {
+        for (int l = 0; l < WS_WARP_SIZE; l += 4)
+            _mm256_storeu_si256((__m256i *)(D + l), _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(A + l)),
+                                                                     _mm256_loadu_si256((const __m256i *)(B + l))));
+    }
+}
+#endif
+
+bool ws_simd_addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B, bool sub) {
+#ifdef WS_SIMD_X86
+    if (__builtin_cpu_supports("avx2")) {
+        addsub_avx2(D, A, B, sub);
+        return true;
+    }
+#endif
+    (void)D, (void)A, (void)B, (void)sub;
+    return false;
+}
+
+int ws_simd_addrs64_full(const uint64_t *b, uint64_t off, uint64_t *ad, uint64_t lo, uint64_t last,
+                         uint32_t size) {
+#ifdef WS_SIMD_X86
+    if (__builtin_cpu_supports("avx2")) return addrs64_avx2(b, off, ad, lo, last, size);
+#endif
+    (void)b, (void)off, (void)ad, (void)lo, (void)last, (void)size;
+    return -1;
+}
+
+int ws_simd_addrs32_full(const uint64_t *b, uint32_t off, uint64_t *ad, uint32_t last, uint32_t size) {
+#ifdef WS_SIMD_X86
+    if (__builtin_cpu_supports("avx2")) return addrs32_avx2(b, off, ad, last, size);
+#endif
+    (void)b, (void)off, (void)ad, (void)last, (void)size;
+    return -1;
+}
+
+bool ws_simd_f32_full(ws_simd_op op, uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C) {
+#ifdef WS_SIMD_X86
+    if (!have_avx2_fma()) return false;
+    f32_avx2(op, D, A, B, C);
+    return true;
+#else
+    (void)op, (void)D, (void)A, (void)B, (void)C;
+    return false;
+#endif
+}
