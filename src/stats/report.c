@@ -142,13 +142,21 @@ int ws_kstats_add_str(ws_kernel_stats *s, const char *name, const char *v) {
     return 0;
 }
 
+/* One formatting pass when the line fits the stack buffer (all of today's
+   lines): a many-kernel program formats thousands of lines with %.3f, and
+   the measuring pass cost as much as the writing one. */
 int ws_kstats_add_line(ws_kernel_stats *s, const char *fmt, ...) {
+    char t[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(t, sizeof t, fmt, ap);
     va_end(ap);
     ws_stat *st = n < 0 ? NULL : add_stat(s, "");
     if (!st || !(st->line = malloc((size_t)n + 1))) return -1;
+    if ((size_t)n < sizeof t) {
+        memcpy(st->line, t, (size_t)n + 1);
+        return 0;
+    }
     va_start(ap, fmt);
     vsnprintf(st->line, (size_t)n + 1, fmt, ap);
     va_end(ap);

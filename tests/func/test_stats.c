@@ -223,6 +223,29 @@ TEST(stats_json_u64_digits) {
     ws_kstats_free(&s);
 }
 
+/* A text line is formatted once into a stack buffer (ws_kstats_add_line);
+   lines at and around its size, and far past it, keep every character */
+TEST(stats_add_line_any_length) {
+    ws_kernel_stats s;
+    ws_kstats_init(&s);
+    static const int lens[] = {0, 1, 300, 510, 511, 512, 513, 1000, 5000};
+    enum { N = sizeof lens / sizeof lens[0] };
+    char *body = malloc(5001);
+    CHECK(body != NULL);
+    for (int i = 0; i < 5000; i++) body[i] = (char)('a' + i % 26);
+    for (int i = 0; i < N; i++) CHECK(ws_kstats_add_line(&s, "%.*s|%.3f", lens[i], body, 1.0 / 3) == 0);
+    CHECK(s.nextra == N);
+    for (int i = 0; i < N; i++) {
+        char *want = malloc((size_t)lens[i] + 16);
+        CHECK(want != NULL);
+        snprintf(want, (size_t)lens[i] + 16, "%.*s|%.3f", lens[i], body, 1.0 / 3);
+        CHECK(s.extra[i].line && !strcmp(s.extra[i].line, want));
+        free(want);
+    }
+    free(body);
+    ws_kstats_free(&s);
+}
+
 static char *slurp(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
