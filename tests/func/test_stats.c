@@ -210,14 +210,18 @@ TEST(stats_json_u64_digits) {
         snprintf(name, sizeof name, "v%u", i);
         CHECK(ws_kstats_add_u64(&s, name, vals[i]) == 0);
     }
+    CHECK(ws_kstats_add_u64(&s, "q\"b\\s", 7) == 0); /* a key to escape: the general path */
     char *j = NULL;
     size_t jl = 0, jc = 0;
     CHECK(ws_report_json(&s, &j, &jl, &jc) == 0);
     for (unsigned i = 0; i < 64; i++) {
         char want[64];
-        snprintf(want, sizeof want, "\"v%u\": %" PRIu64 "%s", i, vals[i], i < 63 ? ", " : "");
+        snprintf(want, sizeof want, "\"v%u\": %" PRIu64 ", ", i, vals[i]);
         CHECK_STR_CONTAINS(j, want);
     }
+    char want[64];
+    snprintf(want, sizeof want, "\"v63\": %" PRIu64 ", \"q\\\"b\\\\s\": 7, ", vals[63]);
+    CHECK_STR_CONTAINS(j, want);
     CHECK(j && strlen(j) == jl);
     free(j);
     ws_kstats_free(&s);
