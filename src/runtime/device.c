@@ -1078,6 +1078,7 @@ static ws_status launch_packed(ws_device *d, ws_kernel *k, ws_dim3 grid, ws_dim3
     uint64_t cycles = 0;
     ws_kernel_stats ks;
     ws_kstats_init(&ks);
+    ks.no_text_lines = d->opt.quiet; /* report_kernel prints no text then */
     double t0 = now_s();
     int was_capped = d->totals.capped;
     d->last_detailed = d->last_functional_insn = 0;

@@ -146,6 +146,7 @@ int ws_kstats_add_str(ws_kernel_stats *s, const char *name, const char *v) {
    lines): a many-kernel program formats thousands of lines with %.3f, and
    the measuring pass cost as much as the writing one. */
 int ws_kstats_add_line(ws_kernel_stats *s, const char *fmt, ...) {
+    if (s->no_text_lines) return 0;
     char t[512];
     va_list ap;
     va_start(ap, fmt);

@@ -59,6 +59,10 @@ typedef struct ws_kernel_stats {
     /* further stats (timing model): printed in order after the fixed ones */
     ws_stat *extra;
     size_t nextra, cap_extra;
+    int no_text_lines;           /* 1: nothing prints the text report (a quiet run), so
+                                    ws_kstats_add_line adds nothing: its lines are in no
+                                    other output, and formatting them was a many-kernel
+                                    program's largest statistics cost */
 } ws_kernel_stats;
 
 void ws_kstats_init(ws_kernel_stats *s);

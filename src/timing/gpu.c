@@ -980,6 +980,7 @@ static void breakdown_values(const ws_gpu *g, const ws_sm_stats *smk, const ws_s
 
 /* GPGPU-Sim's multi-value lines, from the running totals. */
 static void add_breakdown_lines(const ws_gpu *g, ws_kernel_stats *ks) {
+    if (ks->no_text_lines) return; /* a quiet run prints no text report */
     const uint64_t *t = g->prog_tot;
     for (uint32_t c = 0; c < g->n_sms; c++) {
         const uint64_t *o = t + d_core(g) + c * CORE_N;
