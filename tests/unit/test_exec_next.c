@@ -3,8 +3,8 @@
  * stage's inline ws_warp_next) gives ws_warp_next's function, pc and result
  * before every step of a kernel that diverges, loops and exits early;
  * an immediate source points at the function's broadcast copy of its value
- * (ws_imm_lanes_build), and one whose entry does not hold its value is
- * filled per use. */
+ * (ws_func_prepare), and one whose entry does not hold its value is
+ * filled per use; a memory operand's base32 is its base register's width. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +15,7 @@
 static const char *nx_ptx =
     WX_HEAD
     ".visible .entry nx(.param .u64 po)\n{\n"
-    ".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
+    ".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n.shared .align 4 .b8 sh[512];\n"
     "mov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n"
     "setp.gt.u32 %p3, %r1, 40;\n@%p3 bra DONE;\n" /* early exit of some lanes */
     "and.b32 %r3, %r1, 3;\n"
@@ -23,7 +23,9 @@ static const char *nx_ptx =
     "setp.gt.u32 %p2, %r2, 3;\n@%p1 bra LOOP;\n" /* divergent trip counts */
     "@%p2 bra SKIP;\nadd.u32 %r4, %r2, %r2;\nadd.u32 %r2, %r4, 7;\nSKIP:\n"
     "ld.param.u64 %rd1, [po];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
-    "st.global.u32 [%rd3], %r2;\nDONE:\nret;\n}\n";
+    "mov.u32 %r5, sh;\nshl.b32 %r6, %r1, 2;\nadd.u32 %r5, %r5, %r6;\n" /* a 32-bit base register */
+    "st.shared.u32 [%r5+4], %r2;\nld.shared.u32 %r7, [%r5+4];\n"
+    "st.global.u32 [%rd3], %r7;\nDONE:\nret;\n}\n";
 
 TEST(exec_warp_next_inline_agrees) {
     ws_diag d;
@@ -99,10 +101,15 @@ TEST(exec_imm_lanes) {
     CHECK(m != NULL);
     if (!m) return;
     const ws_func *f = &m->funcs[0];
-    unsigned nimm = 0;
+    unsigned nimm = 0, nb32 = 0;
     for (uint32_t i = 0; i < f->ninsts; i++)
         for (unsigned k = 0; k < f->insts[i].nsrc; k++) {
             const ws_operand *o = &f->insts[i].src[k];
+            if (o->kind == WS_OPND_MEM) { /* base32: the base register's declared width */
+                bool b32 = o->reg != WS_NOREG && ws_type_size((ws_type)f->reg_type[o->reg]) <= 4;
+                CHECK_EQ_I64(o->base32, b32);
+                nb32 += b32;
+            }
             if (o->kind != WS_OPND_IMM) continue;
             nimm++;
             CHECK(o->bcast >= 1 && o->bcast <= f->nimm_lanes);
@@ -111,6 +118,11 @@ TEST(exec_imm_lanes) {
                 CHECK_EQ_U64(f->imm_lanes[(o->bcast - 1) * WS_IMM_LANES + l], (uint64_t)o->imm);
         }
     CHECK(nimm >= 5);
+    CHECK_EQ_U64(nb32, 2); /* the st.shared and the ld.shared */
+    for (uint32_t i = 0; i < f->ninsts; i++)
+        if (f->insts[i].ndst && f->insts[i].dst[0].kind == WS_OPND_MEM)
+            CHECK_EQ_I64(f->insts[i].dst[0].base32, f->insts[i].dst[0].reg != WS_NOREG &&
+                                                        ws_type_size((ws_type)f->reg_type[f->insts[i].dst[0].reg]) <= 4);
     CHECK(f->nimm_lanes < nimm); /* equal values share an entry (the two 3s) */
     /* ws_src: the entry itself when it holds the operand's value; otherwise (another
        value, no entry, an index past the table) a temporary filled per use */
