@@ -141,11 +141,19 @@ static __attribute__((noinline)) const uint64_t *sreg_fill(ws_xctx *x, unsigned 
     return tmp;
 }
 
+_Static_assert(WS_IMM_LANES == WS_WARP_SIZE, "a broadcast immediate is one warp's lanes");
+
 const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
     uint64_t v;
     switch (o->kind) {
     case WS_OPND_REG: return ws_reg(x->w, o->reg);
-    case WS_OPND_IMM: v = (uint64_t)o->imm; break;
+    case WS_OPND_IMM:
+        v = (uint64_t)o->imm;
+        if (o->bcast && o->bcast <= x->f->nimm_lanes) { /* the function's broadcast copy, if it is this value */
+            const uint64_t *b = x->f->imm_lanes + (size_t)(o->bcast - 1) * WS_WARP_SIZE;
+            if (b[0] == v) return b;
+        }
+        break;
     case WS_OPND_SYM: v = ws_sym_addr(x, o->sym, false) + (uint64_t)o->imm; break;
     case WS_OPND_FUNC: v = WS_FUNC_ADDR_BASE + (uint64_t)o->imm; break;
     case WS_OPND_PRED: {

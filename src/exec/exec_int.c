@@ -26,28 +26,32 @@ static inline void addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B
 
 static inline uint64_t lowmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-/* mul.lo/.wide and mad.lo/.wide (C non-NULL; no carry in or out) of a full
-   warp: the lane loop below without its per-lane branches, the operands'
-   extension decided once (rb: the product's bits the addition keeps). Each
-   lane reads its sources before writing its destination, as the lane loop. */
-static void mul_lo_full(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
-                        unsigned bits, bool sg, unsigned rb) {
+/* mul.lo/.wide and mad.lo/.wide (C non-NULL; no carry in or out) of the lanes
+   in M: the lane loop below without its per-lane branches, the operands'
+   extension decided once (rb: the product's bits the addition keeps). A full
+   warp takes counted loops (which the compiler can unroll), a partial one
+   (divergent code, a grid's last warp) its active lanes. Each lane reads its
+   sources before writing its destination, as the lane loop. */
+#define MUL_LO_LANES(M, stmt)                                                                      \
+    do {                                                                                           \
+        if ((M) == ~0u) for (uint32_t l = 0; l < WS_WARP_SIZE; l++) { stmt; }                     \
+        else WS_FOR_LANES(l, (M)) { stmt; }                                                        \
+    } while (0)
+static void mul_lo_lanes(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                         unsigned bits, bool sg, unsigned rb, uint32_t M) {
     unsigned sh = 64 - bits;
     uint64_t rm = lowmask(rb);
+#define SX(v) ((uint64_t)((int64_t)((v) << sh) >> sh))
+#define ZX(v) (((v) << sh) >> sh)
     if (sg) {
-        if (C) for (int l = 0; l < WS_WARP_SIZE; l++) {
-            uint64_t p = (uint64_t)((int64_t)(A[l] << sh) >> sh) * (uint64_t)((int64_t)(B[l] << sh) >> sh);
-            D[l] = (p & rm) + (C[l] & rm);
-        }
-        else for (int l = 0; l < WS_WARP_SIZE; l++)
-            D[l] = (uint64_t)((int64_t)(A[l] << sh) >> sh) * (uint64_t)((int64_t)(B[l] << sh) >> sh);
+        if (C) MUL_LO_LANES(M, D[l] = ((SX(A[l]) * SX(B[l])) & rm) + (C[l] & rm));
+        else MUL_LO_LANES(M, D[l] = SX(A[l]) * SX(B[l]));
     } else {
-        if (C) for (int l = 0; l < WS_WARP_SIZE; l++) {
-            uint64_t p = ((A[l] << sh) >> sh) * ((B[l] << sh) >> sh);
-            D[l] = (p & rm) + (C[l] & rm);
-        }
-        else for (int l = 0; l < WS_WARP_SIZE; l++) D[l] = ((A[l] << sh) >> sh) * ((B[l] << sh) >> sh);
+        if (C) MUL_LO_LANES(M, D[l] = ((ZX(A[l]) * ZX(B[l])) & rm) + (C[l] & rm));
+        else MUL_LO_LANES(M, D[l] = ZX(A[l]) * ZX(B[l]));
     }
+#undef SX
+#undef ZX
 }
 
 static uint64_t prmt(uint32_t a, uint32_t b, uint32_t c, unsigned mode) {
@@ -183,8 +187,8 @@ ws_status ws_exec_int(ws_xctx *x) {
         bool mad = in->op != WS_OP_MUL;
         unsigned part = in->sub == WS_MUL_DEFAULT ? WS_MUL_LO : in->sub;
         if (part == WS_MUL_WIDE && bits > 32) return ws_unsupported(x, ".wide needs a 16- or 32-bit type");
-        if (M == ~0u && !cc && in->op != WS_OP_MADC && (part == WS_MUL_LO || part == WS_MUL_WIDE)) {
-            mul_lo_full(D, A, B, mad ? C : NULL, bits, sg, part == WS_MUL_WIDE ? 2 * bits : bits);
+        if (!cc && in->op != WS_OP_MADC && (part == WS_MUL_LO || part == WS_MUL_WIDE)) {
+            mul_lo_lanes(D, A, B, mad ? C : NULL, bits, sg, part == WS_MUL_WIDE ? 2 * bits : bits, M);
             return WS_OK;
         }
         uint32_t ncc = 0, cin = in->op == WS_OP_MADC ? w->cc : 0;

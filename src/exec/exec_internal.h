@@ -137,6 +137,24 @@ struct ws_cta {
     uint32_t tid_block[3];
 };
 
+/* ws_warp_next with its common case inline, for the timing model's issue stage (the
+   call cost ~40 host instructions per issue): the warp's top SIMT entry is an
+   instruction to execute (warp_settle's own test); anything else takes the call. */
+static inline bool ws_warp_next_inline(ws_cta *c, unsigned warp, uint32_t *func, uint32_t *pc) {
+    if (c && warp < c->nwarps) {
+        const ws_warp *w = &c->warps[warp];
+        if (w->state != WS_WARP_DONE && w->sp) {
+            const ws_simt_entry *e = &w->stack[w->sp - 1];
+            if (e->mask && e->pc != e->rpc && (uint32_t)e->pc < w->ninsts) {
+                *func = w->func;
+                *pc = (uint32_t)e->pc;
+                return true;
+            }
+        }
+    }
+    return ws_warp_next(c, warp, func, pc);
+}
+
 /* Execution context of one warp instruction. */
 typedef struct ws_xctx {
     ws_cta *c;

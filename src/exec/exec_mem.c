@@ -67,8 +67,7 @@ static ws_status plan(ws_xctx *x, const ws_operand *o, addr_plan *p) {
     p->bmask = ~0ull;
     if (o->reg != WS_NOREG) {
         p->base = ws_reg(x->w, o->reg);
-        if (x->f->reg_type && o->reg < x->f->nregs && ws_type_size((ws_type)x->f->reg_type[o->reg]) <= 4)
-            p->bmask = 0xFFFFFFFFull;
+        if (o->base32) p->bmask = 0xFFFFFFFFull; /* ws_func_prepare: the register's declared width */
     }
     return WS_OK;
 }

@@ -132,6 +132,7 @@ void ws_module_free(ws_module *m)
         free(f->block_start);
         free(f->inst_block);
         free(f->ipdom);
+        free(f->imm_lanes);
     }
     free(m->funcs);
     for (uint32_t i = 0; i < m->nproblems; i++) free(m->problems[i].msg);

@@ -365,7 +365,9 @@ typedef struct ws_operand {
     uint8_t vec_is_pred; /* VEC of predicates (rare) */
     uint16_t reg;     /* REG/PRED slot; MEM base register or WS_NOREG; SREG id */
     uint16_t vreg[4]; /* VEC element slots */
+    uint16_t bcast;   /* IMM source: 1 + its entry in the function's imm_lanes, 0 = none (in padding) */
     uint32_t sym;     /* MEM/SYM: symbol index in ws_module.syms or WS_NOSYM */
+    uint8_t base32;   /* MEM: the base register is declared 32 bits wide or less (in padding) */
     int64_t imm;      /* IMM bits; MEM/SYM byte offset; LABEL target pc; FUNC index */
 } ws_operand;
 
@@ -497,7 +499,20 @@ typedef struct ws_func {
 
     /* Resources from ptxas (filled from the .ptxinfo sidecar; -1 = unknown). */
     int ptxas_regs, ptxas_smem, ptxas_lmem, ptxas_cmem;
+
+    /* Each distinct immediate source value, WS_IMM_LANES equal lanes apiece
+       (ws_func_prepare), so that the engine points at them instead of
+       filling a warp-wide temporary per use. */
+    uint64_t *imm_lanes;
+    uint32_t nimm_lanes;
 } ws_func;
+
+#define WS_IMM_LANES 32      /* the warp size */
+#define WS_IMM_LANES_MAX 256 /* entries per function at most; later values are filled per use */
+/* The fields the engine reads instead of recomputing per use, filled once a function
+   is parsed: f->imm_lanes, each immediate source's bcast and each memory operand's
+   base32. False when out of memory. */
+bool ws_func_prepare(ws_func *f);
 
 /* A problem the parser went on after (ws_parse_opts in ptx.h). */
 typedef struct ws_problem {

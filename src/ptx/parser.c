@@ -2372,6 +2372,7 @@ static void parse_function(P *p, const ws_token *kw, bool is_entry, bool is_exte
     f->frame_size = (uint32_t)p->frame_max;
     char err[256];
     if (ws_cfg_build(f, err, sizeof err)) fail_at(p, open, "%s", err);
+    if (!ws_func_prepare(f)) fail_at(p, open, "out of memory");
 }
 
 /* ---- module ---------------------------------------------------------------- */

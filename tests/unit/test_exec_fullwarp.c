@@ -43,7 +43,7 @@ TEST(exec_fullwarp_int) {
     fw_check("mov.u32 %r9, 12345; cvt.u64.u32 %rd7, %r9;");
 }
 
-/* mul/mad .lo and .wide (exec_int.c's mul_lo_full) */
+/* mul/mad .lo and .wide (exec_int.c's mul_lo_lanes) */
 TEST(exec_fullwarp_mul_mad) {
     static const char *ty[] = {"s16", "u16", "s32", "u32", "s64", "u64"};
     char body[200];
@@ -68,6 +68,52 @@ TEST(exec_fullwarp_mul_mad) {
     }
     fw_check("mad.lo.s32 %r1, %r1, %r2, %r1; cvt.u64.u32 %rd7, %r1;"); /* destination = sources */
     fw_check("mul.lo.u32 %r9, %r1, 7; cvt.u64.u32 %rd7, %r9;");         /* immediate operand */
+}
+
+/* mul_lo_lanes on a partial warp (20 threads: lanes 0..19 active), against the
+   rule computed here: operands extended from the type's width, the product (and
+   for mad the addend) kept to the result's width rb */
+TEST(exec_partialwarp_mul_mad) {
+    static const char *ty[] = {"s16", "u16", "s32", "u32", "s64", "u64"};
+    static const unsigned tbits[] = {16, 16, 32, 32, 64, 64};
+    char body[200];
+    uint64_t a[32], b[32], c[32];
+    for (int i = 0; i < 32; i++) {
+        a[i] = fw_vals[i];
+        b[i] = fw_vals[(i * 7 + 3) % 32];
+        c[i] = fw_vals[(i * 13 + 5) % 32];
+    }
+    for (unsigned t = 0; t < 6; t++)
+        for (unsigned form = 0; form < 4; form++) { /* mul.lo mad.lo mul.wide mad.wide */
+            bool is64 = tbits[t] == 64, is16 = tbits[t] == 16, wide = form >= 2, mad = form & 1;
+            if (wide && is64) continue;
+            const char *A = is64 ? "%rd4" : is16 ? "%h1" : "%r1", *B = is64 ? "%rd5" : is16 ? "%h2" : "%r2";
+            const char *C = wide ? (is16 ? "%r3" : "%rd6") : is64 ? "%rd6" : is16 ? "%h3" : "%r3";
+            const char *D = wide ? (is16 ? "%r9" : "%rd7") : is64 ? "%rd7" : is16 ? "%h4" : "%r9";
+            const char *out = wide ? (is16 ? "cvt.u64.u32 %rd7, %r9;" : "")
+                                   : is64 ? "" : is16 ? "cvt.u64.u16 %rd7, %h4;" : "cvt.u64.u32 %rd7, %r9;";
+            if (mad)
+                snprintf(body, sizeof body, "mad.%s.%s %s, %s, %s, %s; %s", wide ? "wide" : "lo", ty[t], D, A, B, C, out);
+            else snprintf(body, sizeof body, "mul.%s.%s %s, %s, %s; %s", wide ? "wide" : "lo", ty[t], D, A, B, out);
+            uint64_t got[32] = {0};
+            ws_fault f;
+            ws_status st = wx_eval(body, 20, a, b, c, got, &f);
+            if (st != WS_OK) {
+                ws_test_fail(__FILE__, __LINE__, "eval of '%s' failed: %s %s", body, ws_status_name(st), f.msg);
+                continue;
+            }
+            unsigned bits = tbits[t], sh = 64 - bits, rb = wide ? 2 * bits : bits;
+            bool sg = ty[t][0] == 's';
+            uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
+            for (int i = 0; i < 20; i++) {
+                uint64_t ea = sg ? (uint64_t)((int64_t)(a[i] << sh) >> sh) : (a[i] << sh) >> sh;
+                uint64_t eb = sg ? (uint64_t)((int64_t)(b[i] << sh) >> sh) : (b[i] << sh) >> sh;
+                uint64_t p = ea * eb, want = ((mad ? (p & rm) + (c[i] & rm) : p) & rm);
+                if (got[i] != want)
+                    ws_test_fail(__FILE__, __LINE__, "'%s' lane %d: %llx, want %llx", body, i,
+                                 (unsigned long long)got[i], (unsigned long long)want);
+            }
+        }
 }
 
 TEST(exec_fullwarp_setp) {

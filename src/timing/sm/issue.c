@@ -140,7 +140,7 @@ static __attribute__((noinline)) void view_sync_others(ws_sm *sm) {
 static inline __attribute__((always_inline)) bool func_next(ws_sm *sm, sm_warp *w, uint32_t *func,
                                                             uint32_t *pc) {
     if (!w->nx_valid) {
-        w->nx_alive = ws_warp_next(sm->ctas[w->cta].cta, w->wid, &w->nx_func, &w->nx_pc);
+        w->nx_alive = ws_warp_next_inline(sm->ctas[w->cta].cta, w->wid, &w->nx_func, &w->nx_pc);
         w->nx_valid = true;
         view_sync_cta(sm, w->cta); /* settling may end the warp: barriers may release */
     }
