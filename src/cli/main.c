@@ -16,9 +16,6 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <limits.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -821,14 +818,6 @@ static int no_args(const char *cmd, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-#ifdef __GLIBC__
-    /* Set-up allocates many zeroed tables of 16-128 KiB (cache lines, MSHRs,
-       instruction pools) that are mostly never touched. Served by mmap they
-       come as zero pages, paid only when touched; from the heap, calloc
-       memsets them (about 3% of a short run on an 80-SM preset). A fixed
-       threshold also stops glibc from raising it as blocks are freed. */
-    mallopt(M_MMAP_THRESHOLD, 16 * 1024);
-#endif
     if (argc < 2 || is_help(argv[1])) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
