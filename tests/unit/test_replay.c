@@ -149,6 +149,7 @@ TEST(replay_warp_buffer_worked_example) {
     /* the oldest replay-ready entry, A, issues */
     CHECK(sm_replay_issue(sm, 0) == 1);
     CHECK(sm->id_oc[SM_MEM].n == 1 && sm->id_oc[SM_MEM].slot[0] == A && !A->rp_ready);
+    sm_idoc_out(sm, sm->id_oc[SM_MEM].slot[0], SM_MEM); /* as the collector takes it */
     sm_regset_remove(&sm->id_oc[SM_MEM], 0);
     /* 5. A's other threads complete: A leaves, the tail moves behind C, fill goes on */
     sm_replay_checkpoint(sm, A, 1, 0xC, SM_HZ_N);
@@ -159,6 +160,7 @@ TEST(replay_warp_buffer_worked_example) {
     CHECK(sm_replay_issue(sm, 0) == 1);
     CHECK(sm->id_oc[SM_MEM].slot[0] == C && w->rp_ready == 0);
     CHECK(sm->st.replay_issues == 2 && sm->st.replay_squashes == 2);
+    sm_idoc_out(sm, sm->id_oc[SM_MEM].slot[0], SM_MEM); /* as the collector takes it */
     sm_regset_remove(&sm->id_oc[SM_MEM], 0);
     sm_replay_checkpoint(sm, C, 0, 0x3, SM_HZ_N);
     CHECK(w->rp_n == 0 && sm_replay_held(w) == 0);

@@ -446,7 +446,9 @@ static unsigned oc_cycles(unsigned arch_a, unsigned arch_b) {
     in[1].src_bank[0] = (uint16_t)arch_b;
     in[1].uid = 1;
     sm_regset_push(&sm->id_oc[SM_SP], &in[0]);
+    sm_idoc_in(sm, &in[0], SM_SP);
     sm_regset_push(&sm->id_oc[SM_SP], &in[1]);
+    sm_idoc_in(sm, &in[1], SM_SP);
     unsigned c = 0;
     while (sm->oc_ex[SM_SP].n < 2 && c < 20) {
         sm_oc_cycle(sm);
@@ -476,6 +478,7 @@ static unsigned oc_cycles_sfu(const char *nsp, unsigned nsrc) {
     in.nsrc = (uint8_t)nsrc;
     in.src_bank[0] = 1, in.src_bank[1] = 2;
     sm_regset_push(&sm->id_oc[SM_SFU], &in);
+    sm_idoc_in(sm, &in, SM_SFU);
     unsigned c = 0;
     while (!sm->oc_ex[SM_SFU].n && c < 20) {
         sm_oc_cycle(sm);
@@ -511,7 +514,8 @@ static unsigned oc_cycles_w(const char *const *opts, unsigned n, const uint8_t *
         in[i].src_bank[0] = (uint16_t)arch[i];
         in[i].uid = i;
         in[i].warp = warp ? warp[i] : 0;
-        sm_regset_push(&sm->id_oc[cls[i]], &in[i]);
+        sm_regset_push(&sm->id_oc[cls[i]], &in[i]); /* as the issue stage does: */
+        sm_idoc_in(sm, &in[i], cls[i]);              /* its scheduler's count too */
     }
     unsigned c = 0, out = 0;
     while (out < n && c < 20) {
