@@ -1128,6 +1128,17 @@ __attribute__((noinline)) static void cpu_to_l2(ws_gpu *g, uint64_t now) {
 
 static void take_pending(ws_gpu *g, const ws_launch_desc *l, uint32_t i);
 
+/* CTA `cta` goes to SM idx, which has room: queued for the start of its next cycle. */
+static inline void give_cta(ws_gpu *g, const ws_launch_desc *l, uint32_t idx, uint64_t cta,
+                            uint64_t now) {
+    sm_out *o = &g->out[idx];
+    if (o->n_pending == SO_PENDING_MAX) take_pending(g, l, idx);
+    o->pending[o->n_pending++] = cta;
+    o->pending_now = now;
+    o->cta_room--;
+    g->sm_idle[idx] = 0;
+}
+
 /* GPGPU-Sim's CTA dispatch: each core cluster takes at most one CTA a
    cycle; the clusters are visited round robin from the one after the last
    that took one (as it stood when the cycle began), a cluster's cores round
@@ -1140,13 +1151,8 @@ static uint64_t dispatch_rr(ws_gpu *g, const ws_launch_desc *l, uint64_t next, u
     if (cpc == 1) { /* one core per cluster (GTX480, Volta): the same walk, without divisions */
         for (uint32_t i = 0, cl = start; i < ncl && next + n < end; i++) {
             if (++cl == ncl) cl = 0;
-            sm_out *o = &g->out[cl];
-            if (!o->cta_room) continue;
-            if (o->n_pending == SO_PENDING_MAX) take_pending(g, l, cl);
-            o->pending[o->n_pending++] = next + n;
-            o->pending_now = now;
-            o->cta_room--;
-            g->sm_idle[cl] = 0;
+            if (!g->out[cl].cta_room) continue;
+            give_cta(g, l, cl, next + n, now);
             g->last_issue_cl = cl; /* (next_core[cl] stays 0) */
             n++;
         }
@@ -1159,13 +1165,8 @@ static uint64_t dispatch_rr(ws_gpu *g, const ws_launch_desc *l, uint64_t next, u
             /* ws_sm_can_take_cta as the SM's cycle left it (cta_room), less
                the CTAs given since; they are created at the start of its
                next cycle, on the thread that runs it */
-            sm_out *o = &g->out[idx];
-            if (!o->cta_room) continue;
-            if (o->n_pending == SO_PENDING_MAX) take_pending(g, l, idx);
-            o->pending[o->n_pending++] = next + n;
-            o->pending_now = now;
-            o->cta_room--;
-            g->sm_idle[idx] = 0;
+            if (!g->out[idx].cta_room) continue;
+            give_cta(g, l, idx, next + n, now);
             g->next_core[cl] = core;
             g->last_issue_cl = cl;
             n++;
