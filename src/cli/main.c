@@ -28,6 +28,7 @@
 #include "config/config.h"
 #include "ptx/ptx.h"
 #include "stats/catalog.h"
+#include "util/hostheap.h"
 #include "util/readfile.h"
 #include "util/version.h"
 #include "warpsim/warpsim.h"
@@ -386,6 +387,8 @@ static int run_program(const run_opts *o, char **argv) {
         setenv("WARPSIM_MAX_INSN", b, 1);
     }
     if (o->dump_ptx) setenv("WARPSIM_DUMP_PTX", o->dump_ptx, 1);
+    char tun[512];
+    if (ws_host_heap_tunables(getenv("GLIBC_TUNABLES"), tun, sizeof tun)) setenv("GLIBC_TUNABLES", tun, 1);
     /* the shim reports here whether it was loaded and which launches failed */
     char summary[] = "/tmp/warpsim-summary-XXXXXX";
     int sfd = mkstemp(summary);
@@ -833,7 +836,10 @@ int main(int argc, char **argv) {
         char *args[] = {argv[0], argv[2], help_flag, NULL};
         return main(3, args);
     }
-    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "run")) {
+        ws_host_heap_tune();
+        return cmd_run(argc - 2, argv + 2);
+    }
     if (!strcmp(cmd, "analyze")) return ws_cli_analyze(argc - 2, argv + 2);
     if (!strcmp(cmd, "llc-analyze")) return ws_cli_llc(argc - 2, argv + 2);
     if (!strcmp(cmd, "ptx-check")) {

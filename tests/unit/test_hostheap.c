@@ -1,0 +1,105 @@
+/* Host heap tuning (src/util/hostheap.c): the heap is reserved ahead and
+ * advised for huge pages, mid-size blocks come from that heap, the tuning
+ * can be turned off, and a program run under the shim is given glibc's
+ * huge-page tunable without losing the tunables it already has. The tuning
+ * runs in a child process, so this test process's heap stays as it was. */
+#define _DEFAULT_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "util/hostheap.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* Whether some mapping of [lo, hi) in this process carries the huge-page
+ * advice ("hg" among its VmFlags). */
+static int advised_within(uintptr_t lo, uintptr_t hi) {
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return 0;
+    char line[512];
+    uintptr_t a = 0, b = 0;
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long x, y;
+        if (sscanf(line, "%lx-%lx ", &x, &y) == 2 && strchr(line, ' ') == line + strcspn(line, " ")) {
+            a = x;
+            b = y;
+        } else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " hg") && a >= lo && b <= hi) {
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* In a child: 0 when the rules hold, else the number of the broken one. */
+static int child_checks(void) {
+    char *heap0 = sbrk(0);
+    size_t advised = ws_host_heap_tune();
+#ifdef UNDER_ASAN
+    (void)heap0;
+    return 0; /* the sanitizer's allocator has no brk heap to advise */
+#else
+    if (access("/sys/kernel/mm/transparent_hugepage", F_OK)) return 0; /* no THP in this kernel */
+    if (advised < ((size_t)2 << 20)) return 1;
+    char *top = sbrk(0);
+    if (!advised_within((uintptr_t)heap0 & ~(uintptr_t)0xfff, (uintptr_t)top)) return 2;
+    /* a 16 MiB block comes from the heap (glibc would mmap it by default) */
+    char *p = malloc((size_t)16 << 20);
+    extern char end; /* the brk heap lies between the program's end and sbrk(0) */
+    int on_heap = p && p >= &end && p < (char *)sbrk(0);
+    free(p);
+    if (!on_heap) return 3;
+    return 0;
+#endif
+}
+
+TEST(hostheap_reserves_and_advises_the_heap) {
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) _exit(child_checks());
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st));
+    CHECK_EQ_U64((uint64_t)WEXITSTATUS(st), 0);
+}
+
+TEST(hostheap_turned_off_by_environment) {
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        setenv(WS_HOST_THP_ENV, "0", 1);
+        char buf[64];
+        _exit(ws_host_heap_tune() != 0 || ws_host_heap_tunables(NULL, buf, sizeof buf) != NULL);
+    }
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+TEST(hostheap_tunables_for_a_program) {
+    char buf[128];
+    const char *t = ws_host_heap_tunables(NULL, buf, sizeof buf);
+    CHECK(t && !strcmp(t, "glibc.malloc.hugetlb=1"));
+    t = ws_host_heap_tunables("", buf, sizeof buf);
+    CHECK(t && !strcmp(t, "glibc.malloc.hugetlb=1"));
+    t = ws_host_heap_tunables("glibc.malloc.check=3", buf, sizeof buf);
+    CHECK(t && !strcmp(t, "glibc.malloc.check=3:glibc.malloc.hugetlb=1"));
+    /* the user's own choice of the tunable stands */
+    CHECK(ws_host_heap_tunables("glibc.malloc.hugetlb=0", buf, sizeof buf) == NULL);
+    /* too small a buffer: nothing, not a truncated value */
+    CHECK(ws_host_heap_tunables("glibc.malloc.check=3", buf, 20) == NULL);
+}
