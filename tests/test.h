@@ -72,4 +72,13 @@ char *ws_test_stderr_end(ws_test_stderr *c);
                          h_ ? h_ : "(null)", n_);                         \
     } while (0)
 
+/* UNDER_ASAN is defined in a build under AddressSanitizer (gcc or clang). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
 #endif

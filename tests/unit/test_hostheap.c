@@ -14,14 +14,6 @@
 #include "test.h"
 #include "util/hostheap.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 /* Whether some mapping of [lo, hi) in this process carries the huge-page
  * advice ("hg" among its VmFlags). */
 static int advised_within(uintptr_t lo, uintptr_t hi) {

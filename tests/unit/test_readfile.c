@@ -16,14 +16,6 @@
 #include "util/readfile.h"
 #include "warpsim/warpsim.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 /* Resident bytes of this process now. */
 static long long resident_bytes(void) {
     long long pages = 0, res = 0;
