@@ -25,17 +25,35 @@ size_t ws_host_heap_tune(void) {
      * freed memory is reused rather than unmapped and faulted in again */
     mallopt(M_MMAP_THRESHOLD, (int)HEAP_STEP);
     mallopt(M_TRIM_THRESHOLD, (int)(8 * HEAP_STEP));
+    /* malloc's own first block (its per-thread cache) goes below the boundary
+     * (volatile: the compiler would drop a malloc freed at once) */
+    void *volatile first = malloc(1);
+    free(first);
     mallopt(M_TOP_PAD, (int)HEAP_STEP);
+    /* The heap's new top chunk starts just below a huge-page boundary: the
+     * bytes up to it are taken by sbrk here and never touched (glibc sees a
+     * foreign sbrk and starts a new top chunk after them). The chunk's header
+     * then lies in the page below the boundary, and the 2 MiB block above it
+     * is still untouched when advised: a block with a 4 KiB page already in
+     * it would fault in 4 KiB pages to the end (as would the bytes below a
+     * boundary, where the first allocations go). */
+    uintptr_t before = (uintptr_t)sbrk(0);
+    if (before == (uintptr_t)-1) return 0;
+    uintptr_t lo = (before + 64 + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    if (sbrk((intptr_t)(lo - 64 - before)) == (void *)-1) return 0;
     /* a block bigger than any free chunk makes malloc extend the heap now, by
      * the block and the pad; freed, it stays there as the top chunk */
-    uintptr_t before = (uintptr_t)sbrk(0);
     void *p = malloc(HEAP_STEP / 2);
     if (!p) return 0;
-    uintptr_t lo = (before + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     uintptr_t hi = (uintptr_t)sbrk(0) & ~(HUGE_PAGE - 1);
     free(p);
-    if (before == (uintptr_t)-1 || hi <= lo) return 0;
+    if (hi <= lo) return 0;
     if (madvise((void *)lo, hi - lo, MADV_HUGEPAGE)) return 0;
+    /* the first touch of a block must be a write: a read maps the shared huge
+     * zero page, and a write to that faults in 4 KiB pages to the block's end.
+     * Small allocations begin in this block; the top chunk's header, written
+     * as the heap's end moves on, is the first touch of each later one */
+    *(volatile char *)lo = 0;
     return hi - lo;
 }
 

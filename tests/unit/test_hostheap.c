@@ -14,45 +14,51 @@
 #include "test.h"
 #include "util/hostheap.h"
 
-/* Whether some mapping of [lo, hi) in this process carries the huge-page
- * advice ("hg" among its VmFlags). */
-static int advised_within(uintptr_t lo, uintptr_t hi) {
+/* The first mapping of this process that carries the huge-page advice
+ * ("hg" among its VmFlags): 1 and its bounds, or 0. */
+static int advised_mapping(uintptr_t *lo, uintptr_t *hi) {
     FILE *f = fopen("/proc/self/smaps", "r");
     if (!f) return 0;
     char line[512];
-    uintptr_t a = 0, b = 0;
+    unsigned long a = 0, b = 0;
     int found = 0;
     while (!found && fgets(line, sizeof line, f)) {
         unsigned long x, y;
-        if (sscanf(line, "%lx-%lx ", &x, &y) == 2 && strchr(line, ' ') == line + strcspn(line, " ")) {
+        char c;
+        if (sscanf(line, "%lx-%lx %c", &x, &y, &c) == 3) {
             a = x;
             b = y;
-        } else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " hg") && a >= lo && b <= hi) {
+        } else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " hg")) {
             found = 1;
         }
     }
     fclose(f);
+    *lo = a;
+    *hi = b;
     return found;
 }
 
 /* In a child: 0 when the rules hold, else the number of the broken one. */
 static int child_checks(void) {
-    char *heap0 = sbrk(0);
     size_t advised = ws_host_heap_tune();
 #ifdef UNDER_ASAN
-    (void)heap0;
+    (void)advised;
+    (void)advised_mapping;
     return 0; /* the sanitizer's allocator has no brk heap to advise */
 #else
     if (access("/sys/kernel/mm/transparent_hugepage", F_OK)) return 0; /* no THP in this kernel */
     if (advised < ((size_t)2 << 20)) return 1;
-    char *top = sbrk(0);
-    if (!advised_within((uintptr_t)heap0 & ~(uintptr_t)0xfff, (uintptr_t)top)) return 2;
+    /* the advised part of the heap starts on a 2 MiB boundary (a huge page
+     * covers only whole aligned blocks) and is as large as reported */
+    uintptr_t lo, hi;
+    if (!advised_mapping(&lo, &hi)) return 2;
+    if (lo & (((uintptr_t)2 << 20) - 1) || hi - lo < advised) return 3;
     /* a 16 MiB block comes from the heap (glibc would mmap it by default) */
     char *p = malloc((size_t)16 << 20);
     extern char end; /* the brk heap lies between the program's end and sbrk(0) */
     int on_heap = p && p >= &end && p < (char *)sbrk(0);
     free(p);
-    if (!on_heap) return 3;
+    if (!on_heap) return 4;
     return 0;
 #endif
 }
