@@ -36,6 +36,7 @@ typedef struct pkt {
 typedef struct pring {
     pkt *v;
     uint32_t cap, head, len;
+    uint32_t mask;        /* slots - 1: the slots are the next power of two of cap */
     uint32_t flits;       /* flits held */
 } pring;
 
@@ -45,7 +46,6 @@ typedef struct net {
     pring *in, *ej;
     int32_t *conn;        /* per output: input connected, -1 if free */
     uint32_t *gptr;       /* per output: round-robin grant pointer */
-    bool *in_busy;        /* per input: its head holds an output */
     uint32_t *budget;     /* per output: flits it may still move this cycle */
     uint64_t *budget_at;  /* per output: cycle its budget was last refilled */
     uint64_t *req;        /* per output, win words: inputs requesting it (allocation scratch) */
@@ -69,17 +69,16 @@ typedef struct net {
     uint64_t *req_out;    /* outputs requested in this allocation (scratch) */
     uint64_t *conn_out;   /* outputs connected to an input */
     uint64_t *ej_busy;    /* outputs with a packet in their ejection buffer */
-    /* connected outputs that may still move a flit in this cycle: one whose
-       budget is spent or whose ejection buffer is full stays so until the
-       cycle ends (budgets refill and ejection buffers drain only between
-       cycles), so the cycle's later transfers pass it by */
-    uint64_t *xfer;
+    /* Inputs whose tail left in this allocation step (at most one per
+       output): their next heads join and the allocation gap starts after
+       the step, where the transfer that followed the step put them. */
+    uint32_t *tails, n_tails;
     uint64_t *in_ok;      /* per input: first allocation step its next packet may be granted */
     uint64_t *out_ok;     /* per output: first allocation step it may be granted again */
     uint64_t step;        /* allocation steps run (internal speedup: several per cycle) */
     uint64_t gap_until;   /* the latest in_ok: no input waits out its gap from this step on */
     uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
-    double acc;           /* fractional internal speedup */
+    double acc;           /* fractional internal speedup (stays 0 for a whole one) */
     bool ref_alloc;       /* tests: the allocator that visits every candidate input */
 } net;
 
@@ -89,21 +88,24 @@ struct ws_icnt {
     uint32_t cap_in, cap_ej, head_delay, out_speedup;
     uint32_t alloc_gap;   /* allocation steps between two packets through one port */
     double speedup;
+    int whole_steps;      /* speedup, if a whole number (the steps of every cycle); else 0 */
     uint64_t now;
+    uint32_t slot;        /* now % n_wait, kept without a division */
+    uint32_t push_slot;   /* (now + head_delay) % n_wait: a pushed head's wait slot */
     uint64_t in_flight;   /* packets anywhere in the network */
     ws_icnt_stats stats;
 };
 
 static bool ring_init(pring *q, uint32_t cap) {
-    q->v = calloc(cap, sizeof *q->v);
+    uint32_t slots = 1;
+    while (slots < cap) slots *= 2;
+    q->v = calloc(slots, sizeof *q->v);
     q->cap = cap;
+    q->mask = slots - 1;
     return q->v != NULL;
 }
-/* slot head + i (i < cap): a wrap, no division */
-static inline uint32_t ring_slot(const pring *q, uint32_t i) {
-    uint32_t k = q->head + i;
-    return k >= q->cap ? k - q->cap : k;
-}
+/* slot head + i (i < cap): a mask (len < cap keeps the slots apart) */
+static inline uint32_t ring_slot(const pring *q, uint32_t i) { return (q->head + i) & q->mask; }
 static pkt *ring_at(pring *q, uint32_t i) { return &q->v[ring_slot(q, i)]; }
 static pkt *ring_head(pring *q) { return q->len ? &q->v[q->head] : NULL; }
 static pkt *ring_push(pring *q) {
@@ -128,9 +130,15 @@ static inline void cand_add(net *t, uint32_t i, uint32_t o) {
 /* Input i's head (ready at cycle `ready`, for output o) may compete: a
    candidate now, or into the waiting slot of its cycle (ready - now <=
    head_delay). */
-static inline void head_candidate(net *t, uint64_t now, uint32_t i, uint32_t o, uint64_t ready) {
-    if (ready <= now) cand_add(t, i, o);
-    else bit_set(t->wait + (size_t)(ready % t->n_wait) * t->win, i);
+static inline void head_candidate(net *t, uint64_t now, uint32_t slot, uint32_t i, uint32_t o,
+                                  uint64_t ready) {
+    if (ready <= now) {
+        cand_add(t, i, o);
+        return;
+    }
+    uint32_t k = slot + (uint32_t)(ready - now); /* ready % n_wait: slot is now % n_wait */
+    if (k >= t->n_wait) k -= t->n_wait;
+    bit_set(t->wait + (size_t)k * t->win, i);
 }
 
 /* First member of the set at or after `from` (< nbits), wrapping around to
@@ -156,7 +164,6 @@ static void net_free(net *n) {
     free(n->ej);
     free(n->conn);
     free(n->gptr);
-    free(n->in_busy);
     free(n->budget);
     free(n->budget_at);
     free(n->req);
@@ -166,7 +173,7 @@ static void net_free(net *n) {
     free(n->req_out);
     free(n->conn_out);
     free(n->ej_busy);
-    free(n->xfer);
+    free(n->tails);
     free(n->in_ok);
     free(n->out_ok);
 }
@@ -179,7 +186,6 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->ej = calloc(nout, sizeof *n->ej);
     n->conn = malloc(nout * sizeof *n->conn);
     n->gptr = calloc(nout, sizeof *n->gptr);
-    n->in_busy = calloc(nin, sizeof *n->in_busy);
     n->win = (nin + 63) / 64;
     n->wout = (nout + 63) / 64;
     n->budget = calloc(nout, sizeof *n->budget);
@@ -192,12 +198,12 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->req_out = calloc(n->wout, sizeof *n->req_out);
     n->conn_out = calloc(n->wout, sizeof *n->conn_out);
     n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
-    n->xfer = calloc(n->wout, sizeof *n->xfer);
+    n->tails = calloc(nout, sizeof *n->tails);
     n->in_ok = calloc(nin, sizeof *n->in_ok);
     n->out_ok = calloc(nout, sizeof *n->out_ok);
     if (!n->in_ok || !n->out_ok || !n->wait) return false;
-    if (!n->in || !n->ej || !n->conn || !n->gptr || !n->in_busy || !n->budget || !n->budget_at ||
-        !n->req || !n->cand_o || !n->out_cand || !n->req_out || !n->conn_out || !n->ej_busy || !n->xfer)
+    if (!n->in || !n->ej || !n->conn || !n->gptr || !n->budget || !n->budget_at ||
+        !n->req || !n->cand_o || !n->out_cand || !n->req_out || !n->conn_out || !n->ej_busy || !n->tails)
         return false;
     for (uint32_t o = 0; o < nout; o++) n->budget_at[o] = UINT64_MAX; /* refilled at first use */
     for (uint32_t i = 0; i < nin; i++)
@@ -233,6 +239,9 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
                        ? (uint32_t)(cfg->icnt_vc_alloc_delay + cfg->icnt_sw_alloc_delay) : 1;
     if (n->alloc_gap < 1) n->alloc_gap = 1;
     n->speedup = cfg->icnt_internal_speedup;
+    n->push_slot = n->head_delay; /* (0 + head_delay) % (head_delay + 1) */
+    /* a whole speedup s: acc goes 0 -> s -> 0 each cycle, exactly */
+    if (n->speedup >= 1.0 && n->speedup == (double)(int)n->speedup) n->whole_steps = (int)n->speedup;
     if (!net_init(&n->nets[0], n_sms, n_subparts, n->cap_in, n->cap_ej, n->head_delay) ||
         !net_init(&n->nets[1], n_subparts, n_sms, n->cap_in, n->cap_ej, n->head_delay)) {
         ws_icnt_destroy(n);
@@ -281,8 +290,8 @@ static inline __attribute__((always_inline)) void push_at(ws_icnt *n, net *t, pr
     p->flits = flits;
     p->moved = 0;
     q->flits += flits;
-    if (q->len == 1) head_candidate(t, n->now, i, o, p->ready); /* a new head (an empty
-                                                                     input holds no output) */
+    if (q->len == 1) /* a new head (an empty input holds no output): head_candidate's wait, */
+        bit_set(t->wait + (size_t)n->push_slot * t->win, i); /* as head_delay >= 1 */
     t->entering++;
     n->in_flight++;
     n->stats.packets[k]++;
@@ -327,23 +336,64 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     return r;
 }
 
+/* Output o moves the flits of its packet d (the newest in its ejection
+ * buffer e, from input ring in) that it may in this cycle: up to out_speedup
+ * per cycle, while e has a free flit slot. Returns whether the tail left
+ * (then the caller frees the ports: pass_tail). */
+static inline __attribute__((always_inline)) bool move_flits(const ws_icnt *n, net *t, uint32_t o,
+                                                             pring *in, pring *e, pkt *d) {
+    if (t->budget_at[o] != n->now) { /* first move of this cycle */
+        t->budget_at[o] = n->now;
+        t->budget[o] = n->out_speedup;
+    }
+    /* as many flits as the budget, the ejection buffer's room and the
+       packet allow (e->flits never passes cap_ej) */
+    uint32_t k = t->budget[o], room = n->cap_ej - e->flits, left = d->flits - d->moved;
+    if (room < k) k = room;
+    if (left < k) k = left;
+    d->moved += k;
+    e->flits += k;
+    in->flits -= k;
+    t->budget[o] -= k;
+    return d->moved == d->flits; /* else spent or full: it waits for the next cycle */
+}
+
+/* Packet d's tail left input ci (ring in) through output o. */
+static inline __attribute__((always_inline)) void pass_tail(const ws_icnt *n, net *t, uint32_t o,
+                                                            uint32_t ci, pring *in, pkt *d) {
+    d->ready = n->now + 1; /* the output channel */
+    ring_pop(in);
+    t->entering--;
+    t->in_ok[ci] = t->out_ok[o] = t->step + n->alloc_gap;
+}
+
 /* Output o grants input i (a candidate of o): the packet takes its place in
-   the ejection buffer with its head; i leaves the candidates. */
-static inline __attribute__((always_inline)) void grant(net *t, uint32_t o, uint32_t i) {
-    t->conn[o] = (int32_t)i;
-    t->in_busy[i] = true;
+   the ejection buffer with its head; i leaves the candidates. Its flits move
+   at once: the transfer that followed the step did only that for o (an
+   output's move touches its own ports and budget, which nothing else in the
+   step touches, at the same cycle and step), and what it did for the other
+   ports waits for the step's end (ws_icnt_cycle): the input's next head and
+   the allocation gap, which this step must not see. */
+static inline __attribute__((always_inline)) void grant(const ws_icnt *n, net *t, uint32_t o,
+                                                        uint32_t i) {
     uint64_t *co = t->cand_o + (size_t)o * t->win;
     bit_clear(co, i);
     bool left = co[0] != 0;
     for (uint32_t w = 1; w < t->win && !left; w++) left = co[w] != 0;
     if (!left) bit_clear(t->out_cand, o);
-    bit_set(t->conn_out, o);
-    bit_set(t->xfer, o);
     bit_set(t->ej_busy, o);
-    t->gptr[o] = (i + 1) % t->nin;
-    pkt *d = ring_push(&t->ej[o]);
-    *d = *ring_head(&t->in[i]);
+    t->gptr[o] = i + 1 == t->nin ? 0 : i + 1;
+    pring *in = &t->in[i], *e = &t->ej[o];
+    pkt *d = ring_push(e);
+    *d = *ring_head(in);
     d->moved = 0;
+    if (move_flits(n, t, o, in, e, d)) { /* all of it: o and i stay free */
+        pass_tail(n, t, o, i, in, d);
+        t->tails[t->n_tails++] = i;
+    } else { /* o holds i until the tail has passed */
+        t->conn[o] = (int32_t)i;
+        bit_set(t->conn_out, o);
+    }
 }
 
 /* Can input i's head compete in this step? (The allocator below leaves out
@@ -363,13 +413,55 @@ static inline uint64_t may_word(const net *t, uint64_t x, uint32_t w) {
     return x;
 }
 
+/* allocate and grant for up to 64 inputs and 64 outputs (one word per
+ * set; the presets' networks): the sets that the grants change are held in
+ * locals, and no other port's state is read through them in the step. */
+static inline __attribute__((always_inline)) void allocate1(const ws_icnt *n, net *t) {
+    const uint64_t step = t->step;
+    const bool gap = t->gap_until > step; /* (tails of this step change it only after it) */
+    uint64_t oc = t->out_cand[0], cn = t->conn_out[0], eb = t->ej_busy[0];
+    for (uint64_t om = oc & ~cn; om; om &= om - 1) {
+        const uint32_t o = (uint32_t)__builtin_ctzll(om);
+        if (t->out_ok[o] > step || t->ej[o].len >= t->ej[o].cap) continue;
+        uint64_t x = t->cand_o[o];
+        if (gap) x = may_word(t, x, 0);
+        if (!x) continue;
+        uint64_t up = x & (~0ull << t->gptr[o]); /* gptr < nin <= 64 */
+        const uint32_t i = (uint32_t)__builtin_ctzll(up ? up : x);
+        /* grant (o, i), as grant() */
+        uint64_t co = t->cand_o[o] & ~(1ull << i);
+        t->cand_o[o] = co;
+        if (!co) oc &= ~(1ull << o);
+        eb |= 1ull << o;
+        t->gptr[o] = i + 1 == t->nin ? 0 : i + 1;
+        pring *in = &t->in[i], *e = &t->ej[o];
+        pkt *d = ring_push(e);
+        *d = in->v[in->head];
+        d->moved = 0;
+        if (move_flits(n, t, o, in, e, d)) {
+            pass_tail(n, t, o, i, in, d);
+            t->tails[t->n_tails++] = i;
+        } else {
+            t->conn[o] = (int32_t)i;
+            cn |= 1ull << o;
+        }
+    }
+    t->out_cand[0] = oc;
+    t->conn_out[0] = cn;
+    t->ej_busy[0] = eb;
+}
+
 /* Free outputs grant to the first requesting input after their pointer.
  * Each input requests only its head's output, so a grant changes no other
  * output's requests nor whether another output can grant (free, a slot in
  * its ejection buffer, past its allocation gap): each output that can grant
  * picks from its own candidates, in ascending output order. */
-static void allocate(net *t) {
+static void allocate(const ws_icnt *n, net *t) {
     const uint32_t win = t->win;
+    if (win == 1 && t->wout == 1) {
+        allocate1(n, t);
+        return;
+    }
     for (uint32_t wo = 0; wo < t->wout; wo++) {
         for (uint64_t om = t->out_cand[wo] & ~t->conn_out[wo]; om; om &= om - 1) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
@@ -379,7 +471,7 @@ static void allocate(net *t) {
                 uint64_t x = may_word(t, co[0], 0);
                 if (!x) continue;
                 uint64_t up = x & (~0ull << t->gptr[o]); /* gptr < nin <= 64 */
-                grant(t, o, (uint32_t)__builtin_ctzll(up ? up : x));
+                grant(n, t, o, (uint32_t)__builtin_ctzll(up ? up : x));
                 continue;
             }
             uint64_t *m = &t->req[(size_t)o * win];
@@ -388,7 +480,7 @@ static void allocate(net *t) {
                 m[w] = may_word(t, co[w], w);
                 any |= m[w] != 0;
             }
-            if (any) grant(t, o, first_from(m, win, t->gptr[o]));
+            if (any) grant(n, t, o, first_from(m, win, t->gptr[o]));
         }
     }
 }
@@ -420,7 +512,7 @@ static void allocate_ref(ws_icnt *n, net *t) {
         for (; om; om &= om - 1) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
             uint64_t *m = &t->req[(size_t)o * win];
-            grant(t, o, first_from(m, win, t->gptr[o]));
+            grant(n, t, o, first_from(m, win, t->gptr[o]));
             memset(m, 0, win * sizeof *m);
         }
     }
@@ -434,52 +526,36 @@ void ws_icnt_set_reference_alloc(ws_icnt *n, bool on) {
     }
 }
 
-/* Each connected output moves up to out_speedup flits per cycle while the
- * ejection buffer has room; a tail frees the output and the input. */
-static void transfer_outputs(ws_icnt *n, net *t) {
-    for (uint32_t wo = 0; wo < t->wout; wo++) {
-        for (uint64_t om = t->xfer[wo]; om; om &= om - 1) {
-            uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
-            int32_t ci = t->conn[o];
-            pring *in = &t->in[ci], *e = &t->ej[o];
-            pkt *d = ring_at(e, e->len - 1);
-            if (t->budget_at[o] != n->now) { /* first move of this cycle */
-                t->budget_at[o] = n->now;
-                t->budget[o] = n->out_speedup;
-            }
-            uint32_t *budget = &t->budget[o];
-            while (*budget && e->flits < n->cap_ej && d->moved < d->flits) {
-                d->moved++;
-                e->flits++;
-                in->flits--;
-                (*budget)--;
-            }
-            if (d->moved != d->flits) {
-                if (!*budget || e->flits >= n->cap_ej) bit_clear(t->xfer, o); /* until next cycle */
-            } else {
-                d->ready = n->now + 1; /* the output channel */
-                ring_pop(in);
-                t->entering--;
-                t->conn[o] = -1;
-                t->in_busy[ci] = false;
-                t->in_ok[ci] = t->out_ok[o] = t->gap_until = t->step + n->alloc_gap;
-                bit_clear(t->conn_out, o);
-                bit_clear(t->xfer, o);
-                if (in->len) {
-                    const pkt *h = ring_head(in);
-                    head_candidate(t, n->now, (uint32_t)ci, h->dst, h->ready);
-                }
-            }
-        }
+/* Input ci's tail left: its next head may compete, and no port may take
+ * another packet before the allocation gap has passed. */
+static inline void tail_left(const ws_icnt *n, net *t, uint32_t ci) {
+    t->gap_until = t->step + n->alloc_gap;
+    const pring *in = &t->in[ci];
+    if (in->len) {
+        const pkt *h = &in->v[in->head];
+        head_candidate(t, n->now, n->slot, ci, h->dst, h->ready);
     }
 }
 
-static inline void transfer(ws_icnt *n, net *t) {
-    for (uint32_t wo = 0; wo < t->wout; wo++)
-        if (t->xfer[wo]) {
-            transfer_outputs(n, t);
-            return;
+/* The first transfer of a cycle: each connected output (its packet stopped
+ * in an earlier cycle by its budget or a full ejection buffer) moves what it
+ * may. Outputs granted later in the cycle move in the grant, so the
+ * transfers that followed each step found nothing left to move. */
+static void transfer_outputs(const ws_icnt *n, net *t) {
+    for (uint32_t wo = 0; wo < t->wout; wo++) {
+        for (uint64_t om = t->conn_out[wo]; om; om &= om - 1) {
+            uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
+            uint32_t ci = (uint32_t)t->conn[o];
+            pring *in = &t->in[ci], *e = &t->ej[o];
+            pkt *d = ring_at(e, e->len - 1);
+            if (move_flits(n, t, o, in, e, d)) {
+                pass_tail(n, t, o, ci, in, d);
+                t->conn[o] = -1;
+                bit_clear(t->conn_out, o);
+                tail_left(n, t, ci);
+            }
         }
+    }
 }
 
 void ws_icnt_cycle(ws_icnt *n) {
@@ -487,15 +563,18 @@ void ws_icnt_cycle(ws_icnt *n) {
     if (n->in_flight) n->stats.busy_cycles++;
     for (int k = 0; k < 2; k++) {
         net *t = &n->nets[k];
-        t->acc += n->speedup;
-        int steps = (int)t->acc;
-        if (steps < 1) steps = 1;
-        t->acc -= steps;
-        if (t->acc < -1.0) t->acc = 0;
+        int steps = n->whole_steps;
+        if (!steps) {
+            t->acc += n->speedup;
+            steps = (int)t->acc;
+            if (steps < 1) steps = 1;
+            t->acc -= steps;
+            if (t->acc < -1.0) t->acc = 0;
+        }
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
-        uint64_t *wt = t->wait + (size_t)(n->now % t->n_wait) * t->win;
+        uint64_t *wt = t->wait + (size_t)n->slot * t->win;
         for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
             for (uint64_t m = wt[w]; m; m &= m - 1) {
                 uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
@@ -503,17 +582,22 @@ void ws_icnt_cycle(ws_icnt *n) {
             }
             wt[w] = 0;
         }
-        if (t->wout == 1) t->xfer[0] = t->conn_out[0]; /* budgets refill */
-        else memcpy(t->xfer, t->conn_out, t->wout * sizeof *t->xfer);
+        for (uint32_t w = 0; w < t->wout; w++) /* budgets refill */
+            if (t->conn_out[w]) {
+                transfer_outputs(n, t);
+                break;
+            }
         for (int s = 0; s < steps; s++) {
-            transfer(n, t);
             t->step++;
             if (t->ref_alloc) allocate_ref(n, t);
-            else allocate(t);
+            else allocate(n, t);
+            for (uint32_t j = 0; j < t->n_tails; j++) tail_left(n, t, t->tails[j]);
+            t->n_tails = 0;
         }
-        transfer(n, t);
     }
     n->now++;
+    n->push_slot = n->slot; /* (slot + head_delay) % (head_delay + 1) = slot - 1 */
+    n->slot = n->slot + 1 == n->nets[0].n_wait ? 0 : n->slot + 1;
 }
 
 bool ws_icnt_busy(const ws_icnt *n) { return n->in_flight != 0; }

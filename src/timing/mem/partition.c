@@ -42,6 +42,7 @@ typedef struct subpart {
     ws_mreq *ready_hold;  /* released by a fill, waiting for L2->icnt room */
     uint32_t data_port_busy, fill_port_busy;
     uint32_t inbox_tex;   /* entries that the inbox's requests will add to icnt_l2 */
+    bool full;            /* ws_subpart_full, kept where icnt_l2 or inbox_tex change */
 } subpart;
 
 struct ws_mempart {
@@ -63,8 +64,7 @@ struct ws_mempart {
     uint32_t rop_latency, dram_latency, port_width, atom;
     bool sectored, texture_only, part_local_index, flush_l2;
     uint64_t moves, moves_prev;
-    uint64_t full_moves;  /* moves when n_full was last counted (every change to a
-                             sub-partition's icnt->L2 queue or inbox counts a move) */
+    uint32_t n_full_now;  /* sub-partitions whose `full` is set (scan.n_full: as published) */
     uint32_t l2_dram_n;   /* entries in the sub-partitions' L2->DRAM queues together */
     bool prog;
     /* requests given by ws_subpart_push since the partition's last cycle,
@@ -88,7 +88,7 @@ struct ws_mempart {
 };
 
 /* ---- small helpers ---- */
-static inline void count_full(ws_mempart *p);
+static void count_full(ws_mempart *p);
 static bool ring_push(item_ring *q, const dram_item *it) {
     if (q->len == q->cap) {
         uint32_t ncap = q->cap ? 2 * q->cap : 64;
@@ -240,19 +240,20 @@ void ws_mempart_destroy(ws_mempart *p) {
 uint32_t ws_mempart_nsub(const ws_mempart *p) { return p->nsub; }
 
 /* ---- icnt side ---- */
-bool ws_subpart_full(const ws_mempart *p, uint32_t k) {
-    /* GPGPU-Sim keeps room for a whole line's sector requests */
+bool ws_subpart_full(const ws_mempart *p, uint32_t k) { return p->sp[k].full; }
+
+/* Sub-partition s's icnt->L2 queue or inbox_tex changed: is it full now?
+   GPGPU-Sim keeps room for a whole line's sector requests. */
+static inline void refull(ws_mempart *p, subpart *s) {
     uint32_t need = p->sectored ? 4 : 1;
-    const subpart *s = &p->sp[k];
-    return p->q_icnt_l2 && s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
+    bool f = p->q_icnt_l2 && s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
+    p->n_full_now += (uint32_t)f - (uint32_t)s->full;
+    s->full = f;
 }
 
-static inline __attribute__((always_inline)) void count_full(ws_mempart *p) { /* ws_subpart_full of each */
-    uint32_t n = 0, need = p->sectored ? 4 : 1;
-    if (p->q_icnt_l2)
-        for (uint32_t k = 0; k < p->nsub; k++)
-            n += p->sp[k].icnt_l2.len + p->sp[k].inbox_tex + need - 1 >= p->q_icnt_l2;
-    p->scan.n_full = n;
+static void count_full(ws_mempart *p) { /* every sub-partition's, published */
+    for (uint32_t k = 0; k < p->nsub; k++) refull(p, &p->sp[k]);
+    p->scan.n_full = p->n_full_now;
 }
 
 static bool is_texture(const ws_mreq *r) { return r->access == WS_MA_TEXTURE_R; }
@@ -288,22 +289,22 @@ static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
         return;
     }
     uint64_t line = r->addr & ~(uint64_t)127;
+    uint64_t part_line = r->part_addr - (r->addr - line);
     uint8_t mask = sector_mask(r);
     r->pending = 0;
-    for (uint32_t i = 0; i < 4; i++) {
-        if (!((mask >> i) & 1)) continue;
+    for (uint32_t m = mask; m; m &= m - 1) { /* the sectors in ascending order */
+        uint32_t i = (uint32_t)__builtin_ctz(m);
         ws_mreq *c = ws_mreq_alloc_copy(p->pool, r);
         c->parent = r;
         c->addr = line + 32 * i;
         c->data_size = 32;
         c->sectors = (uint8_t)(1u << i);
+        uint8_t b[4]; /* its sector's bytes only */
+        memcpy(b, r->bytes + i * 4, 4);
         memset(c->bytes, 0, sizeof c->bytes);
-        c->bytes[i * 4] = r->bytes[i * 4];
-        c->bytes[i * 4 + 1] = r->bytes[i * 4 + 1];
-        c->bytes[i * 4 + 2] = r->bytes[i * 4 + 2];
-        c->bytes[i * 4 + 3] = r->bytes[i * 4 + 3];
-        c->part_addr = r->part_addr - (r->addr - line) + 32 * i;
-        r->pending++;
+        memcpy(c->bytes + i * 4, b, 4);
+        c->part_addr = part_line + 32 * i;
+        r->pending++; /* (after the copy: each child holds the count before it, as it did) */
         enter(p, s, c, now);
     }
 }
@@ -317,6 +318,7 @@ static void take_inbox(ws_mempart *p) {
         take(p, &p->sp[r->subpart % p->nsub], r, r->t_l2_in);
     }
     p->inbox = (ws_mreq_fifo){0};
+    /* (the entries counted ahead are in icnt_l2 now: `full` stays as it was) */
     for (uint32_t k = 0; k < p->nsub; k++) p->sp[k].inbox_tex = 0;
 }
 
@@ -326,13 +328,15 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
     p->moves++;
     if (r->subpart % p->nsub != k) { /* not addressed to k (a unit test): at once */
         take(p, &p->sp[k], r, now);
+        refull(p, &p->sp[k]); /* (published at the next L2 cycle's end) */
         return;
     }
     r->t_l2_in = now;
     ws_mreq_fifo_push(&p->inbox, r);
     if (is_texture(r)) {
         p->sp[k].inbox_tex += whole(p, r) ? 1u : (uint32_t)__builtin_popcount(sector_mask(r));
-        count_full(p);
+        refull(p, &p->sp[k]);
+        p->scan.n_full = p->n_full_now;
     }
 }
 
@@ -421,6 +425,7 @@ static inline bool subpart_quiet(const ws_mempart *p, const subpart *s, uint64_t
 static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     subpart *s = &p->sp[k];
     ws_cache *c = s->l2;
+    const uint32_t icnt_l2_len = s->icnt_l2.len; /* (whether `full` may change) */
     /* 1. requests released by a fill leave for the icnt (one per cycle) */
     if (!s->ready_hold) s->ready_hold = ws_cache_pop_ready(c);
     if (s->ready_hold && !qfull(&s->l2_icnt, p->q_l2_icnt)) {
@@ -446,7 +451,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
         }
     }
     /* 3. one miss-queue entry goes towards DRAM */
-    const ws_cache_out *o = ws_cache_peek_miss(c);
+    const ws_cache_out *o = ws_cache_has_miss(c) ? ws_cache_peek_miss(c) : NULL;
     if (o) {
         if (p->q_l2_dram && s->l2_dram.len >= p->q_l2_dram) {
             p->stats.stall_dram_full++;
@@ -525,6 +530,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
         ws_mreq_fifo_push(&s->icnt_l2, q);
         p->moves++;
     }
+    if (s->icnt_l2.len != icnt_l2_len) refull(p, s);
 }
 
 void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
@@ -545,10 +551,7 @@ void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
         }
         p->l2_quiet_until = p->plain ? 0 : until;
     }
-    if (p->moves != p->full_moves) { /* else no queue it counts has changed */
-        count_full(p);
-        p->full_moves = p->moves;
-    }
+    p->scan.n_full = p->n_full_now; /* published: kept where the queues change */
 }
 
 /* ---- DRAM clock ---- */
