@@ -488,9 +488,10 @@ static inline int find_victim(const ws_cache *c, uint32_t set, bool protect) {
  * pinned. A MODIFIED sector that holds only part of its bytes cannot serve
  * a read (SECTOR_MISS). With `victim` false a miss answers MISS without the
  * victim search (*way 0): for callers that treat both miss answers alike. */
-static inline ws_cache_status probe_body(const ws_cache *c, uint64_t block, uint32_t set,
-                                         uint32_t si, bool write, bool protect, bool victim,
-                                         uint32_t *way) {
+static inline __attribute__((always_inline)) ws_cache_status
+probe_body(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si, bool write, bool protect,
+           bool victim, uint32_t *way) {
+    /* (always inlined: as a call of its own it cost ~25 instructions of every access) */
     const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
     const uint32_t assoc = c->cfg.assoc;
     /* the tag search first (most probes hit); the victim search on a miss */
@@ -686,8 +687,8 @@ static ws_cache_result done(ws_cache *c, ws_acc_dir dir, ws_cache_status s, bool
 
 /* Can a fetch of maddr be started or merged? (GPGPU-Sim's order: miss
  * queue, then MSHR merge limit, then a free MSHR entry.) */
-static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k) {
-    mshr_entry *e = mshr_find(c, maddr);
+static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k, mshr_entry **found) {
+    mshr_entry *e = *found = mshr_find(c, maddr);
     if (e && e->doomed) { /* its line is RD: wait for the fill, then miss afresh */
         *k = WS_FAIL_LINE_ALLOC;
         return false;
@@ -703,14 +704,14 @@ static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k) {
     return true;
 }
 
-/* Start or join the fetch of addr's line (sector), after fetch_possible.
+/* Start or join the fetch of addr's line (sector), after fetch_possible, whose
+ * lookup found e (nothing changes the MSHRs in between: no second lookup).
  * req (may be NULL for a write-allocate fetch) is held until the fill.
  * Returns true if it merged into an outstanding fetch. */
 static bool fetch(ws_cache *c, uint64_t addr, uint64_t index_addr, uint32_t set, uint32_t way,
-                  ws_cache_status ps, void *req, bool modify, uint64_t now) {
+                  ws_cache_status ps, void *req, bool modify, uint64_t now, mshr_entry *e) {
     uint64_t block = block_of(c, addr), maddr = mshr_addr(c, addr);
     uint32_t si = sector_of(c, addr);
-    mshr_entry *e = mshr_find(c, maddr);
     bool merged = e != NULL;
     if (e) {
         c->stats.mshr_hits++;
@@ -779,10 +780,12 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
        pinned alike (uses no line): no victim search (most writes of an uncoalesced
        store miss) */
     bool victim = rd || !(wa == WS_WA_NONE || wp == WS_WP_READ_ONLY);
-    ws_cache_status ps = victim ? probe_ex(c, block, set, si, !rd, rd && c->byp.protect, &way)
-                                : probe_body(c, block, set, si, true, false, false, &way);
+    /* (one call for both: without the victim search it is a write, without protection;
+       inlined, the probe costs no call of its own on every access) */
+    ws_cache_status ps = probe_body(c, block, set, si, !rd, rd && c->byp.protect, victim, &way);
     line *l = ps == WS_CACHE_RESERVATION_FAIL ? NULL : line_at(c, set, way);
     ws_fail_kind fk;
+    mshr_entry *me;
 
     if (rd) {
         if (ps == WS_CACHE_HIT) {
@@ -799,8 +802,8 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
             protect_touch(c, set, c->cfg.assoc);
             return done(c, dir, WS_CACHE_BYPASS, false, false);
         }
-        if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
-        fetch(c, addr, index_addr, set, way, ps, req, false, now);
+        if (!fetch_possible(c, mshr_addr(c, addr), &fk, &me)) return fail(c, dir, fk);
+        fetch(c, addr, index_addr, set, way, ps, req, false, now, me);
         return done(c, dir, ps, true, false);
     }
 
@@ -839,16 +842,16 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
     }
     if (wa == WS_WA_FETCH_ON_WRITE) {
         /* partial write: fetch the sector, hold the write until it is filled */
-        if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
-        fetch(c, addr, index_addr, set, way, ps, req, true, now);
+        if (!fetch_possible(c, mshr_addr(c, addr), &fk, &me)) return fail(c, dir, fk);
+        fetch(c, addr, index_addr, set, way, ps, req, true, now, me);
         return done(c, dir, ps, true, false);
     }
     /* 'W' (naive write allocate): the write goes down and the line is read
        in; worst case three requests (write, line read, writeback) must fit. */
     if (mq_full(c, 2)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
-    if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
+    if (!fetch_possible(c, mshr_addr(c, addr), &fk, &me)) return fail(c, dir, fk);
     mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
-    fetch(c, addr, index_addr, set, way, ps, NULL, false, now);
+    fetch(c, addr, index_addr, set, way, ps, NULL, false, now, me);
     return done(c, dir, ps == WS_CACHE_HIT_RESERVED ? WS_CACHE_MISS : ps, false, true);
 }
 
@@ -948,9 +951,11 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
                                  req, now);
 }
 
-ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
-                                      ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
-                                      uint64_t now) {
+/* The access, inlined into both entry points: the L1s' ws_cache_access (the
+   address is the index address, no byte mask) then makes no second call. */
+static inline __attribute__((always_inline)) ws_cache_result
+access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+              uint32_t wbytes, void *req, uint64_t now) {
     start_pending_flush(c, now);
     if (now < c->blocked_until && now >= c->flush_from) {
         if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
@@ -985,6 +990,12 @@ ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index
     return r;
 }
 
+ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
+                                      ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
+                                      uint64_t now) {
+    return access_common(c, addr, index_addr, dir, local, wbytes, req, now);
+}
+
 void ws_cache_kernel_start(ws_cache *c, uint64_t now) {
     c->ver++;
     if (ws_index_kernel_start(&c->index)) {
@@ -1000,7 +1011,7 @@ unsigned ws_cache_index_bits(const ws_cache *c, uint8_t *bits, unsigned max) {
 
 ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
                                 uint64_t now, ws_fail_kind *failk) {
-    ws_cache_result r = ws_cache_access_bytes(c, addr, addr, dir, local, 0, req, now);
+    ws_cache_result r = access_common(c, addr, addr, dir, local, 0, req, now);
     if (r.status == WS_CACHE_RESERVATION_FAIL && failk) *failk = r.fail;
     return r.status;
 }
