@@ -812,9 +812,9 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
     sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
     ws_acc_dir dir = h->write ? WS_ACC_WRITE : WS_ACC_READ;
     bool local = h->space == WS_SPACE_LOCAL;
-    if (!ws_cache_refusal_noted(sm->l1d, h->addr, dir, local, sm->now)) return false;
-    ws_cache_set_owner(sm->l1d, h->warp);
-    ws_fail_kind fk = ws_cache_count_noted_refusal(sm->l1d, dir, local); /* as the access would */
+    ws_fail_kind fk;
+    /* (counted as the access would, owner set first) */
+    if (!ws_cache_retry_noted(sm->l1d, h->addr, dir, local, sm->now, h->warp, &fk)) return false;
     sm_hazard(sm, sm_hazard_of_fail(fk));
     if (sm->ld_disp) {
         sm->l1_bank_conflicts++;
