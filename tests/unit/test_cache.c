@@ -566,16 +566,18 @@ TEST(cache_refusal_noted_until_a_change) {
     ws_cache_destroy(c);
 }
 
-/* ws_cache_count_noted_refusal (a sleeping SM's stuck cycles) counts what the
-   access it stands for counts: twin caches, one retried, one counted, alike. */
+/* ws_cache_count_noted_refusal and ws_cache_retry_noted (a sleeping SM's stuck
+   cycles) count what the access they stand for counts: triplet caches, one retried,
+   one counted, one retried from the note in one call, alike. */
 TEST(cache_count_noted_refusal_as_the_access) {
     char err[256];
-    ws_cache *c[2] = {make("32:128:4,L:L:m:N,A:2:8,8", err), make("32:128:4,L:L:m:N,A:2:8,8", err)};
-    CHECK(c[0] && c[1]);
-    if (!c[0] || !c[1]) return;
+    ws_cache *c[3] = {make("32:128:4,L:L:m:N,A:2:8,8", err), make("32:128:4,L:L:m:N,A:2:8,8", err),
+                      make("32:128:4,L:L:m:N,A:2:8,8", err)};
+    CHECK(c[0] && c[1] && c[2]);
+    if (!c[0] || !c[1] || !c[2]) return;
     int r;
-    ws_fail_kind f[2];
-    for (int k = 0; k < 2; k++) {
+    ws_fail_kind f[3];
+    for (int k = 0; k < 3; k++) {
         ws_cache_access(c[k], lin(1, 0), WS_ACC_READ, false, &r, 0, &f[k]);
         ws_cache_access(c[k], lin(2, 0), WS_ACC_READ, false, &r, 0, &f[k]);
         for (int local = 0; local < 2; local++) {
@@ -583,7 +585,9 @@ TEST(cache_count_noted_refusal_as_the_access) {
                          WS_CACHE_RESERVATION_FAIL);
             for (uint64_t t = 2; t < 5; t++) {
                 CHECK(ws_cache_refusal_noted(c[k], lin(3, 0), WS_ACC_READ, local, t));
-                if (k) {
+                if (k == 2) {
+                    CHECK(ws_cache_retry_noted(c[k], lin(3, 0), WS_ACC_READ, local, t, 0, &f[k]));
+                } else if (k) {
                     f[k] = ws_cache_count_noted_refusal(c[k], WS_ACC_READ, local);
                 } else {
                     CHECK_EQ_I64(ws_cache_access(c[k], lin(3, 0), WS_ACC_READ, local, &r, t, &f[k]),
@@ -593,10 +597,16 @@ TEST(cache_count_noted_refusal_as_the_access) {
         }
     }
     CHECK_EQ_I64(f[0], f[1]);
+    CHECK_EQ_I64(f[0], f[2]);
     CHECK(!memcmp(ws_cache_get_stats(c[0]), ws_cache_get_stats(c[1]), sizeof(ws_cache_stats)));
+    CHECK(!memcmp(ws_cache_get_stats(c[0]), ws_cache_get_stats(c[2]), sizeof(ws_cache_stats)));
     CHECK_EQ_U64(ws_cache_get_stats(c[1])->status_local[WS_ACC_READ][WS_CACHE_RESERVATION_FAIL], 4);
-    ws_cache_destroy(c[0]);
-    ws_cache_destroy(c[1]);
+    /* a note that does not answer: nothing done */
+    ws_fail_kind g = WS_FAIL_FLUSH;
+    CHECK(!ws_cache_retry_noted(c[2], lin(4, 0), WS_ACC_READ, false, 6, 0, &g));
+    CHECK_EQ_I64(g, WS_FAIL_FLUSH);
+    CHECK(!memcmp(ws_cache_get_stats(c[0]), ws_cache_get_stats(c[2]), sizeof(ws_cache_stats)));
+    for (int k = 0; k < 3; k++) ws_cache_destroy(c[k]);
 }
 
 /* A retry answered from the note of the last refusal answers what a probe answers:

@@ -34,6 +34,8 @@ typedef struct line {
     uint16_t owner;      /* who allocated it (ws_cache_set_owner) */
 } line;
 
+extern const ws_index_policy ws_index_linear; /* (policy/index/linear.c) */
+
 #define MKEY_NONE UINT64_MAX /* no MSHR address (they are aligned) */
 
 typedef struct mshr_entry {
@@ -54,6 +56,9 @@ struct ws_cache {
     char name[32];
     ws_cache_cfg cfg;
     ws_index index;
+    bool lin_sets;        /* linear indexing with a power-of-two number of sets: set_index
+                             computes it inline, as the policy would, without its call */
+    uint64_t lin_mask;    /* (then nsets - 1) */
     uint32_t line_log2;
     uint32_t nsec, atom;  /* sectors per line (1 if not sectored), bytes per fetch */
     uint64_t sec_mask;    /* line.sec read as a word: the bytes of the nsec sectors */
@@ -78,7 +83,7 @@ struct ws_cache {
                              their own made creating the caches a tenth of a short program */
     uint64_t *mkey;       /* per MSHR: its block while valid, else MKEY_NONE */
     /* Every access and fill looks its block up: a hash table (open addressing,
-       linear probing, at most half full) of MSHR index + 1 (0: empty) keyed by
+       linear probing, at most a quarter full) of MSHR index + 1 (0: empty) keyed by
        mkey, whose keys are unique (an MSHR is allocated only when the lookup
        found none); and a bit set of the free entries, so that allocation takes
        the lowest free one as a scan would. ws_cache_check_mshr checks both. */
@@ -300,13 +305,17 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
         free(c);
         return NULL;
     }
+    /* linear.c's set of a power-of-two number of sets: the bits above the line offset */
+    c->lin_sets = c->index.policy == &ws_index_linear && cfg->nsets &&
+                  !(cfg->nsets & (cfg->nsets - 1)) && ws_log2_exact(cfg->line_size) >= 0;
+    c->lin_mask = (uint64_t)cfg->nsets - 1;
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
     tix_create(c, cfg->nsets * cfg->assoc, cfg->assoc);
     c->mshr = calloc(cfg->mshr_entries, sizeof *c->mshr);
     c->mkey = malloc(cfg->mshr_entries * sizeof *c->mkey);
     for (uint32_t i = 0; c->mkey && i < cfg->mshr_entries; i++) c->mkey[i] = MKEY_NONE;
     uint32_t hcap = 4;
-    while (hcap < 2 * cfg->mshr_entries) hcap *= 2;
+    while (hcap < 4 * cfg->mshr_entries) hcap *= 2; /* at most a quarter full: short probe runs */
     c->mhash = calloc(hcap, sizeof *c->mhash);
     c->mhash_mask = hcap - 1;
     uint32_t nw = (cfg->mshr_entries + 63) / 64;
@@ -351,7 +360,13 @@ static inline uint64_t block_of(const ws_cache *c, uint64_t addr) {
     return addr & ~(uint64_t)(c->cfg.line_size - 1);
 }
 uint64_t ws_cache_block_addr(const ws_cache *c, uint64_t addr) { return block_of(c, addr); }
-uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr) { return ws_index_set(&c->index, addr); }
+/* The set of an access (every access, fill and probe asks: the policy's call is
+   skipped for the plain linear index, which the L2s use). */
+static inline uint32_t set_index(const ws_cache *c, uint64_t index_addr) {
+    if (c->lin_sets) return (uint32_t)((index_addr >> c->line_log2) & c->lin_mask);
+    return ws_index_set(&c->index, index_addr);
+}
+uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr) { return set_index(c, addr); }
 uint32_t ws_cache_atom(const ws_cache *c) { return c->atom; }
 
 static inline uint32_t sector_of(const ws_cache *c, uint64_t addr) {
@@ -488,9 +503,10 @@ static inline int find_victim(const ws_cache *c, uint32_t set, bool protect) {
  * pinned. A MODIFIED sector that holds only part of its bytes cannot serve
  * a read (SECTOR_MISS). With `victim` false a miss answers MISS without the
  * victim search (*way 0): for callers that treat both miss answers alike. */
-static inline ws_cache_status probe_body(const ws_cache *c, uint64_t block, uint32_t set,
-                                         uint32_t si, bool write, bool protect, bool victim,
-                                         uint32_t *way) {
+static inline __attribute__((always_inline)) ws_cache_status
+probe_body(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si, bool write, bool protect,
+           bool victim, uint32_t *way) {
+    /* (always inlined: as a call of its own it cost ~25 instructions of every access) */
     const line *ls = &c->lines[(size_t)set * c->cfg.assoc];
     const uint32_t assoc = c->cfg.assoc;
     /* the tag search first (most probes hit); the victim search on a miss */
@@ -686,8 +702,8 @@ static ws_cache_result done(ws_cache *c, ws_acc_dir dir, ws_cache_status s, bool
 
 /* Can a fetch of maddr be started or merged? (GPGPU-Sim's order: miss
  * queue, then MSHR merge limit, then a free MSHR entry.) */
-static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k) {
-    mshr_entry *e = mshr_find(c, maddr);
+static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k, mshr_entry **found) {
+    mshr_entry *e = *found = mshr_find(c, maddr);
     if (e && e->doomed) { /* its line is RD: wait for the fill, then miss afresh */
         *k = WS_FAIL_LINE_ALLOC;
         return false;
@@ -703,14 +719,14 @@ static bool fetch_possible(ws_cache *c, uint64_t maddr, ws_fail_kind *k) {
     return true;
 }
 
-/* Start or join the fetch of addr's line (sector), after fetch_possible.
+/* Start or join the fetch of addr's line (sector), after fetch_possible, whose
+ * lookup found e (nothing changes the MSHRs in between: no second lookup).
  * req (may be NULL for a write-allocate fetch) is held until the fill.
  * Returns true if it merged into an outstanding fetch. */
 static bool fetch(ws_cache *c, uint64_t addr, uint64_t index_addr, uint32_t set, uint32_t way,
-                  ws_cache_status ps, void *req, bool modify, uint64_t now) {
+                  ws_cache_status ps, void *req, bool modify, uint64_t now, mshr_entry *e) {
     uint64_t block = block_of(c, addr), maddr = mshr_addr(c, addr);
     uint32_t si = sector_of(c, addr);
-    mshr_entry *e = mshr_find(c, maddr);
     bool merged = e != NULL;
     if (e) {
         c->stats.mshr_hits++;
@@ -765,11 +781,13 @@ static void write_allocate_now(ws_cache *c, uint64_t addr, uint32_t set, uint32_
     }
 }
 
-static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
-                                   bool local, uint32_t wb, void *req, uint64_t now) {
+/* (always inlined into access_common, as the probe into it: one frame per access) */
+static inline __attribute__((always_inline)) ws_cache_result
+access_body(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local, uint32_t wb,
+            void *req, uint64_t now) {
     const bool full_write = wb == WS_WRITE_FULL;
     uint64_t block = block_of(c, addr);
-    uint32_t set = ws_index_set(&c->index, index_addr);
+    uint32_t set = set_index(c, index_addr);
     uint32_t si = sector_of(c, addr);
     uint8_t bit = (uint8_t)(1u << si);
     uint32_t way = 0;
@@ -779,10 +797,12 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
        pinned alike (uses no line): no victim search (most writes of an uncoalesced
        store miss) */
     bool victim = rd || !(wa == WS_WA_NONE || wp == WS_WP_READ_ONLY);
-    ws_cache_status ps = victim ? probe_ex(c, block, set, si, !rd, rd && c->byp.protect, &way)
-                                : probe_body(c, block, set, si, true, false, false, &way);
+    /* (one call for both: without the victim search it is a write, without protection;
+       inlined, the probe costs no call of its own on every access) */
+    ws_cache_status ps = probe_body(c, block, set, si, !rd, rd && c->byp.protect, victim, &way);
     line *l = ps == WS_CACHE_RESERVATION_FAIL ? NULL : line_at(c, set, way);
     ws_fail_kind fk;
+    mshr_entry *me;
 
     if (rd) {
         if (ps == WS_CACHE_HIT) {
@@ -799,8 +819,8 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
             protect_touch(c, set, c->cfg.assoc);
             return done(c, dir, WS_CACHE_BYPASS, false, false);
         }
-        if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
-        fetch(c, addr, index_addr, set, way, ps, req, false, now);
+        if (!fetch_possible(c, mshr_addr(c, addr), &fk, &me)) return fail(c, dir, fk);
+        fetch(c, addr, index_addr, set, way, ps, req, false, now, me);
         return done(c, dir, ps, true, false);
     }
 
@@ -839,16 +859,16 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
     }
     if (wa == WS_WA_FETCH_ON_WRITE) {
         /* partial write: fetch the sector, hold the write until it is filled */
-        if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
-        fetch(c, addr, index_addr, set, way, ps, req, true, now);
+        if (!fetch_possible(c, mshr_addr(c, addr), &fk, &me)) return fail(c, dir, fk);
+        fetch(c, addr, index_addr, set, way, ps, req, true, now, me);
         return done(c, dir, ps, true, false);
     }
     /* 'W' (naive write allocate): the write goes down and the line is read
        in; worst case three requests (write, line read, writeback) must fit. */
     if (mq_full(c, 2)) return fail(c, dir, WS_FAIL_MISS_QUEUE);
-    if (!fetch_possible(c, mshr_addr(c, addr), &fk)) return fail(c, dir, fk);
+    if (!fetch_possible(c, mshr_addr(c, addr), &fk, &me)) return fail(c, dir, fk);
     mq_push(c, WS_OUT_WRITE, addr, 0, bit, req);
-    fetch(c, addr, index_addr, set, way, ps, NULL, false, now);
+    fetch(c, addr, index_addr, set, way, ps, NULL, false, now, me);
     return done(c, dir, ps == WS_CACHE_HIT_RESERVED ? WS_CACHE_MISS : ps, false, true);
 }
 
@@ -857,7 +877,7 @@ static ws_cache_result access_body(ws_cache *c, uint64_t addr, uint64_t index_ad
 static ws_cache_result access_tag_only(ws_cache *c, uint64_t addr, uint64_t index_addr,
                                        ws_acc_dir dir, void *req, uint64_t now) {
     uint64_t block = block_of(c, addr);
-    uint32_t set = ws_index_set(&c->index, index_addr);
+    uint32_t set = set_index(c, index_addr);
     uint32_t si = sector_of(c, addr), way = 0;
     uint8_t bit = (uint8_t)(1u << si);
     ws_cache_status ps = probe(c, block, set, si, dir == WS_ACC_WRITE, &way);
@@ -948,9 +968,11 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
                                  req, now);
 }
 
-ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
-                                      ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
-                                      uint64_t now) {
+/* The access, inlined into both entry points: the L1s' ws_cache_access (the
+   address is the index address, no byte mask) then makes no second call. */
+static inline __attribute__((always_inline)) ws_cache_result
+access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+              uint32_t wbytes, void *req, uint64_t now) {
     start_pending_flush(c, now);
     if (now < c->blocked_until && now >= c->flush_from) {
         if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
@@ -985,6 +1007,12 @@ ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index
     return r;
 }
 
+ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
+                                      ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
+                                      uint64_t now) {
+    return access_common(c, addr, index_addr, dir, local, wbytes, req, now);
+}
+
 void ws_cache_kernel_start(ws_cache *c, uint64_t now) {
     c->ver++;
     if (ws_index_kernel_start(&c->index)) {
@@ -1000,7 +1028,7 @@ unsigned ws_cache_index_bits(const ws_cache *c, uint8_t *bits, unsigned max) {
 
 ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
                                 uint64_t now, ws_fail_kind *failk) {
-    ws_cache_result r = ws_cache_access_bytes(c, addr, addr, dir, local, 0, req, now);
+    ws_cache_result r = access_common(c, addr, addr, dir, local, 0, req, now);
     if (r.status == WS_CACHE_RESERVATION_FAIL && failk) *failk = r.fail;
     return r.status;
 }
@@ -1060,7 +1088,7 @@ void ws_cache_fill(ws_cache *c, uint64_t fill_addr, uint64_t now) {
         way = e->way;
         ps = WS_CACHE_HIT_RESERVED;
     } else {
-        set = ws_index_set(&c->index, e ? e->index_addr : maddr);
+        set = set_index(c, e ? e->index_addr : maddr);
         ps = probe(c, block, set, si, false, &way);
     }
     if (c->cfg.alloc == WS_ALLOC_ON_MISS) {
@@ -1096,7 +1124,7 @@ void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64
     start_pending_flush(c, now);
     c->ver++;
     uint64_t block = block_of(c, addr);
-    uint32_t set = ws_index_set(&c->index, index_addr);
+    uint32_t set = set_index(c, index_addr);
     uint32_t si = sector_of(c, addr), way;
     ws_cache_status ps = probe(c, block, set, si, true, &way);
     if (ps == WS_CACHE_RESERVATION_FAIL) return;
@@ -1113,7 +1141,7 @@ void ws_cache_force_fill(ws_cache *c, uint64_t addr, uint64_t index_addr, uint64
 bool ws_cache_take(ws_cache *c, uint64_t addr, uint64_t index_addr) {
     c->ver++;
     uint64_t block = block_of(c, addr);
-    uint32_t set = ws_index_set(&c->index, index_addr), way;
+    uint32_t set = set_index(c, index_addr), way;
     if (probe(c, block, set, sector_of(c, addr), false, &way) != WS_CACHE_HIT) return false;
     line *l = line_at(c, set, way);
     if (line_reserved(c, l) || line_modified_mask(c, l)) return false; /* stays: no writeback */
@@ -1189,19 +1217,33 @@ bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
 /* (the owner is only stamped on lines it allocates: no refusal depends on it) */
 void ws_cache_set_owner(ws_cache *c, uint16_t owner) { c->owner = owner; }
 
-bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
-                            uint64_t now) {
+static inline bool refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
+                                 uint64_t now) {
     /* ws_cache_access_bytes' path to the note (no flush to start, outside a flush's
        blocked window), for what ws_cache_access passes (index = addr, no write mask) */
     return !c->flush_pending && !(now < c->blocked_until && now >= c->flush_from) &&
            c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == addr &&
            c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == 0;
 }
-ws_fail_kind ws_cache_count_noted_refusal(ws_cache *c, ws_acc_dir dir, bool local) {
+static inline ws_fail_kind count_noted_refusal(ws_cache *c, ws_acc_dir dir, bool local) {
     /* what ws_cache_access_bytes counts when it answers from the note */
     if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
     fail(c, dir, (ws_fail_kind)c->fail_kind);
     return (ws_fail_kind)c->fail_kind;
+}
+bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
+                            uint64_t now) {
+    return refusal_noted(c, addr, dir, local, now);
+}
+ws_fail_kind ws_cache_count_noted_refusal(ws_cache *c, ws_acc_dir dir, bool local) {
+    return count_noted_refusal(c, dir, local);
+}
+bool ws_cache_retry_noted(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, uint64_t now,
+                          uint16_t owner, ws_fail_kind *kind) {
+    if (!refusal_noted(c, addr, dir, local, now)) return false;
+    c->owner = owner;
+    *kind = count_noted_refusal(c, dir, local);
+    return true;
 }
 void ws_cache_set_evict_hook(ws_cache *c, ws_cache_evict_fn fn, void *ctx) {
     c->evict_fn = fn;
@@ -1218,7 +1260,7 @@ unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set) {
 
 bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr) {
     uint32_t way;
-    return probe(c, block_of(c, addr), ws_index_set(&c->index, addr), sector_of(c, addr),
+    return probe(c, block_of(c, addr), set_index(c, addr), sector_of(c, addr),
                  false, &way) == WS_CACHE_HIT;
 }
 uint64_t ws_cache_mshr_key(const ws_cache *c, uint64_t addr) { return mshr_addr(c, addr); }

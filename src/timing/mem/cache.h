@@ -226,6 +226,11 @@ bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bo
 /* That access, when ws_cache_refusal_noted holds: the refusal counted as
  * ws_cache_access would count it (without its path to the note); its kind. */
 ws_fail_kind ws_cache_count_noted_refusal(ws_cache *c, ws_acc_dir dir, bool local);
+/* Both in one call, with ws_cache_set_owner(owner) before the count, as
+ * ws_cache_access's owner would set it (a stuck LD/ST unit's cycle): false, with
+ * nothing done, when the note does not answer; else counted, *kind its kind. */
+bool ws_cache_retry_noted(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, uint64_t now,
+                          uint16_t owner, ws_fail_kind *kind);
 /* Called when a present line is evicted to make room (not on flushes);
    evictor: the owner set when the line that takes its place came in. */
 typedef void (*ws_cache_evict_fn)(void *ctx, uint64_t block, uint16_t owner, uint16_t evictor);

@@ -135,18 +135,39 @@ static unsigned coalesce_lines(const ws_coalesce_in *in, uint32_t seg, ws_mem_tx
         uint32_t lanes[4] = {0, 0, 0, 0};
         /* two lanes per vector operation (GCC/Clang vector types; SSE2 on x86-64) */
         typedef uint64_t v2u64 __attribute__((vector_size(16)));
-        v2u64 vany = {0, 0}, vall = {~0ull, ~0ull}, vstep = {0, 0}, e = {a0, a0 + size};
-        const v2u64 inc = {2 * (uint64_t)size, 2 * (uint64_t)size};
+        /* The scan for consecutive elements runs first unless the first and last lanes
+           agree (a broadcast, most likely): when every lane reads the l-th element from
+           a0, OR and AND follow from a0 and lane 31 (their bits above the line offset
+           agree iff a0's and lane 31's do: the addresses ascend, or wrap and differ
+           there; the low bits below size are a0's), and the OR/AND scan is not run. */
+        uint64_t any, all, step = 1;
+        if (ad[31] != a0) {
+            v2u64 vstep = {0, 0}, e = {a0, a0 + size};
+            const v2u64 inc = {2 * (uint64_t)size, 2 * (uint64_t)size};
 #pragma GCC unroll 4
-        for (unsigned l = 0; l < 32; l += 2) {
-            v2u64 x;
-            memcpy(&x, ad + l, sizeof x);
-            vany |= x;
-            vall &= x;
-            vstep |= x ^ e; /* 0: lane l reads the l-th element from a0 */
-            e += inc;
+            for (unsigned l = 0; l < 32; l += 2) {
+                v2u64 x;
+                memcpy(&x, ad + l, sizeof x);
+                vstep |= x ^ e; /* 0: lane l reads the l-th element from a0 */
+                e += inc;
+            }
+            step = vstep[0] | vstep[1];
         }
-        uint64_t any = vany[0] | vany[1], all = vall[0] & vall[1], step = vstep[0] | vstep[1];
+        if (!step) {
+            any = a0 | ((a0 ^ ad[31]) & ~(uint64_t)127); /* (only the tests below read them) */
+            all = a0 & ~((a0 ^ ad[31]) & ~(uint64_t)127);
+        } else {
+            v2u64 vany = {0, 0}, vall = {~0ull, ~0ull};
+#pragma GCC unroll 4
+            for (unsigned l = 0; l < 32; l += 2) {
+                v2u64 x;
+                memcpy(&x, ad + l, sizeof x);
+                vany |= x;
+                vall &= x;
+            }
+            any = vany[0] | vany[1];
+            all = vall[0] & vall[1];
+        }
         if (!((any ^ all) & ~(uint64_t)127) && !(any & (size - 1))) {
             if (!step) { /* consecutive elements (the coalesced access): one byte range */
                 uint32_t lo = (uint32_t)(a0 & 127), hi = lo + 32 * size; /* hi <= 128 */

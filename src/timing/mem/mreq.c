@@ -23,7 +23,7 @@ void ws_mreq_pool_destroy(ws_mreq_pool *p) {
     memset(p, 0, sizeof *p);
 }
 
-static void grow(ws_mreq_pool *p) {
+void ws_mreq_pool_grow(ws_mreq_pool *p) {
     ws_mreq **nc = realloc(p->chunks, (p->nchunks + 1) * sizeof *nc);
     ws_mreq *c = calloc(CHUNK, sizeof *c);
     if (!nc || !c) abort(); /* the pool only grows to the peak number in flight */
@@ -34,37 +34,6 @@ static void grow(ws_mreq_pool *p) {
         p->free = &c[i];
     }
     p->nfree += CHUNK;
-}
-
-ws_mreq *ws_mreq_alloc(ws_mreq_pool *p) {
-    if (!p->free) grow(p);
-    ws_mreq *r = p->free;
-    p->free = r->next;
-    p->nfree--;
-    memset(r, 0, sizeof *r);
-    r->uid = ++p->next_uid;
-    p->live++;
-    return r;
-}
-
-ws_mreq *ws_mreq_alloc_copy(ws_mreq_pool *p, const ws_mreq *src) {
-    if (!p->free) grow(p);
-    ws_mreq *r = p->free;
-    p->free = r->next;
-    p->nfree--;
-    *r = *src; /* no zeroing first: every byte is written */
-    r->next = NULL;
-    r->uid = ++p->next_uid;
-    p->live++;
-    return r;
-}
-
-void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r) {
-    if (!r) return;
-    r->next = p->free;
-    p->free = r;
-    p->nfree++;
-    p->live--;
 }
 
 uint32_t ws_mreq_pool_move_free(ws_mreq_pool *from, ws_mreq_pool *to, uint32_t n) {

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef enum ws_mem_access {
     WS_MA_GLOBAL_R = 0,
@@ -83,13 +84,42 @@ typedef struct ws_mreq_pool {
 
 void ws_mreq_pool_init(ws_mreq_pool *p);
 void ws_mreq_pool_destroy(ws_mreq_pool *p);
+/* Adds a chunk of requests to the free list (aborts on out-of-memory). */
+void ws_mreq_pool_grow(ws_mreq_pool *p);
+/* Allocation and freeing are inline: every request of every access goes through
+   them, and as calls their entry and exit cost a quarter of the copy. */
 /* A zeroed request (never fails: aborts on out-of-memory). */
-ws_mreq *ws_mreq_alloc(ws_mreq_pool *p);
+static inline ws_mreq *ws_mreq_alloc(ws_mreq_pool *p) {
+    if (!p->free) ws_mreq_pool_grow(p);
+    ws_mreq *r = p->free;
+    p->free = r->next;
+    p->nfree--;
+    memset(r, 0, sizeof *r);
+    r->uid = ++p->next_uid;
+    p->live++;
+    return r;
+}
 /* A copy of *src with its own request number (the next, as ws_mreq_alloc
    would give) and no link: what ws_mreq_alloc and a copy of every field but
    uid and next give, without zeroing first. */
-ws_mreq *ws_mreq_alloc_copy(ws_mreq_pool *p, const ws_mreq *src);
-void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r);
+static inline ws_mreq *ws_mreq_alloc_copy(ws_mreq_pool *p, const ws_mreq *src) {
+    if (!p->free) ws_mreq_pool_grow(p);
+    ws_mreq *r = p->free;
+    p->free = r->next;
+    p->nfree--;
+    *r = *src; /* no zeroing first: every byte is written */
+    r->next = NULL;
+    r->uid = ++p->next_uid;
+    p->live++;
+    return r;
+}
+static inline void ws_mreq_free(ws_mreq_pool *p, ws_mreq *r) {
+    if (!r) return;
+    r->next = p->free;
+    p->free = r;
+    p->nfree++;
+    p->live--;
+}
 /* Moves up to n requests from from's free list to to's (a request goes back
    to the pool of the unit that frees it, which need not be the one that made
    it: the owner of the pools evens them out). Returns how many. */

@@ -653,6 +653,10 @@ static void l1q_bank_cycle(ws_sm *sm, unsigned b) {
 /* Every bank's head accesses the L1D this cycle, bank 0 first (GPGPU-Sim's order). */
 static void l1q_cycle(ws_sm *sm) {
     if (!sm->l1q_n) return; /* every bank empty: nothing accesses or moves */
+    if (sm->l1_banks == 1) { /* (the one queue is not empty: its oldest entry is the ring's base) */
+        if (sm->l1q[sm->l1q_base[0]].ready <= sm->now) l1q_bank_cycle(sm, 0);
+        return;
+    }
     for (unsigned b = 0; b < sm->l1_banks; b++) l1q_bank_cycle(sm, b);
 }
 
@@ -808,9 +812,9 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
     sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
     ws_acc_dir dir = h->write ? WS_ACC_WRITE : WS_ACC_READ;
     bool local = h->space == WS_SPACE_LOCAL;
-    if (!ws_cache_refusal_noted(sm->l1d, h->addr, dir, local, sm->now)) return false;
-    ws_cache_set_owner(sm->l1d, h->warp);
-    ws_fail_kind fk = ws_cache_count_noted_refusal(sm->l1d, dir, local); /* as the access would */
+    ws_fail_kind fk;
+    /* (counted as the access would, owner set first) */
+    if (!ws_cache_retry_noted(sm->l1d, h->addr, dir, local, sm->now, h->warp, &fk)) return false;
     sm_hazard(sm, sm_hazard_of_fail(fk));
     if (sm->ld_disp) {
         sm->l1_bank_conflicts++;
@@ -841,7 +845,7 @@ void sm_ldst_moving_cycle(ws_sm *sm) { (void)sm; }
 
 void sm_ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);
-    process_response(sm);
+    if (sm->resp.head) process_response(sm); /* (most cycles have no reply: no call) */
     drain_cache(sm, sm->l1c, SM_C_L1C);
     drain_cache(sm, sm->l1d, SM_C_L1D);
     if (sm->smc && sm_smc_cache(sm)) drain_cache(sm, sm_smc_cache(sm), SM_C_SMC);
