@@ -225,6 +225,7 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
     sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
     if (!in || !fu_can_issue(sm, fu, in)) return;
     sm_regset_remove(rs, idx);
+    if (!rs->n) sm->oc_ex_set &= ~(1u << fu->cls);
     if (sm->sub_core) sm->oc_ex_scheds[fu->cls] &= ~(1u << fu->sched);
     uint64_t t = sm->now + in->lat;
     sm->resbus[t % SM_RESBUS_RING]++;
@@ -242,8 +243,7 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
 void sm_units_cycle(ws_sm *sm) {
     /* most cycles no function unit's OC_EX register holds anything (classes without
        units stay empty): then no unit takes an instruction */
-    const sm_regset *x = sm->oc_ex;
-    if (x[SM_SP].n | x[SM_SFU].n | x[SM_DP].n | x[SM_INT].n) {
+    if (sm->oc_ex_set & ~(1u << SM_MEM)) {
         if (!sm->sub_core) {
             for (unsigned u = 0; u < sm->nfu; u++) fu_take(sm, u);
         } else { /* only the units whose scheduler's slot of their class holds work */
@@ -257,10 +257,11 @@ void sm_units_cycle(ws_sm *sm) {
     }
     sm_ldst_cycle(sm);
     sm_regset *rs = &sm->oc_ex[SM_MEM];
-    if (rs->n && sm_ldst_can_issue(sm)) {
+    if (sm->oc_ex_set >> SM_MEM & 1 && sm_ldst_can_issue(sm)) {
         unsigned idx;
         sm_inst *in = sm_regset_oldest(rs, &idx);
         sm_regset_remove(rs, idx);
+        if (!rs->n) sm->oc_ex_set &= ~(1u << SM_MEM);
         if (sm->sub_core) sm->oc_ex_scheds[SM_MEM] &= ~(1u << sm->vsched[in->warp]);
         if (!in->rp_pass) /* a replay's pass is not another instruction */
             sm->st.thread_insts_mem += in->nact;
