@@ -222,34 +222,38 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
        whose operands are all read (cu_rdy), from disp_rr + 1 up, then from 0 (n <= 64) */
     uint64_t m = sm->cu_rdy[set];
     if (!m) return false;
+    /* every candidate goes to OC_EX k (k: not any) with one slot for all (not sub-core):
+       when that is full none can go, else the first goes */
+    if (!sub && k < SM_NCLASS && !sm_regset_free(&sm->oc_ex[k])) return false;
     unsigned base = sm->cu_base[set], r = sm->disp_rr[set] + 1; /* r <= n <= 64 */
-    uint64_t up = r >= 64 ? 0 : m & (~0ull << r);
-    uint64_t round[2] = {up, m & ~up};
-    for (unsigned h = 0; h < 2; h++)
-        for (uint64_t mm = round[h]; mm; mm &= mm - 1) {
-            unsigned c = (unsigned)__builtin_ctzll(mm);
-            sm_cu *cu = &sm->cu[base + c];
-            unsigned cls = cu->cls;
-            if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
-            sm_regset *out = &sm->oc_ex[cls];
-            if (sub) { /* one slot per scheduler (oc_ex_scheds: the schedulers holding one) */
-                if (sm->oc_ex_scheds[cls] & cu->sbit) continue;
-                sm->oc_ex_scheds[cls] |= cu->sbit;
-            } else if (out->n >= out->width)
-                continue;
-            sm_regset_push(out, cu->in);
-            sm->oc_ex_set |= 1u << cls;
-            cu->in = NULL;
-            sm->cu_used[set]--;
-            sm->cu_used_all--;
-            sm->cu_occ[set] &= ~(1ull << c);
-            uint64_t left = m & ~(1ull << c);
-            sm->cu_rdy[set] = left;
-            if (!left) sm->cu_rdy_sets &= ~(1u << set);
-            sm->disp_rr[set] = c;
-            return true;
+    uint64_t mm = r >= 64 ? 0 : m & (~0ull << r), rest = m & ~mm;
+    for (;; mm &= mm - 1) {
+        if (!mm) { /* the second round, from 0 */
+            if (!rest) return false;
+            mm = rest, rest = 0;
         }
-    return false;
+        unsigned c = (unsigned)__builtin_ctzll(mm);
+        sm_cu *cu = &sm->cu[base + c];
+        unsigned cls = cu->cls;
+        if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
+        sm_regset *out = &sm->oc_ex[cls];
+        if (sub) { /* one slot per scheduler (oc_ex_scheds: the schedulers holding one) */
+            if (sm->oc_ex_scheds[cls] & cu->sbit) continue;
+            sm->oc_ex_scheds[cls] |= cu->sbit;
+        } else if (k == SM_NCLASS && out->n >= out->width)
+            continue;
+        sm_regset_push(out, cu->in);
+        sm->oc_ex_set |= 1u << cls;
+        cu->in = NULL;
+        sm->cu_used[set]--;
+        sm->cu_used_all--;
+        sm->cu_occ[set] &= ~(1ull << c);
+        uint64_t left = m & ~(1ull << c);
+        sm->cu_rdy[set] = left;
+        if (!left) sm->cu_rdy_sets &= ~(1u << set);
+        sm->disp_rr[set] = c;
+        return true;
+    }
 }
 
 OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
@@ -449,12 +453,14 @@ static bool oc_step_any(ws_sm *sm, unsigned idoc) {
 void sm_oc_busy_cycle(ws_sm *sm) {
     unsigned idoc = sm->idoc_set; /* (bit k: ID_OC k holds an instruction) */
     bool blocked = false;
-    bool common = sm->oc_common;
-    for (unsigned s = 0;;) {
-        blocked |= common ? oc_step_common(sm, idoc) : oc_step_any(sm, idoc);
-        if (++s == sm->oc_steps) break;
-        idoc = sm->idoc_set; /* less the ID_OC registers the step emptied */
-    }
+    if (sm->oc_common && sm->oc_steps == 1) /* (Fermi presets: no loop) */
+        blocked = oc_step_common(sm, idoc);
+    else
+        for (unsigned s = 0;;) {
+            blocked |= oc_step_any(sm, idoc);
+            if (++s == sm->oc_steps) break;
+            idoc = sm->idoc_set; /* less the ID_OC registers the step emptied */
+        }
     if (blocked) sm->st.oc_blocked_cycles++; /* a cycle count, whatever the steps */
 }
 
