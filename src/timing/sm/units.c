@@ -238,23 +238,27 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
     count_lanes(sm, fu, in);
 }
 
+/* The function units take from their OC_EX registers (apart from sm_units_cycle, whose
+   frame then stays small: most cycles of memory-bound programs have nothing here). */
+__attribute__((noinline)) static void fu_cycle(ws_sm *sm) {
+    if (!sm->sub_core) {
+        for (unsigned u = 0; u < sm->nfu; u++) fu_take(sm, u);
+    } else { /* only the units whose scheduler's slot of their class holds work */
+        static const uint8_t fu_cls[4] = {SM_SP, SM_SFU, SM_DP, SM_INT};
+        uint64_t todo = 0;
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned m = sm->oc_ex_scheds[fu_cls[j]]; m; m &= m - 1)
+                todo |= sm->fu_of[fu_cls[j]][__builtin_ctz(m)];
+        for (; todo; todo &= todo - 1) fu_take(sm, (unsigned)__builtin_ctzll(todo));
+    }
+}
+
 /* Execute stage: each unit takes the oldest ready instruction of its OC_EX
  * register if it can; then the LD/ST unit cycles and takes its own. */
 void sm_units_cycle(ws_sm *sm) {
     /* most cycles no function unit's OC_EX register holds anything (classes without
        units stay empty): then no unit takes an instruction */
-    if (sm->oc_ex_set & ~(1u << SM_MEM)) {
-        if (!sm->sub_core) {
-            for (unsigned u = 0; u < sm->nfu; u++) fu_take(sm, u);
-        } else { /* only the units whose scheduler's slot of their class holds work */
-            static const uint8_t fu_cls[4] = {SM_SP, SM_SFU, SM_DP, SM_INT};
-            uint64_t todo = 0;
-            for (unsigned j = 0; j < 4; j++)
-                for (unsigned m = sm->oc_ex_scheds[fu_cls[j]]; m; m &= m - 1)
-                    todo |= sm->fu_of[fu_cls[j]][__builtin_ctz(m)];
-            for (; todo; todo &= todo - 1) fu_take(sm, (unsigned)__builtin_ctzll(todo));
-        }
-    }
+    if (sm->oc_ex_set & ~(1u << SM_MEM)) fu_cycle(sm);
     sm_ldst_cycle(sm);
     sm_regset *rs = &sm->oc_ex[SM_MEM];
     if (sm->oc_ex_set >> SM_MEM & 1 && sm_ldst_can_issue(sm)) {
