@@ -40,10 +40,12 @@ sm_inst *sm_inst_alloc(ws_sm *sm) {
     return in;
 }
 
-void sm_inst_free(ws_sm *sm, sm_inst *in) {
+/* (inline into sm_inst_complete: every instruction ends there) */
+static inline void inst_free(ws_sm *sm, sm_inst *in) {
     in->next = sm->free_inst;
     sm->free_inst = in;
 }
+void sm_inst_free(ws_sm *sm, sm_inst *in) { inst_free(sm, in); }
 
 sm_pend *sm_pend_alloc(ws_sm *sm) {
     if (!sm->free_pend) {
@@ -145,7 +147,7 @@ void sm_inst_complete(ws_sm *sm, sm_inst *in) {
     w->n_inflight--;
     sm->gen++;
     unsigned wi = in->warp;
-    sm_inst_free(sm, in);
+    inst_free(sm, in);
     sm->progressed = true;
     if (w->func_done) sm_warp_try_finish(sm, wi);
 }

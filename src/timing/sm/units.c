@@ -196,7 +196,7 @@ static inline bool fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst 
 /* Energy class of the lanes' work, counted at dispatch: what they compute,
    not which pipeline carries it (DP work on the SFU is still DP work; setp
    and cvt count by their compare / source type too). */
-static void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
+static inline void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
     uint64_t n = in->nact;
     uint8_t t = in->inst->type, s = in->inst->stype;
     if (t == WS_T_F64 || s == WS_T_F64) sm->st.thread_insts_dp += n;
