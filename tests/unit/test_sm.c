@@ -454,7 +454,7 @@ static unsigned oc_cycles(unsigned arch_a, unsigned arch_b) {
         sm_oc_cycle(sm);
         c++;
     }
-    sm->oc_ex[SM_SP].n = 0;
+    sm->oc_ex[SM_SP].n = 0, sm->oc_ex_set = 0;
     rig_close(&r);
     return c;
 }
@@ -484,7 +484,7 @@ static unsigned oc_cycles_sfu(const char *nsp, unsigned nsrc) {
         sm_oc_cycle(sm);
         c++;
     }
-    sm->oc_ex[SM_SFU].n = 0;
+    sm->oc_ex[SM_SFU].n = 0, sm->oc_ex_set = 0;
     rig_close(&r);
     return c;
 }
@@ -523,6 +523,7 @@ static unsigned oc_cycles_w(const char *const *opts, unsigned n, const uint8_t *
         c++;
         for (unsigned k = 0; k < SM_NCLASS; k++) /* (as the units take them) */
             out += sm->oc_ex[k].n, sm->oc_ex[k].n = 0, sm->oc_ex_scheds[k] = 0;
+        sm->oc_ex_set = 0;
     }
     rig_close(&r);
     return c;
@@ -710,7 +711,9 @@ static void oc_paths_agree(const char *const *opts, uint64_t seed) {
             *y = *x;
             used++;
             sm_regset_push(&a->id_oc[k], x);
+            sm_idoc_in(a, x, k);
             sm_regset_push(&b->id_oc[k], y);
+            sm_idoc_in(b, y, k);
         }
         a->bank_wmask = b->bank_wmask = oc_rand(&seed) & oc_rand(&seed) & 0xFFFF;
         sm_oc_cycle(a);
@@ -724,7 +727,10 @@ static void oc_paths_agree(const char *const *opts, uint64_t seed) {
                 same = a->oc_ex[k].slot[i]->uid == b->oc_ex[k].slot[i]->uid;
             for (unsigned i = 0; i < a->id_oc[k].n && same; i++)
                 same = a->id_oc[k].slot[i]->uid == b->id_oc[k].slot[i]->uid;
-            if (oc_rand(&seed) % 3 == 0) a->oc_ex[k].n = b->oc_ex[k].n = 0; /* the units take */
+            if (oc_rand(&seed) % 3 == 0) { /* the units take */
+                a->oc_ex[k].n = b->oc_ex[k].n = 0;
+                a->oc_ex_set &= ~(1u << k), b->oc_ex_set &= ~(1u << k);
+            }
         }
     }
     CHECK(same);

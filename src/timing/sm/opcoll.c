@@ -188,8 +188,10 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
         sm->bankq[b] = calloc(sm->bq_cap, sizeof **sm->bankq);
         if (!sm->bankq[b]) return -1;
     }
-    for (int k = 0; k <= SM_NCLASS; k++)
+    for (int k = 0; k <= SM_NCLASS; k++) {
         for (unsigned i = 0; i < sm->cu_n[k]; i++) sm->cu[sm->cu_base[k] + i].set = (uint8_t)k;
+        sm->cu_all[k] = sm->cu_n[k] >= 64 ? ~0ull : (1ull << sm->cu_n[k]) - 1;
+    }
     return 0;
 }
 
@@ -220,45 +222,51 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
        whose operands are all read (cu_rdy), from disp_rr + 1 up, then from 0 (n <= 64) */
     uint64_t m = sm->cu_rdy[set];
     if (!m) return false;
+    /* every candidate goes to OC_EX k (k: not any) with one slot for all (not sub-core):
+       when that is full none can go, else the first goes */
+    if (!sub && k < SM_NCLASS && !sm_regset_free(&sm->oc_ex[k])) return false;
     unsigned base = sm->cu_base[set], r = sm->disp_rr[set] + 1; /* r <= n <= 64 */
-    uint64_t up = r >= 64 ? 0 : m & (~0ull << r);
-    uint64_t round[2] = {up, m & ~up};
-    for (unsigned h = 0; h < 2; h++)
-        for (uint64_t mm = round[h]; mm; mm &= mm - 1) {
-            unsigned c = (unsigned)__builtin_ctzll(mm);
-            sm_cu *cu = &sm->cu[base + c];
-            unsigned cls = cu->cls;
-            if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
-            sm_regset *out = &sm->oc_ex[cls];
-            if (sub) { /* one slot per scheduler (oc_ex_scheds: the schedulers holding one) */
-                if (sm->oc_ex_scheds[cls] & cu->sbit) continue;
-                sm->oc_ex_scheds[cls] |= cu->sbit;
-            } else if (out->n >= out->width)
-                continue;
-            sm_regset_push(out, cu->in);
-            cu->in = NULL;
-            sm->cu_used[set]--;
-            sm->cu_used_all--;
-            sm->cu_occ[set] &= ~(1ull << c);
-            uint64_t left = m & ~(1ull << c);
-            sm->cu_rdy[set] = left;
-            if (!left) sm->cu_rdy_sets &= ~(1u << set);
-            sm->disp_rr[set] = c;
-            return true;
+    uint64_t mm = r >= 64 ? 0 : m & (~0ull << r), rest = m & ~mm;
+    for (;; mm &= mm - 1) {
+        if (!mm) { /* the second round, from 0 */
+            if (!rest) return false;
+            mm = rest, rest = 0;
         }
-    return false;
+        unsigned c = (unsigned)__builtin_ctzll(mm);
+        sm_cu *cu = &sm->cu[base + c];
+        unsigned cls = cu->cls;
+        if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
+        sm_regset *out = &sm->oc_ex[cls];
+        if (sub) { /* one slot per scheduler (oc_ex_scheds: the schedulers holding one) */
+            if (sm->oc_ex_scheds[cls] & cu->sbit) continue;
+            sm->oc_ex_scheds[cls] |= cu->sbit;
+        } else if (k == SM_NCLASS && out->n >= out->width)
+            continue;
+        sm_regset_push(out, cu->in);
+        sm->oc_ex_set |= 1u << cls;
+        cu->in = NULL;
+        sm->cu_used[set]--;
+        sm->cu_used_all--;
+        sm->cu_occ[set] &= ~(1ull << c);
+        uint64_t left = m & ~(1ull << c);
+        sm->cu_rdy[set] = left;
+        if (!left) sm->cu_rdy_sets &= ~(1u << set);
+        sm->disp_rr[set] = c;
+        return true;
+    }
 }
 
 OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
-    unsigned n = sm->cu_n[set], base = sm->cu_base[set], lo = 0;
-    if (sm->cu_used[set] == n) return false;
+    unsigned base = sm->cu_base[set];
+    uint64_t range = sm->cu_all[set]; /* the set's units */
     if (sub) { /* the scheduler's share of the set */
-        unsigned per = n / sm->n_sched;
-        lo = sm->vsched[in->warp] * per;
+        unsigned n = sm->cu_n[set];
+        if (sm->cu_used[set] == n) return false;
+        unsigned per = n / sm->n_sched, lo = sm->vsched[in->warp] * per;
         n = lo + per;
+        range &= ~((1ull << lo) - 1) & (n >= 64 ? ~0ull : (1ull << n) - 1);
     }
-    /* the first free unit from lo (units lo..n-1, n <= 64) */
-    uint64_t range = (n >= 64 ? ~0ull : (1ull << n) - 1) & ~((1ull << lo) - 1);
+    /* the first free unit (of units lo..n-1 on sub-core SMs; n <= 64) */
     uint64_t free = range & ~sm->cu_occ[set];
     if (!free) return false;
     unsigned c = (unsigned)__builtin_ctzll(free);
@@ -441,32 +449,18 @@ static bool oc_step_any(ws_sm *sm, unsigned idoc) {
     return oc_step_t(sm, idoc, sm->sub_core, sm->oc_generic);
 }
 
-/* Bit k: ID_OC k holds an instruction (classes from oc_ncls up stay empty). */
-OC_INLINE unsigned idoc_mask(const ws_sm *sm) {
-    const sm_regset *r = sm->id_oc;
-    return (unsigned)(r[SM_SP].n != 0) << SM_SP | (unsigned)(r[SM_SFU].n != 0) << SM_SFU |
-           (unsigned)(r[SM_MEM].n != 0) << SM_MEM | (unsigned)(r[SM_DP].n != 0) << SM_DP |
-           (unsigned)(r[SM_INT].n != 0) << SM_INT;
-}
-
-void sm_oc_cycle(ws_sm *sm) {
-    /* nothing in ID_OC, in a collector unit or in a bank queue: the steps below would
-       only rotate the bank priority (once per step) and clear the write marks */
-    unsigned idoc = idoc_mask(sm);
-    if (!idoc && !sm->bq_total && !sm->cu_used_all) {
-        unsigned a = sm->arb_prio + sm->oc_steps;
-        while (a >= sm->nbanks) a -= sm->nbanks;
-        sm->arb_prio = a;
-        sm->bank_wmask = 0;
-        return;
-    }
+/* A cycle of a collector holding work (sm_oc_cycle, inline, takes the idle ones). */
+void sm_oc_busy_cycle(ws_sm *sm) {
+    unsigned idoc = sm->idoc_set; /* (bit k: ID_OC k holds an instruction) */
     bool blocked = false;
-    bool common = sm->oc_common;
-    for (unsigned s = 0;;) {
-        blocked |= common ? oc_step_common(sm, idoc) : oc_step_any(sm, idoc);
-        if (++s == sm->oc_steps) break;
-        idoc = idoc_mask(sm); /* less the ID_OC registers the step emptied */
-    }
+    if (sm->oc_common && sm->oc_steps == 1) /* (Fermi presets: no loop) */
+        blocked = oc_step_common(sm, idoc);
+    else
+        for (unsigned s = 0;;) {
+            blocked |= oc_step_any(sm, idoc);
+            if (++s == sm->oc_steps) break;
+            idoc = sm->idoc_set; /* less the ID_OC registers the step emptied */
+        }
     if (blocked) sm->st.oc_blocked_cycles++; /* a cycle count, whatever the steps */
 }
 

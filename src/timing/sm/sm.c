@@ -40,10 +40,12 @@ sm_inst *sm_inst_alloc(ws_sm *sm) {
     return in;
 }
 
-void sm_inst_free(ws_sm *sm, sm_inst *in) {
+/* (inline into sm_inst_complete: every instruction ends there) */
+static inline void inst_free(ws_sm *sm, sm_inst *in) {
     in->next = sm->free_inst;
     sm->free_inst = in;
 }
+void sm_inst_free(ws_sm *sm, sm_inst *in) { inst_free(sm, in); }
 
 sm_pend *sm_pend_alloc(ws_sm *sm) {
     if (!sm->free_pend) {
@@ -145,7 +147,7 @@ void sm_inst_complete(ws_sm *sm, sm_inst *in) {
     w->n_inflight--;
     sm->gen++;
     unsigned wi = in->warp;
-    sm_inst_free(sm, in);
+    inst_free(sm, in);
     sm->progressed = true;
     if (w->func_done) sm_warp_try_finish(sm, wi);
 }
@@ -522,8 +524,7 @@ bool ws_sm_busy(const ws_sm *sm) {
  * The generic and sub-core collectors are left out. */
 static bool oc_stuck(const ws_sm *sm, bool *blocked) {
     if (sm->oc_generic || sm->sub_core || sm->bq_total) return false;
-    for (unsigned k = 0; k < SM_NCLASS; k++)
-        if (k != SM_MEM && sm->oc_ex[k].n) return false;
+    if (sm->oc_ex_set & ~(1u << SM_MEM)) return false;
     if (sm->oc_ex[SM_MEM].n && !sm->ld_disp) return false;
     for (unsigned c = 0; c < sm->ncu; c++) {
         const sm_inst *in = sm->cu[c].in;
@@ -562,6 +563,9 @@ static bool oc_stuck(const ws_sm *sm, bool *blocked) {
  * cycle that must run in full after `now`, or 0 when the next one must. */
 static uint64_t quiet_until(ws_sm *sm) {
     sm->sleep_stuck = sm->stuck_blocked = sm->sleep_shift = false;
+    /* a register read queued in the collector: the next cycle reads it (the test below
+       that refuses it too, asked first as the cheapest that fails most) */
+    if (sm->bq_total) return 0;
     /* throttle policies act on their own clock (epochs, guards): never asleep under one */
     if (!sm->memo_ok || sm->throttling || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
         return 0;
@@ -573,8 +577,9 @@ static uint64_t quiet_until(ws_sm *sm) {
         (sm->tex_live && sm_tex_wants_cycle(sm)))
         return 0;
     if (sm->smem_n) return 0;
-    unsigned oc_busy = sm->bq_total | sm->cu_used_all; /* (the sum of cu_used) */
-    for (unsigned k = 0; k < SM_NCLASS; k++) oc_busy |= sm->id_oc[k].n | sm->oc_ex[k].n;
+    /* (cu_used_all: the sum of cu_used; idoc_set, oc_ex_set: the pipeline registers not
+       empty) */
+    unsigned oc_busy = sm->bq_total | sm->cu_used_all | sm->idoc_set | sm->oc_ex_set;
     uint64_t until = UINT64_MAX;
     unsigned moving;
     if (sm->mshr_idle && (sm->ld_disp || sm->l1q_n || oc_busy)) return 0;

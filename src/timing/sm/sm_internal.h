@@ -341,6 +341,10 @@ struct ws_sm {
 
     /* pipeline registers */
     sm_regset id_oc[SM_NCLASS], oc_ex[SM_NCLASS];
+    unsigned idoc_set;         /* bit k: ID_OC k holds an instruction (sm_idoc_in, sm_idoc_out:
+                                  the collector and the SM's sleep test read it, not the counts) */
+    unsigned oc_ex_set;        /* bit k: OC_EX k holds an instruction (the collector sets it,
+                                  units.c clears it: the units and the sleep test read it) */
     bool has_dp_pipe, has_int_pipe;
 
     /* operand collector */
@@ -349,6 +353,7 @@ struct ws_sm {
     unsigned cu_base[SM_NCLASS + 1], cu_n[SM_NCLASS + 1];
     unsigned cu_used[SM_NCLASS + 1]; /* units holding an instruction, per set */
     unsigned oc_ncls;          /* classes below it can hold instructions (DP, INT: with units) */
+    uint64_t cu_all[SM_NCLASS + 1]; /* per set, bit i: its unit i (i < cu_n) */
     uint64_t cu_occ[SM_NCLASS + 1]; /* per set, bit i: its unit i holds an instruction */
     uint64_t cu_rdy[SM_NCLASS + 1]; /* ... whose operands are all read (dispatch looks only there) */
     unsigned in_ports[SM_NCLASS], out_ports[SM_NCLASS];
@@ -597,9 +602,12 @@ static inline bool sm_regset_free_for(const ws_sm *sm, const sm_regset *r, unsig
 /* An instruction of warp in->warp went into / out of ID_OC register k (the issue stage's
    per-scheduler counts on sub-core SMs: sm_sched_st.idoc_n). */
 static inline void sm_idoc_in(ws_sm *sm, const sm_inst *in, unsigned k) {
+    sm->idoc_set |= 1u << k;
     if (sm->sub_core) sm->ss[sm->vsched[in->warp]].idoc_n[k]++;
 }
+/* (called before the instruction leaves the register: the last one empties it) */
 static inline void sm_idoc_out(ws_sm *sm, const sm_inst *in, unsigned k) {
+    if (sm->id_oc[k].n == 1) sm->idoc_set &= ~(1u << k);
     if (sm->sub_core) sm->ss[sm->vsched[in->warp]].idoc_n[k]--;
 }
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen);
@@ -611,7 +619,20 @@ uint32_t sm_carveout_ways(uint32_t ways, uint64_t l1d_bytes, uint32_t unified_kb
 int sm_carveout_init(ws_sm *sm, char *err, size_t errlen);
 void sm_carveout_kernel_start(ws_sm *sm);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
-void sm_oc_cycle(ws_sm *sm);
+void sm_oc_busy_cycle(ws_sm *sm);
+/* The collector's cycle. With nothing in ID_OC, in a collector unit or in a bank queue
+   its steps would only rotate the bank priority (once per step) and clear the write
+   marks (inline: a quarter of a memory-bound program's full SM cycles). */
+static inline void sm_oc_cycle(ws_sm *sm) {
+    if (!sm->idoc_set && !sm->bq_total && !sm->cu_used_all) {
+        unsigned a = sm->arb_prio + sm->oc_steps;
+        while (a >= sm->nbanks) a -= sm->nbanks;
+        sm->arb_prio = a;
+        sm->bank_wmask = 0;
+        return;
+    }
+    sm_oc_busy_cycle(sm);
+}
 /* The bank of register arch of a warp: (arch [+ warp]) % banks, within the
    scheduler's own banks on sub-core SMs. */
 static inline unsigned sm_reg_bank(const ws_sm *sm, unsigned arch, unsigned warp) {

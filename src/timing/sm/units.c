@@ -196,7 +196,7 @@ static inline bool fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst 
 /* Energy class of the lanes' work, counted at dispatch: what they compute,
    not which pipeline carries it (DP work on the SFU is still DP work; setp
    and cvt count by their compare / source type too). */
-static void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
+static inline void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
     uint64_t n = in->nact;
     uint8_t t = in->inst->type, s = in->inst->stype;
     if (t == WS_T_F64 || s == WS_T_F64) sm->st.thread_insts_dp += n;
@@ -225,6 +225,7 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
     sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
     if (!in || !fu_can_issue(sm, fu, in)) return;
     sm_regset_remove(rs, idx);
+    if (!rs->n) sm->oc_ex_set &= ~(1u << fu->cls);
     if (sm->sub_core) sm->oc_ex_scheds[fu->cls] &= ~(1u << fu->sched);
     uint64_t t = sm->now + in->lat;
     sm->resbus[t % SM_RESBUS_RING]++;
@@ -237,30 +238,34 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
     count_lanes(sm, fu, in);
 }
 
+/* The function units take from their OC_EX registers (apart from sm_units_cycle, whose
+   frame then stays small: most cycles of memory-bound programs have nothing here). */
+__attribute__((noinline)) static void fu_cycle(ws_sm *sm) {
+    if (!sm->sub_core) {
+        for (unsigned u = 0; u < sm->nfu; u++) fu_take(sm, u);
+    } else { /* only the units whose scheduler's slot of their class holds work */
+        static const uint8_t fu_cls[4] = {SM_SP, SM_SFU, SM_DP, SM_INT};
+        uint64_t todo = 0;
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned m = sm->oc_ex_scheds[fu_cls[j]]; m; m &= m - 1)
+                todo |= sm->fu_of[fu_cls[j]][__builtin_ctz(m)];
+        for (; todo; todo &= todo - 1) fu_take(sm, (unsigned)__builtin_ctzll(todo));
+    }
+}
+
 /* Execute stage: each unit takes the oldest ready instruction of its OC_EX
  * register if it can; then the LD/ST unit cycles and takes its own. */
 void sm_units_cycle(ws_sm *sm) {
     /* most cycles no function unit's OC_EX register holds anything (classes without
        units stay empty): then no unit takes an instruction */
-    const sm_regset *x = sm->oc_ex;
-    if (x[SM_SP].n | x[SM_SFU].n | x[SM_DP].n | x[SM_INT].n) {
-        if (!sm->sub_core) {
-            for (unsigned u = 0; u < sm->nfu; u++) fu_take(sm, u);
-        } else { /* only the units whose scheduler's slot of their class holds work */
-            static const uint8_t fu_cls[4] = {SM_SP, SM_SFU, SM_DP, SM_INT};
-            uint64_t todo = 0;
-            for (unsigned j = 0; j < 4; j++)
-                for (unsigned m = sm->oc_ex_scheds[fu_cls[j]]; m; m &= m - 1)
-                    todo |= sm->fu_of[fu_cls[j]][__builtin_ctz(m)];
-            for (; todo; todo &= todo - 1) fu_take(sm, (unsigned)__builtin_ctzll(todo));
-        }
-    }
+    if (sm->oc_ex_set & ~(1u << SM_MEM)) fu_cycle(sm);
     sm_ldst_cycle(sm);
     sm_regset *rs = &sm->oc_ex[SM_MEM];
-    if (rs->n && sm_ldst_can_issue(sm)) {
+    if (sm->oc_ex_set >> SM_MEM & 1 && sm_ldst_can_issue(sm)) {
         unsigned idx;
         sm_inst *in = sm_regset_oldest(rs, &idx);
         sm_regset_remove(rs, idx);
+        if (!rs->n) sm->oc_ex_set &= ~(1u << SM_MEM);
         if (sm->sub_core) sm->oc_ex_scheds[SM_MEM] &= ~(1u << sm->vsched[in->warp]);
         if (!in->rp_pass) /* a replay's pass is not another instruction */
             sm->st.thread_insts_mem += in->nact;
