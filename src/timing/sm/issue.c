@@ -727,10 +727,6 @@ walked:;
     if ((fast || sm->memo_ok) && sm->gen == gen0) {
         q->memo_gen = gen0;
         q->memo_stall = stall;
-        /* every warp the views let through stopped at an empty ibuffer or the scoreboard:
-           the stall follows from the masks (pelig, pbar, pempty, psb) alone */
-        q->memo_mgen = fast && !sm->ro && !(q->pelig & ~(q->pempty | q->psb))
-                               ? gen0 : 0;
     }
 }
 
@@ -786,15 +782,24 @@ static inline __attribute__((always_inline)) bool memo_holds(ws_sm *sm, unsigned
         (*q->memo_stall)++;
         return true;
     }
-    /* The walk that follows the shape: a memo whose stall the kept masks alone decided
-       holds while none of its warps was marked (vdirty) or unblocked (which ends the memo:
-       memo_gen 0); other generations (another scheduler's issue, an ID_OC slot freed)
-       change nothing it read: a warp stopped at an empty ibuffer or the scoreboard stays
-       stopped until one of those, and the views change only with a mark. */
-    if (fast && q->memo_mgen == q->memo_gen && q->memo_mgen && !q->vdirty) {
-        (*q->memo_stall)++;
-        q->memo_gen = q->memo_mgen = sm->gen; /* (a memo of this generation: the SM may sleep) */
-        return true;
+    /* The walk that follows the shape visits only the warps the views let through that
+       did not stop at an empty ibuffer or the scoreboard (pempty, psb: an unblock clears
+       their bits). With none such and no view marked since its last look (vdirty), it
+       would visit no warp: its stall follows from the masks alone, whatever changed
+       elsewhere (another scheduler's issue, an ID_OC slot freed), and so does the memo it
+       would leave (of this generation: the SM may sleep). */
+    if (fast && !q->vdirty) {
+        uint64_t elig = q->pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
+        if (!(elig & ~(bemp | bsb))) {
+            ws_sm_stats *st = &sm->st;
+            uint64_t *stall = bsb ? &st->stall_scoreboard
+                              : q->pbar ? &st->stall_barrier
+                              : bemp ? &st->stall_ibuffer : &st->stall_idle;
+            (*stall)++;
+            q->memo_gen = sm->gen;
+            q->memo_stall = stall;
+            return true;
+        }
     }
     return false;
 }

@@ -218,11 +218,6 @@ typedef struct sm_regset {
    the scheduler's view i (views up to 64). */
 typedef struct sm_sched_st {
     uint64_t memo_gen;         /* gen of its memo (0: none) */
-    uint64_t memo_mgen;        /* memo_gen when that memo's stall followed from the kept
-                                  masks alone (every warp the views let through stopped at
-                                  an empty ibuffer or the scoreboard): it holds across
-                                  generations until one of its warps is marked or
-                                  unblocked, else 0 */
     uint64_t *memo_stall;      /* the stall counter its memo bumped */
     uint64_t vdirty;           /* views to look at again */
     uint64_t pelig, pbar;      /* pwait 0, pwait 2 */
