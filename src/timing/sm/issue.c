@@ -429,10 +429,10 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
         ws->f |= WS_VALID;
         checked++;
-        /* (the scoreboard's common answers inline: nothing reserved, or every id in its
-           first word) */
+        /* (the scoreboard's common answers inline: nothing reserved, or every id in one or
+           two of its words) */
         const sm_dec *d = e->dec;
-        if (w->n_reserved && (d->sb_one ? (w->sb[0] & d->sb_bits) != 0 : sm_sb_collides(w, d))) {
+        if (sm_sb_hit(w, d)) {
             if (!issued && blk_ok) blk_set(sm, s, wi, SM_BLK_SCOREBOARD);
             break;
         }

@@ -12,6 +12,7 @@ static inline bool bit(const uint64_t *m, unsigned i) { return m[i >> 6] >> (i &
 static inline bool sb_collides(const sm_warp *w, const sm_dec *d) {
     if (!w->n_reserved) return false;
     if (d->sb_one) return (w->sb[0] & d->sb_bits) != 0; /* every id in the first word */
+    if (d->sb_two) return ((w->sb[d->sb_wa] & d->sb_ma) | (w->sb[d->sb_wb] & d->sb_mb)) != 0;
     for (unsigned i = 0; i < d->ndst; i++)
         if (bit(w->sb, d->dst[i])) return true;
     for (unsigned i = 0; i < d->nsrc; i++)
@@ -59,7 +60,7 @@ void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
     unsigned wi = in->warp;
     uint8_t blk = sm->wblk[wi];
     if (blk && !sm->views_add && !in->is_atomic && !w->membar && !w->n_atomic && !sm->owes &&
-        (blk != SM_BLK_SCOREBOARD || sb_collides(w, w->ib[w->ib_next].dec)))
+        (blk != SM_BLK_SCOREBOARD || sm_sb_hit(w, w->ib[w->ib_next].dec)))
         return;
     sm_view_unblock(sm, wi, in->is_atomic); /* a memory barrier may end; atomics finish here too */
 }

@@ -41,6 +41,10 @@ typedef struct sm_dec {
     bool is_cpasync;           /* a cp.async copy (counted until its data is back) */
     bool sb_one;               /* every id in dst and src is below 64: ... */
     uint64_t sb_bits;          /* ... their bits, the scoreboard's first word to test */
+    bool sb_two;               /* else every id in words sb_wa and sb_wb (the same word when
+                                  one): their bits, a test of two ANDs (sm_sb_hit) */
+    uint8_t sb_wa, sb_wb;
+    uint64_t sb_ma, sb_mb;
 } sm_dec;
 
 /* One warp instruction in flight from issue to writeback. */
@@ -571,6 +575,14 @@ int sm_fetch_pick(const ws_sm *sm);
 
 /* scoreboard.c */
 bool sm_sb_collides(const sm_warp *w, const sm_dec *d);
+/* sm_sb_collides with its common answers inline: nothing reserved, or every id in one or
+   two words of the scoreboard (sm_dec.sb_one, sb_two) */
+static inline bool sm_sb_hit(const sm_warp *w, const sm_dec *d) {
+    if (!w->n_reserved) return false;
+    if (d->sb_one) return (w->sb[0] & d->sb_bits) != 0;
+    if (d->sb_two) return ((w->sb[d->sb_wa] & d->sb_ma) | (w->sb[d->sb_wb] & d->sb_mb)) != 0;
+    return sm_sb_collides(w, d);
+}
 bool sm_sb_longop_dep(const sm_warp *w, const sm_dec *d);
 void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop);
 void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in);
