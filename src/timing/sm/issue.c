@@ -488,6 +488,13 @@ static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol
     if (!adds) sm->vsame |= 1u << s;
 }
 
+/* The identity map of the shape walk's bits to views (up to 64 views). */
+#define VI4(b) (b), (b) + 1, (b) + 2, (b) + 3
+#define VI16(b) VI4(b), VI4((b) + 4), VI4((b) + 8), VI4((b) + 12)
+static const uint16_t view_ident[64] = {VI16(0), VI16(16), VI16(32), VI16(48)};
+#undef VI16
+#undef VI4
+
 /* Scheduler s's views by (age, index) again after an age changed (a warp started): an
    insertion sort of the last order, in which a new warp mostly moves alone. */
 static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_sched_warp *pv,
@@ -608,14 +615,14 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         q->order_ok = false; /* sorder is written only when the list is needed */
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb), ph0 = cand, ph1 = 0;
-        const uint16_t *map = NULL; /* phase 1's bit -> view index (NULL: the same) */
+        /* bit -> view index: the identity, or for the age order, rank -> view (rk_by) */
+        const uint16_t *map = view_ident;
         if (cand & (cand - 1)) {
             unsigned f = (unsigned)pol->first(q->pst, n);
             if (pol->shape == WS_SCHED_ROTATE) {
                 ph0 = f < n ? cand & (~0ull << f) : cand;
                 ph1 = cand & ~ph0;
             } else {
-                ph0 = f < n ? cand & (1ull << f) : 0;
                 if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
                 const uint16_t *rank = q->rk_rank;
                 /* the candidates' ranks, kept from the last visit: only the warps that
@@ -625,24 +632,32 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                     rc ^= 1ull << rank[__builtin_ctzll(r)];
                 q->rk_cand = cand;
                 q->rk_rcand = rc;
-                ph1 = ph0 ? rc & ~(1ull << rank[f]) : rc;
+                /* both phases by rank: the first warp's, then the others' */
+                ph0 = f < n && (cand >> f & 1) ? 1ull << rank[f] : 0;
+                ph1 = rc & ~ph0;
                 map = q->rk_by;
             }
         }
-        for (unsigned p = 0; p < 2; p++)
-            for (uint64_t r = p ? ph1 : ph0; r; r &= r - 1) {
-                unsigned j = (unsigned)__builtin_ctzll(r), idx = p && map ? map[j] : j;
-                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
-                if ((ws.f & WS_ISSUED)) goto walked;
-                if (sm->gen != gen_view) {
-                    sched_order(sm, s, pol, sv, n, adds);
-                    k = q->order_k;
-                    while (oi < k && order[oi] != idx) oi++;
-                    walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
-                    oi++;
-                    goto full;
-                }
+        /* phase 0's bits, then phase 1's, in one loop */
+        uint64_t r = ph0 ? ph0 : ph1, rest = ph0 ? ph1 : 0;
+        while (r) {
+            unsigned idx = map[__builtin_ctzll(r)];
+            r &= r - 1;
+            if (!r) {
+                r = rest;
+                rest = 0;
             }
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
+            if ((ws.f & WS_ISSUED)) goto walked;
+            if (sm->gen != gen_view) {
+                sched_order(sm, s, pol, sv, n, adds);
+                k = q->order_k;
+                while (oi < k && order[oi] != idx) oi++;
+                walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
+                oi++;
+                goto full;
+            }
+        }
         ws.f |= pbar ? WS_BAR : 0;
         ws.f |= bemp ? WS_EMPTY : 0;
         ws.f |= bsb ? WS_VALID : 0;
