@@ -29,17 +29,6 @@ bool sm_sb_longop_dep(const sm_warp *w, const sm_dec *d) {
     return false;
 }
 
-void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop) {
-    for (unsigned i = 0; i < in->ndst; i++) {
-        unsigned r = in->dst[i];
-        uint64_t m = 1ull << (r & 63);
-        if (w->sb[r >> 6] & m) continue; /* the same register twice (vector) */
-        w->sb[r >> 6] |= m;
-        if (longop) w->sb_long[r >> 6] |= m;
-        w->n_reserved++;
-    }
-}
-
 void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned r = in->dst[i];
