@@ -595,7 +595,32 @@ static inline void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool 
         w->n_reserved++;
     }
 }
-void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in);
+
+/* At writeback (inline: the collector's and the LD/ST unit's writebacks). */
+static inline void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
+    for (unsigned i = 0; i < in->ndst; i++) {
+        unsigned r = in->dst[i];
+        uint64_t m = 1ull << (r & 63);
+        if (!(w->sb[r >> 6] & m)) continue;
+        w->sb[r >> 6] &= ~m;
+        w->sb_long[r >> 6] &= ~m;
+        w->n_reserved--;
+    }
+    if (!sm) return;
+    /* A warp the walk stopped (its head unchanged since: a fill, an issue or a flush ends
+       the stop) would stop there again after a release unless the stop was the scoreboard
+       and the head no longer collides: an empty ibuffer stays empty, and a head that
+       passed the scoreboard still does and waits for its ID_OC register as before. Then
+       the stop and its scheduler's memo hold. Not when the release may end a wait (memory
+       barrier, atomic) or owe an issue, nor when the views carry the scoreboard's long
+       bits (two-level, throttles): those take sm_view_unblock as before. */
+    unsigned wi = in->warp;
+    uint8_t blk = sm->wblk[wi];
+    if (blk && !sm->views_add && !in->is_atomic && !w->membar && !w->n_atomic && !sm->owes &&
+        (blk != SM_BLK_SCOREBOARD || sm_sb_hit(w, w->ib[w->ib_next].dec)))
+        return;
+    sm_view_unblock(sm, wi, in->is_atomic); /* a memory barrier may end; atomics finish here too */
+}
 
 /* issue.c */
 int sm_issue_init(ws_sm *sm, char *err, size_t errlen);
