@@ -346,6 +346,45 @@ TEST(speed_scoreboard_one_word_matches_loop) {
     }
 }
 
+/* The scoreboard's two-word test (sm_dec.sb_two, as sm_decode_inst sets it: ids in at most
+   two words of a four-word scoreboard) gives what the per-id loop gives, in sm_sb_hit and
+   sm_sb_collides */
+TEST(speed_scoreboard_two_words_match_loop) {
+    uint64_t s = 4242;
+    for (unsigned trial = 0; trial < 20000; trial++) {
+        uint64_t sb[4], sbl[4] = {0, 0, 0, 0};
+        for (unsigned k = 0; k < 4; k++) sb[k] = next_rand(&s) & next_rand(&s) & next_rand(&s);
+        sm_warp w;
+        memset(&w, 0, sizeof w);
+        w.sb = sb;
+        w.sb_long = sbl;
+        w.n_reserved = trial % 9 ? 1 : 0;
+        sm_dec d;
+        memset(&d, 0, sizeof d);
+        unsigned wa = (unsigned)(next_rand(&s) % 4), wb = (unsigned)(next_rand(&s) % 4);
+        d.ndst = (uint8_t)(next_rand(&s) % (SM_MAX_DST + 1));
+        d.nsrc = (uint8_t)(next_rand(&s) % (SM_MAX_SRC + 1));
+        for (unsigned i = 0; i < d.ndst + d.nsrc; i++) {
+            uint16_t id = (uint16_t)((next_rand(&s) & 1 ? wa : wb) * 64 + next_rand(&s) % 64);
+            if (i < d.ndst) d.dst[i] = id;
+            else d.src[i - d.ndst] = id;
+        }
+        bool loop = sm_sb_collides(&w, &d); /* sb_one, sb_two false: the loop */
+        d.sb_two = true;
+        d.sb_wa = (uint8_t)wa;
+        d.sb_wb = (uint8_t)wb;
+        for (unsigned i = 0; i < d.ndst + d.nsrc; i++) {
+            unsigned id = i < d.ndst ? d.dst[i] : d.src[i - d.ndst];
+            if (id >> 6 == wa) d.sb_ma |= 1ull << (id & 63);
+            else d.sb_mb |= 1ull << (id & 63);
+        }
+        if (sm_sb_collides(&w, &d) != loop || sm_sb_hit(&w, &d) != loop) {
+            CHECK_MSG(0, "trial %u: two-word test differs from the loop", trial);
+            return;
+        }
+    }
+}
+
 static bool l1acc_same(const sm_l1acc *a, const sm_l1acc *b) {
     return a->in == b->in && a->warp == b->warp && a->space == b->space &&
            a->write == b->write && a->addr == b->addr && a->size == b->size &&

@@ -250,12 +250,27 @@ void sm_decode_inst(const ws_sm *sm, const ws_inst *in, const uint16_t *names, u
                                  (in->op == WS_OP_CP_ASYNC && (in->sub == WS_CPA_WAIT_GROUP ||
                                                                in->sub == WS_CPA_WAIT_ALL)));
     d->is_cpasync = d->is_mem && in->op == WS_OP_CP_ASYNC && (in->sub == WS_CPA_COPY || in->sub == WS_CPA_BULK);
-    d->sb_one = true; /* the scoreboard test in one AND (sm_sb_collides) */
+    /* the scoreboard test in one AND (every id in the first word) or two (every id in two
+       words: registers and a guard, or registers across a word's end; sm_sb_hit) */
+    d->sb_one = d->sb_two = true;
+    unsigned wa = ~0u, wb = ~0u;
     for (unsigned i = 0; i < d->ndst + d->nsrc; i++) {
-        unsigned id = i < d->ndst ? d->dst[i] : d->src[i - d->ndst];
-        if (id < 64) d->sb_bits |= 1ull << id;
+        unsigned id = i < d->ndst ? d->dst[i] : d->src[i - d->ndst], wd = id >> 6;
+        uint64_t bit = 1ull << (id & 63);
+        if (id < 64) d->sb_bits |= bit;
         else d->sb_one = false;
+        if (wa == ~0u || wd == wa) {
+            wa = wd;
+            d->sb_ma |= bit;
+        } else if (wb == ~0u || wd == wb) {
+            wb = wd;
+            d->sb_mb |= bit;
+        } else d->sb_two = false;
     }
+    d->sb_wa = (uint8_t)(wa == ~0u ? 0 : wa);
+    d->sb_wb = (uint8_t)(wb == ~0u ? d->sb_wa : wb);
+    if (wa > 255 && wa != ~0u) d->sb_two = false; /* (word indices in a byte) */
+    if (wb > 255 && wb != ~0u) d->sb_two = false;
     switch ((ws_opcode)in->op) {
     case WS_OP_BRA: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
         d->is_ctrl = true;

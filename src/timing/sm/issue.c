@@ -429,10 +429,10 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
         ws->f |= WS_VALID;
         checked++;
-        /* (the scoreboard's common answers inline: nothing reserved, or every id in its
-           first word) */
+        /* (the scoreboard's common answers inline: nothing reserved, or every id in one or
+           two of its words) */
         const sm_dec *d = e->dec;
-        if (w->n_reserved && (d->sb_one ? (w->sb[0] & d->sb_bits) != 0 : sm_sb_collides(w, d))) {
+        if (sm_sb_hit(w, d)) {
             if (!issued && blk_ok) blk_set(sm, s, wi, SM_BLK_SCOREBOARD);
             break;
         }
@@ -487,6 +487,13 @@ static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol
     sm->ss[s].order_ok = true;
     if (!adds) sm->vsame |= 1u << s;
 }
+
+/* The identity map of the shape walk's bits to views (up to 64 views). */
+#define VI4(b) (b), (b) + 1, (b) + 2, (b) + 3
+#define VI16(b) VI4(b), VI4((b) + 4), VI4((b) + 8), VI4((b) + 12)
+static const uint16_t view_ident[64] = {VI16(0), VI16(16), VI16(32), VI16(48)};
+#undef VI16
+#undef VI4
 
 /* Scheduler s's views by (age, index) again after an age changed (a warp started): an
    insertion sort of the last order, in which a new warp mostly moves alone. */
@@ -608,14 +615,14 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         q->order_ok = false; /* sorder is written only when the list is needed */
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb), ph0 = cand, ph1 = 0;
-        const uint16_t *map = NULL; /* phase 1's bit -> view index (NULL: the same) */
+        /* bit -> view index: the identity, or for the age order, rank -> view (rk_by) */
+        const uint16_t *map = view_ident;
         if (cand & (cand - 1)) {
             unsigned f = (unsigned)pol->first(q->pst, n);
             if (pol->shape == WS_SCHED_ROTATE) {
                 ph0 = f < n ? cand & (~0ull << f) : cand;
                 ph1 = cand & ~ph0;
             } else {
-                ph0 = f < n ? cand & (1ull << f) : 0;
                 if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
                 const uint16_t *rank = q->rk_rank;
                 /* the candidates' ranks, kept from the last visit: only the warps that
@@ -625,24 +632,32 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                     rc ^= 1ull << rank[__builtin_ctzll(r)];
                 q->rk_cand = cand;
                 q->rk_rcand = rc;
-                ph1 = ph0 ? rc & ~(1ull << rank[f]) : rc;
+                /* both phases by rank: the first warp's, then the others' */
+                ph0 = f < n && (cand >> f & 1) ? 1ull << rank[f] : 0;
+                ph1 = rc & ~ph0;
                 map = q->rk_by;
             }
         }
-        for (unsigned p = 0; p < 2; p++)
-            for (uint64_t r = p ? ph1 : ph0; r; r &= r - 1) {
-                unsigned j = (unsigned)__builtin_ctzll(r), idx = p && map ? map[j] : j;
-                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
-                if ((ws.f & WS_ISSUED)) goto walked;
-                if (sm->gen != gen_view) {
-                    sched_order(sm, s, pol, sv, n, adds);
-                    k = q->order_k;
-                    while (oi < k && order[oi] != idx) oi++;
-                    walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
-                    oi++;
-                    goto full;
-                }
+        /* phase 0's bits, then phase 1's, in one loop */
+        uint64_t r = ph0 ? ph0 : ph1, rest = ph0 ? ph1 : 0;
+        while (r) {
+            unsigned idx = map[__builtin_ctzll(r)];
+            r &= r - 1;
+            if (!r) {
+                r = rest;
+                rest = 0;
             }
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
+            if ((ws.f & WS_ISSUED)) goto walked;
+            if (sm->gen != gen_view) {
+                sched_order(sm, s, pol, sv, n, adds);
+                k = q->order_k;
+                while (oi < k && order[oi] != idx) oi++;
+                walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
+                oi++;
+                goto full;
+            }
+        }
         ws.f |= pbar ? WS_BAR : 0;
         ws.f |= bemp ? WS_EMPTY : 0;
         ws.f |= bsb ? WS_VALID : 0;
@@ -727,10 +742,6 @@ walked:;
     if ((fast || sm->memo_ok) && sm->gen == gen0) {
         q->memo_gen = gen0;
         q->memo_stall = stall;
-        /* every warp the views let through stopped at an empty ibuffer or the scoreboard:
-           the stall follows from the masks (pelig, pbar, pempty, psb) alone */
-        q->memo_mgen = fast && !sm->ro && !(q->pelig & ~(q->pempty | q->psb))
-                               ? gen0 : 0;
     }
 }
 
@@ -786,15 +797,24 @@ static inline __attribute__((always_inline)) bool memo_holds(ws_sm *sm, unsigned
         (*q->memo_stall)++;
         return true;
     }
-    /* The walk that follows the shape: a memo whose stall the kept masks alone decided
-       holds while none of its warps was marked (vdirty) or unblocked (which ends the memo:
-       memo_gen 0); other generations (another scheduler's issue, an ID_OC slot freed)
-       change nothing it read: a warp stopped at an empty ibuffer or the scoreboard stays
-       stopped until one of those, and the views change only with a mark. */
-    if (fast && q->memo_mgen == q->memo_gen && q->memo_mgen && !q->vdirty) {
-        (*q->memo_stall)++;
-        q->memo_gen = q->memo_mgen = sm->gen; /* (a memo of this generation: the SM may sleep) */
-        return true;
+    /* The walk that follows the shape visits only the warps the views let through that
+       did not stop at an empty ibuffer or the scoreboard (pempty, psb: an unblock clears
+       their bits). With none such and no view marked since its last look (vdirty), it
+       would visit no warp: its stall follows from the masks alone, whatever changed
+       elsewhere (another scheduler's issue, an ID_OC slot freed), and so does the memo it
+       would leave (of this generation: the SM may sleep). */
+    if (fast && !q->vdirty) {
+        uint64_t elig = q->pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
+        if (!(elig & ~(bemp | bsb))) {
+            ws_sm_stats *st = &sm->st;
+            uint64_t *stall = bsb ? &st->stall_scoreboard
+                              : q->pbar ? &st->stall_barrier
+                              : bemp ? &st->stall_ibuffer : &st->stall_idle;
+            (*stall)++;
+            q->memo_gen = sm->gen;
+            q->memo_stall = stall;
+            return true;
+        }
     }
     return false;
 }

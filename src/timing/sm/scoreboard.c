@@ -4,7 +4,9 @@
  * and WAW hazards, as GPGPU-Sim's Scoreboard::checkCollision. Registers
  * written by global/local loads are also marked "long" for the two-level
  * scheduler. Bitmaps indexed by scoreboard id (value slot, or predicate
- * slot + sm->sb_preds_at). */
+ * slot + sm->sb_preds_at). The reservation at issue and the release at writeback are
+ * inline in sm_internal.h (sm_sb_reserve, sm_sb_release), as is the walk's test
+ * (sm_sb_hit). */
 #include "timing/sm/sm_internal.h"
 
 static inline bool bit(const uint64_t *m, unsigned i) { return m[i >> 6] >> (i & 63) & 1; }
@@ -12,6 +14,7 @@ static inline bool bit(const uint64_t *m, unsigned i) { return m[i >> 6] >> (i &
 static inline bool sb_collides(const sm_warp *w, const sm_dec *d) {
     if (!w->n_reserved) return false;
     if (d->sb_one) return (w->sb[0] & d->sb_bits) != 0; /* every id in the first word */
+    if (d->sb_two) return ((w->sb[d->sb_wa] & d->sb_ma) | (w->sb[d->sb_wb] & d->sb_mb)) != 0;
     for (unsigned i = 0; i < d->ndst; i++)
         if (bit(w->sb, d->dst[i])) return true;
     for (unsigned i = 0; i < d->nsrc; i++)
@@ -28,38 +31,3 @@ bool sm_sb_longop_dep(const sm_warp *w, const sm_dec *d) {
     return false;
 }
 
-void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop) {
-    for (unsigned i = 0; i < in->ndst; i++) {
-        unsigned r = in->dst[i];
-        uint64_t m = 1ull << (r & 63);
-        if (w->sb[r >> 6] & m) continue; /* the same register twice (vector) */
-        w->sb[r >> 6] |= m;
-        if (longop) w->sb_long[r >> 6] |= m;
-        w->n_reserved++;
-    }
-}
-
-void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
-    for (unsigned i = 0; i < in->ndst; i++) {
-        unsigned r = in->dst[i];
-        uint64_t m = 1ull << (r & 63);
-        if (!(w->sb[r >> 6] & m)) continue;
-        w->sb[r >> 6] &= ~m;
-        w->sb_long[r >> 6] &= ~m;
-        w->n_reserved--;
-    }
-    if (!sm) return;
-    /* A warp the walk stopped (its head unchanged since: a fill, an issue or a flush ends
-       the stop) would stop there again after a release unless the stop was the scoreboard
-       and the head no longer collides: an empty ibuffer stays empty, and a head that
-       passed the scoreboard still does and waits for its ID_OC register as before. Then
-       the stop and its scheduler's memo hold. Not when the release may end a wait (memory
-       barrier, atomic) or owe an issue, nor when the views carry the scoreboard's long
-       bits (two-level, throttles): those take sm_view_unblock as before. */
-    unsigned wi = in->warp;
-    uint8_t blk = sm->wblk[wi];
-    if (blk && !sm->views_add && !in->is_atomic && !w->membar && !w->n_atomic && !sm->owes &&
-        (blk != SM_BLK_SCOREBOARD || sb_collides(w, w->ib[w->ib_next].dec)))
-        return;
-    sm_view_unblock(sm, wi, in->is_atomic); /* a memory barrier may end; atomics finish here too */
-}

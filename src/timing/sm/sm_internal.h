@@ -41,6 +41,10 @@ typedef struct sm_dec {
     bool is_cpasync;           /* a cp.async copy (counted until its data is back) */
     bool sb_one;               /* every id in dst and src is below 64: ... */
     uint64_t sb_bits;          /* ... their bits, the scoreboard's first word to test */
+    bool sb_two;               /* else every id in words sb_wa and sb_wb (the same word when
+                                  one): their bits, a test of two ANDs (sm_sb_hit) */
+    uint8_t sb_wa, sb_wb;
+    uint64_t sb_ma, sb_mb;
 } sm_dec;
 
 /* One warp instruction in flight from issue to writeback. */
@@ -218,11 +222,6 @@ typedef struct sm_regset {
    the scheduler's view i (views up to 64). */
 typedef struct sm_sched_st {
     uint64_t memo_gen;         /* gen of its memo (0: none) */
-    uint64_t memo_mgen;        /* memo_gen when that memo's stall followed from the kept
-                                  masks alone (every warp the views let through stopped at
-                                  an empty ibuffer or the scoreboard): it holds across
-                                  generations until one of its warps is marked or
-                                  unblocked, else 0 */
     uint64_t *memo_stall;      /* the stall counter its memo bumped */
     uint64_t vdirty;           /* views to look at again */
     uint64_t pelig, pbar;      /* pwait 0, pwait 2 */
@@ -581,9 +580,52 @@ int sm_fetch_pick(const ws_sm *sm);
 
 /* scoreboard.c */
 bool sm_sb_collides(const sm_warp *w, const sm_dec *d);
+/* sm_sb_collides with its common answers inline: nothing reserved, or every id in one or
+   two words of the scoreboard (sm_dec.sb_one, sb_two) */
+static inline bool sm_sb_hit(const sm_warp *w, const sm_dec *d) {
+    if (!w->n_reserved) return false;
+    if (d->sb_one) return (w->sb[0] & d->sb_bits) != 0;
+    if (d->sb_two) return ((w->sb[d->sb_wa] & d->sb_ma) | (w->sb[d->sb_wb] & d->sb_mb)) != 0;
+    return sm_sb_collides(w, d);
+}
 bool sm_sb_longop_dep(const sm_warp *w, const sm_dec *d);
-void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop);
-void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in);
+/* At issue (inline: issue_one is its one caller). */
+static inline void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool longop) {
+    for (unsigned i = 0; i < in->ndst; i++) {
+        unsigned r = in->dst[i];
+        uint64_t m = 1ull << (r & 63);
+        if (w->sb[r >> 6] & m) continue; /* the same register twice (vector) */
+        w->sb[r >> 6] |= m;
+        if (longop) w->sb_long[r >> 6] |= m;
+        w->n_reserved++;
+    }
+}
+
+/* At writeback (inline: the collector's and the LD/ST unit's writebacks). */
+static inline void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
+    for (unsigned i = 0; i < in->ndst; i++) {
+        unsigned r = in->dst[i];
+        uint64_t m = 1ull << (r & 63);
+        if (!(w->sb[r >> 6] & m)) continue;
+        w->sb[r >> 6] &= ~m;
+        w->sb_long[r >> 6] &= ~m;
+        w->n_reserved--;
+    }
+    if (!sm) return;
+    /* A warp the walk stopped (its head unchanged since: a fill, an issue or a flush ends
+       the stop) would stop there again after a release unless the stop was the scoreboard
+       and the head no longer collides: an empty ibuffer stays empty, and a head that
+       passed the scoreboard still does and waits for its ID_OC register as before. Then
+       the stop and its scheduler's memo hold. Not when the release may end a wait (memory
+       barrier, atomic) or owe an issue, nor when the views carry the scoreboard's long
+       bits (two-level, throttles): those take sm_view_unblock as before. */
+    unsigned wi = in->warp;
+    uint8_t blk = sm->wblk[wi];
+    if (blk && !sm->views_add && !in->is_atomic && !w->membar && !w->n_atomic && !sm->owes &&
+        (blk != SM_BLK_SCOREBOARD || sm_sb_hit(w, w->ib[w->ib_next].dec)))
+        return;
+    sm_view_unblock(sm, wi, in->is_atomic); /* a memory barrier may end; atomics finish here too */
+}
 
 /* issue.c */
 int sm_issue_init(ws_sm *sm, char *err, size_t errlen);
