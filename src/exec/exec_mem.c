@@ -519,8 +519,11 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     if (n == 1 && !is_st && dst[0] && esz == 4 && !sg) { /* ld.global.{u,f,b}32 */
         uint64_t *d = dst[0];
         if (M == ~0u) {
+            /* the heap's host address less the heap base, in integers (a pointer would
+               leave its object): one load and one store a lane */
+            uintptr_t hb = (uintptr_t)heap - (uintptr_t)WS_GLOBAL_HEAP_BASE;
 #pragma GCC unroll 4
-            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4);
+            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n((const uint8_t *)(hb + (uintptr_t)ad[l]), 4);
         } else WS_FOR_LANES(l, M) d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4);
     } else if (n == 1 && is_st && esz == 4) { /* st.global.32, lanes in order as below */
         const uint64_t *v = src[0];
@@ -716,6 +719,26 @@ ws_status ws_exec_mem(ws_xctx *x) {
 }
 
 /* ---- atomics -------------------------------------------------------------------- */
+/* ws_atom_apply of an integer type (bits 1..64) and an op from ADD to XOR (inline: the
+   shared-memory loop below runs it per lane). */
+static inline uint64_t atom_int(unsigned op, unsigned bits, bool sg, uint64_t old, uint64_t b, uint64_t c) {
+    uint64_t lm = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    uint64_t o = ws_ext(old, bits, sg), v = ws_ext(b, bits, sg);
+    bool lt = sg ? (int64_t)o < (int64_t)v : o < v;
+    switch (op) {
+    case WS_ATOM_ADD: return o + v;
+    case WS_ATOM_MIN: return lt ? o : v;
+    case WS_ATOM_MAX: return lt ? v : o;
+    case WS_ATOM_INC: return (o & lm) >= (v & lm) ? 0 : o + 1;
+    case WS_ATOM_DEC: return ((o & lm) == 0 || (o & lm) > (v & lm)) ? v : o - 1;
+    case WS_ATOM_CAS: return (o & lm) == (v & lm) ? c : old;
+    case WS_ATOM_EXCH: return b;
+    case WS_ATOM_AND: return o & v;
+    case WS_ATOM_OR: return o | v;
+    default: return o ^ v; /* WS_ATOM_XOR */
+    }
+}
+
 uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
     unsigned bits = ws_type_size(t) * 8;
     bool sg = ws_type_is_signed(t);
@@ -759,28 +782,50 @@ uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_
         }
         return r;
     }
-    default: {
-        if (bits == 0 || bits > 64) break;
-        uint64_t lm = bits == 64 ? ~0ull : (1ull << bits) - 1;
-        uint64_t o = ws_ext(old, bits, sg), v = ws_ext(b, bits, sg);
-        bool lt = sg ? (int64_t)o < (int64_t)v : o < v;
-        switch (op) {
-        case WS_ATOM_ADD: return o + v;
-        case WS_ATOM_MIN: return lt ? o : v;
-        case WS_ATOM_MAX: return lt ? v : o;
-        case WS_ATOM_INC: return (o & lm) >= (v & lm) ? 0 : o + 1;
-        case WS_ATOM_DEC: return ((o & lm) == 0 || (o & lm) > (v & lm)) ? v : o - 1;
-        case WS_ATOM_CAS: return (o & lm) == (v & lm) ? c : old;
-        case WS_ATOM_EXCH: return b;
-        case WS_ATOM_AND: return o & v;
-        case WS_ATOM_OR: return o | v;
-        case WS_ATOM_XOR: return o ^ v;
-        default: break;
-        }
-    }
+    default:
+        if (bits == 0 || bits > 64 || op < WS_ATOM_ADD || op > WS_ATOM_XOR) break;
+        return atom_int(op, bits, sg, old, b, c);
     }
     *ok = false;
     return 0;
+}
+
+/* An integer atom/red (ADD to XOR) on the explicit shared space when every active lane's
+   access is aligned and inside the CTA's shared memory (checked first, for all lanes, as
+   exec_shared: nothing has happened when one is not). The general loop's effects, in its
+   lane order, without lane_ptr and ws_atom_apply per lane (histograms' bins).
+   WS_ERR_UNSUPPORTED leaves the instruction to that loop. */
+static inline __attribute__((always_inline)) bool atom_shared_lanes(uint8_t *sh, const uint64_t *ad, uint32_t M,
+                                                                     unsigned op, unsigned esz, bool sg,
+                                                                     const uint64_t *B, const uint64_t *C,
+                                                                     uint64_t *D) {
+    bool changed = false;
+    WS_FOR_LANES(l, M) {
+        uint8_t *hp = sh + ad[l];
+        uint64_t old = ws_load_n(hp, esz), nv = atom_int(op, esz * 8, sg, old, B[l], C ? C[l] : 0);
+        ws_store_n(hp, nv, esz);
+        changed |= nv != old;
+        if (D) D[l] = sg ? ws_ext(old, esz * 8, true) : old;
+    }
+    return changed;
+}
+
+static ws_status atom_shared(ws_xctx *x, const addr_plan *p, ws_type t, unsigned esz, const uint64_t *B,
+                             const uint64_t *C, uint64_t *D) {
+    ws_cta *c = x->c;
+    uint32_t M = x->mask;
+    if (c->shared_size < esz) return WS_ERR_UNSUPPORTED;
+    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
+    lane_addrs(p, M, ad);
+    if (lanes_bad(ad, M, 0, c->shared_size - esz, esz)) return WS_ERR_UNSUPPORTED;
+    unsigned op = x->in->sub;
+    bool sg = ws_type_is_signed(t), changed;
+    if (op == WS_ATOM_ADD && esz == 4) /* the common add.u32/s32: op and width constant in the loop */
+        changed = sg ? atom_shared_lanes(c->shared, ad, M, WS_ATOM_ADD, 4, true, B, C, D)
+                     : atom_shared_lanes(c->shared, ad, M, WS_ATOM_ADD, 4, false, B, C, D);
+    else changed = atom_shared_lanes(c->shared, ad, M, op, esz, sg, B, C, D);
+    record(x, MS_SHARED, esz, true, true, changed);
+    return WS_OK;
 }
 
 ws_status ws_exec_atom(ws_xctx *x) {
@@ -809,6 +854,10 @@ ws_status ws_exec_atom(ws_xctx *x) {
     addr_plan p;
     if (plan(x, mo, &p) != WS_OK) return WS_ERR_UNSUPPORTED;
     if (p.ms == MS_CONST || p.ms == MS_PARAMBUF) return ws_unsupported(x, "atomic on a read-only space");
+    if (p.ms == MS_SHARED && !ws_type_is_float(t) && in->sub >= WS_ATOM_ADD && in->sub <= WS_ATOM_XOR) {
+        ws_status r = atom_shared(x, &p, t, esz, B, C, D); /* (ws_atom_apply's integer branch) */
+        if (r != WS_ERR_UNSUPPORTED) return r;
+    }
     int ms0 = p.ms;
     bool changed = false; /* a failed compare-and-swap is no progress */
     ws_wlog *wl = x->c->l.wlog;
