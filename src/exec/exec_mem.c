@@ -37,7 +37,8 @@ static unsigned ms_space(int ms) {
     }
 }
 
-/* Per-instruction address plan: lane address = base[lane] (masked) + off. */
+/* Per-instruction address plan: lane address = base[lane] (masked) + off. (plan is
+   inlined into its two callers: the call cost ~18 host instructions a memory instruction) */
 typedef struct {
     int ms;
     const uint64_t *base; /* NULL: no register */
@@ -45,7 +46,7 @@ typedef struct {
     uint64_t off;
 } addr_plan;
 
-static ws_status plan(ws_xctx *x, const ws_operand *o, addr_plan *p) {
+static inline __attribute__((always_inline)) ws_status plan(ws_xctx *x, const ws_operand *o, addr_plan *p) {
     const ws_inst *in = x->in;
     if (o->kind != WS_OPND_MEM) return ws_unsupported(x, "expected a memory operand");
     const ws_module *m = x->c->mod;
@@ -489,8 +490,10 @@ static ws_status exec_ro_space(ws_xctx *x, const addr_plan *p, uint32_t size, un
    instruction to the general loop. The same pointers, values and order of
    effects as that loop (an address inside a live allocation is global: the
    generic windows lie far above the heap). */
-/* The heap when every active lane's access fits (its addresses in ad), else NULL. */
-static uint8_t *global_lanes(ws_xctx *x, const addr_plan *p, uint32_t size, uint64_t *ad) {
+/* The heap when every active lane's access fits (its addresses in ad), else NULL (inline
+   in its two callers, as plan). */
+static inline __attribute__((always_inline)) uint8_t *global_lanes(ws_xctx *x, const addr_plan *p, uint32_t size,
+                                                                   uint64_t *ad) {
     const ws_gmem *g = x->c->l.gmem;
     uint32_t M = x->mask;
     if (!M || !g) return NULL;
@@ -547,6 +550,14 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     return WS_OK;
 }
 
+/* d[l] = v for the lanes of M: a full warp in a counted loop (vector stores; lane by
+   lane, ld.param's address fill was ~7 host instructions a lane). */
+static inline void fill_lanes(uint64_t *restrict d, uint32_t M, uint64_t v) {
+    if (M == ~0u) {
+        for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = v;
+    } else WS_FOR_LANES(l, M) d[l] = v;
+}
+
 /* A load whose address is the same for every lane (no base register: ld.param
    of kernel parameters, constants, globals by symbol): one lane_ptr and one
    read for the warp. A local address differs per lane and anything that
@@ -566,9 +577,9 @@ static ws_status exec_uniform_load(ws_xctx *x, const addr_plan *p, uint32_t size
         if (!dst[k]) continue;
         uint64_t v = ws_load_n(hp + k * esz, esz), *d = dst[k];
         if (sg) v = ws_ext(v, esz * 8, true);
-        WS_FOR_MASK(l, M, d[l] = v);
+        fill_lanes(d, M, v);
     }
-    if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ra;
+    if (x->st) fill_lanes(x->st->addr, M, ra);
     record(x, rs, size, false, false, false);
     return WS_OK;
 }
@@ -669,13 +680,14 @@ ws_status ws_exec_mem(ws_xctx *x) {
     const uint64_t *src[4] = {0};
     uint64_t tmp[4][WS_WARP_SIZE];
     for (unsigned k = 0; k < n; k++) {
-        const ws_operand el = vo->kind == WS_OPND_VEC ? vec_elem(vo, k) : *vo;
+        ws_operand ve; /* a vector's element k; a scalar operand is used in place (not copied) */
+        const ws_operand *el = vo->kind == WS_OPND_VEC ? (ve = vec_elem(vo, k), &ve) : vo;
         if (is_st) {
-            if (el.kind == WS_OPND_NONE) { memset(tmp[k], 0, sizeof tmp[k]); src[k] = tmp[k]; continue; }
-            src[k] = ws_src(x, &el, tmp[k]);
+            if (el->kind == WS_OPND_NONE) { memset(tmp[k], 0, sizeof tmp[k]); src[k] = tmp[k]; continue; }
+            src[k] = ws_src(x, el, tmp[k]);
             if (!src[k]) return ws_unsupported(x, "store operand");
         } else {
-            dst[k] = el.kind == WS_OPND_REG ? ws_reg(w, el.reg) : NULL;
+            dst[k] = el->kind == WS_OPND_REG ? ws_reg(w, el->reg) : NULL;
         }
     }
     if (p.ms == MS_SHARED) { /* the explicit shared space: no per-lane lane_ptr */
