@@ -731,27 +731,10 @@ ws_status ws_exec_mem(ws_xctx *x) {
 }
 
 /* ---- atomics -------------------------------------------------------------------- */
-/* ws_atom_apply of an integer type (bits 1..64) and an op from ADD to XOR (inline: the
-   shared-memory loop below runs it per lane). */
-static inline uint64_t atom_int(unsigned op, unsigned bits, bool sg, uint64_t old, uint64_t b, uint64_t c) {
-    uint64_t lm = bits == 64 ? ~0ull : (1ull << bits) - 1;
-    uint64_t o = ws_ext(old, bits, sg), v = ws_ext(b, bits, sg);
-    bool lt = sg ? (int64_t)o < (int64_t)v : o < v;
-    switch (op) {
-    case WS_ATOM_ADD: return o + v;
-    case WS_ATOM_MIN: return lt ? o : v;
-    case WS_ATOM_MAX: return lt ? v : o;
-    case WS_ATOM_INC: return (o & lm) >= (v & lm) ? 0 : o + 1;
-    case WS_ATOM_DEC: return ((o & lm) == 0 || (o & lm) > (v & lm)) ? v : o - 1;
-    case WS_ATOM_CAS: return (o & lm) == (v & lm) ? c : old;
-    case WS_ATOM_EXCH: return b;
-    case WS_ATOM_AND: return o & v;
-    case WS_ATOM_OR: return o | v;
-    default: return o ^ v; /* WS_ATOM_XOR */
-    }
-}
-
-uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
+/* Inline in this file (the shared-memory loop below runs it per lane, with op and type
+   constant where it can); wlog.c calls the external definition. */
+inline __attribute__((always_inline)) uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b,
+                                                               uint64_t c, bool *ok) {
     unsigned bits = ws_type_size(t) * 8;
     bool sg = ws_type_is_signed(t);
     *ok = true;
@@ -794,9 +777,25 @@ uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_
         }
         return r;
     }
-    default:
-        if (bits == 0 || bits > 64 || op < WS_ATOM_ADD || op > WS_ATOM_XOR) break;
-        return atom_int(op, bits, sg, old, b, c);
+    default: {
+        if (bits == 0 || bits > 64) break;
+        uint64_t lm = bits == 64 ? ~0ull : (1ull << bits) - 1;
+        uint64_t o = ws_ext(old, bits, sg), v = ws_ext(b, bits, sg);
+        bool lt = sg ? (int64_t)o < (int64_t)v : o < v;
+        switch (op) {
+        case WS_ATOM_ADD: return o + v;
+        case WS_ATOM_MIN: return lt ? o : v;
+        case WS_ATOM_MAX: return lt ? v : o;
+        case WS_ATOM_INC: return (o & lm) >= (v & lm) ? 0 : o + 1;
+        case WS_ATOM_DEC: return ((o & lm) == 0 || (o & lm) > (v & lm)) ? v : o - 1;
+        case WS_ATOM_CAS: return (o & lm) == (v & lm) ? c : old;
+        case WS_ATOM_EXCH: return b;
+        case WS_ATOM_AND: return o & v;
+        case WS_ATOM_OR: return o | v;
+        case WS_ATOM_XOR: return o ^ v;
+        default: break;
+        }
+    }
     }
     *ok = false;
     return 0;
@@ -805,16 +804,18 @@ uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_
 /* An integer atom/red (ADD to XOR) on the explicit shared space when every active lane's
    access is aligned and inside the CTA's shared memory (checked first, for all lanes, as
    exec_shared: nothing has happened when one is not). The general loop's effects, in its
-   lane order, without lane_ptr and ws_atom_apply per lane (histograms' bins).
+   lane order, without lane_ptr per lane and with ws_atom_apply inline (histograms' bins).
    WS_ERR_UNSUPPORTED leaves the instruction to that loop. */
+/* The lanes of atom_shared in lane order (ok is true: an integer type and an op from ADD
+   to XOR, atom_shared's conditions). */
 static inline __attribute__((always_inline)) bool atom_shared_lanes(uint8_t *sh, const uint64_t *ad, uint32_t M,
-                                                                     unsigned op, unsigned esz, bool sg,
-                                                                     const uint64_t *B, const uint64_t *C,
-                                                                     uint64_t *D) {
-    bool changed = false;
+                                                                     unsigned op, ws_type t, const uint64_t *B,
+                                                                     const uint64_t *C, uint64_t *D) {
+    bool changed = false, ok, sg = ws_type_is_signed(t);
+    unsigned esz = ws_type_size(t);
     WS_FOR_LANES(l, M) {
         uint8_t *hp = sh + ad[l];
-        uint64_t old = ws_load_n(hp, esz), nv = atom_int(op, esz * 8, sg, old, B[l], C ? C[l] : 0);
+        uint64_t old = ws_load_n(hp, esz), nv = ws_atom_apply(op, t, old, B[l], C ? C[l] : 0, &ok);
         ws_store_n(hp, nv, esz);
         changed |= nv != old;
         if (D) D[l] = sg ? ws_ext(old, esz * 8, true) : old;
@@ -831,11 +832,12 @@ static ws_status atom_shared(ws_xctx *x, const addr_plan *p, ws_type t, unsigned
     lane_addrs(p, M, ad);
     if (lanes_bad(ad, M, 0, c->shared_size - esz, esz)) return WS_ERR_UNSUPPORTED;
     unsigned op = x->in->sub;
-    bool sg = ws_type_is_signed(t), changed;
-    if (op == WS_ATOM_ADD && esz == 4) /* the common add.u32/s32: op and width constant in the loop */
-        changed = sg ? atom_shared_lanes(c->shared, ad, M, WS_ATOM_ADD, 4, true, B, C, D)
-                     : atom_shared_lanes(c->shared, ad, M, WS_ATOM_ADD, 4, false, B, C, D);
-    else changed = atom_shared_lanes(c->shared, ad, M, op, esz, sg, B, C, D);
+    bool changed;
+    if (op == WS_ATOM_ADD && t == WS_T_U32) /* the common forms: op and type constant in the loop */
+        changed = atom_shared_lanes(c->shared, ad, M, WS_ATOM_ADD, WS_T_U32, B, C, D);
+    else if (op == WS_ATOM_ADD && t == WS_T_S32)
+        changed = atom_shared_lanes(c->shared, ad, M, WS_ATOM_ADD, WS_T_S32, B, C, D);
+    else changed = atom_shared_lanes(c->shared, ad, M, op, t, B, C, D);
     record(x, MS_SHARED, esz, true, true, changed);
     return WS_OK;
 }
