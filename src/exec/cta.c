@@ -143,7 +143,7 @@ static __attribute__((noinline)) const uint64_t *sreg_fill(ws_xctx *x, unsigned 
 
 _Static_assert(WS_IMM_LANES == WS_WARP_SIZE, "a broadcast immediate is one warp's lanes");
 
-const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
+const uint64_t *ws_src_any(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
     uint64_t v;
     switch (o->kind) {
     case WS_OPND_REG: return ws_reg(x->w, o->reg);
@@ -168,7 +168,7 @@ const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
     return tmp;
 }
 
-uint64_t *ws_dst(ws_xctx *x, const ws_operand *o) {
+uint64_t *ws_dst_any(ws_xctx *x, const ws_operand *o) {
     if (o->kind == WS_OPND_REG && o->reg != WS_NOREG) return ws_reg(x->w, o->reg);
     return x->w->sink;
 }

@@ -229,8 +229,19 @@ uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_
 ws_status ws_fail(ws_xctx *x, ws_status code, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 ws_status ws_unsupported(ws_xctx *x, const char *why);
-const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp);
-uint64_t *ws_dst(ws_xctx *x, const ws_operand *o);
+/* ws_src / ws_dst: a source operand's 32 lanes (tmp when they have to be made) and a
+   destination's. The register case, most operands, is inline (the call cost ~20 host
+   instructions an operand); the _any forms take every kind. */
+const uint64_t *ws_src_any(ws_xctx *x, const ws_operand *o, uint64_t *tmp);
+uint64_t *ws_dst_any(ws_xctx *x, const ws_operand *o);
+static inline const uint64_t *ws_src(ws_xctx *x, const ws_operand *o, uint64_t *tmp) {
+    if (o->kind == WS_OPND_REG) return ws_reg(x->w, o->reg);
+    return ws_src_any(x, o, tmp);
+}
+static inline uint64_t *ws_dst(ws_xctx *x, const ws_operand *o) {
+    if (o->kind == WS_OPND_REG && o->reg != WS_NOREG) return ws_reg(x->w, o->reg);
+    return ws_dst_any(x, o);
+}
 uint32_t ws_pred_src(ws_xctx *x, const ws_operand *o); /* lane mask of a PRED / IMM operand */
 void ws_pred_write(ws_xctx *x, const ws_operand *o, uint32_t val);
 uint64_t ws_sym_addr(ws_xctx *x, uint32_t sym, bool generic);

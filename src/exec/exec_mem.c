@@ -37,7 +37,8 @@ static unsigned ms_space(int ms) {
     }
 }
 
-/* Per-instruction address plan: lane address = base[lane] (masked) + off. */
+/* Per-instruction address plan: lane address = base[lane] (masked) + off. (plan is
+   inlined into its two callers: the call cost ~18 host instructions a memory instruction) */
 typedef struct {
     int ms;
     const uint64_t *base; /* NULL: no register */
@@ -45,7 +46,7 @@ typedef struct {
     uint64_t off;
 } addr_plan;
 
-static ws_status plan(ws_xctx *x, const ws_operand *o, addr_plan *p) {
+static inline __attribute__((always_inline)) ws_status plan(ws_xctx *x, const ws_operand *o, addr_plan *p) {
     const ws_inst *in = x->in;
     if (o->kind != WS_OPND_MEM) return ws_unsupported(x, "expected a memory operand");
     const ws_module *m = x->c->mod;
@@ -489,8 +490,10 @@ static ws_status exec_ro_space(ws_xctx *x, const addr_plan *p, uint32_t size, un
    instruction to the general loop. The same pointers, values and order of
    effects as that loop (an address inside a live allocation is global: the
    generic windows lie far above the heap). */
-/* The heap when every active lane's access fits (its addresses in ad), else NULL. */
-static uint8_t *global_lanes(ws_xctx *x, const addr_plan *p, uint32_t size, uint64_t *ad) {
+/* The heap when every active lane's access fits (its addresses in ad), else NULL (inline
+   in its two callers, as plan). */
+static inline __attribute__((always_inline)) uint8_t *global_lanes(ws_xctx *x, const addr_plan *p, uint32_t size,
+                                                                   uint64_t *ad) {
     const ws_gmem *g = x->c->l.gmem;
     uint32_t M = x->mask;
     if (!M || !g) return NULL;
@@ -519,8 +522,11 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     if (n == 1 && !is_st && dst[0] && esz == 4 && !sg) { /* ld.global.{u,f,b}32 */
         uint64_t *d = dst[0];
         if (M == ~0u) {
+            /* the heap's host address less the heap base, in integers (a pointer would
+               leave its object): one load and one store a lane */
+            uintptr_t hb = (uintptr_t)heap - (uintptr_t)WS_GLOBAL_HEAP_BASE;
 #pragma GCC unroll 4
-            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4);
+            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n((const uint8_t *)(hb + (uintptr_t)ad[l]), 4);
         } else WS_FOR_LANES(l, M) d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4);
     } else if (n == 1 && is_st && esz == 4) { /* st.global.32, lanes in order as below */
         const uint64_t *v = src[0];
@@ -544,6 +550,14 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
     return WS_OK;
 }
 
+/* d[l] = v for the lanes of M: a full warp in a counted loop (vector stores; lane by
+   lane, ld.param's address fill was ~7 host instructions a lane). */
+static inline void fill_lanes(uint64_t *restrict d, uint32_t M, uint64_t v) {
+    if (M == ~0u) {
+        for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = v;
+    } else WS_FOR_LANES(l, M) d[l] = v;
+}
+
 /* A load whose address is the same for every lane (no base register: ld.param
    of kernel parameters, constants, globals by symbol): one lane_ptr and one
    read for the warp. A local address differs per lane and anything that
@@ -563,9 +577,9 @@ static ws_status exec_uniform_load(ws_xctx *x, const addr_plan *p, uint32_t size
         if (!dst[k]) continue;
         uint64_t v = ws_load_n(hp + k * esz, esz), *d = dst[k];
         if (sg) v = ws_ext(v, esz * 8, true);
-        WS_FOR_MASK(l, M, d[l] = v);
+        fill_lanes(d, M, v);
     }
-    if (x->st) WS_FOR_LANES(l, M) x->st->addr[l] = ra;
+    if (x->st) fill_lanes(x->st->addr, M, ra);
     record(x, rs, size, false, false, false);
     return WS_OK;
 }
@@ -666,13 +680,14 @@ ws_status ws_exec_mem(ws_xctx *x) {
     const uint64_t *src[4] = {0};
     uint64_t tmp[4][WS_WARP_SIZE];
     for (unsigned k = 0; k < n; k++) {
-        const ws_operand el = vo->kind == WS_OPND_VEC ? vec_elem(vo, k) : *vo;
+        ws_operand ve; /* a vector's element k; a scalar operand is used in place (not copied) */
+        const ws_operand *el = vo->kind == WS_OPND_VEC ? (ve = vec_elem(vo, k), &ve) : vo;
         if (is_st) {
-            if (el.kind == WS_OPND_NONE) { memset(tmp[k], 0, sizeof tmp[k]); src[k] = tmp[k]; continue; }
-            src[k] = ws_src(x, &el, tmp[k]);
+            if (el->kind == WS_OPND_NONE) { memset(tmp[k], 0, sizeof tmp[k]); src[k] = tmp[k]; continue; }
+            src[k] = ws_src(x, el, tmp[k]);
             if (!src[k]) return ws_unsupported(x, "store operand");
         } else {
-            dst[k] = el.kind == WS_OPND_REG ? ws_reg(w, el.reg) : NULL;
+            dst[k] = el->kind == WS_OPND_REG ? ws_reg(w, el->reg) : NULL;
         }
     }
     if (p.ms == MS_SHARED) { /* the explicit shared space: no per-lane lane_ptr */
@@ -716,7 +731,10 @@ ws_status ws_exec_mem(ws_xctx *x) {
 }
 
 /* ---- atomics -------------------------------------------------------------------- */
-uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_t c, bool *ok) {
+/* Inline in this file (the shared-memory loop below runs it per lane, with op and type
+   constant where it can); wlog.c calls the external definition. */
+inline __attribute__((always_inline)) uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b,
+                                                               uint64_t c, bool *ok) {
     unsigned bits = ws_type_size(t) * 8;
     bool sg = ws_type_is_signed(t);
     *ok = true;
@@ -783,6 +801,47 @@ uint64_t ws_atom_apply(unsigned op, ws_type t, uint64_t old, uint64_t b, uint64_
     return 0;
 }
 
+/* An integer atom/red (ADD to XOR) on the explicit shared space when every active lane's
+   access is aligned and inside the CTA's shared memory (checked first, for all lanes, as
+   exec_shared: nothing has happened when one is not). The general loop's effects, in its
+   lane order, without lane_ptr per lane and with ws_atom_apply inline (histograms' bins).
+   WS_ERR_UNSUPPORTED leaves the instruction to that loop. */
+/* The lanes of atom_shared in lane order (ok is true: an integer type and an op from ADD
+   to XOR, atom_shared's conditions). */
+static inline __attribute__((always_inline)) bool atom_shared_lanes(uint8_t *sh, const uint64_t *ad, uint32_t M,
+                                                                     unsigned op, ws_type t, const uint64_t *B,
+                                                                     const uint64_t *C, uint64_t *D) {
+    bool changed = false, ok, sg = ws_type_is_signed(t);
+    unsigned esz = ws_type_size(t);
+    WS_FOR_LANES(l, M) {
+        uint8_t *hp = sh + ad[l];
+        uint64_t old = ws_load_n(hp, esz), nv = ws_atom_apply(op, t, old, B[l], C ? C[l] : 0, &ok);
+        ws_store_n(hp, nv, esz);
+        changed |= nv != old;
+        if (D) D[l] = sg ? ws_ext(old, esz * 8, true) : old;
+    }
+    return changed;
+}
+
+static ws_status atom_shared(ws_xctx *x, const addr_plan *p, ws_type t, unsigned esz, const uint64_t *B,
+                             const uint64_t *C, uint64_t *D) {
+    ws_cta *c = x->c;
+    uint32_t M = x->mask;
+    if (c->shared_size < esz) return WS_ERR_UNSUPPORTED;
+    uint64_t adl[WS_WARP_SIZE], *ad = step_addrs(x, adl);
+    lane_addrs(p, M, ad);
+    if (lanes_bad(ad, M, 0, c->shared_size - esz, esz)) return WS_ERR_UNSUPPORTED;
+    unsigned op = x->in->sub;
+    bool changed;
+    if (op == WS_ATOM_ADD && t == WS_T_U32) /* the common forms: op and type constant in the loop */
+        changed = atom_shared_lanes(c->shared, ad, M, WS_ATOM_ADD, WS_T_U32, B, C, D);
+    else if (op == WS_ATOM_ADD && t == WS_T_S32)
+        changed = atom_shared_lanes(c->shared, ad, M, WS_ATOM_ADD, WS_T_S32, B, C, D);
+    else changed = atom_shared_lanes(c->shared, ad, M, op, t, B, C, D);
+    record(x, MS_SHARED, esz, true, true, changed);
+    return WS_OK;
+}
+
 ws_status ws_exec_atom(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_type t = (ws_type)in->type;
@@ -809,6 +868,10 @@ ws_status ws_exec_atom(ws_xctx *x) {
     addr_plan p;
     if (plan(x, mo, &p) != WS_OK) return WS_ERR_UNSUPPORTED;
     if (p.ms == MS_CONST || p.ms == MS_PARAMBUF) return ws_unsupported(x, "atomic on a read-only space");
+    if (p.ms == MS_SHARED && !ws_type_is_float(t) && in->sub >= WS_ATOM_ADD && in->sub <= WS_ATOM_XOR) {
+        ws_status r = atom_shared(x, &p, t, esz, B, C, D); /* (ws_atom_apply's integer branch) */
+        if (r != WS_ERR_UNSUPPORTED) return r;
+    }
     int ms0 = p.ms;
     bool changed = false; /* a failed compare-and-swap is no progress */
     ws_wlog *wl = x->c->l.wlog;
