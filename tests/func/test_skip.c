@@ -98,7 +98,7 @@ TEST(skip_idle_exact_micro) {
 }
 
 /* Memory-bound: most scheduler steps find every warp stopped at the scoreboard or an
-   empty ibuffer; the walk's memo then holds across other generations (memo_mgen), and a
+   empty ibuffer; the memo test then counts their stall from the masks without a walk, and a
    scoreboard release that leaves the head colliding keeps the warp's stop (scoreboard.c).
    The full walk (-warpsim_skip_idle 0) uses none of it. */
 TEST(skip_idle_exact_memory_bound) {

@@ -318,6 +318,16 @@ TEST(speed_coalesce_line_matches_each_lane) {
     }
 }
 
+/* A warp with scoreboard words sb (long-latency words sbl), reserved in most trials, and an
+   empty decoded instruction, for the scoreboard tests below */
+static void scoreboard_case(sm_warp *w, sm_dec *d, uint64_t *sb, uint64_t *sbl, unsigned trial) {
+    memset(w, 0, sizeof *w);
+    w->sb = sb;
+    w->sb_long = sbl;
+    w->n_reserved = trial % 9 ? 1 : 0;
+    memset(d, 0, sizeof *d);
+}
+
 /* The scoreboard's one-word test (sm_dec.sb_one: every id below 64, one AND) gives
    what the per-id loop gives, for reservations in both words */
 TEST(speed_scoreboard_one_word_matches_loop) {
@@ -325,12 +335,8 @@ TEST(speed_scoreboard_one_word_matches_loop) {
     for (unsigned trial = 0; trial < 20000; trial++) {
         uint64_t sb[2] = {next_rand(&s) & next_rand(&s), next_rand(&s)}, sbl[2] = {0, 0};
         sm_warp w;
-        memset(&w, 0, sizeof w);
-        w.sb = sb;
-        w.sb_long = sbl;
-        w.n_reserved = trial % 9 ? 1 : 0;
         sm_dec d;
-        memset(&d, 0, sizeof d);
+        scoreboard_case(&w, &d, sb, sbl, trial);
         d.ndst = (uint8_t)(next_rand(&s) % (SM_MAX_DST + 1));
         d.nsrc = (uint8_t)(next_rand(&s) % (SM_MAX_SRC + 1));
         for (unsigned i = 0; i < d.ndst; i++) d.dst[i] = (uint16_t)(next_rand(&s) % 64);
@@ -355,12 +361,8 @@ TEST(speed_scoreboard_two_words_match_loop) {
         uint64_t sb[4], sbl[4] = {0, 0, 0, 0};
         for (unsigned k = 0; k < 4; k++) sb[k] = next_rand(&s) & next_rand(&s) & next_rand(&s);
         sm_warp w;
-        memset(&w, 0, sizeof w);
-        w.sb = sb;
-        w.sb_long = sbl;
-        w.n_reserved = trial % 9 ? 1 : 0;
         sm_dec d;
-        memset(&d, 0, sizeof d);
+        scoreboard_case(&w, &d, sb, sbl, trial);
         unsigned wa = (unsigned)(next_rand(&s) % 4), wb = (unsigned)(next_rand(&s) % 4);
         d.ndst = (uint8_t)(next_rand(&s) % (SM_MAX_DST + 1));
         d.nsrc = (uint8_t)(next_rand(&s) % (SM_MAX_SRC + 1));
