@@ -71,6 +71,8 @@ typedef struct ws_index_policy {
 const ws_index_policy *ws_index_find(const char *name);
 /* All policies, NULL-terminated. */
 const ws_index_policy *const *ws_index_all(void);
+/* The default policy (linear.c): a cache that uses it computes its sets inline. */
+extern const ws_index_policy ws_index_linear;
 /* The i-th policy's name, doc and parameters (name NULL past the end). */
 ws_policy_info ws_index_info(unsigned i);
 

@@ -34,7 +34,6 @@ typedef struct line {
     uint16_t owner;      /* who allocated it (ws_cache_set_owner) */
 } line;
 
-extern const ws_index_policy ws_index_linear; /* (policy/index/linear.c) */
 
 #define MKEY_NONE UINT64_MAX /* no MSHR address (they are aligned) */
 
