@@ -12,6 +12,7 @@
 
 #define HEAP_STEP ((size_t)64 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
+#define CHUNK_HEAD 64 /* room below the boundary for malloc's top-chunk header (16-aligned) */
 
 static int turned_off(void) {
     const char *v = getenv(WS_HOST_THP_ENV);
@@ -39,8 +40,8 @@ size_t ws_host_heap_tune(void) {
      * boundary, where the first allocations go). */
     uintptr_t before = (uintptr_t)sbrk(0);
     if (before == (uintptr_t)-1) return 0;
-    uintptr_t lo = (before + 64 + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    if (sbrk((intptr_t)(lo - 64 - before)) == (void *)-1) return 0;
+    uintptr_t lo = (before + CHUNK_HEAD + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    if (sbrk((intptr_t)(lo - CHUNK_HEAD - before)) == (void *)-1) return 0;
     /* a block bigger than any free chunk makes malloc extend the heap now, by
      * the block and the pad; freed, it stays there as the top chunk */
     void *p = malloc(HEAP_STEP / 2);

@@ -237,3 +237,24 @@ TEST(index_ipoly_rule_by_hand) {
     CHECK_EQ_U64(ws_ipoly_hash(1, 0, 64), 3);
     CHECK_EQ_U64(ws_ipoly_hash(1ull << 15, 9, 32), 9);
 }
+
+/* The bit_field hook (the cache's inline set): linear's field gives the set its set_index
+   gives, for a power-of-two number of sets; with any other number there is no field. */
+TEST(index_linear_bit_field_matches_set_index) {
+    ws_index ix = mk("linear", 64);
+    uint32_t shift = 0;
+    uint64_t mask = 0;
+    CHECK(ix.policy->bit_field && ix.policy->bit_field(ix.state, &shift, &mask));
+    uint64_t x = 12345;
+    for (int i = 0; i < 10000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        if ((uint32_t)((x >> shift) & mask) != ws_index_set(&ix, x)) {
+            CHECK_MSG(0, "address %llx: field set differs", (unsigned long long)x);
+            break;
+        }
+    }
+    ws_index_destroy(&ix);
+    ix = mk("linear", 48);
+    CHECK(!ix.policy->bit_field(ix.state, &shift, &mask));
+    ws_index_destroy(&ix);
+}

@@ -54,6 +54,11 @@ typedef struct ws_index_policy {
     bool (*observe)(void *state, uint64_t addr, ws_index_probe probe, bool global_write);
     /* Kernel boundary. Returns true when the function changed (flush). */
     bool (*kernel_start)(void *state);
+    /* Functions whose set is one field of the address, set = (addr >> shift) & mask:
+       its shift and mask, so that the cache computes the set inline on every access
+       (set_index is then never called). false where the geometry gives no such field.
+       Static functions only: the cache asks once, when it is created. */
+    bool (*bit_field)(const void *state, uint32_t *shift, uint64_t *mask);
     /* For bit-selecting functions: the address bit behind each index bit
        (bits[i] feeds set bit i). Returns how many were written (0 if the
        function is not a bit selection). */
@@ -71,8 +76,6 @@ typedef struct ws_index_policy {
 const ws_index_policy *ws_index_find(const char *name);
 /* All policies, NULL-terminated. */
 const ws_index_policy *const *ws_index_all(void);
-/* The default policy (linear.c): a cache that uses it computes its sets inline. */
-extern const ws_index_policy ws_index_linear;
 /* The i-th policy's name, doc and parameters (name NULL past the end). */
 ws_policy_info ws_index_info(unsigned i);
 

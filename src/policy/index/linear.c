@@ -31,6 +31,14 @@ static uint32_t linear_set(const void *state, uint64_t addr) {
     return (uint32_t)(s->mask ? block & s->mask : block % s->nsets);
 }
 
+static bool linear_bit_field(const void *state, uint32_t *shift, uint64_t *mask) {
+    const linear_state *s = state;
+    if (!s->mask) return false; /* a number of sets that is not a power of two: mod */
+    *shift = s->line_log2;
+    *mask = s->mask;
+    return true;
+}
+
 const ws_index_policy ws_index_linear = {
     .name = "linear",
     .code = 'L',
@@ -38,4 +46,5 @@ const ws_index_policy ws_index_linear = {
     .create = linear_create,
     .destroy = free,
     .set_index = linear_set,
+    .bit_field = linear_bit_field,
 };

@@ -34,7 +34,6 @@ typedef struct line {
     uint16_t owner;      /* who allocated it (ws_cache_set_owner) */
 } line;
 
-
 #define MKEY_NONE UINT64_MAX /* no MSHR address (they are aligned) */
 
 typedef struct mshr_entry {
@@ -55,9 +54,10 @@ struct ws_cache {
     char name[32];
     ws_cache_cfg cfg;
     ws_index index;
-    bool lin_sets;        /* linear indexing with a power-of-two number of sets: set_index
-                             computes it inline, as the policy would, without its call */
-    uint64_t lin_mask;    /* (then nsets - 1) */
+    bool field_sets;      /* the index policy's set is one address field (its bit_field
+                             hook): set_index computes it inline, without the policy's call */
+    uint32_t field_shift;
+    uint64_t field_mask;
     uint32_t line_log2;
     uint32_t nsec, atom;  /* sectors per line (1 if not sectored), bytes per fetch */
     uint64_t sec_mask;    /* line.sec read as a word: the bytes of the nsec sectors */
@@ -304,10 +304,8 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
         free(c);
         return NULL;
     }
-    /* linear.c's set of a power-of-two number of sets: the bits above the line offset */
-    c->lin_sets = c->index.policy == &ws_index_linear && cfg->nsets &&
-                  !(cfg->nsets & (cfg->nsets - 1)) && ws_log2_exact(cfg->line_size) >= 0;
-    c->lin_mask = (uint64_t)cfg->nsets - 1;
+    c->field_sets = c->index.policy->bit_field &&
+                    c->index.policy->bit_field(c->index.state, &c->field_shift, &c->field_mask);
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
     tix_create(c, cfg->nsets * cfg->assoc, cfg->assoc);
     c->mshr = calloc(cfg->mshr_entries, sizeof *c->mshr);
@@ -360,9 +358,10 @@ static inline uint64_t block_of(const ws_cache *c, uint64_t addr) {
 }
 uint64_t ws_cache_block_addr(const ws_cache *c, uint64_t addr) { return block_of(c, addr); }
 /* The set of an access (every access, fill and probe asks: the policy's call is
-   skipped for the plain linear index, which the L2s use). */
+   skipped for a policy whose set is one address field, such as linear, which the
+   L2s use). */
 static inline uint32_t set_index(const ws_cache *c, uint64_t index_addr) {
-    if (c->lin_sets) return (uint32_t)((index_addr >> c->line_log2) & c->lin_mask);
+    if (c->field_sets) return (uint32_t)((index_addr >> c->field_shift) & c->field_mask);
     return ws_index_set(&c->index, index_addr);
 }
 uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr) { return set_index(c, addr); }
