@@ -16,7 +16,13 @@ run on each program right before warpsim's runs of it, and that time is used ins
 one: a host whose speed drifts from one quarter hour to the next then moves both sides alike. The
 programs are the bundled workloads built as CUDA programs (`make cuda-apps`, --apps), run in a
 scratch folder holding the config (--oracle-config, SM2_GTX480 for gtx480-v4); ptxas must be on
-PATH. The new times can be kept as the stored table (--save-ref).
+PATH. The new times can be kept as the stored table (--save-ref FILE): it is written with a header
+that says when, how and on what it was measured, keeps the rows of programs not tried in this run,
+and names the programs GPGPU-Sim gave no time for.
+
+The note under the table also gives the host's cross-core round trip (two threads handing a cache
+line back and forth, compiled with $CC or cc): each parallel phase of a simulated cycle costs
+about one, so it bounds what -warpsim_threads can gain on the host.
 
 With --plain BIN, a second build (the plain `make` build next to `make pgo`'s optimised one,
 say) is timed too, at one thread, in the same interleaving; the note under the table gives its
@@ -129,6 +135,128 @@ def oracle_once(oracle, config, apps, prog, inp):
     return wall, int(m[-1])
 
 
+def ref_rows(path):
+    """The data rows of a stored table, in order (missing file: none)."""
+    try:
+        with open(path) as f:
+            return [row for row in csv.reader(l for l in f if not l.startswith("#")) if len(row) >= 3]
+    except FileNotFoundError:
+        return []
+
+
+def nvcc_release():
+    """nvcc's release line ('release 13.0, V13.0.48'), or '' when nvcc is not on PATH."""
+    try:
+        out = subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        return ""
+    m = re.search(r"release [^\n]*", out)
+    return m.group(0) if m else ""
+
+
+def save_reference(path, fresh, failed, old, info):
+    """Write the stored table: the fresh GPGPU-Sim times, then the rows of the old table for
+    programs not tried now (each row's source says where it came from), under a header that
+    says how the fresh ones were measured and which programs GPGPU-Sim gave no time for, so that
+    the file needs no editing by hand."""
+    measured = {(p, i) for p, i, _, _ in fresh} | {(p, i) for p, i, _ in failed}
+    kept = [r for r in old if (r[0], r[1]) not in measured]
+    lines = [
+        "GPGPU-Sim's wall time for programs of tools/speed.py's set (read by it when run without "
+        "--oracle).",
+        "program,input,gpgpusim_wall_s,source",
+        "Measured with the GPGPU-Sim given to --oracle (PTX mode, its %s config), on a %d-core "
+        "machine, %s, by `%s`:" % (info["config"], info["cores"], info["date"], info["command"]),
+        "each program's GPGPU-Sim run right before warpsim's runs of it, one process at a time (load "
+        "average %.2f at the start%s)." % (info["load"], ", a quiet machine" if info["load"] < 1
+                                            else ", a busy machine: the times are not reliable"),
+        "The programs are the bundled workloads themselves, built as CUDA programs by `make "
+        "cuda-apps` (tools/cuda_apps: same kernel.cu%s; argument `paper` for the paper input);" % (
+            ", nvcc " + info["nvcc"] if info["nvcc"] else ""),
+        "warpsim's side runs with --preset %s. Wall times of one machine drift between quarter "
+        "hours: compare ratios measured together." % info["preset"],
+    ]
+    for prog, inp, why in failed:
+        lines.append("%s %s has no time: %s." % (prog, inp, why))
+    if kept:
+        lines.append("Rows kept from the table before (not measured in this run): %s." % ", ".join(
+            "%s %s" % (r[0], r[1]) for r in kept))
+    with open(path, "w") as f:
+        for line in lines:
+            f.write("# " + line + "\n")
+        for prog, inp, gw, gcyc in fresh:
+            f.write("%s,%s,%.2f,GPGPU-Sim %s: bundled %s %s (%d cycles)\n" % (
+                prog, inp, gw, info["config"], prog, inp, gcyc))
+        for r in kept:
+            f.write(",".join(r) + "\n")
+
+
+# Two threads hand a cache line back and forth: the time of a round trip bounds what a
+# parallel phase per simulated cycle can gain (each cycle starts and ends with such hand-offs).
+PINGPONG_C = r"""
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+enum { N = 20000 };
+static _Alignas(128) _Atomic long ping;
+static _Alignas(128) _Atomic long pong;
+static double secs(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+static void *other(void *arg) {
+    for (long i = 1;; i++) {
+        long v;
+        while ((v = atomic_load(&ping)) != i && v >= 0) {}
+        if (v < 0) return arg;
+        atomic_store(&pong, i);
+    }
+}
+int main(void) { /* N round trips, or as many as fit in 0.3 s on a busy host */
+    pthread_t t;
+    if (pthread_create(&t, NULL, other, NULL)) return 1;
+    double t0 = secs(), t1 = t0;
+    long i = 1;
+    for (; i <= N; i++) {
+        atomic_store(&ping, i);
+        while (atomic_load(&pong) != i) {}
+        if (i % 64 == 0 && (t1 = secs()) - t0 > 0.3) break;
+    }
+    if (i > N) t1 = secs(), i = N;
+    atomic_store(&ping, -1);
+    pthread_join(t, NULL);
+    printf("%.0f\n", (t1 - t0) * 1e9 / i);
+    return 0;
+}
+"""
+
+
+def host_round_trip_ns():
+    """The host's cross-core round trip in ns (best of 3), or None without a C compiler or a
+    second core."""
+    if (os.cpu_count() or 1) < 2:
+        return None
+    cc = os.environ.get("CC", "cc")
+    with tempfile.TemporaryDirectory(prefix="warpsim-speed-pp-") as d:
+        src, exe = os.path.join(d, "pp.c"), os.path.join(d, "pp")
+        with open(src, "w") as f:
+            f.write(PINGPONG_C)
+        try:
+            if subprocess.run([cc, "-O2", "-pthread", "-o", exe, src], capture_output=True).returncode:
+                return None
+            best = None
+            for _ in range(3):
+                p = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+                v = float(p.stdout) if p.returncode == 0 and p.stdout.strip() else None
+                if v and (best is None or v < best):
+                    best = v
+            return best
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            return None
+
+
 def geomean(xs):
     xs = [x for x in xs if x and x > 0]
     if not xs:
@@ -207,7 +335,7 @@ def main(argv=None):
     load0 = loadavg()
     print("warpsim %s, preset %s, best of %d runs, load average %.2f at the start" % (
         a.bin, a.preset, a.runs, load0), flush=True)
-    rows, fresh = [], []
+    rows, fresh, failed = [], [], []
     for prog, inp, kind in progs:
         r = ref.get((prog, inp))
         if a.oracle:
@@ -218,6 +346,8 @@ def main(argv=None):
                 print("  %-22s %-5s GPGPU-Sim %.2f s (%d cycles)" % (prog, inp, gw, gcyc), flush=True)
             except RuntimeError as e:  # e.g. a kernel GPGPU-Sim cannot run: no time for it
                 r = None
+                failed.append((prog, inp, "not built as a CUDA program" if "not built" in str(e)
+                               else str(e).split(":")[0]))
                 print("  %s" % e, file=sys.stderr, flush=True)
         best = measure(a.bin, prog, inp, a.preset, a.threads, a.runs, a.plain)
         w1, c1, cyc = best[1]
@@ -231,12 +361,16 @@ def main(argv=None):
         print("  %-22s %-5s %8d cycles  1: %.2f s (cpu %.2f)  %d: %.2f s (cpu %.2f)" % (
             prog, inp, cyc, w1, c1, a.threads, wn, cn), flush=True)
     load1 = loadavg()
+    rtt = host_round_trip_ns()
     text = table(rows, a.threads)
     # the load at the end counts these runs themselves (one at a time, two threads for a while):
     # whether other work was running shows at the start
     note = ("Load average %.2f at the start (%s), %.2f at the end, these runs included." % (
         load0, "a quiet machine" if load0 < 1 else "a busy machine: wall-time ratios are not reliable",
         load1))
+    if rtt:
+        note += (" The host's cross-core round trip (a cache line handed to another thread and "
+                 "back, measured after these runs): %.0f ns." % rtt)
     if a.plain:
         gain = geomean([r["wp"] / r["w1"] for r in rows])
         rp = geomean([r["ref"] / r["wp"] for r in rows if r["ref"]])
@@ -249,13 +383,12 @@ def main(argv=None):
     print()
     print(note)
     if a.save_ref and fresh:
-        with open(a.save_ref, "w") as f:
-            f.write("# program,input,gpgpusim_wall_s,source\n# Measured by tools/speed.py --oracle, "
-                    "%s, config %s, each right before warpsim's runs of the program.\n" % (
-                        time.strftime("%Y-%m-%d", time.gmtime()), a.oracle_config))
-            for prog, inp, gw, gcyc in fresh:
-                f.write("%s,%s,%.2f,GPGPU-Sim %s: bundled %s %s (%d cycles)\n" % (
-                    prog, inp, gw, a.oracle_config, prog, inp, gcyc))
+        save_reference(a.save_ref, fresh, failed, ref_rows(a.save_ref), {
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "config": a.oracle_config,
+            "command": "tools/speed.py " + " ".join(
+                rel(x) if os.path.isabs(x) else x for x in (argv if argv is not None else sys.argv[1:])),
+            "load": load0, "cores": os.cpu_count() or 0, "nvcc": nvcc_release(),
+            "preset": a.preset})
     if a.readme:
         source = ("GPGPU-Sim's times measured in the same run, each right before warpsim's runs of "
                   "the program (`--oracle`, config %s)" % a.oracle_config if a.oracle else

@@ -1,6 +1,7 @@
 """tools/speed.py: times a program at 1 and N threads, joins GPGPU-Sim's stored time, and
 rewrites a README's speed table between its markers."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -23,6 +24,8 @@ class SpeedTest(ToolTest):
         self.assertIn("| micro/vectoradd | small |", p.stdout)
         self.assertIn("| 2.0 s |", p.stdout)  # the stored time for this program
         self.assertRegex(p.stdout, r"Load average [0-9.]+ at the start \(a (quiet|busy) machine")
+        if (os.cpu_count() or 1) >= 2 and shutil.which(os.environ.get("CC", "cc")):
+            self.assertRegex(p.stdout, r"The host's cross-core round trip \(.*\): \d+ ns\.")
         with open(readme) as f:
             s = f.read()
         self.assertTrue(s.startswith("intro\n") and s.endswith("rest\n"))
@@ -69,6 +72,8 @@ class SpeedTest(ToolTest):
             f.write("#!/bin/sh\n")
         os.chmod(app, 0o755)
         saved = os.path.join(self.tmp, "fresh.csv")
+        with open(saved, "w") as f:  # a table before: the row of a program not tried now stays
+            f.write("# old header\nmicro/vectoradd,small,9.99,old\nmicro/matmul,paper,99.5,old run\n")
         p = subprocess.run([sys.executable, os.path.join(REPO, "tools", "speed.py"), "--bin", WARPSIM,
                             "--programs", "micro/vectoradd:small,micro/histogram:small", "--runs", "1",
                             "--oracle", oracle, "--oracle-config", "CFG", "--apps", apps,
@@ -79,6 +84,17 @@ class SpeedTest(ToolTest):
         self.assertRegex(p.stdout, r"\| micro/vectoradd \| small \|.*\| 0\.[3-9] s \| \d+x")
         self.assertRegex(p.stdout, r"\| micro/histogram \| small \|.*\| - \| - \|")
         with open(saved) as f:
-            rows = [line for line in f if not line.startswith("#")]
-        self.assertEqual(len(rows), 1)
+            text = f.read()
+        rows = [line for line in text.splitlines() if not line.startswith("#")]
+        self.assertEqual(len(rows), 2)
         self.assertRegex(rows[0], r"^micro/vectoradd,small,0\.[3-9]\d,GPGPU-Sim CFG: .*\(4321 cycles\)")
+        self.assertEqual(rows[1], "micro/matmul,paper,99.5,old run")
+        # the header says how and when, names the failed program and the kept row, and holds
+        # no path of this machine (the oracle's folder appears by its name only)
+        self.assertNotIn("old header", text)
+        self.assertRegex(text, r"# Measured with .* its CFG config\), on a \d+-core machine, "
+                               r"\d{4}-\d\d-\d\d \d\d:\d\d UTC, by `tools/speed\.py .*--oracle oracle ")
+        self.assertIn("# micro/histogram small has no time: not built as a CUDA program.", text)
+        self.assertIn("# Rows kept from the table before (not measured in this run): micro/matmul paper.",
+                      text)
+        self.assertNotIn(self.tmp, text)
