@@ -12,6 +12,7 @@
 
 #define HEAP_STEP ((size_t)64 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
+#define PROBES 64      /* blocks of HEAP_STEP / 2 taken at most to find the heap's end */
 #define CHUNK_HEAD 64 /* room below the boundary for malloc's top-chunk header (16-aligned) */
 
 static int turned_off(void) {
@@ -43,11 +44,17 @@ size_t ws_host_heap_tune(void) {
     uintptr_t lo = (before + CHUNK_HEAD + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     if (sbrk((intptr_t)(lo - CHUNK_HEAD - before)) == (void *)-1) return 0;
     /* a block bigger than any free chunk makes malloc extend the heap now, by
-     * the block and the pad; freed, it stays there as the top chunk */
-    void *p = malloc(HEAP_STEP / 2);
-    if (!p) return 0;
-    uintptr_t hi = (uintptr_t)sbrk(0) & ~(HUGE_PAGE - 1);
-    free(p);
+     * the block and the pad; freed, it stays there as the top chunk. A
+     * process that ran other work first may hold larger free chunks: blocks
+     * are taken (and held) until one extends the heap */
+    void *held[PROBES];
+    unsigned n = 0;
+    uintptr_t hi = 0;
+    while (n < PROBES && (held[n] = malloc(HEAP_STEP / 2))) {
+        n++;
+        if ((hi = (uintptr_t)sbrk(0) & ~(HUGE_PAGE - 1)) > lo) break;
+    }
+    while (n) free(held[--n]);
     if (hi <= lo) return 0;
     if (madvise((void *)lo, hi - lo, MADV_HUGEPAGE)) return 0;
     /* the first touch of a block must be a write: a read maps the shared huge
