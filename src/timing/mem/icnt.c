@@ -413,13 +413,17 @@ static inline uint64_t may_word(const net *t, uint64_t x, uint32_t w) {
     return x;
 }
 
-/* allocate and grant for up to 64 inputs and 64 outputs (one word per
- * set; the presets' networks): the sets that the grants change are held in
- * locals, and no other port's state is read through them in the step. */
-static inline __attribute__((always_inline)) void allocate1(const ws_icnt *n, net *t) {
-    const uint64_t step = t->step;
+/* One allocation step of a one-word network (up to 64 inputs and 64
+ * outputs: the presets' networks), with its tails: the sets that the grants
+ * change are held in locals, and no other port's state is read through them
+ * in the step. The grants are allocate()'s; the tails are tail_left()'s,
+ * after every grant of the step (their head and gap sets are bits, in any
+ * order). */
+static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t) {
+    const uint64_t step = ++t->step;
     const bool gap = t->gap_until > step; /* (tails of this step change it only after it) */
     uint64_t oc = t->out_cand[0], cn = t->conn_out[0], eb = t->ej_busy[0];
+    uint64_t tl = 0; /* inputs whose tail left in this step */
     for (uint64_t om = oc & ~cn; om; om &= om - 1) {
         const uint32_t o = (uint32_t)__builtin_ctzll(om);
         if (t->out_ok[o] > step || t->ej[o].len >= t->ej[o].cap) continue;
@@ -440,10 +444,27 @@ static inline __attribute__((always_inline)) void allocate1(const ws_icnt *n, ne
         d->moved = 0;
         if (move_flits(n, t, o, in, e, d)) {
             pass_tail(n, t, o, i, in, d);
-            t->tails[t->n_tails++] = i;
+            tl |= 1ull << i;
         } else {
             t->conn[o] = (int32_t)i;
             cn |= 1ull << o;
+        }
+    }
+    if (tl) { /* tail_left for each */
+        t->gap_until = step + n->alloc_gap;
+        for (; tl; tl &= tl - 1) {
+            const uint32_t i = (uint32_t)__builtin_ctzll(tl);
+            const pring *in = &t->in[i];
+            if (!in->len) continue;
+            const pkt *h = &in->v[in->head];
+            if (h->ready <= n->now) { /* head_candidate */
+                t->cand_o[h->dst] |= 1ull << i;
+                oc |= 1ull << h->dst;
+            } else {
+                uint32_t k = n->slot + (uint32_t)(h->ready - n->now);
+                if (k >= t->n_wait) k -= t->n_wait;
+                t->wait[k] |= 1ull << i;
+            }
         }
     }
     t->out_cand[0] = oc;
@@ -458,10 +479,6 @@ static inline __attribute__((always_inline)) void allocate1(const ws_icnt *n, ne
  * picks from its own candidates, in ascending output order. */
 static void allocate(const ws_icnt *n, net *t) {
     const uint32_t win = t->win;
-    if (win == 1 && t->wout == 1) {
-        allocate1(n, t);
-        return;
-    }
     for (uint32_t wo = 0; wo < t->wout; wo++) {
         for (uint64_t om = t->out_cand[wo] & ~t->conn_out[wo]; om; om &= om - 1) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
@@ -537,6 +554,14 @@ static inline void tail_left(const ws_icnt *n, net *t, uint32_t ci) {
     }
 }
 
+/* Has an output that is not connected a candidate? (Else an allocation
+   step visits no output.) */
+static inline bool free_cand(const net *t) {
+    uint64_t any = t->out_cand[0] & ~t->conn_out[0];
+    for (uint32_t w = 1; w < t->wout; w++) any |= t->out_cand[w] & ~t->conn_out[w];
+    return any != 0;
+}
+
 /* The first transfer of a cycle: each connected output (its packet stopped
  * in an earlier cycle by its budget or a full ejection buffer) moves what it
  * may. Outputs granted later in the cycle move in the grant, so the
@@ -558,6 +583,34 @@ static void transfer_outputs(const ws_icnt *n, net *t) {
     }
 }
 
+/* A cycle of a one-word network with entering packets: ws_icnt_cycle's
+   steps, the sets read as single words. */
+static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *t, int steps) {
+    uint64_t *wt = t->wait + n->slot; /* heads ready from this cycle */
+    if (*wt) {
+        uint64_t oc = t->out_cand[0];
+        for (uint64_t m = *wt; m; m &= m - 1) {
+            const uint32_t i = (uint32_t)__builtin_ctzll(m);
+            const uint32_t o = t->in[i].v[t->in[i].head].dst;
+            t->cand_o[o] |= 1ull << i;
+            oc |= 1ull << o;
+        }
+        t->out_cand[0] = oc;
+        *wt = 0;
+    }
+    if (t->conn_out[0]) transfer_outputs(n, t); /* budgets refill */
+    for (int s = 0; s < steps; s++) {
+        /* no candidate at an unconnected output: this step grants nothing
+           and leaves no tail, so neither it nor the cycle's later steps
+           change anything but the step count */
+        if (!(t->out_cand[0] & ~t->conn_out[0])) {
+            t->step += (uint64_t)(steps - s);
+            return;
+        }
+        step1(n, t);
+    }
+}
+
 void ws_icnt_cycle(ws_icnt *n) {
     n->stats.cycles++;
     if (n->in_flight) n->stats.busy_cycles++;
@@ -574,6 +627,10 @@ void ws_icnt_cycle(ws_icnt *n) {
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
+        if (t->win == 1 && t->wout == 1 && !t->ref_alloc) {
+            cycle1(n, t, steps);
+            continue;
+        }
         uint64_t *wt = t->wait + (size_t)n->slot * t->win;
         for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
             for (uint64_t m = wt[w]; m; m &= m - 1) {
@@ -588,6 +645,13 @@ void ws_icnt_cycle(ws_icnt *n) {
                 break;
             }
         for (int s = 0; s < steps; s++) {
+            /* no candidate at an unconnected output: this step grants
+               nothing and leaves no tail, so neither it nor the cycle's
+               later steps change anything but the step count */
+            if (!t->ref_alloc && !free_cand(t)) {
+                t->step += (uint64_t)(steps - s);
+                break;
+            }
             t->step++;
             if (t->ref_alloc) allocate_ref(n, t);
             else allocate(n, t);
