@@ -7,8 +7,12 @@
  * consecutive 2^N-byte chunks rotate over all channels. */
 #include "timing/mem/addrdec.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "policy/index/gf2.h"
 #include "timing/mem/dram.h"
@@ -40,6 +44,7 @@ typedef struct priv {
     uint64_t subpart_mask;     /* address bits that select the sub-partition */
     uint32_t bnk_policy, nbk, nbkgrp, bnkgrp_low, part_indexing;
     runs g[G_N];               /* G_*: the masks' runs */
+    bool pext;                 /* gather with BMI2's pext (fast_pext) */
 } priv;
 
 _Static_assert(sizeof(priv) <= sizeof(((ws_addrdec *)0)->priv), "ws_addrdec.priv too small");
@@ -82,9 +87,46 @@ static void make_runs(runs *r, uint64_t mask) {
     }
 }
 
-/* packbits(mask, val, 64, 0), r made from mask (ref: the bit loop anyway) */
-static inline __attribute__((always_inline)) uint64_t gather(const runs *r, uint64_t mask, uint64_t val, bool ref) {
-    if (ref || r->n == RUNS_LOOP) return packbits(mask, val, 64, 0);
+/* How decode gathers a mask's bits: by runs, bit by bit (the reference),
+   or with one pext instruction (where fast_pext). */
+typedef enum { BY_RUNS, BY_BITS, BY_PEXT } gather_by;
+
+/* BMI2's pext gathers the bits a mask selects in one instruction (the same
+   value as packbits). AMD processors before Zen 3 (family 0x19) run it in
+   microcode, slower than the runs. */
+static bool fast_pext(void) {
+#if defined(__x86_64__)
+    if (!__builtin_cpu_supports("bmi2")) return false;
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+    bool amd = b == 0x68747541; /* "AuthenticAMD" */
+    if (!amd) return true;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    unsigned fam = (a >> 8) & 0xF;
+    if (fam == 0xF) fam += (a >> 20) & 0xFF;
+    return fam >= 0x19;
+#else
+    return false;
+#endif
+}
+
+#if defined(__x86_64__)
+/* (inline assembly: the function needs no BMI2 target, and runs only where
+   fast_pext said so) */
+static inline uint64_t pext64(uint64_t val, uint64_t mask) {
+    uint64_t out;
+    __asm__("pextq %2, %1, %0" : "=r"(out) : "r"(val), "rm"(mask));
+    return out;
+}
+#else
+static inline uint64_t pext64(uint64_t val, uint64_t mask) { return packbits(mask, val, 64, 0); }
+#endif
+
+/* packbits(mask, val, 64, 0), r made from mask */
+static inline __attribute__((always_inline)) uint64_t gather(const runs *r, uint64_t mask,
+                                                             uint64_t val, gather_by by) {
+    if (by == BY_PEXT) return pext64(val, mask);
+    if (by == BY_BITS || r->n == RUNS_LOOP) return packbits(mask, val, 64, 0);
     uint64_t out = 0;
     for (uint32_t k = 0; k < r->n; k++) out |= ((val >> r->lo[k]) & r->m[k]) << r->pos[k];
     return out;
@@ -255,17 +297,19 @@ int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errle
     p->nbk = t.nbk;
     p->nbkgrp = t.nbkgrp;
     p->bnkgrp_low = cfg->dram_bnkgrp_indexing_policy != 0;
+    p->pext = fast_pext();
     return 0;
 }
 
-/* (inlined in both entry points, so that the fast one has no test of ref
-   and no call: every request is decoded) */
-static inline __attribute__((always_inline)) void decode(const ws_addrdec *d, ws_mreq *r, bool ref) {
+/* (inlined in the entry points, so that the fast one tests only how to
+   gather and makes no call: every request is decoded) */
+static inline __attribute__((always_inline)) void decode(const ws_addrdec *d, ws_mreq *r,
+                                                         gather_by by) {
     const priv *p = (const priv *)d->priv;
     uint64_t a = r->addr, rest = a, high;
     uint32_t chip;
     if (!p->gap) {
-        chip = (uint32_t)gather(&p->g[G_CHIP], p->mask[F_CHIP], a, ref);
+        chip = (uint32_t)gather(&p->g[G_CHIP], p->mask[F_CHIP], a, by);
         high = p->chip_s >= 0 ? a >> (p->chip_s + p->log2chan) : 0;
     } else {
         uint64_t above = a >> p->chip_s;
@@ -274,9 +318,9 @@ static inline __attribute__((always_inline)) void decode(const ws_addrdec *d, ws
         rest = (high << p->chip_s) | (a & ((1ull << p->chip_s) - 1));
     }
     /* (packbits between a field's lowest and highest bits: all of its mask) */
-    uint32_t bk = (uint32_t)gather(&p->g[G_BK], p->mask[F_BK], rest, ref);
-    r->row = (uint32_t)gather(&p->g[G_ROW], p->mask[F_ROW], rest, ref);
-    r->col = (uint32_t)gather(&p->g[G_COL], p->mask[F_COL], rest, ref);
+    uint32_t bk = (uint32_t)gather(&p->g[G_BK], p->mask[F_BK], rest, by);
+    r->row = (uint32_t)gather(&p->g[G_ROW], p->mask[F_ROW], rest, by);
+    r->col = (uint32_t)gather(&p->g[G_COL], p->mask[F_COL], rest, by);
     if (p->part_indexing == 1) chip = (chip ^ (uint32_t)(high & (d->n_chan - 1))) % d->n_chan;
     uint32_t sub = chip * d->n_sub_per_chan + (bk & (d->n_sub_per_chan - 1));
     if (p->part_indexing == 2) {
@@ -297,10 +341,19 @@ static inline __attribute__((always_inline)) void decode(const ws_addrdec *d, ws
     r->bank = bank % p->nbk;
     r->bankgrp = p->bnkgrp_low ? r->bank % p->nbkgrp : r->bank / (p->nbk / p->nbkgrp);
     /* partition-local address: channel and sub-partition bits removed */
-    uint64_t pa = p->gap ? rest : gather(&p->g[G_NOTCHIP], ~p->mask[F_CHIP], a, ref);
-    if (p->subpart_mask) pa = gather(&p->g[G_NOTSUB], ~p->subpart_mask, pa, ref);
+    uint64_t pa = p->gap ? rest : gather(&p->g[G_NOTCHIP], ~p->mask[F_CHIP], a, by);
+    if (p->subpart_mask) pa = gather(&p->g[G_NOTSUB], ~p->subpart_mask, pa, by);
     r->part_addr = pa;
 }
 
-void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) { decode(d, r, false); }
-void ws_addrdec_decode_ref(const ws_addrdec *d, ws_mreq *r) { decode(d, r, true); }
+void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r) {
+    if (((const priv *)d->priv)->pext) decode(d, r, BY_PEXT);
+    else decode(d, r, BY_RUNS);
+}
+void ws_addrdec_decode_ref(const ws_addrdec *d, ws_mreq *r) { decode(d, r, BY_BITS); }
+
+bool ws_addrdec_set_pext(ws_addrdec *d, bool on) {
+    priv *p = (priv *)d->priv;
+    p->pext = on && fast_pext();
+    return p->pext;
+}

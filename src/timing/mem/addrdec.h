@@ -4,6 +4,7 @@
 #ifndef WARPSIM_TIMING_MEM_ADDRDEC_H
 #define WARPSIM_TIMING_MEM_ADDRDEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,5 +24,9 @@ int ws_addrdec_init(ws_addrdec *d, const ws_config *cfg, char *err, size_t errle
 void ws_addrdec_decode(const ws_addrdec *d, ws_mreq *r);
 /* The same, gathering every field bit by bit (the reference tests compare with). */
 void ws_addrdec_decode_ref(const ws_addrdec *d, ws_mreq *r);
+/* Tests: ws_addrdec_decode gathers by runs of mask bits (off), or with
+   BMI2's pext where the processor runs it fast (on: what init chose there).
+   Returns whether it uses pext now. */
+bool ws_addrdec_set_pext(ws_addrdec *d, bool on);
 
 #endif

@@ -40,14 +40,21 @@ typedef struct pring {
     uint32_t flits;       /* flits held */
 } pring;
 
+/* An output port (a grant or a transfer reads and writes all of it). */
+typedef struct outp {
+    pring ej;             /* ejection buffer */
+    uint64_t budget_at;   /* cycle its budget was last refilled */
+    uint64_t out_ok;      /* first allocation step it may be granted again */
+    int32_t conn;         /* input connected, -1 if free */
+    uint32_t gptr;        /* round-robin grant pointer */
+    uint32_t budget;      /* flits it may still move this cycle */
+} outp;
+
 typedef struct net {
     uint32_t nin, nout;
     uint32_t win, wout;   /* 64-bit words of an input / output bit set */
-    pring *in, *ej;
-    int32_t *conn;        /* per output: input connected, -1 if free */
-    uint32_t *gptr;       /* per output: round-robin grant pointer */
-    uint32_t *budget;     /* per output: flits it may still move this cycle */
-    uint64_t *budget_at;  /* per output: cycle its budget was last refilled */
+    pring *in;
+    outp *op;             /* per output */
     uint64_t *req;        /* per output, win words: inputs requesting it (allocation scratch) */
     /* Bit sets that keep the per-cycle work proportional to the traffic,
        not to the node count; walked in ascending order, as the plain loops
@@ -74,7 +81,6 @@ typedef struct net {
        the step, where the transfer that followed the step put them. */
     uint32_t *tails, n_tails;
     uint64_t *in_ok;      /* per input: first allocation step its next packet may be granted */
-    uint64_t *out_ok;     /* per output: first allocation step it may be granted again */
     uint64_t step;        /* allocation steps run (internal speedup: several per cycle) */
     uint64_t gap_until;   /* the latest in_ok: no input waits out its gap from this step on */
     uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
@@ -83,6 +89,7 @@ typedef struct net {
 } net;
 
 struct ws_icnt {
+    ws_icnt_scan scan;    /* first: read by icnt.h's inline functions */
     uint32_t n_sms, n_subs;
     net nets[2];          /* 0: requests (SM -> sub-partition), 1: replies */
     uint32_t cap_in, cap_ej, head_delay, out_speedup;
@@ -158,14 +165,10 @@ static inline uint32_t first_from(const uint64_t *s, uint32_t words, uint32_t fr
 static void net_free(net *n) {
     if (n->in)
         for (uint32_t i = 0; i < n->nin; i++) free(n->in[i].v);
-    if (n->ej)
-        for (uint32_t o = 0; o < n->nout; o++) free(n->ej[o].v);
+    if (n->op)
+        for (uint32_t o = 0; o < n->nout; o++) free(n->op[o].ej.v);
     free(n->in);
-    free(n->ej);
-    free(n->conn);
-    free(n->gptr);
-    free(n->budget);
-    free(n->budget_at);
+    free(n->op);
     free(n->req);
     free(n->cand_o);
     free(n->out_cand);
@@ -175,7 +178,6 @@ static void net_free(net *n) {
     free(n->ej_busy);
     free(n->tails);
     free(n->in_ok);
-    free(n->out_ok);
 }
 
 static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint32_t cap_ej,
@@ -183,13 +185,9 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->nin = nin;
     n->nout = nout;
     n->in = calloc(nin, sizeof *n->in);
-    n->ej = calloc(nout, sizeof *n->ej);
-    n->conn = malloc(nout * sizeof *n->conn);
-    n->gptr = calloc(nout, sizeof *n->gptr);
+    n->op = calloc(nout, sizeof *n->op);
     n->win = (nin + 63) / 64;
     n->wout = (nout + 63) / 64;
-    n->budget = calloc(nout, sizeof *n->budget);
-    n->budget_at = calloc(nout, sizeof *n->budget_at);
     n->req = calloc((size_t)nout * n->win, sizeof *n->req);
     n->cand_o = calloc((size_t)nout * n->win, sizeof *n->cand_o);
     n->out_cand = calloc(n->wout, sizeof *n->out_cand);
@@ -200,17 +198,16 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
     n->tails = calloc(nout, sizeof *n->tails);
     n->in_ok = calloc(nin, sizeof *n->in_ok);
-    n->out_ok = calloc(nout, sizeof *n->out_ok);
-    if (!n->in_ok || !n->out_ok || !n->wait) return false;
-    if (!n->in || !n->ej || !n->conn || !n->gptr || !n->budget || !n->budget_at ||
+    if (!n->in_ok || !n->wait) return false;
+    if (!n->in || !n->op ||
         !n->req || !n->cand_o || !n->out_cand || !n->req_out || !n->conn_out || !n->ej_busy || !n->tails)
         return false;
-    for (uint32_t o = 0; o < nout; o++) n->budget_at[o] = UINT64_MAX; /* refilled at first use */
     for (uint32_t i = 0; i < nin; i++)
         if (!ring_init(&n->in[i], cap_in)) return false;
     for (uint32_t o = 0; o < nout; o++) {
-        if (!ring_init(&n->ej[o], cap_ej)) return false;
-        n->conn[o] = -1;
+        if (!ring_init(&n->op[o].ej, cap_ej)) return false;
+        n->op[o].conn = -1;
+        n->op[o].budget_at = UINT64_MAX; /* refilled at first use */
     }
     return true;
 }
@@ -248,6 +245,10 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    /* the request network's outputs are the sub-partitions, the reply
+       network's the SMs (only outputs have ejection buffers) */
+    n->scan.arrivals[0] = n->nets[0].ej_busy;
+    n->scan.arrivals[1] = n->nets[1].ej_busy;
     return n;
 }
 
@@ -314,7 +315,7 @@ bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
     const net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];
     uint32_t o = node < n->n_sms ? node : node - n->n_sms;
-    pkt *p = ring_head((pring *)&t->ej[o]);
+    pkt *p = ring_head((pring *)&t->op[o].ej);
     if (!p || p->moved < p->flits || p->ready > n->now) return NULL;
     return p->r;
 }
@@ -323,7 +324,7 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     /* SMs receive replies (network 1), sub-partitions requests (network 0) */
     net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];
     uint32_t o = node < n->n_sms ? node : node - n->n_sms;
-    pring *q = &t->ej[o];
+    pring *q = &t->op[o].ej;
     pkt *p = ring_head(q);
     if (!p || p->moved < p->flits || p->ready > n->now) return NULL;
     ws_mreq *r = p->r;
@@ -336,35 +337,35 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     return r;
 }
 
-/* Output o moves the flits of its packet d (the newest in its ejection
- * buffer e, from input ring in) that it may in this cycle: up to out_speedup
- * per cycle, while e has a free flit slot. Returns whether the tail left
- * (then the caller frees the ports: pass_tail). */
-static inline __attribute__((always_inline)) bool move_flits(const ws_icnt *n, net *t, uint32_t o,
-                                                             pring *in, pring *e, pkt *d) {
-    if (t->budget_at[o] != n->now) { /* first move of this cycle */
-        t->budget_at[o] = n->now;
-        t->budget[o] = n->out_speedup;
+/* Output port op moves the flits of its packet d (the newest in its
+ * ejection buffer, from input ring in) that it may in this cycle: up to
+ * out_speedup per cycle, while the buffer has a free flit slot. Returns
+ * whether the tail left (then the caller frees the ports: pass_tail). */
+static inline __attribute__((always_inline)) bool move_flits(const ws_icnt *n, outp *op, pring *in,
+                                                             pkt *d) {
+    if (op->budget_at != n->now) { /* first move of this cycle */
+        op->budget_at = n->now;
+        op->budget = n->out_speedup;
     }
     /* as many flits as the budget, the ejection buffer's room and the
-       packet allow (e->flits never passes cap_ej) */
-    uint32_t k = t->budget[o], room = n->cap_ej - e->flits, left = d->flits - d->moved;
+       packet allow (its flits never pass cap_ej) */
+    uint32_t k = op->budget, room = n->cap_ej - op->ej.flits, left = d->flits - d->moved;
     if (room < k) k = room;
     if (left < k) k = left;
     d->moved += k;
-    e->flits += k;
+    op->ej.flits += k;
     in->flits -= k;
-    t->budget[o] -= k;
+    op->budget -= k;
     return d->moved == d->flits; /* else spent or full: it waits for the next cycle */
 }
 
-/* Packet d's tail left input ci (ring in) through output o. */
-static inline __attribute__((always_inline)) void pass_tail(const ws_icnt *n, net *t, uint32_t o,
+/* Packet d's tail left input ci (ring in) through output port op. */
+static inline __attribute__((always_inline)) void pass_tail(const ws_icnt *n, net *t, outp *op,
                                                             uint32_t ci, pring *in, pkt *d) {
     d->ready = n->now + 1; /* the output channel */
     ring_pop(in);
     t->entering--;
-    t->in_ok[ci] = t->out_ok[o] = t->step + n->alloc_gap;
+    t->in_ok[ci] = op->out_ok = t->step + n->alloc_gap;
 }
 
 /* Output o grants input i (a candidate of o): the packet takes its place in
@@ -382,16 +383,17 @@ static inline __attribute__((always_inline)) void grant(const ws_icnt *n, net *t
     for (uint32_t w = 1; w < t->win && !left; w++) left = co[w] != 0;
     if (!left) bit_clear(t->out_cand, o);
     bit_set(t->ej_busy, o);
-    t->gptr[o] = i + 1 == t->nin ? 0 : i + 1;
-    pring *in = &t->in[i], *e = &t->ej[o];
-    pkt *d = ring_push(e);
+    outp *op = &t->op[o];
+    op->gptr = i + 1 == t->nin ? 0 : i + 1;
+    pring *in = &t->in[i];
+    pkt *d = ring_push(&op->ej);
     *d = *ring_head(in);
     d->moved = 0;
-    if (move_flits(n, t, o, in, e, d)) { /* all of it: o and i stay free */
-        pass_tail(n, t, o, i, in, d);
+    if (move_flits(n, op, in, d)) { /* all of it: o and i stay free */
+        pass_tail(n, t, op, i, in, d);
         t->tails[t->n_tails++] = i;
     } else { /* o holds i until the tail has passed */
-        t->conn[o] = (int32_t)i;
+        op->conn = (int32_t)i;
         bit_set(t->conn_out, o);
     }
 }
@@ -413,38 +415,64 @@ static inline uint64_t may_word(const net *t, uint64_t x, uint32_t w) {
     return x;
 }
 
-/* allocate and grant for up to 64 inputs and 64 outputs (one word per
- * set; the presets' networks): the sets that the grants change are held in
- * locals, and no other port's state is read through them in the step. */
-static inline __attribute__((always_inline)) void allocate1(const ws_icnt *n, net *t) {
-    const uint64_t step = t->step;
+/* tail_left's head for a one-word network: input i's next head, if any,
+   becomes a candidate or waits for its cycle (head_candidate); returns the
+   bit of the output it became a candidate of, else 0. */
+static inline __attribute__((always_inline)) uint64_t join1(const ws_icnt *n, net *t, uint32_t i) {
+    const pring *in = &t->in[i];
+    if (!in->len) return 0;
+    const pkt *h = &in->v[in->head];
+    if (h->ready <= n->now) {
+        t->cand_o[h->dst] |= 1ull << i;
+        return 1ull << h->dst;
+    }
+    uint32_t k = n->slot + (uint32_t)(h->ready - n->now);
+    if (k >= t->n_wait) k -= t->n_wait;
+    t->wait[k] |= 1ull << i;
+    return 0;
+}
+
+/* One allocation step of a one-word network (up to 64 inputs and 64
+ * outputs: the presets' networks), with its tails: the sets that the grants
+ * change are held in locals, and no other port's state is read through them
+ * in the step. The grants are allocate()'s; the tails are tail_left()'s,
+ * after every grant of the step (their head and gap sets are bits, in any
+ * order). */
+static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t) {
+    const uint64_t step = ++t->step;
     const bool gap = t->gap_until > step; /* (tails of this step change it only after it) */
     uint64_t oc = t->out_cand[0], cn = t->conn_out[0], eb = t->ej_busy[0];
+    uint64_t tl = 0; /* inputs whose tail left in this step */
     for (uint64_t om = oc & ~cn; om; om &= om - 1) {
         const uint32_t o = (uint32_t)__builtin_ctzll(om);
-        if (t->out_ok[o] > step || t->ej[o].len >= t->ej[o].cap) continue;
+        outp *op = &t->op[o];
+        if (op->out_ok > step || op->ej.len >= op->ej.cap) continue;
         uint64_t x = t->cand_o[o];
         if (gap) x = may_word(t, x, 0);
         if (!x) continue;
-        uint64_t up = x & (~0ull << t->gptr[o]); /* gptr < nin <= 64 */
+        uint64_t up = x & (~0ull << op->gptr); /* gptr < nin <= 64 */
         const uint32_t i = (uint32_t)__builtin_ctzll(up ? up : x);
         /* grant (o, i), as grant() */
         uint64_t co = t->cand_o[o] & ~(1ull << i);
         t->cand_o[o] = co;
         if (!co) oc &= ~(1ull << o);
         eb |= 1ull << o;
-        t->gptr[o] = i + 1 == t->nin ? 0 : i + 1;
-        pring *in = &t->in[i], *e = &t->ej[o];
-        pkt *d = ring_push(e);
+        op->gptr = i + 1 == t->nin ? 0 : i + 1;
+        pring *in = &t->in[i];
+        pkt *d = ring_push(&op->ej);
         *d = in->v[in->head];
         d->moved = 0;
-        if (move_flits(n, t, o, in, e, d)) {
-            pass_tail(n, t, o, i, in, d);
-            t->tails[t->n_tails++] = i;
+        if (move_flits(n, op, in, d)) {
+            pass_tail(n, t, op, i, in, d);
+            tl |= 1ull << i;
         } else {
-            t->conn[o] = (int32_t)i;
+            op->conn = (int32_t)i;
             cn |= 1ull << o;
         }
+    }
+    if (tl) { /* tail_left for each */
+        t->gap_until = step + n->alloc_gap;
+        for (; tl; tl &= tl - 1) oc |= join1(n, t, (uint32_t)__builtin_ctzll(tl));
     }
     t->out_cand[0] = oc;
     t->conn_out[0] = cn;
@@ -458,19 +486,15 @@ static inline __attribute__((always_inline)) void allocate1(const ws_icnt *n, ne
  * picks from its own candidates, in ascending output order. */
 static void allocate(const ws_icnt *n, net *t) {
     const uint32_t win = t->win;
-    if (win == 1 && t->wout == 1) {
-        allocate1(n, t);
-        return;
-    }
     for (uint32_t wo = 0; wo < t->wout; wo++) {
         for (uint64_t om = t->out_cand[wo] & ~t->conn_out[wo]; om; om &= om - 1) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
-            if (t->ej[o].len >= t->ej[o].cap || t->out_ok[o] > t->step) continue;
+            if (t->op[o].ej.len >= t->op[o].ej.cap || t->op[o].out_ok > t->step) continue;
             const uint64_t *co = t->cand_o + (size_t)o * win;
             if (win == 1) { /* up to 64 inputs: the pick is a mask and a bit scan */
                 uint64_t x = may_word(t, co[0], 0);
                 if (!x) continue;
-                uint64_t up = x & (~0ull << t->gptr[o]); /* gptr < nin <= 64 */
+                uint64_t up = x & (~0ull << t->op[o].gptr); /* gptr < nin <= 64 */
                 grant(n, t, o, (uint32_t)__builtin_ctzll(up ? up : x));
                 continue;
             }
@@ -480,7 +504,7 @@ static void allocate(const ws_icnt *n, net *t) {
                 m[w] = may_word(t, co[w], w);
                 any |= m[w] != 0;
             }
-            if (any) grant(n, t, o, first_from(m, win, t->gptr[o]));
+            if (any) grant(n, t, o, first_from(m, win, t->op[o].gptr));
         }
     }
 }
@@ -499,7 +523,8 @@ static void allocate_ref(ws_icnt *n, net *t) {
             uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
             if (!in_may(n, t, i)) continue;
             const uint32_t o = ring_head(&t->in[i])->dst;
-            if (t->conn[o] >= 0 || t->ej[o].len >= t->ej[o].cap || t->out_ok[o] > t->step) continue;
+            const outp *op = &t->op[o];
+            if (op->conn >= 0 || op->ej.len >= op->ej.cap || op->out_ok > t->step) continue;
             t->req[(size_t)o * win + w] |= 1ull << (i & 63);
             bit_set(t->req_out, o);
             any = true;
@@ -512,7 +537,7 @@ static void allocate_ref(ws_icnt *n, net *t) {
         for (; om; om &= om - 1) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
             uint64_t *m = &t->req[(size_t)o * win];
-            grant(n, t, o, first_from(m, win, t->gptr[o]));
+            grant(n, t, o, first_from(m, win, t->op[o].gptr));
             memset(m, 0, win * sizeof *m);
         }
     }
@@ -537,6 +562,14 @@ static inline void tail_left(const ws_icnt *n, net *t, uint32_t ci) {
     }
 }
 
+/* Has an output that is not connected a candidate? (Else an allocation
+   step visits no output.) */
+static inline bool free_cand(const net *t) {
+    uint64_t any = t->out_cand[0] & ~t->conn_out[0];
+    for (uint32_t w = 1; w < t->wout; w++) any |= t->out_cand[w] & ~t->conn_out[w];
+    return any != 0;
+}
+
 /* The first transfer of a cycle: each connected output (its packet stopped
  * in an earlier cycle by its budget or a full ejection buffer) moves what it
  * may. Outputs granted later in the cycle move in the grant, so the
@@ -545,16 +578,66 @@ static void transfer_outputs(const ws_icnt *n, net *t) {
     for (uint32_t wo = 0; wo < t->wout; wo++) {
         for (uint64_t om = t->conn_out[wo]; om; om &= om - 1) {
             uint32_t o = (wo << 6) + (uint32_t)__builtin_ctzll(om);
-            uint32_t ci = (uint32_t)t->conn[o];
-            pring *in = &t->in[ci], *e = &t->ej[o];
-            pkt *d = ring_at(e, e->len - 1);
-            if (move_flits(n, t, o, in, e, d)) {
-                pass_tail(n, t, o, ci, in, d);
-                t->conn[o] = -1;
+            outp *op = &t->op[o];
+            uint32_t ci = (uint32_t)op->conn;
+            pring *in = &t->in[ci];
+            pkt *d = ring_at(&op->ej, op->ej.len - 1);
+            if (move_flits(n, op, in, d)) {
+                pass_tail(n, t, op, ci, in, d);
+                op->conn = -1;
                 bit_clear(t->conn_out, o);
                 tail_left(n, t, ci);
             }
         }
+    }
+}
+
+/* transfer_outputs for a one-word network. */
+static inline __attribute__((always_inline)) void transfer1(const ws_icnt *n, net *t) {
+    uint64_t cn = t->conn_out[0], oc = 0;
+    for (uint64_t om = cn; om; om &= om - 1) {
+        const uint32_t o = (uint32_t)__builtin_ctzll(om);
+        outp *op = &t->op[o];
+        const uint32_t ci = (uint32_t)op->conn;
+        pring *in = &t->in[ci];
+        pkt *d = ring_at(&op->ej, op->ej.len - 1);
+        if (move_flits(n, op, in, d)) {
+            pass_tail(n, t, op, ci, in, d);
+            op->conn = -1;
+            cn &= ~(1ull << o);
+            t->gap_until = t->step + n->alloc_gap; /* tail_left */
+            oc |= join1(n, t, ci);
+        }
+    }
+    t->conn_out[0] = cn;
+    t->out_cand[0] |= oc;
+}
+
+/* A cycle of a one-word network with entering packets: ws_icnt_cycle's
+   steps, the sets read as single words. */
+static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *t, int steps) {
+    uint64_t *wt = t->wait + n->slot; /* heads ready from this cycle */
+    if (*wt) {
+        uint64_t oc = t->out_cand[0];
+        for (uint64_t m = *wt; m; m &= m - 1) {
+            const uint32_t i = (uint32_t)__builtin_ctzll(m);
+            const uint32_t o = t->in[i].v[t->in[i].head].dst;
+            t->cand_o[o] |= 1ull << i;
+            oc |= 1ull << o;
+        }
+        t->out_cand[0] = oc;
+        *wt = 0;
+    }
+    if (t->conn_out[0]) transfer1(n, t); /* budgets refill */
+    for (int s = 0; s < steps; s++) {
+        /* no candidate at an unconnected output: this step grants nothing
+           and leaves no tail, so neither it nor the cycle's later steps
+           change anything but the step count */
+        if (!(t->out_cand[0] & ~t->conn_out[0])) {
+            t->step += (uint64_t)(steps - s);
+            return;
+        }
+        step1(n, t);
     }
 }
 
@@ -574,6 +657,10 @@ void ws_icnt_cycle(ws_icnt *n) {
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
+        if (t->win == 1 && t->wout == 1 && !t->ref_alloc) {
+            cycle1(n, t, steps);
+            continue;
+        }
         uint64_t *wt = t->wait + (size_t)n->slot * t->win;
         for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
             for (uint64_t m = wt[w]; m; m &= m - 1) {
@@ -588,6 +675,13 @@ void ws_icnt_cycle(ws_icnt *n) {
                 break;
             }
         for (int s = 0; s < steps; s++) {
+            /* no candidate at an unconnected output: this step grants
+               nothing and leaves no tail, so neither it nor the cycle's
+               later steps change anything but the step count */
+            if (!t->ref_alloc && !free_cand(t)) {
+                t->step += (uint64_t)(steps - s);
+                break;
+            }
             t->step++;
             if (t->ref_alloc) allocate_ref(n, t);
             else allocate(n, t);
@@ -608,16 +702,10 @@ void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
         const net *t = &n->nets[k];
         uint32_t inq = 0, ejq = 0;
         for (uint32_t i = 0; i < t->nin; i++) inq += t->in[i].len;
-        for (uint32_t o = 0; o < t->nout; o++) ejq += t->ej[o].len;
+        for (uint32_t o = 0; o < t->nout; o++) ejq += t->op[o].ej.len;
         w += (size_t)snprintf(buf + w, len - w, "; %s net: %u in input buffers, %u in ejection",
                               k ? "reply" : "request", inq, ejq);
     }
-}
-
-uint64_t ws_icnt_arrivals(const ws_icnt *n, bool replies, uint32_t w) {
-    /* replies: the reply network, whose outputs are the SMs; else the
-       request network's, the sub-partitions (only outputs have bits) */
-    return n->nets[replies ? 1 : 0].ej_busy[w];
 }
 
 const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->stats; }

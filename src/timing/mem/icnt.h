@@ -20,6 +20,11 @@ typedef struct ws_icnt_stats {
 } ws_icnt_stats;
 
 typedef struct ws_icnt ws_icnt;
+/* What the GPU reads every cycle without a call: the interconnect's first
+   member. */
+typedef struct ws_icnt_scan {
+    const uint64_t *arrivals[2]; /* ws_icnt_arrivals' words: [sub-partitions, SMs] */
+} ws_icnt_scan;
 
 ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subparts, char *err,
                         size_t errlen);
@@ -40,7 +45,9 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node);
  * sub-partitions (numbered from 0, not as nodes) with a packet, arrived or
  * arriving, in their ejection buffer: lets the GPU visit only those. A pop
  * changes only its own node's bit. */
-uint64_t ws_icnt_arrivals(const ws_icnt *n, bool replies, uint32_t w);
+static inline uint64_t ws_icnt_arrivals(const ws_icnt *n, bool replies, uint32_t w) {
+    return ((const ws_icnt_scan *)(const void *)n)->arrivals[replies][w];
+}
 /* One interconnect cycle. */
 void ws_icnt_cycle(ws_icnt *n);
 bool ws_icnt_busy(const ws_icnt *n);

@@ -37,12 +37,13 @@ typedef struct item_ring {
 
 typedef struct subpart {
     ws_cache *l2;
-    ws_mreq_fifo rop, icnt_l2, dram_l2, l2_icnt;
+    ws_mreq_fifo rop, icnt_l2, dram_l2;
+    ws_mreq_fifo *l2_icnt; /* its entry of scan.l2_icnt */
     item_ring l2_dram;
     ws_mreq *ready_hold;  /* released by a fill, waiting for L2->icnt room */
     uint32_t data_port_busy, fill_port_busy;
     uint32_t inbox_tex;   /* entries that the inbox's requests will add to icnt_l2 */
-    bool full;            /* ws_subpart_full, kept where icnt_l2 or inbox_tex change */
+    bool *full;           /* its entry of scan.full, kept where icnt_l2 or inbox_tex change */
 } subpart;
 
 struct ws_mempart {
@@ -53,7 +54,6 @@ struct ws_mempart {
     subpart *sp;
     ws_dram *dram;
     item_ring lat;        /* DRAM latency queue */
-    uint64_t l2_now;      /* last L2 cycle (kernel-boundary flushes start there) */
     ws_mreq *ret_hold;    /* popped from the DRAM return queue, waiting for DRAM->L2 room */
     uint32_t last_issued;
     /* arbitration between sub-partitions for the DRAM (GPGPU-Sim's credits):
@@ -63,21 +63,12 @@ struct ws_mempart {
     uint32_t q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;
     uint32_t rop_latency, dram_latency, port_width, atom;
     bool sectored, texture_only, part_local_index, flush_l2;
-    uint64_t moves, moves_prev;
-    uint32_t n_full_now;  /* sub-partitions whose `full` is set (scan.n_full: as published) */
     uint32_t l2_dram_n;   /* entries in the sub-partitions' L2->DRAM queues together */
-    bool prog;
     /* requests given by ws_subpart_push since the partition's last cycle,
        in order: they enter their sub-partitions (split into sectors) at the
        start of its next cycle, in its own item of the parallel phase rather
        than in the serial step that moves them out of the interconnect */
     ws_mreq_fifo inbox;
-    /* Every sub-partition was quiet (subpart_quiet) at the last L2 cycle
-       that looked: the L2 step is passed by until the first ROP head is
-       due, unless a request enters a sub-partition (enter) or a DRAM reply
-       its DRAM->L2 queue first (either sets it back to 0). Nothing else
-       changes what subpart_quiet reads. */
-    uint64_t l2_quiet_until;
     /* The channel was a settled idle one at its last check: it stays so
        until a DRAM cycle runs (only dram_cycle gives it work), so its idle
        cycles are counted here and handed to it in one call, before that
@@ -178,7 +169,9 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
     p->shared_limit = (sched && ret) ? sched + ret - (p->nsub - 1) : 0; /* 0: unlimited */
     p->priv_credit = calloc(p->nsub, sizeof *p->priv_credit);
     p->sp = calloc(p->nsub, sizeof *p->sp);
-    if (!p->sp || !p->priv_credit) {
+    p->scan.l2_icnt = calloc(p->nsub, sizeof *p->scan.l2_icnt);
+    p->scan.full = calloc(p->nsub, sizeof *p->scan.full);
+    if (!p->sp || !p->priv_credit || !p->scan.l2_icnt || !p->scan.full) {
         snprintf(err, errlen, "out of memory");
         goto fail;
     }
@@ -192,6 +185,8 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
     p->sectored = cc.sectored;
     p->port_width = cc.data_port_width;
     for (uint32_t k = 0; k < p->nsub; k++) {
+        p->sp[k].l2_icnt = &p->scan.l2_icnt[k];
+        p->sp[k].full = &p->scan.full[k];
         char name[32];
         snprintf(name, sizeof name, "L2_bank_%03u", chan * p->nsub + k);
         if (!(p->sp[k].l2 = ws_cache_create(name, &cc, ix, err, errlen))) {
@@ -225,12 +220,14 @@ void ws_mempart_destroy(ws_mempart *p) {
             free_fifo(p, &s->rop);
             free_fifo(p, &s->icnt_l2);
             free_fifo(p, &s->dram_l2);
-            free_fifo(p, &s->l2_icnt);
+            if (s->l2_icnt) free_fifo(p, s->l2_icnt);
             free(s->l2_dram.v);
             ws_cache_destroy(s->l2);
         }
     free_fifo(p, &p->inbox);
     free(p->sp);
+    free(p->scan.l2_icnt);
+    free(p->scan.full);
     free(p->lat.v);
     free(p->priv_credit);
     ws_dram_destroy(p->dram);
@@ -240,27 +237,25 @@ void ws_mempart_destroy(ws_mempart *p) {
 uint32_t ws_mempart_nsub(const ws_mempart *p) { return p->nsub; }
 
 /* ---- icnt side ---- */
-bool ws_subpart_full(const ws_mempart *p, uint32_t k) { return p->sp[k].full; }
-
 /* Sub-partition s's icnt->L2 queue or inbox_tex changed: is it full now?
    GPGPU-Sim keeps room for a whole line's sector requests. */
 static inline void refull(ws_mempart *p, subpart *s) {
     uint32_t need = p->sectored ? 4 : 1;
     bool f = p->q_icnt_l2 && s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
-    p->n_full_now += (uint32_t)f - (uint32_t)s->full;
-    s->full = f;
+    p->scan.n_full_now += (uint32_t)f - (uint32_t)*s->full;
+    *s->full = f;
 }
 
 static void count_full(ws_mempart *p) { /* every sub-partition's, published */
     for (uint32_t k = 0; k < p->nsub; k++) refull(p, &p->sp[k]);
-    p->scan.n_full = p->n_full_now;
+    p->scan.n_full = p->scan.n_full_now;
 }
 
 static bool is_texture(const ws_mreq *r) { return r->access == WS_MA_TEXTURE_R; }
 
 static void enter(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->t_l2_in = now;
-    p->l2_quiet_until = 0;
+    p->scan.l2_quiet_until = 0;
     /* textures skip the ROP (GPGPU-Sim); the ROP queue itself is unbounded */
     if (is_texture(r)) ws_mreq_fifo_push(&s->icnt_l2, r);
     else ws_mreq_fifo_push(&s->rop, r);
@@ -324,8 +319,12 @@ static void take_inbox(ws_mempart *p) {
 
 void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
     p->scan.dram_until = 0; /* the DRAM step takes the inbox in first */
+    /* every request enters a sub-partition (enter) when the inbox is taken,
+       before the L2 step reads this: a non-empty inbox is never passed by
+       (ws_mempart_l2_cycle's inline test) */
+    p->scan.l2_quiet_until = 0;
     p->stats.reqs_in++;
-    p->moves++;
+    p->scan.moves++;
     if (r->subpart % p->nsub != k) { /* not addressed to k (a unit test): at once */
         take(p, &p->sp[k], r, now);
         refull(p, &p->sp[k]); /* (published at the next L2 cycle's end) */
@@ -336,18 +335,10 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
     if (is_texture(r)) {
         p->sp[k].inbox_tex += whole(p, r) ? 1u : (uint32_t)__builtin_popcount(sector_mask(r));
         refull(p, &p->sp[k]);
-        p->scan.n_full = p->n_full_now;
+        p->scan.n_full = p->scan.n_full_now;
     }
 }
 
-ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k) { return p->sp[k].l2_icnt.head; }
-void ws_subpart_pop(ws_mempart *p, uint32_t k) {
-    if (ws_mreq_fifo_pop(&p->sp[k].l2_icnt)) {
-        p->scan.n_replies--;
-        p->stats.replies_out++;
-        p->moves++;
-    }
-}
 
 /* A request is done at the L2 (hit, write accepted, or its data came
  * back): answer it, or its parent once every sector is done. Callers have
@@ -367,7 +358,7 @@ static void complete(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     }
     r->is_reply = true;
     r->t_returned = now;
-    ws_mreq_fifo_push(&s->l2_icnt, r);
+    ws_mreq_fifo_push(s->l2_icnt, r);
     p->scan.n_replies++;
 }
 
@@ -428,10 +419,10 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     const uint32_t icnt_l2_len = s->icnt_l2.len; /* (whether `full` may change) */
     /* 1. requests released by a fill leave for the icnt (one per cycle) */
     if (!s->ready_hold) s->ready_hold = ws_cache_pop_ready(c);
-    if (s->ready_hold && !qfull(&s->l2_icnt, p->q_l2_icnt)) {
+    if (s->ready_hold && !qfull(s->l2_icnt, p->q_l2_icnt)) {
         complete(p, s, s->ready_hold, now);
         s->ready_hold = NULL;
-        p->moves++;
+        p->scan.moves++;
     }
     /* 2. DRAM returns: fill the L2, or pass replies of uncached requests on */
     ws_mreq *d = s->dram_l2.head;
@@ -442,12 +433,12 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
                 ws_cache_fill(c, d->addr, now);
                 if (p->port_width) s->fill_port_busy = (p->atom + p->port_width - 1) / p->port_width;
                 ws_mreq_free(p->pool, d);
-                p->moves++;
+                p->scan.moves++;
             }
-        } else if (!qfull(&s->l2_icnt, p->q_l2_icnt)) {
+        } else if (!qfull(s->l2_icnt, p->q_l2_icnt)) {
             ws_mreq_fifo_pop(&s->dram_l2);
             complete(p, s, d, now);
-            p->moves++;
+            p->scan.moves++;
         }
     }
     /* 3. one miss-queue entry goes towards DRAM */
@@ -481,7 +472,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
             p->l2_dram_n++;
             p->scan.dram_until = 0;
             ws_cache_pop_miss(c);
-            p->moves++;
+            p->scan.moves++;
         }
     }
     if (s->data_port_busy) s->data_port_busy--;
@@ -500,9 +491,9 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
                 p->scan.dram_until = 0;
                 ws_mreq_fifo_pop(&s->icnt_l2);
                 p->stats.l2_bypass++;
-                p->moves++;
+                p->scan.moves++;
             }
-        } else if (!qfull(&s->l2_icnt, p->q_l2_icnt) && !s->data_port_busy) {
+        } else if (!qfull(s->l2_icnt, p->q_l2_icnt) && !s->data_port_busy) {
             bool wr = r->is_write && !r->is_atomic; /* atomics are served as reads */
             uint64_t ix = p->part_local_index ? r->part_addr : r->addr;
             ws_cache_result res =
@@ -513,7 +504,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
             r->l2_waited = res.status != WS_CACHE_HIT; /* answered from beyond the L2 */
             if (res.status != WS_CACHE_RESERVATION_FAIL) {
                 ws_mreq_fifo_pop(&s->icnt_l2);
-                p->moves++;
+                p->scan.moves++;
                 if (res.status == WS_CACHE_HIT && !wr && p->port_width)
                     s->data_port_busy = (r->data_size + p->port_width - 1) / p->port_width;
                 /* answered now: read hits, and writes neither held for a
@@ -528,17 +519,17 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     if (q && now >= q->t_l2_in + p->rop_latency && !qfull(&s->icnt_l2, p->q_icnt_l2)) {
         ws_mreq_fifo_pop(&s->rop);
         ws_mreq_fifo_push(&s->icnt_l2, q);
-        p->moves++;
+        p->scan.moves++;
     }
     if (s->icnt_l2.len != icnt_l2_len) refull(p, s);
 }
 
-void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
+void ws_mempart_l2_steps(ws_mempart *p, uint64_t now) {
     if (p->inbox.head) take_inbox(p);
-    p->l2_now = now;
-    p->prog = p->moves != p->moves_prev;
-    p->moves_prev = p->moves;
-    if (now >= p->l2_quiet_until) {
+    p->scan.l2_now = now;
+    p->scan.prog = p->scan.moves != p->scan.moves_prev;
+    p->scan.moves_prev = p->scan.moves;
+    if (now >= p->scan.l2_quiet_until) {
         uint64_t until = UINT64_MAX; /* when the first quiet one's ROP head is due */
         for (uint32_t k = 0; k < p->nsub; k++) {
             const subpart *s = &p->sp[k];
@@ -549,9 +540,9 @@ void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
                 until = s->rop.head->t_l2_in + p->rop_latency;
             }
         }
-        p->l2_quiet_until = p->plain ? 0 : until;
+        p->scan.l2_quiet_until = p->plain ? 0 : until;
     }
-    p->scan.n_full = p->n_full_now; /* published: kept where the queues change */
+    p->scan.n_full = p->scan.n_full_now; /* published: kept where the queues change */
 }
 
 /* ---- DRAM clock ---- */
@@ -619,10 +610,10 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
         subpart *s = &p->sp[k];
         if (!qfull(&s->dram_l2, p->q_dram_l2)) {
             ws_mreq_fifo_push(&s->dram_l2, p->ret_hold);
-            p->l2_quiet_until = 0;
+            p->scan.l2_quiet_until = 0;
             p->ret_hold = NULL;
             give_back(p, k);
-            p->moves++;
+            p->scan.moves++;
         }
     }
     /* 2. the channel itself */
@@ -642,7 +633,7 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
         ring_push(&p->lat, &x);
         borrow(p, k);
         p->last_issued = k;
-        p->moves++;
+        p->scan.moves++;
         break;
     }
     /* 4. the fixed DRAM latency */
@@ -652,22 +643,22 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
         /* writebacks finish silently: their credit is returned here */
         if (!h->r) give_back(p, h->sub);
         ring_pop(&p->lat);
-        p->moves++;
+        p->scan.moves++;
     }
 }
 
 /* ---- misc ---- */
 void ws_mempart_kernel_done(ws_mempart *p) {
     /* the next kernel starts with the index function's initial bits (adi) */
-    p->l2_quiet_until = 0;
-    for (uint32_t k = 0; k < p->nsub; k++) ws_cache_kernel_start(p->sp[k].l2, p->l2_now);
+    p->scan.l2_quiet_until = 0;
+    for (uint32_t k = 0; k < p->nsub; k++) ws_cache_kernel_start(p->sp[k].l2, p->scan.l2_now);
     if (!p->flush_l2) return;
     for (uint32_t k = 0; k < p->nsub; k++) ws_cache_invalidate(p->sp[k].l2);
 }
 
 void ws_mempart_memcpy_fill_decoded(ws_mempart *p, const ws_mreq *d, uint64_t now) {
     if (d->chan != p->chan) return;
-    p->l2_quiet_until = 0;
+    p->scan.l2_quiet_until = 0;
     ws_cache *c = p->sp[d->subpart % p->nsub].l2;
     uint64_t ix = p->part_local_index ? d->part_addr : d->addr;
     ws_cache_force_fill(c, d->addr, ix, now);
@@ -687,7 +678,7 @@ bool ws_mempart_busy(const ws_mempart *p) {
     if (p->ret_hold || p->lat.len || p->inbox.len || ws_dram_busy(p->dram)) return true;
     for (uint32_t k = 0; k < p->nsub; k++) {
         const subpart *s = &p->sp[k];
-        if (s->rop.len || s->icnt_l2.len || s->dram_l2.len || s->l2_icnt.len || s->l2_dram.len ||
+        if (s->rop.len || s->icnt_l2.len || s->dram_l2.len || s->l2_icnt->len || s->l2_dram.len ||
             s->ready_hold || ws_cache_mshr_used(s->l2) || ws_cache_miss_queue_len(s->l2))
             return true;
     }
@@ -696,7 +687,9 @@ bool ws_mempart_busy(const ws_mempart *p) {
 
 void ws_mempart_set_plain(ws_mempart *p, bool on) { p->plain = on; }
 
-bool ws_mempart_progressed(const ws_mempart *p) { return p->prog || p->moves != p->moves_prev; }
+bool ws_mempart_progressed(const ws_mempart *p) {
+    return p->scan.prog || p->scan.moves != p->scan.moves_prev;
+}
 
 void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len) {
     size_t n = (size_t)snprintf(buf, len, "DRAM pending %u, latency queue %u%s",
@@ -708,7 +701,7 @@ void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len) {
                               "; sub %u: rop %u icnt->L2 %u L2->dram %u dram->L2 %u L2->icnt %u "
                               "MSHR %u missq %u",
                               p->chan * p->nsub + k, s->rop.len, s->icnt_l2.len, s->l2_dram.len,
-                              s->dram_l2.len, s->l2_icnt.len, ws_cache_mshr_used(s->l2),
+                              s->dram_l2.len, s->l2_icnt->len, ws_cache_mshr_used(s->l2),
                               ws_cache_miss_queue_len(s->l2));
     }
 }
@@ -742,6 +735,7 @@ const size_t ws_mempart_ncounters = sizeof ws_mempart_counters / sizeof ws_mempa
 const ws_mempart_stats *ws_mempart_get_stats(const ws_mempart *p) {
     ws_mempart_stats *st = (ws_mempart_stats *)&p->stats; /* totals are gathered on demand */
     pay_dram_idle((ws_mempart *)p); /* the channel's idle cycles counted apart */
+    st->replies_out = p->scan.replies_out;
     memset(st->l2_access, 0, sizeof st->l2_access);
     memset(st->l2_fail, 0, sizeof st->l2_fail);
     st->l2_mshr_hits = st->l2_writebacks = st->l2_fills = 0;

@@ -44,19 +44,32 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
 void ws_mempart_destroy(ws_mempart *p);
 uint32_t ws_mempart_nsub(const ws_mempart *p);
 
-/* Sub-partition k (0..nsub-1) of this channel: requests from the icnt. */
-bool ws_subpart_full(const ws_mempart *p, uint32_t k);
+/* Sub-partition k (0..nsub-1) of this channel: requests from the icnt
+   (ws_subpart_full, below: can it take one now?). */
 void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now);
-/* Replies (and write acknowledgements) ready for the icnt, oldest first. */
-ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k);
-void ws_subpart_pop(ws_mempart *p, uint32_t k);
-/* For scans over all sub-partitions: how many are full (ws_subpart_full),
-   and how many replies wait in them together (0: every top is NULL). The
-   GPU's serial steps read them for every partition every cycle, so they
-   are the first member of the partition (as of the last L2 cycle, texture
-   push or pop: nothing else changes them) and are read without a call. */
+/* Replies (and write acknowledgements) ready for the icnt, oldest first:
+   ws_subpart_top and ws_subpart_pop, below. */
+/* What the GPU's serial steps read for every partition or sub-partition
+   every cycle, read without a call: the partition's first member. How many
+   sub-partitions are full (ws_subpart_full) and how many replies wait in
+   them together (0: every top is NULL), as of the last L2 cycle, texture
+   push or pop (nothing else changes them); each one's fullness and reply
+   queue; and what the inline steps below test and count. */
 typedef struct ws_mempart_scan {
     uint32_t n_replies, n_full;
+    /* Every sub-partition was quiet at the last L2 cycle that looked: the
+       L2 step is passed by (ws_mempart_l2_cycle, inline) until the first
+       ROP head is due, unless a request is given to the partition or enters
+       a sub-partition, or a DRAM reply its DRAM->L2 queue first (each sets
+       it back to 0). Nothing else changes what the quiet test reads. */
+    uint64_t l2_quiet_until;
+    uint64_t l2_now;         /* last L2 cycle (kernel-boundary flushes start there) */
+    uint64_t moves, moves_prev; /* requests moved (ws_mempart_progressed) */
+    uint32_t n_full_now;     /* sub-partitions whose `full` is set (n_full: as published) */
+    bool prog;
+    ws_mreq_fifo *l2_icnt;   /* per sub-partition: its L2->icnt (reply) queue */
+    bool *full;              /* per sub-partition: ws_subpart_full */
+    uint64_t replies_out;    /* ws_mempart_stats.replies_out */
     /* The DRAM side has nothing to do before this core cycle (nothing held,
        queued or due, a settled idle channel): ws_mempart_dram_cycles only
        counts its cycles, without a call. 0 when it must look. */
@@ -70,12 +83,39 @@ static inline uint32_t ws_mempart_full_count(const ws_mempart *p) {
 static inline uint32_t ws_mempart_replies(const ws_mempart *p) {
     return ((const ws_mempart_scan *)(const void *)p)->n_replies;
 }
+static inline bool ws_subpart_full(const ws_mempart *p, uint32_t k) {
+    return ((const ws_mempart_scan *)(const void *)p)->full[k];
+}
+static inline ws_mreq *ws_subpart_top(ws_mempart *p, uint32_t k) {
+    return ((ws_mempart_scan *)(void *)p)->l2_icnt[k].head;
+}
+static inline void ws_subpart_pop(ws_mempart *p, uint32_t k) {
+    ws_mempart_scan *s = (ws_mempart_scan *)(void *)p;
+    if (ws_mreq_fifo_pop(&s->l2_icnt[k])) {
+        s->n_replies--;
+        s->replies_out++;
+        s->moves++;
+    }
+}
 
 /* `now` is the core-cycle count for both: GPGPU-Sim times the ROP delay
  * and -dram_latency in core cycles whatever clock ticks the unit (the DRAM
  * model counts its own command cycles). */
-/* L2-clock work of every sub-partition (ROP queue, L2 access, fills). */
-void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now);
+/* L2-clock work of every sub-partition (ROP queue, L2 access, fills):
+   ws_mempart_l2_cycle, whose quiet cycles are counted inline (the GPU calls
+   it for every partition every cycle), and ws_mempart_l2_steps, the rest. */
+void ws_mempart_l2_steps(ws_mempart *p, uint64_t now);
+static inline void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
+    ws_mempart_scan *s = (ws_mempart_scan *)(void *)p;
+    if (now < s->l2_quiet_until) { /* what ws_mempart_l2_steps does then, without a call */
+        s->l2_now = now;
+        s->prog = s->moves != s->moves_prev;
+        s->moves_prev = s->moves;
+        s->n_full = s->n_full_now;
+        return;
+    }
+    ws_mempart_l2_steps(p, now);
+}
 /* DRAM-clock work (scheduler, commands, returns). */
 void ws_mempart_dram_cycle(ws_mempart *p, uint64_t now);
 /* n DRAM cycles with the same `now` (n may be 0): ws_mempart_dram_cycle n
