@@ -844,7 +844,7 @@ unsigned sm_ldst_moving(const ws_sm *sm) {
 void sm_ldst_moving_cycle(ws_sm *sm) { (void)sm; }
 
 /* Nothing for any stage of the unit's cycle: no reply, no writeback held or ready
-   to take (shared-memory pipeline, L1C, L1D, bypass reply), no miss to send, no
+   to take (shared-memory pipeline's head, L1C, L1D, bypass reply), no miss to send, no
    head of the one L1 latency queue due, nothing dispatched; no texture path,
    shared-memory cache, MRPB or reordering (their stages are not looked at here).
    Then every stage of ldst_cycle returns at its first test (most cycles of a
@@ -854,8 +854,8 @@ static inline bool ldst_idle(const ws_sm *sm) {
     if (sm->resp.head || sm->ld_disp || sm->next_wb) return false;
     if (sm->l1q_n && (sm->l1_banks != 1 || sm->l1q[sm->l1q_base[0]].ready <= sm->now)) return false;
     const ws_cache_head *c = ws_cache_head_of(sm->l1c), *d = ws_cache_head_of(sm->l1d);
-    return !(c->mq_len | c->rd_len | d->mq_len | d->rd_len) && !sm->smem_n && !sm->next_global &&
-           !sm->tex_live && !sm->smc && !sm->mrpb && !sm->ro;
+    return !(c->mq_len | c->rd_len | d->mq_len | d->rd_len) && !sm_smem_head_full(sm) &&
+           !sm->next_global && !sm->tex_live && !sm->smc && !sm->mrpb && !sm->ro;
 }
 
 static __attribute__((noinline)) void ldst_cycle(ws_sm *sm) {
