@@ -173,8 +173,37 @@ static ws_status exec_half(ws_xctx *x, const uint64_t *A, const uint64_t *B, con
     return WS_OK;
 }
 
+/* add/sub/mul/div/fma/mad.f32 of a full warp, round to nearest, no ftz or sat, on
+   register operands: the whole-warp kernel with the operands read as below (ws_src
+   and ws_dst of a register are the register), without the general path's decoding
+   of the form (~40 host instructions a call). False: not so, or no AVX2 kernel
+   (nothing done). */
+static inline bool f32_full_regs(ws_xctx *x, const ws_inst *in) {
+    if (in->type != WS_T_F32 || x->mask != ~0u || (in->flags & (WS_F_FTZ | WS_F_SAT)) ||
+        fe_mode(in->rnd) != FE_TONEAREST)
+        return false;
+    ws_simd_op k;
+    unsigned need = 2;
+    switch (in->op) {
+    case WS_OP_ADD: k = WS_SIMD_ADD; break;
+    case WS_OP_SUB: k = WS_SIMD_SUB; break;
+    case WS_OP_MUL: k = WS_SIMD_MUL; break;
+    case WS_OP_DIV: k = WS_SIMD_DIV; break;
+    case WS_OP_FMA: case WS_OP_MAD: k = WS_SIMD_FMA; need = 3; break;
+    default: return false;
+    }
+    if (in->nsrc < need || in->src[0].kind != WS_OPND_REG || in->src[1].kind != WS_OPND_REG ||
+        (need > 2 && in->src[2].kind != WS_OPND_REG) || in->dst[0].kind != WS_OPND_REG ||
+        in->dst[0].reg == WS_NOREG)
+        return false;
+    ws_warp *w = x->w;
+    return ws_simd_f32_full(k, ws_reg(w, in->dst[0].reg), ws_reg(w, in->src[0].reg),
+                            ws_reg(w, in->src[1].reg), need > 2 ? ws_reg(w, in->src[2].reg) : NULL);
+}
+
 ws_status ws_exec_float(ws_xctx *x) {
     const ws_inst *in = x->in;
+    if (f32_full_regs(x, in)) return WS_OK;
     ws_type t = (ws_type)in->type;
     unsigned op = in->op;
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE];

@@ -732,8 +732,9 @@ TEST(cache_mshr_table_matches_entries) {
    protection distances and an allocate-on-fill FIFO cache, with evictions,
    reserved lines, stale tags, partial sectors and equal times), and every
    result, outgoing request and ready request must agree; the index agrees
-   with its lines, its lookups with the scan, and the victim search of every
-   set with its plain form throughout. */
+   with its lines, its lookups with the scan (which tries the set's most
+   recent way first: no set may hold a block in two present lines), and the
+   victim search of every set with its plain form throughout. */
 TEST(cache_tag_index_matches_scan) {
     static const char *cfgs[] = {"4:128:64,L:L:m:N,A:32:8,8", "S:4:128:64,L:T:m:L:L,A:64:8,16:0,32",
                                  "S:2:128:24,L:B:m:L,A:48:4,16:0,32", "4:128:32,F:B:f:W,A:32:4,8"};

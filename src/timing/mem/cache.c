@@ -62,6 +62,12 @@ struct ws_cache {
     uint32_t nsec, atom;  /* sectors per line (1 if not sectored), bytes per fetch */
     uint64_t sec_mask;    /* line.sec read as a word: the bytes of the nsec sectors */
     line *lines;         /* nsets * assoc */
+    /* Per set, the way of its last hit found by scanning or of its last
+       allocation (a hint only), which the scan of a narrow set tries first. A
+       set never holds a block in two present lines (only allocate_line sets a
+       block, and only after a probe of that set found it in none;
+       ws_cache_check_tags checks it), so a match there is the scan's answer. */
+    uint32_t *mru;
     /* Tag index of a wide cache (assoc >= TIX_MIN_ASSOC; NULL otherwise): a
        hash table (open addressing, linear probing, at most half full) of line
        index + 1 (0: empty), keyed by the line's block, holding every line ever
@@ -307,6 +313,7 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     c->field_sets = c->index.policy->bit_field &&
                     c->index.policy->bit_field(c->index.state, &c->field_shift, &c->field_mask);
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
+    c->mru = calloc(cfg->nsets, sizeof *c->mru);
     tix_create(c, cfg->nsets * cfg->assoc, cfg->assoc);
     c->mshr = calloc(cfg->mshr_entries, sizeof *c->mshr);
     c->mkey = malloc(cfg->mshr_entries * sizeof *c->mkey);
@@ -324,8 +331,8 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     /* (+ 1: never a request of 0 bytes, which may come back NULL) */
     c->ready = malloc(((size_t)c->rd_cap + 1) * sizeof *c->ready); /* written before read */
     c->reqs_pool = malloc(((size_t)cfg->mshr_entries * cfg->mshr_max_merge + 1) * sizeof(void *));
-    bool ok = c->lines && c->mshr && c->mkey && c->mhash && c->mfree && c->mq && c->ready &&
-              c->reqs_pool;
+    bool ok = c->lines && c->mru && c->mshr && c->mkey && c->mhash && c->mfree && c->mq &&
+              c->ready && c->reqs_pool;
     for (uint32_t i = 0; ok && i < cfg->mshr_entries; i++)
         c->mshr[i].reqs = c->reqs_pool + (size_t)i * cfg->mshr_max_merge;
     if (!ok) {
@@ -344,6 +351,7 @@ void ws_cache_destroy(ws_cache *c) {
     free(c->mhash);
     free(c->mfree);
     free(c->lines);
+    free(c->mru);
     free(c->tix);
     free(c->mq);
     free(c->ready);
@@ -515,9 +523,15 @@ probe_body(const ws_cache *c, uint64_t block, uint32_t set, uint32_t si, bool wr
             return hit_status(&ls[hw], si, write);
         }
     } else {
+        const uint32_t m = c->mru[set]; /* (the block is in no other present line) */
+        if (ls[m].block == block && line_present(c, &ls[m])) {
+            *way = m;
+            return hit_status(&ls[m], si, write);
+        }
         for (uint32_t w = 0; w < assoc; w++) {
             const line *l = &ls[w];
             if (l->block != block || !line_present(c, l)) continue;
+            c->mru[set] = w;
             *way = w;
             return hit_status(l, si, write);
         }
@@ -648,6 +662,7 @@ static void mq_push_grow(ws_cache *c, uint64_t addr, uint32_t size, uint8_t sect
 static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t block, uint32_t si,
                           uint8_t state, uint64_t now, bool silent) {
     line *l = line_at(c, set, way);
+    c->mru[set] = way;
     bool indexed = c->tix && l->indexed && l->block == block;
     if (c->tix && !indexed) { /* the line moves to block's entries */
         uint32_t idx = set * c->cfg.assoc + way;
@@ -1177,6 +1192,7 @@ bool ws_cache_set_ways(ws_cache *c, uint32_t ways) {
     c->ver++; /* a noted refusal was against the old lines */
     free(c->lines);
     c->lines = ls;
+    memset(c->mru, 0, c->cfg.nsets * sizeof *c->mru); /* (ways below the new count) */
     c->cfg.assoc = ways;
     tix_create(c, c->cfg.nsets * ways, ways);
     return true;
@@ -1288,9 +1304,16 @@ bool ws_cache_check_mshr(const ws_cache *c) {
 }
 
 bool ws_cache_check_tags(const ws_cache *c, const uint64_t *blocks, unsigned nblocks) {
-    for (uint32_t set = 0; set < c->cfg.nsets; set++)
+    for (uint32_t set = 0; set < c->cfg.nsets; set++) {
         for (int p = 0; p < 2; p++)
             if (find_victim(c, set, p) != find_victim_ref(c, set, p)) return false;
+        if (c->mru[set] >= c->cfg.assoc) return false;
+        /* no block in two present lines of a set (the scan's most-recent way first) */
+        for (uint32_t w = 0; w < c->cfg.assoc; w++) {
+            const line *l = &c->lines[(size_t)set * c->cfg.assoc + w];
+            if (line_present(c, l) && find_scan(c, l->block, set) != (int)w) return false;
+        }
+    }
     if (!c->tix) return true;
     uint32_t n = c->cfg.nsets * c->cfg.assoc, in_table = 0, indexed = 0;
     for (uint32_t s = 0; s <= c->tix_mask; s++) in_table += c->tix[s] != 0;

@@ -260,7 +260,8 @@ uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr);
 unsigned ws_cache_reserved_in_set(const ws_cache *c, uint32_t set);
 static inline unsigned ws_cache_mshr_used(const ws_cache *c) { return ws_cache_head_of(c)->mshr_used; }
 /* Would a read of addr hit now (valid data, not a pending fill)? No side
-   effects (the hazard-prediction oracle). */
+   effects but the tag scan's hint of the set's most recent way, which changes
+   no answer (the hazard-prediction oracle). */
 bool ws_cache_probe_hit(const ws_cache *c, uint64_t addr);
 /* The MSHR address of addr (its line, or its sector), and the requests
    merged in its MSHR entry now (-1: none pending). No side effects (the
@@ -270,9 +271,10 @@ int ws_cache_mshr_merges(const ws_cache *c, uint64_t addr);
 /* The MSHR lookup table and free set agree with the entries (tests). */
 bool ws_cache_check_mshr(const ws_cache *c);
 /* The victim search of every set (with and without protection) agrees with
-   its plain form; the tag index of a wide cache agrees with its lines, and
-   its lookups with the plain scan of the ways, for every line's block and
-   the given blocks in every set (tests). */
+   its plain form; no set holds a block in two present lines (the tag scan
+   tries the set's most recent way first); the tag index of a wide cache
+   agrees with its lines, and its lookups with the plain scan of the ways,
+   for every line's block and the given blocks in every set (tests). */
 bool ws_cache_check_tags(const ws_cache *c, const uint64_t *blocks, unsigned nblocks);
 /* Drop the tag index: probes scan the ways (tests compare the two); false if
    the cache had none. Not undone by ws_cache_set_ways. */

@@ -843,7 +843,22 @@ unsigned sm_ldst_moving(const ws_sm *sm) {
    which is nothing to store (the entries' places follow from their entry cycles). */
 void sm_ldst_moving_cycle(ws_sm *sm) { (void)sm; }
 
-void sm_ldst_cycle(ws_sm *sm) {
+/* Nothing for any stage of the unit's cycle: no reply, no writeback held or ready
+   to take (shared-memory pipeline's head, L1C, L1D, bypass reply), no miss to send, no
+   head of the one L1 latency queue due, nothing dispatched; no texture path,
+   shared-memory cache, MRPB or reordering (their stages are not looked at here).
+   Then every stage of ldst_cycle returns at its first test (most cycles of a
+   memory-bound run: the queue's entries wait out their latency), so the cycle is
+   left before its frame is built. (The tests most often failing first.) */
+static inline bool ldst_idle(const ws_sm *sm) {
+    if (sm->resp.head || sm->ld_disp || sm->next_wb) return false;
+    if (sm->l1q_n && (sm->l1_banks != 1 || sm->l1q[sm->l1q_base[0]].ready <= sm->now)) return false;
+    const ws_cache_head *c = ws_cache_head_of(sm->l1c), *d = ws_cache_head_of(sm->l1d);
+    return !(c->mq_len | c->rd_len | d->mq_len | d->rd_len) && !sm_smem_head_full(sm) &&
+           !sm->next_global && !sm->tex_live && !sm->smc && !sm->mrpb && !sm->ro;
+}
+
+static __attribute__((noinline)) void ldst_cycle(ws_sm *sm) {
     ldst_writeback(sm);
     if (sm->resp.head) process_response(sm); /* (most cycles have no reply: no call) */
     drain_cache(sm, sm->l1c, SM_C_L1C);
@@ -880,4 +895,8 @@ void sm_ldst_cycle(ws_sm *sm) {
     in->in_dispatch = false;
     if ((in->is_load || in->is_atomic) && !in->pending) finish_load(sm, in);
     else if (!in->is_load && !in->is_atomic) sm_inst_complete(sm, in);
+}
+
+void sm_ldst_cycle(ws_sm *sm) {
+    if (!ldst_idle(sm)) ldst_cycle(sm);
 }
