@@ -218,7 +218,7 @@ typedef union line_pool {
    created at the start of its next cycle (ws_cta_create and the warps'
    set-up are work of its own); cta_room counts its free CTA slots for the
    dispatch. */
-enum { SO_TICKED = 0x80, SO_PENDING_MAX = 8 };
+enum { SO_TICKED = WS_SM_TICKED, SO_PENDING_MAX = 8 };
 typedef struct sm_out {
     _Alignas(128) uint8_t f;
     uint8_t cta_room;
@@ -1309,14 +1309,8 @@ static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *
     /* an idle SM keeps the line of the cycle in which it went idle: nothing
        but the serial steps changed it since, and they set it busy again */
     if (!serial && g->sm_idle[i]) return 0;
-    uint8_t f;
-    if (ws_sm_busy(sm)) {
-        ws_sm_cycle(sm, p->now);
-        f = (uint8_t)(SO_TICKED | ws_sm_after_cycle(sm));
-    } else {
-        g->sm_idle[i] = 1;
-        f = (uint8_t)(ws_sm_after_cycle(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
-    }
+    uint8_t f = (uint8_t)ws_sm_step(sm, p->now); /* SO_TICKED: it was busy and ran */
+    if (!(f & SO_TICKED)) g->sm_idle[i] = 1;
     uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
     if (serial) {
         o->cta_room = room;
