@@ -96,9 +96,9 @@ void ws_kstats_free(ws_kernel_stats *s) {
 /* snprintf(dst, cap, "%s%s", a, b) without the formatting (cap > 0): a kernel's
    report adds thousands of named values */
 static void cat2(char *dst, size_t cap, const char *a, const char *b) {
-    size_t na = strnlen(a, cap - 1), nb = strnlen(b, cap - 1 - na);
+    size_t na = strnlen(a, cap - 1), nb = *b ? strnlen(b, cap - 1 - na) : 0; /* (b: mostly "") */
     memcpy(dst, a, na);
-    memcpy(dst + na, b, nb);
+    if (nb) memcpy(dst + na, b, nb);
     dst[na + nb] = 0;
 }
 
