@@ -96,9 +96,9 @@ void ws_kstats_free(ws_kernel_stats *s) {
 /* snprintf(dst, cap, "%s%s", a, b) without the formatting (cap > 0): a kernel's
    report adds thousands of named values */
 static void cat2(char *dst, size_t cap, const char *a, const char *b) {
-    size_t na = strnlen(a, cap - 1), nb = strnlen(b, cap - 1 - na);
+    size_t na = strnlen(a, cap - 1), nb = *b ? strnlen(b, cap - 1 - na) : 0; /* (b: mostly "") */
     memcpy(dst, a, na);
-    memcpy(dst + na, b, nb);
+    if (nb) memcpy(dst + na, b, nb);
     dst[na + nb] = 0;
 }
 
@@ -112,13 +112,22 @@ static int reserve_stats(ws_kernel_stats *s, size_t cap) {
     return 0;
 }
 
-static ws_stat *add_stat(ws_kernel_stats *s, const char *name) {
+/* A new value named a followed by b, its other fields cleared one by one:
+   clearing the whole record (two 96-byte names) cost more than filling it,
+   and nothing reads past a name's end. */
+static ws_stat *add_stat2(ws_kernel_stats *s, const char *a, const char *b) {
     if (s->nextra == s->cap_extra && reserve_stats(s, s->cap_extra ? 2 * s->cap_extra : 16)) return NULL;
     ws_stat *st = &s->extra[s->nextra++];
-    memset(st, 0, sizeof *st);
-    cat2(st->name, sizeof st->name, name, "");
+    cat2(st->name, sizeof st->name, a, b);
+    st->text[0] = 0;
+    st->json_only = st->is_float = 0;
+    st->line = st->str = NULL;
+    st->u = 0;
+    st->f = 0;
     return st;
 }
+
+static ws_stat *add_stat(ws_kernel_stats *s, const char *name) { return add_stat2(s, name, ""); }
 
 int ws_kstats_add_u64(ws_kernel_stats *s, const char *name, uint64_t v) {
     ws_stat *st = add_stat(s, name);
@@ -169,16 +178,20 @@ static double ratio_of(uint64_t num, uint64_t den) { return den ? (double)num / 
 /* One scope's values: ratios from the same scope's counts. */
 static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const uint64_t *v,
                      int per_kernel) {
-    char name[96];
+    const char *suffix = per_kernel ? WS_STAT_KERNEL_SUFFIX : "";
     for (size_t i = 0; i < n; i++) {
         const ws_stat_decl *d = &decl[i];
         if (d->hidden) continue;
-        cat2(name, sizeof name, d->name, per_kernel ? WS_STAT_KERNEL_SUFFIX : "");
-        int rc = d->agg == WS_AGG_RATIO ? ws_kstats_add_f64(s, name, ratio_of(v[d->num], v[d->den]))
-                                        : ws_kstats_add_u64(s, name, v[i]);
-        if (rc) return -1;
+        /* what ws_kstats_add_f64 / _u64 would add, named in place */
+        ws_stat *st = add_stat2(s, d->name, suffix);
+        if (!st) return -1;
+        if (d->agg == WS_AGG_RATIO) {
+            st->is_float = 1;
+            st->f = ratio_of(v[d->num], v[d->den]);
+        } else {
+            st->u = v[i];
+        }
         /* a JSON-only stat stays out of the text in both scopes */
-        ws_stat *st = &s->extra[s->nextra - 1];
         st->json_only = d->text && !*d->text;
         if (!per_kernel && d->text) cat2(st->text, sizeof st->text, d->text, "");
     }

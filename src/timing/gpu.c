@@ -218,7 +218,7 @@ typedef union line_pool {
    created at the start of its next cycle (ws_cta_create and the warps'
    set-up are work of its own); cta_room counts its free CTA slots for the
    dispatch. */
-enum { SO_TICKED = 0x80, SO_PENDING_MAX = 8 };
+enum { SO_TICKED = WS_SM_TICKED, SO_PENDING_MAX = 8 };
 typedef struct sm_out {
     _Alignas(128) uint8_t f;
     uint8_t cta_room;
@@ -284,6 +284,7 @@ struct ws_gpu {
     uint32_t last_issue_sm;   /* round-robin CTA dispatch (thread-block clusters) */
     uint32_t last_issue_cl;   /* round-robin CTA dispatch: the last core cluster given one */
     uint32_t *next_core;      /* per core cluster: its core given the last CTA */
+    uint32_t cta_rooms;       /* the sum of the SMs' cta_room (sm_out) while dispatching */
     uint64_t tot_cycles;
     /* per-kernel counters kept here */
     uint64_t stall_icnt2sh, stall_dramfull;
@@ -1136,6 +1137,7 @@ static inline void give_cta(ws_gpu *g, const ws_launch_desc *l, uint32_t idx, ui
     o->pending[o->n_pending++] = cta;
     o->pending_now = now;
     o->cta_room--;
+    g->cta_rooms--;
     g->sm_idle[idx] = 0;
 }
 
@@ -1148,6 +1150,7 @@ static uint64_t dispatch_rr(ws_gpu *g, const ws_launch_desc *l, uint64_t next, u
     uint32_t ncl = (uint32_t)g->cfg.n_clusters, cpc = (uint32_t)g->cfg.n_cores_per_cluster;
     uint32_t start = g->last_issue_cl;
     uint64_t n = 0;
+    if (!g->cta_rooms) return 0; /* no SM has room: the walk would find none */
     if (cpc == 1) { /* one core per cluster (GTX480, Volta): the same walk, without divisions */
         for (uint32_t i = 0, cl = start; i < ncl && next + n < end; i++) {
             if (++cl == ncl) cl = 0;
@@ -1309,19 +1312,19 @@ static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *
     /* an idle SM keeps the line of the cycle in which it went idle: nothing
        but the serial steps changed it since, and they set it busy again */
     if (!serial && g->sm_idle[i]) return 0;
-    uint8_t f;
-    if (ws_sm_busy(sm)) {
-        ws_sm_cycle(sm, p->now);
-        f = (uint8_t)(SO_TICKED | ws_sm_after_cycle(sm));
-    } else {
-        g->sm_idle[i] = 1;
-        f = (uint8_t)(ws_sm_after_cycle(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
-    }
-    uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
+    uint8_t f = (uint8_t)ws_sm_step(sm, p->now); /* SO_TICKED: it was busy and ran */
+    if (!(f & SO_TICKED)) g->sm_idle[i] = 1;
     if (serial) {
-        o->cta_room = room;
+        /* cta_room is read only while dispatching, which once over stays over for
+           the kernel */
+        if (p->dispatching) {
+            uint8_t room = f & WS_SM_CTA_ROOM ? cta_room_of(sm) : 0;
+            g->cta_rooms += (uint32_t)room - o->cta_room;
+            o->cta_room = room;
+        }
         return f;
     }
+    uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
     if (o->f != f) o->f = f; /* unchanged: the line stays shared */
     if (o->cta_room != room) o->cta_room = room;
     return f;
@@ -1555,10 +1558,12 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     uint32_t dram_owed = 0;
     ws_status rc = WS_OK;
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels (padding stays idle) */
+    g->cta_rooms = 0;
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->out[i].arrived = NULL;
         g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
         g->out[i].cta_room = cta_room_of(g->sm[i]);
+        g->cta_rooms += g->out[i].cta_room;
         g->out[i].n_pending = 0;
     }
     for (;;) {
@@ -1638,6 +1643,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (par && !g->par_off) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
             ws_par_run_shares(g->par, g->par_bounds, unit_cycle, &ph);
+            if (ph.dispatching) { /* the SMs' cycles set their cta_room apart */
+                g->cta_rooms = 0;
+                for (uint32_t i = 0; i < g->n_sms; i++) g->cta_rooms += g->out[i].cta_room;
+            }
             if (++g->par_runs % PAR_REBALANCE == 0) par_rebalance(g);
         } else {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);

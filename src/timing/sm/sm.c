@@ -502,16 +502,18 @@ static void keep_after_flags(ws_sm *sm) {
     sm->after_kept = (uint8_t)((sm->has_fault ? WS_SM_FAULTED : 0u) |
                                (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u));
 }
-unsigned ws_sm_after_cycle(const ws_sm *sm) {
+static inline unsigned after_flags(const ws_sm *sm) {
     return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->outq.head ? WS_SM_HAS_OUT : 0u) |
            (sm->progressed ? WS_SM_PROGRESSED : 0u) |
            (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) | sm->after_kept;
 }
+unsigned ws_sm_after_cycle(const ws_sm *sm) { return after_flags(sm); }
 
-bool ws_sm_busy(const ws_sm *sm) {
+static inline bool sm_busy(const ws_sm *sm) {
     return sm->n_active_ctas || sm->outq.len || sm->resp.len || sm->n_pend || sm_ldst_busy(sm) ||
            (sm->tex_live && sm_tex_busy(sm));
 }
+bool ws_sm_busy(const ws_sm *sm) { return sm_busy(sm); }
 
 /* ---- sleeping ------------------------------------------------------------------- */
 /* The operand collector while the LD/ST unit is stuck: no register read is
@@ -608,7 +610,8 @@ static uint64_t quiet_until(ws_sm *sm) {
 void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
 
 /* ---- the cycle ------------------------------------------------------------------ */
-void ws_sm_cycle(ws_sm *sm, uint64_t now) {
+/* The cycle of an SM found busy (ws_sm_step, its one caller). */
+static inline void busy_cycle(ws_sm *sm, uint64_t now) {
     sm->now = now;
     if (sm->hp_cycle) sm_hp_cycle(sm);
     sm->progressed = false;
@@ -626,7 +629,7 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
         sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
         return;
     }
-    if (!sm->n_active_ctas && !ws_sm_busy(sm)) return;
+    if (!sm->n_active_ctas && !sm_busy(sm)) return;
     if (sm->n_active_ctas) {
         sm->st.cycles_active++;
         sm->st.warps_live_sum += sm->n_live_warps;
@@ -643,6 +646,24 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
         sm_fetch_cycle(sm);
     }
     sm->sleep_until = quiet_until(sm);
+}
+
+unsigned ws_sm_step(ws_sm *sm, uint64_t now) {
+    if (!sm_busy(sm)) return after_flags(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM);
+    busy_cycle(sm, now);
+    return WS_SM_TICKED | after_flags(sm);
+}
+
+void ws_sm_cycle(ws_sm *sm, uint64_t now) {
+    if (sm_busy(sm)) {
+        (void)ws_sm_step(sm, now);
+        return;
+    }
+    /* an SM with nothing to do: its clock and the credit delay line move (hp.c's
+       hp_tick, which makes no SM busy), as in busy_cycle's first steps */
+    sm->now = now;
+    if (sm->hp_cycle) sm_hp_cycle(sm);
+    sm->progressed = false;
 }
 
 /* ---- ports ---------------------------------------------------------------------- */
