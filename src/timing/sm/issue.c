@@ -24,7 +24,8 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->view_per = (sm->max_warps + sm->n_sched - 1) / sm->n_sched;
     /* sorder, then rk_by and rk_rank: one allocation */
     sm->sorder = calloc(3 * (size_t)sm->view_per * sm->n_sched, sizeof *sm->sorder);
-    sm->ss = calloc(sm->n_sched, sizeof *sm->ss);
+    sm->ss = aligned_alloc(_Alignof(sm_sched_st), sm->n_sched * sizeof *sm->ss);
+    if (sm->ss) memset(sm->ss, 0, sm->n_sched * sizeof *sm->ss);
     sm->pview = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pview);
     sm->pwait = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pwait);
     if (!sm->sched || !sm->sview || !sm->sorder || !sm->ss || !sm->pview || !sm->pwait) {

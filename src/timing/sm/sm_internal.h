@@ -219,9 +219,11 @@ typedef struct sm_regset {
 
 /* Issue stage (issue.c): one scheduler's walk state, kept together so that a walk
    loads it from one place rather than from an array per field. Bit i of the masks is
-   the scheduler's view i (views up to 64). */
+   the scheduler's view i (views up to 64). Aligned to 256 bytes, which makes its size
+   256: `&sm->ss[s]`, computed at every memo test, walk and view mark, is then a shift
+   rather than a multiplication (issue.c allocates the array aligned). */
 typedef struct sm_sched_st {
-    uint64_t memo_gen;         /* gen of its memo (0: none) */
+    uint64_t memo_gen __attribute__((aligned(256))); /* gen of its memo (0: none) */
     uint64_t *memo_stall;      /* the stall counter its memo bumped */
     uint64_t vdirty;           /* views to look at again */
     uint64_t pelig, pbar;      /* pwait 0, pwait 2 */
