@@ -762,6 +762,29 @@ static inline unsigned sm_replay_held(const sm_warp *w) {
     return w->rp_n ? w->iss_seq - w->rp[0].seq : 0;
 }
 
+/* fetch.c: entries one fill brings (two, as the fetch reads 16 bytes); room for a fill
+   (with the default 2 entries, an empty buffer; entries held for replay, from the oldest
+   incomplete memory instruction to the issue point, are not free); whether warp w may
+   fetch; warp wi's (w's) bit in sm->fetchable after anything sm_can_fetch reads changed
+   (inline for the issue, which marks its warp every time; sm_fetch_mark elsewhere). */
+static inline unsigned sm_fill_n(const sm_warp *w) { return w->ib_depth < 2 ? w->ib_depth : 2; }
+static inline bool sm_ib_room(const sm_warp *w) {
+    return w->ib_n + sm_replay_held(w) + sm_fill_n(w) <= w->ib_depth;
+}
+static inline bool sm_can_fetch(const sm_warp *w) {
+    return w->valid && !w->func_done && !w->imiss && sm_ib_room(w);
+}
+static inline void sm_fetch_mark_inline(ws_sm *sm, unsigned wi, const sm_warp *w) {
+    if (wi < 64) {
+        /* sm_can_fetch, the fill count first (the compiler then tests the rest in fewer steps) */
+        unsigned fill = sm_fill_n(w);
+        if (w->valid && !w->func_done && !w->imiss &&
+            w->ib_n + sm_replay_held(w) + fill <= w->ib_depth)
+            sm->fetchable |= 1ull << wi;
+        else sm->fetchable &= ~(1ull << wi);
+    }
+}
+
 /* hp.c: hazard prediction */
 typedef struct sm_hp sm_hp;
 int sm_hp_init(ws_sm *sm, char *err, size_t errlen);
