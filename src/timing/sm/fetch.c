@@ -39,25 +39,10 @@ void sm_ibuf_flush(sm_warp *w) {
     w->ib_n = 0;
 }
 
-/* Entries one fill brings (two, as the fetch reads 16 bytes). */
-static inline unsigned fill_n(const sm_warp *w) { return w->ib_depth < 2 ? w->ib_depth : 2; }
-
-/* Room for a fill: with the default 2 entries, an empty buffer. Entries
-   held for replay (from the oldest incomplete memory instruction to the
-   issue point) are not free. */
-static inline bool ib_room(const sm_warp *w) {
-    return w->ib_n + sm_replay_held(w) + fill_n(w) <= w->ib_depth;
-}
-
-static inline bool can_fetch(const sm_warp *w) {
-    return w->valid && !w->func_done && !w->imiss && ib_room(w);
-}
-
-/* Warp wi's bit in sm->fetchable, after anything can_fetch reads changed. */
-void sm_fetch_mark(ws_sm *sm, unsigned wi) {
-    if (wi >= 64) return;
-    if (can_fetch(&sm->warps[wi])) sm->fetchable |= 1ull << wi;
-    else sm->fetchable &= ~(1ull << wi);
+/* (the room test and the fetchable mark: sm_internal.h, inline for the issue; here out of
+   line, also for this file's fill and fetch, which stay smaller without it) */
+__attribute__((noinline)) void sm_fetch_mark(ws_sm *sm, unsigned wi) {
+    sm_fetch_mark_inline(sm, wi, &sm->warps[wi]);
 }
 
 /* The first warp that can fetch, round robin after the one fetched last;
@@ -71,7 +56,7 @@ int sm_fetch_pick(const ws_sm *sm) {
     }
     for (uint32_t i = 0; i < sm->max_warps; i++) {
         unsigned wi = (sm->last_fetched + 1 + i) % sm->max_warps;
-        if (can_fetch(&sm->warps[wi])) return (int)wi;
+        if (sm_can_fetch(&sm->warps[wi])) return (int)wi;
     }
     return -1;
 }
@@ -118,7 +103,7 @@ static void fetch_one(ws_sm *sm) {
             sm_warp *w = &sm->warps[wi];
             w->imiss = false;
             sm_fetch_mark(sm, wi);
-            if (w->valid && !w->func_done && ib_room(w)) {
+            if (w->valid && !w->func_done && sm_ib_room(w)) {
                 sm->fb_valid = true;
                 sm->fb_warp = wi;
                 sm->fb_func = w->fetch_func;
@@ -169,7 +154,7 @@ void sm_decode_fill(ws_sm *sm) {
     /* the first entry is filled even past the end of the function (GPGPU-Sim
        fills a NULL instruction; issue then resynchronises the warp); the
        second only after a real instruction inside the function */
-    unsigned n = fill_n(w), k = 0, pos = w->ib_next + w->ib_n;
+    unsigned n = sm_fill_n(w), k = 0, pos = w->ib_next + w->ib_n;
     for (; k < n; k++, pos++) {
         if (k && pc + k >= f->ninsts) break; /* the end of the function (or the first was past it) */
         if (pos >= w->ib_depth) pos -= w->ib_depth;

@@ -24,7 +24,8 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
     sm->view_per = (sm->max_warps + sm->n_sched - 1) / sm->n_sched;
     /* sorder, then rk_by and rk_rank: one allocation */
     sm->sorder = calloc(3 * (size_t)sm->view_per * sm->n_sched, sizeof *sm->sorder);
-    sm->ss = calloc(sm->n_sched, sizeof *sm->ss);
+    sm->ss = aligned_alloc(_Alignof(sm_sched_st), sm->n_sched * sizeof *sm->ss);
+    if (sm->ss) memset(sm->ss, 0, sm->n_sched * sizeof *sm->ss);
     sm->pview = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pview);
     sm->pwait = calloc((size_t)sm->view_per * sm->n_sched, sizeof *sm->pwait);
     if (!sm->sched || !sm->sview || !sm->sorder || !sm->ss || !sm->pview || !sm->pwait) {
@@ -278,7 +279,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     }
     /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
     sm_ibuf_pop(w);
-    sm_fetch_mark(sm, wi);
+    sm_fetch_mark_inline(sm, wi, w); /* (once per issue: no call) */
     /* its view changes only if it now waits (memory barrier, atomic: set above) or its
        state changed (view_sync_cta marked its CTA): sm_view_unblock, with its test and
        masks shared with what follows. An empty buffer now: the walk would stop there
@@ -533,9 +534,11 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     ws_sched_warp *pv = q->pv;
     uint8_t *swait = q->swait;
     uint64_t dirty = q->vdirty;
-    q->vdirty = 0;
-    q->pempty &= ~dirty; /* (their wblk went with the mark) */
-    q->psb &= ~dirty;
+    if (dirty) { /* (most walks find none: no stores then) */
+        q->vdirty = 0;
+        q->pempty &= ~dirty; /* (their wblk went with the mark) */
+        q->psb &= ~dirty;
+    }
     const bool view_all = !fast && sm->view_all;
     bool same_view = !dirty && !view_all;
     /* (the masks in locals: the byte stores below could alias them) */

@@ -394,21 +394,24 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic) {
         /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64): only those with
            a queued read and no writeback this cycle */
         uint64_t cand = sm->bq_mask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
-        uint64_t round[2] = {cand & up, cand & ~up};
+        uint64_t m = cand & up, rest = cand & ~up; /* (the two rounds in one loop) */
         unsigned served = 0;
-        for (unsigned h = 0; h < 2; h++)
-            for (uint64_t m = round[h]; m; m &= m - 1) {
-                unsigned b = (unsigned)__builtin_ctzll(m);
-                unsigned head = sm->bq_head[b];
-                unsigned cu = sm->bankq[b][head].cu;
-                sm_cu *u = &sm->cu[cu];
-                if (u->granted == stamp) continue;
-                u->granted = stamp;
-                sm->bq_head[b] = head + 1 == sm->bq_cap ? 0 : head + 1;
-                if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
-                served++;
-                if (u->in && u->in->nrd && !--u->in->nrd) cu_mark_ready(sm, cu);
+        for (;; m &= m - 1) {
+            if (!m) {
+                if (!rest) break;
+                m = rest, rest = 0;
             }
+            unsigned b = (unsigned)__builtin_ctzll(m);
+            unsigned head = sm->bq_head[b];
+            unsigned cu = sm->bankq[b][head].cu;
+            sm_cu *u = &sm->cu[cu];
+            if (u->granted == stamp) continue;
+            u->granted = stamp;
+            sm->bq_head[b] = head + 1 == sm->bq_cap ? 0 : head + 1;
+            if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
+            served++;
+            if (u->in && u->in->nrd && !--u->in->nrd) cu_mark_ready(sm, cu);
+        }
         sm->bq_total -= served;
     }
     if (++sm->arb_prio == sm->nbanks) sm->arb_prio = 0; /* (arb_prio < nbanks) */

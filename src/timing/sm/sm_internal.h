@@ -219,9 +219,11 @@ typedef struct sm_regset {
 
 /* Issue stage (issue.c): one scheduler's walk state, kept together so that a walk
    loads it from one place rather than from an array per field. Bit i of the masks is
-   the scheduler's view i (views up to 64). */
+   the scheduler's view i (views up to 64). Aligned to 256 bytes, which makes its size
+   256: `&sm->ss[s]`, computed at every memo test, walk and view mark, is then a shift
+   rather than a multiplication (issue.c allocates the array aligned). */
 typedef struct sm_sched_st {
-    uint64_t memo_gen;         /* gen of its memo (0: none) */
+    uint64_t memo_gen __attribute__((aligned(256))); /* gen of its memo (0: none) */
     uint64_t *memo_stall;      /* the stall counter its memo bumped */
     uint64_t vdirty;           /* views to look at again */
     uint64_t pelig, pbar;      /* pwait 0, pwait 2 */
@@ -758,6 +760,29 @@ void sm_replay_checkpoint(ws_sm *sm, sm_inst *in, int tx, uint32_t lanes, unsign
 /* warp buffer entries held by incomplete replayable instructions */
 static inline unsigned sm_replay_held(const sm_warp *w) {
     return w->rp_n ? w->iss_seq - w->rp[0].seq : 0;
+}
+
+/* fetch.c: entries one fill brings (two, as the fetch reads 16 bytes); room for a fill
+   (with the default 2 entries, an empty buffer; entries held for replay, from the oldest
+   incomplete memory instruction to the issue point, are not free); whether warp w may
+   fetch; warp wi's (w's) bit in sm->fetchable after anything sm_can_fetch reads changed
+   (inline for the issue, which marks its warp every time; sm_fetch_mark elsewhere). */
+static inline unsigned sm_fill_n(const sm_warp *w) { return w->ib_depth < 2 ? w->ib_depth : 2; }
+static inline bool sm_ib_room(const sm_warp *w) {
+    return w->ib_n + sm_replay_held(w) + sm_fill_n(w) <= w->ib_depth;
+}
+static inline bool sm_can_fetch(const sm_warp *w) {
+    return w->valid && !w->func_done && !w->imiss && sm_ib_room(w);
+}
+static inline void sm_fetch_mark_inline(ws_sm *sm, unsigned wi, const sm_warp *w) {
+    if (wi < 64) {
+        /* sm_can_fetch, the fill count first (the compiler then tests the rest in fewer steps) */
+        unsigned fill = sm_fill_n(w);
+        if (w->valid && !w->func_done && !w->imiss &&
+            w->ib_n + sm_replay_held(w) + fill <= w->ib_depth)
+            sm->fetchable |= 1ull << wi;
+        else sm->fetchable &= ~(1ull << wi);
+    }
 }
 
 /* hp.c: hazard prediction */
