@@ -76,43 +76,34 @@ static int child_checks(int used) {
 #endif
 }
 
-TEST(hostheap_reserves_and_advises_the_heap) {
+/* The exit status of fn(arg) run in a child process (-1: no child, or it
+ * did not exit). */
+static int in_child(int (*fn)(int), int arg) {
     fflush(NULL);
     pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) _exit(child_checks(0));
+    if (pid < 0) return -1;
+    if (pid == 0) _exit(fn(arg));
     int st = 0;
-    CHECK(waitpid(pid, &st, 0) == pid);
-    CHECK(WIFEXITED(st));
-    CHECK_EQ_U64((uint64_t)WEXITSTATUS(st), 0);
+    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st)) return -1;
+    return WEXITSTATUS(st);
 }
+
+TEST(hostheap_reserves_and_advises_the_heap) { CHECK_EQ_U64((uint64_t)in_child(child_checks, 0), 0); }
 
 /* A heap that already holds free chunks larger than the probe block (the
  * test runner's process after other tests) is advised all the same. */
 TEST(hostheap_advises_a_heap_with_large_free_chunks) {
-    fflush(NULL);
-    pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) _exit(child_checks(1));
-    int st = 0;
-    CHECK(waitpid(pid, &st, 0) == pid);
-    CHECK(WIFEXITED(st));
-    CHECK_EQ_U64((uint64_t)WEXITSTATUS(st), 0);
+    CHECK_EQ_U64((uint64_t)in_child(child_checks, 1), 0);
 }
 
-TEST(hostheap_turned_off_by_environment) {
-    fflush(NULL);
-    pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) {
-        setenv(WS_HOST_THP_ENV, "0", 1);
-        char buf[64];
-        _exit(ws_host_heap_tune() != 0 || ws_host_heap_tunables(NULL, buf, sizeof buf) != NULL);
-    }
-    int st = 0;
-    CHECK(waitpid(pid, &st, 0) == pid);
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+static int turned_off_checks(int unused) {
+    (void)unused;
+    setenv(WS_HOST_THP_ENV, "0", 1);
+    char buf[64];
+    return ws_host_heap_tune() != 0 || ws_host_heap_tunables(NULL, buf, sizeof buf) != NULL;
 }
+
+TEST(hostheap_turned_off_by_environment) { CHECK_EQ_U64((uint64_t)in_child(turned_off_checks, 0), 0); }
 
 TEST(hostheap_tunables_for_a_program) {
     char buf[128];
