@@ -524,24 +524,23 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     if (s->icnt_l2.len != icnt_l2_len) refull(p, s);
 }
 
+/* (Called by ws_mempart_l2_cycle once its quiet test fails: now >= l2_quiet_until.) */
 void ws_mempart_l2_steps(ws_mempart *p, uint64_t now) {
     if (p->inbox.head) take_inbox(p);
     p->scan.l2_now = now;
     p->scan.prog = p->scan.moves != p->scan.moves_prev;
     p->scan.moves_prev = p->scan.moves;
-    if (now >= p->scan.l2_quiet_until) {
-        uint64_t until = UINT64_MAX; /* when the first quiet one's ROP head is due */
-        for (uint32_t k = 0; k < p->nsub; k++) {
-            const subpart *s = &p->sp[k];
-            if (!subpart_quiet(p, s, now)) {
-                subpart_cycle(p, k, now);
-                until = 0;
-            } else if (s->rop.head && s->rop.head->t_l2_in + p->rop_latency < until) {
-                until = s->rop.head->t_l2_in + p->rop_latency;
-            }
+    uint64_t until = UINT64_MAX; /* when the first quiet one's ROP head is due */
+    for (uint32_t k = 0; k < p->nsub; k++) {
+        const subpart *s = &p->sp[k];
+        if (!subpart_quiet(p, s, now)) {
+            subpart_cycle(p, k, now);
+            until = 0;
+        } else if (s->rop.head && s->rop.head->t_l2_in + p->rop_latency < until) {
+            until = s->rop.head->t_l2_in + p->rop_latency;
         }
-        p->scan.l2_quiet_until = p->plain ? 0 : until;
     }
+    p->scan.l2_quiet_until = p->plain ? 0 : until;
     p->scan.n_full = p->scan.n_full_now; /* published: kept where the queues change */
 }
 
