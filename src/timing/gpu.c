@@ -226,6 +226,8 @@ typedef struct sm_out {
     ws_mreq *arrived;
     uint64_t pending_now;             /* the cycle the CTAs were given in */
     uint64_t pending[SO_PENDING_MAX]; /* their linear numbers, in dispatch order */
+    uint64_t skip_from, skip_due;     /* passed by (SKIPPED): its first cycle not run, the
+                                         first it must run (ws_sm_sleep_until) */
 } sm_out;
 
 static uint8_t cta_room_of(const ws_sm *sm) {
@@ -265,7 +267,10 @@ struct ws_gpu {
                                  (a CTA, a reply, a wake): still not busy, so the cycle loop
                                  skips ws_sm_busy, whose cost grows with the SM's units;
                                  padded to whole words of idle bytes, since busy_in reads it
-                                 eight SMs at a time */
+                                 eight SMs at a time; SKIPPED: busy but passed by in a pure
+                                 sleep (sm_skip) */
+    bool skip_ok;             /* this kernel's SMs may be passed by asleep (sm_skip) */
+    uint64_t skip_next;       /* no passed-by SM is due before this cycle */
     ws_addrdec ad;
     ws_sm **sm;
     ws_icnt *icnt;
@@ -799,7 +804,7 @@ static ws_mempart *part_of(ws_gpu *g, uint32_t subpart, uint32_t *k) {
    pending nor arrived (whatever gives it one clears its idle byte), so its
    sm_cycle does nothing and its line holds no SO_TICKED: the serial loops
    pass it by. */
-enum { IDLE_BYTES = 0x0101010101010101ull };
+enum { IDLE_BYTES = 0x0101010101010101ull, SKIPPED = 3 };
 static inline uint64_t busy_in(const ws_gpu *g, uint32_t w) {
     uint64_t x;
     memcpy(&x, g->sm_idle + 8 * (size_t)w, sizeof x);
@@ -1129,6 +1134,50 @@ __attribute__((noinline)) static void cpu_to_l2(ws_gpu *g, uint64_t now) {
 
 static void take_pending(ws_gpu *g, const ws_launch_desc *l, uint32_t i);
 
+/* ---- SMs passed by in a pure sleep ---------------------------------------------
+ * An SM whose next cycles are pure sleeping ones (WS_SM_PURE: they only count,
+ * ws_sm_skip) and whose out queue is empty does nothing the serial steps see
+ * until its sleep ends: its flags stay those of its last cycle (less
+ * WS_SM_PROGRESSED), it sends nothing and it takes part in no progress. On one
+ * thread the cycle loop passes such an SM by (sm_idle SKIPPED, which busy_in
+ * reads as idle) and counts its cycles when a reply or a CTA comes, at its
+ * sleep's end (skip_next), and before anything reads those counts. */
+static void sm_unskip(ws_gpu *g, uint32_t i, uint64_t next) {
+    sm_out *o = &g->out[i];
+    ws_sm_skip(g->sm[i], o->skip_from, next - o->skip_from);
+    g->sm_idle[i] = 0;
+}
+
+/* Every SM passed by counted up to `next` (the first cycle not run). */
+static void unskip_all(ws_gpu *g, uint64_t next) {
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        if (g->sm_idle[i] == SKIPPED) sm_unskip(g, i, next);
+    g->skip_next = UINT64_MAX;
+}
+
+/* Before the SMs' cycle `now`: the SMs whose sleep ends run it. */
+__attribute__((noinline)) static void unskip_due(ws_gpu *g, uint64_t now) {
+    uint64_t next = UINT64_MAX;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        if (g->sm_idle[i] != SKIPPED) continue;
+        if (g->out[i].skip_due <= now) sm_unskip(g, i, now);
+        else if (g->out[i].skip_due < next) next = g->out[i].skip_due;
+    }
+    g->skip_next = next;
+}
+
+/* After SM i's cycle `now`, committed, which left WS_SM_PURE. */
+__attribute__((noinline)) static void sm_skip(ws_gpu *g, uint32_t i, uint64_t now) {
+    ws_sm *sm = g->sm[i];
+    if (!g->skip_ok || ws_sm_out_peek(sm)) return;
+    sm_out *o = &g->out[i];
+    o->skip_from = now + 1;
+    o->skip_due = ws_sm_sleep_until(sm);
+    o->f &= (uint8_t)~(WS_SM_PROGRESSED | WS_SM_PURE);
+    g->sm_idle[i] = SKIPPED;
+    if (o->skip_due < g->skip_next) g->skip_next = o->skip_due;
+}
+
 /* CTA `cta` goes to SM idx, which has room: queued for the start of its next cycle. */
 static inline void give_cta(ws_gpu *g, const ws_launch_desc *l, uint32_t idx, uint64_t cta,
                             uint64_t now) {
@@ -1138,6 +1187,7 @@ static inline void give_cta(ws_gpu *g, const ws_launch_desc *l, uint32_t idx, ui
     o->pending_now = now;
     o->cta_room--;
     g->cta_rooms--;
+    if (g->sm_idle[idx] == SKIPPED) sm_unskip(g, idx, now + 1); /* (after its cycle `now`) */
     g->sm_idle[idx] = 0;
 }
 
@@ -1482,6 +1532,7 @@ static bool sms_cycle_serial(ws_gpu *g, const unit_phase *ph, bool *progress) {
             g->out[i].f = (uint8_t)(f & ~SO_TICKED); /* committed here */
             if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
             moved |= (f & WS_SM_PROGRESSED) != 0;
+            if (f & WS_SM_PURE) sm_skip(g, i, ph->now);
         }
     *progress = moved;
     return later;
@@ -1559,6 +1610,11 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     ws_status rc = WS_OK;
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels (padding stays idle) */
     g->cta_rooms = 0;
+    /* SMs are passed by asleep only on one thread, and not where other steps between
+       cycles read or give them anything (static and cluster dispatch, access-interval
+       throttling, the CPU core, the heterogeneous memory) */
+    g->skip_ok = !g->par_kernel && !static_map && !clustered && !g->llc && !g->cpu && !g->hm;
+    g->skip_next = UINT64_MAX;
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->out[i].arrived = NULL;
         g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
@@ -1588,6 +1644,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 if (r) {
                     if (g->hm) ws_hmem_reply(g->hm, r, now); /* per-node stats */
                     g->out[i].arrived = r; /* sm_cycle takes it in */
+                    if (g->sm_idle[i] == SKIPPED) sm_unskip(g, i, now);
                     g->sm_idle[i] = 0;
                 }
             }
@@ -1650,6 +1707,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             if (++g->par_runs % PAR_REBALANCE == 0) par_rebalance(g);
         } else {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
+            if (now >= g->skip_next) unskip_due(g, now);
             commit = sms_cycle_serial(g, &ph, &progress);
             /* mem_cycle's steps, with its arguments held apart from ph (whose
                address the parallel branch hands out) */
@@ -1667,6 +1725,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (rc != WS_OK) break;
         if (g->hm_period && cycle % g->hm_period == 0) hm_sample(g, g->hm_period);
         if (cycle >= g->ctl_next) {
+            unskip_all(g, now + 1);
             for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_wake(g->sm[i]); /* decisions change */
             memset(g->sm_idle, 0, g->n_sms);
             ws_control_epoch(g->ctl, cycle, now);
@@ -1716,7 +1775,8 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (next_cta == dispatch_end) { /* (while CTAs are left, the SMs' state is not read) */
             bool sms_busy = false;
             for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
-                sms_busy = !g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i]));
+                sms_busy = g->sm_idle[i] == SKIPPED ||
+                           (!g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i])));
             if (!sms_busy && !memory_busy(g)) break;
         }
         if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
@@ -1727,6 +1787,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
         idle = progress ? 0 : idle + 1;
         if (g->cfg.deadlock_detect && idle >= watchdog) {
+            unskip_all(g, now + 1);
             take_all_pending(g, l);
             describe_stuck(g, k->name, cycle, idle, fault);
             rc = fault->code;
@@ -1741,6 +1802,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             break;
         }
         if (interval && cycle % interval == 0) {
+            unskip_all(g, now + 1);
             take_all_pending(g, l); /* the sample counts their warps */
             sample(g, cycle, interval, &k->ts_prev);
         }
@@ -1752,6 +1814,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 hang_from = cycle;
                 hang_insts = wi;
             } else if (cycle - hang_from >= hang) {
+                unskip_all(g, now + 1);
                 take_all_pending(g, l);
                 describe_hang(g, k->name, cycle - hang_from, wi - hang_insts, fault);
                 rc = fault->code;
@@ -1773,6 +1836,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         }
     }
     if (shown && g->progress_tty) fprintf(stderr, "\r%120s\r", "");
+    unskip_all(g, g->tot_cycles + cycle); /* (every exit is after a core cycle's cycle++) */
     take_all_pending(g, l); /* a kernel stopped early (a cap, a fault) leaves none waiting */
     k->cycle = cycle;
     k->next_cta = next_cta;

@@ -155,50 +155,77 @@ static void rig_close(rig *r) {
 /* Called after every cycle of rig_run when set (a test's check of the SM's own state). */
 static void (*rig_each_cycle)(const ws_sm *sm);
 
-/* Run grid x block on one SM; memory answers every request after `lat`
-   cycles. Returns the cycles taken (0 on a stall of 100000 cycles). */
-static uint64_t rig_run(rig *r, uint32_t grid, uint32_t block, uint32_t regs, uint64_t lat) {
+/* rig_run's memory: the requests in flight (fly, due: when each is answered). */
+typedef struct rig_mem {
+    ws_mreq *fly[4096];
+    uint64_t due[4096];
+    unsigned nfly;
+} rig_mem;
+
+/* Every reply due at `now` that the SM has room for goes in. */
+static void rig_mem_answer(rig *r, rig_mem *m, uint64_t now) {
+    for (unsigned i = 0; i < m->nfly;) {
+        if (m->due[i] <= now && ws_sm_in_ready_for(r->sm, m->fly[i])) {
+            ws_mreq *q = m->fly[i];
+            q->is_reply = true;
+            ws_sm_in_push(r->sm, q, now);
+            m->fly[i] = m->fly[--m->nfly];
+            m->due[i] = m->due[m->nfly];
+        } else {
+            i++;
+        }
+    }
+}
+
+/* The SM's requests leave; each is answered `lat` cycles later. */
+static void rig_mem_take(rig *r, rig_mem *m, uint64_t now, uint64_t lat) {
+    ws_mreq *q;
+    while ((q = ws_sm_out_peek(r->sm)) && m->nfly < 4096) {
+        ws_sm_out_pop(r->sm);
+        m->fly[m->nfly] = q;
+        m->due[m->nfly++] = now + lat;
+    }
+}
+
+/* After a cycle: false on a fault, or on a stall of 100000 cycles (reported). */
+static bool rig_went_on(rig *r, uint64_t *idle) {
+    if (ws_sm_fault(r->sm, NULL)) return false;
+    *idle = ws_sm_progressed(r->sm) ? 0 : *idle + 1;
+    if (*idle > 100000) {
+        char buf[4096];
+        ws_sm_describe(r->sm, buf, sizeof buf);
+        ws_test_fail(__FILE__, __LINE__, "stuck: %s", buf);
+        return false;
+    }
+    return true;
+}
+
+static void rig_start(rig *r, uint32_t grid, uint32_t block, uint32_t regs) {
     r->l.grid[0] = grid, r->l.grid[1] = r->l.grid[2] = 1;
     r->l.block[0] = block, r->l.block[1] = r->l.block[2] = 1;
     ws_kernel_res res = {block, regs, r->mod->funcs[0].static_shared};
     ws_sm_start_kernel(r->sm, &r->l, &res);
-    ws_mreq *fly[4096];
-    uint64_t due[4096];
-    unsigned nfly = 0;
+}
+
+/* Run grid x block on one SM; memory answers every request after `lat`
+   cycles. Returns the cycles taken (0 on a stall of 100000 cycles). */
+static uint64_t rig_run(rig *r, uint32_t grid, uint32_t block, uint32_t regs, uint64_t lat) {
+    rig_start(r, grid, block, regs);
+    rig_mem mem;
+    rig_mem *m = &mem;
+    m->nfly = 0;
     uint32_t next = 0;
     uint64_t now = 0, idle = 0;
-    while (next < grid || ws_sm_busy(r->sm) || nfly) {
+    while (next < grid || ws_sm_busy(r->sm) || m->nfly) {
         while (next < grid && ws_sm_can_take_cta(r->sm)) {
             uint32_t id[3] = {next++, 0, 0};
             ws_sm_take_cta(r->sm, id, now);
         }
-        for (unsigned i = 0; i < nfly;) {
-            if (due[i] <= now && ws_sm_in_ready_for(r->sm, fly[i])) {
-                ws_mreq *q = fly[i];
-                q->is_reply = true;
-                ws_sm_in_push(r->sm, q, now);
-                fly[i] = fly[--nfly];
-                due[i] = due[nfly];
-            } else {
-                i++;
-            }
-        }
+        rig_mem_answer(r, m, now);
         ws_sm_cycle(r->sm, now);
         if (rig_each_cycle) rig_each_cycle(r->sm);
-        ws_mreq *q;
-        while ((q = ws_sm_out_peek(r->sm)) && nfly < 4096) {
-            ws_sm_out_pop(r->sm);
-            fly[nfly] = q;
-            due[nfly++] = now + lat;
-        }
-        if (ws_sm_fault(r->sm, NULL)) return 0;
-        idle = ws_sm_progressed(r->sm) ? 0 : idle + 1;
-        if (idle > 100000) {
-            char buf[4096];
-            ws_sm_describe(r->sm, buf, sizeof buf);
-            ws_test_fail(__FILE__, __LINE__, "stuck: %s", buf);
-            return 0;
-        }
+        rig_mem_take(r, m, now, lat);
+        if (!rig_went_on(r, &idle)) return 0;
         now++;
     }
     return now;
@@ -343,30 +370,28 @@ static uint64_t rig_run_pieces(rig *r, uint32_t grid, uint32_t block, uint32_t r
                 if (!split) break;
             }
         }
-        if (ws_sm_fault(r->sm, NULL)) return 0;
-        idle = ws_sm_progressed(r->sm) ? 0 : idle + 1;
-        if (idle > 100000) {
-            ws_test_fail(__FILE__, __LINE__, "stuck");
-            return 0;
-        }
+        if (!rig_went_on(r, &idle)) return 0;
         now++;
     }
     return now;
 }
 
+/* The options of the twin runs below: defaults, one scheduler, a smaller L1D. */
+static const char *const twin_sets[][5] = {
+    {NULL},
+    {"gpgpu_num_sched_per_core", "1", NULL},
+    {"gpgpu_cache:dl1", "S:32:128:4,L:L:m:N,A:32:8,8", NULL},
+};
+
 TEST(sm_sleeping_replies_agree_with_full_cycles) {
-    static const char *const sets[][5] = {
-        {NULL},
-        {"gpgpu_num_sched_per_core", "1", NULL},
-        {"gpgpu_cache:dl1", "S:32:128:4,L:L:m:N,A:32:8,8", NULL},
-    };
-    for (unsigned k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+    for (unsigned k = 0; k < sizeof twin_sets / sizeof twin_sets[0]; k++) {
+        const char *const *sets = twin_sets[k];
         uint64_t cyc[2];
         ws_sm_stats st[2];
         uint64_t quiet = 0;
         for (int w = 0; w < 2; w++) {
             rig r;
-            if (!rig_open(&r, vadd_ptx, sets[k][0] ? sets[k] : NULL)) return;
+            if (!rig_open(&r, vadd_ptx, sets[0] ? sets : NULL)) return;
             cyc[w] = rig_run_pieces(&r, 8, 128, 16, 120, w == 1);
             st[w] = *ws_sm_get_stats(r.sm);
             if (!w) quiet = r.sm->sleep_replies;
@@ -377,6 +402,80 @@ TEST(sm_sleeping_replies_agree_with_full_cycles) {
                   (unsigned long long)cyc[0], (unsigned long long)cyc[1]);
         CHECK_MSG(!memcmp(&st[0], &st[1], sizeof st[0]), "set %u: statistics differ", k);
         CHECK_MSG(quiet > 0, "set %u: no reply was taken asleep", k); /* the path ran */
+    }
+}
+
+/* ---- pure sleeping cycles passed by and counted later (ws_sm_skip) --------------- */
+/* rig_run's memory with ws_sm_step; `skip`: after a cycle that leaves WS_SM_PURE
+   (and an empty out queue) the SM is passed by until its sleep's end or a reply,
+   and the cycles passed by are counted with ws_sm_skip before it is given anything,
+   as gpu.c does. *skipped: the cycles passed by. */
+static uint64_t rig_run_skip(rig *r, uint32_t grid, uint32_t block, uint32_t regs,
+                             uint64_t lat, bool skip, uint64_t *skipped) {
+    rig_start(r, grid, block, regs);
+    rig_mem mem;
+    rig_mem *m = &mem;
+    m->nfly = 0;
+    uint32_t next = 0;
+    uint64_t now = 0, idle = 0, from = 0, until = 0;
+    bool passed = false; /* the SM is being passed by since `from`, until `until` */
+    *skipped = 0;
+    while (next < grid || passed || ws_sm_busy(r->sm) || m->nfly) {
+        bool reply = false;
+        for (unsigned i = 0; i < m->nfly; i++) reply |= m->due[i] <= now;
+        if (passed && (reply || now >= until || next < grid)) {
+            ws_sm_skip(r->sm, from, now - from);
+            *skipped += now - from;
+            passed = false;
+        }
+        if (passed) {
+            idle++;
+            now++;
+            continue;
+        }
+        while (next < grid && ws_sm_can_take_cta(r->sm)) {
+            uint32_t id[3] = {next++, 0, 0};
+            ws_sm_take_cta(r->sm, id, now);
+        }
+        rig_mem_answer(r, m, now);
+        unsigned f = ws_sm_step(r->sm, now);
+        rig_mem_take(r, m, now, lat);
+        if (!rig_went_on(r, &idle)) return 0;
+        now++;
+        if (skip && (f & WS_SM_PURE) && !ws_sm_out_peek(r->sm)) {
+            passed = true;
+            from = now;
+            until = ws_sm_sleep_until(r->sm);
+        }
+    }
+    return now;
+}
+
+TEST(sm_pure_sleep_skipped_agrees_with_every_cycle) {
+    for (unsigned k = 0; k < sizeof twin_sets / sizeof twin_sets[0]; k++) {
+        const char *const *sets = twin_sets[k];
+        uint64_t cyc[2], skipped[2];
+        ws_sm_stats st[2];
+        unsigned prio[2][2];
+        uint8_t resbus[2][SM_RESBUS_RING];
+        for (int w = 0; w < 2; w++) {
+            rig r;
+            if (!rig_open(&r, vadd_ptx, sets[0] ? sets : NULL)) return;
+            cyc[w] = rig_run_skip(&r, 8, 128, 16, 300, w == 1, &skipped[w]);
+            st[w] = *ws_sm_get_stats(r.sm);
+            prio[w][0] = r.sm->arb_prio;
+            prio[w][1] = r.sm->sched_prio;
+            memcpy(resbus[w], r.sm->resbus, sizeof resbus[w]);
+            CHECK_EQ_U64(st[w].ctas_done, 8);
+            rig_close(&r);
+        }
+        CHECK_MSG(cyc[0] == cyc[1], "set %u: cycles %llu stepped, %llu skipped", k,
+                  (unsigned long long)cyc[0], (unsigned long long)cyc[1]);
+        CHECK_MSG(!memcmp(&st[0], &st[1], sizeof st[0]), "set %u: statistics differ", k);
+        CHECK_MSG(prio[0][0] == prio[1][0] && prio[0][1] == prio[1][1],
+                  "set %u: rotations differ", k);
+        CHECK_MSG(!memcmp(resbus[0], resbus[1], sizeof resbus[0]), "set %u: resbus differs", k);
+        CHECK_MSG(skipped[1] > 0, "set %u: no cycle was passed by", k); /* the path ran */
     }
 }
 

@@ -610,8 +610,9 @@ static uint64_t quiet_until(ws_sm *sm) {
 void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
 
 /* ---- the cycle ------------------------------------------------------------------ */
-/* The cycle of an SM found busy (ws_sm_step, its one caller). */
-static inline void busy_cycle(ws_sm *sm, uint64_t now) {
+/* The cycle of an SM found busy (ws_sm_step, its one caller). Returns
+   WS_SM_PURE when the next cycle will be a pure sleeping one (ws_sm_skip). */
+static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
     sm->now = now;
     if (sm->hp_cycle) sm_hp_cycle(sm);
     sm->progressed = false;
@@ -627,9 +628,13 @@ static inline void busy_cycle(ws_sm *sm, uint64_t now) {
         sm->arb_prio = (sm->arb_prio + sm->oc_steps) % sm->nbanks; /* as sm_oc_cycle idle */
         for (unsigned s = 0; s < sm->n_sched; s++) (*sm->ss[s].memo_stall)++;
         sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
-        return;
+        /* (the reply, if any, was taken: resp.len is 0 again) */
+        return !sm->sleep_stuck && !sm->sleep_shift && now + 1 < sm->sleep_until &&
+                       !sm->hp_cycle && !sm->resp.len
+                   ? WS_SM_PURE
+                   : 0;
     }
-    if (!sm->n_active_ctas && !sm_busy(sm)) return;
+    if (!sm->n_active_ctas && !sm_busy(sm)) return 0;
     if (sm->n_active_ctas) {
         sm->st.cycles_active++;
         sm->st.warps_live_sum += sm->n_live_warps;
@@ -645,14 +650,38 @@ static inline void busy_cycle(ws_sm *sm, uint64_t now) {
         sm_decode_cycle(sm);
         sm_fetch_cycle(sm);
     }
-    sm->sleep_until = quiet_until(sm);
+    /* (quiet_until: 0, or a sleep of at least one cycle after this, with resp.len 0) */
+    if (!(sm->sleep_until = quiet_until(sm))) return 0;
+    return !sm->sleep_stuck && !sm->sleep_shift && !sm->hp_cycle ? WS_SM_PURE : 0;
 }
 
 unsigned ws_sm_step(ws_sm *sm, uint64_t now) {
     if (!sm_busy(sm)) return after_flags(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM);
-    busy_cycle(sm, now);
-    return WS_SM_TICKED | after_flags(sm);
+    unsigned pure = busy_cycle(sm, now);
+    return WS_SM_TICKED | pure | after_flags(sm);
 }
+
+/* A pure sleeping cycle (busy_cycle's sleeping branch with no stuck LD/ST
+   unit, no moving L1 queue, no reply and no credit delay line) only counts;
+   n of them from `from` on, counted at once: each changes only what is
+   added here, by the same amounts, and reads none of it. */
+void ws_sm_skip(ws_sm *sm, uint64_t from, uint64_t n) {
+    if (!n) return;
+    sm->now = from + n - 1;
+    sm->progressed = false;
+    sm->st.cycles_active += n;
+    sm->st.warps_live_sum += n * sm->n_live_warps;
+    if (n >= SM_RESBUS_RING) {
+        memset(sm->resbus, 0, sizeof sm->resbus);
+    } else {
+        for (uint64_t c = from; c < from + n; c++) sm->resbus[c % SM_RESBUS_RING] = 0;
+    }
+    sm->arb_prio = (unsigned)((sm->arb_prio + n % sm->nbanks * sm->oc_steps) % sm->nbanks);
+    for (unsigned s = 0; s < sm->n_sched; s++) *sm->ss[s].memo_stall += n;
+    sm->sched_prio = (unsigned)((sm->sched_prio + n % sm->n_sched) % sm->n_sched);
+}
+
+uint64_t ws_sm_sleep_until(const ws_sm *sm) { return sm->sleep_until; }
 
 void ws_sm_cycle(ws_sm *sm, uint64_t now) {
     if (sm_busy(sm)) {

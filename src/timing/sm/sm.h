@@ -146,12 +146,21 @@ void ws_sm_commit(ws_sm *sm);
  * a fault (ws_sm_fault), room for a reply (ws_sm_in_ready), room for a CTA
  * (ws_sm_can_take_cta). */
 enum { WS_SM_LOGGED = 1, WS_SM_HAS_OUT = 2, WS_SM_PROGRESSED = 4, WS_SM_FAULTED = 8,
-       WS_SM_RESP_ROOM = 16, WS_SM_CTA_ROOM = 32, WS_SM_TICKED = 0x80 };
+       WS_SM_RESP_ROOM = 16, WS_SM_CTA_ROOM = 32, WS_SM_PURE = 0x40, WS_SM_TICKED = 0x80 };
 unsigned ws_sm_after_cycle(const ws_sm *sm);
 /* The GPU's cycle of one SM in one call: when ws_sm_busy, ws_sm_cycle and
  * WS_SM_TICKED | ws_sm_after_cycle; otherwise nothing is done and only
  * ws_sm_after_cycle's WS_SM_RESP_ROOM and WS_SM_CTA_ROOM are returned. */
 unsigned ws_sm_step(ws_sm *sm, uint64_t now);
+/* WS_SM_PURE in ws_sm_step's flags: the SM's next cycles up to
+ * ws_sm_sleep_until are pure sleeping ones, which only count: the caller
+ * may instead pass them by and count them later with ws_sm_skip (from: the
+ * first, n of them), before anything reads the SM or gives it anything (a
+ * reply, a CTA, ws_sm_wake), as long as its out queue is empty. The
+ * counters they move are the active cycles, the live-warp sum and the
+ * schedulers' stall counts. */
+void ws_sm_skip(ws_sm *sm, uint64_t from, uint64_t n);
+uint64_t ws_sm_sleep_until(const ws_sm *sm);
 /* A quiet SM (all warps waiting, pipeline empty) only counts its cycles
  * until a reply or a CTA arrives; call this when anything else it reads
  * changed between cycles (a policy controller's decision). */
