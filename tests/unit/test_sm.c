@@ -405,13 +405,14 @@ TEST(sm_sleeping_replies_agree_with_full_cycles) {
     }
 }
 
-/* ---- pure sleeping cycles passed by and counted later (ws_sm_skip) --------------- */
+/* ---- sleeping cycles passed by and counted later (ws_sm_skip) -------------------- */
 /* rig_run's memory with ws_sm_step; `skip`: after a cycle that leaves WS_SM_PURE
    (and an empty out queue) the SM is passed by until its sleep's end or a reply,
    and the cycles passed by are counted with ws_sm_skip before it is given anything,
-   as gpu.c does. *skipped: the cycles passed by. */
+   as gpu.c does. *skipped: the cycles passed by; *shifts: the sleeps passed by
+   whose L1 latency queue moved up. */
 static uint64_t rig_run_skip(rig *r, uint32_t grid, uint32_t block, uint32_t regs,
-                             uint64_t lat, bool skip, uint64_t *skipped) {
+                             uint64_t lat, bool skip, uint64_t *skipped, uint64_t *shifts) {
     rig_start(r, grid, block, regs);
     rig_mem mem;
     rig_mem *m = &mem;
@@ -419,7 +420,7 @@ static uint64_t rig_run_skip(rig *r, uint32_t grid, uint32_t block, uint32_t reg
     uint32_t next = 0;
     uint64_t now = 0, idle = 0, from = 0, until = 0;
     bool passed = false; /* the SM is being passed by since `from`, until `until` */
-    *skipped = 0;
+    *skipped = *shifts = 0;
     while (next < grid || passed || ws_sm_busy(r->sm) || m->nfly) {
         bool reply = false;
         for (unsigned i = 0; i < m->nfly; i++) reply |= m->due[i] <= now;
@@ -446,22 +447,34 @@ static uint64_t rig_run_skip(rig *r, uint32_t grid, uint32_t block, uint32_t reg
             passed = true;
             from = now;
             until = ws_sm_sleep_until(r->sm);
+            *shifts += r->sm->sleep_shift; /* (the L1 latency queue moves meanwhile) */
         }
     }
     return now;
 }
 
 TEST(sm_pure_sleep_skipped_agrees_with_every_cycle) {
-    for (unsigned k = 0; k < sizeof twin_sets / sizeof twin_sets[0]; k++) {
-        const char *const *sets = twin_sets[k];
-        uint64_t cyc[2], skipped[2];
+    /* vadd_ptx with a load after the barrier that hits in the L1D: with a longer hit
+       latency, warps sleep while the L1 latency queue moves up */
+    char ptx[2048];
+    const char *at = strstr(vadd_ptx, "setp.lt.u32");
+    snprintf(ptx, sizeof ptx, "%.*sld.global.u32 %%r7, [%%rd3];\nadd.u32 %%r5, %%r5, %%r7;\n%s",
+             (int)(at - vadd_ptx), vadd_ptx, at);
+    /* (and a small MSHR: stuck LD/ST units, whose sleeps are not passed by) */
+    static const char *const slow_l1[] = {"gpgpu_l1_latency", "40", "gpgpu_cache:dl1",
+                                          "S:32:128:4,L:L:m:N,A:2:2,2", NULL};
+    const unsigned n_twin = sizeof twin_sets / sizeof twin_sets[0];
+    uint64_t shifted = 0;
+    for (unsigned k = 0; k <= n_twin; k++) { /* the twin sets, then slow_l1 */
+        const char *const *sets = k < n_twin ? twin_sets[k] : slow_l1;
+        uint64_t cyc[2], skipped[2], shifts[2];
         ws_sm_stats st[2];
         unsigned prio[2][2];
         uint8_t resbus[2][SM_RESBUS_RING];
         for (int w = 0; w < 2; w++) {
             rig r;
-            if (!rig_open(&r, vadd_ptx, sets[0] ? sets : NULL)) return;
-            cyc[w] = rig_run_skip(&r, 8, 128, 16, 300, w == 1, &skipped[w]);
+            if (!rig_open(&r, ptx, sets[0] ? sets : NULL)) return;
+            cyc[w] = rig_run_skip(&r, 8, 128, 16, 300, w == 1, &skipped[w], &shifts[w]);
             st[w] = *ws_sm_get_stats(r.sm);
             prio[w][0] = r.sm->arb_prio;
             prio[w][1] = r.sm->sched_prio;
@@ -476,7 +489,9 @@ TEST(sm_pure_sleep_skipped_agrees_with_every_cycle) {
                   "set %u: rotations differ", k);
         CHECK_MSG(!memcmp(resbus[0], resbus[1], sizeof resbus[0]), "set %u: resbus differs", k);
         CHECK_MSG(skipped[1] > 0, "set %u: no cycle was passed by", k); /* the path ran */
+        shifted += shifts[1];
     }
+    CHECK(shifted > 0); /* and passed by an SM whose L1 latency queue moved up */
 }
 
 /* ---- unit-level checks on a bare SM --------------------------------------------- */

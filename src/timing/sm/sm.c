@@ -628,9 +628,9 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
         sm->arb_prio = (sm->arb_prio + sm->oc_steps) % sm->nbanks; /* as sm_oc_cycle idle */
         for (unsigned s = 0; s < sm->n_sched; s++) (*sm->ss[s].memo_stall)++;
         sm->sched_prio = (sm->sched_prio + 1) % sm->n_sched;
-        /* (the reply, if any, was taken: resp.len is 0 again) */
-        return !sm->sleep_stuck && !sm->sleep_shift && now + 1 < sm->sleep_until &&
-                       !sm->hp_cycle && !sm->resp.len
+        /* (the reply, if any, was taken: resp.len is 0 again; a moving queue's cycle
+           stores nothing: sm_ldst_moving_cycle) */
+        return !sm->sleep_stuck && now + 1 < sm->sleep_until && !sm->hp_cycle && !sm->resp.len
                    ? WS_SM_PURE
                    : 0;
     }
@@ -652,7 +652,7 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
     }
     /* (quiet_until: 0, or a sleep of at least one cycle after this, with resp.len 0) */
     if (!(sm->sleep_until = quiet_until(sm))) return 0;
-    return !sm->sleep_stuck && !sm->sleep_shift && !sm->hp_cycle ? WS_SM_PURE : 0;
+    return !sm->sleep_stuck && !sm->hp_cycle ? WS_SM_PURE : 0;
 }
 
 unsigned ws_sm_step(ws_sm *sm, uint64_t now) {
@@ -662,9 +662,10 @@ unsigned ws_sm_step(ws_sm *sm, uint64_t now) {
 }
 
 /* A pure sleeping cycle (busy_cycle's sleeping branch with no stuck LD/ST
-   unit, no moving L1 queue, no reply and no credit delay line) only counts;
-   n of them from `from` on, counted at once: each changes only what is
-   added here, by the same amounts, and reads none of it. */
+   unit, no reply and no credit delay line; a moving L1 queue's cycle,
+   sm_ldst_moving_cycle, stores nothing) only counts; n of them from `from`
+   on, counted at once: each changes only what is added here, by the same
+   amounts, and reads none of it. */
 void ws_sm_skip(ws_sm *sm, uint64_t from, uint64_t n) {
     if (!n) return;
     sm->now = from + n - 1;
