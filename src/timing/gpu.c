@@ -1158,10 +1158,14 @@ static void unskip_all(ws_gpu *g, uint64_t next) {
 /* Before the SMs' cycle `now`: the SMs whose sleep ends run it. */
 __attribute__((noinline)) static void unskip_due(ws_gpu *g, uint64_t now) {
     uint64_t next = UINT64_MAX;
-    for (uint32_t i = 0; i < g->n_sms; i++) {
-        if (g->sm_idle[i] != SKIPPED) continue;
-        if (g->out[i].skip_due <= now) sm_unskip(g, i, now);
-        else if (g->out[i].skip_due < next) next = g->out[i].skip_due;
+    for (uint32_t w = 0; 8 * w < g->n_sms; w++) {
+        uint64_t x;
+        memcpy(&x, g->sm_idle + 8 * (size_t)w, sizeof x);
+        for (uint64_t m = x >> 1 & IDLE_BYTES; m; m &= m - 1) { /* SKIPPED: bit 1 set */
+            uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
+            if (g->out[i].skip_due <= now) sm_unskip(g, i, now);
+            else if (g->out[i].skip_due < next) next = g->out[i].skip_due;
+        }
     }
     g->skip_next = next;
 }
