@@ -33,12 +33,9 @@ typedef struct pkt {
     uint32_t flits, moved;
 } pkt;
 
-typedef struct pring {
-    pkt *v;
-    uint32_t cap, head, len;
-    uint32_t mask;        /* slots - 1: the slots are the next power of two of cap */
-    uint32_t flits;       /* flits held */
-} pring;
+/* An input or ejection buffer: ws_icnt_ring (icnt.h, where the replies'
+   inline room test reads an input's flits). */
+typedef ws_icnt_ring pring;
 
 /* An output port (a grant or a transfer reads and writes all of it). */
 typedef struct outp {
@@ -249,6 +246,8 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
        network's the SMs (only outputs have ejection buffers) */
     n->scan.arrivals[0] = n->nets[0].ej_busy;
     n->scan.arrivals[1] = n->nets[1].ej_busy;
+    n->scan.reply_in = n->nets[1].in;
+    n->scan.cap_in = n->cap_in;
     return n;
 }
 

@@ -413,6 +413,61 @@ static inline bool subpart_quiet(const ws_mempart *p, const subpart *s, uint64_t
            (!s->rop.head || now < s->rop.head->t_l2_in + p->rop_latency);
 }
 
+/* subpart_cycle's step 3: the head of sub-partition k's miss queue goes
+   towards DRAM, if its L2->DRAM queue has room. (Out of line, as is the
+   bypass below: the L2 step's common cycles need neither's frame.) */
+static __attribute__((noinline)) void miss_to_dram(ws_mempart *p, subpart *s, uint32_t k,
+                                                   uint64_t now) {
+    ws_cache *c = s->l2;
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    if (!o) return;
+    if (p->q_l2_dram && s->l2_dram.len >= p->q_l2_dram) {
+        p->stats.stall_dram_full++;
+        return;
+    }
+    dram_item it;
+    if (o->kind == WS_OUT_READ_LINE) {
+        const ws_mreq *src = o->req;
+        ws_mreq *f = ws_mreq_alloc(p->pool);
+        f->addr = o->addr;
+        f->data_size = o->size;
+        f->access = src ? src->access : WS_MA_L2_WR_ALLOC;
+        f->mflags = MF_FILL;
+        f->subpart = (uint16_t)(p->chan * p->nsub + k);
+        f->t_l2_in = now;
+        make_dram_item(p, &it, f, o->addr, o->size, false, (uint8_t)k);
+    } else if (o->kind == WS_OUT_WRITE) {
+        ws_mreq *w = o->req;
+        make_dram_item(p, &it, w, w->addr, w->data_size, true, (uint8_t)k);
+    } else if (o->kind == WS_OUT_BYPASS) { /* uncached: DRAM answers the request */
+        ws_mreq *b = o->req;
+        make_dram_item(p, &it, b, b->addr, b->data_size, false, (uint8_t)k);
+        p->stats.l2_bypass++;
+    } else {
+        make_dram_item(p, &it, NULL, o->addr, o->size, true, (uint8_t)k);
+    }
+    ring_push(&s->l2_dram, &it);
+    p->l2_dram_n++;
+    p->scan.dram_until = 0;
+    ws_cache_pop_miss(c);
+    p->scan.moves++;
+}
+
+/* subpart_cycle's step 4 at a texture-only L2: request r (not a texture
+   fetch) goes straight towards DRAM, if its L2->DRAM queue has room. */
+static __attribute__((noinline)) void bypass_to_dram(ws_mempart *p, subpart *s, uint32_t k,
+                                                     ws_mreq *r) {
+    if (p->q_l2_dram && s->l2_dram.len >= p->q_l2_dram) return;
+    dram_item it;
+    make_dram_item(p, &it, r, r->addr, r->data_size, r->is_write && !r->is_atomic, (uint8_t)k);
+    ring_push(&s->l2_dram, &it);
+    p->l2_dram_n++;
+    p->scan.dram_until = 0;
+    ws_mreq_fifo_pop(&s->icnt_l2);
+    p->stats.l2_bypass++;
+    p->scan.moves++;
+}
+
 static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     subpart *s = &p->sp[k];
     ws_cache *c = s->l2;
@@ -442,39 +497,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
         }
     }
     /* 3. one miss-queue entry goes towards DRAM */
-    const ws_cache_out *o = ws_cache_has_miss(c) ? ws_cache_peek_miss(c) : NULL;
-    if (o) {
-        if (p->q_l2_dram && s->l2_dram.len >= p->q_l2_dram) {
-            p->stats.stall_dram_full++;
-        } else {
-            dram_item it;
-            if (o->kind == WS_OUT_READ_LINE) {
-                const ws_mreq *src = o->req;
-                ws_mreq *f = ws_mreq_alloc(p->pool);
-                f->addr = o->addr;
-                f->data_size = o->size;
-                f->access = src ? src->access : WS_MA_L2_WR_ALLOC;
-                f->mflags = MF_FILL;
-                f->subpart = (uint16_t)(p->chan * p->nsub + k);
-                f->t_l2_in = now;
-                make_dram_item(p, &it, f, o->addr, o->size, false, (uint8_t)k);
-            } else if (o->kind == WS_OUT_WRITE) {
-                ws_mreq *w = o->req;
-                make_dram_item(p, &it, w, w->addr, w->data_size, true, (uint8_t)k);
-            } else if (o->kind == WS_OUT_BYPASS) { /* uncached: DRAM answers the request */
-                ws_mreq *b = o->req;
-                make_dram_item(p, &it, b, b->addr, b->data_size, false, (uint8_t)k);
-                p->stats.l2_bypass++;
-            } else {
-                make_dram_item(p, &it, NULL, o->addr, o->size, true, (uint8_t)k);
-            }
-            ring_push(&s->l2_dram, &it);
-            p->l2_dram_n++;
-            p->scan.dram_until = 0;
-            ws_cache_pop_miss(c);
-            p->scan.moves++;
-        }
-    }
+    if (ws_cache_has_miss(c)) miss_to_dram(p, s, k, now);
     if (s->data_port_busy) s->data_port_busy--;
     if (s->fill_port_busy) s->fill_port_busy--;
     /* 4. a new L2 access */
@@ -482,17 +505,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     if (r) {
         bool bypass = p->texture_only && !is_texture(r);
         if (bypass) {
-            if (!p->q_l2_dram || s->l2_dram.len < p->q_l2_dram) {
-                dram_item it;
-                make_dram_item(p, &it, r, r->addr, r->data_size, r->is_write && !r->is_atomic,
-                               (uint8_t)k);
-                ring_push(&s->l2_dram, &it);
-                p->l2_dram_n++;
-                p->scan.dram_until = 0;
-                ws_mreq_fifo_pop(&s->icnt_l2);
-                p->stats.l2_bypass++;
-                p->scan.moves++;
-            }
+            bypass_to_dram(p, s, k, r);
         } else if (!qfull(s->l2_icnt, p->q_l2_icnt) && !s->data_port_busy) {
             bool wr = r->is_write && !r->is_atomic; /* atomics are served as reads */
             uint64_t ix = p->part_local_index ? r->part_addr : r->addr;
