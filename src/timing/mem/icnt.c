@@ -512,7 +512,7 @@ static void allocate(const ws_icnt *n, net *t) {
  * candidate input is visited and asks its head's output, and the outputs
  * that can grant are gathered first. Kept for the tests, which require the
  * same grants from both (ws_icnt_set_reference_alloc). */
-static void allocate_ref(ws_icnt *n, net *t) {
+static void allocate_ref(const ws_icnt *n, net *t) {
     const uint32_t win = t->win;
     bool any = false;
     for (uint32_t w = 0; w < win; w++) {
@@ -640,6 +640,39 @@ static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *
     }
 }
 
+/* A cycle of a network with entering packets, in any number of words (or
+   with the tests' reference allocator). Out of line: the presets' one-word
+   networks take cycle1, which keeps more in registers without this. */
+static __attribute__((noinline)) void cycle_words(const ws_icnt *n, net *t, int steps) {
+    uint64_t *wt = t->wait + (size_t)n->slot * t->win;
+    for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
+        for (uint64_t m = wt[w]; m; m &= m - 1) {
+            uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            cand_add(t, i, ring_head(&t->in[i])->dst);
+        }
+        wt[w] = 0;
+    }
+    for (uint32_t w = 0; w < t->wout; w++) /* budgets refill */
+        if (t->conn_out[w]) {
+            transfer_outputs(n, t);
+            break;
+        }
+    for (int s = 0; s < steps; s++) {
+        /* no candidate at an unconnected output: this step grants nothing
+           and leaves no tail, so neither it nor the cycle's later steps
+           change anything but the step count */
+        if (!t->ref_alloc && !free_cand(t)) {
+            t->step += (uint64_t)(steps - s);
+            break;
+        }
+        t->step++;
+        if (t->ref_alloc) allocate_ref(n, t);
+        else allocate(n, t);
+        for (uint32_t j = 0; j < t->n_tails; j++) tail_left(n, t, t->tails[j]);
+        t->n_tails = 0;
+    }
+}
+
 void ws_icnt_cycle(ws_icnt *n) {
     n->stats.cycles++;
     if (n->in_flight) n->stats.busy_cycles++;
@@ -656,37 +689,8 @@ void ws_icnt_cycle(ws_icnt *n) {
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
-        if (t->win == 1 && t->wout == 1 && !t->ref_alloc) {
-            cycle1(n, t, steps);
-            continue;
-        }
-        uint64_t *wt = t->wait + (size_t)n->slot * t->win;
-        for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
-            for (uint64_t m = wt[w]; m; m &= m - 1) {
-                uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
-                cand_add(t, i, ring_head(&t->in[i])->dst);
-            }
-            wt[w] = 0;
-        }
-        for (uint32_t w = 0; w < t->wout; w++) /* budgets refill */
-            if (t->conn_out[w]) {
-                transfer_outputs(n, t);
-                break;
-            }
-        for (int s = 0; s < steps; s++) {
-            /* no candidate at an unconnected output: this step grants
-               nothing and leaves no tail, so neither it nor the cycle's
-               later steps change anything but the step count */
-            if (!t->ref_alloc && !free_cand(t)) {
-                t->step += (uint64_t)(steps - s);
-                break;
-            }
-            t->step++;
-            if (t->ref_alloc) allocate_ref(n, t);
-            else allocate(n, t);
-            for (uint32_t j = 0; j < t->n_tails; j++) tail_left(n, t, t->tails[j]);
-            t->n_tails = 0;
-        }
+        if (t->win == 1 && t->wout == 1 && !t->ref_alloc) cycle1(n, t, steps);
+        else cycle_words(n, t, steps);
     }
     n->now++;
     n->push_slot = n->slot; /* (slot + head_delay) % (head_delay + 1) = slot - 1 */
