@@ -287,8 +287,7 @@ static inline __attribute__((always_inline)) void push_at(ws_icnt *n, net *t, pr
     p->t_push = n->now;
     p->ready = n->now + n->head_delay;
     p->dst = o;
-    p->flits = flits;
-    p->moved = 0;
+    p->flits = flits; /* (moved: counted in the ejection buffer's copy, from 0) */
     q->flits += flits;
     if (q->len == 1) /* a new head (an empty input holds no output): head_candidate's wait, */
         bit_set(t->wait + (size_t)n->push_slot * t->win, i); /* as head_delay >= 1 */
@@ -321,13 +320,14 @@ const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
 
 ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     /* SMs receive replies (network 1), sub-partitions requests (network 0) */
-    net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];
-    uint32_t o = node < n->n_sms ? node : node - n->n_sms;
+    const int k = node < n->n_sms; /* 1: an SM's */
+    net *t = &n->nets[k];
+    uint32_t o = k ? node : node - n->n_sms;
     pring *q = &t->op[o].ej;
-    pkt *p = ring_head(q);
-    if (!p || p->moved < p->flits || p->ready > n->now) return NULL;
+    if (!q->len) return NULL; /* (ring_head's test, without its NULL to test again) */
+    const pkt *p = &q->v[q->head];
+    if (p->moved < p->flits || p->ready > n->now) return NULL;
     ws_mreq *r = p->r;
-    int k = node < n->n_sms ? 1 : 0;
     n->stats.total_latency[k] += n->now - p->t_push;
     q->flits -= p->flits;
     ring_pop(q);

@@ -73,7 +73,8 @@ struct ws_mempart {
        until a DRAM cycle runs (only dram_cycle gives it work), so its idle
        cycles are counted here and handed to it in one call, before that
        cycle or when the statistics are read (ws_mempart_get_stats). */
-    bool dram_settled;    /* (its idle cycles counted apart: scan.dram_idle_owed) */
+    bool dram_settled;    /* (its idle cycles counted apart: scan.dram_now - idle_from) */
+    uint64_t idle_from;   /* settled: the DRAM cycle from which its idle cycles are owed */
     bool plain;           /* tests: neither of the two shortcuts above */
     ws_mempart_stats stats;
 };
@@ -583,11 +584,11 @@ void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n) {
            remaining cycles (with the same `now`) are idle too */
         if (!p->ret_hold && !p->l2_dram_n && (!p->lat.len || now < p->lat.v[p->lat.head].ready)) {
             if (p->dram_settled) {
-                p->scan.dram_idle_owed += n - i;
-                p->scan.dram_now += n - i;
+                p->scan.dram_now += n - i; /* (owed: counted from idle_from) */
             } else if (ws_dram_idle_cycles(p->dram, n - i)) {
                 p->dram_settled = !p->plain;
                 p->scan.dram_now += n - i;
+                p->idle_from = p->scan.dram_now; /* (these were counted) */
             } else {
                 dram_cycle(p, now);
                 continue;
@@ -604,8 +605,10 @@ void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n) {
 
 /* The settled idle cycles counted apart, into the channel's statistics. */
 static void pay_dram_idle(ws_mempart *p) {
-    if (p->scan.dram_idle_owed) ws_dram_count_idle(p->dram, p->scan.dram_idle_owed);
-    p->scan.dram_idle_owed = 0;
+    if (!p->dram_settled) return;
+    uint64_t owed = p->scan.dram_now - p->idle_from;
+    if (owed) ws_dram_count_idle(p->dram, owed);
+    p->idle_from = p->scan.dram_now;
 }
 
 /* A DRAM cycle that is not a settled idle one. */
