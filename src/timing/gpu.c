@@ -1429,7 +1429,7 @@ static void replies_to_icnt(ws_gpu *g, uint64_t now) {
             uint32_t flits = ws_mreq_flits(r, g->flit);
             /* a full input (a third of the tries on kmeans) refuses it: no call */
             if (!ws_icnt_reply_full(g->icnt, s, flits) &&
-                ws_icnt_try_push(g->icnt, g->n_sms + s, r->sm, r, flits))
+                ws_icnt_try_push_reply(g->icnt, s, r->sm, r, flits))
                 ws_subpart_pop(p, k);
             else
                 g->stall_icnt2sh++;

@@ -275,12 +275,11 @@ bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits) {
     return q->len < q->cap && q->flits + flits <= n->cap_in;
 }
 
-/* ws_icnt_push's body, on the input ring q (port i of network t). */
-static inline __attribute__((always_inline)) void push_at(ws_icnt *n, net *t, pring *q, uint32_t i,
-                                                          uint32_t src, uint32_t dst, ws_mreq *r,
+/* ws_icnt_push's body, on the input ring q (port i of network k, t), for
+   its output o. */
+static inline __attribute__((always_inline)) void push_at(ws_icnt *n, int k, net *t, pring *q,
+                                                          uint32_t i, uint32_t o, ws_mreq *r,
                                                           uint32_t flits) {
-    int k = src < n->n_sms ? 0 : 1;
-    uint32_t o = k == 0 ? dst - n->n_sms : dst;
     if (!flits) flits = 1;
     pkt *p = ring_push(q);
     p->r = r;
@@ -296,17 +295,31 @@ static inline __attribute__((always_inline)) void push_at(ws_icnt *n, net *t, pr
     n->stats.packets[k]++;
     n->stats.flits[k] += flits;
 }
+/* The local output of destination node dst in network k (0: requests, to
+   sub-partitions; 1: replies, to SMs). */
+static inline uint32_t out_port(const ws_icnt *n, int k, uint32_t dst) {
+    return k == 0 ? dst - n->n_sms : dst;
+}
 void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
     uint32_t i;
     net *t = in_port(n, src, &i);
-    push_at(n, t, &t->in[i], i, src, dst, r, flits);
+    int k = src < n->n_sms ? 0 : 1;
+    push_at(n, k, t, &t->in[i], i, out_port(n, k, dst), r, flits);
 }
 bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
     uint32_t i;
     net *t = in_port(n, src, &i);
     pring *q = &t->in[i];
     if (q->len >= q->cap || q->flits + flits > n->cap_in) return false; /* ws_icnt_has_buffer */
-    push_at(n, t, q, i, src, dst, r, flits);
+    int k = src < n->n_sms ? 0 : 1;
+    push_at(n, k, t, q, i, out_port(n, k, dst), r, flits);
+    return true;
+}
+bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits) {
+    net *t = &n->nets[1];
+    pring *q = &t->in[sub];
+    if (q->len >= q->cap || q->flits + flits > n->cap_in) return false; /* ws_icnt_has_buffer */
+    push_at(n, 1, t, q, sub, sm, r, flits);
     return true;
 }
 

@@ -47,6 +47,9 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
 /* ws_icnt_has_buffer and, if it has, ws_icnt_push in one call; returns
  * whether r was injected (the serial steps inject every cycle). */
 bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
+/* ws_icnt_try_push of a reply from sub-partition sub (node n_sms + sub) to
+   SM sm: the same, with the network and ports known. */
+bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits);
 /* The packet that ws_icnt_pop would return, without taking it. */
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node);
 /* A packet that has fully arrived at node `node`, or NULL. */

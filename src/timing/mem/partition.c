@@ -343,8 +343,10 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
 
 /* A request is done at the L2 (hit, write accepted, or its data came
  * back): answer it, or its parent once every sector is done. Callers have
- * checked that the L2->icnt queue has room. */
-static void complete(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
+ * checked that the L2->icnt queue has room. (Inline: the L2 step answers
+ * every request through it.) */
+static inline __attribute__((always_inline)) void complete(ws_mempart *p, subpart *s, ws_mreq *r,
+                                                          uint64_t now) {
     ws_mreq *par = r->parent;
     if (par) {
         /* each sector travels back as its own packet, as in GPGPU-Sim 4 (the
