@@ -1426,10 +1426,10 @@ static void replies_to_icnt(ws_gpu *g, uint64_t now) {
                 ws_cpucore_reply(g->cpu, r, now);
                 continue;
             }
-            uint32_t flits = ws_mreq_flits(r, g->flit);
-            /* a full input (a third of the tries on kmeans) refuses it: no call */
-            if (!ws_icnt_reply_full(g->icnt, s, flits) &&
-                ws_icnt_try_push_reply(g->icnt, s, r->sm, r, flits))
+            /* an input without room for a flit refuses any packet (a third
+               of the tries on kmeans): no call, nor its size */
+            if (!ws_icnt_reply_full(g->icnt, s, 1) &&
+                ws_icnt_try_push_reply(g->icnt, s, r->sm, r, ws_mreq_flits(r, g->flit)))
                 ws_subpart_pop(p, k);
             else
                 g->stall_icnt2sh++;
