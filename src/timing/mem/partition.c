@@ -69,6 +69,7 @@ struct ws_mempart {
        start of its next cycle, in its own item of the parallel phase rather
        than in the serial step that moves them out of the interconnect */
     ws_mreq_fifo inbox;
+    bool inbox_tex_any;   /* a texture fetch is in the inbox: some inbox_tex is not 0 */
     /* The channel was a settled idle one at its last check: it stays so
        until a DRAM cycle runs (only dram_cycle gives it work), so its idle
        cycles are counted here and handed to it in one call, before that
@@ -315,7 +316,9 @@ static void take_inbox(ws_mempart *p) {
     }
     p->inbox = (ws_mreq_fifo){0};
     /* (the entries counted ahead are in icnt_l2 now: `full` stays as it was) */
-    for (uint32_t k = 0; k < p->nsub; k++) p->sp[k].inbox_tex = 0;
+    if (p->inbox_tex_any) /* (else every inbox_tex is 0 already) */
+        for (uint32_t k = 0; k < p->nsub; k++) p->sp[k].inbox_tex = 0;
+    p->inbox_tex_any = false;
 }
 
 void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
@@ -335,6 +338,7 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
     ws_mreq_fifo_push(&p->inbox, r);
     if (is_texture(r)) {
         p->sp[k].inbox_tex += whole(p, r) ? 1u : (uint32_t)__builtin_popcount(sector_mask(r));
+        p->inbox_tex_any = true;
         refull(p, &p->sp[k]);
         p->scan.n_full = p->scan.n_full_now;
     }
