@@ -83,6 +83,7 @@ typedef struct net {
     uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
     double acc;           /* fractional internal speedup (stays 0 for a whole one) */
     bool ref_alloc;       /* tests: the allocator that visits every candidate input */
+    bool one_word;        /* up to 64 inputs and outputs, not ref_alloc: cycle1 */
 } net;
 
 struct ws_icnt {
@@ -201,6 +202,7 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
         return false;
     for (uint32_t i = 0; i < nin; i++)
         if (!ring_init(&n->in[i], cap_in)) return false;
+    n->one_word = n->win == 1 && n->wout == 1;
     for (uint32_t o = 0; o < nout; o++) {
         if (!ring_init(&n->op[o].ej, cap_ej)) return false;
         n->op[o].conn = -1;
@@ -559,6 +561,7 @@ void ws_icnt_set_reference_alloc(ws_icnt *n, bool on) {
     for (int k = 0; k < 2; k++) { /* allocate leaves its scratch set; allocate_ref needs it clear */
         net *t = &n->nets[k];
         t->ref_alloc = on;
+        t->one_word = !on && t->win == 1 && t->wout == 1;
         memset(t->req, 0, (size_t)t->nout * t->win * sizeof *t->req);
     }
 }
@@ -702,7 +705,7 @@ void ws_icnt_cycle(ws_icnt *n) {
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
-        if (t->win == 1 && t->wout == 1 && !t->ref_alloc) cycle1(n, t, steps);
+        if (t->one_word) cycle1(n, t, steps);
         else cycle_words(n, t, steps);
     }
     n->now++;
