@@ -60,6 +60,7 @@ struct ws_mempart {
        one private credit each, the rest shared */
     uint32_t *priv_credit, shared_credit, shared_limit;
     /* sizes */
+    /* queue sizes, 0 (unbounded) kept as UINT32_MAX: a queue is full at len >= size */
     uint32_t q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;
     uint32_t rop_latency, dram_latency, port_width, atom;
     bool sectored, texture_only, part_local_index, flush_l2;
@@ -102,7 +103,8 @@ static void ring_pop(item_ring *q) {
     q->len--;
 }
 
-static bool qfull(const ws_mreq_fifo *q, uint32_t size) { return size && q->len >= size; }
+static bool qfull(const ws_mreq_fifo *q, uint32_t size) { return q->len >= size; }
+static uint32_t qsize(uint32_t size) { return size ? size : UINT32_MAX; }
 
 static int parse_queues(const char *s, uint32_t out[4]) {
     int64_t v[4];
@@ -141,10 +143,10 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
                  cfg->dram_partition_queues);
         goto fail;
     }
-    p->q_icnt_l2 = q[0];
-    p->q_l2_dram = q[1];
-    p->q_dram_l2 = q[2];
-    p->q_l2_icnt = q[3];
+    p->q_icnt_l2 = qsize(q[0]);
+    p->q_l2_dram = qsize(q[1]);
+    p->q_dram_l2 = qsize(q[2]);
+    p->q_l2_icnt = qsize(q[3]);
     p->rop_latency = (uint32_t)cfg->l2_rop_latency;
     p->dram_latency = (uint32_t)cfg->dram_latency;
     p->texture_only = cfg->cache_dl2_texture_only;
@@ -243,7 +245,7 @@ uint32_t ws_mempart_nsub(const ws_mempart *p) { return p->nsub; }
    GPGPU-Sim keeps room for a whole line's sector requests. */
 static inline void refull(ws_mempart *p, subpart *s) {
     uint32_t need = p->sectored ? 4 : 1;
-    bool f = p->q_icnt_l2 && s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
+    bool f = (uint64_t)s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
     p->scan.n_full_now += (uint32_t)f - (uint32_t)*s->full;
     *s->full = f;
 }
@@ -428,7 +430,7 @@ static __attribute__((noinline)) void miss_to_dram(ws_mempart *p, subpart *s, ui
     ws_cache *c = s->l2;
     const ws_cache_out *o = ws_cache_peek_miss(c);
     if (!o) return;
-    if (p->q_l2_dram && s->l2_dram.len >= p->q_l2_dram) {
+    if (s->l2_dram.len >= p->q_l2_dram) {
         p->stats.stall_dram_full++;
         return;
     }
@@ -464,7 +466,7 @@ static __attribute__((noinline)) void miss_to_dram(ws_mempart *p, subpart *s, ui
    fetch) goes straight towards DRAM, if its L2->DRAM queue has room. */
 static __attribute__((noinline)) void bypass_to_dram(ws_mempart *p, subpart *s, uint32_t k,
                                                      ws_mreq *r) {
-    if (p->q_l2_dram && s->l2_dram.len >= p->q_l2_dram) return;
+    if (s->l2_dram.len >= p->q_l2_dram) return;
     dram_item it;
     make_dram_item(p, &it, r, r->addr, r->data_size, r->is_write && !r->is_atomic, (uint8_t)k);
     ring_push(&s->l2_dram, &it);
