@@ -710,10 +710,6 @@ bool ws_mempart_busy(const ws_mempart *p) {
 
 void ws_mempart_set_plain(ws_mempart *p, bool on) { p->plain = on; }
 
-bool ws_mempart_progressed(const ws_mempart *p) {
-    return p->scan.prog || p->scan.moves != p->scan.moves_prev;
-}
-
 void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len) {
     size_t n = (size_t)snprintf(buf, len, "DRAM pending %u, latency queue %u%s",
                                 ws_dram_pending(p->dram), p->lat.len,

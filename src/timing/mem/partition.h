@@ -146,7 +146,12 @@ const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k);
 ws_cache *ws_subpart_l2_ctl(ws_mempart *p, uint32_t k);
 
 bool ws_mempart_busy(const ws_mempart *p);
-bool ws_mempart_progressed(const ws_mempart *p);
+/* Did a request move in the last L2 cycle or since? (Inline: the GPU asks
+   every partition every cycle in which no SM moved.) */
+static inline bool ws_mempart_progressed(const ws_mempart *p) {
+    const ws_mempart_scan *s = (const ws_mempart_scan *)(const void *)p;
+    return s->prog || s->moves != s->moves_prev;
+}
 /* Tests: step without the shortcuts (the L2 step passed by while every
    sub-partition is quiet, a settled idle DRAM channel's cycles counted apart),
    to compare with. */
