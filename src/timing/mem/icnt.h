@@ -62,9 +62,9 @@ static inline uint64_t ws_icnt_arrivals(const ws_icnt *n, bool replies, uint32_t
     return ((const ws_icnt_scan *)(const void *)n)->arrivals[replies][w];
 }
 /* Is sub-partition sub's reply input (node n_sms + sub) too full for a
- * packet of `flits` flits? Then ws_icnt_try_push would refuse it: the
- * replies' loop passes a full input by without a call (false leaves the
- * decision to ws_icnt_try_push). */
+ * packet of `flits` flits? Then ws_icnt_try_push(_reply) would refuse it:
+ * the replies' loop passes a full input by without a call (false leaves the
+ * decision to the call). */
 static inline bool ws_icnt_reply_full(const ws_icnt *n, uint32_t sub, uint32_t flits) {
     const ws_icnt_scan *s = (const ws_icnt_scan *)(const void *)n;
     return s->reply_in[sub].flits + flits > s->cap_in;
