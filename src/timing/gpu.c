@@ -1466,10 +1466,13 @@ static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
    s = chan * n_sub_per_chan + k, in order; a partition without replies has
    nothing to send. */
 static void replies_to_icnt(ws_gpu *g, uint64_t now) {
-    for (uint32_t c = 0; c < g->n_chan; c++) {
-        ws_mempart *p = g->part[c];
+    /* (in locals: the calls below could write g, as far as the compiler knows) */
+    ws_mempart *const *part = g->part;
+    const uint32_t n_chan = g->n_chan, nsub = g->n_sub_per_chan;
+    for (uint32_t c = 0; c < n_chan; c++) {
+        ws_mempart *p = part[c];
         if (!ws_mempart_replies(p)) continue;
-        for (uint32_t k = 0, s = c * g->n_sub_per_chan; k < g->n_sub_per_chan; k++, s++) {
+        for (uint32_t k = 0, s = c * nsub; k < nsub; k++, s++) {
             ws_mreq *r = ws_subpart_top(p, k);
             if (!r) continue;
             if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
@@ -1477,9 +1480,13 @@ static void replies_to_icnt(ws_gpu *g, uint64_t now) {
                 ws_cpucore_reply(g->cpu, r, now);
                 continue;
             }
-            uint32_t flits = ws_mreq_flits(r, g->flit);
-            if (ws_icnt_try_push(g->icnt, g->n_sms + s, r->sm, r, flits)) ws_subpart_pop(p, k);
-            else g->stall_icnt2sh++;
+            /* an input without room for a flit refuses any packet (a third
+               of the tries on kmeans): no call, nor its size */
+            if (!ws_icnt_reply_full(g->icnt, s, 1) &&
+                ws_icnt_try_push_reply(g->icnt, s, r->sm, r, ws_mreq_flits(r, g->flit)))
+                ws_subpart_pop(p, k);
+            else
+                g->stall_icnt2sh++;
         }
     }
 }

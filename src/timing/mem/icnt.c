@@ -33,12 +33,9 @@ typedef struct pkt {
     uint32_t flits, moved;
 } pkt;
 
-typedef struct pring {
-    pkt *v;
-    uint32_t cap, head, len;
-    uint32_t mask;        /* slots - 1: the slots are the next power of two of cap */
-    uint32_t flits;       /* flits held */
-} pring;
+/* An input or ejection buffer: ws_icnt_ring (icnt.h, where the replies'
+   inline room test reads an input's flits). */
+typedef ws_icnt_ring pring;
 
 /* An output port (a grant or a transfer reads and writes all of it). */
 typedef struct outp {
@@ -86,6 +83,7 @@ typedef struct net {
     uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
     double acc;           /* fractional internal speedup (stays 0 for a whole one) */
     bool ref_alloc;       /* tests: the allocator that visits every candidate input */
+    bool one_word;        /* up to 64 inputs and outputs, not ref_alloc: cycle1 */
 } net;
 
 struct ws_icnt {
@@ -204,6 +202,7 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
         return false;
     for (uint32_t i = 0; i < nin; i++)
         if (!ring_init(&n->in[i], cap_in)) return false;
+    n->one_word = n->win == 1 && n->wout == 1;
     for (uint32_t o = 0; o < nout; o++) {
         if (!ring_init(&n->op[o].ej, cap_ej)) return false;
         n->op[o].conn = -1;
@@ -249,6 +248,8 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
        network's the SMs (only outputs have ejection buffers) */
     n->scan.arrivals[0] = n->nets[0].ej_busy;
     n->scan.arrivals[1] = n->nets[1].ej_busy;
+    n->scan.reply_in = n->nets[1].in;
+    n->scan.cap_in = n->cap_in;
     return n;
 }
 
@@ -276,20 +277,18 @@ bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits) {
     return q->len < q->cap && q->flits + flits <= n->cap_in;
 }
 
-/* ws_icnt_push's body, on the input ring q (port i of network t). */
-static inline __attribute__((always_inline)) void push_at(ws_icnt *n, net *t, pring *q, uint32_t i,
-                                                          uint32_t src, uint32_t dst, ws_mreq *r,
+/* ws_icnt_push's body, on the input ring q (port i of network k, t), for
+   its output o. */
+static inline __attribute__((always_inline)) void push_at(ws_icnt *n, int k, net *t, pring *q,
+                                                          uint32_t i, uint32_t o, ws_mreq *r,
                                                           uint32_t flits) {
-    int k = src < n->n_sms ? 0 : 1;
-    uint32_t o = k == 0 ? dst - n->n_sms : dst;
     if (!flits) flits = 1;
     pkt *p = ring_push(q);
     p->r = r;
     p->t_push = n->now;
     p->ready = n->now + n->head_delay;
     p->dst = o;
-    p->flits = flits;
-    p->moved = 0;
+    p->flits = flits; /* (moved: counted in the ejection buffer's copy, from 0) */
     q->flits += flits;
     if (q->len == 1) /* a new head (an empty input holds no output): head_candidate's wait, */
         bit_set(t->wait + (size_t)n->push_slot * t->win, i); /* as head_delay >= 1 */
@@ -298,17 +297,31 @@ static inline __attribute__((always_inline)) void push_at(ws_icnt *n, net *t, pr
     n->stats.packets[k]++;
     n->stats.flits[k] += flits;
 }
+/* The local output of destination node dst in network k (0: requests, to
+   sub-partitions; 1: replies, to SMs). */
+static inline uint32_t out_port(const ws_icnt *n, int k, uint32_t dst) {
+    return k == 0 ? dst - n->n_sms : dst;
+}
 void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
     uint32_t i;
     net *t = in_port(n, src, &i);
-    push_at(n, t, &t->in[i], i, src, dst, r, flits);
+    int k = src < n->n_sms ? 0 : 1;
+    push_at(n, k, t, &t->in[i], i, out_port(n, k, dst), r, flits);
 }
 bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
     uint32_t i;
     net *t = in_port(n, src, &i);
     pring *q = &t->in[i];
     if (q->len >= q->cap || q->flits + flits > n->cap_in) return false; /* ws_icnt_has_buffer */
-    push_at(n, t, q, i, src, dst, r, flits);
+    int k = src < n->n_sms ? 0 : 1;
+    push_at(n, k, t, q, i, out_port(n, k, dst), r, flits);
+    return true;
+}
+bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits) {
+    net *t = &n->nets[1];
+    pring *q = &t->in[sub];
+    if (q->len >= q->cap || q->flits + flits > n->cap_in) return false; /* ws_icnt_has_buffer */
+    push_at(n, 1, t, q, sub, sm, r, flits);
     return true;
 }
 
@@ -322,13 +335,14 @@ const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
 
 ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     /* SMs receive replies (network 1), sub-partitions requests (network 0) */
-    net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];
-    uint32_t o = node < n->n_sms ? node : node - n->n_sms;
+    const int k = node < n->n_sms; /* 1: an SM's */
+    net *t = &n->nets[k];
+    uint32_t o = k ? node : node - n->n_sms;
     pring *q = &t->op[o].ej;
-    pkt *p = ring_head(q);
-    if (!p || p->moved < p->flits || p->ready > n->now) return NULL;
+    if (!q->len) return NULL; /* (ring_head's test, without its NULL to test again) */
+    const pkt *p = &q->v[q->head];
+    if (p->moved < p->flits || p->ready > n->now) return NULL;
     ws_mreq *r = p->r;
-    int k = node < n->n_sms ? 1 : 0;
     n->stats.total_latency[k] += n->now - p->t_push;
     q->flits -= p->flits;
     ring_pop(q);
@@ -513,7 +527,7 @@ static void allocate(const ws_icnt *n, net *t) {
  * candidate input is visited and asks its head's output, and the outputs
  * that can grant are gathered first. Kept for the tests, which require the
  * same grants from both (ws_icnt_set_reference_alloc). */
-static void allocate_ref(ws_icnt *n, net *t) {
+static void allocate_ref(const ws_icnt *n, net *t) {
     const uint32_t win = t->win;
     bool any = false;
     for (uint32_t w = 0; w < win; w++) {
@@ -547,6 +561,7 @@ void ws_icnt_set_reference_alloc(ws_icnt *n, bool on) {
     for (int k = 0; k < 2; k++) { /* allocate leaves its scratch set; allocate_ref needs it clear */
         net *t = &n->nets[k];
         t->ref_alloc = on;
+        t->one_word = !on && t->win == 1 && t->wout == 1;
         memset(t->req, 0, (size_t)t->nout * t->win * sizeof *t->req);
     }
 }
@@ -641,6 +656,39 @@ static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *
     }
 }
 
+/* A cycle of a network with entering packets, in any number of words (or
+   with the tests' reference allocator). Out of line: the presets' one-word
+   networks take cycle1, which keeps more in registers without this. */
+static __attribute__((noinline)) void cycle_words(const ws_icnt *n, net *t, int steps) {
+    uint64_t *wt = t->wait + (size_t)n->slot * t->win;
+    for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
+        for (uint64_t m = wt[w]; m; m &= m - 1) {
+            uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            cand_add(t, i, ring_head(&t->in[i])->dst);
+        }
+        wt[w] = 0;
+    }
+    for (uint32_t w = 0; w < t->wout; w++) /* budgets refill */
+        if (t->conn_out[w]) {
+            transfer_outputs(n, t);
+            break;
+        }
+    for (int s = 0; s < steps; s++) {
+        /* no candidate at an unconnected output: this step grants nothing
+           and leaves no tail, so neither it nor the cycle's later steps
+           change anything but the step count */
+        if (!t->ref_alloc && !free_cand(t)) {
+            t->step += (uint64_t)(steps - s);
+            break;
+        }
+        t->step++;
+        if (t->ref_alloc) allocate_ref(n, t);
+        else allocate(n, t);
+        for (uint32_t j = 0; j < t->n_tails; j++) tail_left(n, t, t->tails[j]);
+        t->n_tails = 0;
+    }
+}
+
 void ws_icnt_cycle(ws_icnt *n) {
     n->stats.cycles++;
     if (n->in_flight) n->stats.busy_cycles++;
@@ -657,37 +705,8 @@ void ws_icnt_cycle(ws_icnt *n) {
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
         if (!t->entering) continue;
-        if (t->win == 1 && t->wout == 1 && !t->ref_alloc) {
-            cycle1(n, t, steps);
-            continue;
-        }
-        uint64_t *wt = t->wait + (size_t)n->slot * t->win;
-        for (uint32_t w = 0; w < t->win; w++) { /* heads ready from this cycle */
-            for (uint64_t m = wt[w]; m; m &= m - 1) {
-                uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(m);
-                cand_add(t, i, ring_head(&t->in[i])->dst);
-            }
-            wt[w] = 0;
-        }
-        for (uint32_t w = 0; w < t->wout; w++) /* budgets refill */
-            if (t->conn_out[w]) {
-                transfer_outputs(n, t);
-                break;
-            }
-        for (int s = 0; s < steps; s++) {
-            /* no candidate at an unconnected output: this step grants
-               nothing and leaves no tail, so neither it nor the cycle's
-               later steps change anything but the step count */
-            if (!t->ref_alloc && !free_cand(t)) {
-                t->step += (uint64_t)(steps - s);
-                break;
-            }
-            t->step++;
-            if (t->ref_alloc) allocate_ref(n, t);
-            else allocate(n, t);
-            for (uint32_t j = 0; j < t->n_tails; j++) tail_left(n, t, t->tails[j]);
-            t->n_tails = 0;
-        }
+        if (t->one_word) cycle1(n, t, steps);
+        else cycle_words(n, t, steps);
     }
     n->now++;
     n->push_slot = n->slot; /* (slot + head_delay) % (head_delay + 1) = slot - 1 */

@@ -20,10 +20,20 @@ typedef struct ws_icnt_stats {
 } ws_icnt_stats;
 
 typedef struct ws_icnt ws_icnt;
+/* A port's packet ring (an input buffer or an ejection buffer): icnt.c's,
+   declared here for ws_icnt_reply_full. */
+typedef struct ws_icnt_ring {
+    struct pkt *v;
+    uint32_t cap, head, len;
+    uint32_t mask;        /* slots - 1: the slots are the next power of two of cap */
+    uint32_t flits;       /* flits held */
+} ws_icnt_ring;
 /* What the GPU reads every cycle without a call: the interconnect's first
    member. */
 typedef struct ws_icnt_scan {
     const uint64_t *arrivals[2]; /* ws_icnt_arrivals' words: [sub-partitions, SMs] */
+    const ws_icnt_ring *reply_in; /* the reply network's inputs (sub-partitions) */
+    uint32_t cap_in;              /* an input's room, in flits */
 } ws_icnt_scan;
 
 ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subparts, char *err,
@@ -37,6 +47,9 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
 /* ws_icnt_has_buffer and, if it has, ws_icnt_push in one call; returns
  * whether r was injected (the serial steps inject every cycle). */
 bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
+/* ws_icnt_try_push of a reply from sub-partition sub (node n_sms + sub) to
+   SM sm: the same, with the network and ports known. */
+bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits);
 /* The packet that ws_icnt_pop would return, without taking it. */
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node);
 /* A packet that has fully arrived at node `node`, or NULL. */
@@ -47,6 +60,14 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node);
  * changes only its own node's bit. */
 static inline uint64_t ws_icnt_arrivals(const ws_icnt *n, bool replies, uint32_t w) {
     return ((const ws_icnt_scan *)(const void *)n)->arrivals[replies][w];
+}
+/* Is sub-partition sub's reply input (node n_sms + sub) too full for a
+ * packet of `flits` flits? Then ws_icnt_try_push(_reply) would refuse it:
+ * the replies' loop passes a full input by without a call (false leaves the
+ * decision to the call). */
+static inline bool ws_icnt_reply_full(const ws_icnt *n, uint32_t sub, uint32_t flits) {
+    const ws_icnt_scan *s = (const ws_icnt_scan *)(const void *)n;
+    return s->reply_in[sub].flits + flits > s->cap_in;
 }
 /* One interconnect cycle. */
 void ws_icnt_cycle(ws_icnt *n);

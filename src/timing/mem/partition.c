@@ -60,6 +60,7 @@ struct ws_mempart {
        one private credit each, the rest shared */
     uint32_t *priv_credit, shared_credit, shared_limit;
     /* sizes */
+    /* queue sizes, 0 (unbounded) kept as UINT32_MAX: a queue is full at len >= size */
     uint32_t q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;
     uint32_t rop_latency, dram_latency, port_width, atom;
     bool sectored, texture_only, part_local_index, flush_l2;
@@ -69,11 +70,13 @@ struct ws_mempart {
        start of its next cycle, in its own item of the parallel phase rather
        than in the serial step that moves them out of the interconnect */
     ws_mreq_fifo inbox;
+    bool inbox_tex_any;   /* a texture fetch is in the inbox: some inbox_tex is not 0 */
     /* The channel was a settled idle one at its last check: it stays so
        until a DRAM cycle runs (only dram_cycle gives it work), so its idle
        cycles are counted here and handed to it in one call, before that
        cycle or when the statistics are read (ws_mempart_get_stats). */
-    bool dram_settled;    /* (its idle cycles counted apart: scan.dram_idle_owed) */
+    bool dram_settled;    /* (its idle cycles counted apart: scan.dram_now - idle_from) */
+    uint64_t idle_from;   /* settled: the DRAM cycle from which its idle cycles are owed */
     bool plain;           /* tests: neither of the two shortcuts above */
     ws_mempart_stats stats;
 };
@@ -100,7 +103,8 @@ static void ring_pop(item_ring *q) {
     q->len--;
 }
 
-static bool qfull(const ws_mreq_fifo *q, uint32_t size) { return size && q->len >= size; }
+static bool qfull(const ws_mreq_fifo *q, uint32_t size) { return q->len >= size; }
+static uint32_t qsize(uint32_t size) { return size ? size : UINT32_MAX; }
 
 static int parse_queues(const char *s, uint32_t out[4]) {
     int64_t v[4];
@@ -139,10 +143,10 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
                  cfg->dram_partition_queues);
         goto fail;
     }
-    p->q_icnt_l2 = q[0];
-    p->q_l2_dram = q[1];
-    p->q_dram_l2 = q[2];
-    p->q_l2_icnt = q[3];
+    p->q_icnt_l2 = qsize(q[0]);
+    p->q_l2_dram = qsize(q[1]);
+    p->q_dram_l2 = qsize(q[2]);
+    p->q_l2_icnt = qsize(q[3]);
     p->rop_latency = (uint32_t)cfg->l2_rop_latency;
     p->dram_latency = (uint32_t)cfg->dram_latency;
     p->texture_only = cfg->cache_dl2_texture_only;
@@ -241,7 +245,7 @@ uint32_t ws_mempart_nsub(const ws_mempart *p) { return p->nsub; }
    GPGPU-Sim keeps room for a whole line's sector requests. */
 static inline void refull(ws_mempart *p, subpart *s) {
     uint32_t need = p->sectored ? 4 : 1;
-    bool f = p->q_icnt_l2 && s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
+    bool f = (uint64_t)s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
     p->scan.n_full_now += (uint32_t)f - (uint32_t)*s->full;
     *s->full = f;
 }
@@ -314,7 +318,9 @@ static void take_inbox(ws_mempart *p) {
     }
     p->inbox = (ws_mreq_fifo){0};
     /* (the entries counted ahead are in icnt_l2 now: `full` stays as it was) */
-    for (uint32_t k = 0; k < p->nsub; k++) p->sp[k].inbox_tex = 0;
+    if (p->inbox_tex_any) /* (else every inbox_tex is 0 already) */
+        for (uint32_t k = 0; k < p->nsub; k++) p->sp[k].inbox_tex = 0;
+    p->inbox_tex_any = false;
 }
 
 void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
@@ -334,6 +340,7 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
     ws_mreq_fifo_push(&p->inbox, r);
     if (is_texture(r)) {
         p->sp[k].inbox_tex += whole(p, r) ? 1u : (uint32_t)__builtin_popcount(sector_mask(r));
+        p->inbox_tex_any = true;
         refull(p, &p->sp[k]);
         p->scan.n_full = p->scan.n_full_now;
     }
@@ -342,8 +349,10 @@ void ws_subpart_push(ws_mempart *p, uint32_t k, ws_mreq *r, uint64_t now) {
 
 /* A request is done at the L2 (hit, write accepted, or its data came
  * back): answer it, or its parent once every sector is done. Callers have
- * checked that the L2->icnt queue has room. */
-static void complete(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
+ * checked that the L2->icnt queue has room. (Inline: the L2 step answers
+ * every request through it.) */
+static inline __attribute__((always_inline)) void complete(ws_mempart *p, subpart *s, ws_mreq *r,
+                                                          uint64_t now) {
     ws_mreq *par = r->parent;
     if (par) {
         /* each sector travels back as its own packet, as in GPGPU-Sim 4 (the
@@ -413,6 +422,61 @@ static inline bool subpart_quiet(const ws_mempart *p, const subpart *s, uint64_t
            (!s->rop.head || now < s->rop.head->t_l2_in + p->rop_latency);
 }
 
+/* subpart_cycle's step 3: the head of sub-partition k's miss queue goes
+   towards DRAM, if its L2->DRAM queue has room. (Out of line, as is the
+   bypass below: the L2 step's common cycles need neither's frame.) */
+static __attribute__((noinline)) void miss_to_dram(ws_mempart *p, subpart *s, uint32_t k,
+                                                   uint64_t now) {
+    ws_cache *c = s->l2;
+    const ws_cache_out *o = ws_cache_peek_miss(c);
+    if (!o) return;
+    if (s->l2_dram.len >= p->q_l2_dram) {
+        p->stats.stall_dram_full++;
+        return;
+    }
+    dram_item it;
+    if (o->kind == WS_OUT_READ_LINE) {
+        const ws_mreq *src = o->req;
+        ws_mreq *f = ws_mreq_alloc(p->pool);
+        f->addr = o->addr;
+        f->data_size = o->size;
+        f->access = src ? src->access : WS_MA_L2_WR_ALLOC;
+        f->mflags = MF_FILL;
+        f->subpart = (uint16_t)(p->chan * p->nsub + k);
+        f->t_l2_in = now;
+        make_dram_item(p, &it, f, o->addr, o->size, false, (uint8_t)k);
+    } else if (o->kind == WS_OUT_WRITE) {
+        ws_mreq *w = o->req;
+        make_dram_item(p, &it, w, w->addr, w->data_size, true, (uint8_t)k);
+    } else if (o->kind == WS_OUT_BYPASS) { /* uncached: DRAM answers the request */
+        ws_mreq *b = o->req;
+        make_dram_item(p, &it, b, b->addr, b->data_size, false, (uint8_t)k);
+        p->stats.l2_bypass++;
+    } else {
+        make_dram_item(p, &it, NULL, o->addr, o->size, true, (uint8_t)k);
+    }
+    ring_push(&s->l2_dram, &it);
+    p->l2_dram_n++;
+    p->scan.dram_until = 0;
+    ws_cache_pop_miss(c);
+    p->scan.moves++;
+}
+
+/* subpart_cycle's step 4 at a texture-only L2: request r (not a texture
+   fetch) goes straight towards DRAM, if its L2->DRAM queue has room. */
+static __attribute__((noinline)) void bypass_to_dram(ws_mempart *p, subpart *s, uint32_t k,
+                                                     ws_mreq *r) {
+    if (s->l2_dram.len >= p->q_l2_dram) return;
+    dram_item it;
+    make_dram_item(p, &it, r, r->addr, r->data_size, r->is_write && !r->is_atomic, (uint8_t)k);
+    ring_push(&s->l2_dram, &it);
+    p->l2_dram_n++;
+    p->scan.dram_until = 0;
+    ws_mreq_fifo_pop(&s->icnt_l2);
+    p->stats.l2_bypass++;
+    p->scan.moves++;
+}
+
 static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     subpart *s = &p->sp[k];
     ws_cache *c = s->l2;
@@ -442,39 +506,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
         }
     }
     /* 3. one miss-queue entry goes towards DRAM */
-    const ws_cache_out *o = ws_cache_has_miss(c) ? ws_cache_peek_miss(c) : NULL;
-    if (o) {
-        if (p->q_l2_dram && s->l2_dram.len >= p->q_l2_dram) {
-            p->stats.stall_dram_full++;
-        } else {
-            dram_item it;
-            if (o->kind == WS_OUT_READ_LINE) {
-                const ws_mreq *src = o->req;
-                ws_mreq *f = ws_mreq_alloc(p->pool);
-                f->addr = o->addr;
-                f->data_size = o->size;
-                f->access = src ? src->access : WS_MA_L2_WR_ALLOC;
-                f->mflags = MF_FILL;
-                f->subpart = (uint16_t)(p->chan * p->nsub + k);
-                f->t_l2_in = now;
-                make_dram_item(p, &it, f, o->addr, o->size, false, (uint8_t)k);
-            } else if (o->kind == WS_OUT_WRITE) {
-                ws_mreq *w = o->req;
-                make_dram_item(p, &it, w, w->addr, w->data_size, true, (uint8_t)k);
-            } else if (o->kind == WS_OUT_BYPASS) { /* uncached: DRAM answers the request */
-                ws_mreq *b = o->req;
-                make_dram_item(p, &it, b, b->addr, b->data_size, false, (uint8_t)k);
-                p->stats.l2_bypass++;
-            } else {
-                make_dram_item(p, &it, NULL, o->addr, o->size, true, (uint8_t)k);
-            }
-            ring_push(&s->l2_dram, &it);
-            p->l2_dram_n++;
-            p->scan.dram_until = 0;
-            ws_cache_pop_miss(c);
-            p->scan.moves++;
-        }
-    }
+    if (ws_cache_has_miss(c)) miss_to_dram(p, s, k, now);
     if (s->data_port_busy) s->data_port_busy--;
     if (s->fill_port_busy) s->fill_port_busy--;
     /* 4. a new L2 access */
@@ -482,17 +514,7 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
     if (r) {
         bool bypass = p->texture_only && !is_texture(r);
         if (bypass) {
-            if (!p->q_l2_dram || s->l2_dram.len < p->q_l2_dram) {
-                dram_item it;
-                make_dram_item(p, &it, r, r->addr, r->data_size, r->is_write && !r->is_atomic,
-                               (uint8_t)k);
-                ring_push(&s->l2_dram, &it);
-                p->l2_dram_n++;
-                p->scan.dram_until = 0;
-                ws_mreq_fifo_pop(&s->icnt_l2);
-                p->stats.l2_bypass++;
-                p->scan.moves++;
-            }
+            bypass_to_dram(p, s, k, r);
         } else if (!qfull(s->l2_icnt, p->q_l2_icnt) && !s->data_port_busy) {
             bool wr = r->is_write && !r->is_atomic; /* atomics are served as reads */
             uint64_t ix = p->part_local_index ? r->part_addr : r->addr;
@@ -570,11 +592,11 @@ void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n) {
            remaining cycles (with the same `now`) are idle too */
         if (!p->ret_hold && !p->l2_dram_n && (!p->lat.len || now < p->lat.v[p->lat.head].ready)) {
             if (p->dram_settled) {
-                p->scan.dram_idle_owed += n - i;
-                p->scan.dram_now += n - i;
+                p->scan.dram_now += n - i; /* (owed: counted from idle_from) */
             } else if (ws_dram_idle_cycles(p->dram, n - i)) {
                 p->dram_settled = !p->plain;
                 p->scan.dram_now += n - i;
+                p->idle_from = p->scan.dram_now; /* (these were counted) */
             } else {
                 dram_cycle(p, now);
                 continue;
@@ -591,8 +613,10 @@ void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n) {
 
 /* The settled idle cycles counted apart, into the channel's statistics. */
 static void pay_dram_idle(ws_mempart *p) {
-    if (p->scan.dram_idle_owed) ws_dram_count_idle(p->dram, p->scan.dram_idle_owed);
-    p->scan.dram_idle_owed = 0;
+    if (!p->dram_settled) return;
+    uint64_t owed = p->scan.dram_now - p->idle_from;
+    if (owed) ws_dram_count_idle(p->dram, owed);
+    p->idle_from = p->scan.dram_now;
 }
 
 /* A DRAM cycle that is not a settled idle one. */
@@ -685,10 +709,6 @@ bool ws_mempart_busy(const ws_mempart *p) {
 }
 
 void ws_mempart_set_plain(ws_mempart *p, bool on) { p->plain = on; }
-
-bool ws_mempart_progressed(const ws_mempart *p) {
-    return p->scan.prog || p->scan.moves != p->scan.moves_prev;
-}
 
 void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len) {
     size_t n = (size_t)snprintf(buf, len, "DRAM pending %u, latency queue %u%s",

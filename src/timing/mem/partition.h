@@ -74,8 +74,7 @@ typedef struct ws_mempart_scan {
        queued or due, a settled idle channel): ws_mempart_dram_cycles only
        counts its cycles, without a call. 0 when it must look. */
     uint64_t dram_until;
-    uint64_t dram_now;       /* DRAM command cycles */
-    uint64_t dram_idle_owed; /* settled idle cycles not yet in the channel's statistics */
+    uint64_t dram_now;       /* DRAM command cycles (a settled channel's owed ones included) */
 } ws_mempart_scan;
 static inline uint32_t ws_mempart_full_count(const ws_mempart *p) {
     return ((const ws_mempart_scan *)(const void *)p)->n_full;
@@ -111,7 +110,8 @@ static inline void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
         s->l2_now = now;
         s->prog = s->moves != s->moves_prev;
         s->moves_prev = s->moves;
-        s->n_full = s->n_full_now;
+        /* (n_full is n_full_now here: whatever changes the latter publishes
+           it at once or sets l2_quiet_until to 0) */
         return;
     }
     ws_mempart_l2_steps(p, now);
@@ -124,7 +124,6 @@ void ws_mempart_dram_steps(ws_mempart *p, uint64_t now, uint32_t n);
 static inline void ws_mempart_dram_cycles(ws_mempart *p, uint64_t now, uint32_t n) {
     ws_mempart_scan *s = (ws_mempart_scan *)(void *)p;
     if (now < s->dram_until) { /* (ws_mempart_dram_steps would count them so) */
-        s->dram_idle_owed += n;
         s->dram_now += n;
         return;
     }
@@ -147,7 +146,12 @@ const ws_cache *ws_subpart_l2(const ws_mempart *p, uint32_t k);
 ws_cache *ws_subpart_l2_ctl(ws_mempart *p, uint32_t k);
 
 bool ws_mempart_busy(const ws_mempart *p);
-bool ws_mempart_progressed(const ws_mempart *p);
+/* Did a request move in the last L2 cycle or since? (Inline: the GPU asks
+   every partition every cycle in which no SM moved.) */
+static inline bool ws_mempart_progressed(const ws_mempart *p) {
+    const ws_mempart_scan *s = (const ws_mempart_scan *)(const void *)p;
+    return s->prog || s->moves != s->moves_prev;
+}
 /* Tests: step without the shortcuts (the L2 step passed by while every
    sub-partition is quiet, a settled idle DRAM channel's cycles counted apart),
    to compare with. */
