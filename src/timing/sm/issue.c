@@ -66,6 +66,7 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         q->n = n;
         q->pol = sm->sched[s].policy;
         q->pst = sm->sched[s].state;
+        q->plast = q->pol->last ? q->pol->last(q->pst) : NULL;
         q->pv = &sm->pview[s * sm->view_per];
         q->swait = &sm->pwait[s * sm->view_per];
         q->order = &sm->sorder[s * sm->view_per];
@@ -459,7 +460,9 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     if (issued) {
         ws->f |= WS_ISSUED;
         sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
-        pol->issued(sm->sched[s].state, sv, n, idx);
+        int *last = sm->ss[s].plast; /* (the policy's `issued` would only store idx there) */
+        if (__builtin_expect(last != NULL, 1)) *last = (int)idx;
+        else pol->issued(sm->sched[s].state, sv, n, idx);
         sm->ss[s].order_ok = false;
     }
     return 0;

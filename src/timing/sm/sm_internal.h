@@ -235,6 +235,7 @@ typedef struct sm_sched_st {
     unsigned n;                /* its views (warps w with w % n_sched == s) */
     const struct ws_sched_policy *pol; /* sched[s]'s policy and state */
     void *pst;
+    int *plast;                /* the policy's last issued index (ws_sched_policy.last), or NULL */
     struct ws_sched_warp *pv;  /* its parts of pview, pwait, sorder, rk_by, rk_rank */
     uint8_t *swait;
     uint16_t *order, *rk_by, *rk_rank;
