@@ -625,7 +625,10 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         const uint16_t *map = view_ident;
         if (cand & (cand - 1)) {
             if (pol->shape == WS_SCHED_ROTATE) {
-                unsigned f = (unsigned)pol->first(q->pst, n);
+                /* first(): the one after the policy's last issued index, read in place when it
+                   says where (n, past n - 1, selects all of cand here, as 0 does) */
+                const int *last = q->plast;
+                unsigned f = last ? (unsigned)*last + 1 : (unsigned)pol->first(q->pst, n);
                 ph0 = f < n ? cand & (~0ull << f) : cand;
                 ph1 = cand & ~ph0;
             } else {
