@@ -45,6 +45,14 @@ static unsigned shape_order(int shape, int f, const ws_sched_warp *w, unsigned n
     return k;
 }
 
+/* Issue: through `issued`, or for a policy that says where it keeps its last issued index
+   (ws_sched_policy.last), at random the SM's way: a store there. */
+static void issue(const ws_sched_policy *pol, ws_sched *sch, const ws_sched_warp *w, unsigned n,
+                  unsigned idx, uint64_t r) {
+    if (pol->last && (r >> 20 & 1)) *pol->last(sch->state) = (int)idx;
+    else pol->issued(sch->state, w, n, idx);
+}
+
 TEST(sched_shape_matches_order) {
     uint64_t rs = 0x243F6A8885A308D3ull;
     unsigned checked = 0;
@@ -77,6 +85,11 @@ TEST(sched_shape_matches_order) {
                 unsigned k = pol->order(sch.state, w, n, got);
                 int f = pol->first(sch.state, n);
                 if (pol->shape == WS_SCHED_ROTATE) CHECK(f >= 0 && (unsigned)f < n);
+                if (pol->last) { /* first() is the kept index, or the one after it */
+                    int l = *pol->last(sch.state);
+                    if (pol->shape == WS_SCHED_ROTATE) CHECK_EQ_I64(f, (unsigned)l + 1 == n ? 0 : l + 1);
+                    else CHECK_EQ_I64(f, l);
+                }
                 unsigned kw = shape_order(pol->shape, f, w, n, want);
                 CHECK_EQ_U64(k, n);
                 CHECK_EQ_U64(kw, n);
@@ -90,11 +103,11 @@ TEST(sched_shape_matches_order) {
                 if (r & 3) {
                     for (unsigned i = 0; i < k; i++)
                         if (w[got[i]].valid && !w[got[i]].waiting) {
-                            pol->issued(sch.state, w, n, got[i]);
+                            issue(pol, &sch, w, n, got[i], r);
                             break;
                         }
                 } else if (r & 4) {
-                    pol->issued(sch.state, w, n, (unsigned)(r >> 8) % n); /* any warp */
+                    issue(pol, &sch, w, n, (unsigned)(r >> 8) % n, r); /* any warp */
                 }
                 checked++;
             }
@@ -102,4 +115,5 @@ TEST(sched_shape_matches_order) {
         }
     }
     CHECK(checked >= 3 * 9 * 400); /* lrr, gto, oldest */
+    CHECK(ws_sched_find("gto")->last && ws_sched_find("lrr")->last);
 }

@@ -30,8 +30,9 @@ static void gto_issued(void *st, const ws_sched_warp *w, unsigned n, unsigned id
 
 static void gto_views_same(void *st) { ws_sched_ageord_same(&((gto_state *)st)->age); }
 static int gto_first(const void *st, unsigned n) { return ((const gto_state *)st)->last; }
+static int *gto_last(void *st) { return &((gto_state *)st)->last; }
 
 const ws_sched_policy ws_sched_gto = {
     "gto", "greedy on the last issued warp, then oldest first", NULL, 0, gto_create, gto_destroy,
-    gto_order, gto_issued, 0, 1, gto_views_same, WS_SCHED_AGE, gto_first,
+    gto_order, gto_issued, 0, 1, gto_views_same, WS_SCHED_AGE, gto_first, gto_last,
 };

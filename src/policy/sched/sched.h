@@ -68,6 +68,11 @@ typedef struct ws_sched_policy {
        valid and not waiting before the others, each group by (age, index). */
     int shape;
     int (*first)(const void *st, unsigned n);
+    /* Optional, with `first` (NULL: none): where the state keeps the last issued index
+       when `issued` only stores idx there and first(st, n) is that index (WS_SCHED_AGE) or
+       the one after it, 0 after n - 1 (WS_SCHED_ROTATE). The SM's walk then stores the
+       issued index there in place of calling `issued`. */
+    int *(*last)(void *st);
 } ws_sched_policy;
 enum { WS_SCHED_ANY = 0, WS_SCHED_ROTATE, WS_SCHED_AGE };
 

@@ -66,6 +66,7 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         q->n = n;
         q->pol = sm->sched[s].policy;
         q->pst = sm->sched[s].state;
+        q->plast = q->pol->last ? q->pol->last(q->pst) : NULL;
         q->pv = &sm->pview[s * sm->view_per];
         q->swait = &sm->pwait[s * sm->view_per];
         q->order = &sm->sorder[s * sm->view_per];
@@ -241,7 +242,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->rp_done[0] = in->rp_done[1] = 0;
     in->hp_credit = in->hp_known = in->hp_had_credit = false;
     in->hp_pred = 2;
-    in->hp_pc = sm->func_base[e->func] + e->pc;
+    if (sm->hp) in->hp_pc = sm->func_base[e->func] + e->pc; /* (read only by hazard prediction) */
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
         w->mem_cycle = sm->now + 1;
@@ -459,7 +460,9 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     if (issued) {
         ws->f |= WS_ISSUED;
         sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
-        pol->issued(sm->sched[s].state, sv, n, idx);
+        int *last = sm->ss[s].plast; /* (the policy's `issued` would only store idx there) */
+        if (__builtin_expect(last != NULL, 1)) *last = (int)idx;
+        else pol->issued(sm->sched[s].state, sv, n, idx);
         sm->ss[s].order_ok = false;
     }
     return 0;
@@ -621,11 +624,17 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         /* bit -> view index: the identity, or for the age order, rank -> view (rk_by) */
         const uint16_t *map = view_ident;
         if (cand & (cand - 1)) {
-            unsigned f = (unsigned)pol->first(q->pst, n);
             if (pol->shape == WS_SCHED_ROTATE) {
+                /* first(): the one after the policy's last issued index, read in place when it
+                   says where (n, past n - 1, selects all of cand here, as 0 does) */
+                const int *last = q->plast;
+                unsigned f = last ? (unsigned)*last + 1 : (unsigned)pol->first(q->pst, n);
                 ph0 = f < n ? cand & (~0ull << f) : cand;
                 ph1 = cand & ~ph0;
             } else {
+                /* first(): the policy's last issued index, read in place when it says where */
+                const int *last = q->plast;
+                unsigned f = (unsigned)(last ? *last : pol->first(q->pst, n));
                 if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
                 const uint16_t *rank = q->rk_rank;
                 /* the candidates' ranks, kept from the last visit: only the warps that

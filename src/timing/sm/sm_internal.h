@@ -235,6 +235,7 @@ typedef struct sm_sched_st {
     unsigned n;                /* its views (warps w with w % n_sched == s) */
     const struct ws_sched_policy *pol; /* sched[s]'s policy and state */
     void *pst;
+    int *plast;                /* the policy's last issued index (ws_sched_policy.last), or NULL */
     struct ws_sched_warp *pv;  /* its parts of pview, pwait, sorder, rk_by, rk_rank */
     uint8_t *swait;
     uint16_t *order, *rk_by, *rk_rank;
@@ -707,10 +708,9 @@ static inline sm_inst *sm_regset_oldest(sm_regset *r, unsigned *idx) {
     *idx = b;
     return r->slot[b];
 }
-static inline void sm_regset_remove(sm_regset *r, unsigned idx) {
-    for (unsigned i = idx + 1; i < r->n; i++) r->slot[i - 1] = r->slot[i];
-    r->n--;
-}
+/* (the last slot fills the hole: every reader of a register looks for the oldest by uid or
+   tests all slots, so their order does not count) */
+static inline void sm_regset_remove(sm_regset *r, unsigned idx) { r->slot[idx] = r->slot[--r->n]; }
 
 /* units.c */
 int sm_units_init(ws_sm *sm, char *err, size_t errlen);
