@@ -104,7 +104,6 @@ struct ws_cache {
     bool flush_pending;  /* the index changed: flush before the next access */
     bool index_paused;   /* adaptive index functions see no accesses */
     ws_cache_bypass byp;
-    uint16_t owner;
     ws_cache_evict_fn evict_fn;
     void *evict_ctx;
     ws_cache_stats stats;
@@ -672,7 +671,7 @@ static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t bloc
     }
     if (line_present(c, l)) {
         c->stats.evictions++;
-        if (c->evict_fn) c->evict_fn(c->evict_ctx, l->block, l->owner, c->owner);
+        if (c->evict_fn) c->evict_fn(c->evict_ctx, l->block, l->owner, c->h.owner);
         uint8_t mod = line_modified_mask(c, l);
         if (mod && !silent) {
             c->stats.writebacks++;
@@ -684,7 +683,7 @@ static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t bloc
     memset(l, 0, sizeof *l);
     l->block = block;
     l->indexed = indexed;
-    l->owner = c->owner;
+    l->owner = c->h.owner;
     l->rpd = c->byp.protect;
     l->sec[si] = state;
     l->alloc_time = now;
@@ -1229,7 +1228,6 @@ bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
     return true;
 }
 /* (the owner is only stamped on lines it allocates: no refusal depends on it) */
-void ws_cache_set_owner(ws_cache *c, uint16_t owner) { c->owner = owner; }
 
 static inline bool refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
                                  uint64_t now) {
@@ -1255,7 +1253,7 @@ ws_fail_kind ws_cache_count_noted_refusal(ws_cache *c, ws_acc_dir dir, bool loca
 bool ws_cache_retry_noted(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, uint64_t now,
                           uint16_t owner, ws_fail_kind *kind) {
     if (!refusal_noted(c, addr, dir, local, now)) return false;
-    c->owner = owner;
+    c->h.owner = owner;
     *kind = count_noted_refusal(c, dir, local);
     return true;
 }
