@@ -273,9 +273,7 @@ static inline __attribute__((always_inline)) uint32_t compare(ws_xctx *x, ws_typ
         uint64_t a = ws_ext(A[l], N, S), b = ws_ext(B[l], N, S);                         \
         r |= (uint32_t)(E) << l;                                                         \
     }
-#define CMP_LANES(S, E, N)                                                               \
-    if (M == ~0u) { for (uint32_t l = 0; l < WS_WARP_SIZE; l++) CMP_BODY(S, E, N) }      \
-    else { WS_FOR_LANES(l, M) CMP_BODY(S, E, N) }
+#define CMP_LANES(S, E, N) WS_FOR_MASK(l, M, CMP_BODY(S, E, N));
     /* 32-bit operands (the common case) with the width a constant. */
 #define CMP_LOOP(S, E)                                                                   \
     if (bits == 32) { CMP_LANES(S, E, 32) } else { CMP_LANES(S, E, bits) }               \

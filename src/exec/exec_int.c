@@ -32,11 +32,7 @@ static inline uint64_t lowmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ul
    warp takes counted loops (which the compiler can unroll), a partial one
    (divergent code, a grid's last warp) its active lanes. Each lane reads its
    sources before writing its destination, as the lane loop. */
-#define MUL_LO_LANES(M, stmt)                                                                      \
-    do {                                                                                           \
-        if ((M) == ~0u) for (uint32_t l = 0; l < WS_WARP_SIZE; l++) { stmt; }                     \
-        else WS_FOR_LANES(l, (M)) { stmt; }                                                        \
-    } while (0)
+#define MUL_LO_LANES(M, stmt) WS_FOR_MASK(l, M, stmt)
 static void mul_lo_lanes(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
                          unsigned bits, bool sg, unsigned rb, uint32_t M) {
     unsigned sh = 64 - bits;
@@ -159,7 +155,7 @@ ws_status ws_exec_int(ws_xctx *x) {
     switch ((ws_opcode)in->op) {
     case WS_OP_ADD: case WS_OP_ADDC:
         if (in->op == WS_OP_ADD && !cc && !sat) {
-            if (M == ~0u) addsub_full(D, A, B, false); else WS_FOR_LANES(l, M) D[l] = A[l] + B[l];
+            if (M == ~0u) addsub_full(D, A, B, false); else WS_FOR_MASK(l, M, D[l] = A[l] + B[l]);
             return WS_OK;
         }
         if (sat) {
@@ -182,7 +178,7 @@ ws_status ws_exec_int(ws_xctx *x) {
         return WS_OK;
     case WS_OP_SUB: case WS_OP_SUBC:
         if (in->op == WS_OP_SUB && !cc && !sat) {
-            if (M == ~0u) addsub_full(D, A, B, true); else WS_FOR_LANES(l, M) D[l] = A[l] - B[l];
+            if (M == ~0u) addsub_full(D, A, B, true); else WS_FOR_MASK(l, M, D[l] = A[l] - B[l]);
             return WS_OK;
         }
         if (sat) {
@@ -291,7 +287,7 @@ ws_status ws_exec_int(ws_xctx *x) {
     case WS_OP_AND: WS_FOR_LANES(l, M) D[l] = A[l] & B[l]; return WS_OK;
     case WS_OP_OR: WS_FOR_LANES(l, M) D[l] = A[l] | B[l]; return WS_OK;
     case WS_OP_XOR: WS_FOR_LANES(l, M) D[l] = A[l] ^ B[l]; return WS_OK;
-    case WS_OP_NOT: WS_FOR_LANES(l, M) D[l] = ~A[l]; return WS_OK;
+    case WS_OP_NOT: WS_FOR_MASK(l, M, D[l] = ~A[l]); return WS_OK;
     case WS_OP_CNOT: WS_FOR_LANES(l, M) D[l] = (A[l] & lm) == 0; return WS_OK;
     case WS_OP_LOP3: {
         uint32_t lut = (uint32_t)E[__builtin_ctz(M)] & 0xFF;

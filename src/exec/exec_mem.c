@@ -106,7 +106,7 @@ static inline bool lanes_bad(const uint64_t *ad, uint32_t M, uint64_t lo, uint64
         }
         return (any & (size - 1)) || hi > last;
     }
-    WS_FOR_LANES(l, M) bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] - lo > last);
+    WS_FOR_MASK(l, M, bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] - lo > last));
     return bad != 0;
 }
 
@@ -553,9 +553,7 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
 /* d[l] = v for the lanes of M: a full warp in a counted loop (vector stores; lane by
    lane, ld.param's address fill was ~7 host instructions a lane). */
 static inline void fill_lanes(uint64_t *restrict d, uint32_t M, uint64_t v) {
-    if (M == ~0u) {
-        for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = v;
-    } else WS_FOR_LANES(l, M) d[l] = v;
+    WS_FOR_MASK(l, M, d[l] = v);
 }
 
 /* A load whose address is the same for every lane (no base register: ld.param
