@@ -649,12 +649,41 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
     return WS_OK;
 }
 
+/* The common form, a scalar register value at [register + offset] in the global, shared
+   or generic space: the calls that ws_exec_mem's general path makes for it, in its order
+   (that path's operand set-up, plan and chain of space tests cost about 60 host
+   instructions a memory instruction). False when exec_shared or exec_global declines:
+   the general path then runs from the start (all they did is the step record's addresses,
+   which it writes again); else true with *r the status (a logged store's too, whatever it
+   is: it is never run twice). */
+static inline __attribute__((always_inline)) bool exec_scalar_reg(ws_xctx *x, const ws_inst *in,
+                                                                 const ws_operand *mo,
+                                                                 const ws_operand *vo, bool is_st,
+                                                                 unsigned esz, ws_status *r) {
+    addr_plan p;
+    switch (in->space) {
+    case WS_SPACE_GLOBAL: p.ms = MS_GLOBAL; break;
+    case WS_SPACE_SHARED: p.ms = MS_SHARED; break;
+    case WS_SPACE_NONE: p.ms = MS_GENERIC; break;
+    default: return false;
+    }
+    p.base = ws_reg(x->w, mo->reg); /* plan's fields without a symbol */
+    p.bmask = mo->base32 ? 0xFFFFFFFFull : ~0ull;
+    p.off = (uint64_t)mo->imm;
+    uint64_t *v = ws_reg(x->w, vo->reg);
+    uint64_t *const dst[1] = {is_st ? NULL : v};
+    const uint64_t *const src[1] = {is_st ? v : NULL};
+    bool sg = ws_type_is_signed((ws_type)in->type);
+    if (p.ms == MS_SHARED) *r = exec_shared(x, &p, esz, esz, 1, is_st, sg, dst, src);
+    else if (is_st && x->c->l.wlog) {
+        *r = exec_st_logged(x, &p, esz, esz, 1, src);
+        return true;
+    } else *r = exec_global(x, &p, esz, esz, 1, is_st, sg, dst, src);
+    return *r != WS_ERR_UNSUPPORTED;
+}
+
 ws_status ws_exec_mem(ws_xctx *x) {
     const ws_inst *in = x->in;
-    ws_warp *w = x->w;
-    ws_type t = (ws_type)in->type;
-    unsigned esz = ws_type_size(t);
-    if (esz == 0 || esz > 8) return ws_unsupported(x, "access type");
     bool is_st = in->op == WS_OP_ST;
     const ws_operand *mo, *vo;
     if (is_st) {
@@ -664,6 +693,18 @@ ws_status ws_exec_mem(ws_xctx *x) {
         mo = &in->src[0];
         vo = &in->dst[0];
     }
+    if (vo->kind == WS_OPND_REG && vo->reg != WS_NOREG && mo->kind == WS_OPND_MEM &&
+        mo->sym == WS_NOSYM && mo->reg != WS_NOREG) {
+        unsigned esz = ws_type_size((ws_type)in->type);
+        if (esz && esz <= 8) {
+            ws_status r;
+            if (exec_scalar_reg(x, in, mo, vo, is_st, esz, &r)) return r;
+        }
+    }
+    ws_warp *w = x->w;
+    ws_type t = (ws_type)in->type;
+    unsigned esz = ws_type_size(t);
+    if (esz == 0 || esz > 8) return ws_unsupported(x, "access type");
     unsigned n = vo->kind == WS_OPND_VEC ? vo->vecn : 1;
     if (n == 0 || n > 4) return ws_unsupported(x, "vector width");
     uint32_t size = esz * n;
