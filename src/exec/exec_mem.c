@@ -682,6 +682,30 @@ static inline __attribute__((always_inline)) bool exec_scalar_reg(ws_xctx *x, co
     return *r != WS_ERR_UNSUPPORTED;
 }
 
+/* ld.param of a kernel parameter by its symbol into a register (gaussian: most of its
+   loads): plan's offset and exec_uniform_load's lane_ptr tests, read and fills, inline.
+   False, nothing done, when any of them would not pass (the general path then says why). */
+static inline __attribute__((always_inline)) bool exec_param_load(ws_xctx *x, const ws_inst *in,
+                                                                 const ws_operand *mo,
+                                                                 const ws_operand *vo) {
+    const ws_cta *c = x->c;
+    const ws_symbol *s = &c->mod->syms[mo->sym];
+    uint32_t M = x->mask;
+    unsigned esz = ws_type_size((ws_type)in->type);
+    if (!s->is_kernel_param || s->is_frame || s->space != WS_SPACE_PARAM || !M || !esz || esz > 8)
+        return false;
+    uint64_t a = (uint64_t)mo->imm + c->l.img->sym_addr[mo->sym]; /* (ws_sym_addr's, not generic) */
+    const uint8_t *params = (const uint8_t *)(uintptr_t)c->l.params;
+    uint64_t lim = c->kfunc->param_size;
+    if ((a & (esz - 1)) || !params || a >= lim || esz > lim - a) return false;
+    uint64_t v = ws_load_n(params + a, esz);
+    if (ws_type_is_signed((ws_type)in->type)) v = ws_ext(v, esz * 8, true);
+    fill_lanes(ws_reg(x->w, vo->reg), M, v);
+    if (x->st) fill_lanes(x->st->addr, M, a);
+    record(x, MS_PARAMBUF, esz, false, false, false);
+    return true;
+}
+
 ws_status ws_exec_mem(ws_xctx *x) {
     const ws_inst *in = x->in;
     bool is_st = in->op == WS_OP_ST;
@@ -693,13 +717,16 @@ ws_status ws_exec_mem(ws_xctx *x) {
         mo = &in->src[0];
         vo = &in->dst[0];
     }
-    if (vo->kind == WS_OPND_REG && vo->reg != WS_NOREG && mo->kind == WS_OPND_MEM &&
-        mo->sym == WS_NOSYM && mo->reg != WS_NOREG) {
-        unsigned esz = ws_type_size((ws_type)in->type);
-        if (esz && esz <= 8) {
-            ws_status r;
-            if (exec_scalar_reg(x, in, mo, vo, is_st, esz, &r)) return r;
-        }
+    if (vo->kind == WS_OPND_REG && vo->reg != WS_NOREG && mo->kind == WS_OPND_MEM) {
+        if (mo->sym == WS_NOSYM && mo->reg != WS_NOREG) {
+            unsigned esz = ws_type_size((ws_type)in->type);
+            if (esz && esz <= 8) {
+                ws_status r;
+                if (exec_scalar_reg(x, in, mo, vo, is_st, esz, &r)) return r;
+            }
+        } else if (!is_st && mo->reg == WS_NOREG && mo->sym != WS_NOSYM && in->space == WS_SPACE_PARAM &&
+                   exec_param_load(x, in, mo, vo))
+            return WS_OK;
     }
     ws_warp *w = x->w;
     ws_type t = (ws_type)in->type;
