@@ -37,6 +37,11 @@ static void mul_lo_lanes(uint64_t *D, const uint64_t *A, const uint64_t *B, cons
                          unsigned bits, bool sg, unsigned rb, uint32_t M) {
     unsigned sh = 64 - bits;
     uint64_t rm = lowmask(rb);
+    if (C && bits == 32 && rb == 32) { /* mad.lo of 32 bits: a product's low word depends only
+                                          on the operands' low words, either extension */
+        MUL_LO_LANES(M, D[l] = (uint64_t)((uint32_t)A[l] * (uint32_t)B[l]) + (uint32_t)C[l]);
+        return;
+    }
 #define SX(v) ((uint64_t)((int64_t)((v) << sh) >> sh))
 #define ZX(v) (((v) << sh) >> sh)
     if (sg) {

@@ -553,7 +553,10 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
 /* d[l] = v for the lanes of M: a full warp in a counted loop (vector stores; lane by
    lane, ld.param's address fill was ~7 host instructions a lane). */
 static inline void fill_lanes(uint64_t *restrict d, uint32_t M, uint64_t v) {
-    WS_FOR_MASK(l, M, d[l] = v);
+    if (M == ~0u) { /* 16 two-lane stores, unrolled (the loop was half of them again) */
+#pragma GCC unroll 16
+        for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = v;
+    } else WS_FOR_MASK(l, M, d[l] = v);
 }
 
 /* A load whose address is the same for every lane (no base register: ld.param
