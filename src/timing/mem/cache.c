@@ -1173,10 +1173,19 @@ void *ws_cache_pop_ready_one(ws_cache *c) {
 void ws_cache_invalidate(ws_cache *c) {
     c->ver++;
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
-    for (size_t i = 0; i < n; i++)
-        for (uint32_t s = 0; s < c->nsec; s++)
-            if (c->lines[i].sec[s] != LINE_RESERVED && c->lines[i].sec[s] != LINE_RD)
-                c->lines[i].sec[s] = LINE_INVALID;
+    /* Every sector but RESERVED and RD becomes INVALID (0), a line's sectors as one word
+       (sec_word's): word_reserved's per-byte bit, widened to a byte mask, keeps those two;
+       a line already all INVALID is passed (most of them, at every kernel's start). */
+    for (size_t i = 0; i < n; i++) {
+        line *l = &c->lines[i];
+        uint64_t w;
+        memcpy(&w, l->sec, sizeof w);
+        uint64_t x = w & c->sec_mask;
+        if (!x) continue;
+        uint64_t keep = ((~x >> 1) & (x ^ (x >> 2)) & BYTES_01) * 0xFF;
+        w = (w & ~c->sec_mask) | (x & keep);
+        memcpy(l->sec, &w, sizeof w);
+    }
 }
 
 bool ws_cache_set_ways(ws_cache *c, uint32_t ways) {
