@@ -102,12 +102,13 @@ static ws_status exec_pred_logic(ws_xctx *x) {
     return WS_OK;
 }
 
-/* add/sub (no .cc or .sat) of a full warp on two register sources and a register
-   destination, of an integer type of 1 to 64 bits: what the general path below
-   does then (ws_src and ws_dst of a register are the register; a third source
-   would be read there, so none may be present), without its decoding of the form. */
-static inline bool addsub_full_regs(ws_xctx *x, const ws_inst *in) {
-    if ((in->op != WS_OP_ADD && in->op != WS_OP_SUB) || x->mask != ~0u ||
+/* add/sub (no .cc or .sat) on two register sources and a register destination, of an
+   integer type of 1 to 64 bits: what the general path below does then (ws_src and
+   ws_dst of a register are the register; a third source would be read there, so none
+   may be present), without its decoding of the form. A full warp or any other mask
+   (gaussian's partial warps), as that path. */
+static inline bool addsub_regs(ws_xctx *x, const ws_inst *in) {
+    if ((in->op != WS_OP_ADD && in->op != WS_OP_SUB) ||
         (in->flags & (WS_F_SAT | WS_F_CC)) || in->nsrc != 2 || in->type == WS_T_PRED)
         return false;
     unsigned bits = ws_type_size((ws_type)in->type) * 8;
@@ -115,14 +116,19 @@ static inline bool addsub_full_regs(ws_xctx *x, const ws_inst *in) {
         in->dst[0].kind != WS_OPND_REG || in->dst[0].reg == WS_NOREG)
         return false;
     ws_warp *w = x->w;
-    addsub_full(ws_reg(w, in->dst[0].reg), ws_reg(w, in->src[0].reg), ws_reg(w, in->src[1].reg),
-                in->op == WS_OP_SUB);
+    uint64_t *D = ws_reg(w, in->dst[0].reg);
+    const uint64_t *A = ws_reg(w, in->src[0].reg), *B = ws_reg(w, in->src[1].reg);
+    uint32_t M = x->mask;
+    bool sub = in->op == WS_OP_SUB;
+    if (M == ~0u) addsub_full(D, A, B, sub);
+    else if (sub) WS_FOR_MASK(l, M, D[l] = A[l] - B[l]);
+    else WS_FOR_MASK(l, M, D[l] = A[l] + B[l]);
     return true;
 }
 
 ws_status ws_exec_int(ws_xctx *x) {
     const ws_inst *in = x->in;
-    if (addsub_full_regs(x, in)) return WS_OK;
+    if (addsub_regs(x, in)) return WS_OK;
     ws_warp *w = x->w;
     ws_type t = (ws_type)in->type;
     if (t == WS_T_PRED) return exec_pred_logic(x);
