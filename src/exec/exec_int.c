@@ -283,7 +283,7 @@ ws_status ws_exec_int(ws_xctx *x) {
     case WS_OP_ABS:
         WS_FOR_LANES(l, M) { uint64_t a = ws_ext(A[l], bits, true); D[l] = (int64_t)a < 0 ? 0 - a : a; }
         return WS_OK;
-    case WS_OP_NEG: WS_FOR_LANES(l, M) D[l] = 0 - A[l]; return WS_OK;
+    case WS_OP_NEG: WS_FOR_MASK(l, M, D[l] = 0 - A[l]); return WS_OK;
     case WS_OP_MIN: case WS_OP_MAX: {
         bool mx = in->op == WS_OP_MAX, relu = in->flags & WS_F_RELU;
         WS_FOR_LANES(l, M) {
@@ -295,11 +295,11 @@ ws_status ws_exec_int(ws_xctx *x) {
         }
         return WS_OK;
     }
-    case WS_OP_AND: WS_FOR_LANES(l, M) D[l] = A[l] & B[l]; return WS_OK;
-    case WS_OP_OR: WS_FOR_LANES(l, M) D[l] = A[l] | B[l]; return WS_OK;
-    case WS_OP_XOR: WS_FOR_LANES(l, M) D[l] = A[l] ^ B[l]; return WS_OK;
+    case WS_OP_AND: WS_FOR_MASK(l, M, D[l] = A[l] & B[l]); return WS_OK;
+    case WS_OP_OR: WS_FOR_MASK(l, M, D[l] = A[l] | B[l]); return WS_OK;
+    case WS_OP_XOR: WS_FOR_MASK(l, M, D[l] = A[l] ^ B[l]); return WS_OK;
     case WS_OP_NOT: WS_FOR_MASK(l, M, D[l] = ~A[l]); return WS_OK;
-    case WS_OP_CNOT: WS_FOR_LANES(l, M) D[l] = (A[l] & lm) == 0; return WS_OK;
+    case WS_OP_CNOT: WS_FOR_MASK(l, M, D[l] = (A[l] & lm) == 0); return WS_OK;
     case WS_OP_LOP3: {
         uint32_t lut = (uint32_t)E[__builtin_ctz(M)] & 0xFF;
         WS_FOR_LANES(l, M) {
@@ -357,9 +357,9 @@ ws_status ws_exec_int(ws_xctx *x) {
         }
         return WS_OK;
     case WS_OP_BREV:
-        WS_FOR_LANES(l, M) D[l] = brev64(A[l]) >> (64 - bits);
+        WS_FOR_MASK(l, M, D[l] = brev64(A[l]) >> (64 - bits));
         return WS_OK;
-    case WS_OP_POPC: WS_FOR_LANES(l, M) D[l] = (uint64_t)ws_popc64(A[l] & lm); return WS_OK;
+    case WS_OP_POPC: WS_FOR_MASK(l, M, D[l] = (uint64_t)ws_popc64(A[l] & lm)); return WS_OK;
     case WS_OP_CLZ:
         WS_FOR_LANES(l, M) {
             uint64_t a = A[l] & lm;
