@@ -417,7 +417,7 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
         else if (M == ~0u) {
 #pragma GCC unroll 4
             for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(sh + ad[l], 4);
-        } else WS_FOR_LANES(l, M) d[l] = ws_load_n(sh + ad[l], 4);
+        } else WS_FOR_MASK(l, M, d[l] = ws_load_n(sh + ad[l], 4));
         record(x, MS_SHARED, size, false, false, false);
         return WS_OK;
     }
@@ -527,7 +527,7 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
             uintptr_t hb = (uintptr_t)heap - (uintptr_t)WS_GLOBAL_HEAP_BASE;
 #pragma GCC unroll 4
             for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n((const uint8_t *)(hb + (uintptr_t)ad[l]), 4);
-        } else WS_FOR_LANES(l, M) d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4);
+        } else WS_FOR_MASK(l, M, d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4));
     } else if (n == 1 && is_st && esz == 4) { /* st.global.32, lanes in order as below */
         const uint64_t *v = src[0];
         WS_FOR_MASK(l, M, ws_store_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), v[l], 4));
