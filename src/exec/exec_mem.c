@@ -652,9 +652,8 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
     return WS_OK;
 }
 
-/* The common form, a scalar register value at [register + offset] (a symbol's address
-   added, as plan adds it) in the global, shared or generic space, or loaded from the
-   const space: the calls that ws_exec_mem's general path makes for it, in its order
+/* The common form, a scalar register value at [register + offset] in the global, shared
+   or generic space: the calls that ws_exec_mem's general path makes for it, in its order
    (that path's operand set-up, plan and chain of space tests cost about 60 host
    instructions a memory instruction). False when exec_shared or exec_global declines:
    the general path then runs from the start (all they did is the step record's addresses,
@@ -669,22 +668,16 @@ static inline __attribute__((always_inline)) bool exec_scalar_reg(ws_xctx *x, co
     case WS_SPACE_GLOBAL: p.ms = MS_GLOBAL; break;
     case WS_SPACE_SHARED: p.ms = MS_SHARED; break;
     case WS_SPACE_NONE: p.ms = MS_GENERIC; break;
-    case WS_SPACE_CONST:
-        if (is_st) return false;
-        p.ms = MS_CONST;
-        break;
     default: return false;
     }
-    p.base = ws_reg(x->w, mo->reg); /* plan's fields */
+    p.base = ws_reg(x->w, mo->reg); /* plan's fields without a symbol */
     p.bmask = mo->base32 ? 0xFFFFFFFFull : ~0ull;
     p.off = (uint64_t)mo->imm;
-    if (mo->sym != WS_NOSYM) p.off += ws_sym_addr(x, mo->sym, p.ms == MS_GENERIC);
     uint64_t *v = ws_reg(x->w, vo->reg);
     uint64_t *const dst[1] = {is_st ? NULL : v};
     const uint64_t *const src[1] = {is_st ? v : NULL};
     bool sg = ws_type_is_signed((ws_type)in->type);
     if (p.ms == MS_SHARED) *r = exec_shared(x, &p, esz, esz, 1, is_st, sg, dst, src);
-    else if (p.ms == MS_CONST) *r = exec_ro_space(x, &p, esz, esz, 1, sg, dst); /* (kmeans' centres) */
     else if (is_st && x->c->l.wlog) {
         *r = exec_st_logged(x, &p, esz, esz, 1, src);
         return true;
@@ -728,7 +721,7 @@ ws_status ws_exec_mem(ws_xctx *x) {
         vo = &in->dst[0];
     }
     if (vo->kind == WS_OPND_REG && vo->reg != WS_NOREG && mo->kind == WS_OPND_MEM) {
-        if (mo->reg != WS_NOREG) {
+        if (mo->sym == WS_NOSYM && mo->reg != WS_NOREG) {
             unsigned esz = ws_type_size((ws_type)in->type);
             if (esz && esz <= 8) {
                 ws_status r;
