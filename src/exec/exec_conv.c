@@ -273,9 +273,7 @@ static inline __attribute__((always_inline)) uint32_t compare(ws_xctx *x, ws_typ
         uint64_t a = ws_ext(A[l], N, S), b = ws_ext(B[l], N, S);                         \
         r |= (uint32_t)(E) << l;                                                         \
     }
-#define CMP_LANES(S, E, N)                                                               \
-    if (M == ~0u) { for (uint32_t l = 0; l < WS_WARP_SIZE; l++) CMP_BODY(S, E, N) }      \
-    else { WS_FOR_LANES(l, M) CMP_BODY(S, E, N) }
+#define CMP_LANES(S, E, N) WS_FOR_MASK(l, M, CMP_BODY(S, E, N));
     /* 32-bit operands (the common case) with the width a constant. */
 #define CMP_LOOP(S, E)                                                                   \
     if (bits == 32) { CMP_LANES(S, E, 32) } else { CMP_LANES(S, E, bits) }               \
@@ -375,7 +373,7 @@ static __attribute__((noinline)) ws_status set_packed_half(ws_xctx *x, ws_type c
         return WS_OK;
     }
     uint64_t one = t == WS_T_F16X2 ? 0x3C00 : t == WS_T_BF16X2 ? 0x3F80 : 0xFFFF, *D = ws_dst(x, &in->dst[0]);
-    WS_FOR_LANES(l, M) D[l] = ((lo >> l & 1) ? one : 0) | ((hi >> l & 1) ? one << 16 : 0);
+    WS_FOR_MASK(l, M, D[l] = ((lo >> l & 1) ? one : 0) | ((hi >> l & 1) ? one << 16 : 0));
     return WS_OK;
 }
 
@@ -423,13 +421,13 @@ ws_status ws_exec_conv(ws_xctx *x) {
             for (unsigned k = 0; k < d->vecn; k++) {
                 if (d->vreg[k] == WS_NOREG) continue;
                 uint64_t *D = ws_reg(w, d->vreg[k]);
-                WS_FOR_LANES(l, M) D[l] = (src[l] >> (k * eb)) & em;
+                WS_FOR_MASK(l, M, D[l] = (src[l] >> (k * eb)) & em);
             }
             return WS_OK;
         }
         uint64_t *D = ws_dst(x, d);
         if (M == ~0u && D != A) memcpy(D, A, WS_WARP_SIZE * sizeof *D); /* distinct slots never overlap */
-        else if (D != A) WS_FOR_LANES(l, M) D[l] = A[l];
+        else if (D != A) WS_FOR_MASK(l, M, D[l] = A[l]);
         return WS_OK;
     }
     case WS_OP_CVT: {
@@ -461,7 +459,7 @@ ws_status ws_exec_conv(ws_xctx *x) {
         uint64_t one = t == WS_T_F32 ? 0x3F800000u : t == WS_T_F64 ? 0x3FF0000000000000ull
                        : t == WS_T_F16 ? 0x3C00 : ~0ull;
         if (in->dst[0].kind == WS_OPND_PRED) { ws_pred_write(x, &in->dst[0], r); return WS_OK; }
-        WS_FOR_LANES(l, M) D[l] = (r >> l & 1) ? one : 0;
+        WS_FOR_MASK(l, M, D[l] = (r >> l & 1) ? one : 0);
         return WS_OK;
     }
     case WS_OP_SELP: {
@@ -470,7 +468,7 @@ ws_status ws_exec_conv(ws_xctx *x) {
         if (!A || !B) return ws_unsupported(x, "operand kind");
         uint32_t c = ws_pred_src(x, &in->src[2]);
         uint64_t *D = ws_dst(x, &in->dst[0]);
-        WS_FOR_LANES(l, M) D[l] = (c >> l & 1) ? A[l] : B[l];
+        WS_FOR_MASK(l, M, D[l] = (c >> l & 1) ? A[l] : B[l]);
         return WS_OK;
     }
     case WS_OP_SLCT: {

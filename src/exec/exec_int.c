@@ -32,15 +32,16 @@ static inline uint64_t lowmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ul
    warp takes counted loops (which the compiler can unroll), a partial one
    (divergent code, a grid's last warp) its active lanes. Each lane reads its
    sources before writing its destination, as the lane loop. */
-#define MUL_LO_LANES(M, stmt)                                                                      \
-    do {                                                                                           \
-        if ((M) == ~0u) for (uint32_t l = 0; l < WS_WARP_SIZE; l++) { stmt; }                     \
-        else WS_FOR_LANES(l, (M)) { stmt; }                                                        \
-    } while (0)
+#define MUL_LO_LANES(M, stmt) WS_FOR_MASK(l, M, stmt)
 static void mul_lo_lanes(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
                          unsigned bits, bool sg, unsigned rb, uint32_t M) {
     unsigned sh = 64 - bits;
     uint64_t rm = lowmask(rb);
+    if (C && bits == 32 && rb == 32) { /* mad.lo of 32 bits: a product's low word depends only
+                                          on the operands' low words, either extension */
+        MUL_LO_LANES(M, D[l] = (uint64_t)((uint32_t)A[l] * (uint32_t)B[l]) + (uint32_t)C[l]);
+        return;
+    }
 #define SX(v) ((uint64_t)((int64_t)((v) << sh) >> sh))
 #define ZX(v) (((v) << sh) >> sh)
     if (sg) {
@@ -101,12 +102,13 @@ static ws_status exec_pred_logic(ws_xctx *x) {
     return WS_OK;
 }
 
-/* add/sub (no .cc or .sat) of a full warp on two register sources and a register
-   destination, of an integer type of 1 to 64 bits: what the general path below
-   does then (ws_src and ws_dst of a register are the register; a third source
-   would be read there, so none may be present), without its decoding of the form. */
-static inline bool addsub_full_regs(ws_xctx *x, const ws_inst *in) {
-    if ((in->op != WS_OP_ADD && in->op != WS_OP_SUB) || x->mask != ~0u ||
+/* add/sub (no .cc or .sat) on two register sources and a register destination, of an
+   integer type of 1 to 64 bits: what the general path below does then (ws_src and
+   ws_dst of a register are the register; a third source would be read there, so none
+   may be present), without its decoding of the form. A full warp or any other mask
+   (gaussian's partial warps), as that path. */
+static inline bool addsub_regs(ws_xctx *x, const ws_inst *in) {
+    if ((in->op != WS_OP_ADD && in->op != WS_OP_SUB) ||
         (in->flags & (WS_F_SAT | WS_F_CC)) || in->nsrc != 2 || in->type == WS_T_PRED)
         return false;
     unsigned bits = ws_type_size((ws_type)in->type) * 8;
@@ -114,14 +116,19 @@ static inline bool addsub_full_regs(ws_xctx *x, const ws_inst *in) {
         in->dst[0].kind != WS_OPND_REG || in->dst[0].reg == WS_NOREG)
         return false;
     ws_warp *w = x->w;
-    addsub_full(ws_reg(w, in->dst[0].reg), ws_reg(w, in->src[0].reg), ws_reg(w, in->src[1].reg),
-                in->op == WS_OP_SUB);
+    uint64_t *D = ws_reg(w, in->dst[0].reg);
+    const uint64_t *A = ws_reg(w, in->src[0].reg), *B = ws_reg(w, in->src[1].reg);
+    uint32_t M = x->mask;
+    bool sub = in->op == WS_OP_SUB;
+    if (M == ~0u) addsub_full(D, A, B, sub);
+    else if (sub) WS_FOR_MASK(l, M, D[l] = A[l] - B[l]);
+    else WS_FOR_MASK(l, M, D[l] = A[l] + B[l]);
     return true;
 }
 
 ws_status ws_exec_int(ws_xctx *x) {
     const ws_inst *in = x->in;
-    if (addsub_full_regs(x, in)) return WS_OK;
+    if (addsub_regs(x, in)) return WS_OK;
     ws_warp *w = x->w;
     ws_type t = (ws_type)in->type;
     if (t == WS_T_PRED) return exec_pred_logic(x);
@@ -159,7 +166,7 @@ ws_status ws_exec_int(ws_xctx *x) {
     switch ((ws_opcode)in->op) {
     case WS_OP_ADD: case WS_OP_ADDC:
         if (in->op == WS_OP_ADD && !cc && !sat) {
-            if (M == ~0u) addsub_full(D, A, B, false); else WS_FOR_LANES(l, M) D[l] = A[l] + B[l];
+            if (M == ~0u) addsub_full(D, A, B, false); else WS_FOR_MASK(l, M, D[l] = A[l] + B[l]);
             return WS_OK;
         }
         if (sat) {
@@ -182,7 +189,7 @@ ws_status ws_exec_int(ws_xctx *x) {
         return WS_OK;
     case WS_OP_SUB: case WS_OP_SUBC:
         if (in->op == WS_OP_SUB && !cc && !sat) {
-            if (M == ~0u) addsub_full(D, A, B, true); else WS_FOR_LANES(l, M) D[l] = A[l] - B[l];
+            if (M == ~0u) addsub_full(D, A, B, true); else WS_FOR_MASK(l, M, D[l] = A[l] - B[l]);
             return WS_OK;
         }
         if (sat) {
@@ -276,7 +283,7 @@ ws_status ws_exec_int(ws_xctx *x) {
     case WS_OP_ABS:
         WS_FOR_LANES(l, M) { uint64_t a = ws_ext(A[l], bits, true); D[l] = (int64_t)a < 0 ? 0 - a : a; }
         return WS_OK;
-    case WS_OP_NEG: WS_FOR_LANES(l, M) D[l] = 0 - A[l]; return WS_OK;
+    case WS_OP_NEG: WS_FOR_MASK(l, M, D[l] = 0 - A[l]); return WS_OK;
     case WS_OP_MIN: case WS_OP_MAX: {
         bool mx = in->op == WS_OP_MAX, relu = in->flags & WS_F_RELU;
         WS_FOR_LANES(l, M) {
@@ -288,11 +295,11 @@ ws_status ws_exec_int(ws_xctx *x) {
         }
         return WS_OK;
     }
-    case WS_OP_AND: WS_FOR_LANES(l, M) D[l] = A[l] & B[l]; return WS_OK;
-    case WS_OP_OR: WS_FOR_LANES(l, M) D[l] = A[l] | B[l]; return WS_OK;
-    case WS_OP_XOR: WS_FOR_LANES(l, M) D[l] = A[l] ^ B[l]; return WS_OK;
-    case WS_OP_NOT: WS_FOR_LANES(l, M) D[l] = ~A[l]; return WS_OK;
-    case WS_OP_CNOT: WS_FOR_LANES(l, M) D[l] = (A[l] & lm) == 0; return WS_OK;
+    case WS_OP_AND: WS_FOR_MASK(l, M, D[l] = A[l] & B[l]); return WS_OK;
+    case WS_OP_OR: WS_FOR_MASK(l, M, D[l] = A[l] | B[l]); return WS_OK;
+    case WS_OP_XOR: WS_FOR_MASK(l, M, D[l] = A[l] ^ B[l]); return WS_OK;
+    case WS_OP_NOT: WS_FOR_MASK(l, M, D[l] = ~A[l]); return WS_OK;
+    case WS_OP_CNOT: WS_FOR_MASK(l, M, D[l] = (A[l] & lm) == 0); return WS_OK;
     case WS_OP_LOP3: {
         uint32_t lut = (uint32_t)E[__builtin_ctz(M)] & 0xFF;
         WS_FOR_LANES(l, M) {
@@ -350,9 +357,9 @@ ws_status ws_exec_int(ws_xctx *x) {
         }
         return WS_OK;
     case WS_OP_BREV:
-        WS_FOR_LANES(l, M) D[l] = brev64(A[l]) >> (64 - bits);
+        WS_FOR_MASK(l, M, D[l] = brev64(A[l]) >> (64 - bits));
         return WS_OK;
-    case WS_OP_POPC: WS_FOR_LANES(l, M) D[l] = (uint64_t)ws_popc64(A[l] & lm); return WS_OK;
+    case WS_OP_POPC: WS_FOR_MASK(l, M, D[l] = (uint64_t)ws_popc64(A[l] & lm)); return WS_OK;
     case WS_OP_CLZ:
         WS_FOR_LANES(l, M) {
             uint64_t a = A[l] & lm;

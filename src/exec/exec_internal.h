@@ -170,12 +170,25 @@ typedef struct ws_xctx {
 #define WS_FOR_LANES(l, m) \
     for (uint32_t m_##l = (m), l; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
 
+/* Whether the lanes of m (not 0) are one run of consecutive lanes, [ctz, ws_lane_end):
+ * the partial warps of blocks narrower than a warp and the tails past a bound (gaussian's
+ * 16-thread blocks). Adding the lowest set bit clears the run and sets the bit above it
+ * (wrapping to 0 for a run that ends at lane 31), so nothing is left in common with m. */
+static inline bool ws_lanes_run(uint32_t m) { return ((m + (m & -m)) & m) == 0; }
+static inline uint32_t ws_lane_end(uint32_t m) { return 32u - (uint32_t)__builtin_clz(m); }
+
 /* WS_FOR_LANES for one statement, with a counted loop (which the compiler
- * can vectorize) when the whole warp is active, the common case. */
+ * can vectorize) when the whole warp is active, the common case, or when the
+ * active lanes are one run (ascending lane order either way). */
 #define WS_FOR_MASK(l, m, stmt)                                                                    \
     do {                                                                                           \
-        if ((m) == ~0u) { for (uint32_t l = 0; l < WS_WARP_SIZE; l++) { stmt; } }                  \
-        else { WS_FOR_LANES(l, (m)) { stmt; } }                                                    \
+        uint32_t fm_##l = (m);                                                                     \
+        if (fm_##l == ~0u) { for (uint32_t l = 0; l < WS_WARP_SIZE; l++) { stmt; } }               \
+        else if (fm_##l && ws_lanes_run(fm_##l)) {                                                 \
+            _Pragma("GCC unroll 4")                                                                \
+            for (uint32_t l = (uint32_t)__builtin_ctz(fm_##l), e_##l = ws_lane_end(fm_##l);        \
+                 l < e_##l; l++) { stmt; }                                                         \
+        } else { WS_FOR_LANES(l, fm_##l) { stmt; } }                                               \
     } while (0)
 
 /* Register access helpers. */

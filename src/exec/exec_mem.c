@@ -106,7 +106,7 @@ static inline bool lanes_bad(const uint64_t *ad, uint32_t M, uint64_t lo, uint64
         }
         return (any & (size - 1)) || hi > last;
     }
-    WS_FOR_LANES(l, M) bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] - lo > last);
+    WS_FOR_MASK(l, M, bad |= (ad[l] & (size - 1)) | (uint64_t)(ad[l] - lo > last));
     return bad != 0;
 }
 
@@ -417,7 +417,7 @@ static ws_status exec_shared(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
         else if (M == ~0u) {
 #pragma GCC unroll 4
             for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(sh + ad[l], 4);
-        } else WS_FOR_LANES(l, M) d[l] = ws_load_n(sh + ad[l], 4);
+        } else WS_FOR_MASK(l, M, d[l] = ws_load_n(sh + ad[l], 4));
         record(x, MS_SHARED, size, false, false, false);
         return WS_OK;
     }
@@ -527,7 +527,7 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
             uintptr_t hb = (uintptr_t)heap - (uintptr_t)WS_GLOBAL_HEAP_BASE;
 #pragma GCC unroll 4
             for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n((const uint8_t *)(hb + (uintptr_t)ad[l]), 4);
-        } else WS_FOR_LANES(l, M) d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4);
+        } else WS_FOR_MASK(l, M, d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4));
     } else if (n == 1 && is_st && esz == 4) { /* st.global.32, lanes in order as below */
         const uint64_t *v = src[0];
         WS_FOR_MASK(l, M, ws_store_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), v[l], 4));
@@ -553,9 +553,10 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
 /* d[l] = v for the lanes of M: a full warp in a counted loop (vector stores; lane by
    lane, ld.param's address fill was ~7 host instructions a lane). */
 static inline void fill_lanes(uint64_t *restrict d, uint32_t M, uint64_t v) {
-    if (M == ~0u) {
+    if (M == ~0u) { /* 16 two-lane stores, unrolled (the loop was half of them again) */
+#pragma GCC unroll 16
         for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = v;
-    } else WS_FOR_LANES(l, M) d[l] = v;
+    } else WS_FOR_MASK(l, M, d[l] = v);
 }
 
 /* A load whose address is the same for every lane (no base register: ld.param
@@ -651,12 +652,65 @@ static __attribute__((noinline)) ws_status exec_st_logged(ws_xctx *x, const addr
     return WS_OK;
 }
 
+/* The common form, a scalar register value at [register + offset] in the global, shared
+   or generic space: the calls that ws_exec_mem's general path makes for it, in its order
+   (that path's operand set-up, plan and chain of space tests cost about 60 host
+   instructions a memory instruction). False when exec_shared or exec_global declines:
+   the general path then runs from the start (all they did is the step record's addresses,
+   which it writes again); else true with *r the status (a logged store's too, whatever it
+   is: it is never run twice). */
+static inline __attribute__((always_inline)) bool exec_scalar_reg(ws_xctx *x, const ws_inst *in,
+                                                                 const ws_operand *mo,
+                                                                 const ws_operand *vo, bool is_st,
+                                                                 unsigned esz, ws_status *r) {
+    addr_plan p;
+    switch (in->space) {
+    case WS_SPACE_GLOBAL: p.ms = MS_GLOBAL; break;
+    case WS_SPACE_SHARED: p.ms = MS_SHARED; break;
+    case WS_SPACE_NONE: p.ms = MS_GENERIC; break;
+    default: return false;
+    }
+    p.base = ws_reg(x->w, mo->reg); /* plan's fields without a symbol */
+    p.bmask = mo->base32 ? 0xFFFFFFFFull : ~0ull;
+    p.off = (uint64_t)mo->imm;
+    uint64_t *v = ws_reg(x->w, vo->reg);
+    uint64_t *const dst[1] = {is_st ? NULL : v};
+    const uint64_t *const src[1] = {is_st ? v : NULL};
+    bool sg = ws_type_is_signed((ws_type)in->type);
+    if (p.ms == MS_SHARED) *r = exec_shared(x, &p, esz, esz, 1, is_st, sg, dst, src);
+    else if (is_st && x->c->l.wlog) {
+        *r = exec_st_logged(x, &p, esz, esz, 1, src);
+        return true;
+    } else *r = exec_global(x, &p, esz, esz, 1, is_st, sg, dst, src);
+    return *r != WS_ERR_UNSUPPORTED;
+}
+
+/* ld.param of a kernel parameter by its symbol into a register (gaussian: most of its
+   loads): plan's offset and exec_uniform_load's lane_ptr tests, read and fills, inline.
+   False, nothing done, when any of them would not pass (the general path then says why). */
+static inline __attribute__((always_inline)) bool exec_param_load(ws_xctx *x, const ws_inst *in,
+                                                                 const ws_operand *mo,
+                                                                 const ws_operand *vo) {
+    const ws_cta *c = x->c;
+    const ws_symbol *s = &c->mod->syms[mo->sym];
+    uint32_t M = x->mask;
+    unsigned esz = ws_type_size((ws_type)in->type);
+    if (!s->is_kernel_param || s->is_frame || s->space != WS_SPACE_PARAM || !M || !esz || esz > 8)
+        return false;
+    uint64_t a = (uint64_t)mo->imm + c->l.img->sym_addr[mo->sym]; /* (ws_sym_addr's, not generic) */
+    const uint8_t *params = (const uint8_t *)(uintptr_t)c->l.params;
+    uint64_t lim = c->kfunc->param_size;
+    if ((a & (esz - 1)) || !params || a >= lim || esz > lim - a) return false;
+    uint64_t v = ws_load_n(params + a, esz);
+    if (ws_type_is_signed((ws_type)in->type)) v = ws_ext(v, esz * 8, true);
+    fill_lanes(ws_reg(x->w, vo->reg), M, v);
+    if (x->st) fill_lanes(x->st->addr, M, a);
+    record(x, MS_PARAMBUF, esz, false, false, false);
+    return true;
+}
+
 ws_status ws_exec_mem(ws_xctx *x) {
     const ws_inst *in = x->in;
-    ws_warp *w = x->w;
-    ws_type t = (ws_type)in->type;
-    unsigned esz = ws_type_size(t);
-    if (esz == 0 || esz > 8) return ws_unsupported(x, "access type");
     bool is_st = in->op == WS_OP_ST;
     const ws_operand *mo, *vo;
     if (is_st) {
@@ -666,6 +720,21 @@ ws_status ws_exec_mem(ws_xctx *x) {
         mo = &in->src[0];
         vo = &in->dst[0];
     }
+    if (vo->kind == WS_OPND_REG && vo->reg != WS_NOREG && mo->kind == WS_OPND_MEM) {
+        if (mo->sym == WS_NOSYM && mo->reg != WS_NOREG) {
+            unsigned esz = ws_type_size((ws_type)in->type);
+            if (esz && esz <= 8) {
+                ws_status r;
+                if (exec_scalar_reg(x, in, mo, vo, is_st, esz, &r)) return r;
+            }
+        } else if (!is_st && mo->reg == WS_NOREG && mo->sym != WS_NOSYM && in->space == WS_SPACE_PARAM &&
+                   exec_param_load(x, in, mo, vo))
+            return WS_OK;
+    }
+    ws_warp *w = x->w;
+    ws_type t = (ws_type)in->type;
+    unsigned esz = ws_type_size(t);
+    if (esz == 0 || esz > 8) return ws_unsupported(x, "access type");
     unsigned n = vo->kind == WS_OPND_VEC ? vo->vecn : 1;
     if (n == 0 || n > 4) return ws_unsupported(x, "vector width");
     uint32_t size = esz * n;

@@ -310,6 +310,32 @@ TEST(cache_sector_misses_fetch_32B_and_fill_per_sector) {
     ws_cache_destroy(c);
 }
 
+/* ws_cache_invalidate (the sector word at once): a sector waiting for its fill stays
+   RESERVED, a valid one becomes INVALID; a line with nothing pending leaves. */
+TEST(cache_invalidate_keeps_pending_sectors) {
+    char err[256];
+    ws_cache *c = make(L2V4, err);
+    CHECK(c != NULL);
+    if (!c) return;
+    int r1, r2, r3, r4;
+    uint64_t a = 0x80000000ull, b = a + 0x100000; /* two lines */
+    CHECK_EQ_I64(acc(c, a, WS_ACC_READ, false, &r1, 1).status, WS_CACHE_MISS);
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, a, 2); /* a: sector 0 valid */
+    CHECK(ws_cache_pop_ready(c) == &r1);
+    CHECK_EQ_I64(acc(c, a + 0x40, WS_ACC_READ, false, &r2, 3).status, WS_CACHE_SECTOR_MISS);
+    ws_cache_pop_miss(c); /* a: sector 2 reserved */
+    CHECK_EQ_I64(acc(c, b, WS_ACC_READ, false, &r3, 4).status, WS_CACHE_MISS);
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, b, 5); /* b: sector 0 valid */
+    CHECK(ws_cache_pop_ready(c) == &r3);
+    ws_cache_invalidate(c);
+    CHECK_EQ_I64(acc(c, a + 0x40, WS_ACC_READ, false, &r4, 6).status, WS_CACHE_HIT_RESERVED);
+    CHECK_EQ_I64(acc(c, a, WS_ACC_READ, false, &r4, 7).status, WS_CACHE_SECTOR_MISS);
+    CHECK_EQ_I64(acc(c, b, WS_ACC_READ, false, &r4, 8).status, WS_CACHE_MISS);
+    ws_cache_destroy(c);
+}
+
 TEST(cache_lazy_fetch_write_allocates_without_fetch) {
     char err[256];
     ws_cache *c = make(L2V4, err);

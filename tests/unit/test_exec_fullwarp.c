@@ -116,6 +116,46 @@ TEST(exec_partialwarp_mul_mad) {
         }
 }
 
+/* Partial warps against lane by lane: n threads (lanes 0..n-1, one run: WS_FOR_MASK's
+   counted loop, the kernel's ld.param fills), and guards that leave scattered lanes
+   (the lane-by-lane loop), through the add/sub entry, not, setp and mad.lo. */
+static void pw_check(const char *body, int n) {
+    uint64_t a[32], b[32], c[32], out[32] = {0};
+    for (int i = 0; i < 32; i++) {
+        a[i] = fw_vals[i];
+        b[i] = fw_vals[(i * 7 + 3) % 32];
+        c[i] = fw_vals[(i * 13 + 5) % 32];
+    }
+    ws_fault f;
+    ws_status st = wx_eval(body, n, a, b, c, out, &f);
+    if (st != WS_OK) ws_test_fail(__FILE__, __LINE__, "eval of '%s' failed: %s %s", body, ws_status_name(st), f.msg);
+    for (int i = 0; i < n; i++) {
+        uint64_t one = wx_eval1(body, a[i], b[i], c[i]);
+        if (one != out[i])
+            ws_test_fail(__FILE__, __LINE__, "'%s' (%d threads) lane %d: %llx, one lane %llx", body, n, i,
+                         (unsigned long long)out[i], (unsigned long long)one);
+    }
+}
+
+TEST(exec_partialwarp_lane_loops) {
+    static const char *body[] = {
+        "add.s32 %r9, %r1, %r2; cvt.u64.u32 %rd7, %r9;",
+        "sub.s64 %rd7, %rd4, %rd5;",
+        "add.s64 %rd4, %rd4, %rd4; sub.s64 %rd7, %rd4, %rd5;",
+        "not.b32 %r9, %r1; cvt.u64.u32 %rd7, %r9;",
+        "setp.ge.s32 %p1, %r1, %r2; selp.u64 %rd7, 1, 2, %p1;",
+        "mad.lo.s32 %r9, %r1, %r2, %r3; cvt.u64.u32 %rd7, %r9;",
+        "and.b64 %rd10, %rd6, 1; setp.ne.u64 %p5, %rd10, 0; mov.u32 %r9, 77;"
+        " @%p5 add.s32 %r9, %r1, %r2; cvt.u64.u32 %rd7, %r9;",
+        "and.b64 %rd10, %rd6, 2; setp.ne.u64 %p5, %rd10, 0; @%p5 sub.s64 %rd7, %rd4, %rd5;",
+        "and.b64 %rd10, %rd6, 4; setp.eq.u64 %p5, %rd10, 0; mov.u32 %r9, 77;"
+        " @%p5 mad.lo.u32 %r9, %r1, %r2, %r3; cvt.u64.u32 %rd7, %r9;",
+    };
+    static const int n[] = {1, 5, 16, 20, 31};
+    for (unsigned k = 0; k < sizeof body / sizeof *body; k++)
+        for (unsigned j = 0; j < sizeof n / sizeof *n; j++) pw_check(body[k], n[j]);
+}
+
 TEST(exec_fullwarp_setp) {
     static const char *cmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
     static const char *ty[] = {"s32", "u32", "s64", "u64", "s16", "b32"};

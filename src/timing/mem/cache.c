@@ -104,7 +104,6 @@ struct ws_cache {
     bool flush_pending;  /* the index changed: flush before the next access */
     bool index_paused;   /* adaptive index functions see no accesses */
     ws_cache_bypass byp;
-    uint16_t owner;
     ws_cache_evict_fn evict_fn;
     void *evict_ctx;
     ws_cache_stats stats;
@@ -672,7 +671,7 @@ static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t bloc
     }
     if (line_present(c, l)) {
         c->stats.evictions++;
-        if (c->evict_fn) c->evict_fn(c->evict_ctx, l->block, l->owner, c->owner);
+        if (c->evict_fn) c->evict_fn(c->evict_ctx, l->block, l->owner, c->h.owner);
         uint8_t mod = line_modified_mask(c, l);
         if (mod && !silent) {
             c->stats.writebacks++;
@@ -684,7 +683,7 @@ static void allocate_line(ws_cache *c, uint32_t set, uint32_t way, uint64_t bloc
     memset(l, 0, sizeof *l);
     l->block = block;
     l->indexed = indexed;
-    l->owner = c->owner;
+    l->owner = c->h.owner;
     l->rpd = c->byp.protect;
     l->sec[si] = state;
     l->alloc_time = now;
@@ -1174,10 +1173,19 @@ void *ws_cache_pop_ready_one(ws_cache *c) {
 void ws_cache_invalidate(ws_cache *c) {
     c->ver++;
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
-    for (size_t i = 0; i < n; i++)
-        for (uint32_t s = 0; s < c->nsec; s++)
-            if (c->lines[i].sec[s] != LINE_RESERVED && c->lines[i].sec[s] != LINE_RD)
-                c->lines[i].sec[s] = LINE_INVALID;
+    /* Every sector but RESERVED and RD becomes INVALID (0), a line's sectors as one word
+       (sec_word's): word_reserved's per-byte bit, widened to a byte mask, keeps those two;
+       a line already all INVALID is passed (most of them, at every kernel's start). */
+    for (size_t i = 0; i < n; i++) {
+        line *l = &c->lines[i];
+        uint64_t w;
+        memcpy(&w, l->sec, sizeof w);
+        uint64_t x = w & c->sec_mask;
+        if (!x) continue;
+        uint64_t keep = ((~x >> 1) & (x ^ (x >> 2)) & BYTES_01) * 0xFF;
+        w = (w & ~c->sec_mask) | (x & keep);
+        memcpy(l->sec, &w, sizeof w);
+    }
 }
 
 bool ws_cache_set_ways(ws_cache *c, uint32_t ways) {
@@ -1229,7 +1237,6 @@ bool ws_cache_index_selections(const ws_cache *c, uint64_t *n) {
     return true;
 }
 /* (the owner is only stamped on lines it allocates: no refusal depends on it) */
-void ws_cache_set_owner(ws_cache *c, uint16_t owner) { c->owner = owner; }
 
 static inline bool refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,
                                  uint64_t now) {
@@ -1255,7 +1262,7 @@ ws_fail_kind ws_cache_count_noted_refusal(ws_cache *c, ws_acc_dir dir, bool loca
 bool ws_cache_retry_noted(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, uint64_t now,
                           uint16_t owner, ws_fail_kind *kind) {
     if (!refusal_noted(c, addr, dir, local, now)) return false;
-    c->owner = owner;
+    c->h.owner = owner;
     *kind = count_noted_refusal(c, dir, local);
     return true;
 }

@@ -116,6 +116,7 @@ typedef struct ws_cache_head {
     uint32_t mq_len;    /* miss queue entries */
     uint32_t rd_len;    /* ready requests */
     uint32_t mshr_used; /* MSHR entries in use */
+    uint16_t owner;     /* ws_cache_set_owner's (here: set inline before each L1D access) */
 } ws_cache_head;
 static inline const ws_cache_head *ws_cache_head_of(const ws_cache *c) {
     return (const ws_cache_head *)(const void *)c;
@@ -217,8 +218,9 @@ bool ws_cache_index_selections(const ws_cache *c, uint64_t *n);
 void ws_cache_index_restart(ws_cache *c);
 
 /* ---- line ownership (observers such as CCWS's victim tags) ---- */
-/* Lines allocated from now on belong to `owner` (e.g. a warp slot). */
-void ws_cache_set_owner(ws_cache *c, uint16_t owner);
+/* Lines allocated from now on belong to `owner` (e.g. a warp slot). Inline: the
+   LD/ST unit sets it before every L1D access. */
+static inline void ws_cache_set_owner(ws_cache *c, uint16_t owner) { ((ws_cache_head *)(void *)c)->owner = owner; }
 /* Would ws_cache_access(c, addr, dir, local, ...) at `now` be answered from the
  * note of the last refusal (a refusal, counted, nothing else changed)? */
 bool ws_cache_refusal_noted(const ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local,

@@ -94,6 +94,7 @@ int sm_ldst_init(ws_sm *sm, char *err, size_t errlen) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
+    if (sm->mrpb) sm->ldst_extras = true;
     return 0;
 }
 
@@ -855,7 +856,7 @@ static inline bool ldst_idle(const ws_sm *sm) {
     if (sm->l1q_n && (sm->l1_banks != 1 || sm->l1q[sm->l1q_base[0]].ready <= sm->now)) return false;
     const ws_cache_head *c = ws_cache_head_of(sm->l1c), *d = ws_cache_head_of(sm->l1d);
     return !(c->mq_len | c->rd_len | d->mq_len | d->rd_len) && !sm_smem_head_full(sm) &&
-           !sm->next_global && !sm->tex_live && !sm->smc && !sm->mrpb && !sm->ro;
+           !sm->next_global && !sm->tex_live && !sm->ldst_extras;
 }
 
 static __attribute__((noinline)) void ldst_cycle(ws_sm *sm) {

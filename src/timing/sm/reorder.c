@@ -69,6 +69,7 @@ int sm_ro_init(ws_sm *sm, char *err, size_t errlen) {
     sm_ro *r = calloc(1, sizeof *r);
     if (!r) goto oom;
     sm->ro = r;
+    sm->ldst_extras = true;
     r->cap = (unsigned)sm->cfg->l1d_reorder_channel;
     r->w = calloc(sm->max_warps, sizeof *r->w);
     r->t = calloc((size_t)sm->max_warps * r->cap, sizeof *r->t);
@@ -89,6 +90,7 @@ void sm_ro_destroy(ws_sm *sm) {
     free(r->done);
     free(r);
     sm->ro = NULL;
+    sm->ldst_extras = sm->smc || sm->mrpb;
 }
 
 static uint64_t wave_size(const ws_sm *sm, uint64_t w) {

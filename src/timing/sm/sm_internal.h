@@ -424,6 +424,8 @@ struct ws_sm {
     unsigned l1q_n;            /* valid entries in l1q (busy checks read this, not the queues) */
     uint32_t *l1q_cnt;         /* per bank: its entries */
     sm_mrpb *mrpb;             /* requests waiting to enter l1q (NULL: -l1d_reorder none) */
+    bool ldst_extras;          /* smc, mrpb or ro is set (set where they are; fixed after
+                                  set-up): ldst_idle reads one flag, not three pointers */
     ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     sm_inst *next_global;      /* bypass reply waiting for writeback */
     sm_inst *next_wb;

@@ -60,6 +60,7 @@ int sm_smc_init(ws_sm *sm, char *err, size_t errlen) {
         return -1;
     }
     sm->smc = m;
+    sm->ldst_extras = true;
     m->line_size = l1->line_size;
     m->per_line = l1->line_size + 4;
     m->mode = (unsigned)sm->cfg->smem_cache_lines;
@@ -96,6 +97,7 @@ void sm_smc_destroy(ws_sm *sm) {
     if (sm->smc->c) ws_cache_destroy(sm->smc->c);
     free(sm->smc);
     sm->smc = NULL;
+    sm->ldst_extras = sm->mrpb || sm->ro;
 }
 
 ws_cache *sm_smc_cache(const ws_sm *sm) { return sm->smc ? sm->smc->c : NULL; }
