@@ -7,7 +7,9 @@ workloads) it runs `warpsim run` on the timing model at -warpsim_threads 1 and N
 simulated cycles; then the speedup of N threads over one, GPGPU-Sim's wall time for the same
 program from the stored table (tools/speed_gpgpusim.csv, with its provenance; '-' where none
 was measured) and the ratio GPGPU-Sim / warpsim at one thread, by wall time and by CPU time
-(GPGPU-Sim's times come from a quiet machine, where wall and CPU time agree). The load average at the start
+(GPGPU-Sim's times come from a quiet machine, where wall and CPU time agree), and both
+simulators' peak resident memory (the largest of the runs; GPGPU-Sim's where it was measured,
+by --oracle or in the stored table). The load average at the start
 and at the end is printed: wall-time ratios mean something only when the first is below 1 (a busy machine slows
 GPGPU-Sim more than warpsim, and keeps threads from running at once).
 
@@ -69,11 +71,16 @@ BEGIN, END = "<!-- speed-table begin (tools/speed.py --readme) -->", "<!-- speed
 
 
 def load_reference(path):
+    """(program, input) -> (wall s, peak RSS MB or None, source). Rows are
+    program,input,wall_s,peak_rss_mb,source; tables written before the RSS column have
+    program,input,wall_s,source."""
     ref = {}
     with open(path) as f:
         for row in csv.reader(line for line in f if not line.startswith("#")):
-            if len(row) >= 3:
-                ref[(row[0], row[1])] = (float(row[2]), row[3] if len(row) > 3 else "")
+            if len(row) >= 5:
+                ref[(row[0], row[1])] = (float(row[2]), float(row[3]) if row[3] else None, row[4])
+            elif len(row) >= 3:
+                ref[(row[0], row[1])] = (float(row[2]), None, row[3] if len(row) > 3 else "")
     return ref
 
 
@@ -84,38 +91,53 @@ def loadavg():
         return float("nan")
 
 
+def run_measured(cmd, cwd=None):
+    """(return code, stdout, stderr, wall s, cpu s, peak RSS MB) of a command; the CPU time and
+    peak RSS are those of the process and the children it waited for (a runner script's
+    program), from wait4."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        return (p.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace"),
+                wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0)  # Linux: KB
+
+
 def run_once(binary, prog, inp, preset, threads):
-    """(wall s, cpu s, simulated cycles) of one run."""
+    """(wall s, cpu s, simulated cycles, peak RSS MB) of one run."""
     cmd = [binary, "run", "--preset", preset, "--input", inp, "--set",
            "-warpsim_threads %d" % threads, prog]
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0:
-        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
-    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    m = re.findall(r"gpu_tot_sim_cycle = (\d+)", p.stdout)
-    return wall, cpu, int(m[-1]) if m else 0
+    rc, out, err, wall, cpu, rss = run_measured(cmd)
+    if rc != 0:
+        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), rc, err.strip()))
+    m = re.findall(r"gpu_tot_sim_cycle = (\d+)", out)
+    return wall, cpu, int(m[-1]) if m else 0, rss
 
 
 def measure(binary, prog, inp, preset, threads, runs, plain=None):
     """Best (by wall time) of `runs` runs at 1 and at `threads` threads, interleaved; with
-    `plain`, also that binary's best at one thread (key "plain")."""
+    `plain`, also that binary's best at one thread (key "plain"). Each entry's last field is
+    the largest peak RSS of its runs."""
     best = {}
     for _ in range(runs):
         for key, b, t in ((1, binary, 1), (threads, binary, threads), ("plain", plain, 1)):
             if not b:
                 continue
             w = run_once(b, prog, inp, preset, t)
+            rss = max(w[3], best[key][3]) if key in best else w[3]
             if key not in best or w[0] < best[key][0]:
-                best[key] = w
+                best[key] = w[:3] + (rss,)
+            else:
+                best[key] = best[key][:3] + (rss,)
     return best
 
 
 def oracle_once(oracle, config, apps, prog, inp):
-    """(wall s, simulated cycles) of GPGPU-Sim on the program built as a CUDA program, run in a
+    """(wall s, simulated cycles, peak RSS MB) of GPGPU-Sim on the program built as a CUDA program, run in a
     scratch folder holding the config (GPGPU-Sim reads it from, and leaves files in, its folder)."""
     app = os.path.join(apps, prog.replace("/", "_"))
     if not os.access(app, os.X_OK):
@@ -125,14 +147,12 @@ def oracle_once(oracle, config, apps, prog, inp):
         for f in os.listdir(cfg):
             shutil.copy(os.path.join(cfg, f), d)
         cmd = [os.path.join(oracle, "gpgpusim-run"), app] + (["paper"] if inp == "paper" else [])
-        t0 = time.perf_counter()
-        p = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
-        wall = time.perf_counter() - t0
-    m = re.findall(r"gpu_tot_sim_cycle = (\d+)", p.stdout)
-    if p.returncode != 0 or not m:
+        rc, out, err, wall, _, rss = run_measured(cmd, cwd=d)
+    m = re.findall(r"gpu_tot_sim_cycle = (\d+)", out)
+    if rc != 0 or not m:
         raise RuntimeError("GPGPU-Sim failed on %s %s (%d): %s" % (
-            prog, inp, p.returncode, (p.stderr or p.stdout).strip()[-300:]))
-    return wall, int(m[-1])
+            prog, inp, rc, (err or out).strip()[-300:]))
+    return wall, int(m[-1]), rss
 
 
 def ref_rows(path):
@@ -159,12 +179,14 @@ def save_reference(path, fresh, failed, old, info):
     programs not tried now (each row's source says where it came from), under a header that
     says how the fresh ones were measured and which programs GPGPU-Sim gave no time for, so that
     the file needs no editing by hand."""
-    measured = {(p, i) for p, i, _, _ in fresh} | {(p, i) for p, i, _ in failed}
-    kept = [r for r in old if (r[0], r[1]) not in measured]
+    measured = {(f[0], f[1]) for f in fresh} | {(p, i) for p, i, _ in failed}
+    # old rows in this table's columns (those written before the RSS column have none)
+    kept = [r if len(r) >= 5 else r[:3] + [""] + r[3:]
+            for r in old if (r[0], r[1]) not in measured]
     lines = [
         "GPGPU-Sim's wall time for programs of tools/speed.py's set (read by it when run without "
         "--oracle).",
-        "program,input,gpgpusim_wall_s,source",
+        "program,input,gpgpusim_wall_s,gpgpusim_peak_rss_mb,source",
         "Measured with the GPGPU-Sim given to --oracle (PTX mode, its %s config), on a %d-core "
         "machine, %s, by `%s`:" % (info["config"], info["cores"], info["date"], info["command"]),
         "each program's GPGPU-Sim run right before warpsim's runs of it, one process at a time (load "
@@ -184,9 +206,9 @@ def save_reference(path, fresh, failed, old, info):
     with open(path, "w") as f:
         for line in lines:
             f.write("# " + line + "\n")
-        for prog, inp, gw, gcyc in fresh:
-            f.write("%s,%s,%.2f,GPGPU-Sim %s: bundled %s %s (%d cycles)\n" % (
-                prog, inp, gw, info["config"], prog, inp, gcyc))
+        for prog, inp, gw, gcyc, grss in fresh:
+            f.write("%s,%s,%.2f,%.1f,GPGPU-Sim %s: bundled %s %s (%d cycles)\n" % (
+                prog, inp, gw, grss, info["config"], prog, inp, gcyc))
         for r in kept:
             f.write(",".join(r) + "\n")
 
@@ -270,14 +292,16 @@ def geomean(xs):
 def table(rows, threads):
     """Markdown table of the results."""
     out = ["| program | input | kind | cycles | 1 thread: wall (CPU) | %d threads: wall (CPU) | "
-           "speedup | GPGPU-Sim wall | GPGPU-Sim / warpsim: wall (CPU) |" % threads,
-           "|---|---|---|---|---|---|---|---|---|"]
+           "speedup | GPGPU-Sim wall | GPGPU-Sim / warpsim: wall (CPU) | peak RSS: warpsim "
+           "(GPGPU-Sim) |" % threads,
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ref = "%.1f s" % r["ref"] if r["ref"] else "-"
         ratio = "%.0fx (%.0fx)" % (r["ref"] / r["w1"], r["ref"] / r["c1"]) if r["ref"] else "-"
-        out.append("| %s | %s | %s | %d | %.2f s (%.2f s) | %.2f s (%.2f s) | %.2fx | %s | %s |" % (
+        rss = "%.0f MB (%s)" % (r["rss"], "%.0f MB" % r["ref_rss"] if r["ref_rss"] else "-")
+        out.append("| %s | %s | %s | %d | %.2f s (%.2f s) | %.2f s (%.2f s) | %.2fx | %s | %s | %s |" % (
             r["prog"], r["input"], r["kind"], r["cycles"], r["w1"], r["c1"], r["wn"], r["cn"],
-            r["w1"] / r["wn"] if r["wn"] else 0, ref, ratio))
+            r["w1"] / r["wn"] if r["wn"] else 0, ref, ratio, rss))
     sp = geomean([r["w1"] / r["wn"] for r in rows if r["wn"]])
     rt = geomean([r["ref"] / r["w1"] for r in rows if r["ref"]])
     rc = geomean([r["ref"] / r["c1"] for r in rows if r["ref"] and r["c1"]])
@@ -286,6 +310,12 @@ def table(rows, threads):
         threads, sp or 0, len(rows),
         "; GPGPU-Sim / warpsim (one thread) %.0fx by wall time, %.0fx by CPU time, over the %d "
         "programs with a GPGPU-Sim time" % (rt, rc or 0, sum(1 for r in rows if r["ref"])) if rt else ""))
+    both = [r for r in rows if r["ref_rss"]]
+    if both:
+        below = sum(1 for r in both if r["rss"] < r["ref_rss"])
+        ratios = [r["ref_rss"] / r["rss"] for r in both]
+        out.append("Peak RSS: warpsim's below GPGPU-Sim's on %d of the %d programs with both "
+                   "(GPGPU-Sim / warpsim %.1fx to %.1fx)." % (below, len(both), min(ratios), max(ratios)))
     return "\n".join(out)
 
 
@@ -340,26 +370,28 @@ def main(argv=None):
         r = ref.get((prog, inp))
         if a.oracle:
             try:
-                gw, gcyc = oracle_once(a.oracle, a.oracle_config, a.apps, prog, inp)
-                r = (gw, None)
-                fresh.append((prog, inp, gw, gcyc))
-                print("  %-22s %-5s GPGPU-Sim %.2f s (%d cycles)" % (prog, inp, gw, gcyc), flush=True)
+                gw, gcyc, grss = oracle_once(a.oracle, a.oracle_config, a.apps, prog, inp)
+                r = (gw, grss, None)
+                fresh.append((prog, inp, gw, gcyc, grss))
+                print("  %-22s %-5s GPGPU-Sim %.2f s (%d cycles, peak RSS %.0f MB)" % (
+                    prog, inp, gw, gcyc, grss), flush=True)
             except RuntimeError as e:  # e.g. a kernel GPGPU-Sim cannot run: no time for it
                 r = None
                 failed.append((prog, inp, "not built as a CUDA program" if "not built" in str(e)
                                else str(e).split(":")[0]))
                 print("  %s" % e, file=sys.stderr, flush=True)
         best = measure(a.bin, prog, inp, a.preset, a.threads, a.runs, a.plain)
-        w1, c1, cyc = best[1]
-        wn, cn, _ = best[a.threads]
+        w1, c1, cyc, rss1 = best[1]
+        wn, cn, _, rssn = best[a.threads]
         if a.plain and best["plain"][2] != cyc:
             raise RuntimeError("%s and %s simulate %s %s in different cycle counts (%d, %d)" % (
                 a.bin, a.plain, prog, inp, cyc, best["plain"][2]))
         rows.append({"prog": prog, "input": inp, "kind": kind, "cycles": cyc, "w1": w1, "c1": c1,
-                     "wn": wn, "cn": cn, "ref": r[0] if r else None,
+                     "wn": wn, "cn": cn, "ref": r[0] if r else None, "ref_rss": r[1] if r else None,
+                     "rss": max(rss1, rssn),
                      "wp": best["plain"][0] if a.plain else None})
-        print("  %-22s %-5s %8d cycles  1: %.2f s (cpu %.2f)  %d: %.2f s (cpu %.2f)" % (
-            prog, inp, cyc, w1, c1, a.threads, wn, cn), flush=True)
+        print("  %-22s %-5s %8d cycles  1: %.2f s (cpu %.2f)  %d: %.2f s (cpu %.2f)  peak RSS %.0f MB" % (
+            prog, inp, cyc, w1, c1, a.threads, wn, cn, max(rss1, rssn)), flush=True)
     load1 = loadavg()
     rtt = host_round_trip_ns()
     text = table(rows, a.threads)

@@ -23,6 +23,8 @@ class SpeedTest(ToolTest):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("| micro/vectoradd | small |", p.stdout)
         self.assertIn("| 2.0 s |", p.stdout)  # the stored time for this program
+        # warpsim's peak RSS, measured; GPGPU-Sim's unknown (a stored row without the column)
+        self.assertRegex(p.stdout, r"\| micro/vectoradd \| small \|.*\| [1-9]\d* MB \(-\) \|")
         self.assertRegex(p.stdout, r"Load average [0-9.]+ at the start \(a (quiet|busy) machine")
         if (os.cpu_count() or 1) >= 2 and shutil.which(os.environ.get("CC", "cc")):
             self.assertRegex(p.stdout, r"The host's cross-core round trip \(.*\): \d+ ns\.")
@@ -87,8 +89,10 @@ class SpeedTest(ToolTest):
             text = f.read()
         rows = [line for line in text.splitlines() if not line.startswith("#")]
         self.assertEqual(len(rows), 2)
-        self.assertRegex(rows[0], r"^micro/vectoradd,small,0\.[3-9]\d,GPGPU-Sim CFG: .*\(4321 cycles\)")
-        self.assertEqual(rows[1], "micro/matmul,paper,99.5,old run")
+        # the stand-in's peak RSS is the largest of its process and the program it waited for
+        self.assertRegex(rows[0], r"^micro/vectoradd,small,0\.[3-9]\d,\d+\.\d,GPGPU-Sim CFG: .*\(4321 cycles\)")
+        self.assertEqual(rows[1], "micro/matmul,paper,99.5,,old run")  # in the new columns
+        self.assertIn("# program,input,gpgpusim_wall_s,gpgpusim_peak_rss_mb,source", text)
         # the header says how and when, names the failed program and the kept row, and holds
         # no path of this machine (the oracle's folder appears by its name only)
         self.assertNotIn("old header", text)
