@@ -11,8 +11,9 @@ static const uint64_t fw_vals[] = {
     0x00000001u /* denormal */, 0x40490FDBu /* pi */, 0xC2F6E979u, 0x12345678u,
     0xFFFF8000u, 0x8000u, 0x7FFFu, 0xDEADBEEFCAFEF00Dull, 5, 7, 100, 0x42280000u /* 42.0f */};
 
-/* body on a full warp vs lane by lane; lane i gets (vals[i], vals[(i*7+3)%32], vals[(i*13+5)%32]) */
-static void fw_check(const char *body) {
+/* body on n threads (lanes 0..n-1) vs lane by lane; lane i gets (vals[i], vals[(i*7+3)%32],
+   vals[(i*13+5)%32]) */
+static void nw_check(const char *body, int n) {
     uint64_t a[32], b[32], c[32], out[32] = {0};
     for (int i = 0; i < 32; i++) {
         a[i] = fw_vals[i];
@@ -20,15 +21,18 @@ static void fw_check(const char *body) {
         c[i] = fw_vals[(i * 13 + 5) % 32];
     }
     ws_fault f;
-    ws_status st = wx_eval(body, 32, a, b, c, out, &f);
+    ws_status st = wx_eval(body, n, a, b, c, out, &f);
     if (st != WS_OK) ws_test_fail(__FILE__, __LINE__, "eval of '%s' failed: %s %s", body, ws_status_name(st), f.msg);
-    for (int i = 0; i < 32; i++) {
+    for (int i = 0; i < n; i++) {
         uint64_t one = wx_eval1(body, a[i], b[i], c[i]);
         if (one != out[i])
-            ws_test_fail(__FILE__, __LINE__, "'%s' lane %d: full warp %llx, one lane %llx", body, i,
+            ws_test_fail(__FILE__, __LINE__, "'%s' (%d threads) lane %d: %llx, one lane %llx", body, n, i,
                          (unsigned long long)out[i], (unsigned long long)one);
     }
 }
+
+/* body on a full warp vs lane by lane */
+static void fw_check(const char *body) { nw_check(body, 32); }
 
 TEST(exec_fullwarp_int) {
     fw_check("add.s32 %r9, %r1, %r2; cvt.u64.u32 %rd7, %r9;");
@@ -119,24 +123,6 @@ TEST(exec_partialwarp_mul_mad) {
 /* Partial warps against lane by lane: n threads (lanes 0..n-1, one run: WS_FOR_MASK's
    counted loop, the kernel's ld.param fills), and guards that leave scattered lanes
    (the lane-by-lane loop), through the add/sub entry, not, setp and mad.lo. */
-static void pw_check(const char *body, int n) {
-    uint64_t a[32], b[32], c[32], out[32] = {0};
-    for (int i = 0; i < 32; i++) {
-        a[i] = fw_vals[i];
-        b[i] = fw_vals[(i * 7 + 3) % 32];
-        c[i] = fw_vals[(i * 13 + 5) % 32];
-    }
-    ws_fault f;
-    ws_status st = wx_eval(body, n, a, b, c, out, &f);
-    if (st != WS_OK) ws_test_fail(__FILE__, __LINE__, "eval of '%s' failed: %s %s", body, ws_status_name(st), f.msg);
-    for (int i = 0; i < n; i++) {
-        uint64_t one = wx_eval1(body, a[i], b[i], c[i]);
-        if (one != out[i])
-            ws_test_fail(__FILE__, __LINE__, "'%s' (%d threads) lane %d: %llx, one lane %llx", body, n, i,
-                         (unsigned long long)out[i], (unsigned long long)one);
-    }
-}
-
 TEST(exec_partialwarp_lane_loops) {
     static const char *body[] = {
         "add.s32 %r9, %r1, %r2; cvt.u64.u32 %rd7, %r9;",
@@ -153,7 +139,7 @@ TEST(exec_partialwarp_lane_loops) {
     };
     static const int n[] = {1, 5, 16, 20, 31};
     for (unsigned k = 0; k < sizeof body / sizeof *body; k++)
-        for (unsigned j = 0; j < sizeof n / sizeof *n; j++) pw_check(body[k], n[j]);
+        for (unsigned j = 0; j < sizeof n / sizeof *n; j++) nw_check(body[k], n[j]);
 }
 
 TEST(exec_fullwarp_setp) {
