@@ -600,10 +600,9 @@ static uint64_t quiet_until(ws_sm *sm) {
     if (sm->mrpb && sm->mrpb->n) return 0; /* it drains into l1q */
     if (sm->ro && sm_ro_busy(sm)) return 0; /* the reordering unit releases accesses */
     if (sm_fetch_pick(sm) >= 0) return 0;
-    uint64_t due = until; /* or the writeback of the first result in flight */
-    for (unsigned u = 0; u < sm->nfu; u++)
-        for (unsigned i = 0; i < sm->fu[u].nfl; i++)
-            if (sm->fu[u].done_at[i] + 2 < due) due = sm->fu[u].done_at[i] + 2;
+    /* or the writeback of the first result in flight: wb_due is that cycle (the writeback
+       recomputes it, a dispatch lowers it; units.c) */
+    uint64_t due = sm->wb_due < until ? sm->wb_due : until;
     return due > sm->now + 1 ? due : 0;
 }
 
