@@ -805,10 +805,15 @@ static ws_mempart *part_of(ws_gpu *g, uint32_t subpart, uint32_t *k) {
    sm_cycle does nothing and its line holds no SO_TICKED: the serial loops
    pass it by. */
 enum { IDLE_BYTES = 0x0101010101010101ull, SKIPPED = 3 };
-static inline uint64_t busy_in(const ws_gpu *g, uint32_t w) {
+static inline uint64_t idle_word(const ws_gpu *g, uint32_t w) {
     uint64_t x;
     memcpy(&x, g->sm_idle + 8 * (size_t)w, sizeof x);
-    return ~x & IDLE_BYTES;
+    return x;
+}
+static inline uint64_t busy_in(const ws_gpu *g, uint32_t w) { return ~idle_word(g, w) & IDLE_BYTES; }
+/* Of them, those passed by asleep (SKIPPED, which busy_in reads as idle), as bit 8j. */
+static inline uint64_t skipped_in(const ws_gpu *g, uint32_t w) {
+    return idle_word(g, w) >> 1 & IDLE_BYTES;
 }
 
 /* The bits of word w (nodes 64w ..) for nodes below n: the interconnect's
@@ -1159,9 +1164,7 @@ static void unskip_all(ws_gpu *g, uint64_t next) {
 __attribute__((noinline)) static void unskip_due(ws_gpu *g, uint64_t now) {
     uint64_t next = UINT64_MAX;
     for (uint32_t w = 0; 8 * w < g->n_sms; w++) {
-        uint64_t x;
-        memcpy(&x, g->sm_idle + 8 * (size_t)w, sizeof x);
-        for (uint64_t m = x >> 1 & IDLE_BYTES; m; m &= m - 1) { /* SKIPPED: bit 1 set */
+        for (uint64_t m = skipped_in(g, w); m; m &= m - 1) {
             uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
             if (g->out[i].skip_due <= now) sm_unskip(g, i, now);
             else if (g->out[i].skip_due < next) next = g->out[i].skip_due;
