@@ -270,11 +270,15 @@ static net *in_port(const ws_icnt *n, uint32_t src, uint32_t *port) {
     return (net *)&n->nets[1];
 }
 
+/* Room in input ring q for a packet of `flits` flits: a slot and all its flits. */
+static inline bool has_room(const ws_icnt *n, const pring *q, uint32_t flits) {
+    return q->len < q->cap && q->flits + flits <= n->cap_in;
+}
+
 bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits) {
     uint32_t i;
     net *t = in_port(n, src, &i);
-    const pring *q = &t->in[i];
-    return q->len < q->cap && q->flits + flits <= n->cap_in;
+    return has_room(n, &t->in[i], flits);
 }
 
 /* ws_icnt_push's body, on the input ring q (port i of network k, t), for
@@ -312,7 +316,7 @@ bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32
     uint32_t i;
     net *t = in_port(n, src, &i);
     pring *q = &t->in[i];
-    if (q->len >= q->cap || q->flits + flits > n->cap_in) return false; /* ws_icnt_has_buffer */
+    if (!has_room(n, q, flits)) return false;
     int k = src < n->n_sms ? 0 : 1;
     push_at(n, k, t, q, i, out_port(n, k, dst), r, flits);
     return true;
@@ -320,7 +324,7 @@ bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32
 bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits) {
     net *t = &n->nets[1];
     pring *q = &t->in[sub];
-    if (q->len >= q->cap || q->flits + flits > n->cap_in) return false; /* ws_icnt_has_buffer */
+    if (!has_room(n, q, flits)) return false;
     push_at(n, 1, t, q, sub, sm, r, flits);
     return true;
 }
