@@ -206,9 +206,13 @@ typedef struct sm_fu {
     uint8_t sched;             /* sub-core SMs: the scheduler whose OC_EX slot it takes */
     sm_inst *disp;             /* dispatch register */
     uint64_t disp_until;       /* cycle the dispatch register frees */
-    unsigned nfl, capfl;
-    sm_inst **fl;              /* in flight */
-    uint64_t *done_at;         /* issue cycle + latency (collision check) */
+    unsigned nfl, capfl;       /* results in flight, at most capfl */
+    /* in flight: a ring (fl_mask + 1 entries, a power of two, from fl_head) in order of
+       completion (units.c: the writeback takes from the head, the collision test looks
+       from the tail) */
+    unsigned fl_head, fl_mask;
+    sm_inst **fl;
+    uint64_t *done_at;         /* issue cycle + latency (unique in a unit) */
 } sm_fu;
 
 /* Register set between stages (ID_OC_x, OC_EX_x). */

@@ -85,8 +85,11 @@ int sm_units_init(ws_sm *sm, char *err, size_t errlen) {
         for (unsigned i = 0; i < sm->nfu; i++) sm->fu_of[sm->fu[i].cls][sm->fu[i].sched] |= 1ull << i;
     for (unsigned i = 0; i < sm->nfu; i++) {
         sm->fu[i].capfl = maxlat + 2;
-        sm->fu[i].fl = calloc(sm->fu[i].capfl, sizeof *sm->fu[i].fl);
-        sm->fu[i].done_at = calloc(sm->fu[i].capfl, sizeof *sm->fu[i].done_at);
+        unsigned ring = 1;
+        while (ring < sm->fu[i].capfl) ring <<= 1;
+        sm->fu[i].fl_mask = ring - 1;
+        sm->fu[i].fl = calloc(ring, sizeof *sm->fu[i].fl);
+        sm->fu[i].done_at = calloc(ring, sizeof *sm->fu[i].done_at);
         if (!sm->fu[i].fl || !sm->fu[i].done_at) return -1;
     }
     sm->wb_due = UINT64_MAX;
@@ -156,7 +159,11 @@ void sm_classify(const ws_sm *sm, const ws_inst *in, uint8_t *cls, uint16_t *lat
     *ii = (uint16_t)I;
 }
 
-/* Writeback (first stage of the cycle): everything due leaves the units. */
+/* Writeback (first stage of the cycle): everything due leaves the units. A unit's
+   results in flight are in order of completion, so the due ones are at the head. (A unit
+   completes at most one result a cycle, done_at being unique in it, and the SM runs the
+   writeback in full at every cycle from wb_due on: at most one is due per unit, and the
+   order is the units' order, as when each unit's list was searched.) */
 void sm_units_writeback(ws_sm *sm) {
     if (sm->now < sm->wb_due) return; /* nothing due yet */
     uint64_t due = UINT64_MAX;
@@ -164,33 +171,40 @@ void sm_units_writeback(ws_sm *sm) {
     for (uint64_t busy = sm->fu_busy; busy; busy &= busy - 1) {
         unsigned u = (unsigned)__builtin_ctzll(busy);
         sm_fu *fu = &sm->fu[u];
-        for (unsigned i = 0; i < fu->nfl;) {
-            if (fu->done_at[i] + 2 > sm->now) {
-                if (fu->done_at[i] + 2 < due) due = fu->done_at[i] + 2;
-                i++;
-                continue;
-            }
-            sm_inst *in = fu->fl[i];
-            fu->nfl--;
-            fu->fl[i] = fu->fl[fu->nfl];
-            fu->done_at[i] = fu->done_at[fu->nfl];
+        unsigned h = fu->fl_head;
+        uint64_t d;
+        while ((d = fu->done_at[h] + 2) <= sm->now) {
+            sm_inst *in = fu->fl[h];
+            h = (h + 1) & fu->fl_mask;
+            fu->fl_head = h;
             sm_oc_write(sm, in);
             sm_sb_release(sm, &sm->warps[in->warp], in);
             sm_inst_complete(sm, in);
+            if (!--fu->nfl) {
+                sm->fu_busy &= ~(1ull << u);
+                goto next;
+            }
         }
-        if (!fu->nfl) sm->fu_busy &= ~(1ull << u);
+        if (d < due) due = d;
+    next:;
     }
     sm->wb_due = due;
 }
 
-/* May unit fu take in now? (inline into the execute stage, which asks it for every
-   instruction) */
-static inline bool fu_can_issue(const ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
-    if (fu->disp_until > sm->now || fu->nfl >= fu->capfl) return false;
-    uint64_t t = sm->now + in->lat;
-    for (unsigned i = 0; i < fu->nfl; i++)
-        if (fu->done_at[i] == t) return false;
-    return sm->resbus[t % SM_RESBUS_RING] < sm->n_resbus;
+/* Where unit fu would put a result due at t, keeping its ring in order of completion
+   (the slot after the last result due before t); -1 when it may not take it now: its
+   dispatch register is busy, its ring is full, or one of its results is due at t. (inline
+   into the execute stage, which asks it for every instruction; most results are due after
+   all those in flight, and then only the last is looked at) */
+static inline int fu_slot(const ws_sm *sm, const sm_fu *fu, uint64_t t) {
+    if (fu->disp_until > sm->now || fu->nfl >= fu->capfl) return -1;
+    unsigned at = fu->fl_head + fu->nfl;
+    for (unsigned n = fu->nfl; n; n--, at--) {
+        uint64_t d = fu->done_at[(at - 1) & fu->fl_mask];
+        if (d < t) break;
+        if (d == t) return -1;
+    }
+    return sm->resbus[t % SM_RESBUS_RING] < sm->n_resbus ? (int)(at & fu->fl_mask) : -1;
 }
 
 /* Energy class of the lanes' work, counted at dispatch: what they compute,
@@ -223,15 +237,25 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
     if (!rs->n) return;
     unsigned idx = 0;
     sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
-    if (!in || !fu_can_issue(sm, fu, in)) return;
+    if (!in) return;
+    uint64_t t = sm->now + in->lat;
+    int slot = fu_slot(sm, fu, t);
+    if (slot < 0) return;
     sm_regset_remove(rs, idx);
     if (!rs->n) sm->oc_ex_set &= ~(1u << fu->cls);
     if (sm->sub_core) sm->oc_ex_scheds[fu->cls] &= ~(1u << fu->sched);
-    uint64_t t = sm->now + in->lat;
     sm->resbus[t % SM_RESBUS_RING]++;
     fu->disp_until = sm->now + in->ii;
-    fu->fl[fu->nfl] = in;
-    fu->done_at[fu->nfl] = t;
+    /* the results due after t move up one slot */
+    unsigned m = fu->fl_mask;
+    for (unsigned at = (fu->fl_head + fu->nfl) & m; at != (unsigned)slot;) {
+        unsigned p = (at - 1) & m;
+        fu->fl[at] = fu->fl[p];
+        fu->done_at[at] = fu->done_at[p];
+        at = p;
+    }
+    fu->fl[slot] = in;
+    fu->done_at[slot] = t;
     fu->nfl++;
     sm->fu_busy |= 1ull << u;
     if (t + 2 < sm->wb_due) sm->wb_due = t + 2;
