@@ -195,9 +195,10 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     return 0;
 }
 
-/* The step below is compiled twice (oc_step_t): once for the common collector
-   (specialized sets, no sub-cores), where the sub-core branches fold away, and
-   once for every organisation. `sub` is sm->sub_core on the second. */
+/* The step below is compiled three times (oc_step_t): twice for the common collector
+   (specialized sets, no sub-cores), where the sub-core branches fold away, with and
+   without general units (`gen`: without, as on the Fermi presets, the general set's tests
+   fold away too), and once for every organisation. `sub` is sm->sub_core on the last. */
 #define OC_INLINE static inline __attribute__((always_inline))
 
 OC_INLINE unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp, bool sub) {
@@ -366,7 +367,7 @@ static bool gen_allocate(ws_sm *sm, unsigned idoc) {
 /* One collector step; true when an instruction found no unit because the
    units it could use are blocked from downstream. `idoc`: bit k set when
    ID_OC k holds an instruction (issue adds none between steps). */
-OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic) {
+OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool gen) {
     /* 1. dispatch collector units whose operands are all read (a unit of
        class k, or a general one holding class k, goes to OC_EX k: none
        can while that is full) */
@@ -378,13 +379,13 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic) {
            all when a general one has (dispatch only clears bits, so this covers the
            classes the loop must visit) */
         unsigned todo = sm->cu_rdy_sets;
-        if (todo >> SM_NCLASS) todo = (1u << sm->oc_ncls) - 1;
+        if (gen && todo >> SM_NCLASS) todo = (1u << sm->oc_ncls) - 1;
         for (; todo; todo &= todo - 1) {
             unsigned k = (unsigned)__builtin_ctz(todo);
             if (!sm_regset_free(&sm->oc_ex[k])) continue;
             for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_rdy[k]; p++)
                 if (!cu_dispatch(sm, k, k, sub)) break;
-            if (sm->cu_rdy[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS, sub);
+            if (gen && sm->cu_rdy[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS, sub);
         }
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
@@ -430,10 +431,10 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic) {
             /* both sets full: cu_allocate would refuse at once (most cycles of a busy
                collector), so the oldest is not looked for either */
             bool full = sm->cu_used[k] == sm->cu_n[k] &&
-                        sm->cu_used[SM_NCLASS] == sm->cu_n[SM_NCLASS];
+                        (!gen || sm->cu_used[SM_NCLASS] == sm->cu_n[SM_NCLASS]);
             sm_inst *in = full ? NULL : sm_regset_oldest(rs, &idx);
-            if (full ||
-                (!cu_allocate(sm, k, in, sub) && !cu_allocate(sm, SM_NCLASS, in, sub))) {
+            if (full || (!cu_allocate(sm, k, in, sub) &&
+                         (!gen || !cu_allocate(sm, SM_NCLASS, in, sub)))) {
                 if (!blocked && oc_blocked(sm, k)) blocked = true;
                 break;
             }
@@ -447,9 +448,14 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic) {
     return blocked;
 }
 
-static bool oc_step_common(ws_sm *sm, unsigned idoc) { return oc_step_t(sm, idoc, false, false); }
+static bool oc_step_common(ws_sm *sm, unsigned idoc) {
+    return oc_step_t(sm, idoc, false, false, true);
+}
+static bool oc_step_plain(ws_sm *sm, unsigned idoc) { /* (no general units) */
+    return oc_step_t(sm, idoc, false, false, false);
+}
 static bool oc_step_any(ws_sm *sm, unsigned idoc) {
-    return oc_step_t(sm, idoc, sm->sub_core, sm->oc_generic);
+    return oc_step_t(sm, idoc, sm->sub_core, sm->oc_generic, true);
 }
 
 /* A cycle of a collector holding work (sm_oc_cycle, inline, takes the idle ones). */
@@ -457,7 +463,7 @@ void sm_oc_busy_cycle(ws_sm *sm) {
     unsigned idoc = sm->idoc_set; /* (bit k: ID_OC k holds an instruction) */
     bool blocked = false;
     if (sm->oc_common && sm->oc_steps == 1) /* (Fermi presets: no loop) */
-        blocked = oc_step_common(sm, idoc);
+        blocked = sm->cu_n[SM_NCLASS] ? oc_step_common(sm, idoc) : oc_step_plain(sm, idoc);
     else
         for (unsigned s = 0;;) {
             blocked |= oc_step_any(sm, idoc);
