@@ -10,6 +10,7 @@
  * DP units double-precision work goes to the SFU, without INT units integer
  * work to the SP (GPGPU-Sim 4's Fermi mapping). */
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,20 +192,25 @@ void sm_units_writeback(ws_sm *sm) {
     sm->wb_due = due;
 }
 
-/* Where unit fu would put a result due at t, keeping its ring in order of completion
-   (the slot after the last result due before t); -1 when it may not take it now: its
-   dispatch register is busy, its ring is full, or one of its results is due at t. (inline
-   into the execute stage, which asks it for every instruction; most results are due after
-   all those in flight, and then only the last is looked at) */
-static inline int fu_slot(const ws_sm *sm, const sm_fu *fu, uint64_t t) {
-    if (fu->disp_until > sm->now || fu->nfl >= fu->capfl) return -1;
-    unsigned at = fu->fl_head + fu->nfl;
-    for (unsigned n = fu->nfl; n; n--, at--) {
-        uint64_t d = fu->done_at[(at - 1) & fu->fl_mask];
+/* Unit fu's result due at t goes before the results due later (its ring in order of
+   completion): they move up one slot, and the slot freed is returned; UINT_MAX when one of
+   them is due at t (a collision: the unit may not take it now, and nothing moved). (apart:
+   most results are due after all those in flight, and fu_take then puts it at the tail) */
+__attribute__((noinline)) static unsigned fu_insert(sm_fu *fu, uint64_t t) {
+    unsigned m = fu->fl_mask, at = fu->fl_head + fu->nfl, n = fu->nfl;
+    for (; n; n--, at--) {
+        uint64_t d = fu->done_at[(at - 1) & m];
         if (d < t) break;
-        if (d == t) return -1;
+        if (d == t) return UINT_MAX;
     }
-    return sm->resbus[t % SM_RESBUS_RING] < sm->n_resbus ? (int)(at & fu->fl_mask) : -1;
+    at &= m;
+    for (unsigned i = (fu->fl_head + fu->nfl) & m; i != at;) {
+        unsigned p = (i - 1) & m;
+        fu->fl[i] = fu->fl[p];
+        fu->done_at[i] = fu->done_at[p];
+        i = p;
+    }
+    return at;
 }
 
 /* Energy class of the lanes' work, counted at dispatch: what they compute,
@@ -238,24 +244,21 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
     unsigned idx = 0;
     sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
     if (!in) return;
+    /* (may it take in now: its dispatch register free, room in its ring, no result of its
+       own due at t and a result bus free at t) */
     uint64_t t = sm->now + in->lat;
-    int slot = fu_slot(sm, fu, t);
-    if (slot < 0) return;
+    if (fu->disp_until > sm->now || fu->nfl >= fu->capfl ||
+        sm->resbus[t % SM_RESBUS_RING] >= sm->n_resbus)
+        return;
+    unsigned m = fu->fl_mask, at = (fu->fl_head + fu->nfl) & m;
+    if (fu->nfl && fu->done_at[(at - 1) & m] >= t && (at = fu_insert(fu, t)) == UINT_MAX) return;
     sm_regset_remove(rs, idx);
     if (!rs->n) sm->oc_ex_set &= ~(1u << fu->cls);
     if (sm->sub_core) sm->oc_ex_scheds[fu->cls] &= ~(1u << fu->sched);
     sm->resbus[t % SM_RESBUS_RING]++;
     fu->disp_until = sm->now + in->ii;
-    /* the results due after t move up one slot */
-    unsigned m = fu->fl_mask;
-    for (unsigned at = (fu->fl_head + fu->nfl) & m; at != (unsigned)slot;) {
-        unsigned p = (at - 1) & m;
-        fu->fl[at] = fu->fl[p];
-        fu->done_at[at] = fu->done_at[p];
-        at = p;
-    }
-    fu->fl[slot] = in;
-    fu->done_at[slot] = t;
+    fu->fl[at] = in;
+    fu->done_at[at] = t;
     fu->nfl++;
     sm->fu_busy |= 1ull << u;
     if (t + 2 < sm->wb_due) sm->wb_due = t + 2;
