@@ -411,7 +411,9 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
             sm->bq_head[b] = head + 1 == sm->bq_cap ? 0 : head + 1;
             if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
             served++;
-            if (u->in && u->in->nrd && !--u->in->nrd) cu_mark_ready(sm, cu);
+            /* (a queued read's unit holds its instruction until all its reads are served:
+               units are emptied only by dispatch, which takes only ready ones) */
+            if (!--u->in->nrd) cu_mark_ready(sm, cu);
         }
         sm->bq_total -= served;
     }
