@@ -440,10 +440,13 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
                 if (!blocked && oc_blocked(sm, k)) blocked = true;
                 break;
             }
-            sm_idoc_out(sm, in, k);
+            if (sub) sm_idoc_out(sm, in, k);
             sm_regset_remove(rs, idx);
             sm->gen++; /* an ID_OC slot is free: issue may go on */
-            if (!rs->n) break;
+            if (!rs->n) {
+                if (!sub) sm->idoc_set &= ~(1u << k); /* (sm_idoc_out, after the take) */
+                break;
+            }
         }
     }
     sm->bank_wmask = 0;
