@@ -695,12 +695,23 @@ static inline unsigned sm_reg_bank(const ws_sm *sm, unsigned arch, unsigned warp
 /* A writeback uses the banks of the registers it writes this cycle (inline: the
    units' and the LD/ST unit's writebacks call it for every instruction). */
 static inline void sm_oc_write(ws_sm *sm, const sm_inst *in) {
-    sm->st.rf_writes += (uint64_t)in->ndst * in->nact;
-    for (unsigned i = 0; i < in->ndst; i++) {
-        unsigned id = in->dst[i];
-        sm->bank_wmask |=
-            1ull << sm_reg_bank(sm, id >= sm->sb_preds_at ? id - sm->sb_preds_at : id, in->warp);
-    }
+    unsigned n = in->ndst, P = sm->sb_preds_at, nb = sm->nbanks;
+    sm->st.rf_writes += (uint64_t)n * in->nact;
+    /* (the banks gathered in a local: a store through the SM each time would make the
+       compiler reload the fields the bank mapping reads) */
+    uint64_t m = 0;
+    if (!sm->sub_core && !(nb & (nb - 1))) { /* sm_reg_bank, with a power-of-two bank count */
+        unsigned off = sm->bank_use_warp ? in->warp : 0;
+        for (unsigned i = 0; i < n; i++) {
+            unsigned id = in->dst[i];
+            m |= 1ull << (((id >= P ? id - P : id) + off) & (nb - 1));
+        }
+    } else
+        for (unsigned i = 0; i < n; i++) {
+            unsigned id = in->dst[i];
+            m |= 1ull << sm_reg_bank(sm, id >= P ? id - P : id, in->warp);
+        }
+    sm->bank_wmask |= m;
 }
 /* (inline: the issue and operand-collector stages ask it several times a cycle) */
 static inline bool sm_regset_free(const sm_regset *r) { return r->n < r->width; }
