@@ -168,7 +168,7 @@ void sm_decode_fill(ws_sm *sm) {
         w->ib_n++;
     }
     w->fetch_pc = pc + k; /* the next fill continues after the tail */
-    sm_fetch_mark(sm, sm->fb_warp);
+    sm_fetch_mark_inline(sm, sm->fb_warp, w); /* (inline: every fill ends here) */
 }
 
 /* ---- decode once per kernel ------------------------------------------------ */
