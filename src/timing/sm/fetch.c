@@ -46,8 +46,8 @@ __attribute__((noinline)) void sm_fetch_mark(ws_sm *sm, unsigned wi) {
 }
 
 /* The first warp that can fetch, round robin after the one fetched last;
-   -1 if none. */
-int sm_fetch_pick(const ws_sm *sm) {
+   -1 if none. (inline for the fetch round; sm_fetch_pick for the SM's sleep test) */
+static inline int fetch_pick(const ws_sm *sm) {
     if (sm->max_warps <= 64) {
         uint64_t m = sm->fetchable;
         if (!m) return -1;
@@ -60,6 +60,7 @@ int sm_fetch_pick(const ws_sm *sm) {
     }
     return -1;
 }
+int sm_fetch_pick(const ws_sm *sm) { return fetch_pick(sm); }
 
 void sm_fetch_reply(ws_sm *sm, uint64_t block) { ws_cache_fill(sm->l1i, block, sm->now); }
 
@@ -90,7 +91,7 @@ static void fetch_one(ws_sm *sm);
 /* A fetch round that may fetch (sm_fetch_cycle, sm_internal.h, passes the others). */
 void sm_fetch_step(ws_sm *sm) {
     fetch_one(sm);
-    sm_fetch_drain(sm);
+    if (ws_cache_has_miss(sm->l1i)) sm_fetch_drain(sm); /* (its first test, inline) */
 }
 
 /* A fill that came back completes its warp's fetch; else one warp fetches. */
@@ -110,7 +111,7 @@ static void fetch_one(ws_sm *sm) {
                 sm->fb_pc = w->fetch_pc;
             }
         } else if (sm->n_active_ctas) {
-            int pick = sm_fetch_pick(sm);
+            int pick = fetch_pick(sm); /* (inline: most rounds that get here fetch) */
             if (pick >= 0) {
                 unsigned wi = (unsigned)pick;
                 sm_warp *w = &sm->warps[wi];
