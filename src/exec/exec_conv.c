@@ -377,6 +377,18 @@ static __attribute__((noinline)) ws_status set_packed_half(ws_xctx *x, ws_type c
     return WS_OK;
 }
 
+/* mov of a special register (%tid.x, %ctaid.x, ...) into a register (WS_FK_MOV_SREG):
+   ws_exec_conv's fill straight into the destination, without its decoding. */
+bool ws_mov_sreg_form(const ws_inst *in) {
+    return in->op == WS_OP_MOV && in->nsrc >= 1 && in->type != WS_T_PRED &&
+           in->src[0].kind == WS_OPND_SREG && in->dst[0].kind == WS_OPND_REG &&
+           in->dst[0].reg != WS_NOREG;
+}
+void ws_exec_mov_sreg(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_src(x, &in->src[0], ws_reg(x->w, in->dst[0].reg));
+}
+
 ws_status ws_exec_conv(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;

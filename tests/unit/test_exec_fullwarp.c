@@ -446,3 +446,64 @@ TEST(exec_atom_shared_matches_generic) {
                     for (int alias = 0; alias < 2; alias++) atom_shared_vs_generic(ops[o], t, w, guard, alias);
             }
 }
+
+/* The fast kinds (ws_inst.fast: add/sub, mul/mad .lo/.wide and mov of a special
+   register, run from the step without dispatch's decoding) against the general path:
+   the same instruction with the constant operand an immediate (not a fast form), or a
+   special register read by add, on a full warp, a run of lanes and scattered lanes. */
+static void fast_vs_general(const char *fast, const char *general) {
+    static const int n[] = {32, 20, 5};
+    uint64_t a[32], b[32], c[32];
+    for (int i = 0; i < 32; i++) {
+        a[i] = fw_vals[i];
+        b[i] = fw_vals[(i * 7 + 3) % 32];
+        c[i] = fw_vals[(i * 13 + 5) % 32];
+    }
+    for (unsigned j = 0; j < sizeof n / sizeof *n; j++) {
+        uint64_t got[32] = {0}, want[32] = {0};
+        ws_fault f;
+        if (wx_eval(fast, n[j], a, b, c, got, &f) != WS_OK ||
+            wx_eval(general, n[j], a, b, c, want, &f) != WS_OK) {
+            ws_test_fail(__FILE__, __LINE__, "eval of '%s' / '%s' failed: %s", fast, general, f.msg);
+            return;
+        }
+        for (int i = 0; i < n[j]; i++)
+            if (got[i] != want[i])
+                ws_test_fail(__FILE__, __LINE__, "'%s' (%d threads) lane %d: %llx, general %llx", fast,
+                             n[j], i, (unsigned long long)got[i], (unsigned long long)want[i]);
+    }
+}
+
+TEST(exec_fast_kinds_match_general) {
+    /* %s: the constant operand; the register it is moved into first for the fast form */
+    static const struct { const char *fmt, *mov, *reg; } forms[] = {
+        {"add.s32 %%r9, %%r1, %s; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
+        {"sub.u32 %%r9, %%r1, %s; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
+        {"add.s64 %%rd7, %%rd4, %s;", "mov.u64 %%rd10, %s;", "%rd10"},
+        {"sub.s64 %%rd7, %%rd4, %s;", "mov.u64 %%rd10, %s;", "%rd10"},
+        {"and.b64 %%rd10, %%rd6, 1; setp.ne.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
+         " @%%p5 add.s32 %%r9, %%r1, %s; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
+        {"mul.lo.s32 %%r9, %%r1, %s; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
+        {"mad.lo.u32 %%r9, %%r1, %s, %%r3; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
+        {"mul.wide.s32 %%rd7, %%r1, %s;", "mov.u32 %%r10, %s;", "%r10"},
+        {"mad.wide.u32 %%rd7, %%r1, %s, %%rd6;", "mov.u32 %%r10, %s;", "%r10"},
+        {"mul.lo.s16 %%h4, %%h1, %s; cvt.u64.u16 %%rd7, %%h4;", "mov.u16 %%h10, %s;", "%h10"},
+        {"mul.lo.u64 %%rd7, %%rd4, %s;", "mov.u64 %%rd10, %s;", "%rd10"},
+        {"mad.lo.s64 %%rd7, %%rd4, %s, %%rd6;", "mov.u64 %%rd10, %s;", "%rd10"},
+        {"and.b64 %%rd10, %%rd6, 4; setp.eq.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
+         " @%%p5 mad.lo.s32 %%r9, %%r1, %s, %%r2; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r11, %s;", "%r11"},
+    };
+    static const char *k[] = {"0", "1", "7", "-1", "32767", "-2147483648"};
+    char body[400], fast[500], general[400], mov[80];
+    for (unsigned i = 0; i < sizeof forms / sizeof *forms; i++)
+        for (unsigned j = 0; j < sizeof k / sizeof *k; j++) {
+            snprintf(general, sizeof general, forms[i].fmt, k[j]);
+            snprintf(mov, sizeof mov, forms[i].mov, k[j]);
+            snprintf(body, sizeof body, forms[i].fmt, forms[i].reg);
+            snprintf(fast, sizeof fast, "%s %s", mov, body);
+            fast_vs_general(fast, general);
+        }
+    fast_vs_general("mov.u32 %r9, %tid.x; cvt.u64.u32 %rd7, %r9;", "add.u32 %r9, %tid.x, 0; cvt.u64.u32 %rd7, %r9;");
+    fast_vs_general("mov.u32 %r9, %ntid.x; mov.u32 %r10, %ctaid.x; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;",
+                    "add.u32 %r9, %ntid.x, 0; add.u32 %r10, %ctaid.x, 0; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;");
+}
