@@ -447,10 +447,11 @@ TEST(exec_atom_shared_matches_generic) {
             }
 }
 
-/* The fast kinds (ws_inst.fast: add/sub, mul/mad .lo/.wide and mov of a special
-   register, run from the step without dispatch's decoding) against the general path:
-   the same instruction with the constant operand an immediate (not a fast form), or a
-   special register read by add, on a full warp, a run of lanes and scattered lanes. */
+/* The fast kinds (ws_inst.fast: add/sub, mul/mad .lo/.wide on registers or a register
+   and an immediate, and mov of a special register, run from the step without
+   dispatch's decoding) against the general path: the same instruction with an
+   immediate first source (not a fast form), or a special register read by add, on a
+   full warp, a run of lanes and scattered lanes. */
 static void fast_vs_general(const char *fast, const char *general) {
     static const int n[] = {32, 20, 5};
     uint64_t a[32], b[32], c[32];
@@ -475,34 +476,44 @@ static void fast_vs_general(const char *fast, const char *general) {
 }
 
 TEST(exec_fast_kinds_match_general) {
-    /* %s: the constant operand; the register it is moved into first for the fast form */
-    static const struct { const char *fmt, *mov, *reg; } forms[] = {
-        {"add.s32 %%r9, %%r1, %s; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
-        {"sub.u32 %%r9, %%r1, %s; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
-        {"add.s64 %%rd7, %%rd4, %s;", "mov.u64 %%rd10, %s;", "%rd10"},
-        {"sub.s64 %%rd7, %%rd4, %s;", "mov.u64 %%rd10, %s;", "%rd10"},
+    /* fmt's two %s: the sources; general: (K, X); fast: (R, X) after mov R, K, and for a
+       commutative op also (X, K), the immediate second */
+    static const struct { const char *fmt, *x, *mov, *reg; bool comm; } forms[] = {
+        {"add.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
+        {"sub.u32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r10, %s;", "%r10", false},
+        {"add.s64 %%rd7, %s, %s;", "%rd4", "mov.u64 %%rd10, %s;", "%rd10", true},
+        {"sub.s64 %%rd7, %s, %s;", "%rd4", "mov.u64 %%rd10, %s;", "%rd10", false},
+        {"add.u16 %%h4, %s, %s; cvt.u64.u16 %%rd7, %%h4;", "%h1", "mov.u16 %%h10, %s;", "%h10", true},
         {"and.b64 %%rd10, %%rd6, 1; setp.ne.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
-         " @%%p5 add.s32 %%r9, %%r1, %s; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
-        {"mul.lo.s32 %%r9, %%r1, %s; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
-        {"mad.lo.u32 %%r9, %%r1, %s, %%r3; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r10, %s;", "%r10"},
-        {"mul.wide.s32 %%rd7, %%r1, %s;", "mov.u32 %%r10, %s;", "%r10"},
-        {"mad.wide.u32 %%rd7, %%r1, %s, %%rd6;", "mov.u32 %%r10, %s;", "%r10"},
-        {"mul.lo.s16 %%h4, %%h1, %s; cvt.u64.u16 %%rd7, %%h4;", "mov.u16 %%h10, %s;", "%h10"},
-        {"mul.lo.u64 %%rd7, %%rd4, %s;", "mov.u64 %%rd10, %s;", "%rd10"},
-        {"mad.lo.s64 %%rd7, %%rd4, %s, %%rd6;", "mov.u64 %%rd10, %s;", "%rd10"},
+         " @%%p5 add.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r11, %s;", "%r11", true},
+        {"and.b64 %%rd10, %%rd6, 2; setp.ne.u64 %%p5, %%rd10, 0; mov.u64 %%rd7, 77;"
+         " @%%p5 sub.s64 %%rd7, %s, %s;", "%rd4", "mov.u64 %%rd11, %s;", "%rd11", false},
+        {"mul.lo.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
+        {"mad.lo.u32 %%r9, %s, %s, %%r3; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
+        {"mul.wide.s32 %%rd7, %s, %s;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
+        {"mad.wide.u32 %%rd7, %s, %s, %%rd6;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
+        {"mul.lo.s16 %%h4, %s, %s; cvt.u64.u16 %%rd7, %%h4;", "%h1", "mov.u16 %%h10, %s;", "%h10", true},
+        {"mul.lo.u64 %%rd7, %s, %s;", "%rd4", "mov.u64 %%rd10, %s;", "%rd10", true},
+        {"mad.lo.s64 %%rd7, %s, %s, %%rd6;", "%rd4", "mov.u64 %%rd10, %s;", "%rd10", true},
         {"and.b64 %%rd10, %%rd6, 4; setp.eq.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
-         " @%%p5 mad.lo.s32 %%r9, %%r1, %s, %%r2; cvt.u64.u32 %%rd7, %%r9;", "mov.u32 %%r11, %s;", "%r11"},
+         " @%%p5 mad.lo.s32 %%r9, %s, %s, %%r2; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r11, %s;", "%r11", true},
     };
     static const char *k[] = {"0", "1", "7", "-1", "32767", "-2147483648"};
     char body[400], fast[500], general[400], mov[80];
     for (unsigned i = 0; i < sizeof forms / sizeof *forms; i++)
         for (unsigned j = 0; j < sizeof k / sizeof *k; j++) {
-            snprintf(general, sizeof general, forms[i].fmt, k[j]);
+            snprintf(general, sizeof general, forms[i].fmt, k[j], forms[i].x);
             snprintf(mov, sizeof mov, forms[i].mov, k[j]);
-            snprintf(body, sizeof body, forms[i].fmt, forms[i].reg);
+            snprintf(body, sizeof body, forms[i].fmt, forms[i].reg, forms[i].x);
             snprintf(fast, sizeof fast, "%s %s", mov, body);
             fast_vs_general(fast, general);
+            if (!forms[i].comm) continue;
+            snprintf(fast, sizeof fast, forms[i].fmt, forms[i].x, k[j]);
+            fast_vs_general(fast, general);
         }
+    /* sub with an immediate second source: x - K is x + (-K) */
+    fast_vs_general("sub.s32 %r9, %r1, 7; cvt.u64.u32 %rd7, %r9;", "add.s32 %r9, -7, %r1; cvt.u64.u32 %rd7, %r9;");
+    fast_vs_general("sub.s64 %rd7, %rd4, -2147483648;", "add.s64 %rd7, 2147483648, %rd4;");
     fast_vs_general("mov.u32 %r9, %tid.x; cvt.u64.u32 %rd7, %r9;", "add.u32 %r9, %tid.x, 0; cvt.u64.u32 %rd7, %r9;");
     fast_vs_general("mov.u32 %r9, %ntid.x; mov.u32 %r10, %ctaid.x; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;",
                     "add.u32 %r9, %ntid.x, 0; add.u32 %r10, %ctaid.x, 0; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;");
