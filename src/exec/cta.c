@@ -869,6 +869,7 @@ static __attribute__((noinline)) unsigned fast_kind_decide(const ws_inst *in) {
                  : ws_int_mul_form(in)  ? WS_FK_INT_MUL
                  : ws_mov_sreg_form(in) ? WS_FK_MOV_SREG
                  : ws_f32_form(in)      ? WS_FK_F32
+                 : ws_setp_int_form(in) ? WS_FK_SETP_INT
                                         : WS_FK_GENERAL;
     __atomic_store_n((uint8_t *)&in->fast, (uint8_t)k, __ATOMIC_RELAXED);
     return k;
@@ -882,6 +883,7 @@ static inline ws_status fast_step(ws_xctx *x, unsigned k) {
     case WS_FK_INT_ADDSUB: ws_exec_int_addsub(x); return WS_OK;
     case WS_FK_INT_MUL: ws_exec_int_mul(x); return WS_OK;
     case WS_FK_MOV_SREG: ws_exec_mov_sreg(x); return WS_OK;
+    case WS_FK_SETP_INT: ws_exec_setp_int(x); return WS_OK;
     default: return ws_exec_f32(x);
     }
 }

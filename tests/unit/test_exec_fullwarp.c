@@ -447,8 +447,8 @@ TEST(exec_atom_shared_matches_generic) {
             }
 }
 
-/* The fast kinds (ws_inst.fast: add/sub, mul/mad .lo/.wide on registers or a register
-   and an immediate, and mov of a special register, run from the step without
+/* The fast kinds (ws_inst.fast: add/sub, mul/mad .lo/.wide and integer setp on registers
+   or a register and an immediate, and mov of a special register, run from the step without
    dispatch's decoding) against the general path: the same instruction with an
    immediate first source (not a fast form), or a special register read by add, on a
    full warp, a run of lanes and scattered lanes. */
@@ -511,6 +511,25 @@ TEST(exec_fast_kinds_match_general) {
             snprintf(fast, sizeof fast, forms[i].fmt, forms[i].x, k[j]);
             fast_vs_general(fast, general);
         }
+    /* setp of an integer type, a register or an immediate second source, one or two
+       destinations, against .and with a true predicate (the general path) */
+    static const char *cmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+    static const char *ty[] = {"s32", "u32", "s64", "u64", "s16", "b32"};
+    for (unsigned t = 0; t < sizeof ty / sizeof *ty; t++)
+        for (unsigned q = 0; q < sizeof cmp / sizeof *cmp; q++)
+            for (unsigned imm = 0; imm < 2; imm++) {
+                bool is64 = ty[t][1] == '6', is16 = ty[t][1] == '1';
+                if (ty[t][0] == 'b' && q >= 2) continue; /* bit types: eq, ne only */
+                const char *A = is64 ? "%rd4" : is16 ? "%h1" : "%r1";
+                const char *B = imm ? "-5" : is64 ? "%rd5" : is16 ? "%h2" : "%r2";
+                char f[300], g[300];
+                snprintf(f, sizeof f, "setp.%s.%s %%p1|%%p2, %s, %s; selp.u64 %%rd7, 1, 2, %%p1;"
+                         " selp.u64 %%rd8, 4, 0, %%p2; add.s64 %%rd7, %%rd7, %%rd8;", cmp[q], ty[t], A, B);
+                snprintf(g, sizeof g, "setp.eq.s32 %%p6, %%r0, %%r0; setp.%s.and.%s %%p1|%%p2, %s, %s, %%p6;"
+                         " selp.u64 %%rd7, 1, 2, %%p1; selp.u64 %%rd8, 4, 0, %%p2; add.s64 %%rd7, %%rd7, %%rd8;",
+                         cmp[q], ty[t], A, B);
+                fast_vs_general(f, g);
+            }
     /* sub with an immediate second source: x - K is x + (-K) */
     fast_vs_general("sub.s32 %r9, %r1, 7; cvt.u64.u32 %rd7, %r9;", "add.s32 %r9, -7, %r1; cvt.u64.u32 %rd7, %r9;");
     fast_vs_general("sub.s64 %rd7, %rd4, -2147483648;", "add.s64 %rd7, 2147483648, %rd4;");
