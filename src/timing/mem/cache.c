@@ -986,23 +986,17 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
                                  req, now);
 }
 
-/* The access, for any cache (see access_entry). */
-static __attribute__((noinline)) ws_cache_result
-access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
-              uint32_t wbytes, void *req, uint64_t now) {
-    start_pending_flush(c, now);
-    if (now < c->blocked_until && now >= c->flush_from) {
-        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
-        return fail(c, dir, WS_FAIL_FLUSH);
-    }
-    if (c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == index_addr &&
-        c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == wbytes) {
-        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
-        return fail(c, dir, (ws_fail_kind)c->fail_kind); /* as probing again would */
-    }
-    ws_cache_result r = c->byp.tag_only
-                            ? access_tag_only(c, addr, index_addr, dir, req, now)
-                            : access_body(c, addr, index_addr, dir, local, wbytes, req, now);
+/* The last refusal was of this access, at this version (refused again, as probing
+   again would be). */
+static inline __attribute__((always_inline)) bool refused_before(const ws_cache *c, uint64_t addr, uint64_t index_addr,
+                                  ws_acc_dir dir, bool local, uint32_t wbytes) {
+    return c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == index_addr &&
+           c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == wbytes;
+}
+/* After an access: its local count, and the refusal noted or the version moved on. */
+static inline __attribute__((always_inline)) void
+note_result(ws_cache *c, ws_cache_result r, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
+            bool local, uint32_t wbytes) {
     if (local) c->stats.status_local[dir][r.status]++;
     if (r.status == WS_CACHE_RESERVATION_FAIL) {
         c->fail_ver = c->ver;
@@ -1015,6 +1009,25 @@ access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, b
     } else {
         c->ver++;
     }
+}
+
+/* The access, for any cache (see access_entry). */
+static __attribute__((noinline)) ws_cache_result
+access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+              uint32_t wbytes, void *req, uint64_t now) {
+    start_pending_flush(c, now);
+    if (now < c->blocked_until && now >= c->flush_from) {
+        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
+        return fail(c, dir, WS_FAIL_FLUSH);
+    }
+    if (refused_before(c, addr, index_addr, dir, local, wbytes)) {
+        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
+        return fail(c, dir, (ws_fail_kind)c->fail_kind); /* as probing again would */
+    }
+    ws_cache_result r = c->byp.tag_only
+                            ? access_tag_only(c, addr, index_addr, dir, req, now)
+                            : access_body(c, addr, index_addr, dir, local, wbytes, req, now);
+    note_result(c, r, addr, index_addr, dir, local, wbytes);
     /* adaptive index functions watch every access that was not rejected */
     if (c->index.policy->observe && !c->index_paused && r.status != WS_CACHE_RESERVATION_FAIL &&
         ws_index_observe(&c->index, index_addr, to_probe(r.status), dir == WS_ACC_WRITE && !local)) {
@@ -1029,24 +1042,12 @@ access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, b
 static inline __attribute__((always_inline)) ws_cache_result
 access_plain(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
              uint32_t wbytes, void *req, uint64_t now) {
-    if (c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == index_addr &&
-        c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == wbytes) {
+    if (refused_before(c, addr, index_addr, dir, local, wbytes)) {
         if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
         return fail(c, dir, (ws_fail_kind)c->fail_kind); /* as probing again would */
     }
     ws_cache_result r = access_body(c, addr, index_addr, dir, local, wbytes, req, now);
-    if (local) c->stats.status_local[dir][r.status]++;
-    if (r.status == WS_CACHE_RESERVATION_FAIL) {
-        c->fail_ver = c->ver;
-        c->fail_addr = addr;
-        c->fail_index = index_addr;
-        c->fail_dir = (uint8_t)dir;
-        c->fail_local = local;
-        c->fail_wbytes = wbytes;
-        c->fail_kind = (uint8_t)r.fail;
-    } else {
-        c->ver++;
-    }
+    note_result(c, r, addr, index_addr, dir, local, wbytes);
     return r;
 }
 
