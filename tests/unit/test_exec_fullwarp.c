@@ -475,42 +475,52 @@ static void fast_vs_general(const char *fast, const char *general) {
     }
 }
 
-TEST(exec_fast_kinds_match_general) {
-    /* fmt's two %s: the sources; general: (K, X); fast: (R, X) after mov R, K, and for a
-       commutative op also (X, K), the immediate second */
-    static const struct { const char *fmt, *x, *mov, *reg; bool comm; } forms[] = {
-        {"add.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
-        {"sub.u32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r10, %s;", "%r10", false},
-        {"add.s64 %%rd7, %s, %s;", "%rd4", "mov.u64 %%rd10, %s;", "%rd10", true},
-        {"sub.s64 %%rd7, %s, %s;", "%rd4", "mov.u64 %%rd10, %s;", "%rd10", false},
-        {"add.u16 %%h4, %s, %s; cvt.u64.u16 %%rd7, %%h4;", "%h1", "mov.u16 %%h10, %s;", "%h10", true},
-        {"and.b64 %%rd10, %%rd6, 1; setp.ne.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
-         " @%%p5 add.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r11, %s;", "%r11", true},
-        {"and.b64 %%rd10, %%rd6, 2; setp.ne.u64 %%p5, %%rd10, 0; mov.u64 %%rd7, 77;"
-         " @%%p5 sub.s64 %%rd7, %s, %s;", "%rd4", "mov.u64 %%rd11, %s;", "%rd11", false},
-        {"mul.lo.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
-        {"mad.lo.u32 %%r9, %s, %s, %%r3; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
-        {"mul.wide.s32 %%rd7, %s, %s;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
-        {"mad.wide.u32 %%rd7, %s, %s, %%rd6;", "%r1", "mov.u32 %%r10, %s;", "%r10", true},
-        {"mul.lo.s16 %%h4, %s, %s; cvt.u64.u16 %%rd7, %%h4;", "%h1", "mov.u16 %%h10, %s;", "%h10", true},
-        {"mul.lo.u64 %%rd7, %s, %s;", "%rd4", "mov.u64 %%rd10, %s;", "%rd10", true},
-        {"mad.lo.s64 %%rd7, %s, %s, %%rd6;", "%rd4", "mov.u64 %%rd10, %s;", "%rd10", true},
-        {"and.b64 %%rd10, %%rd6, 4; setp.eq.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
-         " @%%p5 mad.lo.s32 %%r9, %s, %s, %%r2; cvt.u64.u32 %%rd7, %%r9;", "%r1", "mov.u32 %%r11, %s;", "%r11", true},
-    };
+/* Each form (fmt: its two sources as %s) with a constant K: general (K, x) against the
+   fast (R, x) after mov R, K, and for a commutative op (not sub) also (x, K). */
+static void fast_forms(const char *const *forms, unsigned n, const char *x, const char *mov,
+                       const char *reg) {
     static const char *k[] = {"0", "1", "7", "-1", "32767", "-2147483648"};
-    char body[400], fast[500], general[400], mov[80];
-    for (unsigned i = 0; i < sizeof forms / sizeof *forms; i++)
+    char body[400], fast[500], general[400], m[80];
+    for (unsigned i = 0; i < n; i++)
         for (unsigned j = 0; j < sizeof k / sizeof *k; j++) {
-            snprintf(general, sizeof general, forms[i].fmt, k[j], forms[i].x);
-            snprintf(mov, sizeof mov, forms[i].mov, k[j]);
-            snprintf(body, sizeof body, forms[i].fmt, forms[i].reg, forms[i].x);
-            snprintf(fast, sizeof fast, "%s %s", mov, body);
+            snprintf(general, sizeof general, forms[i], k[j], x);
+            snprintf(m, sizeof m, mov, k[j]);
+            snprintf(body, sizeof body, forms[i], reg, x);
+            snprintf(fast, sizeof fast, "%s %s", m, body);
             fast_vs_general(fast, general);
-            if (!forms[i].comm) continue;
-            snprintf(fast, sizeof fast, forms[i].fmt, forms[i].x, k[j]);
+            if (strstr(forms[i], "sub.")) continue;
+            snprintf(fast, sizeof fast, forms[i], x, k[j]);
             fast_vs_general(fast, general);
         }
+}
+
+TEST(exec_fast_kinds_match_general) {
+    static const char *f32[] = {
+        "add.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;",
+        "sub.u32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;",
+        "and.b64 %%rd10, %%rd6, 1; setp.ne.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
+        " @%%p5 add.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;",
+        "mul.lo.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;",
+        "mad.lo.u32 %%r9, %s, %s, %%r3; cvt.u64.u32 %%rd7, %%r9;",
+        "mul.wide.s32 %%rd7, %s, %s;",
+        "mad.wide.u32 %%rd7, %s, %s, %%rd6;",
+        "and.b64 %%rd10, %%rd6, 4; setp.eq.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
+        " @%%p5 mad.lo.s32 %%r9, %s, %s, %%r2; cvt.u64.u32 %%rd7, %%r9;",
+    };
+    static const char *f64[] = {
+        "add.s64 %%rd7, %s, %s;",
+        "sub.s64 %%rd7, %s, %s;",
+        "and.b64 %%rd12, %%rd6, 2; setp.ne.u64 %%p5, %%rd12, 0; mov.u64 %%rd7, 77; @%%p5 sub.s64 %%rd7, %s, %s;",
+        "mul.lo.u64 %%rd7, %s, %s;",
+        "mad.lo.s64 %%rd7, %s, %s, %%rd6;",
+    };
+    static const char *f16[] = {
+        "add.u16 %%h4, %s, %s; cvt.u64.u16 %%rd7, %%h4;",
+        "mul.lo.s16 %%h4, %s, %s; cvt.u64.u16 %%rd7, %%h4;",
+    };
+    fast_forms(f32, sizeof f32 / sizeof *f32, "%r1", "mov.u32 %%r10, %s;", "%r10");
+    fast_forms(f64, sizeof f64 / sizeof *f64, "%rd4", "mov.u64 %%rd10, %s;", "%rd10");
+    fast_forms(f16, sizeof f16 / sizeof *f16, "%h1", "mov.u16 %%h10, %s;", "%h10");
     /* setp of an integer type, a register or an immediate second source, one or two
        destinations, against .and with a true predicate (the general path) */
     static const char *cmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
