@@ -988,8 +988,9 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
 
 /* The last refusal was of this access, at this version (refused again, as probing
    again would be). */
-static inline __attribute__((always_inline)) bool refused_before(const ws_cache *c, uint64_t addr, uint64_t index_addr,
-                                  ws_acc_dir dir, bool local, uint32_t wbytes) {
+static inline __attribute__((always_inline)) bool
+refused_before(const ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+               uint32_t wbytes) {
     return c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == index_addr &&
            c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == wbytes;
 }
