@@ -861,6 +861,33 @@ bool ws_warp_next(ws_cta *c, unsigned warp, uint32_t *func, uint32_t *pc) {
     return true;
 }
 
+/* The fast kind of `in` (ws_inst.fast), decided on its first step from its fields.
+   The threads of a parallel run share the module: each stores the same value, a
+   relaxed atomic store (and load in the step). */
+static __attribute__((noinline)) unsigned fast_kind_decide(const ws_inst *in) {
+    unsigned k = ws_int_addsub_form(in) ? WS_FK_INT_ADDSUB
+                 : ws_int_mul_form(in)  ? WS_FK_INT_MUL
+                 : ws_mov_sreg_form(in) ? WS_FK_MOV_SREG
+                 : ws_f32_form(in)      ? WS_FK_F32
+                 : ws_setp_int_form(in) ? WS_FK_SETP_INT
+                                        : WS_FK_GENERAL;
+    __atomic_store_n((uint8_t *)&in->fast, (uint8_t)k, __ATOMIC_RELAXED);
+    return k;
+}
+
+/* A fast kind's step: what dispatch does for these forms (none is in its first switch;
+   no lane executing: nothing), without its two switches and the callee's decoding. */
+static inline ws_status fast_step(ws_xctx *x, unsigned k) {
+    if (!x->mask) return WS_OK;
+    switch (k) {
+    case WS_FK_INT_ADDSUB: ws_exec_int_addsub(x); return WS_OK;
+    case WS_FK_INT_MUL: ws_exec_int_mul(x); return WS_OK;
+    case WS_FK_MOV_SREG: ws_exec_mov_sreg(x); return WS_OK;
+    case WS_FK_SETP_INT: ws_exec_setp_int(x); return WS_OK;
+    default: return ws_exec_f32(x);
+    }
+}
+
 /* Execute the next instruction of warp w. */
 ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fault) {
     if (w->state == WS_WARP_DONE) return WS_STEP_DONE;
@@ -891,7 +918,9 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
         st->is_store = st->is_atomic = st->wrote = 0;
         st->access_size = 0;
     }
-    if (dispatch(&x, issued) != WS_OK) return WS_STEP_FAULT;
+    unsigned k = __atomic_load_n(&in->fast, __ATOMIC_RELAXED);
+    if (__builtin_expect(k == WS_FK_UNDECIDED, 0)) k = fast_kind_decide(in);
+    if ((k == WS_FK_GENERAL ? dispatch(&x, issued) : fast_step(&x, k)) != WS_OK) return WS_STEP_FAULT;
     return WS_STEP_OK;
 }
 

@@ -377,6 +377,43 @@ static __attribute__((noinline)) ws_status set_packed_half(ws_xctx *x, ws_type c
     return WS_OK;
 }
 
+/* setp of an integer type (1 to 64 bits) with an integer comparison and no boolean
+   op, on a register and a register or immediate, into predicates (WS_FK_SETP_INT):
+   ws_exec_conv's comparison and writes for it (no boolean op: no third source is read,
+   and the result is the comparison). */
+bool ws_setp_int_form(const ws_inst *in) {
+    ws_type ct = in->stype ? (ws_type)in->stype : (ws_type)in->type;
+    unsigned bits = ws_type_size(ct) * 8;
+    return in->op == WS_OP_SETP && !ws_type_is_float(ct) && ct != WS_T_PRED && bits && bits <= 64 &&
+           in->boolop == WS_BOOL_NONE && in->nsrc >= 2 && in->src[0].kind == WS_OPND_REG &&
+           (in->src[1].kind == WS_OPND_REG || in->src[1].kind == WS_OPND_IMM) &&
+           (in->cmp == WS_CMP_EQ || in->cmp == WS_CMP_NE || in->cmp == WS_CMP_LT ||
+            in->cmp == WS_CMP_LE || in->cmp == WS_CMP_GT || in->cmp == WS_CMP_GE ||
+            in->cmp == WS_CMP_LO || in->cmp == WS_CMP_LS || in->cmp == WS_CMP_HI ||
+            in->cmp == WS_CMP_HS);
+}
+void ws_exec_setp_int(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    uint64_t tb[WS_WARP_SIZE];
+    bool ok;
+    uint32_t v = compare(x, in->stype ? (ws_type)in->stype : (ws_type)in->type, in->cmp,
+                         ws_reg(x->w, in->src[0].reg), ws_src(x, &in->src[1], tb), &ok);
+    ws_pred_write(x, &in->dst[0], v);
+    if (in->ndst > 1) ws_pred_write(x, &in->dst[1], ~v);
+}
+
+/* mov of a special register (%tid.x, %ctaid.x, ...) into a register (WS_FK_MOV_SREG):
+   ws_exec_conv's fill straight into the destination, without its decoding. */
+bool ws_mov_sreg_form(const ws_inst *in) {
+    return in->op == WS_OP_MOV && in->nsrc >= 1 && in->type != WS_T_PRED &&
+           in->src[0].kind == WS_OPND_SREG && in->dst[0].kind == WS_OPND_REG &&
+           in->dst[0].reg != WS_NOREG;
+}
+void ws_exec_mov_sreg(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_src(x, &in->src[0], ws_reg(x->w, in->dst[0].reg));
+}
+
 ws_status ws_exec_conv(ws_xctx *x) {
     const ws_inst *in = x->in;
     ws_warp *w = x->w;

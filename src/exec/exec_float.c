@@ -173,32 +173,64 @@ static ws_status exec_half(ws_xctx *x, const uint64_t *A, const uint64_t *B, con
     return WS_OK;
 }
 
+/* The form's kernel and operand count (false: not such a form, whatever the mask). */
+static inline bool f32_regs_form(const ws_inst *in, ws_simd_op *k, unsigned *need) {
+    if (in->type != WS_T_F32 || (in->flags & (WS_F_FTZ | WS_F_SAT)) ||
+        fe_mode(in->rnd) != FE_TONEAREST)
+        return false;
+    *need = 2;
+    switch (in->op) {
+    case WS_OP_ADD: *k = WS_SIMD_ADD; break;
+    case WS_OP_SUB: *k = WS_SIMD_SUB; break;
+    case WS_OP_MUL: *k = WS_SIMD_MUL; break;
+    case WS_OP_DIV: *k = WS_SIMD_DIV; break;
+    case WS_OP_FMA: case WS_OP_MAD: *k = WS_SIMD_FMA; *need = 3; break;
+    default: return false;
+    }
+    return !(in->nsrc < *need || in->src[0].kind != WS_OPND_REG || in->src[1].kind != WS_OPND_REG ||
+             (*need > 2 && in->src[2].kind != WS_OPND_REG) || in->dst[0].kind != WS_OPND_REG ||
+             in->dst[0].reg == WS_NOREG);
+}
 /* add/sub/mul/div/fma/mad.f32 of a full warp, round to nearest, no ftz or sat, on
    register operands: the whole-warp kernel with the operands read as below (ws_src
    and ws_dst of a register are the register), without the general path's decoding
    of the form (~40 host instructions a call). False: not so, or no AVX2 kernel
    (nothing done). */
 static inline bool f32_full_regs(ws_xctx *x, const ws_inst *in) {
-    if (in->type != WS_T_F32 || x->mask != ~0u || (in->flags & (WS_F_FTZ | WS_F_SAT)) ||
-        fe_mode(in->rnd) != FE_TONEAREST)
-        return false;
     ws_simd_op k;
-    unsigned need = 2;
-    switch (in->op) {
-    case WS_OP_ADD: k = WS_SIMD_ADD; break;
-    case WS_OP_SUB: k = WS_SIMD_SUB; break;
-    case WS_OP_MUL: k = WS_SIMD_MUL; break;
-    case WS_OP_DIV: k = WS_SIMD_DIV; break;
-    case WS_OP_FMA: case WS_OP_MAD: k = WS_SIMD_FMA; need = 3; break;
-    default: return false;
-    }
-    if (in->nsrc < need || in->src[0].kind != WS_OPND_REG || in->src[1].kind != WS_OPND_REG ||
-        (need > 2 && in->src[2].kind != WS_OPND_REG) || in->dst[0].kind != WS_OPND_REG ||
-        in->dst[0].reg == WS_NOREG)
-        return false;
+    unsigned need;
+    if (x->mask != ~0u || !f32_regs_form(in, &k, &need)) return false;
     ws_warp *w = x->w;
     return ws_simd_f32_full(k, ws_reg(w, in->dst[0].reg), ws_reg(w, in->src[0].reg),
                             ws_reg(w, in->src[1].reg), need > 2 ? ws_reg(w, in->src[2].reg) : NULL);
+}
+
+/* WS_FK_F32: such a form (any mask), which ws_exec_float would run. */
+bool ws_f32_form(const ws_inst *in) {
+    ws_simd_op k;
+    unsigned need;
+    return f32_regs_form(in, &k, &need);
+}
+/* A full warp's kernel (f32_full_regs, the form known); otherwise (or without AVX2)
+   the general path. */
+ws_status ws_exec_f32(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    if (x->mask == ~0u) {
+        ws_simd_op k;
+        switch (in->op) {
+        case WS_OP_ADD: k = WS_SIMD_ADD; break;
+        case WS_OP_SUB: k = WS_SIMD_SUB; break;
+        case WS_OP_MUL: k = WS_SIMD_MUL; break;
+        case WS_OP_DIV: k = WS_SIMD_DIV; break;
+        default: k = WS_SIMD_FMA; break;
+        }
+        ws_warp *w = x->w;
+        if (ws_simd_f32_full(k, ws_reg(w, in->dst[0].reg), ws_reg(w, in->src[0].reg),
+                             ws_reg(w, in->src[1].reg),
+                             k == WS_SIMD_FMA ? ws_reg(w, in->src[2].reg) : NULL))
+            return WS_OK;
+    }
+    return ws_exec_float(x);
 }
 
 ws_status ws_exec_float(ws_xctx *x) {

@@ -102,33 +102,71 @@ static ws_status exec_pred_logic(ws_xctx *x) {
     return WS_OK;
 }
 
-/* add/sub (no .cc or .sat) on two register sources and a register destination, of an
-   integer type of 1 to 64 bits: what the general path below does then (ws_src and
-   ws_dst of a register are the register; a third source would be read there, so none
+/* add/sub (no .cc or .sat) on a register and a register or immediate source and a
+   register destination, of an integer type of 1 to 64 bits (WS_FK_INT_ADDSUB): what
+   ws_exec_int does then (ws_src and ws_dst of a register are the register, ws_src of
+   an immediate its value in every lane; a third source would be read there, so none
    may be present), without its decoding of the form. A full warp or any other mask
    (gaussian's partial warps), as that path. */
-static inline bool addsub_regs(ws_xctx *x, const ws_inst *in) {
-    if ((in->op != WS_OP_ADD && in->op != WS_OP_SUB) ||
+bool ws_int_addsub_form(const ws_inst *in) {
+    if ((in->op != WS_OP_ADD && in->op != WS_OP_SUB) || ws_type_is_float((ws_type)in->type) ||
         (in->flags & (WS_F_SAT | WS_F_CC)) || in->nsrc != 2 || in->type == WS_T_PRED)
         return false;
     unsigned bits = ws_type_size((ws_type)in->type) * 8;
-    if (bits == 0 || bits > 64 || in->src[0].kind != WS_OPND_REG || in->src[1].kind != WS_OPND_REG ||
-        in->dst[0].kind != WS_OPND_REG || in->dst[0].reg == WS_NOREG)
-        return false;
+    return !(bits == 0 || bits > 64 || in->src[0].kind != WS_OPND_REG ||
+             (in->src[1].kind != WS_OPND_REG && in->src[1].kind != WS_OPND_IMM) ||
+             in->dst[0].kind != WS_OPND_REG || in->dst[0].reg == WS_NOREG);
+}
+void ws_exec_int_addsub(ws_xctx *x) {
+    const ws_inst *in = x->in;
     ws_warp *w = x->w;
     uint64_t *D = ws_reg(w, in->dst[0].reg);
-    const uint64_t *A = ws_reg(w, in->src[0].reg), *B = ws_reg(w, in->src[1].reg);
+    const uint64_t *A = ws_reg(w, in->src[0].reg);
     uint32_t M = x->mask;
     bool sub = in->op == WS_OP_SUB;
+    if (in->src[1].kind == WS_OPND_IMM) { /* a - v is a + (0 - v), modulo 2^64 */
+        uint64_t v = sub ? 0 - (uint64_t)in->src[1].imm : (uint64_t)in->src[1].imm;
+        WS_FOR_MASK(l, M, D[l] = A[l] + v);
+        return;
+    }
+    const uint64_t *B = ws_reg(w, in->src[1].reg);
     if (M == ~0u) addsub_full(D, A, B, sub);
     else if (sub) WS_FOR_MASK(l, M, D[l] = A[l] - B[l]);
     else WS_FOR_MASK(l, M, D[l] = A[l] + B[l]);
-    return true;
+}
+
+/* mul.lo/.wide and mad.lo/.wide without a carry, of an integer type of 1 to 64 bits
+   (.wide: at most 32), on register sources (two, or three for mad; the second may be
+   an immediate) and a register destination (WS_FK_INT_MUL): ws_exec_int's call of
+   mul_lo_lanes for them. */
+bool ws_int_mul_form(const ws_inst *in) {
+    ws_type t = (ws_type)in->type;
+    if ((in->op != WS_OP_MUL && in->op != WS_OP_MAD) || ws_type_is_float(t) || t == WS_T_PRED ||
+        (in->flags & WS_F_CC))
+        return false;
+    unsigned bits = ws_type_size(t) * 8, part = in->sub == WS_MUL_DEFAULT ? WS_MUL_LO : in->sub;
+    unsigned need = in->op == WS_OP_MAD ? 3 : 2;
+    if (bits == 0 || bits > 64 || (part != WS_MUL_LO && part != WS_MUL_WIDE) ||
+        (part == WS_MUL_WIDE && bits > 32) || in->nsrc != need)
+        return false;
+    for (unsigned i = 0; i < need; i++)
+        if (in->src[i].kind != WS_OPND_REG && (i != 1 || in->src[i].kind != WS_OPND_IMM)) return false;
+    return in->dst[0].kind == WS_OPND_REG && in->dst[0].reg != WS_NOREG;
+}
+void ws_exec_int_mul(ws_xctx *x) {
+    const ws_inst *in = x->in;
+    ws_warp *w = x->w;
+    ws_type t = (ws_type)in->type;
+    unsigned bits = ws_type_size(t) * 8;
+    bool wide = in->sub == WS_MUL_WIDE;
+    uint64_t tb[WS_WARP_SIZE];
+    mul_lo_lanes(ws_reg(w, in->dst[0].reg), ws_reg(w, in->src[0].reg), ws_src(x, &in->src[1], tb),
+                 in->op == WS_OP_MAD ? ws_reg(w, in->src[2].reg) : NULL, bits, ws_type_is_signed(t),
+                 wide ? 2 * bits : bits, x->mask);
 }
 
 ws_status ws_exec_int(ws_xctx *x) {
     const ws_inst *in = x->in;
-    if (addsub_regs(x, in)) return WS_OK;
     ws_warp *w = x->w;
     ws_type t = (ws_type)in->type;
     if (t == WS_T_PRED) return exec_pred_logic(x);

@@ -266,6 +266,24 @@ void ws_cta_deadlock(ws_cta *c, ws_fault *fault);
 
 /* exec_*.c: return WS_OK or a fault status (fault filled via ws_fail). */
 ws_status ws_exec_int(ws_xctx *x);
+/* Fast kinds (ws_inst.fast): forms that the step runs straight from ws_cta_step_warp,
+   decided once per instruction from its fields alone (ws_*_form), doing what the
+   general path (dispatch, then ws_exec_int / ws_exec_conv / ws_exec_float) does for
+   them; WS_FK_GENERAL: every other form. */
+enum {
+    WS_FK_UNDECIDED = 0, WS_FK_GENERAL, WS_FK_INT_ADDSUB, WS_FK_INT_MUL, WS_FK_MOV_SREG, WS_FK_F32,
+    WS_FK_SETP_INT
+};
+bool ws_int_addsub_form(const ws_inst *in);
+void ws_exec_int_addsub(ws_xctx *x);
+bool ws_int_mul_form(const ws_inst *in);
+void ws_exec_int_mul(ws_xctx *x);
+bool ws_mov_sreg_form(const ws_inst *in);
+void ws_exec_mov_sreg(ws_xctx *x);
+bool ws_setp_int_form(const ws_inst *in);
+void ws_exec_setp_int(ws_xctx *x);
+bool ws_f32_form(const ws_inst *in);
+ws_status ws_exec_f32(ws_xctx *x);
 ws_status ws_exec_video(ws_xctx *x); /* vadd ... vset and their SIMD forms (from ws_exec_int) */
 ws_status ws_exec_float(ws_xctx *x);
 /* exec_simd.c: f32 add/sub/mul/div/fma (round to nearest, no ftz/sat) of a full warp

@@ -406,6 +406,8 @@ typedef struct ws_inst {
     uint16_t guard;    /* guard predicate slot, WS_NOREG if unguarded */
     uint8_t guard_neg; /* @!p */
     uint8_t ttype;     /* third type: btype of video ops (vadd.dtype.atype.btype; vset: type u32) */
+    uint8_t fast;      /* the functional engine's fast kind of this form, decided on its first
+                          step (src/exec/cta.c; 0: not yet; in padding) */
     ws_operand dst[WS_MAX_DST]; /* dst[1] is the second destination (setp p|q, shfl r|p) */
     ws_operand src[WS_MAX_SRC];
     int32_t reconv;    /* BRA: reconvergence pc = first instruction of the immediate

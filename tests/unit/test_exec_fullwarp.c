@@ -446,3 +446,104 @@ TEST(exec_atom_shared_matches_generic) {
                     for (int alias = 0; alias < 2; alias++) atom_shared_vs_generic(ops[o], t, w, guard, alias);
             }
 }
+
+/* The fast kinds (ws_inst.fast: add/sub, mul/mad .lo/.wide and integer setp on registers
+   or a register and an immediate, and mov of a special register, run from the step without
+   dispatch's decoding) against the general path: the same instruction with an
+   immediate first source (not a fast form), or a special register read by add, on a
+   full warp, a run of lanes and scattered lanes. */
+static void fast_vs_general(const char *fast, const char *general) {
+    static const int n[] = {32, 20, 5};
+    uint64_t a[32], b[32], c[32];
+    for (int i = 0; i < 32; i++) {
+        a[i] = fw_vals[i];
+        b[i] = fw_vals[(i * 7 + 3) % 32];
+        c[i] = fw_vals[(i * 13 + 5) % 32];
+    }
+    for (unsigned j = 0; j < sizeof n / sizeof *n; j++) {
+        uint64_t got[32] = {0}, want[32] = {0};
+        ws_fault f;
+        if (wx_eval(fast, n[j], a, b, c, got, &f) != WS_OK ||
+            wx_eval(general, n[j], a, b, c, want, &f) != WS_OK) {
+            ws_test_fail(__FILE__, __LINE__, "eval of '%s' / '%s' failed: %s", fast, general, f.msg);
+            return;
+        }
+        for (int i = 0; i < n[j]; i++)
+            if (got[i] != want[i])
+                ws_test_fail(__FILE__, __LINE__, "'%s' (%d threads) lane %d: %llx, general %llx", fast,
+                             n[j], i, (unsigned long long)got[i], (unsigned long long)want[i]);
+    }
+}
+
+/* Each form (fmt: its two sources as %s) with a constant K: general (K, x) against the
+   fast (R, x) after mov R, K, and for a commutative op (not sub) also (x, K). */
+static void fast_forms(const char *const *forms, unsigned n, const char *x, const char *mov,
+                       const char *reg) {
+    static const char *k[] = {"0", "1", "7", "-1", "32767", "-2147483648"};
+    char body[400], fast[500], general[400], m[80];
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < sizeof k / sizeof *k; j++) {
+            snprintf(general, sizeof general, forms[i], k[j], x);
+            snprintf(m, sizeof m, mov, k[j]);
+            snprintf(body, sizeof body, forms[i], reg, x);
+            snprintf(fast, sizeof fast, "%s %s", m, body);
+            fast_vs_general(fast, general);
+            if (strstr(forms[i], "sub.")) continue;
+            snprintf(fast, sizeof fast, forms[i], x, k[j]);
+            fast_vs_general(fast, general);
+        }
+}
+
+TEST(exec_fast_kinds_match_general) {
+    static const char *f32[] = {
+        "add.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;",
+        "sub.u32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;",
+        "and.b64 %%rd10, %%rd6, 1; setp.ne.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
+        " @%%p5 add.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;",
+        "mul.lo.s32 %%r9, %s, %s; cvt.u64.u32 %%rd7, %%r9;",
+        "mad.lo.u32 %%r9, %s, %s, %%r3; cvt.u64.u32 %%rd7, %%r9;",
+        "mul.wide.s32 %%rd7, %s, %s;",
+        "mad.wide.u32 %%rd7, %s, %s, %%rd6;",
+        "and.b64 %%rd10, %%rd6, 4; setp.eq.u64 %%p5, %%rd10, 0; mov.u32 %%r9, 77;"
+        " @%%p5 mad.lo.s32 %%r9, %s, %s, %%r2; cvt.u64.u32 %%rd7, %%r9;",
+    };
+    static const char *f64[] = {
+        "add.s64 %%rd7, %s, %s;",
+        "sub.s64 %%rd7, %s, %s;",
+        "and.b64 %%rd12, %%rd6, 2; setp.ne.u64 %%p5, %%rd12, 0; mov.u64 %%rd7, 77; @%%p5 sub.s64 %%rd7, %s, %s;",
+        "mul.lo.u64 %%rd7, %s, %s;",
+        "mad.lo.s64 %%rd7, %s, %s, %%rd6;",
+    };
+    static const char *f16[] = {
+        "add.u16 %%h4, %s, %s; cvt.u64.u16 %%rd7, %%h4;",
+        "mul.lo.s16 %%h4, %s, %s; cvt.u64.u16 %%rd7, %%h4;",
+    };
+    fast_forms(f32, sizeof f32 / sizeof *f32, "%r1", "mov.u32 %%r10, %s;", "%r10");
+    fast_forms(f64, sizeof f64 / sizeof *f64, "%rd4", "mov.u64 %%rd10, %s;", "%rd10");
+    fast_forms(f16, sizeof f16 / sizeof *f16, "%h1", "mov.u16 %%h10, %s;", "%h10");
+    /* setp of an integer type, a register or an immediate second source, one or two
+       destinations, against .and with a true predicate (the general path) */
+    static const char *cmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+    static const char *ty[] = {"s32", "u32", "s64", "u64", "s16", "b32"};
+    for (unsigned t = 0; t < sizeof ty / sizeof *ty; t++)
+        for (unsigned q = 0; q < sizeof cmp / sizeof *cmp; q++)
+            for (unsigned imm = 0; imm < 2; imm++) {
+                bool is64 = ty[t][1] == '6', is16 = ty[t][1] == '1';
+                if (ty[t][0] == 'b' && q >= 2) continue; /* bit types: eq, ne only */
+                const char *A = is64 ? "%rd4" : is16 ? "%h1" : "%r1";
+                const char *B = imm ? "-5" : is64 ? "%rd5" : is16 ? "%h2" : "%r2";
+                char f[300], g[300];
+                snprintf(f, sizeof f, "setp.%s.%s %%p1|%%p2, %s, %s; selp.u64 %%rd7, 1, 2, %%p1;"
+                         " selp.u64 %%rd8, 4, 0, %%p2; add.s64 %%rd7, %%rd7, %%rd8;", cmp[q], ty[t], A, B);
+                snprintf(g, sizeof g, "setp.eq.s32 %%p6, %%r0, %%r0; setp.%s.and.%s %%p1|%%p2, %s, %s, %%p6;"
+                         " selp.u64 %%rd7, 1, 2, %%p1; selp.u64 %%rd8, 4, 0, %%p2; add.s64 %%rd7, %%rd7, %%rd8;",
+                         cmp[q], ty[t], A, B);
+                fast_vs_general(f, g);
+            }
+    /* sub with an immediate second source: x - K is x + (-K) */
+    fast_vs_general("sub.s32 %r9, %r1, 7; cvt.u64.u32 %rd7, %r9;", "add.s32 %r9, -7, %r1; cvt.u64.u32 %rd7, %r9;");
+    fast_vs_general("sub.s64 %rd7, %rd4, -2147483648;", "add.s64 %rd7, 2147483648, %rd4;");
+    fast_vs_general("mov.u32 %r9, %tid.x; cvt.u64.u32 %rd7, %r9;", "add.u32 %r9, %tid.x, 0; cvt.u64.u32 %rd7, %r9;");
+    fast_vs_general("mov.u32 %r9, %ntid.x; mov.u32 %r10, %ctaid.x; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;",
+                    "add.u32 %r9, %ntid.x, 0; add.u32 %r10, %ctaid.x, 0; add.s32 %r9, %r9, %r10; cvt.u64.u32 %rd7, %r9;");
+}

@@ -103,6 +103,11 @@ struct ws_cache {
                                            owner whose clock restarts is not blocked */
     bool flush_pending;  /* the index changed: flush before the next access */
     bool index_paused;   /* adaptive index functions see no accesses */
+    /* No tag-only mode and an index policy that never watches accesses nor changes at
+       a kernel start: then no flush is ever pending or started (flush_pending stays
+       false, blocked_until 0) and nothing is observed, so an access skips those tests
+       (access_plain). Set at creation and by ws_cache_set_bypass. */
+    bool plain;
     ws_cache_bypass byp;
     ws_cache_evict_fn evict_fn;
     void *evict_ctx;
@@ -309,6 +314,7 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
         free(c);
         return NULL;
     }
+    c->plain = !c->index.policy->observe && !c->index.policy->kernel_start;
     c->field_sets = c->index.policy->bit_field &&
                     c->index.policy->bit_field(c->index.state, &c->field_shift, &c->field_mask);
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
@@ -375,7 +381,7 @@ uint32_t ws_cache_set_of(const ws_cache *c, uint64_t addr) { return set_index(c,
 uint32_t ws_cache_atom(const ws_cache *c) { return c->atom; }
 
 static inline uint32_t sector_of(const ws_cache *c, uint64_t addr) {
-    return c->nsec > 1 ? (uint32_t)((addr >> 5) & (c->nsec - 1)) : 0;
+    return (uint32_t)(addr >> 5) & (c->nsec - 1); /* (nsec is a power of two; 1 unsectored: 0) */
 }
 static inline uint64_t mshr_addr(const ws_cache *c, uint64_t addr) {
     return addr & ~(uint64_t)(c->atom - 1);
@@ -980,24 +986,18 @@ ws_cache_result ws_cache_access_ex(ws_cache *c, uint64_t addr, uint64_t index_ad
                                  req, now);
 }
 
-/* The access, inlined into both entry points: the L1s' ws_cache_access (the
-   address is the index address, no byte mask) then makes no second call. */
-static inline __attribute__((always_inline)) ws_cache_result
-access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
-              uint32_t wbytes, void *req, uint64_t now) {
-    start_pending_flush(c, now);
-    if (now < c->blocked_until && now >= c->flush_from) {
-        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
-        return fail(c, dir, WS_FAIL_FLUSH);
-    }
-    if (c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == index_addr &&
-        c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == wbytes) {
-        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
-        return fail(c, dir, (ws_fail_kind)c->fail_kind); /* as probing again would */
-    }
-    ws_cache_result r = c->byp.tag_only
-                            ? access_tag_only(c, addr, index_addr, dir, req, now)
-                            : access_body(c, addr, index_addr, dir, local, wbytes, req, now);
+/* The last refusal was of this access, at this version (refused again, as probing
+   again would be). */
+static inline __attribute__((always_inline)) bool
+refused_before(const ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+               uint32_t wbytes) {
+    return c->fail_ver == c->ver && c->fail_addr == addr && c->fail_index == index_addr &&
+           c->fail_dir == dir && c->fail_local == local && c->fail_wbytes == wbytes;
+}
+/* After an access: its local count, and the refusal noted or the version moved on. */
+static inline __attribute__((always_inline)) void
+note_result(ws_cache *c, ws_cache_result r, uint64_t addr, uint64_t index_addr, ws_acc_dir dir,
+            bool local, uint32_t wbytes) {
     if (local) c->stats.status_local[dir][r.status]++;
     if (r.status == WS_CACHE_RESERVATION_FAIL) {
         c->fail_ver = c->ver;
@@ -1010,6 +1010,25 @@ access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, b
     } else {
         c->ver++;
     }
+}
+
+/* The access, for any cache (see access_entry). */
+static __attribute__((noinline)) ws_cache_result
+access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+              uint32_t wbytes, void *req, uint64_t now) {
+    start_pending_flush(c, now);
+    if (now < c->blocked_until && now >= c->flush_from) {
+        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
+        return fail(c, dir, WS_FAIL_FLUSH);
+    }
+    if (refused_before(c, addr, index_addr, dir, local, wbytes)) {
+        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
+        return fail(c, dir, (ws_fail_kind)c->fail_kind); /* as probing again would */
+    }
+    ws_cache_result r = c->byp.tag_only
+                            ? access_tag_only(c, addr, index_addr, dir, req, now)
+                            : access_body(c, addr, index_addr, dir, local, wbytes, req, now);
+    note_result(c, r, addr, index_addr, dir, local, wbytes);
     /* adaptive index functions watch every access that was not rejected */
     if (c->index.policy->observe && !c->index_paused && r.status != WS_CACHE_RESERVATION_FAIL &&
         ws_index_observe(&c->index, index_addr, to_probe(r.status), dir == WS_ACC_WRITE && !local)) {
@@ -1019,10 +1038,34 @@ access_common(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, b
     return r;
 }
 
+/* access_common for a plain cache (no flush can be pending or blocking, no tag-only
+   mode, nothing observes): the same steps without those tests. */
+static inline __attribute__((always_inline)) ws_cache_result
+access_plain(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+             uint32_t wbytes, void *req, uint64_t now) {
+    if (refused_before(c, addr, index_addr, dir, local, wbytes)) {
+        if (local) c->stats.status_local[dir][WS_CACHE_RESERVATION_FAIL]++;
+        return fail(c, dir, (ws_fail_kind)c->fail_kind); /* as probing again would */
+    }
+    ws_cache_result r = access_body(c, addr, index_addr, dir, local, wbytes, req, now);
+    note_result(c, r, addr, index_addr, dir, local, wbytes);
+    return r;
+}
+
+/* Both entry points: a plain cache's access inline (one frame per access: the L1s'
+   ws_cache_access, whose address is the index address and which has no byte mask,
+   then makes no second call), any other through access_common. */
+static inline __attribute__((always_inline)) ws_cache_result
+access_entry(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+             uint32_t wbytes, void *req, uint64_t now) {
+    if (!c->plain) return access_common(c, addr, index_addr, dir, local, wbytes, req, now);
+    return access_plain(c, addr, index_addr, dir, local, wbytes, req, now);
+}
+
 ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
                                       ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
                                       uint64_t now) {
-    return access_common(c, addr, index_addr, dir, local, wbytes, req, now);
+    return access_entry(c, addr, index_addr, dir, local, wbytes, req, now);
 }
 
 void ws_cache_kernel_start(ws_cache *c, uint64_t now) {
@@ -1040,7 +1083,7 @@ unsigned ws_cache_index_bits(const ws_cache *c, uint8_t *bits, unsigned max) {
 
 ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
                                 uint64_t now, ws_fail_kind *failk) {
-    ws_cache_result r = access_common(c, addr, addr, dir, local, 0, req, now);
+    ws_cache_result r = access_entry(c, addr, addr, dir, local, 0, req, now);
     if (r.status == WS_CACHE_RESERVATION_FAIL && failk) *failk = r.fail;
     return r.status;
 }
@@ -1210,6 +1253,8 @@ const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; 
 
 void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b) {
     c->byp = *b;
+    c->plain = !b->tag_only && !c->index.policy->observe && !c->index.policy->kernel_start &&
+               !c->flush_pending && !c->blocked_until;
     c->ver++;
 }
 
