@@ -249,6 +249,7 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
     n->scan.arrivals[0] = n->nets[0].ej_busy;
     n->scan.arrivals[1] = n->nets[1].ej_busy;
     n->scan.reply_in = n->nets[1].in;
+    n->scan.n_sms = n_sms;
     n->scan.cap_in = n->cap_in;
     return n;
 }
@@ -312,13 +313,11 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
     int k = src < n->n_sms ? 0 : 1;
     push_at(n, k, t, &t->in[i], i, out_port(n, k, dst), r, flits);
 }
-bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
-    uint32_t i;
-    net *t = in_port(n, src, &i);
-    pring *q = &t->in[i];
+bool ws_icnt_try_push_req(ws_icnt *n, uint32_t sm, uint32_t sub, ws_mreq *r, uint32_t flits) {
+    net *t = &n->nets[0];
+    pring *q = &t->in[sm];
     if (!has_room(n, q, flits)) return false;
-    int k = src < n->n_sms ? 0 : 1;
-    push_at(n, k, t, q, i, out_port(n, k, dst), r, flits);
+    push_at(n, 0, t, q, sm, sub, r, flits);
     return true;
 }
 bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits) {
@@ -337,11 +336,10 @@ const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
     return p->r;
 }
 
-ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
-    /* SMs receive replies (network 1), sub-partitions requests (network 0) */
-    const int k = node < n->n_sms; /* 1: an SM's */
+/* ws_icnt_pop's body for output o of network k (1: an SM's replies, 0: a
+   sub-partition's requests), k known at each entry below. */
+static inline __attribute__((always_inline)) ws_mreq *pop_at(ws_icnt *n, const int k, uint32_t o) {
     net *t = &n->nets[k];
-    uint32_t o = k ? node : node - n->n_sms;
     pring *q = &t->op[o].ej;
     if (!q->len) return NULL; /* (ring_head's test, without its NULL to test again) */
     const pkt *p = &q->v[q->head];
@@ -354,6 +352,8 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     n->in_flight--;
     return r;
 }
+ws_mreq *ws_icnt_pop_sm(ws_icnt *n, uint32_t sm) { return pop_at(n, 1, sm); }
+ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub) { return pop_at(n, 0, sub); }
 
 /* Output port op moves the flits of its packet d (the newest in its
  * ejection buffer, from input ring in) that it may in this cycle: up to
