@@ -249,6 +249,7 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
     n->scan.arrivals[0] = n->nets[0].ej_busy;
     n->scan.arrivals[1] = n->nets[1].ej_busy;
     n->scan.reply_in = n->nets[1].in;
+    n->scan.n_sms = n_sms;
     n->scan.cap_in = n->cap_in;
     return n;
 }
@@ -312,13 +313,11 @@ void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t f
     int k = src < n->n_sms ? 0 : 1;
     push_at(n, k, t, &t->in[i], i, out_port(n, k, dst), r, flits);
 }
-bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
-    uint32_t i;
-    net *t = in_port(n, src, &i);
-    pring *q = &t->in[i];
+bool ws_icnt_try_push_req(ws_icnt *n, uint32_t sm, uint32_t sub, ws_mreq *r, uint32_t flits) {
+    net *t = &n->nets[0];
+    pring *q = &t->in[sm];
     if (!has_room(n, q, flits)) return false;
-    int k = src < n->n_sms ? 0 : 1;
-    push_at(n, k, t, q, i, out_port(n, k, dst), r, flits);
+    push_at(n, 0, t, q, sm, sub, r, flits);
     return true;
 }
 bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits) {
@@ -337,11 +336,10 @@ const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
     return p->r;
 }
 
-ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
-    /* SMs receive replies (network 1), sub-partitions requests (network 0) */
-    const int k = node < n->n_sms; /* 1: an SM's */
+/* ws_icnt_pop's body for output o of network k (1: an SM's replies, 0: a
+   sub-partition's requests), k known at each entry below. */
+static inline __attribute__((always_inline)) ws_mreq *pop_at(ws_icnt *n, const int k, uint32_t o) {
     net *t = &n->nets[k];
-    uint32_t o = k ? node : node - n->n_sms;
     pring *q = &t->op[o].ej;
     if (!q->len) return NULL; /* (ring_head's test, without its NULL to test again) */
     const pkt *p = &q->v[q->head];
@@ -354,6 +352,8 @@ ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     n->in_flight--;
     return r;
 }
+ws_mreq *ws_icnt_pop_sm(ws_icnt *n, uint32_t sm) { return pop_at(n, 1, sm); }
+ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub) { return pop_at(n, 0, sub); }
 
 /* Output port op moves the flits of its packet d (the newest in its
  * ejection buffer, from input ring in) that it may in this cycle: up to
@@ -450,28 +450,42 @@ static inline __attribute__((always_inline)) uint64_t join1(const ws_icnt *n, ne
     return 0;
 }
 
-/* One allocation step of a one-word network (up to 64 inputs and 64
- * outputs: the presets' networks), with its tails: the sets that the grants
- * change are held in locals, and no other port's state is read through them
- * in the step. The grants are allocate()'s; the tails are tail_left()'s,
- * after every grant of the step (their head and gap sets are bits, in any
- * order). */
-static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t) {
-    const uint64_t step = ++t->step;
+/* The sets of a one-word network that its cycle's steps change, held in
+   locals for the whole cycle (cycle1) and stored once at its end: no other
+   code reads them during the cycle. */
+typedef struct sets1 {
+    uint64_t oc, cn, eb; /* out_cand, conn_out, ej_busy */
+} sets1;
+
+/* One allocation step (number `step`) of a one-word network (up to 64
+ * inputs and 64 outputs: the presets' networks), with its tails: no other
+ * port's state is read through the sets in the step. The grants are
+ * allocate()'s; the tails are tail_left()'s, after every grant of the step
+ * (their head and gap sets are bits, in any order). A grant's first move
+ * is move_flits' from 0 moved flits. */
+static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t, sets1 *w,
+                                                        const uint64_t step) {
     const bool gap = t->gap_until > step; /* (tails of this step change it only after it) */
-    uint64_t oc = t->out_cand[0], cn = t->conn_out[0], eb = t->ej_busy[0];
+    const uint64_t ok = step + n->alloc_gap; /* a tail's port takes its next packet then */
+    const uint64_t now = n->now;
+    uint64_t oc = w->oc, cn = w->cn, eb = w->eb;
     uint64_t tl = 0; /* inputs whose tail left in this step */
     for (uint64_t om = oc & ~cn; om; om &= om - 1) {
         const uint32_t o = (uint32_t)__builtin_ctzll(om);
         outp *op = &t->op[o];
         if (op->out_ok > step || op->ej.len >= op->ej.cap) continue;
         uint64_t x = t->cand_o[o];
-        if (gap) x = may_word(t, x, 0);
+        const uint64_t all = x;
+        if (gap) /* may_word, at this step (t->step is stored at the cycle's end) */
+            for (uint64_t y = all; y; y &= y - 1) {
+                const uint32_t j = (uint32_t)__builtin_ctzll(y);
+                if (t->in_ok[j] > step) x &= ~(1ull << j);
+            }
         if (!x) continue;
         uint64_t up = x & (~0ull << op->gptr); /* gptr < nin <= 64 */
         const uint32_t i = (uint32_t)__builtin_ctzll(up ? up : x);
         /* grant (o, i), as grant() */
-        uint64_t co = t->cand_o[o] & ~(1ull << i);
+        uint64_t co = all & ~(1ull << i);
         t->cand_o[o] = co;
         if (!co) oc &= ~(1ull << o);
         eb |= 1ull << o;
@@ -479,9 +493,24 @@ static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t
         pring *in = &t->in[i];
         pkt *d = ring_push(&op->ej);
         *d = in->v[in->head];
-        d->moved = 0;
-        if (move_flits(n, op, in, d)) {
-            pass_tail(n, t, op, i, in, d);
+        /* move_flits, with d->moved 0 */
+        if (op->budget_at != now) {
+            op->budget_at = now;
+            op->budget = n->out_speedup;
+        }
+        uint32_t k = op->budget, room = n->cap_ej - op->ej.flits;
+        const uint32_t f = d->flits;
+        if (room < k) k = room;
+        if (f < k) k = f;
+        d->moved = k;
+        op->ej.flits += k;
+        in->flits -= k;
+        op->budget -= k;
+        if (k == f) { /* pass_tail */
+            d->ready = now + 1; /* the output channel */
+            ring_pop(in);
+            t->entering--;
+            t->in_ok[i] = op->out_ok = ok;
             tl |= 1ull << i;
         } else {
             op->conn = (int32_t)i;
@@ -489,12 +518,12 @@ static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t
         }
     }
     if (tl) { /* tail_left for each */
-        t->gap_until = step + n->alloc_gap;
+        t->gap_until = ok;
         for (; tl; tl &= tl - 1) oc |= join1(n, t, (uint32_t)__builtin_ctzll(tl));
     }
-    t->out_cand[0] = oc;
-    t->conn_out[0] = cn;
-    t->ej_busy[0] = eb;
+    w->oc = oc;
+    w->cn = cn;
+    w->eb = eb;
 }
 
 /* Free outputs grant to the first requesting input after their pointer.
@@ -612,8 +641,8 @@ static void transfer_outputs(const ws_icnt *n, net *t) {
 }
 
 /* transfer_outputs for a one-word network. */
-static inline __attribute__((always_inline)) void transfer1(const ws_icnt *n, net *t) {
-    uint64_t cn = t->conn_out[0], oc = 0;
+static inline __attribute__((always_inline)) void transfer1(const ws_icnt *n, net *t, sets1 *w) {
+    uint64_t cn = w->cn, oc = 0;
     for (uint64_t om = cn; om; om &= om - 1) {
         const uint32_t o = (uint32_t)__builtin_ctzll(om);
         outp *op = &t->op[o];
@@ -628,36 +657,40 @@ static inline __attribute__((always_inline)) void transfer1(const ws_icnt *n, ne
             oc |= join1(n, t, ci);
         }
     }
-    t->conn_out[0] = cn;
-    t->out_cand[0] |= oc;
+    w->cn = cn;
+    w->oc |= oc;
 }
 
 /* A cycle of a one-word network with entering packets: ws_icnt_cycle's
-   steps, the sets read as single words. */
+   steps, the sets read as single words (sets1). */
 static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *t, int steps) {
+    sets1 w = {t->out_cand[0], t->conn_out[0], t->ej_busy[0]};
     uint64_t *wt = t->wait + n->slot; /* heads ready from this cycle */
     if (*wt) {
-        uint64_t oc = t->out_cand[0];
         for (uint64_t m = *wt; m; m &= m - 1) {
             const uint32_t i = (uint32_t)__builtin_ctzll(m);
             const uint32_t o = t->in[i].v[t->in[i].head].dst;
             t->cand_o[o] |= 1ull << i;
-            oc |= 1ull << o;
+            w.oc |= 1ull << o;
         }
-        t->out_cand[0] = oc;
         *wt = 0;
     }
-    if (t->conn_out[0]) transfer1(n, t); /* budgets refill */
+    if (w.cn) transfer1(n, t, &w); /* budgets refill */
+    uint64_t step = t->step;
     for (int s = 0; s < steps; s++) {
         /* no candidate at an unconnected output: this step grants nothing
            and leaves no tail, so neither it nor the cycle's later steps
            change anything but the step count */
-        if (!(t->out_cand[0] & ~t->conn_out[0])) {
-            t->step += (uint64_t)(steps - s);
-            return;
+        if (!(w.oc & ~w.cn)) {
+            step += (uint64_t)(steps - s);
+            break;
         }
-        step1(n, t);
+        step1(n, t, &w, ++step);
     }
+    t->step = step;
+    t->out_cand[0] = w.oc;
+    t->conn_out[0] = w.cn;
+    t->ej_busy[0] = w.eb;
 }
 
 /* A cycle of a network with entering packets, in any number of words (or

@@ -34,6 +34,7 @@ typedef struct ws_icnt_scan {
     const uint64_t *arrivals[2]; /* ws_icnt_arrivals' words: [sub-partitions, SMs] */
     const ws_icnt_ring *reply_in; /* the reply network's inputs (sub-partitions) */
     uint32_t cap_in;              /* an input's room, in flits */
+    uint32_t n_sms;               /* nodes below it are SMs (ws_icnt_pop) */
 } ws_icnt_scan;
 
 ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subparts, char *err,
@@ -44,16 +45,32 @@ bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits);
 /* Inject (call only after has_buffer). The network is chosen by direction
  * (src is an SM: request network; else reply network). */
 void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
-/* ws_icnt_has_buffer and, if it has, ws_icnt_push in one call; returns
- * whether r was injected (the serial steps inject every cycle). */
-bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
-/* ws_icnt_try_push of a reply from sub-partition sub (node n_sms + sub) to
-   SM sm: the same, with the network and ports known. */
+/* ws_icnt_try_push of a request from SM sm to sub-partition sub (node
+   n_sms + sub), and of a reply from sub-partition sub to SM sm: with the
+   network and ports known. */
+bool ws_icnt_try_push_req(ws_icnt *n, uint32_t sm, uint32_t sub, ws_mreq *r, uint32_t flits);
 bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits);
+/* ws_icnt_has_buffer and, if it has, ws_icnt_push in one call; returns
+ * whether r was injected (the serial steps inject every cycle). The
+ * direction is picked here, for the entries above. */
+static inline bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r,
+                                    uint32_t flits) {
+    const uint32_t n_sms = ((const ws_icnt_scan *)(const void *)n)->n_sms;
+    return src < n_sms ? ws_icnt_try_push_req(n, src, dst - n_sms, r, flits)
+                       : ws_icnt_try_push_reply(n, src - n_sms, dst, r, flits);
+}
 /* The packet that ws_icnt_pop would return, without taking it. */
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node);
-/* A packet that has fully arrived at node `node`, or NULL. */
-ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node);
+/* A packet that has fully arrived at SM sm (a reply) or at sub-partition
+   sub (node n_sms + sub: a request), or NULL. */
+ws_mreq *ws_icnt_pop_sm(ws_icnt *n, uint32_t sm);
+ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub);
+/* A packet that has fully arrived at node `node`, or NULL: the direction is
+   picked here, so that each entry above knows its network. */
+static inline ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
+    const uint32_t n_sms = ((const ws_icnt_scan *)(const void *)n)->n_sms;
+    return node < n_sms ? ws_icnt_pop_sm(n, node) : ws_icnt_pop_sub(n, node - n_sms);
+}
 /* Word w (nodes 64w .. 64w + 63) of the set of SMs (replies) or of
  * sub-partitions (numbered from 0, not as nodes) with a packet, arrived or
  * arriving, in their ejection buffer: lets the GPU visit only those. A pop

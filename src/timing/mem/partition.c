@@ -415,9 +415,13 @@ static void make_dram_item(ws_mempart *p, dram_item *it, ws_mreq *r, uint64_t ad
    requests in the ROP queue whose delay has not passed (the first of them
    enters the icnt->L2 queue only when its own has). The large machines have
    many idle sub-partitions every cycle, and a request waits the ROP delay
-   (over a hundred cycles) in an otherwise idle one. */
+   (over a hundred cycles) in an otherwise idle one. A data port busy for 1
+   more cycle counts as quiet: the cycle would only count it down to 0, and
+   nothing reads it before the next cycle that runs does that (step 3 comes
+   before step 4, its only reader), so it is as if it were 0 already (the
+   cycle after a sector's read hit, at a 32 B port). */
 static inline bool subpart_quiet(const ws_mempart *p, const subpart *s, uint64_t now) {
-    return !s->ready_hold && !s->dram_l2.head && !s->icnt_l2.head && !s->data_port_busy &&
+    return !s->ready_hold && !s->dram_l2.head && !s->icnt_l2.head && s->data_port_busy <= 1 &&
            !s->fill_port_busy && !ws_cache_has_miss(s->l2) && !ws_cache_has_ready(s->l2) &&
            (!s->rop.head || now < s->rop.head->t_l2_in + p->rop_latency);
 }
