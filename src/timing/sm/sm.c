@@ -644,7 +644,7 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
     if (sm->mshr_idle) sm_mshr_idle_cycle(sm); /* the state this cycle starts from */
     sm->resbus[now % SM_RESBUS_RING] = 0;
     /* reverse pipeline order, so each stage sees last cycle's state of the next */
-    sm_units_writeback(sm);
+    if (now >= sm->wb_due) sm_units_writeback(sm); /* (its own first test, without the call) */
     sm_units_cycle(sm); /* function units and the LD/ST unit */
     sm_oc_cycle(sm);
     if (!sm->has_fault) sm_issue_cycle(sm);
