@@ -593,8 +593,10 @@ static uint64_t quiet_until(ws_sm *sm) {
         until = sm->now + moving + 1;
     } else if (sm->ld_disp || sm->l1q_n || oc_busy) {
         bool blocked = false;
-        /* (oc_stuck's first test before the LD/ST unit's longer one: both must hold) */
-        if (oc_busy && (sm->oc_generic || sm->sub_core || sm->bq_total)) return 0;
+        /* (oc_stuck's first tests before the LD/ST unit's longer one: both must hold) */
+        if (oc_busy && (sm->oc_generic || sm->sub_core || sm->bq_total ||
+                        (sm->oc_ex_set & ~(1u << SM_MEM))))
+            return 0;
         if (!sm_ldst_stuck(sm) || (oc_busy && !oc_stuck(sm, &blocked))) return 0;
         sm->sleep_stuck = true;
         sm->stuck_blocked = blocked;
