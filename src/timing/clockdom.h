@@ -14,7 +14,9 @@
 #include <stdint.h>
 
 typedef struct ws_clockdom {
-    double period[4], next[4]; /* next[] is kept for the leads only */
+    double period[4], next[4]; /* per domain (next: ws_clockdom_step_ref's sums) */
+    double lnext[4], lper[4];  /* lead k's next edge and period, by k (ws_clockdom_step:
+                                  one load each, no lookup of the domain) */
     uint32_t n_lead;
     uint8_t lead[4];           /* the first domain of each distinct period */
     uint8_t bits[4];           /* the domain bits that lead k carries */
@@ -27,36 +29,38 @@ static inline void ws_clockdom_init(ws_clockdom *c, const double mhz[4], const u
         c->period[i] = 1.0 / (mhz[i] * 1e6);
         uint32_t k = 0;
         while (k < c->n_lead && c->period[c->lead[k]] != c->period[i]) k++;
-        if (k == c->n_lead) c->lead[c->n_lead++] = (uint8_t)i;
+        if (k == c->n_lead) {
+            c->lper[c->n_lead] = c->period[i];
+            c->lead[c->n_lead++] = (uint8_t)i;
+        }
         c->bits[k] |= bit[i];
     }
 }
 
 /* The domains that tick in the next step (their bits). */
 static inline int ws_clockdom_step(ws_clockdom *c) {
-    double *nx = c->next;
+    double *nx = c->lnext;
     if (c->n_lead == 2) {
-        uint32_t a = c->lead[0], b = c->lead[1];
-        double ta = nx[a], tb = nx[b];
+        double ta = nx[0], tb = nx[1];
         int mask = 0;
         if (ta <= tb) {
             mask |= c->bits[0];
-            nx[a] = ta + c->period[a];
+            nx[0] = ta + c->lper[0];
         }
         if (tb <= ta) {
             mask |= c->bits[1];
-            nx[b] = tb + c->period[b];
+            nx[1] = tb + c->lper[1];
         }
         return mask;
     }
-    double t = nx[c->lead[0]];
+    double t = nx[0];
     for (uint32_t k = 1; k < c->n_lead; k++)
-        if (nx[c->lead[k]] < t) t = nx[c->lead[k]];
+        if (nx[k] < t) t = nx[k];
     int mask = 0;
     for (uint32_t k = 0; k < c->n_lead; k++)
-        if (nx[c->lead[k]] <= t) {
+        if (nx[k] <= t) {
             mask |= c->bits[k];
-            nx[c->lead[k]] += c->period[c->lead[k]];
+            nx[k] += c->lper[k];
         }
     return mask;
 }

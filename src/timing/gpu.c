@@ -269,7 +269,11 @@ struct ws_gpu {
                                  padded to whole words of idle bytes, since busy_in reads it
                                  eight SMs at a time; SKIPPED: busy but passed by in a pure
                                  sleep (sm_skip) */
-    bool skip_ok;             /* this kernel's SMs may be passed by asleep (sm_skip) */
+    bool skip_ok;             /* this kernel's SMs may be passed by asleep (sm_skip); and a
+                                 CTA or a reply goes into its SM when given (give_cta, the
+                                 arrivals) rather than at the start of the SM's next cycle:
+                                 nothing between reads the SM, and sm_cycle (direct) skips
+                                 the tests for them */
     uint64_t skip_next;       /* no passed-by SM is due before this cycle */
     ws_addrdec ad;
     ws_sm **sm;
@@ -823,6 +827,18 @@ static inline uint64_t below(uint32_t n, uint32_t w) {
     return n >= 64 * (w + 1) ? ~0ull : (1ull << (n - 64 * w)) - 1;
 }
 
+/* Is any SM busy? (the kernel's end) An idle one is not; one passed by
+   asleep is; the others are asked, eight idle bytes at a time passed by. */
+static bool sms_busy(const ws_gpu *g) {
+    for (uint32_t w = 0; 8 * w < g->n_sms; w++)
+        for (uint64_t m = busy_in(g, w) | skipped_in(g, w); m; m &= m - 1) {
+            uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
+            if (g->sm_idle[i] == SKIPPED || g->out[i].n_pending || ws_sm_busy(g->sm[i]))
+                return true;
+        }
+    return false;
+}
+
 static bool memory_busy(const ws_gpu *g) {
     if (ws_icnt_busy(g->icnt)) return true;
     for (uint32_t i = 0; i < g->n_chan; i++)
@@ -1189,13 +1205,20 @@ __attribute__((noinline)) static void sm_skip(ws_gpu *g, uint32_t i, uint64_t no
 static inline void give_cta(ws_gpu *g, const ws_launch_desc *l, uint32_t idx, uint64_t cta,
                             uint64_t now) {
     sm_out *o = &g->out[idx];
-    if (o->n_pending == SO_PENDING_MAX) take_pending(g, l, idx);
-    o->pending[o->n_pending++] = cta;
-    o->pending_now = now;
     o->cta_room--;
     g->cta_rooms--;
     if (g->sm_idle[idx] == SKIPPED) sm_unskip(g, idx, now + 1); /* (after its cycle `now`) */
     g->sm_idle[idx] = 0;
+    if (g->skip_ok) { /* created now: nothing reads the SM before its next cycle */
+        o->pending[0] = cta;
+        o->pending_now = now;
+        o->n_pending = 1;
+        take_pending(g, l, idx);
+        return;
+    }
+    if (o->n_pending == SO_PENDING_MAX) take_pending(g, l, idx);
+    o->pending[o->n_pending++] = cta;
+    o->pending_now = now;
 }
 
 /* GPGPU-Sim's CTA dispatch: each core cluster takes at most one CTA a
@@ -1355,14 +1378,16 @@ typedef struct unit_phase {
 
 /* Returns the SM's flags for the serial steps (0: it stayed idle). serial:
    called by sms_cycle_serial, for an SM that is not idle, which stores the
-   flags itself (it may clear SO_TICKED) and shares no line with a thread. */
+   flags itself (it may clear SO_TICKED) and shares no line with a thread.
+   direct: its CTAs and replies went in when given (skip_ok). */
 static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *p, uint32_t i,
-                                                              bool serial) {
+                                                              bool serial, bool direct) {
     ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
     sm_out *o = &g->out[i];
-    if (o->n_pending) take_pending(g, p->l, i); /* as if given at the end of the last cycle */
-    if (o->arrived) { /* as if it had come in before the cycle started */
+    if (!direct && o->n_pending) take_pending(g, p->l, i); /* as if given at the end of the
+                                                              last cycle */
+    if (!direct && o->arrived) { /* as if it had come in before the cycle started */
         ws_sm_in_push(sm, o->arrived, p->now);
         o->arrived = NULL;
     }
@@ -1374,7 +1399,7 @@ static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *
     if (serial) {
         /* cta_room is read only while dispatching, which once over stays over for
            the kernel */
-        if (p->dispatching) {
+        if (p->dispatching && ((f & WS_SM_CTA_ROOM) || o->cta_room)) { /* (else 0 stays 0) */
             uint8_t room = f & WS_SM_CTA_ROOM ? cta_room_of(sm) : 0;
             g->cta_rooms += (uint32_t)room - o->cta_room;
             o->cta_room = room;
@@ -1400,7 +1425,7 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
     uint32_t u = p->g->par_unit[i];
-    if (u < p->g->n_sms) (void)sm_cycle(p, u, false);
+    if (u < p->g->n_sms) (void)sm_cycle(p, u, false, false);
     else if (u == p->g->n_sms) {
         if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
     } else {
@@ -1531,13 +1556,16 @@ static inline bool sm_commit(ws_gpu *g, uint32_t i, ws_status *rc, ws_fault *fau
    under access-interval throttling (one quota for all SMs). Such an SM keeps
    SO_TICKED for sms_commit; returns whether one does (*progress: whether
    an SM committed here moved). */
-static bool sms_cycle_serial(ws_gpu *g, const unit_phase *ph, bool *progress) {
+static inline __attribute__((always_inline)) bool sms_cycle_serial_t(ws_gpu *g,
+                                                                      const unit_phase *ph,
+                                                                      bool *progress,
+                                                                      const bool direct) {
     bool later = false, moved = false;
     const uint8_t now_only = g->llc ? 0 : SO_TICKED;
     for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
         for (uint64_t m = busy_in(g, w); m; m &= m - 1) {
             uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
-            uint8_t f = sm_cycle(ph, i, true);
+            uint8_t f = sm_cycle(ph, i, true, direct);
             if ((f & (now_only | WS_SM_LOGGED | WS_SM_FAULTED)) != SO_TICKED) {
                 later |= (f & SO_TICKED) != 0;
                 g->out[i].f = f;
@@ -1550,6 +1578,10 @@ static bool sms_cycle_serial(ws_gpu *g, const unit_phase *ph, bool *progress) {
         }
     *progress = moved;
     return later;
+}
+static bool sms_cycle_serial(ws_gpu *g, const unit_phase *ph, bool *progress) {
+    return g->skip_ok ? sms_cycle_serial_t(g, ph, progress, true)
+                      : sms_cycle_serial_t(g, ph, progress, false);
 }
 
 /* Requests go back to the pool of the unit that frees them: at a sectored L2
@@ -1657,9 +1689,12 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 }
                 if (r) {
                     if (g->hm) ws_hmem_reply(g->hm, r, now); /* per-node stats */
-                    g->out[i].arrived = r; /* sm_cycle takes it in */
                     if (g->sm_idle[i] == SKIPPED) sm_unskip(g, i, now);
                     g->sm_idle[i] = 0;
+                    /* in now (skip_ok: nothing reads the SM before its cycle), or taken in
+                       by sm_cycle, on the SM's thread */
+                    if (g->skip_ok) ws_sm_in_push(g->sm[i], r, now);
+                    else g->out[i].arrived = r;
                 }
             }
         }
@@ -1786,13 +1821,8 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             }
         }
         if (rc != WS_OK) break;
-        if (next_cta == dispatch_end) { /* (while CTAs are left, the SMs' state is not read) */
-            bool sms_busy = false;
-            for (uint32_t i = 0; i < g->n_sms && !sms_busy; i++)
-                sms_busy = g->sm_idle[i] == SKIPPED ||
-                           (!g->sm_idle[i] && (g->out[i].n_pending || ws_sm_busy(g->sm[i])));
-            if (!sms_busy && !memory_busy(g)) break;
-        }
+        /* (while CTAs are left, the SMs' state is not read) */
+        if (next_cta == dispatch_end && !sms_busy(g) && !memory_busy(g)) break;
         if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
             dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
                                                              functionally */

@@ -568,12 +568,14 @@ static uint64_t quiet_until(ws_sm *sm) {
     /* a register read queued in the collector: the next cycle reads it (the test below
        that refuses it too, asked first as the cheapest that fails most) */
     if (sm->bq_total) return 0;
-    /* throttle policies act on their own clock (epochs, guards): never asleep under one */
-    if (!sm->memo_ok || sm->throttling || !sm->n_active_ctas || sm->has_fault || sm->fb_valid)
-        return 0;
+    /* (then the other tests that fail most often, cheapest first: a fetched block to
+       decode, a result held for writeback, a scheduler memo that no longer holds) */
+    if (sm->fb_valid || sm->next_wb || sm->next_global) return 0;
     for (unsigned s = 0; s < sm->n_sched; s++)
         if (sm->ss[s].memo_gen != sm->gen) return 0;
-    if (sm->next_wb || sm->next_global || sm->resp.len ||
+    /* throttle policies act on their own clock (epochs, guards): never asleep under one */
+    if (!sm->memo_ok || sm->throttling || !sm->n_active_ctas || sm->has_fault) return 0;
+    if (sm->resp.len ||
         ws_cache_has_miss(sm->l1d) || ws_cache_has_miss(sm->l1c) || ws_cache_has_miss(sm->l1i) ||
         ws_cache_has_ready(sm->l1d) || ws_cache_has_ready(sm->l1c) || ws_cache_has_ready(sm->l1i) ||
         (sm->tex_live && sm_tex_wants_cycle(sm)))
@@ -591,8 +593,10 @@ static uint64_t quiet_until(ws_sm *sm) {
         until = sm->now + moving + 1;
     } else if (sm->ld_disp || sm->l1q_n || oc_busy) {
         bool blocked = false;
-        /* (oc_stuck's first test before the LD/ST unit's longer one: both must hold) */
-        if (oc_busy && (sm->oc_generic || sm->sub_core || sm->bq_total)) return 0;
+        /* (oc_stuck's first tests before the LD/ST unit's longer one: both must hold) */
+        if (oc_busy && (sm->oc_generic || sm->sub_core || sm->bq_total ||
+                        (sm->oc_ex_set & ~(1u << SM_MEM))))
+            return 0;
         if (!sm_ldst_stuck(sm) || (oc_busy && !oc_stuck(sm, &blocked))) return 0;
         sm->sleep_stuck = true;
         sm->stuck_blocked = blocked;
@@ -633,7 +637,8 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
                    ? WS_SM_PURE
                    : 0;
     }
-    if (!sm->n_active_ctas && !sm_busy(sm)) return 0;
+    /* (still busy: ws_sm_step found it so, and neither the credit delay line nor a
+       stuck unit's cycle changes what sm_busy reads) */
     if (sm->n_active_ctas) {
         sm->st.cycles_active++;
         sm->st.warps_live_sum += sm->n_live_warps;
@@ -641,7 +646,7 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
     if (sm->mshr_idle) sm_mshr_idle_cycle(sm); /* the state this cycle starts from */
     sm->resbus[now % SM_RESBUS_RING] = 0;
     /* reverse pipeline order, so each stage sees last cycle's state of the next */
-    sm_units_writeback(sm);
+    if (now >= sm->wb_due) sm_units_writeback(sm); /* (its own first test, without the call) */
     sm_units_cycle(sm); /* function units and the LD/ST unit */
     sm_oc_cycle(sm);
     if (!sm->has_fault) sm_issue_cycle(sm);

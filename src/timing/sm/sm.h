@@ -145,7 +145,8 @@ void ws_sm_commit(ws_sm *sm);
  * requests in the out queue (ws_sm_out_peek), progress (ws_sm_progressed),
  * a fault (ws_sm_fault), room for a reply (ws_sm_in_ready), room for a CTA
  * (ws_sm_can_take_cta). */
-enum { WS_SM_LOGGED = 1, WS_SM_HAS_OUT = 2, WS_SM_PROGRESSED = 4, WS_SM_FAULTED = 8,
+/* (PROGRESSED is bit 0: the SM's bool is the bit itself, without a shift) */
+enum { WS_SM_PROGRESSED = 1, WS_SM_HAS_OUT = 2, WS_SM_LOGGED = 4, WS_SM_FAULTED = 8,
        WS_SM_RESP_ROOM = 16, WS_SM_CTA_ROOM = 32, WS_SM_PURE = 0x40, WS_SM_TICKED = 0x80 };
 unsigned ws_sm_after_cycle(const ws_sm *sm);
 /* The GPU's cycle of one SM in one call: when ws_sm_busy, ws_sm_cycle and
