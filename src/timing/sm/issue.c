@@ -358,12 +358,16 @@ static inline bool idoc_room(const ws_sm *sm, unsigned k, unsigned s) {
 }
 
 /* The walk's look at the warp of view idx, one the views let through or any after a
-   change: issues from it if it can. Returns -1 on a fault (the cycle ends), else 0. */
+   change: issues from it if it can. Returns -1 on a fault (the cycle ends), else 0.
+   `known` (the quick walks' candidates): the views let it through and nothing changed
+   since they were looked at (gen == gen_view), so it is valid, not done and not waiting
+   (swait 0) at its first check; swait is then not read. */
 static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s, unsigned idx,
                                                            unsigned n, ws_sched_warp *sv,
                                                            const uint8_t *swait, uint64_t gen_view,
                                                            const ws_sched_policy *pol, walk_st *ws,
-                                                           const bool owes, const bool fast) {
+                                                           const bool owes, const bool fast,
+                                                           const bool known) {
     const bool thr = !fast && sm->throttling, blk_ok = fast || sm->blk_ok;
     const ws_sched_warp *v = &sv[idx];
     if (thr && v->throttled) return 0;
@@ -377,7 +381,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         if (r < 0) ws->f |= WS_RESTRICTED;
         return 0;
     }
-    if (sm->gen != gen_view && (!w->valid || w->func_done)) return 0;
+    if (!known && sm->gen != gen_view && (!w->valid || w->func_done)) return 0;
     uint8_t blk = sm->wblk[wi];
     if (blk) { /* it stopped there last time and nothing of it changed */
         if (blk == SM_BLK_EMPTY) {
@@ -396,7 +400,9 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     unsigned checked = 0, issued = 0;
     while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
         bool bar = false, wait;
-        if (sm->gen == gen_view) {
+        if (known && !checked) { /* (after an issue, gen has changed) */
+            wait = false;
+        } else if (sm->gen == gen_view) {
             wait = swait[idx] != 0;
             bar = swait[idx] == 2;
         } else {
@@ -659,7 +665,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 r = rest;
                 rest = 0;
             }
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
             if ((ws.f & WS_ISSUED)) goto walked;
             if (sm->gen != gen_view) {
                 sched_order(sm, s, pol, sv, n, adds);
@@ -697,7 +703,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (cand && !(cand & (cand - 1))) {
             /* one to visit: no search (its position only if something changes) */
             unsigned idx = (unsigned)__builtin_ctzll(cand);
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
             if (!(ws.f & WS_ISSUED) && sm->gen != gen_view) {
                 while (oi < k && order[oi] != idx) oi++;
                 walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -709,7 +715,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 unsigned idx = order[oi];
                 if (!(rest >> idx & 1)) continue;
                 rest &= ~(1ull << idx);
-                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
+                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
                 if ((ws.f & WS_ISSUED)) break;
                 if (sm->gen != gen_view) {
                     walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -739,7 +745,7 @@ full:
             continue;
         }
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast) < 0) return;
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast, false) < 0) return;
     }
 walked:;
     bool valid_inst = ws.f & WS_VALID, ready_inst = ws.f & WS_READY, any_bar = ws.f & WS_BAR,
