@@ -294,7 +294,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         sm_sched_st *q = &sm->ss[sm->vsched[wi]];
         uint64_t vb = 1ull << sm->vbit[wi];
         q->memo_gen = 0; /* (gen starts at 1) */
-        q->psb &= ~vb;
+        /* (its psb bit needs no clearing: psb is set only with a kept scoreboard stop, from
+           which no walk issues, and the bits of a marked view are cleared before the next
+           walk reads them) */
         if (!w->ib[w->ib_next].valid && sm->blk_ok && !(q->vdirty & vb)) {
             sm->wblk[wi] = SM_BLK_EMPTY;
             q->pempty |= vb;
