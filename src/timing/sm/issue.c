@@ -471,7 +471,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         int *last = sm->ss[s].plast; /* (the policy's `issued` would only store idx there) */
         if (__builtin_expect(last != NULL, 1)) *last = (int)idx;
         else pol->issued(sm->sched[s].state, sv, n, idx);
-        sm->ss[s].order_ok = false;
+        if (!fast) sm->ss[s].order_ok = false; /* (the shape walks do not read it) */
     }
     return 0;
 }
@@ -626,7 +626,9 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
            then those below it; for the age order, the first warp, then the others by their
            ranks in the kept (age, index) order. Should something change on the way (gen),
            the policy's list is asked for and the full walk takes over after that warp. */
-        q->order_ok = false; /* sorder is written only when the list is needed */
+        /* sorder is written only when the list is needed (order_ok is read only by the
+           walks that ask for the list first: never on an SM whose walks follow the shape) */
+        if (!fast) q->order_ok = false;
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb), ph0 = cand, ph1 = 0;
         /* bit -> view index: the identity, or for the age order, rank -> view (rk_by) */
