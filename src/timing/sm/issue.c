@@ -294,7 +294,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         sm_sched_st *q = &sm->ss[sm->vsched[wi]];
         uint64_t vb = 1ull << sm->vbit[wi];
         q->memo_gen = 0; /* (gen starts at 1) */
-        q->psb &= ~vb;
+        /* (its psb bit needs no clearing: psb is set only with a kept scoreboard stop, from
+           which no walk issues, and the bits of a marked view are cleared before the next
+           walk reads them) */
         if (!w->ib[w->ib_next].valid && sm->blk_ok && !(q->vdirty & vb)) {
             sm->wblk[wi] = SM_BLK_EMPTY;
             q->pempty |= vb;
@@ -358,12 +360,16 @@ static inline bool idoc_room(const ws_sm *sm, unsigned k, unsigned s) {
 }
 
 /* The walk's look at the warp of view idx, one the views let through or any after a
-   change: issues from it if it can. Returns -1 on a fault (the cycle ends), else 0. */
+   change: issues from it if it can. Returns -1 on a fault (the cycle ends), else 0.
+   `known` (the quick walks' candidates): the views let it through and nothing changed
+   since they were looked at (gen == gen_view), so it is valid, not done and not waiting
+   (swait 0) at its first check; swait is then not read. */
 static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s, unsigned idx,
                                                            unsigned n, ws_sched_warp *sv,
                                                            const uint8_t *swait, uint64_t gen_view,
                                                            const ws_sched_policy *pol, walk_st *ws,
-                                                           const bool owes, const bool fast) {
+                                                           const bool owes, const bool fast,
+                                                           const bool known) {
     const bool thr = !fast && sm->throttling, blk_ok = fast || sm->blk_ok;
     const ws_sched_warp *v = &sv[idx];
     if (thr && v->throttled) return 0;
@@ -377,7 +383,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         if (r < 0) ws->f |= WS_RESTRICTED;
         return 0;
     }
-    if (sm->gen != gen_view && (!w->valid || w->func_done)) return 0;
+    if (!known && sm->gen != gen_view && (!w->valid || w->func_done)) return 0;
     uint8_t blk = sm->wblk[wi];
     if (blk) { /* it stopped there last time and nothing of it changed */
         if (blk == SM_BLK_EMPTY) {
@@ -396,7 +402,9 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     unsigned checked = 0, issued = 0;
     while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
         bool bar = false, wait;
-        if (sm->gen == gen_view) {
+        if (known && !checked) { /* (after an issue, gen has changed) */
+            wait = false;
+        } else if (sm->gen == gen_view) {
             wait = swait[idx] != 0;
             bar = swait[idx] == 2;
         } else {
@@ -463,7 +471,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         int *last = sm->ss[s].plast; /* (the policy's `issued` would only store idx there) */
         if (__builtin_expect(last != NULL, 1)) *last = (int)idx;
         else pol->issued(sm->sched[s].state, sv, n, idx);
-        sm->ss[s].order_ok = false;
+        if (!fast) sm->ss[s].order_ok = false; /* (the shape walks do not read it) */
     }
     return 0;
 }
@@ -618,7 +626,9 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
            then those below it; for the age order, the first warp, then the others by their
            ranks in the kept (age, index) order. Should something change on the way (gen),
            the policy's list is asked for and the full walk takes over after that warp. */
-        q->order_ok = false; /* sorder is written only when the list is needed */
+        /* sorder is written only when the list is needed (order_ok is read only by the
+           walks that ask for the list first: never on an SM whose walks follow the shape) */
+        if (!fast) q->order_ok = false;
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb), ph0 = cand, ph1 = 0;
         /* bit -> view index: the identity, or for the age order, rank -> view (rk_by) */
@@ -659,7 +669,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 r = rest;
                 rest = 0;
             }
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
             if ((ws.f & WS_ISSUED)) goto walked;
             if (sm->gen != gen_view) {
                 sched_order(sm, s, pol, sv, n, adds);
@@ -697,7 +707,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (cand && !(cand & (cand - 1))) {
             /* one to visit: no search (its position only if something changes) */
             unsigned idx = (unsigned)__builtin_ctzll(cand);
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
             if (!(ws.f & WS_ISSUED) && sm->gen != gen_view) {
                 while (oi < k && order[oi] != idx) oi++;
                 walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -709,7 +719,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 unsigned idx = order[oi];
                 if (!(rest >> idx & 1)) continue;
                 rest &= ~(1ull << idx);
-                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast) < 0) return;
+                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
                 if ((ws.f & WS_ISSUED)) break;
                 if (sm->gen != gen_view) {
                     walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -739,7 +749,7 @@ full:
             continue;
         }
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast) < 0) return;
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast, false) < 0) return;
     }
 walked:;
     bool valid_inst = ws.f & WS_VALID, ready_inst = ws.f & WS_READY, any_bar = ws.f & WS_BAR,
