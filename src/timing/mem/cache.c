@@ -278,6 +278,12 @@ static void tix_remove(ws_cache *c, uint32_t idx, uint64_t block) {
 }
 
 /* ---- create / destroy ---- */
+/* The rule of ws_cache.plain, for its two writers (creation, a new bypass mode). */
+static bool plain_now(const ws_cache *c) {
+    return !c->byp.tag_only && !c->index.policy->observe && !c->index.policy->kernel_start &&
+           !c->flush_pending && !c->blocked_until;
+}
+
 ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const char *index_spec,
                           char *err, size_t errlen) {
     ws_cache_cfg cfg_s = *cfg_in;
@@ -314,7 +320,7 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
         free(c);
         return NULL;
     }
-    c->plain = !c->index.policy->observe && !c->index.policy->kernel_start;
+    c->plain = plain_now(c);
     c->field_sets = c->index.policy->bit_field &&
                     c->index.policy->bit_field(c->index.state, &c->field_shift, &c->field_mask);
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
@@ -1253,8 +1259,7 @@ const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; 
 
 void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b) {
     c->byp = *b;
-    c->plain = !b->tag_only && !c->index.policy->observe && !c->index.policy->kernel_start &&
-               !c->flush_pending && !c->blocked_until;
+    c->plain = plain_now(c);
     c->ver++;
 }
 
