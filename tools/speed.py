@@ -26,12 +26,19 @@ The note under the table also gives the host's cross-core round trip (two thread
 line back and forth, compiled with $CC or cc): each parallel phase of a simulated cycle costs
 about one, so it bounds what -warpsim_threads can gain on the host.
 
+With --rounds K (K > 1), the whole set is measured K times over, one round after another, and
+each program's row gives the median of its K rounds: each side's median time, and the median of
+the K ratios GPGPU-Sim / warpsim, each measured within one round, minutes apart; the note under
+the table gives every round's geometric mean. A host whose speed drifts from one quarter hour to
+the next (and GPGPU-Sim with it, by more than warpsim) moves one round's ratio by up to a third;
+the median of several rounds spread over an hour is the number to quote.
+
 With --plain BIN, a second build (the plain `make` build next to `make pgo`'s optimised one,
 say) is timed too, at one thread, in the same interleaving; the note under the table gives its
 ratio to GPGPU-Sim and how much quicker the measured build is.
 
 Not a test. Usage:
-    tools/speed.py [--threads N] [--runs R] [--preset P] [--programs a,b,...] [--bin WARPSIM]
+    tools/speed.py [--threads N] [--runs R] [--rounds K] [--preset P] [--programs a,b,...] [--bin WARPSIM]
                    [--plain WARPSIM]
                    [--oracle DIR [--oracle-config NAME] [--apps DIR] [--save-ref FILE]]
                    [--readme [FILE]]
@@ -136,6 +143,69 @@ def measure(binary, prog, inp, preset, threads, runs, plain=None):
     return best
 
 
+def measure_row(a, prog, inp, kind, r):
+    """One round's row of a program: warpsim's best of --runs at 1 and N threads (and the plain
+    build's), next to GPGPU-Sim's time and peak RSS `r` (None: unknown)."""
+    best = measure(a.bin, prog, inp, a.preset, a.threads, a.runs, a.plain)
+    w1, c1, cyc, rss1 = best[1]
+    wn, cn, _, rssn = best[a.threads]
+    if a.plain and best["plain"][2] != cyc:
+        raise RuntimeError("%s and %s simulate %s %s in different cycle counts (%d, %d)" % (
+            a.bin, a.plain, prog, inp, cyc, best["plain"][2]))
+    print("  %-22s %-5s %8d cycles  1: %.2f s (cpu %.2f)  %d: %.2f s (cpu %.2f)  peak RSS %.0f MB" % (
+        prog, inp, cyc, w1, c1, a.threads, wn, cn, max(rss1, rssn)), flush=True)
+    return {"prog": prog, "input": inp, "kind": kind, "cycles": cyc, "w1": w1, "c1": c1,
+            "wn": wn, "cn": cn, "ref": r[0] if r else None, "ref_rss": r[1] if r else None,
+            "rss": max(rss1, rssn), "wp": best["plain"][0] if a.plain else None}
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2.0
+
+
+def combine_rounds(rounds, progs):
+    """Each program's row over the rounds: the median of each time and of each round's ratio
+    (GPGPU-Sim / warpsim, by wall and by CPU time), the largest peak RSS; the cycle counts must
+    agree (the simulator is deterministic). A program missing from a round (GPGPU-Sim failed on
+    it) has no ratio."""
+    rows = []
+    for prog, inp, _ in progs:
+        rs = [g[(prog, inp)] for g in rounds if (prog, inp) in g]
+        if not rs:
+            continue
+        if any(x["cycles"] != rs[0]["cycles"] for x in rs):
+            raise RuntimeError("%s %s: cycle counts differ between rounds (%s)" % (
+                prog, inp, ", ".join(str(x["cycles"]) for x in rs)))
+        row = dict(rs[0])
+        for key in ("w1", "c1", "wn", "cn", "wp"):
+            if rs[0][key] is not None:
+                row[key] = median([x[key] for x in rs])
+        row["rss"] = max(x["rss"] for x in rs)
+        if len(rs) == len(rounds) and all(x["ref"] for x in rs):
+            row["ref"] = median([x["ref"] for x in rs])
+            row["ratio_w"] = median([x["ref"] / x["w1"] for x in rs])
+            row["ratio_c"] = median([x["ref"] / x["c1"] for x in rs if x["c1"]] or [0])
+            rrss = [x["ref_rss"] for x in rs if x["ref_rss"]]
+            row["ref_rss"] = max(rrss) if rrss else None
+        else:
+            row["ref"] = row["ref_rss"] = None
+        rows.append(row)
+    return rows
+
+
+def round_geomeans(rounds):
+    """Each round's geometric mean of GPGPU-Sim / warpsim (wall, one thread) and its worst
+    program, over the programs with a GPGPU-Sim time in that round."""
+    out = []
+    for g in rounds:
+        ratios = [(x["ref"] / x["w1"], x["prog"]) for x in g.values() if x["ref"]]
+        if ratios:
+            out.append((geomean([q for q, _ in ratios]), min(ratios)))
+    return out
+
+
 def oracle_once(oracle, config, apps, prog, inp):
     """(wall s, simulated cycles, peak RSS MB) of GPGPU-Sim on the program built as a CUDA program, run in a
     scratch folder holding the config (GPGPU-Sim reads it from, and leaves files in, its folder)."""
@@ -189,9 +259,11 @@ def save_reference(path, fresh, failed, old, info):
         "program,input,gpgpusim_wall_s,gpgpusim_peak_rss_mb,source",
         "Measured with the GPGPU-Sim given to --oracle (PTX mode, its %s config), on a %d-core "
         "machine, %s, by `%s`:" % (info["config"], info["cores"], info["date"], info["command"]),
-        "each program's GPGPU-Sim run right before warpsim's runs of it, one process at a time (load "
-        "average %.2f at the start%s)." % (info["load"], ", a quiet machine" if info["load"] < 1
-                                            else ", a busy machine: the times are not reliable"),
+        "each program's GPGPU-Sim run right before warpsim's runs of it, one process at a time%s "
+        "(load average %.2f at the start%s)." % (
+            "; the median of %d rounds" % info["rounds"] if info.get("rounds", 1) > 1 else "",
+            info["load"], ", a quiet machine" if info["load"] < 1
+            else ", a busy machine: the times are not reliable"),
         "The programs are the bundled workloads themselves, built as CUDA programs by `make "
         "cuda-apps` (tools/cuda_apps: same kernel.cu%s; argument `paper` for the paper input);" % (
             ", nvcc " + info["nvcc"] if info["nvcc"] else ""),
@@ -289,6 +361,14 @@ def geomean(xs):
     return p ** (1.0 / len(xs))
 
 
+def ratio_of(r, by):
+    """GPGPU-Sim / warpsim of a row by wall ("w") or CPU ("c") time: the median of the rounds'
+    ratios where there were several, else the row's own times."""
+    if ("ratio_" + by) in r:
+        return r["ratio_" + by]
+    return r["ref"] / r[by + "1"] if r[by + "1"] else 0
+
+
 def table(rows, threads):
     """Markdown table of the results."""
     out = ["| program | input | kind | cycles | 1 thread: wall (CPU) | %d threads: wall (CPU) | "
@@ -297,14 +377,14 @@ def table(rows, threads):
            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ref = "%.1f s" % r["ref"] if r["ref"] else "-"
-        ratio = "%.0fx (%.0fx)" % (r["ref"] / r["w1"], r["ref"] / r["c1"]) if r["ref"] else "-"
+        ratio = "%.0fx (%.0fx)" % (ratio_of(r, "w"), ratio_of(r, "c")) if r["ref"] else "-"
         rss = "%.0f MB (%s)" % (r["rss"], "%.0f MB" % r["ref_rss"] if r["ref_rss"] else "-")
         out.append("| %s | %s | %s | %d | %.2f s (%.2f s) | %.2f s (%.2f s) | %.2fx | %s | %s | %s |" % (
             r["prog"], r["input"], r["kind"], r["cycles"], r["w1"], r["c1"], r["wn"], r["cn"],
             r["w1"] / r["wn"] if r["wn"] else 0, ref, ratio, rss))
     sp = geomean([r["w1"] / r["wn"] for r in rows if r["wn"]])
-    rt = geomean([r["ref"] / r["w1"] for r in rows if r["ref"]])
-    rc = geomean([r["ref"] / r["c1"] for r in rows if r["ref"] and r["c1"]])
+    rt = geomean([ratio_of(r, "w") for r in rows if r["ref"]])
+    rc = geomean([ratio_of(r, "c") for r in rows if r["ref"] and r["c1"]])
     out.append("")
     out.append("Geometric means: speedup at %d threads %.2fx over %d programs%s." % (
         threads, sp or 0, len(rows),
@@ -340,6 +420,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure the whole set K times and give each program's median")
     ap.add_argument("--preset", default="gtx480-v4")
     ap.add_argument("--programs", help="comma-separated WORKLOAD[:INPUT] (default: the set above)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "warpsim"))
@@ -355,6 +437,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.threads < 2:
         ap.error("--threads must be at least 2")
+    if a.rounds < 1 or a.runs < 1:
+        ap.error("--rounds and --runs must be at least 1")
     progs = PROGRAMS
     if a.programs:
         progs = []
@@ -363,35 +447,33 @@ def main(argv=None):
             progs.append((name, inp or "small", "-"))
     ref = load_reference(a.ref)
     load0 = loadavg()
-    print("warpsim %s, preset %s, best of %d runs, load average %.2f at the start" % (
-        a.bin, a.preset, a.runs, load0), flush=True)
-    rows, fresh, failed = [], [], []
-    for prog, inp, kind in progs:
-        r = ref.get((prog, inp))
-        if a.oracle:
-            try:
-                gw, gcyc, grss = oracle_once(a.oracle, a.oracle_config, a.apps, prog, inp)
-                r = (gw, grss, None)
-                fresh.append((prog, inp, gw, gcyc, grss))
-                print("  %-22s %-5s GPGPU-Sim %.2f s (%d cycles, peak RSS %.0f MB)" % (
-                    prog, inp, gw, gcyc, grss), flush=True)
-            except RuntimeError as e:  # e.g. a kernel GPGPU-Sim cannot run: no time for it
-                r = None
-                failed.append((prog, inp, "not built as a CUDA program" if "not built" in str(e)
-                               else str(e).split(":")[0]))
-                print("  %s" % e, file=sys.stderr, flush=True)
-        best = measure(a.bin, prog, inp, a.preset, a.threads, a.runs, a.plain)
-        w1, c1, cyc, rss1 = best[1]
-        wn, cn, _, rssn = best[a.threads]
-        if a.plain and best["plain"][2] != cyc:
-            raise RuntimeError("%s and %s simulate %s %s in different cycle counts (%d, %d)" % (
-                a.bin, a.plain, prog, inp, cyc, best["plain"][2]))
-        rows.append({"prog": prog, "input": inp, "kind": kind, "cycles": cyc, "w1": w1, "c1": c1,
-                     "wn": wn, "cn": cn, "ref": r[0] if r else None, "ref_rss": r[1] if r else None,
-                     "rss": max(rss1, rssn),
-                     "wp": best["plain"][0] if a.plain else None})
-        print("  %-22s %-5s %8d cycles  1: %.2f s (cpu %.2f)  %d: %.2f s (cpu %.2f)  peak RSS %.0f MB" % (
-            prog, inp, cyc, w1, c1, a.threads, wn, cn, max(rss1, rssn)), flush=True)
+    print("warpsim %s, preset %s, best of %d runs%s, load average %.2f at the start" % (
+        a.bin, a.preset, a.runs, ", %d rounds" % a.rounds if a.rounds > 1 else "", load0), flush=True)
+    rounds = []  # per round: program -> that round's row
+    fresh, failed = {}, []  # GPGPU-Sim's times (each round's) and the programs it failed on
+    for k in range(a.rounds):
+        if a.rounds > 1:
+            print("round %d of %d (load average %.2f)" % (k + 1, a.rounds, loadavg()), flush=True)
+        got = {}
+        for prog, inp, kind in progs:
+            if (prog, inp) in {(f[0], f[1]) for f in failed}:
+                continue  # GPGPU-Sim failed on it in an earlier round: no ratio in any round
+            r = ref.get((prog, inp))
+            if a.oracle:
+                try:
+                    gw, gcyc, grss = oracle_once(a.oracle, a.oracle_config, a.apps, prog, inp)
+                    r = (gw, grss, None)
+                    fresh.setdefault((prog, inp), []).append((gw, gcyc, grss))
+                    print("  %-22s %-5s GPGPU-Sim %.2f s (%d cycles, peak RSS %.0f MB)" % (
+                        prog, inp, gw, gcyc, grss), flush=True)
+                except RuntimeError as e:  # e.g. a kernel GPGPU-Sim cannot run: no time for it
+                    r = None
+                    failed.append((prog, inp, "not built as a CUDA program" if "not built" in str(e)
+                                   else str(e).split(":")[0]))
+                    print("  %s" % e, file=sys.stderr, flush=True)
+            got[(prog, inp)] = measure_row(a, prog, inp, kind, r)
+        rounds.append(got)
+    rows = combine_rounds(rounds, progs)
     load1 = loadavg()
     rtt = host_round_trip_ns()
     text = table(rows, a.threads)
@@ -403,6 +485,12 @@ def main(argv=None):
     if rtt:
         note += (" The host's cross-core round trip (a cache line handed to another thread and "
                  "back, measured after these runs): %.0f ns." % rtt)
+    per_round = round_geomeans(rounds)
+    if len(rounds) > 1 and per_round:
+        note += (" %d rounds, one after another; the table gives each program's median of them. "
+                 "GPGPU-Sim / warpsim (one thread, wall) round by round: %s (geometric mean; worst "
+                 "program)." % (len(rounds), ", ".join(
+                     "%.0fx (%s %.0fx)" % (g, w[1], w[0]) for g, w in per_round)))
     if a.plain:
         gain = geomean([r["wp"] / r["w1"] for r in rows])
         rp = geomean([r["ref"] / r["wp"] for r in rows if r["ref"]])
@@ -414,13 +502,16 @@ def main(argv=None):
     print(text)
     print()
     print(note)
+    no_time = {(f[0], f[1]) for f in failed}
+    fresh = [(prog, inp, median([t[0] for t in ts]), ts[0][1], max(t[2] for t in ts))
+             for (prog, inp), ts in fresh.items() if (prog, inp) not in no_time]
     if a.save_ref and fresh:
         save_reference(a.save_ref, fresh, failed, ref_rows(a.save_ref), {
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "config": a.oracle_config,
             "command": "tools/speed.py " + " ".join(
                 rel(x) if os.path.isabs(x) else x for x in (argv if argv is not None else sys.argv[1:])),
             "load": load0, "cores": os.cpu_count() or 0, "nvcc": nvcc_release(),
-            "preset": a.preset})
+            "preset": a.preset, "rounds": a.rounds})
     if a.readme:
         source = ("GPGPU-Sim's times measured in the same run, each right before warpsim's runs of "
                   "the program (`--oracle`, config %s)" % a.oracle_config if a.oracle else
@@ -432,7 +523,9 @@ def main(argv=None):
             bins += " --plain %s" % rel(a.plain)
         rewrite_readme(a.readme,
                        text + "\n\n" + note + " Measured by `tools/speed.py%s --threads %d --runs %d%s`; "
-                       "%s." % (bins, a.threads, a.runs, " --oracle" if a.oracle else "", source))
+                       "%s." % (bins, a.threads, a.runs,
+                                (" --rounds %d" % a.rounds if a.rounds > 1 else "") +
+                                (" --oracle" if a.oracle else ""), source))
     return 0
 
 

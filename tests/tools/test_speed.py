@@ -5,7 +5,10 @@ import shutil
 import subprocess
 import sys
 
-from helpers import REPO, WARPSIM, ToolTest
+from helpers import REPO, TOOLS, WARPSIM, ToolTest
+
+sys.path.insert(0, TOOLS)
+import speed  # noqa: E402
 
 
 class SpeedTest(ToolTest):
@@ -102,3 +105,71 @@ class SpeedTest(ToolTest):
         self.assertIn("# Rows kept from the table before (not measured in this run): micro/matmul paper.",
                       text)
         self.assertNotIn(self.tmp, text)
+
+    def test_rounds_take_the_median_ratio(self):
+        # three rounds of one program: each side's median time, and the median of the three
+        # ratios measured within a round (20x here), not the ratio of the medians (25x)
+        def row(ref, w1, cycles=100):
+            return {"prog": "p", "input": "small", "kind": "-", "cycles": cycles, "w1": w1,
+                    "c1": w1, "wn": w1, "cn": w1, "ref": ref, "ref_rss": 50.0, "rss": 10.0,
+                    "wp": None}
+        progs = [("p", "small", "-")]
+        rounds = [{("p", "small"): row(10.0, 1.0)}, {("p", "small"): row(50.0, 2.0)},
+                  {("p", "small"): row(100.0, 5.0)}]
+        r = speed.combine_rounds(rounds, progs)[0]
+        self.assertEqual((r["ref"], r["w1"]), (50.0, 2.0))
+        self.assertEqual(r["ratio_w"], 20.0)
+        self.assertEqual(speed.ratio_of(r, "w"), 20.0)
+        self.assertEqual([round(g) for g, _ in speed.round_geomeans(rounds)], [10, 25, 20])
+        # a round without GPGPU-Sim's time for the program: no ratio for it at all
+        rounds[1][("p", "small")]["ref"] = None
+        self.assertIsNone(speed.combine_rounds(rounds, progs)[0]["ref"])
+        # a deterministic simulator gives the same cycles in every round
+        rounds[2][("p", "small")]["cycles"] = 101
+        with self.assertRaisesRegex(RuntimeError, "cycle counts differ between rounds"):
+            speed.combine_rounds(rounds, progs)
+
+    def test_rounds_end_to_end(self):
+        # a stand-in GPGPU-Sim that is slower in its second round: two rounds, each measured
+        # side by side; the note gives both rounds' means, the stored table the median time
+        oracle, apps = os.path.join(self.tmp, "oracle"), os.path.join(self.tmp, "apps")
+        os.makedirs(os.path.join(oracle, "configs", "CFG"))
+        os.makedirs(apps)
+        with open(os.path.join(oracle, "configs", "CFG", "gpgpusim.config"), "w") as f:
+            f.write("-gpgpu_n_clusters 15\n")
+        count = os.path.join(self.tmp, "count")
+        runner = os.path.join(oracle, "gpgpusim-run")
+        with open(runner, "w") as f:
+            f.write('#!/bin/sh\nif [ -f %s ]; then sleep 0.6; else touch %s; sleep 0.2; fi\n'
+                    'echo "gpu_tot_sim_cycle = 4321"\n' % (count, count))
+        os.chmod(runner, 0o755)
+        app = os.path.join(apps, "micro_vectoradd")
+        with open(app, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(app, 0o755)
+        saved = os.path.join(self.tmp, "fresh.csv")
+        readme = os.path.join(self.tmp, "README.md")
+        with open(readme, "w") as f:
+            f.write("<!-- speed-table begin (tools/speed.py --readme) -->\n<!-- speed-table end -->\n")
+        p = subprocess.run([sys.executable, os.path.join(REPO, "tools", "speed.py"), "--bin", WARPSIM,
+                            "--programs", "micro/vectoradd:small", "--runs", "1", "--rounds", "2",
+                            "--oracle", oracle, "--oracle-config", "CFG", "--apps", apps,
+                            "--save-ref", saved, "--readme", readme],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.count("GPGPU-Sim 0."), 2)  # one oracle run per round
+        self.assertIn("round 2 of 2", p.stdout)
+        self.assertRegex(p.stdout, r"2 rounds, one after another; .* round by round: "
+                                   r"\d+x \(micro/vectoradd \d+x\), \d+x \(micro/vectoradd \d+x\)")
+        with open(saved) as f:
+            text = f.read()
+        rows = [line for line in text.splitlines() if not line.startswith("#")]
+        self.assertEqual(len(rows), 1)
+        # the median of 0.2 s and 0.6 s (and a bit of start-up each): about 0.4 s
+        self.assertRegex(rows[0], r"^micro/vectoradd,small,0\.[4-6]\d,")
+        self.assertIn("the median of 2 rounds", text)
+        with open(readme) as f:
+            self.assertIn("--runs 1 --rounds 2 --oracle", f.read())
+        with self.assertRaises(subprocess.CalledProcessError):
+            subprocess.run([sys.executable, os.path.join(REPO, "tools", "speed.py"), "--rounds", "0"],
+                           check=True, capture_output=True, timeout=60)
