@@ -500,13 +500,6 @@ static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol
     if (!adds) sm->vsame |= 1u << s;
 }
 
-/* The identity map of the shape walk's bits to views (up to 64 views). */
-#define VI4(b) (b), (b) + 1, (b) + 2, (b) + 3
-#define VI16(b) VI4(b), VI4((b) + 4), VI4((b) + 8), VI4((b) + 12)
-static const uint16_t view_ident[64] = {VI16(0), VI16(16), VI16(32), VI16(48)};
-#undef VI16
-#undef VI4
-
 /* Scheduler s's views by (age, index) again after an age changed (a warp started): an
    insertion sort of the last order, in which a new warp mostly moves alone. */
 static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_sched_warp *pv,
@@ -525,6 +518,36 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
     for (unsigned i = 0; i < n; i++) rank[by[i]] = (uint16_t)i;
     sm->rk_stale &= ~(1u << s);
     sm->ss[s].rk_cand = sm->ss[s].rk_rcand = 0; /* (the empty set's ranks: empty) */
+}
+
+/* The shape walk's visits, in order: view `first` (~0u: none), then the views of r's
+   bits (through map, or the bit index + rot mod 64 without one), lowest first. Returns
+   -1 on a fault, 1 once one issued, 2 when something changed at view *changed (gen: the
+   full walk takes over after it), 0 when all were visited. (Two copies, age order and
+   rotation: each keeps only its bits and map or rotation live across a visit.) */
+static inline __attribute__((always_inline)) int shape_visits(
+    ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t gen_view,
+    const ws_sched_policy *pol, walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
+    unsigned rot, const bool fast, unsigned *changed) {
+    unsigned idx = first;
+    if (idx == ~0u) {
+        if (!r) return 0;
+        unsigned b = (unsigned)__builtin_ctzll(r);
+        idx = map ? map[b] : (b + rot) & 63;
+        r &= r - 1;
+    }
+    for (;;) {
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, ws, false, fast, true) < 0) return -1;
+        if ((ws->f & WS_ISSUED)) return 1;
+        if (sm->gen != gen_view) {
+            *changed = idx;
+            return 2;
+        }
+        if (!r) return 0;
+        unsigned b = (unsigned)__builtin_ctzll(r);
+        idx = map ? map[b] : (b + rot) & 63;
+        r &= r - 1;
+    }
 }
 
 /* One scheduler's cycle; `owes` (replay or hazard prediction on) and `fast` (the walk
@@ -630,55 +653,50 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
            walks that ask for the list first: never on an SM whose walks follow the shape) */
         if (!fast) q->order_ok = false;
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
-        uint64_t cand = elig & ~(bemp | bsb), ph0 = cand, ph1 = 0;
-        /* bit -> view index: the identity, or for the age order, rank -> view (rk_by) */
-        const uint16_t *map = view_ident;
-        if (cand & (cand - 1)) {
-            if (pol->shape == WS_SCHED_ROTATE) {
-                /* first(): the one after the policy's last issued index, read in place when it
-                   says where (n, past n - 1, selects all of cand here, as 0 does) */
+        uint64_t cand = elig & ~(bemp | bsb);
+        unsigned idx; /* where something changed (gen) */
+        int vr;
+        if ((cand & (cand - 1)) && pol->shape != WS_SCHED_ROTATE) {
+            /* first(): the policy's last issued index, read in place when it says where */
+            const int *last = q->plast;
+            unsigned f = (unsigned)(last ? *last : pol->first(q->pst, n));
+            if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
+            const uint16_t *rank = q->rk_rank;
+            /* the candidates' ranks, kept from the last visit: only the warps that
+               came or went since are looked up */
+            uint64_t rc = q->rk_rcand;
+            for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
+                rc ^= 1ull << rank[__builtin_ctzll(r)];
+            q->rk_cand = cand;
+            q->rk_rcand = rc;
+            /* the first warp (rank[f] -> f), then the others by rank */
+            bool first = f < n && (cand >> f & 1);
+            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, first ? f : ~0u,
+                              first ? rc & ~(1ull << rank[f]) : rc, q->rk_by, 0, fast, &idx);
+        } else {
+            /* a rotation (or one candidate): the cand bits from the first index up, then
+               those below it, as one mask rotated by the first index (no bit at or above
+               n: the order is kept). first(): the one after the policy's last issued
+               index, read in place when it says where (n, past n - 1, selects all of cand
+               here, as 0 does) */
+            unsigned f = 0;
+            if (cand & (cand - 1)) {
                 const int *last = q->plast;
-                unsigned f = last ? (unsigned)*last + 1 : (unsigned)pol->first(q->pst, n);
-                ph0 = f < n ? cand & (~0ull << f) : cand;
-                ph1 = cand & ~ph0;
-            } else {
-                /* first(): the policy's last issued index, read in place when it says where */
-                const int *last = q->plast;
-                unsigned f = (unsigned)(last ? *last : pol->first(q->pst, n));
-                if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
-                const uint16_t *rank = q->rk_rank;
-                /* the candidates' ranks, kept from the last visit: only the warps that
-                   came or went since are looked up */
-                uint64_t rc = q->rk_rcand;
-                for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
-                    rc ^= 1ull << rank[__builtin_ctzll(r)];
-                q->rk_cand = cand;
-                q->rk_rcand = rc;
-                /* both phases by rank: the first warp's, then the others' */
-                ph0 = f < n && (cand >> f & 1) ? 1ull << rank[f] : 0;
-                ph1 = rc & ~ph0;
-                map = q->rk_by;
+                f = last ? (unsigned)*last + 1 : (unsigned)pol->first(q->pst, n);
+                if (f >= n) f = 0;
             }
+            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
+                              f ? cand >> f | cand << (64 - f) : cand, NULL, f, fast, &idx);
         }
-        /* phase 0's bits, then phase 1's, in one loop */
-        uint64_t r = ph0 ? ph0 : ph1, rest = ph0 ? ph1 : 0;
-        while (r) {
-            unsigned idx = map[__builtin_ctzll(r)];
-            r &= r - 1;
-            if (!r) {
-                r = rest;
-                rest = 0;
-            }
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
-            if ((ws.f & WS_ISSUED)) goto walked;
-            if (sm->gen != gen_view) {
-                sched_order(sm, s, pol, sv, n, adds);
-                k = q->order_k;
-                while (oi < k && order[oi] != idx) oi++;
-                walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
-                oi++;
-                goto full;
-            }
+        if (vr < 0) return;
+        if (vr == 1) goto walked;
+        if (vr == 2) {
+            sched_order(sm, s, pol, sv, n, adds);
+            k = q->order_k;
+            while (oi < k && order[oi] != idx) oi++;
+            walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
+            oi++;
+            goto full;
         }
         ws.f |= pbar ? WS_BAR : 0;
         ws.f |= bemp ? WS_EMPTY : 0;
