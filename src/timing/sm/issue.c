@@ -234,15 +234,19 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->cpasync = d->is_cpasync;
     in->pending = 0;
     in->smem_cycles = 0;
+    /* (ldst.c and units.c test these in every mode) */
     in->rp_live = in->rp_ready = in->rp_hold = false;
-    in->rp_last = in->rp_fail = SM_HZ_N;
-    in->rp_made = in->rp_out = in->rp_cursor = 0;
-    in->rp_pass = in->rp_ntx = in->rp_ndone = 0;
-    in->rp_groups = in->rp_pam = 0;
-    in->rp_done[0] = in->rp_done[1] = 0;
-    in->hp_credit = in->hp_known = in->hp_had_credit = false;
-    in->hp_pred = 2;
-    if (sm->hp) in->hp_pc = sm->func_base[e->func] + e->pc; /* (read only by hazard prediction) */
+    in->rp_pass = 0;
+    if (sm->replay || sm->retain || sm->hp) { /* the rest: read only by replay.c and hp.c */
+        in->rp_last = in->rp_fail = SM_HZ_N;
+        in->rp_made = in->rp_out = in->rp_cursor = 0;
+        in->rp_ntx = in->rp_ndone = 0;
+        in->rp_groups = in->rp_pam = 0;
+        in->rp_done[0] = in->rp_done[1] = 0;
+        in->hp_credit = in->hp_known = in->hp_had_credit = false;
+        in->hp_pred = 2;
+        if (sm->hp) in->hp_pc = sm->func_base[e->func] + e->pc;
+    }
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
         w->mem_cycle = sm->now + 1;
