@@ -7,6 +7,7 @@
  * hazard), it is not waiting (barrier, memory barrier, atomic), the
  * scoreboard is clear and its class's ID_OC register has room. The
  * instruction executes functionally at issue (ws_warp_step). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,18 @@ static inline __attribute__((always_inline)) bool func_next(ws_sm *sm, sm_warp *
 static bool fw_all_exited(const ws_sm *sm, const sm_warp *w) {
     const ws_warp *fw = fwarp(sm, w);
     return fw->state == WS_WARP_DONE || (fw->lanes & ~fw->exited) == 0;
+}
+
+/* The head's (func, pc) is the functional next one (func_next's, kept in the warp): both
+   pairs as one 64-bit word each (a compare of two words, no lane moves). */
+static inline bool same_place(const sm_ibuf *e, const sm_warp *w) {
+    _Static_assert(offsetof(sm_ibuf, pc) == offsetof(sm_ibuf, func) + 4 &&
+                       offsetof(sm_warp, nx_pc) == offsetof(sm_warp, nx_func) + 4,
+                   "(func, pc) pairs are adjacent");
+    uint64_t a, b;
+    memcpy(&a, &e->func, sizeof a);
+    memcpy(&b, &w->nx_func, sizeof b);
+    return a == b;
 }
 
 /* Waiting at a barrier, a memory barrier (until its register writes are
@@ -429,7 +442,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             mark_done(sm, wi);
             break;
         }
-        if (!e->inst || e->func != func || e->pc != pc) {
+        if (!e->inst || !same_place(e, w)) {
             /* control hazard: refetch from the functional path */
             sm_ibuf_flush(w);
             sm_fetch_mark(sm, wi);
