@@ -594,42 +594,44 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     bool same_view = !dirty && !view_all;
     /* (the masks in locals: the byte stores below could alias them) */
     uint64_t pelig = q->pelig, pbar = q->pbar;
-    bool vdiff = false, adiff = false;
-    for (unsigned i = 0; i < n; i++) {
-        if (!view_all) {
-            if (!dirty) break;
-            i = (unsigned)__builtin_ctzll(dirty);
-            dirty &= dirty - 1;
+    if (dirty || view_all) { /* (else the views and their masks stand: no stores) */
+        bool vdiff = false, adiff = false;
+        for (unsigned i = 0; i < n; i++) {
+            if (!view_all) {
+                if (!dirty) break;
+                i = (unsigned)__builtin_ctzll(dirty);
+                dirty &= dirty - 1;
+            }
+            sm_warp *w = &sm->warps[pv[i].slot];
+            ws_sched_warp was = pv[i];
+            pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
+            pv[i].age = w->age;
+            pv[i].waiting = pv[i].at_bar = 0;
+            uint8_t sw = 1; /* not valid: the walk skips it like a waiting warp, no barrier */
+            if (pv[i].valid) {
+                bool bar = false;
+                pv[i].waiting = warp_waiting(sm, w, &bar);
+                sw = bar ? 2 : pv[i].waiting;
+                pv[i].at_bar = bar;
+                pv[i].cta = w->cta;
+                if (owes && sm_warp_owes(w)) pv[i].waiting = sw = 0; /* goes on regardless */
+            }
+            swait[i] = sw;
+            if (memcmp(&was, &pv[i], sizeof was)) {
+                vdiff = true;
+                adiff |= was.age != pv[i].age;
+            }
+            if (i < 64) { /* (view_all beyond 64 views: the masks are not used then) */
+                uint64_t bit = 1ull << i;
+                pelig = (pelig & ~bit) | (sw == 0 ? bit : 0);
+                pbar = (pbar & ~bit) | (sw == 2 ? bit : 0);
+            }
         }
-        sm_warp *w = &sm->warps[pv[i].slot];
-        ws_sched_warp was = pv[i];
-        pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
-        pv[i].age = w->age;
-        pv[i].waiting = pv[i].at_bar = 0;
-        uint8_t sw = 1; /* not valid: the walk skips it like a waiting warp, no barrier */
-        if (pv[i].valid) {
-            bool bar = false;
-            pv[i].waiting = warp_waiting(sm, w, &bar);
-            sw = bar ? 2 : pv[i].waiting;
-            pv[i].at_bar = bar;
-            pv[i].cta = w->cta;
-            if (owes && sm_warp_owes(w)) pv[i].waiting = sw = 0; /* goes on regardless */
-        }
-        swait[i] = sw;
-        if (memcmp(&was, &pv[i], sizeof was)) {
-            vdiff = true;
-            adiff |= was.age != pv[i].age;
-        }
-        if (i < 64) { /* (view_all beyond 64 views: the masks are not used then) */
-            uint64_t bit = 1ull << i;
-            pelig = (pelig & ~bit) | (sw == 0 ? bit : 0);
-            pbar = (pbar & ~bit) | (sw == 2 ? bit : 0);
-        }
+        q->pelig = pelig;
+        q->pbar = pbar;
+        if (vdiff) sm->vsame &= ~(1u << s);
+        if (adiff) sm->rk_stale |= 1u << s;
     }
-    q->pelig = pelig;
-    q->pbar = pbar;
-    if (vdiff) sm->vsame &= ~(1u << s);
-    if (adiff) sm->rk_stale |= 1u << s;
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
     const bool adds = !fast && sm->views_add;
