@@ -416,10 +416,11 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             return 0;
         } /* its ID_OC register has room now: check it again */
     }
-    unsigned checked = 0, issued = 0;
-    while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
+    /* (a second check only after an issue: max_issue is 1 or 2) */
+    unsigned issued = 0;
+    for (;;) {
         bool bar = false, wait;
-        if (known && !checked) { /* (after an issue, gen has changed) */
+        if (known && !issued) { /* (after an issue, gen has changed) */
             wait = false;
         } else if (sm->gen == gen_view) {
             wait = swait[idx] != 0;
@@ -455,7 +456,6 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         if (!fast && sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
         if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
         ws->f |= WS_VALID;
-        checked++;
         /* (the scoreboard's common answers inline: nothing reserved, or every id in one or
            two of its words) */
         const sm_dec *d = e->dec;
@@ -471,16 +471,13 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         }
         int r = issue_one(sm, wi, e, rs);
         if (r < 0) return -1;
-        if (r == 0) {
-            checked--; /* it turned out to be waiting or finished */
-            break;
-        }
+        if (r == 0) break; /* it turned out to be waiting or finished */
         if (r == 2) { /* executed, held back by hazard prediction */
             ws->f |= WS_RESTRICTED;
             break;
         }
         issued++;
-        if (!w->valid || w->func_done) break;
+        if (issued >= sm->max_issue || !w->valid || w->func_done) break;
     }
     if (issued) {
         ws->f |= WS_ISSUED;
