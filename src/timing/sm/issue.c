@@ -535,19 +535,19 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
 }
 
 /* The shape walk's visits, in order: view `first` (~0u: none), then the views of r's
-   bits (through map, or the bit index + rot mod 64 without one), lowest first. Returns
+   bits (through map by_rank, else the bit index + rot mod 64), lowest first. Returns
    -1 on a fault, 1 once one issued, 2 when something changed at view *changed (gen: the
    full walk takes over after it), 0 when all were visited. (Two copies, age order and
    rotation: each keeps only its bits and map or rotation live across a visit.) */
 static inline __attribute__((always_inline)) int shape_visits(
     ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t gen_view,
     const ws_sched_policy *pol, walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
-    unsigned rot, const bool fast, unsigned *changed) {
+    unsigned rot, const bool by_rank, const bool fast, unsigned *changed) {
     unsigned idx = first;
     if (idx == ~0u) {
         if (!r) return 0;
         unsigned b = (unsigned)__builtin_ctzll(r);
-        idx = map ? map[b] : (b + rot) & 63;
+        idx = by_rank ? map[b] : (b + rot) & 63;
         r &= r - 1;
     }
     for (;;) {
@@ -559,7 +559,7 @@ static inline __attribute__((always_inline)) int shape_visits(
         }
         if (!r) return 0;
         unsigned b = (unsigned)__builtin_ctzll(r);
-        idx = map ? map[b] : (b + rot) & 63;
+        idx = by_rank ? map[b] : (b + rot) & 63;
         r &= r - 1;
     }
 }
@@ -688,7 +688,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             /* the first warp (rank[f] -> f), then the others by rank */
             bool first = f < n && (cand >> f & 1);
             vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, first ? f : ~0u,
-                              first ? rc & ~(1ull << rank[f]) : rc, q->rk_by, 0, fast, &idx);
+                              first ? rc & ~(1ull << rank[f]) : rc, q->rk_by, 0, true, fast, &idx);
         } else {
             /* a rotation (or one candidate): the cand bits from the first index up, then
                those below it, as one mask rotated by the first index (no bit at or above
@@ -702,7 +702,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 if (f >= n) f = 0;
             }
             vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
-                              f ? cand >> f | cand << (64 - f) : cand, NULL, f, fast, &idx);
+                              f ? cand >> f | cand << (64 - f) : cand, NULL, f, false, fast, &idx);
         }
         if (vr < 0) return;
         if (vr == 1) goto walked;
