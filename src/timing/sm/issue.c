@@ -7,6 +7,7 @@
  * hazard), it is not waiting (barrier, memory barrier, atomic), the
  * scoreboard is clear and its class's ID_OC register has room. The
  * instruction executes functionally at issue (ws_warp_step). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,18 @@ static bool fw_all_exited(const ws_sm *sm, const sm_warp *w) {
     return fw->state == WS_WARP_DONE || (fw->lanes & ~fw->exited) == 0;
 }
 
+/* The head's (func, pc) is the functional next one (func_next's, kept in the warp): both
+   pairs as one 64-bit word each (a compare of two words, no lane moves). */
+static inline bool same_place(const sm_ibuf *e, const sm_warp *w) {
+    _Static_assert(offsetof(sm_ibuf, pc) == offsetof(sm_ibuf, func) + 4 &&
+                       offsetof(sm_warp, nx_pc) == offsetof(sm_warp, nx_func) + 4,
+                   "(func, pc) pairs are adjacent");
+    uint64_t a, b;
+    memcpy(&a, &e->func, sizeof a);
+    memcpy(&b, &w->nx_func, sizeof b);
+    return a == b;
+}
+
 /* Waiting at a barrier, a memory barrier (until its register writes are
    done; then the L1 is flushed if -gpgpu_flush_l1_cache) or an atomic. */
 static inline __attribute__((always_inline)) bool warp_waiting(ws_sm *sm, sm_warp *w,
@@ -234,15 +247,19 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     in->cpasync = d->is_cpasync;
     in->pending = 0;
     in->smem_cycles = 0;
+    /* (ldst.c and units.c test these in every mode) */
     in->rp_live = in->rp_ready = in->rp_hold = false;
-    in->rp_last = in->rp_fail = SM_HZ_N;
-    in->rp_made = in->rp_out = in->rp_cursor = 0;
-    in->rp_pass = in->rp_ntx = in->rp_ndone = 0;
-    in->rp_groups = in->rp_pam = 0;
-    in->rp_done[0] = in->rp_done[1] = 0;
-    in->hp_credit = in->hp_known = in->hp_had_credit = false;
-    in->hp_pred = 2;
-    if (sm->hp) in->hp_pc = sm->func_base[e->func] + e->pc; /* (read only by hazard prediction) */
+    in->rp_pass = 0;
+    if (sm->replay || sm->retain || sm->hp) { /* the rest: read only by replay.c and hp.c */
+        in->rp_last = in->rp_fail = SM_HZ_N;
+        in->rp_made = in->rp_out = in->rp_cursor = 0;
+        in->rp_ntx = in->rp_ndone = 0;
+        in->rp_groups = in->rp_pam = 0;
+        in->rp_done[0] = in->rp_done[1] = 0;
+        in->hp_credit = in->hp_known = in->hp_had_credit = false;
+        in->hp_pred = 2;
+        if (sm->hp) in->hp_pc = sm->func_base[e->func] + e->pc;
+    }
     if (d->is_mem) {
         ws_opcode op = (ws_opcode)st.inst->op;
         w->mem_cycle = sm->now + 1;
@@ -399,10 +416,11 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             return 0;
         } /* its ID_OC register has room now: check it again */
     }
-    unsigned checked = 0, issued = 0;
-    while (checked < sm->max_issue && checked <= issued && issued < sm->max_issue) {
+    /* (a second check only after an issue: max_issue is 1 or 2) */
+    unsigned issued = 0;
+    for (;;) {
         bool bar = false, wait;
-        if (known && !checked) { /* (after an issue, gen has changed) */
+        if (known && !issued) { /* (after an issue, gen has changed) */
             wait = false;
         } else if (sm->gen == gen_view) {
             wait = swait[idx] != 0;
@@ -425,7 +443,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             mark_done(sm, wi);
             break;
         }
-        if (!e->inst || e->func != func || e->pc != pc) {
+        if (!e->inst || !same_place(e, w)) {
             /* control hazard: refetch from the functional path */
             sm_ibuf_flush(w);
             sm_fetch_mark(sm, wi);
@@ -438,7 +456,6 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         if (!fast && sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
         if (sm->ro && !sm_ro_may_issue(sm, wi, e->inst)) break; /* its channel is full */
         ws->f |= WS_VALID;
-        checked++;
         /* (the scoreboard's common answers inline: nothing reserved, or every id in one or
            two of its words) */
         const sm_dec *d = e->dec;
@@ -454,16 +471,13 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         }
         int r = issue_one(sm, wi, e, rs);
         if (r < 0) return -1;
-        if (r == 0) {
-            checked--; /* it turned out to be waiting or finished */
-            break;
-        }
+        if (r == 0) break; /* it turned out to be waiting or finished */
         if (r == 2) { /* executed, held back by hazard prediction */
             ws->f |= WS_RESTRICTED;
             break;
         }
         issued++;
-        if (!w->valid || w->func_done) break;
+        if (issued >= sm->max_issue || !w->valid || w->func_done) break;
     }
     if (issued) {
         ws->f |= WS_ISSUED;
@@ -500,13 +514,6 @@ static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol
     if (!adds) sm->vsame |= 1u << s;
 }
 
-/* The identity map of the shape walk's bits to views (up to 64 views). */
-#define VI4(b) (b), (b) + 1, (b) + 2, (b) + 3
-#define VI16(b) VI4(b), VI4((b) + 4), VI4((b) + 8), VI4((b) + 12)
-static const uint16_t view_ident[64] = {VI16(0), VI16(16), VI16(32), VI16(48)};
-#undef VI16
-#undef VI4
-
 /* Scheduler s's views by (age, index) again after an age changed (a warp started): an
    insertion sort of the last order, in which a new warp mostly moves alone. */
 static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_sched_warp *pv,
@@ -525,6 +532,36 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
     for (unsigned i = 0; i < n; i++) rank[by[i]] = (uint16_t)i;
     sm->rk_stale &= ~(1u << s);
     sm->ss[s].rk_cand = sm->ss[s].rk_rcand = 0; /* (the empty set's ranks: empty) */
+}
+
+/* The shape walk's visits, in order: view `first` (~0u: none), then the views of r's
+   bits (through map by_rank, else the bit index + rot mod 64), lowest first. Returns
+   -1 on a fault, 1 once one issued, 2 when something changed at view *changed (gen: the
+   full walk takes over after it), 0 when all were visited. (Two copies, age order and
+   rotation: each keeps only its bits and map or rotation live across a visit.) */
+static inline __attribute__((always_inline)) int shape_visits(
+    ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t gen_view,
+    const ws_sched_policy *pol, walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
+    unsigned rot, const bool by_rank, const bool fast, unsigned *changed) {
+    unsigned idx = first;
+    if (idx == ~0u) {
+        if (!r) return 0;
+        unsigned b = (unsigned)__builtin_ctzll(r);
+        idx = by_rank ? map[b] : (b + rot) & 63;
+        r &= r - 1;
+    }
+    for (;;) {
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, ws, false, fast, true) < 0) return -1;
+        if ((ws->f & WS_ISSUED)) return 1;
+        if (sm->gen != gen_view) {
+            *changed = idx;
+            return 2;
+        }
+        if (!r) return 0;
+        unsigned b = (unsigned)__builtin_ctzll(r);
+        idx = by_rank ? map[b] : (b + rot) & 63;
+        r &= r - 1;
+    }
 }
 
 /* One scheduler's cycle; `owes` (replay or hazard prediction on) and `fast` (the walk
@@ -554,42 +591,44 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     bool same_view = !dirty && !view_all;
     /* (the masks in locals: the byte stores below could alias them) */
     uint64_t pelig = q->pelig, pbar = q->pbar;
-    bool vdiff = false, adiff = false;
-    for (unsigned i = 0; i < n; i++) {
-        if (!view_all) {
-            if (!dirty) break;
-            i = (unsigned)__builtin_ctzll(dirty);
-            dirty &= dirty - 1;
+    if (dirty || view_all) { /* (else the views and their masks stand: no stores) */
+        bool vdiff = false, adiff = false;
+        for (unsigned i = 0; i < n; i++) {
+            if (!view_all) {
+                if (!dirty) break;
+                i = (unsigned)__builtin_ctzll(dirty);
+                dirty &= dirty - 1;
+            }
+            sm_warp *w = &sm->warps[pv[i].slot];
+            ws_sched_warp was = pv[i];
+            pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
+            pv[i].age = w->age;
+            pv[i].waiting = pv[i].at_bar = 0;
+            uint8_t sw = 1; /* not valid: the walk skips it like a waiting warp, no barrier */
+            if (pv[i].valid) {
+                bool bar = false;
+                pv[i].waiting = warp_waiting(sm, w, &bar);
+                sw = bar ? 2 : pv[i].waiting;
+                pv[i].at_bar = bar;
+                pv[i].cta = w->cta;
+                if (owes && sm_warp_owes(w)) pv[i].waiting = sw = 0; /* goes on regardless */
+            }
+            swait[i] = sw;
+            if (memcmp(&was, &pv[i], sizeof was)) {
+                vdiff = true;
+                adiff |= was.age != pv[i].age;
+            }
+            if (i < 64) { /* (view_all beyond 64 views: the masks are not used then) */
+                uint64_t bit = 1ull << i;
+                pelig = (pelig & ~bit) | (sw == 0 ? bit : 0);
+                pbar = (pbar & ~bit) | (sw == 2 ? bit : 0);
+            }
         }
-        sm_warp *w = &sm->warps[pv[i].slot];
-        ws_sched_warp was = pv[i];
-        pv[i].valid = w->valid && (!w->func_done || (owes && w->rp_ready)); /* stores to replay */
-        pv[i].age = w->age;
-        pv[i].waiting = pv[i].at_bar = 0;
-        uint8_t sw = 1; /* not valid: the walk skips it like a waiting warp, no barrier */
-        if (pv[i].valid) {
-            bool bar = false;
-            pv[i].waiting = warp_waiting(sm, w, &bar);
-            sw = bar ? 2 : pv[i].waiting;
-            pv[i].at_bar = bar;
-            pv[i].cta = w->cta;
-            if (owes && sm_warp_owes(w)) pv[i].waiting = sw = 0; /* goes on regardless */
-        }
-        swait[i] = sw;
-        if (memcmp(&was, &pv[i], sizeof was)) {
-            vdiff = true;
-            adiff |= was.age != pv[i].age;
-        }
-        if (i < 64) { /* (view_all beyond 64 views: the masks are not used then) */
-            uint64_t bit = 1ull << i;
-            pelig = (pelig & ~bit) | (sw == 0 ? bit : 0);
-            pbar = (pbar & ~bit) | (sw == 2 ? bit : 0);
-        }
+        q->pelig = pelig;
+        q->pbar = pbar;
+        if (vdiff) sm->vsame &= ~(1u << s);
+        if (adiff) sm->rk_stale |= 1u << s;
     }
-    q->pelig = pelig;
-    q->pbar = pbar;
-    if (vdiff) sm->vsame &= ~(1u << s);
-    if (adiff) sm->rk_stale |= 1u << s;
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
     const bool adds = !fast && sm->views_add;
@@ -630,55 +669,50 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
            walks that ask for the list first: never on an SM whose walks follow the shape) */
         if (!fast) q->order_ok = false;
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
-        uint64_t cand = elig & ~(bemp | bsb), ph0 = cand, ph1 = 0;
-        /* bit -> view index: the identity, or for the age order, rank -> view (rk_by) */
-        const uint16_t *map = view_ident;
-        if (cand & (cand - 1)) {
-            if (pol->shape == WS_SCHED_ROTATE) {
-                /* first(): the one after the policy's last issued index, read in place when it
-                   says where (n, past n - 1, selects all of cand here, as 0 does) */
+        uint64_t cand = elig & ~(bemp | bsb);
+        unsigned idx; /* where something changed (gen) */
+        int vr;
+        if ((cand & (cand - 1)) && pol->shape != WS_SCHED_ROTATE) {
+            /* first(): the policy's last issued index, read in place when it says where */
+            const int *last = q->plast;
+            unsigned f = (unsigned)(last ? *last : pol->first(q->pst, n));
+            if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
+            const uint16_t *rank = q->rk_rank;
+            /* the candidates' ranks, kept from the last visit: only the warps that
+               came or went since are looked up */
+            uint64_t rc = q->rk_rcand;
+            for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
+                rc ^= 1ull << rank[__builtin_ctzll(r)];
+            q->rk_cand = cand;
+            q->rk_rcand = rc;
+            /* the first warp (rank[f] -> f), then the others by rank */
+            bool first = f < n && (cand >> f & 1);
+            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, first ? f : ~0u,
+                              first ? rc & ~(1ull << rank[f]) : rc, q->rk_by, 0, true, fast, &idx);
+        } else {
+            /* a rotation (or one candidate): the cand bits from the first index up, then
+               those below it, as one mask rotated by the first index (no bit at or above
+               n: the order is kept). first(): the one after the policy's last issued
+               index, read in place when it says where (n, past n - 1, selects all of cand
+               here, as 0 does) */
+            unsigned f = 0;
+            if (cand & (cand - 1)) {
                 const int *last = q->plast;
-                unsigned f = last ? (unsigned)*last + 1 : (unsigned)pol->first(q->pst, n);
-                ph0 = f < n ? cand & (~0ull << f) : cand;
-                ph1 = cand & ~ph0;
-            } else {
-                /* first(): the policy's last issued index, read in place when it says where */
-                const int *last = q->plast;
-                unsigned f = (unsigned)(last ? *last : pol->first(q->pst, n));
-                if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
-                const uint16_t *rank = q->rk_rank;
-                /* the candidates' ranks, kept from the last visit: only the warps that
-                   came or went since are looked up */
-                uint64_t rc = q->rk_rcand;
-                for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
-                    rc ^= 1ull << rank[__builtin_ctzll(r)];
-                q->rk_cand = cand;
-                q->rk_rcand = rc;
-                /* both phases by rank: the first warp's, then the others' */
-                ph0 = f < n && (cand >> f & 1) ? 1ull << rank[f] : 0;
-                ph1 = rc & ~ph0;
-                map = q->rk_by;
+                f = last ? (unsigned)*last + 1 : (unsigned)pol->first(q->pst, n);
+                if (f >= n) f = 0;
             }
+            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
+                              f ? cand >> f | cand << (64 - f) : cand, NULL, f, false, fast, &idx);
         }
-        /* phase 0's bits, then phase 1's, in one loop */
-        uint64_t r = ph0 ? ph0 : ph1, rest = ph0 ? ph1 : 0;
-        while (r) {
-            unsigned idx = map[__builtin_ctzll(r)];
-            r &= r - 1;
-            if (!r) {
-                r = rest;
-                rest = 0;
-            }
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
-            if ((ws.f & WS_ISSUED)) goto walked;
-            if (sm->gen != gen_view) {
-                sched_order(sm, s, pol, sv, n, adds);
-                k = q->order_k;
-                while (oi < k && order[oi] != idx) oi++;
-                walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
-                oi++;
-                goto full;
-            }
+        if (vr < 0) return;
+        if (vr == 1) goto walked;
+        if (vr == 2) {
+            sched_order(sm, s, pol, sv, n, adds);
+            k = q->order_k;
+            while (oi < k && order[oi] != idx) oi++;
+            walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
+            oi++;
+            goto full;
         }
         ws.f |= pbar ? WS_BAR : 0;
         ws.f |= bemp ? WS_EMPTY : 0;
