@@ -926,6 +926,14 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
 
 ws_step_result ws_warp_step(ws_cta *c, unsigned warp, ws_step *out, ws_fault *fault) {
     if (!c || warp >= c->nwarps) return WS_STEP_DONE;
+    if (out) out->addr = out->addr_own;
+    return ws_cta_step_warp(c, &c->warps[warp], out, fault);
+}
+
+ws_step_result ws_warp_step_to(ws_cta *c, unsigned warp, ws_step *out, uint64_t *addr,
+                               ws_fault *fault) {
+    if (!c || warp >= c->nwarps) return WS_STEP_DONE;
+    out->addr = addr;
     return ws_cta_step_warp(c, &c->warps[warp], out, fault);
 }
 

@@ -314,7 +314,11 @@ typedef struct ws_step {
     uint8_t is_store, is_atomic;
     uint8_t wrote;          /* it changed memory (a store, or an atomic that changed a value) */
     uint32_t access_size;
-    uint64_t addr[WS_WARP_SIZE];
+    /* where the executing lanes' addresses are written: addr_own (ws_warp_step), or
+       the caller's array of WS_WARP_SIZE (ws_warp_step_to: the timing model's
+       instruction record, so that they need no copy); other lanes' entries untouched */
+    uint64_t *addr;
+    uint64_t addr_own[WS_WARP_SIZE];
     /* tex: every texel address the warp's fetches read, lane by lane (a
        lane's filter taps together; duplicates kept), for the texture cache */
     uint32_t ntex;
@@ -329,6 +333,10 @@ typedef enum {
 } ws_step_result;
 
 ws_step_result ws_warp_step(ws_cta *c, unsigned warp, ws_step *out, ws_fault *fault);
+/* The same, the lane addresses written to addr (WS_WARP_SIZE entries) instead of
+   out->addr_own. */
+ws_step_result ws_warp_step_to(ws_cta *c, unsigned warp, ws_step *out, uint64_t *addr,
+                               ws_fault *fault);
 /* The function and pc the warp executes next (finished SIMT paths popped,
  * finished calls returned first); false when the warp has exited. For the
  * timing model's fetch and control-hazard checks. */

@@ -396,8 +396,23 @@ void ws_exec_setp_int(ws_xctx *x) {
     const ws_inst *in = x->in;
     uint64_t tb[WS_WARP_SIZE];
     bool ok;
-    uint32_t v = compare(x, in->stype ? (ws_type)in->stype : (ws_type)in->type, in->cmp,
-                         ws_reg(x->w, in->src[0].reg), ws_src(x, &in->src[1], tb), &ok);
+    ws_type t = in->stype ? (ws_type)in->stype : (ws_type)in->type;
+    const uint64_t *A = ws_reg(x->w, in->src[0].reg), *B = ws_src(x, &in->src[1], tb);
+    uint32_t v;
+    /* 32-bit operands: compare's result from the vector kernel (LO..HS are the unsigned
+       orders of LT..GE whatever the type: sign extension keeps that order), which compares
+       every lane (a register's and an immediate's 32 are all written) and keeps the mask's */
+    static const uint8_t op_of[] = {[WS_CMP_EQ] = WS_SIMD_EQ, [WS_CMP_NE] = WS_SIMD_NE,
+                                    [WS_CMP_LT] = WS_SIMD_LT, [WS_CMP_LE] = WS_SIMD_LE,
+                                    [WS_CMP_GT] = WS_SIMD_GT, [WS_CMP_GE] = WS_SIMD_GE,
+                                    [WS_CMP_LO] = WS_SIMD_LT, [WS_CMP_LS] = WS_SIMD_LE,
+                                    [WS_CMP_HI] = WS_SIMD_GT, [WS_CMP_HS] = WS_SIMD_GE};
+    if (ws_type_size(t) == 4 &&
+        ws_simd_cmp32_full((ws_simd_cmp)op_of[in->cmp], ws_type_is_signed(t) && in->cmp <= WS_CMP_GE, A,
+                           B, &v))
+        v &= x->mask;
+    else
+        v = compare(x, t, in->cmp, A, B, &ok);
     ws_pred_write(x, &in->dst[0], v);
     if (in->ndst > 1) ws_pred_write(x, &in->dst[1], ~v);
 }

@@ -126,7 +126,7 @@ void ws_exec_int_addsub(ws_xctx *x) {
     bool sub = in->op == WS_OP_SUB;
     if (in->src[1].kind == WS_OPND_IMM) { /* a - v is a + (0 - v), modulo 2^64 */
         uint64_t v = sub ? 0 - (uint64_t)in->src[1].imm : (uint64_t)in->src[1].imm;
-        WS_FOR_MASK(l, M, D[l] = A[l] + v);
+        if (M != ~0u || !ws_simd_addimm_full(D, A, v)) WS_FOR_MASK(l, M, D[l] = A[l] + v);
         return;
     }
     const uint64_t *B = ws_reg(w, in->src[1].reg);
@@ -160,9 +160,13 @@ void ws_exec_int_mul(ws_xctx *x) {
     unsigned bits = ws_type_size(t) * 8;
     bool wide = in->sub == WS_MUL_WIDE;
     uint64_t tb[WS_WARP_SIZE];
-    mul_lo_lanes(ws_reg(w, in->dst[0].reg), ws_reg(w, in->src[0].reg), ws_src(x, &in->src[1], tb),
-                 in->op == WS_OP_MAD ? ws_reg(w, in->src[2].reg) : NULL, bits, ws_type_is_signed(t),
-                 wide ? 2 * bits : bits, x->mask);
+    uint64_t *D = ws_reg(w, in->dst[0].reg);
+    const uint64_t *A = ws_reg(w, in->src[0].reg), *B = ws_src(x, &in->src[1], tb);
+    const uint64_t *C = in->op == WS_OP_MAD ? ws_reg(w, in->src[2].reg) : NULL;
+    /* a full warp of 32 bits: mul_lo_lanes' result from the vector kernel (mad.lo: rb 32) */
+    if (bits == 32 && x->mask == ~0u && ws_simd_mul32_full(D, A, B, C, ws_type_is_signed(t), C && !wide))
+        return;
+    mul_lo_lanes(D, A, B, C, bits, ws_type_is_signed(t), wide ? 2 * bits : bits, x->mask);
 }
 
 ws_status ws_exec_int(ws_xctx *x) {

@@ -292,11 +292,22 @@ typedef enum { WS_SIMD_ADD, WS_SIMD_SUB, WS_SIMD_MUL, WS_SIMD_DIV, WS_SIMD_FMA }
 bool ws_simd_f32_full(ws_simd_op op, uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C);
 /* exec_int.c's addsub_full with AVX2; false (nothing written) without */
 bool ws_simd_addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B, bool sub);
+/* D[l] = A[l] + v for a full warp with AVX2; false (nothing written) without */
+bool ws_simd_addimm_full(uint64_t *D, const uint64_t *A, uint64_t v);
+/* exec_int.c's mul_lo_lanes of a full warp for 32-bit operands (C: mad; lo: mad.lo, the
+   sum of the low words) with AVX2; false (nothing written) without */
+bool ws_simd_mul32_full(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C, bool sg,
+                        bool lo);
 /* exec_mem.c's addrs64_full / addrs32_full (ad[l] = lane l's address; 1: some lane is
    misaligned for size or out of bounds, 0: none) with AVX2; -1 (nothing written) without. */
 int ws_simd_addrs64_full(const uint64_t *b, uint64_t off, uint64_t *ad, uint64_t lo, uint64_t last,
                          uint32_t size);
 int ws_simd_addrs32_full(const uint64_t *b, uint32_t off, uint64_t *ad, uint32_t last, uint32_t size);
+/* exec_conv.c's integer comparison of 32-bit operands (the low words), all 32 lanes
+   (signed orders when sgn; == and != either way) with AVX2: *r bit l = lane l; false
+   (nothing written) without. */
+typedef enum { WS_SIMD_EQ, WS_SIMD_NE, WS_SIMD_LT, WS_SIMD_LE, WS_SIMD_GT, WS_SIMD_GE } ws_simd_cmp;
+bool ws_simd_cmp32_full(ws_simd_cmp op, bool sgn, const uint64_t *A, const uint64_t *B, uint32_t *r);
 ws_status ws_exec_conv(ws_xctx *x);
 ws_status ws_exec_mem(ws_xctx *x);
 ws_status ws_exec_atom(ws_xctx *x);

@@ -26,8 +26,8 @@ static inline bool have_avx2_fma(void) {
 }
 
 /* The low words of lanes p[0..7] as floats, in the order 0 1 4 5 2 3 6 7 (what
-   store8 undoes). */
-__attribute__((target("avx2,fma"))) static inline __m256 load8(const uint64_t *p) {
+   store8 undoes). (AVX2 alone: inline in the integer kernels too.) */
+__attribute__((target("avx2"))) static inline __m256 load8(const uint64_t *p) {
     __m256 x = _mm256_loadu_ps((const float *)p), y = _mm256_loadu_ps((const float *)(p + 4));
     return _mm256_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0));
 }
@@ -94,6 +94,32 @@ __attribute__((target("avx2"))) static bool addrs32_avx2(const uint64_t *b, uint
     return !_mm256_testz_si256(any, _mm256_set1_epi64x(size - 1)) || !_mm256_testz_si256(over, over);
 }
 
+/* A full warp's comparison of 32-bit integers (the low words of A and B: the extension
+   to 64 bits keeps both orders, so these are exec_conv.c's compare results): eight lanes
+   a vector in load8's order, signed (unsigned: the top bits flipped first). Bit l is lane
+   l's. */
+__attribute__((target("avx2"))) static uint32_t cmp32_avx2(ws_simd_cmp op, bool sgn, const uint64_t *A,
+                                                         const uint64_t *B) {
+    const __m256i flip = _mm256_set1_epi32(sgn ? 0 : INT32_MIN);
+    uint32_t r = 0;
+#define CMP32_LOOP(expr)                                                                           \
+    _Pragma("GCC unroll 4") for (int l = 0; l < WS_WARP_SIZE; l += 8) {                            \
+        __m256i a = _mm256_castps_si256(load8(A + l)), b = _mm256_castps_si256(load8(B + l));      \
+        r |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(expr)) << l;                         \
+    }
+    switch (op) {
+    case WS_SIMD_EQ: case WS_SIMD_NE: CMP32_LOOP(_mm256_cmpeq_epi32(a, b)); break;
+    case WS_SIMD_LT: case WS_SIMD_GE:
+        CMP32_LOOP(_mm256_cmpgt_epi32(_mm256_xor_si256(b, flip), _mm256_xor_si256(a, flip)));
+        break;
+    default: CMP32_LOOP(_mm256_cmpgt_epi32(_mm256_xor_si256(a, flip), _mm256_xor_si256(b, flip)));
+    }
+#undef CMP32_LOOP
+    /* each byte's bits are lanes 0 1 4 5 2 3 6 7 of its group: swap the middle pairs */
+    r = (r & 0xC3C3C3C3u) | (r & 0x0C0C0C0Cu) << 2 | (r & 0x30303030u) >> 2;
+    return op == WS_SIMD_NE || op == WS_SIMD_LE || op == WS_SIMD_GE ? ~r : r;
+}
+
 /* add/sub of 64-bit lanes (exec_int.c's addsub_full, which wraps as they do) */
 __attribute__((target("avx2"))) static void addsub_avx2(uint64_t *D, const uint64_t *A, const uint64_t *B,
                                                       bool sub) {
@@ -107,7 +133,55 @@ __attribute__((target("avx2"))) static void addsub_avx2(uint64_t *D, const uint6
                                                                      _mm256_loadu_si256((const __m256i *)(B + l))));
     }
 }
+
+/* mul/mad .lo/.wide of 32 bits, a full warp (exec_int.c's mul_lo_lanes for bits 32):
+   the product of the lanes' low words is exact in 64 bits, signed (sign-extended
+   operands) or unsigned; mad.lo (lo) adds the low words of it and of C, mad.wide all of
+   both. */
+__attribute__((target("avx2"))) static void mul32_avx2(uint64_t *D, const uint64_t *A, const uint64_t *B,
+                                                     const uint64_t *C, bool sg, bool lo) {
+    const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFll);
+    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(A + l)), b = _mm256_loadu_si256((const __m256i *)(B + l));
+        __m256i p = sg && !lo ? _mm256_mul_epi32(a, b) : _mm256_mul_epu32(a, b);
+        if (C) {
+            __m256i c = _mm256_loadu_si256((const __m256i *)(C + l));
+            p = lo ? _mm256_add_epi64(_mm256_and_si256(p, low), _mm256_and_si256(c, low)) : _mm256_add_epi64(p, c);
+        }
+        _mm256_storeu_si256((__m256i *)(D + l), p);
+    }
+}
+
+/* D = A + v in every 64-bit lane (exec_int.c's immediate add/sub) */
+__attribute__((target("avx2"))) static void addimm_avx2(uint64_t *D, const uint64_t *A, uint64_t v) {
+    const __m256i vv = _mm256_set1_epi64x((long long)v);
+    for (int l = 0; l < WS_WARP_SIZE; l += 4)
+        _mm256_storeu_si256((__m256i *)(D + l), _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(A + l)), vv));
+}
 #endif
+
+bool ws_simd_addimm_full(uint64_t *D, const uint64_t *A, uint64_t v) {
+#ifdef WS_SIMD_X86
+    if (__builtin_cpu_supports("avx2")) {
+        addimm_avx2(D, A, v);
+        return true;
+    }
+#endif
+    (void)D, (void)A, (void)v;
+    return false;
+}
+
+bool ws_simd_mul32_full(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C, bool sg,
+                        bool lo) {
+#ifdef WS_SIMD_X86
+    if (__builtin_cpu_supports("avx2")) {
+        mul32_avx2(D, A, B, C, sg, lo);
+        return true;
+    }
+#endif
+    (void)D, (void)A, (void)B, (void)C, (void)sg, (void)lo;
+    return false;
+}
 
 bool ws_simd_addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B, bool sub) {
 #ifdef WS_SIMD_X86
@@ -135,6 +209,17 @@ int ws_simd_addrs32_full(const uint64_t *b, uint32_t off, uint64_t *ad, uint32_t
 #endif
     (void)b, (void)off, (void)ad, (void)last, (void)size;
     return -1;
+}
+
+bool ws_simd_cmp32_full(ws_simd_cmp op, bool sgn, const uint64_t *A, const uint64_t *B, uint32_t *r) {
+#ifdef WS_SIMD_X86
+    if (__builtin_cpu_supports("avx2")) {
+        *r = cmp32_avx2(op, sgn, A, B);
+        return true;
+    }
+#endif
+    (void)op, (void)sgn, (void)A, (void)B, (void)r;
+    return false;
 }
 
 bool ws_simd_f32_full(ws_simd_op op, uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C) {

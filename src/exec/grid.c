@@ -72,6 +72,7 @@ static inline __attribute__((always_inline)) ws_status
 run_cta(ws_cta *c, const ws_exec_observer *obs, uint32_t sm, uint64_t hang, uint64_t cap,
         uint64_t before, bool *capped, ws_fault *fault) {
     ws_step step_buf, *st = obs && obs->step ? &step_buf : NULL;
+    step_buf.addr = step_buf.addr_own;
     ws_status rc = WS_OK;
     c->counts = (ws_exec_counts){0};
     c->parks = true;
@@ -96,6 +97,7 @@ static __attribute__((noinline)) ws_status
 run_cluster(ws_cta **cs, uint32_t n, const ws_exec_observer *obs, uint32_t sm, uint64_t hang, uint64_t cap,
             uint64_t before, bool *capped, hang_state *hs, ws_fault *fault) {
     ws_step step_buf, *st = obs && obs->step ? &step_buf : NULL;
+    step_buf.addr = step_buf.addr_own;
     ws_status rc = WS_OK;
     for (uint32_t r = 0; r < n; r++) {
         cs[r]->counts = (ws_exec_counts){0};

@@ -209,7 +209,12 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     if (e->dec->is_mem && w->mem_cycle == sm->now + 1) return 0;
     sm->gen++; /* whatever the step does (issue, barrier, exit) changes the views */
     w->nx_valid = false;
-    ws_step_result r = ws_warp_step(cta, w->wid, &st, &f);
+    /* a memory instruction's lane addresses go straight into the record sm_inst_alloc
+       returns next (its free list's head), when there is one (copied below if another
+       one came) */
+    uint64_t *lane_addrs = st.addr_own;
+    if (e->dec->is_mem && sm->free_inst) lane_addrs = sm->free_inst->addr;
+    ws_step_result r = ws_warp_step_to(cta, w->wid, &st, lane_addrs, &f);
     view_sync_cta(sm, w->cta); /* barrier arrival, release, exit */
     if (r != WS_STEP_OK) sm_view_dirty(sm, wi);
     if (r == WS_STEP_FAULT) {
@@ -270,7 +275,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
         in->is_load = !in->is_membar && !in->is_store && op != WS_OP_PREFETCH;
         in->space = st.mem_space;
         in->access_size = st.access_size;
-        if (st.active) memcpy(in->addr, st.addr, sizeof in->addr);
+        if (st.active && st.addr != in->addr) memcpy(in->addr, st.addr, sizeof in->addr);
         if (in->space == WS_SPACE_TEX) sm_tex_issue(sm, in, &st);
         if (in->space == WS_SPACE_SHARED && st.active)
             in->smem_cycles = sm_smem_cycles(sm, st.addr, st.active);
