@@ -194,6 +194,7 @@ typedef struct sm_cu {
     sm_inst *in;
     uint64_t granted;          /* the collector step (oc_stamp) that last gave it a read */
     uint8_t set;               /* class it belongs to (SM_NCLASS = general) */
+    uint8_t idx;               /* its index in the set (its bit in cu_occ, cu_rdy) */
     uint8_t cls;               /* in's class */
     uint8_t sbit;              /* sub-core SMs: 1 << in's scheduler */
 } sm_cu;
