@@ -259,8 +259,8 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
     }
 }
 
+OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub);
 OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
-    unsigned base = sm->cu_base[set];
     uint64_t range = sm->cu_all[set]; /* the set's units */
     if (sub) { /* the scheduler's share of the set */
         unsigned n = sm->cu_n[set];
@@ -272,7 +272,13 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
     /* the first free unit (of units lo..n-1 on sub-core SMs; n <= 64) */
     uint64_t free = range & ~sm->cu_occ[set];
     if (!free) return false;
-    unsigned c = (unsigned)__builtin_ctzll(free);
+    cu_fill(sm, set, (unsigned)__builtin_ctzll(free), in, sub);
+    return true;
+}
+
+/* Unit c of the set (free) takes in and queues its reads. */
+OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub) {
+    unsigned base = sm->cu_base[set];
     sm_cu *cu = &sm->cu[base + c];
     cu->in = in;
     cu->cls = in->cls;
@@ -299,7 +305,6 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
         sm->cu_rdy[set] |= 1ull << c;
         sm->cu_rdy_sets |= 1u << set;
     }
-    return true;
 }
 
 /* Class k's instruction found no unit: is one of the units it could use
@@ -436,6 +441,30 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         return b;
     }
     bool blocked = false;
+    if (!gen && !sub) { /* (only the class's own set: a free unit there or none) */
+        for (; idoc; idoc &= idoc - 1) {
+            unsigned k = (unsigned)__builtin_ctz(idoc);
+            sm_regset *rs = &sm->id_oc[k];
+            for (unsigned p = sm->in_ports[k]; p--;) {
+                uint64_t free = sm->cu_all[k] & ~sm->cu_occ[k];
+                if (!free) {
+                    if (!blocked && oc_blocked(sm, k)) blocked = true;
+                    break;
+                }
+                unsigned idx;
+                sm_inst *in = sm_regset_oldest(rs, &idx);
+                sm_regset_remove(rs, idx);
+                cu_fill(sm, k, (unsigned)__builtin_ctzll(free), in, false);
+                sm->gen++; /* an ID_OC slot is free: issue may go on */
+                if (!rs->n) {
+                    sm->idoc_set &= ~(1u << k); /* (sm_idoc_out, after the take) */
+                    break;
+                }
+            }
+        }
+        sm->bank_wmask = 0;
+        return blocked;
+    }
     for (; idoc; idoc &= idoc - 1) {
         unsigned k = (unsigned)__builtin_ctz(idoc);
         sm_regset *rs = &sm->id_oc[k];
