@@ -237,7 +237,7 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
         }
         unsigned c = (unsigned)__builtin_ctzll(mm);
         sm_cu *cu = &sm->cu[base + c];
-        unsigned cls = cu->cls;
+        unsigned cls = set < SM_NCLASS ? set : cu->cls; /* (a specialized unit holds its class) */
         if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
         sm_regset *out = &sm->oc_ex[cls];
         if (sub) { /* one slot per scheduler (oc_ex_scheds: the schedulers holding one) */
