@@ -176,6 +176,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     sm->cu = calloc(sm->ncu ? sm->ncu : 1, sizeof *sm->cu);
     sm->nbanks = (unsigned)c->num_reg_banks;
     sm->bank_use_warp = c->reg_bank_use_warp_id;
+    sm->wr_bank_and = !sm->sub_core && sm->nbanks > 1 && !(sm->nbanks & (sm->nbanks - 1))
+                          ? sm->nbanks - 1 : 0;
     sm->bq_cap = (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;
     sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
     sm->bq_head = calloc(sm->nbanks, sizeof *sm->bq_head);
