@@ -138,6 +138,28 @@ static void fetch_one(ws_sm *sm) {
     }
 }
 
+/* The fill's entries after the buffer's tail, up to n (the first even past the end of the
+   function: GPGPU-Sim fills a NULL instruction, and issue then resynchronises the warp; the
+   second only after a real instruction inside the function); returns how many. (apart: the
+   common fill, two into an empty buffer, is written straight and needs fewer registers) */
+__attribute__((noinline)) static unsigned fill_entries(ws_sm *sm, sm_warp *w, const ws_func *f,
+                                                       uint32_t pc, unsigned n) {
+    unsigned k = 0, pos = w->ib_next + w->ib_n;
+    for (; k < n; k++, pos++) {
+        if (k && pc + k >= f->ninsts) break; /* the end of the function (or the first was past it) */
+        if (pos >= w->ib_depth) pos -= w->ib_depth;
+        sm_ibuf *e = &w->ib[pos];
+        bool in = pc + k < f->ninsts;
+        e->valid = true;
+        e->func = sm->fb_func;
+        e->pc = pc + k;
+        e->inst = in ? &f->insts[pc + k] : NULL;
+        e->dec = in ? &sm->dec[sm->fb_func][pc + k] : NULL;
+        w->ib_n++;
+    }
+    return k;
+}
+
 void sm_decode_fill(ws_sm *sm) {
     sm->fb_valid = false;
     sm_warp *w = &sm->warps[sm->fb_warp];
@@ -151,23 +173,18 @@ void sm_decode_fill(ws_sm *sm) {
     sm_view_unblock(sm, sm->fb_warp, false); /* (a new generation or its scheduler's memo) */
     const ws_func *f = &sm->mod->funcs[sm->fb_func];
     uint32_t pc = sm->fb_pc;
+    unsigned n = sm_fill_n(w), k;
     if (!w->ib_n) w->ib_next = 0;
-    /* the first entry is filled even past the end of the function (GPGPU-Sim
-       fills a NULL instruction; issue then resynchronises the warp); the
-       second only after a real instruction inside the function */
-    unsigned n = sm_fill_n(w), k = 0, pos = w->ib_next + w->ib_n;
-    for (; k < n; k++, pos++) {
-        if (k && pc + k >= f->ninsts) break; /* the end of the function (or the first was past it) */
-        if (pos >= w->ib_depth) pos -= w->ib_depth;
-        sm_ibuf *e = &w->ib[pos];
-        bool in = pc + k < f->ninsts;
-        e->valid = true;
-        e->func = sm->fb_func;
-        e->pc = pc + k;
-        e->inst = in ? &f->insts[pc + k] : NULL;
-        e->dec = in ? &sm->dec[sm->fb_func][pc + k] : NULL;
-        w->ib_n++;
-    }
+    if (!w->ib_n && n == 2 && pc + 1 < f->ninsts) { /* (the common fill: two, both in the function) */
+        const ws_inst *ins = &f->insts[pc];
+        const sm_dec *dec = &sm->dec[sm->fb_func][pc];
+        w->ib[0] = (sm_ibuf){.inst = ins, .dec = dec, .func = sm->fb_func, .pc = pc, .valid = true};
+        w->ib[1] = (sm_ibuf){.inst = ins + 1, .dec = dec + 1, .func = sm->fb_func, .pc = pc + 1,
+                             .valid = true};
+        w->ib_n = 2;
+        k = 2;
+    } else
+        k = fill_entries(sm, w, f, pc, n);
     w->fetch_pc = pc + k; /* the next fill continues after the tail */
     sm_fetch_mark_inline(sm, sm->fb_warp, w); /* (inline: every fill ends here) */
 }

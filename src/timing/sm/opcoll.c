@@ -176,6 +176,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     sm->cu = calloc(sm->ncu ? sm->ncu : 1, sizeof *sm->cu);
     sm->nbanks = (unsigned)c->num_reg_banks;
     sm->bank_use_warp = c->reg_bank_use_warp_id;
+    sm->wr_bank_and = !sm->sub_core && sm->nbanks > 1 && !(sm->nbanks & (sm->nbanks - 1))
+                          ? sm->nbanks - 1 : 0;
     sm->bq_cap = (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;
     sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
     sm->bq_head = calloc(sm->nbanks, sizeof *sm->bq_head);
@@ -189,7 +191,10 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
         if (!sm->bankq[b]) return -1;
     }
     for (int k = 0; k <= SM_NCLASS; k++) {
-        for (unsigned i = 0; i < sm->cu_n[k]; i++) sm->cu[sm->cu_base[k] + i].set = (uint8_t)k;
+        for (unsigned i = 0; i < sm->cu_n[k]; i++) {
+            sm->cu[sm->cu_base[k] + i].set = (uint8_t)k;
+            sm->cu[sm->cu_base[k] + i].idx = (uint8_t)i;
+        }
         sm->cu_all[k] = sm->cu_n[k] >= 64 ? ~0ull : (1ull << sm->cu_n[k]) - 1;
     }
     return 0;
@@ -210,10 +215,9 @@ OC_INLINE unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp, bool 
 }
 
 /* A unit's operands are all read: dispatch may take it. */
-OC_INLINE void cu_mark_ready(ws_sm *sm, unsigned cu) {
-    unsigned set = sm->cu[cu].set;
-    sm->cu_rdy[set] |= 1ull << (cu - sm->cu_base[set]);
-    sm->cu_rdy_sets |= 1u << set;
+OC_INLINE void cu_mark_ready(ws_sm *sm, const sm_cu *u) {
+    sm->cu_rdy[u->set] |= 1ull << u->idx;
+    sm->cu_rdy_sets |= 1u << u->set;
 }
 
 /* (cu_dispatch and cu_allocate run for most instructions every cycle: inlined, the
@@ -235,7 +239,7 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
         }
         unsigned c = (unsigned)__builtin_ctzll(mm);
         sm_cu *cu = &sm->cu[base + c];
-        unsigned cls = cu->cls;
+        unsigned cls = set < SM_NCLASS ? set : cu->cls; /* (a specialized unit holds its class) */
         if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
         sm_regset *out = &sm->oc_ex[cls];
         if (sub) { /* one slot per scheduler (oc_ex_scheds: the schedulers holding one) */
@@ -257,8 +261,8 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
     }
 }
 
+OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub);
 OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
-    unsigned base = sm->cu_base[set];
     uint64_t range = sm->cu_all[set]; /* the set's units */
     if (sub) { /* the scheduler's share of the set */
         unsigned n = sm->cu_n[set];
@@ -270,7 +274,13 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
     /* the first free unit (of units lo..n-1 on sub-core SMs; n <= 64) */
     uint64_t free = range & ~sm->cu_occ[set];
     if (!free) return false;
-    unsigned c = (unsigned)__builtin_ctzll(free);
+    cu_fill(sm, set, (unsigned)__builtin_ctzll(free), in, sub);
+    return true;
+}
+
+/* Unit c of the set (free) takes in and queues its reads. */
+OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub) {
+    unsigned base = sm->cu_base[set];
     sm_cu *cu = &sm->cu[base + c];
     cu->in = in;
     cu->cls = in->cls;
@@ -297,7 +307,6 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
         sm->cu_rdy[set] |= 1ull << c;
         sm->cu_rdy_sets |= 1u << set;
     }
-    return true;
 }
 
 /* Class k's instruction found no unit: is one of the units it could use
@@ -382,6 +391,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         if (gen && todo >> SM_NCLASS) todo = (1u << sm->oc_ncls) - 1;
         for (; todo; todo &= todo - 1) {
             unsigned k = (unsigned)__builtin_ctz(todo);
+            if (k >= SM_NCLASS) __builtin_unreachable(); /* (cu_dispatch's tests of k fold) */
             if (!sm_regset_free(&sm->oc_ex[k])) continue;
             for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_rdy[k]; p++)
                 if (!cu_dispatch(sm, k, k, sub)) break;
@@ -394,27 +404,35 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         uint64_t stamp = ++sm->oc_stamp;
         /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64): only those with
            a queued read and no writeback this cycle */
-        uint64_t cand = sm->bq_mask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
+        uint64_t qmask = sm->bq_mask;
+        uint64_t cand = qmask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
         uint64_t m = cand & up, rest = cand & ~up; /* (the two rounds in one loop) */
         unsigned served = 0;
+        /* (the queues' fields in locals: the count below is a char store, after which the
+           compiler would load them again from the SM) */
+        unsigned *qhead = sm->bq_head, *qlen = sm->bq_len;
+        unsigned cap = sm->bq_cap;
+        sm_rdreq *const *q = sm->bankq;
+        sm_cu *cus = sm->cu;
         for (;; m &= m - 1) {
             if (!m) {
                 if (!rest) break;
                 m = rest, rest = 0;
             }
             unsigned b = (unsigned)__builtin_ctzll(m);
-            unsigned head = sm->bq_head[b];
-            unsigned cu = sm->bankq[b][head].cu;
-            sm_cu *u = &sm->cu[cu];
+            unsigned head = qhead[b];
+            unsigned cu = q[b][head].cu;
+            sm_cu *u = &cus[cu];
             if (u->granted == stamp) continue;
             u->granted = stamp;
-            sm->bq_head[b] = head + 1 == sm->bq_cap ? 0 : head + 1;
-            if (!--sm->bq_len[b]) sm->bq_mask &= ~(1ull << b);
+            qhead[b] = head + 1 == cap ? 0 : head + 1;
+            if (!--qlen[b]) qmask &= ~(1ull << b);
             served++;
             /* (a queued read's unit holds its instruction until all its reads are served:
                units are emptied only by dispatch, which takes only ready ones) */
-            if (!--u->in->nrd) cu_mark_ready(sm, cu);
+            if (!--u->in->nrd) cu_mark_ready(sm, u);
         }
+        sm->bq_mask = qmask;
         sm->bq_total -= served;
     }
     if (++sm->arb_prio == sm->nbanks) sm->arb_prio = 0; /* (arb_prio < nbanks) */
@@ -425,6 +443,30 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         return b;
     }
     bool blocked = false;
+    if (!gen && !sub) { /* (only the class's own set: a free unit there or none) */
+        for (; idoc; idoc &= idoc - 1) {
+            unsigned k = (unsigned)__builtin_ctz(idoc);
+            sm_regset *rs = &sm->id_oc[k];
+            for (unsigned p = sm->in_ports[k]; p--;) {
+                uint64_t free = sm->cu_all[k] & ~sm->cu_occ[k];
+                if (!free) {
+                    if (!blocked && oc_blocked(sm, k)) blocked = true;
+                    break;
+                }
+                unsigned idx;
+                sm_inst *in = sm_regset_oldest(rs, &idx);
+                sm_regset_remove(rs, idx);
+                cu_fill(sm, k, (unsigned)__builtin_ctzll(free), in, false);
+                sm->gen++; /* an ID_OC slot is free: issue may go on */
+                if (!rs->n) {
+                    sm->idoc_set &= ~(1u << k); /* (sm_idoc_out, after the take) */
+                    break;
+                }
+            }
+        }
+        sm->bank_wmask = 0;
+        return blocked;
+    }
     for (; idoc; idoc &= idoc - 1) {
         unsigned k = (unsigned)__builtin_ctz(idoc);
         sm_regset *rs = &sm->id_oc[k];

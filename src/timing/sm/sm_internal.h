@@ -194,6 +194,7 @@ typedef struct sm_cu {
     sm_inst *in;
     uint64_t granted;          /* the collector step (oc_stamp) that last gave it a read */
     uint8_t set;               /* class it belongs to (SM_NCLASS = general) */
+    uint8_t idx;               /* its index in the set (its bit in cu_occ, cu_rdy) */
     uint8_t cls;               /* in's class */
     uint8_t sbit;              /* sub-core SMs: 1 << in's scheduler */
 } sm_cu;
@@ -379,6 +380,8 @@ struct ws_sm {
     bool oc_common;            /* specialized sets, no sub-cores: the step compiled for them
                                   (false: the general one, which tests compare it with) */
     bool bank_use_warp;        /* -gpgpu_reg_bank_use_warp_id */
+    unsigned wr_bank_and;      /* nbanks - 1 when sm_reg_bank is an AND with it (no sub-cores,
+                                  a power-of-two count above 1), else 0 (sm_oc_write) */
     unsigned arb_prio;
     unsigned oc_steps;         /* collector steps per cycle (-gpgpu_reg_file_port_throughput) */
     bool oc_generic;           /* GPGPU-Sim 4's generic collector: general units and ports only */
@@ -695,16 +698,16 @@ static inline unsigned sm_reg_bank(const ws_sm *sm, unsigned arch, unsigned warp
 /* A writeback uses the banks of the registers it writes this cycle (inline: the
    units' and the LD/ST unit's writebacks call it for every instruction). */
 static inline void sm_oc_write(ws_sm *sm, const sm_inst *in) {
-    unsigned n = in->ndst, P = sm->sb_preds_at, nb = sm->nbanks;
+    unsigned n = in->ndst, P = sm->sb_preds_at, mask = sm->wr_bank_and;
     sm->st.rf_writes += (uint64_t)n * in->nact;
     /* (the banks gathered in a local: a store through the SM each time would make the
        compiler reload the fields the bank mapping reads) */
     uint64_t m = 0;
-    if (!sm->sub_core && !(nb & (nb - 1))) { /* sm_reg_bank, with a power-of-two bank count */
+    if (mask) { /* sm_reg_bank, with a power-of-two bank count (no sub-cores) */
         unsigned off = sm->bank_use_warp ? in->warp : 0;
         for (unsigned i = 0; i < n; i++) {
             unsigned id = in->dst[i];
-            m |= 1ull << (((id >= P ? id - P : id) + off) & (nb - 1));
+            m |= 1ull << (((id >= P ? id - P : id) + off) & mask);
         }
     } else
         for (unsigned i = 0; i < n; i++) {
