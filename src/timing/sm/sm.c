@@ -613,6 +613,16 @@ static uint64_t quiet_until(ws_sm *sm) {
 void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
 
 /* ---- the cycle ------------------------------------------------------------------ */
+/* Would a fetch-and-decode round do nothing? No fetched block to decode (sm_decode_cycle),
+   sm_fetch_cycle's first test holds (no L1I fill ready, no warp that may fetch) and no L1I
+   miss to send: the round changes nothing, so neither does the next. (The test of
+   sm_fetch_cycle in sm_internal.h: keep the two alike.) */
+static inline bool fetch_round_idle(const ws_sm *sm) {
+    return !sm->fb_valid && !ws_cache_has_ready(sm->l1i) &&
+           (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable)) &&
+           !ws_cache_has_miss(sm->l1i);
+}
+
 /* The cycle of an SM found busy (ws_sm_step, its one caller). Returns
    WS_SM_PURE when the next cycle will be a pure sleeping one (ws_sm_skip). */
 static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
@@ -650,7 +660,11 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
     sm_units_cycle(sm); /* function units and the LD/ST unit */
     sm_oc_cycle(sm);
     if (!sm->has_fault) sm_issue_cycle(sm);
-    for (int64_t f = 0; f < sm->cfg->inst_fetch_throughput; f++) { /* GPGPU-Sim 4: N rounds */
+    /* GPGPU-Sim 4: N rounds (at least one: options.def); a round after one that left
+       nothing to do changes nothing, nor do the ones after it (fetch_round_idle) */
+    sm_decode_cycle(sm);
+    sm_fetch_cycle(sm);
+    for (int64_t f = 1; f < sm->cfg->inst_fetch_throughput && !fetch_round_idle(sm); f++) {
         sm_decode_cycle(sm);
         sm_fetch_cycle(sm);
     }
