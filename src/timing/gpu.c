@@ -1632,6 +1632,30 @@ typedef struct kernel_run {
     sums ts_prev;               /* the time series' last sample */
 } kernel_run;
 
+/* The first multiple of `every` after `cycle`. */
+static uint64_t next_multiple(uint64_t cycle, uint64_t every) { return (cycle / every + 1) * every; }
+
+/* After the checks of the kernel's cycle `cycle` (idle: the cycles since the last
+ * progress), the first cycle at which one of the loop's periodic steps or stop tests
+ * could act: a sample of the heterogeneous memory, a controller epoch, the sampling
+ * within the kernel, the watchdog (idle grows by one a cycle at most), the cycle
+ * and instruction caps, a time-series sample, the hang detector, the progress line.
+ * Before it they would all pass, so the loop asks none of them (one compare a cycle). */
+static uint64_t check_due(const ws_gpu *g, uint64_t cycle, uint64_t idle, bool watch_waves,
+                          uint64_t interval) {
+    uint64_t due = g->ctl_next, c;
+#define CHECK_AT(x) (c = (x), due = c < due ? c : due)
+    if (g->hm_period) CHECK_AT(next_multiple(cycle, g->hm_period));
+    if (watch_waves || g->insn_cap) CHECK_AT(next_multiple(cycle, 64));
+    uint64_t watchdog = (uint64_t)g->cfg.watchdog_cycles, max_cycle = (uint64_t)g->cfg.max_cycle;
+    if (g->cfg.deadlock_detect) CHECK_AT(cycle + (idle < watchdog ? watchdog - idle : 1));
+    if (max_cycle) CHECK_AT(max_cycle > g->tot_cycles ? max_cycle - g->tot_cycles : cycle + 1);
+    if (interval) CHECK_AT(next_multiple(cycle, interval));
+    if (g->cfg.hang_cycles || g->progress_s > 0) CHECK_AT(next_multiple(cycle, 4096));
+#undef CHECK_AT
+    return due;
+}
+
 /* The cycle loop of one kernel: until its CTAs are done and the memory
  * system drained, a fault, the watchdog, the hang detector or a cap. */
 static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fault *fault) {
@@ -1654,6 +1678,9 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     uint64_t hang_insts = 0;
     uint32_t dram_owed = 0;
     ws_status rc = WS_OK;
+    const bool deadlock = g->cfg.deadlock_detect, cpu_llc = g->cpu || g->llc;
+    /* the first cycle (after cycle++) at which a periodic step or a stop test may act */
+    uint64_t check = check_due(g, 0, 0, watch_waves, interval);
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels (padding stays idle) */
     g->cta_rooms = 0;
     /* SMs are passed by asleep only on one thread, and not where other steps between
@@ -1768,17 +1795,21 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         }
         if (commit) progress |= sms_commit(g, &rc, fault);
         if ((cycle & (POOL_EVERY - 1)) == 0) pools_even(g);
-        bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
-        if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
+        if (cpu_llc) {
+            bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
+            if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
+        }
         cycle++;
         if (rc != WS_OK) break;
-        if (g->hm_period && cycle % g->hm_period == 0) hm_sample(g, g->hm_period);
-        if (cycle >= g->ctl_next) {
-            unskip_all(g, now + 1);
-            for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_wake(g->sm[i]); /* decisions change */
-            memset(g->sm_idle, 0, g->n_sms);
-            ws_control_epoch(g->ctl, cycle, now);
-            g->ctl_next = ws_control_next(g->ctl);
+        if (cycle >= check) { /* (the periodic steps before the dispatch: check_due) */
+            if (g->hm_period && cycle % g->hm_period == 0) hm_sample(g, g->hm_period);
+            if (cycle >= g->ctl_next) {
+                unskip_all(g, now + 1);
+                for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_wake(g->sm[i]); /* decisions change */
+                memset(g->sm_idle, 0, g->n_sms);
+                ws_control_epoch(g->ctl, cycle, now);
+                g->ctl_next = ws_control_next(g->ctl);
+            }
         }
         /* dispatch: GPGPU-Sim's order (dispatch_rr), statically, or, for
            thread-block clusters, a whole cluster to one SM at a time */
@@ -1823,14 +1854,18 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (rc != WS_OK) break;
         /* (while CTAs are left, the SMs' state is not read) */
         if (next_cta == dispatch_end && !sms_busy(g) && !memory_busy(g)) break;
-        if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
-            dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
-                                                             functionally */
         for (uint32_t i = 0; i < g->n_chan && !progress; i++)
             progress = ws_mempart_progressed(g->part[i]);
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
         idle = progress ? 0 : idle + 1;
-        if (g->cfg.deadlock_detect && idle >= watchdog) {
+        if (cycle < check) continue;
+        /* The checks of some cycles only (check_due); the sampling within the kernel reads
+           only the SMs' counters and changes only dispatch_end, neither of which the
+           progress test above reads: it goes first here. */
+        if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
+            dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
+                                                             functionally */
+        if (deadlock && idle >= watchdog) {
             unskip_all(g, now + 1);
             take_all_pending(g, l);
             describe_stuck(g, k->name, cycle, idle, fault);
@@ -1878,6 +1913,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 shown = true;
             }
         }
+        check = check_due(g, cycle, idle, watch_waves, interval);
     }
     if (shown && g->progress_tty) fprintf(stderr, "\r%120s\r", "");
     unskip_all(g, g->tot_cycles + cycle); /* (every exit is after a core cycle's cycle++) */
