@@ -72,6 +72,7 @@ bool sm_outq_full(const ws_sm *sm) { return sm->outq.len >= SM_OUTQ_CAP; }
 void sm_outq_push(ws_sm *sm, ws_mreq *r) {
     ws_addrdec_decode(sm->env.addrdec, r);
     ws_mreq_fifo_push(&sm->outq, r);
+    sm->after_kept |= WS_SM_HAS_OUT;
     sm->st.mem_requests_out++;
     sm->st.mem_out[r->access]++;
     if (r->access == WS_MA_GLOBAL_R && !r->is_atomic)
@@ -497,14 +498,15 @@ void ws_sm_commit(ws_sm *sm) {
     if (sm->wlog->n) ws_wlog_commit(sm->wlog);
 }
 /* The flags of ws_sm_after_cycle (asked after every cycle) that change only with a
-   fault, a kernel or a CTA coming or going: kept there. */
+   fault, a kernel or a CTA coming or going: kept there; and HAS_OUT, kept where the out
+   queue changes (sm_outq_push, ws_sm_out_pop). */
 static void keep_after_flags(ws_sm *sm) {
     sm->after_kept = (uint8_t)((sm->has_fault ? WS_SM_FAULTED : 0u) |
-                               (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u));
+                               (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u) |
+                               (sm->outq.head ? WS_SM_HAS_OUT : 0u));
 }
 static inline unsigned after_flags(const ws_sm *sm) {
-    return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->outq.head ? WS_SM_HAS_OUT : 0u) |
-           (sm->progressed ? WS_SM_PROGRESSED : 0u) |
+    return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->progressed ? WS_SM_PROGRESSED : 0u) |
            (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) | sm->after_kept;
 }
 unsigned ws_sm_after_cycle(const ws_sm *sm) { return after_flags(sm); }
@@ -719,6 +721,7 @@ ws_mreq *ws_sm_out_peek(ws_sm *sm) { return sm->outq.head; }
 void ws_sm_out_pop(ws_sm *sm) {
     ws_mreq *r = ws_mreq_fifo_pop(&sm->outq);
     if (r) r->t_icnt_in = sm->now;
+    if (!sm->outq.head) sm->after_kept &= (uint8_t)~WS_SM_HAS_OUT;
 }
 
 bool ws_sm_in_ready(const ws_sm *sm) { return sm->resp.len < SM_RESP_FIFO; }
