@@ -1379,9 +1379,11 @@ typedef struct unit_phase {
 /* Returns the SM's flags for the serial steps (0: it stayed idle). serial:
    called by sms_cycle_serial, for an SM that is not idle, which stores the
    flags itself (it may clear SO_TICKED) and shares no line with a thread.
-   direct: its CTAs and replies went in when given (skip_ok). */
+   direct: its CTAs and replies went in when given (skip_ok). dispatching:
+   p->dispatching (a constant in the serial loop's instances). */
 static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *p, uint32_t i,
-                                                              bool serial, bool direct) {
+                                                              bool serial, bool direct,
+                                                              bool dispatching) {
     ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
     sm_out *o = &g->out[i];
@@ -1399,14 +1401,14 @@ static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *
     if (serial) {
         /* cta_room is read only while dispatching, which once over stays over for
            the kernel */
-        if (p->dispatching && ((f & WS_SM_CTA_ROOM) || o->cta_room)) { /* (else 0 stays 0) */
+        if (dispatching && ((f & WS_SM_CTA_ROOM) || o->cta_room)) { /* (else 0 stays 0) */
             uint8_t room = f & WS_SM_CTA_ROOM ? cta_room_of(sm) : 0;
             g->cta_rooms += (uint32_t)room - o->cta_room;
             o->cta_room = room;
         }
         return f;
     }
-    uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
+    uint8_t room = dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
     if (o->f != f) o->f = f; /* unchanged: the line stays shared */
     if (o->cta_room != room) o->cta_room = room;
     return f;
@@ -1425,7 +1427,7 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
     uint32_t u = p->g->par_unit[i];
-    if (u < p->g->n_sms) (void)sm_cycle(p, u, false, false);
+    if (u < p->g->n_sms) (void)sm_cycle(p, u, false, false, p->dispatching);
     else if (u == p->g->n_sms) {
         if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
     } else {
@@ -1559,29 +1561,33 @@ static inline bool sm_commit(ws_gpu *g, uint32_t i, ws_status *rc, ws_fault *fau
 static inline __attribute__((always_inline)) bool sms_cycle_serial_t(ws_gpu *g,
                                                                       const unit_phase *ph,
                                                                       bool *progress,
-                                                                      const bool direct) {
+                                                                      const bool direct,
+                                                                      const bool dispatching) {
     bool later = false, moved = false;
     const uint8_t now_only = g->llc ? 0 : SO_TICKED;
     for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
         for (uint64_t m = busy_in(g, w); m; m &= m - 1) {
             uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
-            uint8_t f = sm_cycle(ph, i, true, direct);
+            uint8_t f = sm_cycle(ph, i, true, direct, dispatching);
             if ((f & (now_only | WS_SM_LOGGED | WS_SM_FAULTED)) != SO_TICKED) {
                 later |= (f & SO_TICKED) != 0;
                 g->out[i].f = f;
                 continue;
             }
             g->out[i].f = (uint8_t)(f & ~SO_TICKED); /* committed here */
-            if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
             moved |= (f & WS_SM_PROGRESSED) != 0;
+            if (!(f & (WS_SM_HAS_OUT | WS_SM_PURE))) continue; /* (most visits) */
+            if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
             if (f & WS_SM_PURE) sm_skip(g, i, ph->now);
         }
     *progress = moved;
     return later;
 }
 static bool sms_cycle_serial(ws_gpu *g, const unit_phase *ph, bool *progress) {
-    return g->skip_ok ? sms_cycle_serial_t(g, ph, progress, true)
-                      : sms_cycle_serial_t(g, ph, progress, false);
+    /* (an instance for each of the common cases: a test less per SM visit) */
+    if (!g->skip_ok) return sms_cycle_serial_t(g, ph, progress, false, ph->dispatching);
+    return ph->dispatching ? sms_cycle_serial_t(g, ph, progress, true, true)
+                           : sms_cycle_serial_t(g, ph, progress, true, false);
 }
 
 /* Requests go back to the pool of the unit that frees them: at a sectored L2
