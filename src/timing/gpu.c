@@ -1696,7 +1696,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     g->skip_next = UINT64_MAX;
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->out[i].arrived = NULL;
-        g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
+        g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & WS_SM_CTA_ROOM);
         g->out[i].cta_room = cta_room_of(g->sm[i]);
         g->cta_rooms += g->out[i].cta_room;
         g->out[i].n_pending = 0;
@@ -1711,10 +1711,11 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             for (uint32_t w = 0; 64 * w < g->n_sms; w++)
             for (uint64_t m = ws_icnt_arrivals(g->icnt, true, w) & below(g->n_sms, w); m; m &= m - 1) {
                 uint32_t i = 64 * w + (uint32_t)__builtin_ctzll(m);
-                /* ws_sm_in_ready_for, from what the SM's last cycle left: a
-                   reply needs room, an instruction fetch's does not */
+                /* ws_sm_in_ready_for: a reply needs room, an instruction fetch's
+                   does not (the room is what the SM's last cycle left: a reply
+                   given to sm_cycle, not direct, went in at its start) */
                 ws_mreq *r;
-                if (g->out[i].f & WS_SM_RESP_ROOM) {
+                if (ws_sm_in_ready(g->sm[i])) {
                     r = ws_icnt_pop(g->icnt, i); /* NULL: not all arrived */
                 } else {
                     const ws_mreq *h = ws_icnt_peek(g->icnt, i);

@@ -507,7 +507,7 @@ static void keep_after_flags(ws_sm *sm) {
 }
 static inline unsigned after_flags(const ws_sm *sm) {
     return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->progressed ? WS_SM_PROGRESSED : 0u) |
-           (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) | sm->after_kept;
+           sm->after_kept;
 }
 unsigned ws_sm_after_cycle(const ws_sm *sm) { return after_flags(sm); }
 
@@ -676,7 +676,7 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
 }
 
 unsigned ws_sm_step(ws_sm *sm, uint64_t now) {
-    if (!sm_busy(sm)) return after_flags(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM);
+    if (!sm_busy(sm)) return sm->after_kept & WS_SM_CTA_ROOM;
     unsigned pure = busy_cycle(sm, now);
     return WS_SM_TICKED | pure | after_flags(sm);
 }
