@@ -1058,14 +1058,12 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     ws_sm_stats smt = {0};
     ws_mempart_stats mpt = {0};
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_counters_diff(ws_sm_counters, ws_sm_ncounters, &sm0[i], ws_sm_get_stats(g->sm[i]),
-                         &sm0[i]);
-        ws_counters_add(ws_sm_counters, ws_sm_ncounters, &smt, &sm0[i]);
+        ws_counters_diff_add(ws_sm_counters, ws_sm_ncounters, &sm0[i], ws_sm_get_stats(g->sm[i]),
+                             &sm0[i], &smt);
     }
     for (uint32_t i = 0; i < g->n_chan; i++) {
-        ws_counters_diff(ws_mempart_counters, ws_mempart_ncounters, &mp0[i],
-                         ws_mempart_get_stats(g->part[i]), &mp0[i]);
-        ws_counters_add(ws_mempart_counters, ws_mempart_ncounters, &mpt, &mp0[i]);
+        ws_counters_diff_add(ws_mempart_counters, ws_mempart_ncounters, &mp0[i],
+                             ws_mempart_get_stats(g->part[i]), &mp0[i], &mpt);
     }
     uint64_t *pv = calloc(g->n_decl, sizeof *pv);
     if (!pv) return -1;
