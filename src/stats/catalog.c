@@ -209,28 +209,19 @@ void ws_catalog_print_markdown(FILE *f) {
     }
 }
 
-void ws_counters_diff(const ws_counter_decl *c, size_t n, void *out, const void *now,
-                      const void *before) {
+void ws_counters_diff_add(const ws_counter_decl *c, size_t n, void *out, const void *now,
+                          const void *before, void *acc) {
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < c[i].n; k++) {
             size_t o = c[i].off + k * sizeof(uint64_t);
-            uint64_t a, b;
+            uint64_t a, b, s;
             memcpy(&a, (const char *)now + o, sizeof a);
             memcpy(&b, (const char *)before + o, sizeof b);
+            memcpy(&s, (char *)acc + o, sizeof s);
             a -= b;
+            s += a;
             memcpy((char *)out + o, &a, sizeof a);
-        }
-}
-
-void ws_counters_add(const ws_counter_decl *c, size_t n, void *acc, const void *v) {
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < c[i].n; k++) {
-            size_t o = c[i].off + k * sizeof(uint64_t);
-            uint64_t a, b;
-            memcpy(&a, (char *)acc + o, sizeof a);
-            memcpy(&b, (const char *)v + o, sizeof b);
-            a += b;
-            memcpy((char *)acc + o, &a, sizeof a);
+            memcpy((char *)acc + o, &s, sizeof s);
         }
 }
 

@@ -119,11 +119,10 @@ typedef struct ws_counter_decl {
 
 #define WS_COUNTER(type, field) {#field, offsetof(type, field), sizeof(((type *)0)->field) / sizeof(uint64_t)}
 
-/* out = now - before, per declared counter (out may be before). */
-void ws_counters_diff(const ws_counter_decl *c, size_t n, void *out, const void *now,
-                      const void *before);
-/* acc += v, per declared counter. */
-void ws_counters_add(const ws_counter_decl *c, size_t n, void *acc, const void *v);
+/* out = now - before and acc += out, per declared counter, in one pass (a kernel's
+   statistics do both for every unit; out may be before). */
+void ws_counters_diff_add(const ws_counter_decl *c, size_t n, void *out, const void *now,
+                          const void *before, void *acc);
 /* How many bytes the declarations cover (a test compares it with sizeof). */
 size_t ws_counters_bytes(const ws_counter_decl *c, size_t n);
 

@@ -1058,14 +1058,12 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     ws_sm_stats smt = {0};
     ws_mempart_stats mpt = {0};
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        ws_counters_diff(ws_sm_counters, ws_sm_ncounters, &sm0[i], ws_sm_get_stats(g->sm[i]),
-                         &sm0[i]);
-        ws_counters_add(ws_sm_counters, ws_sm_ncounters, &smt, &sm0[i]);
+        ws_counters_diff_add(ws_sm_counters, ws_sm_ncounters, &sm0[i], ws_sm_get_stats(g->sm[i]),
+                             &sm0[i], &smt);
     }
     for (uint32_t i = 0; i < g->n_chan; i++) {
-        ws_counters_diff(ws_mempart_counters, ws_mempart_ncounters, &mp0[i],
-                         ws_mempart_get_stats(g->part[i]), &mp0[i]);
-        ws_counters_add(ws_mempart_counters, ws_mempart_ncounters, &mpt, &mp0[i]);
+        ws_counters_diff_add(ws_mempart_counters, ws_mempart_ncounters, &mp0[i],
+                             ws_mempart_get_stats(g->part[i]), &mp0[i], &mpt);
     }
     uint64_t *pv = calloc(g->n_decl, sizeof *pv);
     if (!pv) return -1;
@@ -1379,9 +1377,11 @@ typedef struct unit_phase {
 /* Returns the SM's flags for the serial steps (0: it stayed idle). serial:
    called by sms_cycle_serial, for an SM that is not idle, which stores the
    flags itself (it may clear SO_TICKED) and shares no line with a thread.
-   direct: its CTAs and replies went in when given (skip_ok). */
+   direct: its CTAs and replies went in when given (skip_ok). dispatching:
+   p->dispatching (a constant in the serial loop's instances). */
 static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *p, uint32_t i,
-                                                              bool serial, bool direct) {
+                                                              bool serial, bool direct,
+                                                              bool dispatching) {
     ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
     sm_out *o = &g->out[i];
@@ -1399,14 +1399,14 @@ static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *
     if (serial) {
         /* cta_room is read only while dispatching, which once over stays over for
            the kernel */
-        if (p->dispatching && ((f & WS_SM_CTA_ROOM) || o->cta_room)) { /* (else 0 stays 0) */
+        if (dispatching && ((f & WS_SM_CTA_ROOM) || o->cta_room)) { /* (else 0 stays 0) */
             uint8_t room = f & WS_SM_CTA_ROOM ? cta_room_of(sm) : 0;
             g->cta_rooms += (uint32_t)room - o->cta_room;
             o->cta_room = room;
         }
         return f;
     }
-    uint8_t room = p->dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
+    uint8_t room = dispatching && (f & WS_SM_CTA_ROOM) ? cta_room_of(sm) : 0;
     if (o->f != f) o->f = f; /* unchanged: the line stays shared */
     if (o->cta_room != room) o->cta_room = room;
     return f;
@@ -1425,7 +1425,7 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
     uint32_t u = p->g->par_unit[i];
-    if (u < p->g->n_sms) (void)sm_cycle(p, u, false, false);
+    if (u < p->g->n_sms) (void)sm_cycle(p, u, false, false, p->dispatching);
     else if (u == p->g->n_sms) {
         if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
     } else {
@@ -1559,29 +1559,33 @@ static inline bool sm_commit(ws_gpu *g, uint32_t i, ws_status *rc, ws_fault *fau
 static inline __attribute__((always_inline)) bool sms_cycle_serial_t(ws_gpu *g,
                                                                       const unit_phase *ph,
                                                                       bool *progress,
-                                                                      const bool direct) {
+                                                                      const bool direct,
+                                                                      const bool dispatching) {
     bool later = false, moved = false;
     const uint8_t now_only = g->llc ? 0 : SO_TICKED;
     for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
         for (uint64_t m = busy_in(g, w); m; m &= m - 1) {
             uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
-            uint8_t f = sm_cycle(ph, i, true, direct);
+            uint8_t f = sm_cycle(ph, i, true, direct, dispatching);
             if ((f & (now_only | WS_SM_LOGGED | WS_SM_FAULTED)) != SO_TICKED) {
                 later |= (f & SO_TICKED) != 0;
                 g->out[i].f = f;
                 continue;
             }
             g->out[i].f = (uint8_t)(f & ~SO_TICKED); /* committed here */
-            if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
             moved |= (f & WS_SM_PROGRESSED) != 0;
+            if (!(f & (WS_SM_HAS_OUT | WS_SM_PURE))) continue; /* (most visits) */
+            if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
             if (f & WS_SM_PURE) sm_skip(g, i, ph->now);
         }
     *progress = moved;
     return later;
 }
 static bool sms_cycle_serial(ws_gpu *g, const unit_phase *ph, bool *progress) {
-    return g->skip_ok ? sms_cycle_serial_t(g, ph, progress, true)
-                      : sms_cycle_serial_t(g, ph, progress, false);
+    /* (an instance for each of the common cases: a test less per SM visit) */
+    if (!g->skip_ok) return sms_cycle_serial_t(g, ph, progress, false, ph->dispatching);
+    return ph->dispatching ? sms_cycle_serial_t(g, ph, progress, true, true)
+                           : sms_cycle_serial_t(g, ph, progress, true, false);
 }
 
 /* Requests go back to the pool of the unit that frees them: at a sectored L2
@@ -1632,6 +1636,30 @@ typedef struct kernel_run {
     sums ts_prev;               /* the time series' last sample */
 } kernel_run;
 
+/* The first multiple of `every` after `cycle`. */
+static uint64_t next_multiple(uint64_t cycle, uint64_t every) { return (cycle / every + 1) * every; }
+
+/* After the checks of the kernel's cycle `cycle` (idle: the cycles since the last
+ * progress), the first cycle at which one of the loop's periodic steps or stop tests
+ * could act: a sample of the heterogeneous memory, a controller epoch, the sampling
+ * within the kernel, the watchdog (idle grows by one a cycle at most), the cycle
+ * and instruction caps, a time-series sample, the hang detector, the progress line.
+ * Before it they would all pass, so the loop asks none of them (one compare a cycle). */
+static uint64_t check_due(const ws_gpu *g, uint64_t cycle, uint64_t idle, bool watch_waves,
+                          uint64_t interval) {
+    uint64_t due = g->ctl_next, c;
+#define CHECK_AT(x) (c = (x), due = c < due ? c : due)
+    if (g->hm_period) CHECK_AT(next_multiple(cycle, g->hm_period));
+    if (watch_waves || g->insn_cap) CHECK_AT(next_multiple(cycle, 64));
+    uint64_t watchdog = (uint64_t)g->cfg.watchdog_cycles, max_cycle = (uint64_t)g->cfg.max_cycle;
+    if (g->cfg.deadlock_detect) CHECK_AT(cycle + (idle < watchdog ? watchdog - idle : 1));
+    if (max_cycle) CHECK_AT(max_cycle > g->tot_cycles ? max_cycle - g->tot_cycles : cycle + 1);
+    if (interval) CHECK_AT(next_multiple(cycle, interval));
+    if (g->cfg.hang_cycles || g->progress_s > 0) CHECK_AT(next_multiple(cycle, 4096));
+#undef CHECK_AT
+    return due;
+}
+
 /* The cycle loop of one kernel: until its CTAs are done and the memory
  * system drained, a fault, the watchdog, the hang detector or a cap. */
 static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fault *fault) {
@@ -1654,6 +1682,9 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     uint64_t hang_insts = 0;
     uint32_t dram_owed = 0;
     ws_status rc = WS_OK;
+    const bool deadlock = g->cfg.deadlock_detect, cpu_llc = g->cpu || g->llc;
+    /* the first cycle (after cycle++) at which a periodic step or a stop test may act */
+    uint64_t check = check_due(g, 0, 0, watch_waves, interval);
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels (padding stays idle) */
     g->cta_rooms = 0;
     /* SMs are passed by asleep only on one thread, and not where other steps between
@@ -1663,7 +1694,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     g->skip_next = UINT64_MAX;
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->out[i].arrived = NULL;
-        g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM));
+        g->out[i].f = (uint8_t)(ws_sm_after_cycle(g->sm[i]) & WS_SM_CTA_ROOM);
         g->out[i].cta_room = cta_room_of(g->sm[i]);
         g->cta_rooms += g->out[i].cta_room;
         g->out[i].n_pending = 0;
@@ -1678,10 +1709,11 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             for (uint32_t w = 0; 64 * w < g->n_sms; w++)
             for (uint64_t m = ws_icnt_arrivals(g->icnt, true, w) & below(g->n_sms, w); m; m &= m - 1) {
                 uint32_t i = 64 * w + (uint32_t)__builtin_ctzll(m);
-                /* ws_sm_in_ready_for, from what the SM's last cycle left: a
-                   reply needs room, an instruction fetch's does not */
+                /* ws_sm_in_ready_for: a reply needs room, an instruction fetch's
+                   does not (the room is what the SM's last cycle left: a reply
+                   given to sm_cycle, not direct, went in at its start) */
                 ws_mreq *r;
-                if (g->out[i].f & WS_SM_RESP_ROOM) {
+                if (ws_sm_in_ready(g->sm[i])) {
                     r = ws_icnt_pop(g->icnt, i); /* NULL: not all arrived */
                 } else {
                     const ws_mreq *h = ws_icnt_peek(g->icnt, i);
@@ -1768,17 +1800,21 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         }
         if (commit) progress |= sms_commit(g, &rc, fault);
         if ((cycle & (POOL_EVERY - 1)) == 0) pools_even(g);
-        bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
-        if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
+        if (cpu_llc) {
+            bool cpu_active = g->cpu && cpu_cycle(g, now, next_cta < dispatch_end);
+            if (g->llc) ws_llc_ai_cycle(g->llc, g->sm, cpu_active);
+        }
         cycle++;
         if (rc != WS_OK) break;
-        if (g->hm_period && cycle % g->hm_period == 0) hm_sample(g, g->hm_period);
-        if (cycle >= g->ctl_next) {
-            unskip_all(g, now + 1);
-            for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_wake(g->sm[i]); /* decisions change */
-            memset(g->sm_idle, 0, g->n_sms);
-            ws_control_epoch(g->ctl, cycle, now);
-            g->ctl_next = ws_control_next(g->ctl);
+        if (cycle >= check) { /* (the periodic steps before the dispatch: check_due) */
+            if (g->hm_period && cycle % g->hm_period == 0) hm_sample(g, g->hm_period);
+            if (cycle >= g->ctl_next) {
+                unskip_all(g, now + 1);
+                for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_wake(g->sm[i]); /* decisions change */
+                memset(g->sm_idle, 0, g->n_sms);
+                ws_control_epoch(g->ctl, cycle, now);
+                g->ctl_next = ws_control_next(g->ctl);
+            }
         }
         /* dispatch: GPGPU-Sim's order (dispatch_rr), statically, or, for
            thread-block clusters, a whole cluster to one SM at a time */
@@ -1823,14 +1859,18 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (rc != WS_OK) break;
         /* (while CTAs are left, the SMs' state is not read) */
         if (next_cta == dispatch_end && !sms_busy(g) && !memory_busy(g)) break;
-        if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
-            dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
-                                                             functionally */
         for (uint32_t i = 0; i < g->n_chan && !progress; i++)
             progress = ws_mempart_progressed(g->part[i]);
         if (!progress && ws_icnt_busy(g->icnt)) progress = true; /* flits in flight move */
         idle = progress ? 0 : idle + 1;
-        if (g->cfg.deadlock_detect && idle >= watchdog) {
+        if (cycle < check) continue;
+        /* The checks of some cycles only (check_due); the sampling within the kernel reads
+           only the SMs' counters and changes only dispatch_end, neither of which the
+           progress test above reads: it goes first here. */
+        if (watch_waves && (cycle & 63) == 0 && waves_converged(&k->ww, g, sm0, cycle))
+            dispatch_end = next_cta, watch_waves = false; /* converged: drain, then the rest runs
+                                                             functionally */
+        if (deadlock && idle >= watchdog) {
             unskip_all(g, now + 1);
             take_all_pending(g, l);
             describe_stuck(g, k->name, cycle, idle, fault);
@@ -1878,6 +1918,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 shown = true;
             }
         }
+        check = check_due(g, cycle, idle, watch_waves, interval);
     }
     if (shown && g->progress_tty) fprintf(stderr, "\r%120s\r", "");
     unskip_all(g, g->tot_cycles + cycle); /* (every exit is after a core cycle's cycle++) */

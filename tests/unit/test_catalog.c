@@ -29,9 +29,10 @@ TEST(catalog_counters_cover_unit_structs) {
     /* the difference and sum follow the declarations */
     ws_sm_stats a = {0}, b = {0}, d, acc = {0};
     a.l1d_access[1][2] = 10, b.l1d_access[1][2] = 3, a.warps_live_sum = 7;
-    ws_counters_diff(ws_sm_counters, ws_sm_ncounters, &d, &a, &b);
-    ws_counters_add(ws_sm_counters, ws_sm_ncounters, &acc, &d);
-    ws_counters_add(ws_sm_counters, ws_sm_ncounters, &acc, &d);
+    ws_counters_diff_add(ws_sm_counters, ws_sm_ncounters, &d, &a, &b, &acc);
+    ws_counters_diff_add(ws_sm_counters, ws_sm_ncounters, &b, &a, &b, &acc); /* out = before */
+    CHECK_EQ_U64(d.l1d_access[1][2], 7);
+    CHECK_EQ_U64(b.l1d_access[1][2], 7);
     CHECK_EQ_U64(acc.l1d_access[1][2], 14);
     CHECK_EQ_U64(acc.warps_live_sum, 14);
 }

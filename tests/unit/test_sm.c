@@ -348,10 +348,11 @@ static uint64_t rig_run_pieces(rig *r, uint32_t grid, uint32_t block, uint32_t r
             if (wake) ws_sm_wake(r->sm);
         }
         ws_sm_cycle(r->sm, now);
-        /* the flags ws_sm_after_cycle keeps (fault, CTA room) as computed afresh */
+        /* the flags ws_sm_after_cycle keeps (fault, CTA room, out queue) as computed afresh */
         unsigned f = ws_sm_after_cycle(r->sm);
         if (!(f & WS_SM_CTA_ROOM) != !ws_sm_can_take_cta(r->sm) ||
-            !(f & WS_SM_FAULTED) != !ws_sm_fault(r->sm, NULL)) {
+            !(f & WS_SM_FAULTED) != !ws_sm_fault(r->sm, NULL) ||
+            !(f & WS_SM_HAS_OUT) != !ws_sm_out_peek(r->sm)) {
             ws_test_fail(__FILE__, __LINE__, "cycle %llu: kept flags %#x", (unsigned long long)now, f);
             return 0;
         }
@@ -369,6 +370,10 @@ static uint64_t rig_run_pieces(rig *r, uint32_t grid, uint32_t block, uint32_t r
                 due[tail++ % CAP] = now + lat;
                 if (!split) break;
             }
+        }
+        if (!(ws_sm_after_cycle(r->sm) & WS_SM_HAS_OUT) != !ws_sm_out_peek(r->sm)) {
+            ws_test_fail(__FILE__, __LINE__, "cycle %llu: kept out-queue flag", (unsigned long long)now);
+            return 0;
         }
         if (!rig_went_on(r, &idle)) return 0;
         now++;

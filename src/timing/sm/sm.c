@@ -72,6 +72,7 @@ bool sm_outq_full(const ws_sm *sm) { return sm->outq.len >= SM_OUTQ_CAP; }
 void sm_outq_push(ws_sm *sm, ws_mreq *r) {
     ws_addrdec_decode(sm->env.addrdec, r);
     ws_mreq_fifo_push(&sm->outq, r);
+    sm->after_kept |= WS_SM_HAS_OUT;
     sm->st.mem_requests_out++;
     sm->st.mem_out[r->access]++;
     if (r->access == WS_MA_GLOBAL_R && !r->is_atomic)
@@ -497,15 +498,16 @@ void ws_sm_commit(ws_sm *sm) {
     if (sm->wlog->n) ws_wlog_commit(sm->wlog);
 }
 /* The flags of ws_sm_after_cycle (asked after every cycle) that change only with a
-   fault, a kernel or a CTA coming or going: kept there. */
+   fault, a kernel or a CTA coming or going: kept there; and HAS_OUT, kept where the out
+   queue changes (sm_outq_push, ws_sm_out_pop). */
 static void keep_after_flags(ws_sm *sm) {
     sm->after_kept = (uint8_t)((sm->has_fault ? WS_SM_FAULTED : 0u) |
-                               (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u));
+                               (can_take_cta(sm) ? WS_SM_CTA_ROOM : 0u) |
+                               (sm->outq.head ? WS_SM_HAS_OUT : 0u));
 }
 static inline unsigned after_flags(const ws_sm *sm) {
-    return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->outq.head ? WS_SM_HAS_OUT : 0u) |
-           (sm->progressed ? WS_SM_PROGRESSED : 0u) |
-           (sm->resp.len < SM_RESP_FIFO ? WS_SM_RESP_ROOM : 0u) | sm->after_kept;
+    return (sm->wlog->n ? WS_SM_LOGGED : 0u) | (sm->progressed ? WS_SM_PROGRESSED : 0u) |
+           sm->after_kept;
 }
 unsigned ws_sm_after_cycle(const ws_sm *sm) { return after_flags(sm); }
 
@@ -613,6 +615,16 @@ static uint64_t quiet_until(ws_sm *sm) {
 void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
 
 /* ---- the cycle ------------------------------------------------------------------ */
+/* Would a fetch-and-decode round do nothing? No fetched block to decode (sm_decode_cycle),
+   sm_fetch_cycle's first test holds (no L1I fill ready, no warp that may fetch) and no L1I
+   miss to send: the round changes nothing, so neither does the next. (The test of
+   sm_fetch_cycle in sm_internal.h: keep the two alike.) */
+static inline bool fetch_round_idle(const ws_sm *sm) {
+    return !sm->fb_valid && !ws_cache_has_ready(sm->l1i) &&
+           (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable)) &&
+           !ws_cache_has_miss(sm->l1i);
+}
+
 /* The cycle of an SM found busy (ws_sm_step, its one caller). Returns
    WS_SM_PURE when the next cycle will be a pure sleeping one (ws_sm_skip). */
 static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
@@ -650,7 +662,11 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
     sm_units_cycle(sm); /* function units and the LD/ST unit */
     sm_oc_cycle(sm);
     if (!sm->has_fault) sm_issue_cycle(sm);
-    for (int64_t f = 0; f < sm->cfg->inst_fetch_throughput; f++) { /* GPGPU-Sim 4: N rounds */
+    /* GPGPU-Sim 4: N rounds (at least one: options.def); a round after one that left
+       nothing to do changes nothing, nor do the ones after it (fetch_round_idle) */
+    sm_decode_cycle(sm);
+    sm_fetch_cycle(sm);
+    for (int64_t f = 1; f < sm->cfg->inst_fetch_throughput && !fetch_round_idle(sm); f++) {
         sm_decode_cycle(sm);
         sm_fetch_cycle(sm);
     }
@@ -660,7 +676,7 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
 }
 
 unsigned ws_sm_step(ws_sm *sm, uint64_t now) {
-    if (!sm_busy(sm)) return after_flags(sm) & (WS_SM_RESP_ROOM | WS_SM_CTA_ROOM);
+    if (!sm_busy(sm)) return sm->after_kept & WS_SM_CTA_ROOM;
     unsigned pure = busy_cycle(sm, now);
     return WS_SM_TICKED | pure | after_flags(sm);
 }
@@ -705,6 +721,7 @@ ws_mreq *ws_sm_out_peek(ws_sm *sm) { return sm->outq.head; }
 void ws_sm_out_pop(ws_sm *sm) {
     ws_mreq *r = ws_mreq_fifo_pop(&sm->outq);
     if (r) r->t_icnt_in = sm->now;
+    if (!sm->outq.head) sm->after_kept &= (uint8_t)~WS_SM_HAS_OUT;
 }
 
 bool ws_sm_in_ready(const ws_sm *sm) { return sm->resp.len < SM_RESP_FIFO; }

@@ -143,15 +143,16 @@ void ws_sm_commit(ws_sm *sm);
 /* What the GPU's steps around the SMs' cycles need to know after one, in
  * one call (WS_SM_* flags): stores or atomics waiting for ws_sm_commit,
  * requests in the out queue (ws_sm_out_peek), progress (ws_sm_progressed),
- * a fault (ws_sm_fault), room for a reply (ws_sm_in_ready), room for a CTA
- * (ws_sm_can_take_cta). */
+ * a fault (ws_sm_fault), room for a CTA (ws_sm_can_take_cta). (Room for a
+ * reply is asked only when one arrives, ws_sm_in_ready: the flag cost every
+ * cycle what the question costs an arrival.) */
 /* (PROGRESSED is bit 0: the SM's bool is the bit itself, without a shift) */
 enum { WS_SM_PROGRESSED = 1, WS_SM_HAS_OUT = 2, WS_SM_LOGGED = 4, WS_SM_FAULTED = 8,
-       WS_SM_RESP_ROOM = 16, WS_SM_CTA_ROOM = 32, WS_SM_PURE = 0x40, WS_SM_TICKED = 0x80 };
+       WS_SM_CTA_ROOM = 32, WS_SM_PURE = 0x40, WS_SM_TICKED = 0x80 };
 unsigned ws_sm_after_cycle(const ws_sm *sm);
 /* The GPU's cycle of one SM in one call: when ws_sm_busy, ws_sm_cycle and
  * WS_SM_TICKED | ws_sm_after_cycle; otherwise nothing is done and only
- * ws_sm_after_cycle's WS_SM_RESP_ROOM and WS_SM_CTA_ROOM are returned. */
+ * ws_sm_after_cycle's WS_SM_CTA_ROOM is returned. */
 unsigned ws_sm_step(ws_sm *sm, uint64_t now);
 /* WS_SM_PURE in ws_sm_step's flags: the SM's next cycles up to
  * ws_sm_sleep_until are pure sleeping ones, which only count: the caller

@@ -344,7 +344,8 @@ struct ws_sm {
     bool sleep_shift;          /* asleep while the L1 latency queue moves up (sm_ldst_moving) */
     /* the SM cycle's speed, eighth round (sm.c; ldst.c: sm_ldst_reply_quiet) */
     uint64_t sleep_replies;    /* replies taken asleep (tests: the path ran) */
-    uint8_t after_kept;        /* ws_sm_after_cycle's FAULTED and CTA_ROOM, kept where they change */
+    uint8_t after_kept;        /* ws_sm_after_cycle's FAULTED, CTA_ROOM and HAS_OUT, kept where
+                                  they change (sm.c: one load for three flags a cycle) */
 
     /* pipeline registers */
     sm_regset id_oc[SM_NCLASS], oc_ex[SM_NCLASS];
