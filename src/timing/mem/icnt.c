@@ -664,8 +664,14 @@ static inline __attribute__((always_inline)) void transfer1(const ws_icnt *n, ne
 /* A cycle of a one-word network with entering packets: ws_icnt_cycle's
    steps, the sets read as single words (sets1). */
 static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *t, int steps) {
-    sets1 w = {t->out_cand[0], t->conn_out[0], t->ej_busy[0]};
     uint64_t *wt = t->wait + n->slot; /* heads ready from this cycle */
+    /* no head joins, none is a candidate and no output is connected (every
+       packet's head waits for its cycle): only the step count moves */
+    if (!(*wt | t->out_cand[0] | t->conn_out[0])) {
+        t->step += (uint64_t)steps;
+        return;
+    }
+    sets1 w = {t->out_cand[0], t->conn_out[0], t->ej_busy[0]};
     if (*wt) {
         for (uint64_t m = *wt; m; m &= m - 1) {
             const uint32_t i = (uint32_t)__builtin_ctzll(m);
