@@ -291,6 +291,11 @@ static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     uint64_t part_line = r->part_addr - (r->addr - line);
     uint8_t mask = sector_mask(r);
     r->pending = 0;
+    /* enter() for each piece, its tests and stores made once: the pieces
+       copy the entry cycle and share the parent's queue */
+    r->t_l2_in = now;
+    p->scan.l2_quiet_until = 0;
+    ws_mreq_fifo *q = is_texture(r) ? &s->icnt_l2 : &s->rop;
     for (uint32_t m = mask; m; m &= m - 1) { /* the sectors in ascending order */
         uint32_t i = (uint32_t)__builtin_ctz(m);
         ws_mreq *c = ws_mreq_alloc_copy(p->pool, r);
@@ -304,7 +309,7 @@ static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
         memcpy(c->bytes + i * 4, b, 4);
         c->part_addr = part_line + 32 * i;
         r->pending++; /* (after the copy: each child holds the count before it, as it did) */
-        enter(p, s, c, now);
+        ws_mreq_fifo_push(q, c);
     }
 }
 
