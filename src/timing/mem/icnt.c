@@ -25,27 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pkt {
-    ws_mreq *r;
-    uint64_t ready;       /* input: cycle the head may compete; ejection: tail arrival */
-    uint64_t t_push;
-    uint32_t dst;         /* local output index */
-    uint32_t flits, moved;
-} pkt;
-
-/* An input or ejection buffer: ws_icnt_ring (icnt.h, where the replies'
-   inline room test reads an input's flits). */
+/* A packet, a ring, an output port: ws_icnt_pkt, ws_icnt_ring and
+   ws_icnt_port (icnt.h, where the inline room test and pop read them). */
+typedef ws_icnt_pkt pkt;
 typedef ws_icnt_ring pring;
-
-/* An output port (a grant or a transfer reads and writes all of it). */
-typedef struct outp {
-    pring ej;             /* ejection buffer */
-    uint64_t budget_at;   /* cycle its budget was last refilled */
-    uint64_t out_ok;      /* first allocation step it may be granted again */
-    int32_t conn;         /* input connected, -1 if free */
-    uint32_t gptr;        /* round-robin grant pointer */
-    uint32_t budget;      /* flits it may still move this cycle */
-} outp;
+typedef ws_icnt_port outp;
 
 typedef struct net {
     uint32_t nin, nout;
@@ -94,11 +78,8 @@ struct ws_icnt {
     uint32_t alloc_gap;   /* allocation steps between two packets through one port */
     double speedup;
     int whole_steps;      /* speedup, if a whole number (the steps of every cycle); else 0 */
-    uint64_t now;
     uint32_t slot;        /* now % n_wait, kept without a division */
     uint32_t push_slot;   /* (now + head_delay) % n_wait: a pushed head's wait slot */
-    uint64_t in_flight;   /* packets anywhere in the network */
-    ws_icnt_stats stats;
 };
 
 static bool ring_init(pring *q, uint32_t cap) {
@@ -248,6 +229,8 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
        network's the SMs (only outputs have ejection buffers) */
     n->scan.arrivals[0] = n->nets[0].ej_busy;
     n->scan.arrivals[1] = n->nets[1].ej_busy;
+    n->scan.out[0] = n->nets[0].op;
+    n->scan.out[1] = n->nets[1].op;
     n->scan.reply_in = n->nets[1].in;
     n->scan.n_sms = n_sms;
     n->scan.cap_in = n->cap_in;
@@ -290,17 +273,17 @@ static inline __attribute__((always_inline)) void push_at(ws_icnt *n, int k, net
     if (!flits) flits = 1;
     pkt *p = ring_push(q);
     p->r = r;
-    p->t_push = n->now;
-    p->ready = n->now + n->head_delay;
+    p->t_push = n->scan.now;
+    p->ready = n->scan.now + n->head_delay;
     p->dst = o;
     p->flits = flits; /* (moved: counted in the ejection buffer's copy, from 0) */
     q->flits += flits;
     if (q->len == 1) /* a new head (an empty input holds no output): head_candidate's wait, */
         bit_set(t->wait + (size_t)n->push_slot * t->win, i); /* as head_delay >= 1 */
     t->entering++;
-    n->in_flight++;
-    n->stats.packets[k]++;
-    n->stats.flits[k] += flits;
+    n->scan.in_flight++;
+    n->scan.stats.packets[k]++;
+    n->scan.stats.flits[k] += flits;
 }
 /* The local output of destination node dst in network k (0: requests, to
    sub-partitions; 1: replies, to SMs). */
@@ -332,28 +315,9 @@ const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
     const net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];
     uint32_t o = node < n->n_sms ? node : node - n->n_sms;
     pkt *p = ring_head((pring *)&t->op[o].ej);
-    if (!p || p->moved < p->flits || p->ready > n->now) return NULL;
+    if (!p || p->moved < p->flits || p->ready > n->scan.now) return NULL;
     return p->r;
 }
-
-/* ws_icnt_pop's body for output o of network k (1: an SM's replies, 0: a
-   sub-partition's requests), k known at each entry below. */
-static inline __attribute__((always_inline)) ws_mreq *pop_at(ws_icnt *n, const int k, uint32_t o) {
-    net *t = &n->nets[k];
-    pring *q = &t->op[o].ej;
-    if (!q->len) return NULL; /* (ring_head's test, without its NULL to test again) */
-    const pkt *p = &q->v[q->head];
-    if (p->moved < p->flits || p->ready > n->now) return NULL;
-    ws_mreq *r = p->r;
-    n->stats.total_latency[k] += n->now - p->t_push;
-    q->flits -= p->flits;
-    ring_pop(q);
-    if (!q->len) bit_clear(t->ej_busy, o);
-    n->in_flight--;
-    return r;
-}
-ws_mreq *ws_icnt_pop_sm(ws_icnt *n, uint32_t sm) { return pop_at(n, 1, sm); }
-ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub) { return pop_at(n, 0, sub); }
 
 /* Output port op moves the flits of its packet d (the newest in its
  * ejection buffer, from input ring in) that it may in this cycle: up to
@@ -361,8 +325,8 @@ ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub) { return pop_at(n, 0, sub); }
  * whether the tail left (then the caller frees the ports: pass_tail). */
 static inline __attribute__((always_inline)) bool move_flits(const ws_icnt *n, outp *op, pring *in,
                                                              pkt *d) {
-    if (op->budget_at != n->now) { /* first move of this cycle */
-        op->budget_at = n->now;
+    if (op->budget_at != n->scan.now) { /* first move of this cycle */
+        op->budget_at = n->scan.now;
         op->budget = n->out_speedup;
     }
     /* as many flits as the budget, the ejection buffer's room and the
@@ -380,7 +344,7 @@ static inline __attribute__((always_inline)) bool move_flits(const ws_icnt *n, o
 /* Packet d's tail left input ci (ring in) through output port op. */
 static inline __attribute__((always_inline)) void pass_tail(const ws_icnt *n, net *t, outp *op,
                                                             uint32_t ci, pring *in, pkt *d) {
-    d->ready = n->now + 1; /* the output channel */
+    d->ready = n->scan.now + 1; /* the output channel */
     ring_pop(in);
     t->entering--;
     t->in_ok[ci] = op->out_ok = t->step + n->alloc_gap;
@@ -419,7 +383,7 @@ static inline __attribute__((always_inline)) void grant(const ws_icnt *n, net *t
 /* Can input i's head compete in this step? (The allocator below leaves out
    the due test: a head joins the candidates only in its due cycle.) */
 static inline bool in_may(const ws_icnt *n, const net *t, uint32_t i) {
-    return ring_head((pring *)&t->in[i])->ready <= n->now && t->in_ok[i] <= t->step;
+    return ring_head((pring *)&t->in[i])->ready <= n->scan.now && t->in_ok[i] <= t->step;
 }
 
 /* Output o's candidates that may be granted in this step: past their
@@ -440,11 +404,11 @@ static inline __attribute__((always_inline)) uint64_t join1(const ws_icnt *n, ne
     const pring *in = &t->in[i];
     if (!in->len) return 0;
     const pkt *h = &in->v[in->head];
-    if (h->ready <= n->now) {
+    if (h->ready <= n->scan.now) {
         t->cand_o[h->dst] |= 1ull << i;
         return 1ull << h->dst;
     }
-    uint32_t k = n->slot + (uint32_t)(h->ready - n->now);
+    uint32_t k = n->slot + (uint32_t)(h->ready - n->scan.now);
     if (k >= t->n_wait) k -= t->n_wait;
     t->wait[k] |= 1ull << i;
     return 0;
@@ -467,7 +431,7 @@ static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t
                                                         const uint64_t step) {
     const bool gap = t->gap_until > step; /* (tails of this step change it only after it) */
     const uint64_t ok = step + n->alloc_gap; /* a tail's port takes its next packet then */
-    const uint64_t now = n->now;
+    const uint64_t now = n->scan.now;
     uint64_t oc = w->oc, cn = w->cn, eb = w->eb;
     uint64_t tl = 0; /* inputs whose tail left in this step */
     for (uint64_t om = oc & ~cn; om; om &= om - 1) {
@@ -606,7 +570,7 @@ static inline void tail_left(const ws_icnt *n, net *t, uint32_t ci) {
     const pring *in = &t->in[ci];
     if (in->len) {
         const pkt *h = &in->v[in->head];
-        head_candidate(t, n->now, n->slot, ci, h->dst, h->ready);
+        head_candidate(t, n->scan.now, n->slot, ci, h->dst, h->ready);
     }
 }
 
@@ -733,8 +697,8 @@ static __attribute__((noinline)) void cycle_words(const ws_icnt *n, net *t, int 
 }
 
 void ws_icnt_cycle(ws_icnt *n) {
-    n->stats.cycles++;
-    if (n->in_flight) n->stats.busy_cycles++;
+    n->scan.stats.cycles++;
+    if (n->scan.in_flight) n->scan.stats.busy_cycles++;
     for (int k = 0; k < 2; k++) {
         net *t = &n->nets[k];
         int steps = n->whole_steps;
@@ -751,15 +715,16 @@ void ws_icnt_cycle(ws_icnt *n) {
         if (t->one_word) cycle1(n, t, steps);
         else cycle_words(n, t, steps);
     }
-    n->now++;
+    n->scan.now++;
     n->push_slot = n->slot; /* (slot + head_delay) % (head_delay + 1) = slot - 1 */
     n->slot = n->slot + 1 == n->nets[0].n_wait ? 0 : n->slot + 1;
 }
 
-bool ws_icnt_busy(const ws_icnt *n) { return n->in_flight != 0; }
+bool ws_icnt_busy(const ws_icnt *n) { return n->scan.in_flight != 0; }
 
 void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
-    size_t w = (size_t)snprintf(buf, len, "%llu packets in flight", (unsigned long long)n->in_flight);
+    size_t w = (size_t)snprintf(buf, len, "%llu packets in flight",
+                                (unsigned long long)n->scan.in_flight);
     for (int k = 0; k < 2 && w < len; k++) {
         const net *t = &n->nets[k];
         uint32_t inq = 0, ejq = 0;
@@ -770,4 +735,4 @@ void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
     }
 }
 
-const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->stats; }
+const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->scan.stats; }

@@ -20,21 +20,43 @@ typedef struct ws_icnt_stats {
 } ws_icnt_stats;
 
 typedef struct ws_icnt ws_icnt;
-/* A port's packet ring (an input buffer or an ejection buffer): icnt.c's,
-   declared here for ws_icnt_reply_full. */
+/* icnt.c's port types, declared here for the inline room test and pop
+   below. A packet in a port's ring: */
+typedef struct ws_icnt_pkt {
+    ws_mreq *r;
+    uint64_t ready;       /* input: cycle the head may compete; ejection: tail arrival */
+    uint64_t t_push;
+    uint32_t dst;         /* local output index */
+    uint32_t flits, moved;
+} ws_icnt_pkt;
+/* A port's packet ring (an input buffer or an ejection buffer). */
 typedef struct ws_icnt_ring {
-    struct pkt *v;
+    ws_icnt_pkt *v;
     uint32_t cap, head, len;
     uint32_t mask;        /* slots - 1: the slots are the next power of two of cap */
     uint32_t flits;       /* flits held */
 } ws_icnt_ring;
-/* What the GPU reads every cycle without a call: the interconnect's first
-   member. */
+/* An output port (a grant or a transfer reads and writes all of it). */
+typedef struct ws_icnt_port {
+    ws_icnt_ring ej;      /* ejection buffer */
+    uint64_t budget_at;   /* cycle its budget was last refilled */
+    uint64_t out_ok;      /* first allocation step it may be granted again */
+    int32_t conn;         /* input connected, -1 if free */
+    uint32_t gptr;        /* round-robin grant pointer */
+    uint32_t budget;      /* flits it may still move this cycle */
+} ws_icnt_port;
+/* What the GPU reads and pops every cycle without a call: the
+   interconnect's first member. Indexed by network: [0] requests (outputs:
+   sub-partitions), [1] replies (outputs: SMs). */
 typedef struct ws_icnt_scan {
-    const uint64_t *arrivals[2]; /* ws_icnt_arrivals' words: [sub-partitions, SMs] */
+    uint64_t *arrivals[2];        /* ws_icnt_arrivals' words: the outputs' ejection-busy sets */
+    ws_icnt_port *out[2];         /* the output ports */
     const ws_icnt_ring *reply_in; /* the reply network's inputs (sub-partitions) */
     uint32_t cap_in;              /* an input's room, in flits */
     uint32_t n_sms;               /* nodes below it are SMs (ws_icnt_pop) */
+    uint64_t now;                 /* interconnect cycles run */
+    uint64_t in_flight;           /* packets anywhere in the network */
+    ws_icnt_stats stats;
 } ws_icnt_scan;
 
 ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subparts, char *err,
@@ -61,13 +83,35 @@ static inline bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_m
 }
 /* The packet that ws_icnt_pop would return, without taking it. */
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node);
+/* The packet that has fully arrived at output o of network k (1: SM o's
+   replies, 0: sub-partition o's requests), or NULL; inline, as the GPU pops
+   every packet. */
+static inline __attribute__((always_inline)) ws_mreq *ws_icnt_pop_at(ws_icnt *n, const int k,
+                                                                     uint32_t o) {
+    ws_icnt_scan *s = (ws_icnt_scan *)(void *)n;
+    ws_icnt_ring *q = &s->out[k][o].ej;
+    if (!q->len) return NULL;
+    const ws_icnt_pkt *p = &q->v[q->head];
+    if (p->moved < p->flits || p->ready > s->now) return NULL;
+    ws_mreq *r = p->r;
+    s->stats.total_latency[k] += s->now - p->t_push;
+    q->flits -= p->flits;
+    q->head = (q->head + 1) & q->mask;
+    if (!--q->len) s->arrivals[k][o >> 6] &= ~(1ull << (o & 63));
+    s->in_flight--;
+    return r;
+}
 /* A packet that has fully arrived at SM sm (a reply) or at sub-partition
    sub (node n_sms + sub: a request), or NULL. */
-ws_mreq *ws_icnt_pop_sm(ws_icnt *n, uint32_t sm);
-ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub);
+static inline __attribute__((always_inline)) ws_mreq *ws_icnt_pop_sm(ws_icnt *n, uint32_t sm) {
+    return ws_icnt_pop_at(n, 1, sm);
+}
+static inline __attribute__((always_inline)) ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub) {
+    return ws_icnt_pop_at(n, 0, sub);
+}
 /* A packet that has fully arrived at node `node`, or NULL: the direction is
    picked here, so that each entry above knows its network. */
-static inline ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
+static inline __attribute__((always_inline)) ws_mreq *ws_icnt_pop(ws_icnt *n, uint32_t node) {
     const uint32_t n_sms = ((const ws_icnt_scan *)(const void *)n)->n_sms;
     return node < n_sms ? ws_icnt_pop_sm(n, node) : ws_icnt_pop_sub(n, node - n_sms);
 }
