@@ -64,7 +64,9 @@ typedef struct net {
     uint64_t *in_ok;      /* per input: first allocation step its next packet may be granted */
     uint64_t step;        /* allocation steps run (internal speedup: several per cycle) */
     uint64_t gap_until;   /* the latest in_ok: no input waits out its gap from this step on */
-    uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
+    /* packets wholly past the switch: scan.pushed[k] - passed are entering
+       (nothing to move if none) */
+    uint32_t passed;
     double acc;           /* fractional internal speedup (stays 0 for a whole one) */
     bool ref_alloc;       /* tests: the allocator that visits every candidate input */
     bool one_word;        /* up to 64 inputs and outputs, not ref_alloc: cycle1 */
@@ -79,7 +81,7 @@ struct ws_icnt {
     double speedup;
     int whole_steps;      /* speedup, if a whole number (the steps of every cycle); else 0 */
     uint32_t slot;        /* now % n_wait, kept without a division */
-    uint32_t push_slot;   /* (now + head_delay) % n_wait: a pushed head's wait slot */
+    uint32_t push_slot;   /* (now + head_delay) % n_wait: a pushed head's wait slot (scan.push_wait) */
 };
 
 static bool ring_init(pring *q, uint32_t cap) {
@@ -231,7 +233,11 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
     n->scan.arrivals[1] = n->nets[1].ej_busy;
     n->scan.out[0] = n->nets[0].op;
     n->scan.out[1] = n->nets[1].op;
-    n->scan.reply_in = n->nets[1].in;
+    for (int k = 0; k < 2; k++) {
+        n->scan.in[k] = n->nets[k].in;
+        n->scan.push_wait[k] = n->nets[k].wait + (size_t)n->push_slot * n->nets[k].win;
+    }
+    n->scan.head_delay = n->head_delay;
     n->scan.n_sms = n_sms;
     n->scan.cap_in = n->cap_in;
     return n;
@@ -254,61 +260,17 @@ static net *in_port(const ws_icnt *n, uint32_t src, uint32_t *port) {
     return (net *)&n->nets[1];
 }
 
-/* Room in input ring q for a packet of `flits` flits: a slot and all its flits. */
-static inline bool has_room(const ws_icnt *n, const pring *q, uint32_t flits) {
-    return q->len < q->cap && q->flits + flits <= n->cap_in;
-}
-
 bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits) {
     uint32_t i;
     net *t = in_port(n, src, &i);
-    return has_room(n, &t->in[i], flits);
+    return ws_icnt_room(n, &t->in[i], flits);
 }
 
-/* ws_icnt_push's body, on the input ring q (port i of network k, t), for
-   its output o. */
-static inline __attribute__((always_inline)) void push_at(ws_icnt *n, int k, net *t, pring *q,
-                                                          uint32_t i, uint32_t o, ws_mreq *r,
-                                                          uint32_t flits) {
-    if (!flits) flits = 1;
-    pkt *p = ring_push(q);
-    p->r = r;
-    p->t_push = n->scan.now;
-    p->ready = n->scan.now + n->head_delay;
-    p->dst = o;
-    p->flits = flits; /* (moved: counted in the ejection buffer's copy, from 0) */
-    q->flits += flits;
-    if (q->len == 1) /* a new head (an empty input holds no output): head_candidate's wait, */
-        bit_set(t->wait + (size_t)n->push_slot * t->win, i); /* as head_delay >= 1 */
-    t->entering++;
-    n->scan.in_flight++;
-    n->scan.stats.packets[k]++;
-    n->scan.stats.flits[k] += flits;
-}
-/* The local output of destination node dst in network k (0: requests, to
-   sub-partitions; 1: replies, to SMs). */
-static inline uint32_t out_port(const ws_icnt *n, int k, uint32_t dst) {
-    return k == 0 ? dst - n->n_sms : dst;
-}
+/* (Network 0, requests, goes to the sub-partitions: output dst - n_sms;
+   network 1, replies, to the SMs: output dst.) */
 void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
-    uint32_t i;
-    net *t = in_port(n, src, &i);
-    int k = src < n->n_sms ? 0 : 1;
-    push_at(n, k, t, &t->in[i], i, out_port(n, k, dst), r, flits);
-}
-bool ws_icnt_try_push_req(ws_icnt *n, uint32_t sm, uint32_t sub, ws_mreq *r, uint32_t flits) {
-    net *t = &n->nets[0];
-    pring *q = &t->in[sm];
-    if (!has_room(n, q, flits)) return false;
-    push_at(n, 0, t, q, sm, sub, r, flits);
-    return true;
-}
-bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits) {
-    net *t = &n->nets[1];
-    pring *q = &t->in[sub];
-    if (!has_room(n, q, flits)) return false;
-    push_at(n, 1, t, q, sub, sm, r, flits);
-    return true;
+    if (src < n->n_sms) ws_icnt_push_at(n, 0, src, dst - n->n_sms, r, flits);
+    else ws_icnt_push_at(n, 1, src - n->n_sms, dst, r, flits);
 }
 
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
@@ -346,7 +308,7 @@ static inline __attribute__((always_inline)) void pass_tail(const ws_icnt *n, ne
                                                             uint32_t ci, pring *in, pkt *d) {
     d->ready = n->scan.now + 1; /* the output channel */
     ring_pop(in);
-    t->entering--;
+    t->passed++;
     t->in_ok[ci] = op->out_ok = t->step + n->alloc_gap;
 }
 
@@ -473,7 +435,7 @@ static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t
         if (k == f) { /* pass_tail */
             d->ready = now + 1; /* the output channel */
             ring_pop(in);
-            t->entering--;
+            t->passed++;
             t->in_ok[i] = op->out_ok = ok;
             tl |= 1ull << i;
         } else {
@@ -711,12 +673,14 @@ void ws_icnt_cycle(ws_icnt *n) {
         }
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
-        if (!t->entering) continue;
+        if (n->scan.pushed[k] == t->passed) continue;
         if (t->one_word) cycle1(n, t, steps);
         else cycle_words(n, t, steps);
     }
     n->scan.now++;
     n->push_slot = n->slot; /* (slot + head_delay) % (head_delay + 1) = slot - 1 */
+    for (int k = 0; k < 2; k++)
+        n->scan.push_wait[k] = n->nets[k].wait + (size_t)n->push_slot * n->nets[k].win;
     n->slot = n->slot + 1 == n->nets[0].n_wait ? 0 : n->slot + 1;
 }
 

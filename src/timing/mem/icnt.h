@@ -51,8 +51,13 @@ typedef struct ws_icnt_port {
 typedef struct ws_icnt_scan {
     uint64_t *arrivals[2];        /* ws_icnt_arrivals' words: the outputs' ejection-busy sets */
     ws_icnt_port *out[2];         /* the output ports */
-    const ws_icnt_ring *reply_in; /* the reply network's inputs (sub-partitions) */
+    ws_icnt_ring *in[2];          /* the input rings ([0] the SMs', [1] the sub-partitions') */
+    /* The waiting-head set that a head pushed in this cycle joins (the slot
+       of the cycle it is due: head_delay >= 1 cycles on), per network. */
+    uint64_t *push_wait[2];
+    uint32_t pushed[2];           /* packets pushed (the network counts those past the switch) */
     uint32_t cap_in;              /* an input's room, in flits */
+    uint32_t head_delay;          /* cycles from a push to its head's first allocation */
     uint32_t n_sms;               /* nodes below it are SMs (ws_icnt_pop) */
     uint64_t now;                 /* interconnect cycles run */
     uint64_t in_flight;           /* packets anywhere in the network */
@@ -67,16 +72,56 @@ bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits);
 /* Inject (call only after has_buffer). The network is chosen by direction
  * (src is an SM: request network; else reply network). */
 void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits);
+/* Room in input ring q for a packet of `flits` flits: a slot and all its flits. */
+static inline bool ws_icnt_room(const ws_icnt *n, const ws_icnt_ring *q, uint32_t flits) {
+    return q->len < q->cap && q->flits + flits <= ((const ws_icnt_scan *)(const void *)n)->cap_in;
+}
+/* ws_icnt_push's body: packet r enters input i of network k (0: requests,
+   1: replies) for its output o. Inline, as the GPU pushes every packet. */
+static inline __attribute__((always_inline)) void ws_icnt_push_at(ws_icnt *n, const int k,
+                                                                  uint32_t i, uint32_t o,
+                                                                  ws_mreq *r, uint32_t flits) {
+    ws_icnt_scan *s = (ws_icnt_scan *)(void *)n;
+    ws_icnt_ring *q = &s->in[k][i];
+    if (!flits) flits = 1;
+    ws_icnt_pkt *p = &q->v[(q->head + q->len) & q->mask];
+    q->len++;
+    p->r = r;
+    p->t_push = s->now;
+    p->ready = s->now + s->head_delay;
+    p->dst = o;
+    p->flits = flits; /* (moved: counted in the ejection buffer's copy, from 0) */
+    q->flits += flits;
+    if (q->len == 1) /* a new head (an empty input holds no output): it waits for its cycle */
+        s->push_wait[k][i >> 6] |= 1ull << (i & 63);
+    s->pushed[k]++;
+    s->in_flight++;
+    s->stats.packets[k]++;
+    s->stats.flits[k] += flits;
+}
 /* ws_icnt_try_push of a request from SM sm to sub-partition sub (node
    n_sms + sub), and of a reply from sub-partition sub to SM sm: with the
    network and ports known. */
-bool ws_icnt_try_push_req(ws_icnt *n, uint32_t sm, uint32_t sub, ws_mreq *r, uint32_t flits);
-bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits);
+static inline __attribute__((always_inline)) bool ws_icnt_try_push_req(ws_icnt *n, uint32_t sm,
+                                                                       uint32_t sub, ws_mreq *r,
+                                                                       uint32_t flits) {
+    if (!ws_icnt_room(n, &((ws_icnt_scan *)(void *)n)->in[0][sm], flits)) return false;
+    ws_icnt_push_at(n, 0, sm, sub, r, flits);
+    return true;
+}
+static inline __attribute__((always_inline)) bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub,
+                                                                         uint32_t sm, ws_mreq *r,
+                                                                         uint32_t flits) {
+    if (!ws_icnt_room(n, &((ws_icnt_scan *)(void *)n)->in[1][sub], flits)) return false;
+    ws_icnt_push_at(n, 1, sub, sm, r, flits);
+    return true;
+}
 /* ws_icnt_has_buffer and, if it has, ws_icnt_push in one call; returns
  * whether r was injected (the serial steps inject every cycle). The
  * direction is picked here, for the entries above. */
-static inline bool ws_icnt_try_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r,
-                                    uint32_t flits) {
+static inline __attribute__((always_inline)) bool ws_icnt_try_push(ws_icnt *n, uint32_t src,
+                                                                   uint32_t dst, ws_mreq *r,
+                                                                   uint32_t flits) {
     const uint32_t n_sms = ((const ws_icnt_scan *)(const void *)n)->n_sms;
     return src < n_sms ? ws_icnt_try_push_req(n, src, dst - n_sms, r, flits)
                        : ws_icnt_try_push_reply(n, src - n_sms, dst, r, flits);
@@ -128,7 +173,7 @@ static inline uint64_t ws_icnt_arrivals(const ws_icnt *n, bool replies, uint32_t
  * decision to the call). */
 static inline bool ws_icnt_reply_full(const ws_icnt *n, uint32_t sub, uint32_t flits) {
     const ws_icnt_scan *s = (const ws_icnt_scan *)(const void *)n;
-    return s->reply_in[sub].flits + flits > s->cap_in;
+    return s->in[1][sub].flits + flits > s->cap_in;
 }
 /* One interconnect cycle. */
 void ws_icnt_cycle(ws_icnt *n);
