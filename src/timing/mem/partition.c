@@ -559,8 +559,8 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
 void ws_mempart_l2_steps(ws_mempart *p, uint64_t now) {
     if (p->inbox.head) take_inbox(p);
     p->scan.l2_now = now;
-    p->scan.prog = p->scan.moves != p->scan.moves_prev;
-    p->scan.moves_prev = p->scan.moves;
+    p->scan.moves_a = p->scan.moves_b;
+    p->scan.moves_b = p->scan.moves;
     uint64_t until = UINT64_MAX; /* when the first quiet one's ROP head is due */
     for (uint32_t k = 0; k < p->nsub; k++) {
         const subpart *s = &p->sp[k];
