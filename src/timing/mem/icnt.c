@@ -408,14 +408,17 @@ static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t
                 if (t->in_ok[j] > step) x &= ~(1ull << j);
             }
         if (!x) continue;
-        uint64_t up = x & (~0ull << op->gptr); /* gptr < nin <= 64 */
+        /* gptr is kept unwrapped here (i + 1 <= nin <= 64): at nin, the
+           mask holds no input (or, at 64, all of them), so the pick wraps
+           to the lowest as with gptr 0 */
+        uint64_t up = x & (~0ull << (op->gptr & 63));
         const uint32_t i = (uint32_t)__builtin_ctzll(up ? up : x);
         /* grant (o, i), as grant() */
         uint64_t co = all & ~(1ull << i);
         t->cand_o[o] = co;
         if (!co) oc &= ~(1ull << o);
         eb |= 1ull << o;
-        op->gptr = i + 1 == t->nin ? 0 : i + 1;
+        op->gptr = i + 1;
         pring *in = &t->in[i];
         pkt *d = ring_push(&op->ej);
         *d = in->v[in->head];
@@ -521,6 +524,8 @@ void ws_icnt_set_reference_alloc(ws_icnt *n, bool on) {
         net *t = &n->nets[k];
         t->ref_alloc = on;
         t->one_word = !on && t->win == 1 && t->wout == 1;
+        for (uint32_t o = 0; o < t->nout; o++) /* (step1 leaves it unwrapped) */
+            if (t->op[o].gptr >= t->nin) t->op[o].gptr = 0;
         memset(t->req, 0, (size_t)t->nout * t->win * sizeof *t->req);
     }
 }

@@ -42,7 +42,7 @@ typedef struct ws_icnt_port {
     uint64_t budget_at;   /* cycle its budget was last refilled */
     uint64_t out_ok;      /* first allocation step it may be granted again */
     int32_t conn;         /* input connected, -1 if free */
-    uint32_t gptr;        /* round-robin grant pointer */
+    uint32_t gptr;        /* round-robin grant pointer (one-word networks: up to nin) */
     uint32_t budget;      /* flits it may still move this cycle */
 } ws_icnt_port;
 /* What the GPU reads and pops every cycle without a call: the
