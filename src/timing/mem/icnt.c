@@ -666,7 +666,9 @@ static __attribute__((noinline)) void cycle_words(const ws_icnt *n, net *t, int 
 void ws_icnt_cycle(ws_icnt *n) {
     n->scan.stats.cycles++;
     if (n->scan.in_flight) n->scan.stats.busy_cycles++;
-    for (int k = 0; k < 2; k++) {
+    /* (an empty network has no packet entering either way: with a whole
+       speedup, no phase to keep either) */
+    for (int k = 0; k < 2 && (n->scan.in_flight || !n->whole_steps); k++) {
         net *t = &n->nets[k];
         int steps = n->whole_steps;
         if (!steps) {
