@@ -486,8 +486,8 @@ static __attribute__((noinline)) void bypass_to_dram(ws_mempart *p, subpart *s, 
     p->scan.moves++;
 }
 
-static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
-    subpart *s = &p->sp[k];
+static void subpart_cycle(ws_mempart *p, subpart *s, uint64_t now) {
+    const uint32_t k = (uint32_t)(s - p->sp); /* (for the rare paths) */
     ws_cache *c = s->l2;
     const uint32_t icnt_l2_len = s->icnt_l2.len; /* (whether `full` may change) */
     /* 1. requests released by a fill leave for the icnt (one per cycle) */
@@ -562,10 +562,9 @@ void ws_mempart_l2_steps(ws_mempart *p, uint64_t now) {
     p->scan.moves_a = p->scan.moves_b;
     p->scan.moves_b = p->scan.moves;
     uint64_t until = UINT64_MAX; /* when the first quiet one's ROP head is due */
-    for (uint32_t k = 0; k < p->nsub; k++) {
-        const subpart *s = &p->sp[k];
+    for (subpart *s = p->sp, *end = s + p->nsub; s < end; s++) {
         if (!subpart_quiet(p, s, now)) {
-            subpart_cycle(p, k, now);
+            subpart_cycle(p, s, now);
             until = 0;
         } else if (s->rop.head && s->rop.head->t_l2_in + p->rop_latency < until) {
             until = s->rop.head->t_l2_in + p->rop_latency;
