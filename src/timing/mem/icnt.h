@@ -99,22 +99,26 @@ static inline __attribute__((always_inline)) void ws_icnt_push_at(ws_icnt *n, co
     s->stats.packets[k]++;
     s->stats.flits[k] += flits;
 }
+/* ws_icnt_try_push into input i of network k, for its output o. */
+static inline __attribute__((always_inline)) bool ws_icnt_try_push_at(ws_icnt *n, const int k,
+                                                                      uint32_t i, uint32_t o,
+                                                                      ws_mreq *r, uint32_t flits) {
+    if (!ws_icnt_room(n, &((ws_icnt_scan *)(void *)n)->in[k][i], flits)) return false;
+    ws_icnt_push_at(n, k, i, o, r, flits);
+    return true;
+}
 /* ws_icnt_try_push of a request from SM sm to sub-partition sub (node
    n_sms + sub), and of a reply from sub-partition sub to SM sm: with the
    network and ports known. */
 static inline __attribute__((always_inline)) bool ws_icnt_try_push_req(ws_icnt *n, uint32_t sm,
                                                                        uint32_t sub, ws_mreq *r,
                                                                        uint32_t flits) {
-    if (!ws_icnt_room(n, &((ws_icnt_scan *)(void *)n)->in[0][sm], flits)) return false;
-    ws_icnt_push_at(n, 0, sm, sub, r, flits);
-    return true;
+    return ws_icnt_try_push_at(n, 0, sm, sub, r, flits);
 }
 static inline __attribute__((always_inline)) bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub,
                                                                          uint32_t sm, ws_mreq *r,
                                                                          uint32_t flits) {
-    if (!ws_icnt_room(n, &((ws_icnt_scan *)(void *)n)->in[1][sub], flits)) return false;
-    ws_icnt_push_at(n, 1, sub, sm, r, flits);
-    return true;
+    return ws_icnt_try_push_at(n, 1, sub, sm, r, flits);
 }
 /* ws_icnt_has_buffer and, if it has, ws_icnt_push in one call; returns
  * whether r was injected (the serial steps inject every cycle). The
