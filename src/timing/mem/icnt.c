@@ -152,11 +152,9 @@ static void net_free(net *n) {
     free(n->op);
     free(n->req);
     free(n->cand_o);
-    free(n->out_cand);
+    free(n->out_cand); /* (conn_out and ej_busy are in its block) */
     free(n->wait);
     free(n->req_out);
-    free(n->conn_out);
-    free(n->ej_busy);
     free(n->tails);
     free(n->in_ok);
 }
@@ -171,12 +169,16 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->wout = (nout + 63) / 64;
     n->req = calloc((size_t)nout * n->win, sizeof *n->req);
     n->cand_o = calloc((size_t)nout * n->win, sizeof *n->cand_o);
-    n->out_cand = calloc(n->wout, sizeof *n->out_cand);
+    /* out_cand, conn_out and ej_busy in one block (cycle1 reads the three
+       words of a one-word network through one pointer) */
+    n->out_cand = calloc(3 * (size_t)n->wout, sizeof *n->out_cand);
     n->n_wait = head_delay + 1;
     n->wait = calloc((size_t)n->n_wait * n->win, sizeof *n->wait);
     n->req_out = calloc(n->wout, sizeof *n->req_out);
-    n->conn_out = calloc(n->wout, sizeof *n->conn_out);
-    n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
+    if (n->out_cand) {
+        n->conn_out = n->out_cand + n->wout;
+        n->ej_busy = n->out_cand + 2 * (size_t)n->wout;
+    }
     n->tails = calloc(nout, sizeof *n->tails);
     n->in_ok = calloc(nin, sizeof *n->in_ok);
     if (!n->in_ok || !n->wait) return false;
@@ -598,11 +600,12 @@ static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *
     uint64_t *wt = t->wait + n->slot; /* heads ready from this cycle */
     /* no head joins, none is a candidate and no output is connected (every
        packet's head waits for its cycle): only the step count moves */
-    if (!(*wt | t->out_cand[0] | t->conn_out[0])) {
+    uint64_t *const sets = t->out_cand; /* out_cand, conn_out, ej_busy: one word each */
+    if (!(*wt | sets[0] | sets[1])) {
         t->step += (uint64_t)steps;
         return;
     }
-    sets1 w = {t->out_cand[0], t->conn_out[0], t->ej_busy[0]};
+    sets1 w = {sets[0], sets[1], sets[2]};
     if (*wt) {
         for (uint64_t m = *wt; m; m &= m - 1) {
             const uint32_t i = (uint32_t)__builtin_ctzll(m);
@@ -625,9 +628,9 @@ static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *
         step1(n, t, &w, ++step);
     }
     t->step = step;
-    t->out_cand[0] = w.oc;
-    t->conn_out[0] = w.cn;
-    t->ej_busy[0] = w.eb;
+    sets[0] = w.oc;
+    sets[1] = w.cn;
+    sets[2] = w.eb;
 }
 
 /* A cycle of a network with entering packets, in any number of words (or
