@@ -25,27 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pkt {
-    ws_mreq *r;
-    uint64_t ready;       /* input: cycle the head may compete; ejection: tail arrival */
-    uint64_t t_push;
-    uint32_t dst;         /* local output index */
-    uint32_t flits, moved;
-} pkt;
-
-/* An input or ejection buffer: ws_icnt_ring (icnt.h, where the replies'
-   inline room test reads an input's flits). */
+/* A packet, a ring, an output port: ws_icnt_pkt, ws_icnt_ring and
+   ws_icnt_port (icnt.h, where the inline room test and pop read them). */
+typedef ws_icnt_pkt pkt;
 typedef ws_icnt_ring pring;
-
-/* An output port (a grant or a transfer reads and writes all of it). */
-typedef struct outp {
-    pring ej;             /* ejection buffer */
-    uint64_t budget_at;   /* cycle its budget was last refilled */
-    uint64_t out_ok;      /* first allocation step it may be granted again */
-    int32_t conn;         /* input connected, -1 if free */
-    uint32_t gptr;        /* round-robin grant pointer */
-    uint32_t budget;      /* flits it may still move this cycle */
-} outp;
+typedef ws_icnt_port outp;
 
 typedef struct net {
     uint32_t nin, nout;
@@ -80,7 +64,9 @@ typedef struct net {
     uint64_t *in_ok;      /* per input: first allocation step its next packet may be granted */
     uint64_t step;        /* allocation steps run (internal speedup: several per cycle) */
     uint64_t gap_until;   /* the latest in_ok: no input waits out its gap from this step on */
-    uint32_t entering;    /* packets not yet wholly past the switch: nothing to move if 0 */
+    /* packets wholly past the switch: scan.pushed[k] - passed are entering
+       (nothing to move if none) */
+    uint32_t passed;
     double acc;           /* fractional internal speedup (stays 0 for a whole one) */
     bool ref_alloc;       /* tests: the allocator that visits every candidate input */
     bool one_word;        /* up to 64 inputs and outputs, not ref_alloc: cycle1 */
@@ -94,11 +80,8 @@ struct ws_icnt {
     uint32_t alloc_gap;   /* allocation steps between two packets through one port */
     double speedup;
     int whole_steps;      /* speedup, if a whole number (the steps of every cycle); else 0 */
-    uint64_t now;
     uint32_t slot;        /* now % n_wait, kept without a division */
-    uint32_t push_slot;   /* (now + head_delay) % n_wait: a pushed head's wait slot */
-    uint64_t in_flight;   /* packets anywhere in the network */
-    ws_icnt_stats stats;
+    uint32_t push_slot;   /* (now + head_delay) % n_wait: a pushed head's wait slot (scan.push_wait) */
 };
 
 static bool ring_init(pring *q, uint32_t cap) {
@@ -169,11 +152,9 @@ static void net_free(net *n) {
     free(n->op);
     free(n->req);
     free(n->cand_o);
-    free(n->out_cand);
+    free(n->out_cand); /* (conn_out and ej_busy are in its block) */
     free(n->wait);
     free(n->req_out);
-    free(n->conn_out);
-    free(n->ej_busy);
     free(n->tails);
     free(n->in_ok);
 }
@@ -188,12 +169,16 @@ static bool net_init(net *n, uint32_t nin, uint32_t nout, uint32_t cap_in, uint3
     n->wout = (nout + 63) / 64;
     n->req = calloc((size_t)nout * n->win, sizeof *n->req);
     n->cand_o = calloc((size_t)nout * n->win, sizeof *n->cand_o);
-    n->out_cand = calloc(n->wout, sizeof *n->out_cand);
+    /* out_cand, conn_out and ej_busy in one block (cycle1 reads the three
+       words of a one-word network through one pointer) */
+    n->out_cand = calloc(3 * (size_t)n->wout, sizeof *n->out_cand);
     n->n_wait = head_delay + 1;
     n->wait = calloc((size_t)n->n_wait * n->win, sizeof *n->wait);
     n->req_out = calloc(n->wout, sizeof *n->req_out);
-    n->conn_out = calloc(n->wout, sizeof *n->conn_out);
-    n->ej_busy = calloc(n->wout, sizeof *n->ej_busy);
+    if (n->out_cand) {
+        n->conn_out = n->out_cand + n->wout;
+        n->ej_busy = n->out_cand + 2 * (size_t)n->wout;
+    }
     n->tails = calloc(nout, sizeof *n->tails);
     n->in_ok = calloc(nin, sizeof *n->in_ok);
     if (!n->in_ok || !n->wait) return false;
@@ -248,7 +233,13 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
        network's the SMs (only outputs have ejection buffers) */
     n->scan.arrivals[0] = n->nets[0].ej_busy;
     n->scan.arrivals[1] = n->nets[1].ej_busy;
-    n->scan.reply_in = n->nets[1].in;
+    n->scan.out[0] = n->nets[0].op;
+    n->scan.out[1] = n->nets[1].op;
+    for (int k = 0; k < 2; k++) {
+        n->scan.in[k] = n->nets[k].in;
+        n->scan.push_wait[k] = n->nets[k].wait + (size_t)n->push_slot * n->nets[k].win;
+    }
+    n->scan.head_delay = n->head_delay;
     n->scan.n_sms = n_sms;
     n->scan.cap_in = n->cap_in;
     return n;
@@ -271,89 +262,26 @@ static net *in_port(const ws_icnt *n, uint32_t src, uint32_t *port) {
     return (net *)&n->nets[1];
 }
 
-/* Room in input ring q for a packet of `flits` flits: a slot and all its flits. */
-static inline bool has_room(const ws_icnt *n, const pring *q, uint32_t flits) {
-    return q->len < q->cap && q->flits + flits <= n->cap_in;
-}
-
 bool ws_icnt_has_buffer(const ws_icnt *n, uint32_t src, uint32_t flits) {
     uint32_t i;
     net *t = in_port(n, src, &i);
-    return has_room(n, &t->in[i], flits);
+    return ws_icnt_room(n, &t->in[i], flits);
 }
 
-/* ws_icnt_push's body, on the input ring q (port i of network k, t), for
-   its output o. */
-static inline __attribute__((always_inline)) void push_at(ws_icnt *n, int k, net *t, pring *q,
-                                                          uint32_t i, uint32_t o, ws_mreq *r,
-                                                          uint32_t flits) {
-    if (!flits) flits = 1;
-    pkt *p = ring_push(q);
-    p->r = r;
-    p->t_push = n->now;
-    p->ready = n->now + n->head_delay;
-    p->dst = o;
-    p->flits = flits; /* (moved: counted in the ejection buffer's copy, from 0) */
-    q->flits += flits;
-    if (q->len == 1) /* a new head (an empty input holds no output): head_candidate's wait, */
-        bit_set(t->wait + (size_t)n->push_slot * t->win, i); /* as head_delay >= 1 */
-    t->entering++;
-    n->in_flight++;
-    n->stats.packets[k]++;
-    n->stats.flits[k] += flits;
-}
-/* The local output of destination node dst in network k (0: requests, to
-   sub-partitions; 1: replies, to SMs). */
-static inline uint32_t out_port(const ws_icnt *n, int k, uint32_t dst) {
-    return k == 0 ? dst - n->n_sms : dst;
-}
+/* (Network 0, requests, goes to the sub-partitions: output dst - n_sms;
+   network 1, replies, to the SMs: output dst.) */
 void ws_icnt_push(ws_icnt *n, uint32_t src, uint32_t dst, ws_mreq *r, uint32_t flits) {
-    uint32_t i;
-    net *t = in_port(n, src, &i);
-    int k = src < n->n_sms ? 0 : 1;
-    push_at(n, k, t, &t->in[i], i, out_port(n, k, dst), r, flits);
-}
-bool ws_icnt_try_push_req(ws_icnt *n, uint32_t sm, uint32_t sub, ws_mreq *r, uint32_t flits) {
-    net *t = &n->nets[0];
-    pring *q = &t->in[sm];
-    if (!has_room(n, q, flits)) return false;
-    push_at(n, 0, t, q, sm, sub, r, flits);
-    return true;
-}
-bool ws_icnt_try_push_reply(ws_icnt *n, uint32_t sub, uint32_t sm, ws_mreq *r, uint32_t flits) {
-    net *t = &n->nets[1];
-    pring *q = &t->in[sub];
-    if (!has_room(n, q, flits)) return false;
-    push_at(n, 1, t, q, sub, sm, r, flits);
-    return true;
+    if (src < n->n_sms) ws_icnt_push_at(n, 0, src, dst - n->n_sms, r, flits);
+    else ws_icnt_push_at(n, 1, src - n->n_sms, dst, r, flits);
 }
 
 const ws_mreq *ws_icnt_peek(const ws_icnt *n, uint32_t node) {
     const net *t = node < n->n_sms ? &n->nets[1] : &n->nets[0];
     uint32_t o = node < n->n_sms ? node : node - n->n_sms;
     pkt *p = ring_head((pring *)&t->op[o].ej);
-    if (!p || p->moved < p->flits || p->ready > n->now) return NULL;
+    if (!p || p->moved < p->flits || p->ready > n->scan.now) return NULL;
     return p->r;
 }
-
-/* ws_icnt_pop's body for output o of network k (1: an SM's replies, 0: a
-   sub-partition's requests), k known at each entry below. */
-static inline __attribute__((always_inline)) ws_mreq *pop_at(ws_icnt *n, const int k, uint32_t o) {
-    net *t = &n->nets[k];
-    pring *q = &t->op[o].ej;
-    if (!q->len) return NULL; /* (ring_head's test, without its NULL to test again) */
-    const pkt *p = &q->v[q->head];
-    if (p->moved < p->flits || p->ready > n->now) return NULL;
-    ws_mreq *r = p->r;
-    n->stats.total_latency[k] += n->now - p->t_push;
-    q->flits -= p->flits;
-    ring_pop(q);
-    if (!q->len) bit_clear(t->ej_busy, o);
-    n->in_flight--;
-    return r;
-}
-ws_mreq *ws_icnt_pop_sm(ws_icnt *n, uint32_t sm) { return pop_at(n, 1, sm); }
-ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub) { return pop_at(n, 0, sub); }
 
 /* Output port op moves the flits of its packet d (the newest in its
  * ejection buffer, from input ring in) that it may in this cycle: up to
@@ -361,8 +289,8 @@ ws_mreq *ws_icnt_pop_sub(ws_icnt *n, uint32_t sub) { return pop_at(n, 0, sub); }
  * whether the tail left (then the caller frees the ports: pass_tail). */
 static inline __attribute__((always_inline)) bool move_flits(const ws_icnt *n, outp *op, pring *in,
                                                              pkt *d) {
-    if (op->budget_at != n->now) { /* first move of this cycle */
-        op->budget_at = n->now;
+    if (op->budget_at != n->scan.now) { /* first move of this cycle */
+        op->budget_at = n->scan.now;
         op->budget = n->out_speedup;
     }
     /* as many flits as the budget, the ejection buffer's room and the
@@ -380,9 +308,9 @@ static inline __attribute__((always_inline)) bool move_flits(const ws_icnt *n, o
 /* Packet d's tail left input ci (ring in) through output port op. */
 static inline __attribute__((always_inline)) void pass_tail(const ws_icnt *n, net *t, outp *op,
                                                             uint32_t ci, pring *in, pkt *d) {
-    d->ready = n->now + 1; /* the output channel */
+    d->ready = n->scan.now + 1; /* the output channel */
     ring_pop(in);
-    t->entering--;
+    t->passed++;
     t->in_ok[ci] = op->out_ok = t->step + n->alloc_gap;
 }
 
@@ -419,7 +347,7 @@ static inline __attribute__((always_inline)) void grant(const ws_icnt *n, net *t
 /* Can input i's head compete in this step? (The allocator below leaves out
    the due test: a head joins the candidates only in its due cycle.) */
 static inline bool in_may(const ws_icnt *n, const net *t, uint32_t i) {
-    return ring_head((pring *)&t->in[i])->ready <= n->now && t->in_ok[i] <= t->step;
+    return ring_head((pring *)&t->in[i])->ready <= n->scan.now && t->in_ok[i] <= t->step;
 }
 
 /* Output o's candidates that may be granted in this step: past their
@@ -440,11 +368,11 @@ static inline __attribute__((always_inline)) uint64_t join1(const ws_icnt *n, ne
     const pring *in = &t->in[i];
     if (!in->len) return 0;
     const pkt *h = &in->v[in->head];
-    if (h->ready <= n->now) {
+    if (h->ready <= n->scan.now) {
         t->cand_o[h->dst] |= 1ull << i;
         return 1ull << h->dst;
     }
-    uint32_t k = n->slot + (uint32_t)(h->ready - n->now);
+    uint32_t k = n->slot + (uint32_t)(h->ready - n->scan.now);
     if (k >= t->n_wait) k -= t->n_wait;
     t->wait[k] |= 1ull << i;
     return 0;
@@ -467,7 +395,7 @@ static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t
                                                         const uint64_t step) {
     const bool gap = t->gap_until > step; /* (tails of this step change it only after it) */
     const uint64_t ok = step + n->alloc_gap; /* a tail's port takes its next packet then */
-    const uint64_t now = n->now;
+    const uint64_t now = n->scan.now;
     uint64_t oc = w->oc, cn = w->cn, eb = w->eb;
     uint64_t tl = 0; /* inputs whose tail left in this step */
     for (uint64_t om = oc & ~cn; om; om &= om - 1) {
@@ -482,14 +410,17 @@ static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t
                 if (t->in_ok[j] > step) x &= ~(1ull << j);
             }
         if (!x) continue;
-        uint64_t up = x & (~0ull << op->gptr); /* gptr < nin <= 64 */
+        /* gptr is kept unwrapped here (i + 1 <= nin <= 64): at nin, the
+           mask holds no input (or, at 64, all of them), so the pick wraps
+           to the lowest as with gptr 0 */
+        uint64_t up = x & (~0ull << (op->gptr & 63));
         const uint32_t i = (uint32_t)__builtin_ctzll(up ? up : x);
         /* grant (o, i), as grant() */
         uint64_t co = all & ~(1ull << i);
         t->cand_o[o] = co;
         if (!co) oc &= ~(1ull << o);
         eb |= 1ull << o;
-        op->gptr = i + 1 == t->nin ? 0 : i + 1;
+        op->gptr = i + 1;
         pring *in = &t->in[i];
         pkt *d = ring_push(&op->ej);
         *d = in->v[in->head];
@@ -509,7 +440,7 @@ static inline __attribute__((always_inline)) void step1(const ws_icnt *n, net *t
         if (k == f) { /* pass_tail */
             d->ready = now + 1; /* the output channel */
             ring_pop(in);
-            t->entering--;
+            t->passed++;
             t->in_ok[i] = op->out_ok = ok;
             tl |= 1ull << i;
         } else {
@@ -595,6 +526,8 @@ void ws_icnt_set_reference_alloc(ws_icnt *n, bool on) {
         net *t = &n->nets[k];
         t->ref_alloc = on;
         t->one_word = !on && t->win == 1 && t->wout == 1;
+        for (uint32_t o = 0; o < t->nout; o++) /* (step1 leaves it unwrapped) */
+            if (t->op[o].gptr >= t->nin) t->op[o].gptr = 0;
         memset(t->req, 0, (size_t)t->nout * t->win * sizeof *t->req);
     }
 }
@@ -606,7 +539,7 @@ static inline void tail_left(const ws_icnt *n, net *t, uint32_t ci) {
     const pring *in = &t->in[ci];
     if (in->len) {
         const pkt *h = &in->v[in->head];
-        head_candidate(t, n->now, n->slot, ci, h->dst, h->ready);
+        head_candidate(t, n->scan.now, n->slot, ci, h->dst, h->ready);
     }
 }
 
@@ -664,8 +597,15 @@ static inline __attribute__((always_inline)) void transfer1(const ws_icnt *n, ne
 /* A cycle of a one-word network with entering packets: ws_icnt_cycle's
    steps, the sets read as single words (sets1). */
 static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *t, int steps) {
-    sets1 w = {t->out_cand[0], t->conn_out[0], t->ej_busy[0]};
     uint64_t *wt = t->wait + n->slot; /* heads ready from this cycle */
+    /* no head joins, none is a candidate and no output is connected (every
+       packet's head waits for its cycle): only the step count moves */
+    uint64_t *const sets = t->out_cand; /* out_cand, conn_out, ej_busy: one word each */
+    if (!(*wt | sets[0] | sets[1])) {
+        t->step += (uint64_t)steps;
+        return;
+    }
+    sets1 w = {sets[0], sets[1], sets[2]};
     if (*wt) {
         for (uint64_t m = *wt; m; m &= m - 1) {
             const uint32_t i = (uint32_t)__builtin_ctzll(m);
@@ -688,9 +628,9 @@ static inline __attribute__((always_inline)) void cycle1(const ws_icnt *n, net *
         step1(n, t, &w, ++step);
     }
     t->step = step;
-    t->out_cand[0] = w.oc;
-    t->conn_out[0] = w.cn;
-    t->ej_busy[0] = w.eb;
+    sets[0] = w.oc;
+    sets[1] = w.cn;
+    sets[2] = w.eb;
 }
 
 /* A cycle of a network with entering packets, in any number of words (or
@@ -727,9 +667,11 @@ static __attribute__((noinline)) void cycle_words(const ws_icnt *n, net *t, int 
 }
 
 void ws_icnt_cycle(ws_icnt *n) {
-    n->stats.cycles++;
-    if (n->in_flight) n->stats.busy_cycles++;
-    for (int k = 0; k < 2; k++) {
+    n->scan.stats.cycles++;
+    if (n->scan.in_flight) n->scan.stats.busy_cycles++;
+    /* (an empty network has no packet entering either way: with a whole
+       speedup, no phase to keep either) */
+    for (int k = 0; k < 2 && (n->scan.in_flight || !n->whole_steps); k++) {
         net *t = &n->nets[k];
         int steps = n->whole_steps;
         if (!steps) {
@@ -741,19 +683,22 @@ void ws_icnt_cycle(ws_icnt *n) {
         }
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
-        if (!t->entering) continue;
+        if (n->scan.pushed[k] == t->passed) continue;
         if (t->one_word) cycle1(n, t, steps);
         else cycle_words(n, t, steps);
     }
-    n->now++;
+    n->scan.now++;
     n->push_slot = n->slot; /* (slot + head_delay) % (head_delay + 1) = slot - 1 */
+    for (int k = 0; k < 2; k++)
+        n->scan.push_wait[k] = n->nets[k].wait + (size_t)n->push_slot * n->nets[k].win;
     n->slot = n->slot + 1 == n->nets[0].n_wait ? 0 : n->slot + 1;
 }
 
-bool ws_icnt_busy(const ws_icnt *n) { return n->in_flight != 0; }
+bool ws_icnt_busy(const ws_icnt *n) { return n->scan.in_flight != 0; }
 
 void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
-    size_t w = (size_t)snprintf(buf, len, "%llu packets in flight", (unsigned long long)n->in_flight);
+    size_t w = (size_t)snprintf(buf, len, "%llu packets in flight",
+                                (unsigned long long)n->scan.in_flight);
     for (int k = 0; k < 2 && w < len; k++) {
         const net *t = &n->nets[k];
         uint32_t inq = 0, ejq = 0;
@@ -764,4 +709,4 @@ void ws_icnt_describe(const ws_icnt *n, char *buf, size_t len) {
     }
 }
 
-const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->stats; }
+const ws_icnt_stats *ws_icnt_get_stats(const ws_icnt *n) { return &n->scan.stats; }

@@ -291,6 +291,11 @@ static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     uint64_t part_line = r->part_addr - (r->addr - line);
     uint8_t mask = sector_mask(r);
     r->pending = 0;
+    /* enter() for each piece, its tests and stores made once: the pieces
+       copy the entry cycle and share the parent's queue */
+    r->t_l2_in = now;
+    p->scan.l2_quiet_until = 0;
+    ws_mreq_fifo *q = is_texture(r) ? &s->icnt_l2 : &s->rop;
     for (uint32_t m = mask; m; m &= m - 1) { /* the sectors in ascending order */
         uint32_t i = (uint32_t)__builtin_ctz(m);
         ws_mreq *c = ws_mreq_alloc_copy(p->pool, r);
@@ -304,7 +309,7 @@ static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
         memcpy(c->bytes + i * 4, b, 4);
         c->part_addr = part_line + 32 * i;
         r->pending++; /* (after the copy: each child holds the count before it, as it did) */
-        enter(p, s, c, now);
+        ws_mreq_fifo_push(q, c);
     }
 }
 
@@ -481,8 +486,8 @@ static __attribute__((noinline)) void bypass_to_dram(ws_mempart *p, subpart *s, 
     p->scan.moves++;
 }
 
-static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
-    subpart *s = &p->sp[k];
+static void subpart_cycle(ws_mempart *p, subpart *s, uint64_t now) {
+    const uint32_t k = (uint32_t)(s - p->sp); /* (for the rare paths) */
     ws_cache *c = s->l2;
     const uint32_t icnt_l2_len = s->icnt_l2.len; /* (whether `full` may change) */
     /* 1. requests released by a fill leave for the icnt (one per cycle) */
@@ -554,13 +559,12 @@ static void subpart_cycle(ws_mempart *p, uint32_t k, uint64_t now) {
 void ws_mempart_l2_steps(ws_mempart *p, uint64_t now) {
     if (p->inbox.head) take_inbox(p);
     p->scan.l2_now = now;
-    p->scan.prog = p->scan.moves != p->scan.moves_prev;
-    p->scan.moves_prev = p->scan.moves;
+    p->scan.moves_a = p->scan.moves_b;
+    p->scan.moves_b = p->scan.moves;
     uint64_t until = UINT64_MAX; /* when the first quiet one's ROP head is due */
-    for (uint32_t k = 0; k < p->nsub; k++) {
-        const subpart *s = &p->sp[k];
+    for (subpart *s = p->sp, *end = s + p->nsub; s < end; s++) {
         if (!subpart_quiet(p, s, now)) {
-            subpart_cycle(p, k, now);
+            subpart_cycle(p, s, now);
             until = 0;
         } else if (s->rop.head && s->rop.head->t_l2_in + p->rop_latency < until) {
             until = s->rop.head->t_l2_in + p->rop_latency;

@@ -64,9 +64,12 @@ typedef struct ws_mempart_scan {
        it back to 0). Nothing else changes what the quiet test reads. */
     uint64_t l2_quiet_until;
     uint64_t l2_now;         /* last L2 cycle (kernel-boundary flushes start there) */
-    uint64_t moves, moves_prev; /* requests moved (ws_mempart_progressed) */
+    /* requests moved, and their count at the start of the last L2 cycle
+       but one (moves_a) and of the last (moves_b): moved in the last L2
+       cycle or since (ws_mempart_progressed) is moves != moves_a, as the
+       count only grows */
+    uint64_t moves, moves_a, moves_b;
     uint32_t n_full_now;     /* sub-partitions whose `full` is set (n_full: as published) */
-    bool prog;
     ws_mreq_fifo *l2_icnt;   /* per sub-partition: its L2->icnt (reply) queue */
     bool *full;              /* per sub-partition: ws_subpart_full */
     uint64_t replies_out;    /* ws_mempart_stats.replies_out */
@@ -108,8 +111,10 @@ static inline void ws_mempart_l2_cycle(ws_mempart *p, uint64_t now) {
     ws_mempart_scan *s = (ws_mempart_scan *)(void *)p;
     if (now < s->l2_quiet_until) { /* what ws_mempart_l2_steps does then, without a call */
         s->l2_now = now;
-        s->prog = s->moves != s->moves_prev;
-        s->moves_prev = s->moves;
+        if (s->moves != s->moves_a) { /* (else all three are equal: nothing to shift) */
+            s->moves_a = s->moves_b;
+            s->moves_b = s->moves;
+        }
         /* (n_full is n_full_now here: whatever changes the latter publishes
            it at once or sets l2_quiet_until to 0) */
         return;
@@ -150,7 +155,7 @@ bool ws_mempart_busy(const ws_mempart *p);
    every partition every cycle in which no SM moved.) */
 static inline bool ws_mempart_progressed(const ws_mempart *p) {
     const ws_mempart_scan *s = (const ws_mempart_scan *)(const void *)p;
-    return s->prog || s->moves != s->moves_prev;
+    return s->moves != s->moves_a;
 }
 /* Tests: step without the shortcuts (the L2 step passed by while every
    sub-partition is quiet, a settled idle DRAM channel's cycles counted apart),
