@@ -12,6 +12,24 @@ import speed  # noqa: E402
 
 
 class SpeedTest(ToolTest):
+    def stand_in_oracle(self, body):
+        """A stand-in for GPGPU-Sim (a folder with configs/CFG and a runner that runs `body`,
+        then reports cycles) and a folder of apps holding micro_vectoradd: (oracle, apps)."""
+        oracle, apps = os.path.join(self.tmp, "oracle"), os.path.join(self.tmp, "apps")
+        os.makedirs(os.path.join(oracle, "configs", "CFG"))
+        os.makedirs(apps)
+        with open(os.path.join(oracle, "configs", "CFG", "gpgpusim.config"), "w") as f:
+            f.write("-gpgpu_n_clusters 15\n")
+        runner = os.path.join(oracle, "gpgpusim-run")
+        with open(runner, "w") as f:
+            f.write('#!/bin/sh\n' + body + 'echo "gpu_tot_sim_cycle = 4321"\n')
+        os.chmod(runner, 0o755)
+        app = os.path.join(apps, "micro_vectoradd")
+        with open(app, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(app, 0o755)
+        return oracle, apps
+
     def test_table_and_readme(self):
         readme = os.path.join(self.tmp, "README.md")
         with open(readme, "w") as f:
@@ -61,21 +79,9 @@ class SpeedTest(ToolTest):
     def test_fresh_oracle_times(self):
         # a stand-in for GPGPU-Sim: its runner reports cycles and checks that it runs in a folder
         # holding the config, on the program built as a CUDA program, with `paper` for that input
-        oracle, apps = os.path.join(self.tmp, "oracle"), os.path.join(self.tmp, "apps")
-        os.makedirs(os.path.join(oracle, "configs", "CFG"))
-        os.makedirs(apps)
-        with open(os.path.join(oracle, "configs", "CFG", "gpgpusim.config"), "w") as f:
-            f.write("-gpgpu_n_clusters 15\n")
-        runner = os.path.join(oracle, "gpgpusim-run")
-        with open(runner, "w") as f:
-            f.write('#!/bin/sh\n[ -f gpgpusim.config ] || exit 3\n'
-                    'case "$1" in */micro_vectoradd) ;; *) exit 4 ;; esac\n'
-                    '[ "$2" = "" ] || exit 5\nsleep 0.3\necho "gpu_tot_sim_cycle = 4321"\n')
-        os.chmod(runner, 0o755)
-        app = os.path.join(apps, "micro_vectoradd")
-        with open(app, "w") as f:
-            f.write("#!/bin/sh\n")
-        os.chmod(app, 0o755)
+        oracle, apps = self.stand_in_oracle(
+            '[ -f gpgpusim.config ] || exit 3\ncase "$1" in */micro_vectoradd) ;; *) exit 4 ;; esac\n'
+            '[ "$2" = "" ] || exit 5\nsleep 0.3\n')
         saved = os.path.join(self.tmp, "fresh.csv")
         with open(saved, "w") as f:  # a table before: the row of a program not tried now stays
             f.write("# old header\nmicro/vectoradd,small,9.99,old\nmicro/matmul,paper,99.5,old run\n")
@@ -132,21 +138,9 @@ class SpeedTest(ToolTest):
     def test_rounds_end_to_end(self):
         # a stand-in GPGPU-Sim that is slower in its second round: two rounds, each measured
         # side by side; the note gives both rounds' means, the stored table the median time
-        oracle, apps = os.path.join(self.tmp, "oracle"), os.path.join(self.tmp, "apps")
-        os.makedirs(os.path.join(oracle, "configs", "CFG"))
-        os.makedirs(apps)
-        with open(os.path.join(oracle, "configs", "CFG", "gpgpusim.config"), "w") as f:
-            f.write("-gpgpu_n_clusters 15\n")
         count = os.path.join(self.tmp, "count")
-        runner = os.path.join(oracle, "gpgpusim-run")
-        with open(runner, "w") as f:
-            f.write('#!/bin/sh\nif [ -f %s ]; then sleep 0.6; else touch %s; sleep 0.2; fi\n'
-                    'echo "gpu_tot_sim_cycle = 4321"\n' % (count, count))
-        os.chmod(runner, 0o755)
-        app = os.path.join(apps, "micro_vectoradd")
-        with open(app, "w") as f:
-            f.write("#!/bin/sh\n")
-        os.chmod(app, 0o755)
+        oracle, apps = self.stand_in_oracle(
+            'if [ -f %s ]; then sleep 0.6; else touch %s; sleep 0.2; fi\n' % (count, count))
         saved = os.path.join(self.tmp, "fresh.csv")
         readme = os.path.join(self.tmp, "README.md")
         with open(readme, "w") as f:
