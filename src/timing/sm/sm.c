@@ -616,13 +616,10 @@ void ws_sm_wake(ws_sm *sm) { sm->sleep_until = 0; }
 
 /* ---- the cycle ------------------------------------------------------------------ */
 /* Would a fetch-and-decode round do nothing? No fetched block to decode (sm_decode_cycle),
-   sm_fetch_cycle's first test holds (no L1I fill ready, no warp that may fetch) and no L1I
-   miss to send: the round changes nothing, so neither does the next. (The test of
-   sm_fetch_cycle in sm_internal.h: keep the two alike.) */
+   sm_fetch_cycle's first test holds (sm_fetch_none_to_start) and no L1I miss to send: the
+   round changes nothing, so neither does the next. */
 static inline bool fetch_round_idle(const ws_sm *sm) {
-    return !sm->fb_valid && !ws_cache_has_ready(sm->l1i) &&
-           (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable)) &&
-           !ws_cache_has_miss(sm->l1i);
+    return !sm->fb_valid && sm_fetch_none_to_start(sm) && !ws_cache_has_miss(sm->l1i);
 }
 
 /* The cycle of an SM found busy (ws_sm_step, its one caller). Returns

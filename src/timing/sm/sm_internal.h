@@ -572,9 +572,13 @@ void sm_decode_fill(ws_sm *sm);
 static inline void sm_decode_cycle(ws_sm *sm) {
     if (sm->fb_valid) sm_decode_fill(sm);
 }
+/* no L1I fill is ready and no warp may start a fetch (sm.c's fetch_round_idle asks it too) */
+static inline bool sm_fetch_none_to_start(const ws_sm *sm) {
+    return !ws_cache_has_ready(sm->l1i) &&
+           (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable));
+}
 static inline void sm_fetch_cycle(ws_sm *sm) {
-    if (sm->fb_valid || (!ws_cache_has_ready(sm->l1i) &&
-                         (!sm->n_active_ctas || (sm->max_warps <= 64 && !sm->fetchable)))) {
+    if (sm->fb_valid || sm_fetch_none_to_start(sm)) {
         if (ws_cache_has_miss(sm->l1i)) sm_fetch_drain(sm);
         return;
     }
