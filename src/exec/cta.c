@@ -252,8 +252,14 @@ static bool simt_push(ws_warp *w, int32_t pc, int32_t rpc, uint32_t mask) {
         w->stack = s;
         w->stack_cap = n;
     }
-    w->stack[w->sp++] = (ws_simt_entry){pc, rpc, mask};
+    w->stack[w->sp++] = (ws_simt_entry){pc, rpc, mask, ws_popc32(mask)};
     return true;
+}
+
+/* An entry's lanes change (its count with them). */
+static inline void simt_set_mask(ws_simt_entry *e, uint32_t mask) {
+    e->mask = mask;
+    e->nmask = ws_popc32(mask);
 }
 
 static bool local_reserve(ws_warp *w, uint64_t need) {
@@ -513,7 +519,7 @@ static ws_status exec_bar(ws_xctx *x) {
 /* ---- SIMT stack, calls, exit ----------------------------------------------- */
 static void do_exit(ws_cta *c, ws_warp *w, uint32_t m) {
     w->exited |= m;
-    for (uint32_t i = 0; i < w->sp; i++) w->stack[i].mask &= ~m;
+    for (uint32_t i = 0; i < w->sp; i++) simt_set_mask(&w->stack[i], w->stack[i].mask & ~m);
     for (uint32_t i = 0; i < w->nframes; i++) w->frames[i].ret_mask &= ~m;
     bar_check_all(c);
 }
@@ -521,7 +527,7 @@ static void do_exit(ws_cta *c, ws_warp *w, uint32_t m) {
 static void do_ret(ws_cta *c, ws_warp *w, uint32_t m) {
     if (w->nframes == 0) { do_exit(c, w, m); return; }
     ws_callframe *fr = &w->frames[w->nframes - 1];
-    for (uint32_t i = fr->simt_base; i < w->sp; i++) w->stack[i].mask &= ~m;
+    for (uint32_t i = fr->simt_base; i < w->sp; i++) simt_set_mask(&w->stack[i], w->stack[i].mask & ~m);
     fr->ret_mask |= m;
 }
 
@@ -566,7 +572,7 @@ static bool split_call(ws_xctx *x, uint32_t same) {
     x->mask = same;
     if (top->rpc == after) { /* already a group waiting to meet at pc + 1: reuse its entry */
         top->pc = (int32_t)x->pc;
-        top->mask = rest;
+        simt_set_mask(top, rest);
         return true;
     }
     return simt_push(w, (int32_t)x->pc, after, rest);
@@ -657,7 +663,7 @@ static ws_status exec_brx(ws_xctx *x, uint32_t issued) {
     int32_t r = in->reconv;
     if (top->rpc == r) { /* same reconvergence point: reuse the entry for the fall-through lanes */
         top->pc = (int32_t)x->pc + 1;
-        top->mask = fall;
+        simt_set_mask(top, fall);
     } else {
         top->pc = r;
         if (fall && r != (int32_t)x->pc + 1 && !simt_push(w, (int32_t)x->pc + 1, r, fall))
@@ -694,7 +700,7 @@ static ws_status exec_bra(ws_xctx *x, uint32_t issued) {
     int32_t r = in->reconv;
     if (top->rpc == r) { /* same reconvergence point: reuse the entry (keeps loops bounded) */
         top->pc = (int32_t)x->pc + 1;
-        top->mask = n;
+        simt_set_mask(top, n);
     } else {
         top->pc = r;
         if (r != (int32_t)x->pc + 1 && !simt_push(w, (int32_t)x->pc + 1, r, n))
@@ -898,16 +904,16 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
     if (!warp_settle(c, w)) return WS_STEP_DONE;
     e = &w->stack[w->sp - 1];
     f = &m->funcs[w->func];
-    uint32_t pc = (uint32_t)e->pc, issued = e->mask;
+    uint32_t pc = (uint32_t)e->pc, issued = e->mask, nissued = e->nmask;
     const ws_inst *in = &f->insts[pc];
     uint32_t mask = issued;
     if (in->guard != WS_NOREG) mask &= w->preds[in->guard] ^ (in->guard_neg ? ~0u : 0u);
     e->pc = (int32_t)pc + 1;
     c->clock++;
     c->counts.warp_insts++;
-    /* Full warps are the common case: skip the bit counts there. */
-    c->counts.thread_insts += issued == ~0u ? 32u : (uint64_t)ws_popc32(issued);
-    c->counts.thread_insts_exec += mask == ~0u ? 32u : (uint64_t)ws_popc32(mask);
+    /* (the entry's count; a guard that leaves every lane on: no bit count) */
+    c->counts.thread_insts += nissued;
+    c->counts.thread_insts_exec += mask == issued ? nissued : ws_popc32(mask);
     ws_xctx x = {c, w, f, in, pc, mask, st, fault};
     if (st) {
         st->inst = in;

@@ -57,6 +57,8 @@ typedef struct ws_simt_entry {
     int32_t pc;     /* next instruction */
     int32_t rpc;    /* reconvergence pc (pop when pc reaches it); -1 = function exit */
     uint32_t mask;  /* lanes on this path */
+    uint32_t nmask; /* mask's lane count, kept with it (the step counts lanes every instruction;
+                       simt_set_mask and simt_push write both) */
 } ws_simt_entry;
 
 typedef struct ws_callframe {
