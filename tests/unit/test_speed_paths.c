@@ -505,7 +505,8 @@ out:
 
 
 /* Constant and parameter loads: the one-line answer for a uniform warp against
-   the search over lanes (uniform, two-line and scattered warps, partial masks). */
+   the search over lanes (uniform, two-line and scattered warps, partial masks, runs of
+   lanes). */
 TEST(speed_const_txns_match_search) {
     uint64_t s = 0x94D049BB133111EBull;
     ws_mem_txn fast[WS_WARP_SIZE], slow[WS_WARP_SIZE];
@@ -513,6 +514,10 @@ TEST(speed_const_txns_match_search) {
         uint64_t addr[WS_WARP_SIZE];
         uint32_t active = (uint32_t)next_rand(&s);
         if (trial % 3 == 0) active = ~0u;
+        if (trial % 6 == 1) { /* a run of lanes (from the same draw) */
+            unsigned f = active % 32, n = 1 + (active >> 5) % (32 - f);
+            active = (uint32_t)(((1ull << n) - 1) << f);
+        }
         if (!active) active = 1;
         uint32_t line = trial % 2 ? 64 : 128;
         uint64_t base = (next_rand(&s) % 4096) * 256, a0 = next_rand(&s) % 65536;
