@@ -305,6 +305,10 @@ bool ws_simd_mul32_full(uint64_t *D, const uint64_t *A, const uint64_t *B, const
 int ws_simd_addrs64_full(const uint64_t *b, uint64_t off, uint64_t *ad, uint64_t lo, uint64_t last,
                          uint32_t size);
 int ws_simd_addrs32_full(const uint64_t *b, uint32_t off, uint64_t *ad, uint32_t last, uint32_t size);
+/* exec_mem.c's full-warp ld.global.32 loop (D[l] = the 4 bytes at host address hb + ad[l],
+   zero-extended; every access checked by the caller) with AVX2; false (nothing read or
+   written) without. */
+bool ws_simd_load32_full(uint64_t *D, uintptr_t hb, const uint64_t *ad);
 /* exec_conv.c's integer comparison of 32-bit operands (the low words), all 32 lanes
    (signed orders when sgn; == and != either way) with AVX2: *r bit l = lane l; false
    (nothing written) without. */

@@ -525,8 +525,10 @@ static ws_status exec_global(ws_xctx *x, const addr_plan *p, uint32_t size, unsi
             /* the heap's host address less the heap base, in integers (a pointer would
                leave its object): one load and one store a lane */
             uintptr_t hb = (uintptr_t)heap - (uintptr_t)WS_GLOBAL_HEAP_BASE;
+            if (!ws_simd_load32_full(d, hb, ad)) {
 #pragma GCC unroll 4
-            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n((const uint8_t *)(hb + (uintptr_t)ad[l]), 4);
+                for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n((const uint8_t *)(hb + (uintptr_t)ad[l]), 4);
+            }
         } else WS_FOR_MASK(l, M, d[l] = ws_load_n(heap + (ad[l] - WS_GLOBAL_HEAP_BASE), 4));
     } else if (n == 1 && is_st && esz == 4) { /* st.global.32, lanes in order as below */
         const uint64_t *v = src[0];

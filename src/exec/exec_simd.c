@@ -94,6 +94,18 @@ __attribute__((target("avx2"))) static bool addrs32_avx2(const uint64_t *b, uint
     return !_mm256_testz_si256(any, _mm256_set1_epi64x(size - 1)) || !_mm256_testz_si256(over, over);
 }
 
+/* A full warp's 32-bit loads from the host addresses hb + ad[l] (every lane's access checked
+   by the caller), zero-extended into D: four lanes a gather (the addresses are 64-bit
+   indices from hb, added modulo 2^64 as the scalar loop adds them). */
+__attribute__((target("avx2"))) static void load32_avx2(uint64_t *D, uintptr_t hb, const uint64_t *ad) {
+#pragma GCC unroll 8
+    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(ad + l));
+        __m128i v = _mm256_i64gather_epi32((const int *)hb, a, 1);
+        _mm256_storeu_si256((__m256i *)(D + l), _mm256_cvtepu32_epi64(v));
+    }
+}
+
 /* A full warp's comparison of 32-bit integers (the low words of A and B: the extension
    to 64 bits keeps both orders, so these are exec_conv.c's compare results): eight lanes
    a vector in load8's order, signed (unsigned: the top bits flipped first). Bit l is lane
@@ -191,6 +203,17 @@ bool ws_simd_addsub_full(uint64_t *D, const uint64_t *A, const uint64_t *B, bool
     }
 #endif
     (void)D, (void)A, (void)B, (void)sub;
+    return false;
+}
+
+bool ws_simd_load32_full(uint64_t *D, uintptr_t hb, const uint64_t *ad) {
+#ifdef WS_SIMD_X86
+    if (__builtin_cpu_supports("avx2")) {
+        load32_avx2(D, hb, ad);
+        return true;
+    }
+#endif
+    (void)D, (void)hb, (void)ad;
     return false;
 }
 

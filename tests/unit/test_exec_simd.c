@@ -133,6 +133,32 @@ TEST(exec_simd_addrs_match_lane_loop) {
     if (ran) CHECK(bad_seen > 100 && good_seen > 100);
 }
 
+/* A full warp's 32-bit loads (the gather) against the lane loop: random words of a buffer
+   addressed from a heap base far from the buffer's host address (as exec_global's hb), lanes
+   on one word, on neighbours and anywhere, values with the top bit set. */
+TEST(exec_simd_load32_matches_lane_loop) {
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    uint8_t buf[4096];
+    for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)simd_rng(&s);
+    const uint64_t base = 0x10000000000ull;
+    uintptr_t hb = (uintptr_t)buf - (uintptr_t)base;
+    for (int round = 0; round < 500; round++) {
+        uint64_t ad[32], D[32], want[32];
+        uint64_t w0 = simd_rng(&s) % (sizeof buf / 4 - 32);
+        for (int l = 0; l < 32; l++) {
+            uint64_t r = simd_rng(&s);
+            uint64_t w = round % 3 == 0 ? w0 : round % 3 == 1 ? w0 + (uint64_t)l : r % (sizeof buf / 4);
+            ad[l] = base + 4 * w;
+            uint32_t v;
+            memcpy(&v, buf + 4 * w, 4);
+            want[l] = v;
+            D[l] = r; /* overwritten */
+        }
+        if (!ws_simd_load32_full(D, hb, ad)) return;
+        for (int l = 0; l < 32; l++) CHECK_EQ_U64(D[l], want[l]);
+    }
+}
+
 /* A full warp's store as one log entry (WL_STORE_WARP) writes what 32 WL_STORE entries
    write, in lane order (lanes storing to one word: the last wins), after and before
    other entries of the cycle. */
