@@ -108,6 +108,10 @@ struct ws_cache {
        false, blocked_until 0) and nothing is observed, so an access skips those tests
        (access_plain). Set at creation and by ws_cache_set_bypass. */
     bool plain;
+    /* A plain cache with narrow sets (no tag index), a set that is one address field and
+       no protection distances: a read that hits its set's last way found is answered before
+       the access path (read_hit_mru). Set with plain, and where the tag index comes or goes. */
+    bool hit_fast;
     ws_cache_bypass byp;
     ws_cache_evict_fn evict_fn;
     void *evict_ctx;
@@ -284,6 +288,11 @@ static bool plain_now(const ws_cache *c) {
            !c->flush_pending && !c->blocked_until;
 }
 
+/* The rule of ws_cache.hit_fast, for its writers. */
+static void hit_fast_now(ws_cache *c) {
+    c->hit_fast = c->plain && !c->tix && c->field_sets && !c->byp.protect;
+}
+
 ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const char *index_spec,
                           char *err, size_t errlen) {
     ws_cache_cfg cfg_s = *cfg_in;
@@ -326,6 +335,7 @@ ws_cache *ws_cache_create(const char *name, const ws_cache_cfg *cfg_in, const ch
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
     c->mru = calloc(cfg->nsets, sizeof *c->mru);
     tix_create(c, cfg->nsets * cfg->assoc, cfg->assoc);
+    hit_fast_now(c);
     c->mshr = calloc(cfg->mshr_entries, sizeof *c->mshr);
     c->mkey = malloc(cfg->mshr_entries * sizeof *c->mkey);
     for (uint32_t i = 0; c->mkey && i < cfg->mshr_entries; i++) c->mkey[i] = MKEY_NONE;
@@ -1068,10 +1078,38 @@ access_entry(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bo
     return access_plain(c, addr, index_addr, dir, local, wbytes, req, now);
 }
 
+/* A read (hit_fast) whose block is in its set's last way found, with the sector there to
+   read: a hit, with the access path's effects (access_body's last use and count,
+   note_result's local count and new version; no refusal can be noted for an access that
+   hits at the same version, and the probe would find this way first). False, nothing done,
+   otherwise. Most L1I, L1C and L2 reads; it costs no frame and no call. */
+static inline bool read_hit_mru(ws_cache *c, uint64_t addr, uint64_t index_addr, bool local,
+                                uint64_t now) {
+    uint32_t set = (uint32_t)((index_addr >> c->field_shift) & c->field_mask), si = sector_of(c, addr);
+    line *l = &c->lines[(size_t)set * c->cfg.assoc + c->mru[set]];
+    if (l->block != block_of(c, addr)) return false;
+    /* hit_status for a read: valid, or modified with all its bytes */
+    if (l->sec[si] != LINE_VALID && (l->sec[si] != LINE_MODIFIED || ((l->unreadable >> si) & 1)))
+        return false;
+    l->last_use = now;
+    c->stats.status[WS_ACC_READ][WS_CACHE_HIT]++;
+    if (local) c->stats.status_local[WS_ACC_READ][WS_CACHE_HIT]++;
+    c->ver++;
+    return true;
+}
+
+static __attribute__((noinline)) ws_cache_result
+access_bytes_full(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
+                  uint32_t wbytes, void *req, uint64_t now) {
+    return access_entry(c, addr, index_addr, dir, local, wbytes, req, now);
+}
+
 ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
                                       ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
                                       uint64_t now) {
-    return access_entry(c, addr, index_addr, dir, local, wbytes, req, now);
+    if (dir == WS_ACC_READ && c->hit_fast && read_hit_mru(c, addr, index_addr, local, now))
+        return (ws_cache_result){WS_CACHE_HIT, 0, false, false};
+    return access_bytes_full(c, addr, index_addr, dir, local, wbytes, req, now);
 }
 
 void ws_cache_kernel_start(ws_cache *c, uint64_t now) {
@@ -1087,11 +1125,18 @@ unsigned ws_cache_index_bits(const ws_cache *c, uint8_t *bits, unsigned max) {
     return c->index.policy->index_bits ? c->index.policy->index_bits(c->index.state, bits, max) : 0;
 }
 
-ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
-                                uint64_t now, ws_fail_kind *failk) {
+static __attribute__((noinline)) ws_cache_status access_full(ws_cache *c, uint64_t addr, ws_acc_dir dir,
+                                                            bool local, void *req, uint64_t now,
+                                                            ws_fail_kind *failk) {
     ws_cache_result r = access_entry(c, addr, addr, dir, local, 0, req, now);
     if (r.status == WS_CACHE_RESERVATION_FAIL && failk) *failk = r.fail;
     return r.status;
+}
+
+ws_cache_status ws_cache_access(ws_cache *c, uint64_t addr, ws_acc_dir dir, bool local, void *req,
+                                uint64_t now, ws_fail_kind *failk) {
+    if (dir == WS_ACC_READ && c->hit_fast && read_hit_mru(c, addr, addr, local, now)) return WS_CACHE_HIT;
+    return access_full(c, addr, dir, local, req, now, failk);
 }
 
 const ws_cache_out *ws_cache_peek_miss(const ws_cache *c) {
@@ -1252,6 +1297,7 @@ bool ws_cache_set_ways(ws_cache *c, uint32_t ways) {
     memset(c->mru, 0, c->cfg.nsets * sizeof *c->mru); /* (ways below the new count) */
     c->cfg.assoc = ways;
     tix_create(c, c->cfg.nsets * ways, ways);
+    hit_fast_now(c);
     return true;
 }
 
@@ -1260,6 +1306,7 @@ const ws_cache_stats *ws_cache_get_stats(const ws_cache *c) { return &c->stats; 
 void ws_cache_set_bypass(ws_cache *c, const ws_cache_bypass *b) {
     c->byp = *b;
     c->plain = plain_now(c);
+    hit_fast_now(c);
     c->ver++;
 }
 
@@ -1396,5 +1443,6 @@ bool ws_cache_tag_index_drop(ws_cache *c) {
     if (!c->tix) return false;
     free(c->tix);
     c->tix = NULL;
+    hit_fast_now(c);
     return true;
 }
