@@ -309,6 +309,9 @@ int ws_simd_addrs32_full(const uint64_t *b, uint32_t off, uint64_t *ad, uint32_t
    zero-extended; every access checked by the caller) with AVX2; false (nothing read or
    written) without. */
 bool ws_simd_load32_full(uint64_t *D, uintptr_t hb, const uint64_t *ad);
+/* wlog.c's full-warp 32-bit store when its lanes' addresses a[l] are a[0] + 4 l (p: a[0]'s
+   host address): one packed store, with AVX2; false (nothing written) otherwise. */
+bool ws_simd_store32_seq(uint8_t *p, const uint64_t *a, const uint64_t *v);
 /* exec_conv.c's integer comparison of 32-bit operands (the low words), all 32 lanes
    (signed orders when sgn; == and != either way) with AVX2: *r bit l = lane l; false
    (nothing written) without. */

@@ -467,8 +467,10 @@ static ws_status exec_ro_space(ws_xctx *x, const addr_plan *p, uint32_t size, un
         uint64_t *d = dst[0];
         if (sg) WS_FOR_MASK(l, M, d[l] = ws_ext(ws_load_n(mem + ad[l], esz), esz * 8, true));
         else if (M == ~0u && esz == 4) { /* (kmeans' centres) */
+            if (!ws_simd_load32_full(d, (uintptr_t)mem, ad)) {
 #pragma GCC unroll 4
-            for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(mem + ad[l], 4);
+                for (uint32_t l = 0; l < WS_WARP_SIZE; l++) d[l] = ws_load_n(mem + ad[l], 4);
+            }
         } else WS_FOR_MASK(l, M, d[l] = ws_load_n(mem + ad[l], esz));
     } else {
         WS_FOR_LANES(l, M) {

@@ -106,6 +106,30 @@ __attribute__((target("avx2"))) static void load32_avx2(uint64_t *D, uintptr_t h
     }
 }
 
+/* A full warp's 32-bit stores to consecutive words from host address p (lane l's address
+   a[l] is a[0] + 4 l; false, nothing written, when not so): the low words of v packed into
+   one 128-byte store, which is the lanes' stores in any order (no two share a word). */
+__attribute__((target("avx2"))) static bool store32_seq_avx2(uint8_t *p, const uint64_t *a,
+                                                           const uint64_t *v) {
+    __m256i e = _mm256_add_epi64(_mm256_set1_epi64x((long long)a[0]), _mm256_setr_epi64x(0, 4, 8, 12));
+    const __m256i inc = _mm256_set1_epi64x(16);
+    __m256i d = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+        d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(a + l)), e));
+        e = _mm256_add_epi64(e, inc);
+    }
+    if (!_mm256_testz_si256(d, d)) return false;
+    const __m256i low = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7); /* each lane's low word first */
+#pragma GCC unroll 4
+    for (int l = 0; l < WS_WARP_SIZE; l += 8) {
+        __m256i x = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(v + l)), low),
+                y = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(v + l + 4)), low);
+        _mm256_storeu_si256((__m256i *)(p + 4 * l), _mm256_permute2x128_si256(x, y, 0x20));
+    }
+    return true;
+}
+
 /* A full warp's comparison of 32-bit integers (the low words of A and B: the extension
    to 64 bits keeps both orders, so these are exec_conv.c's compare results): eight lanes
    a vector in load8's order, signed (unsigned: the top bits flipped first). Bit l is lane
@@ -214,6 +238,14 @@ bool ws_simd_load32_full(uint64_t *D, uintptr_t hb, const uint64_t *ad) {
     }
 #endif
     (void)D, (void)hb, (void)ad;
+    return false;
+}
+
+bool ws_simd_store32_seq(uint8_t *p, const uint64_t *a, const uint64_t *v) {
+#ifdef WS_SIMD_X86
+    if (__builtin_cpu_supports("avx2")) return store32_seq_avx2(p, a, v);
+#endif
+    (void)p, (void)a, (void)v;
     return false;
 }
 

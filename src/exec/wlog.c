@@ -59,6 +59,8 @@ static void commit_warp(const ws_wlog *l, const ws_wlog_ent *e) {
     const uint64_t *a = l->w + e->b, *v = a + WS_WARP_SIZE;
     uint8_t *heap = e->hp;
     if (e->size == 4) {
+        /* (consecutive words, the coalesced store: one packed store) */
+        if (ws_simd_store32_seq(heap + (a[0] - WS_GLOBAL_HEAP_BASE), a, v)) return;
 #pragma GCC unroll 4
         for (unsigned k = 0; k < WS_WARP_SIZE; k++) {
             uint32_t x = (uint32_t)v[k];

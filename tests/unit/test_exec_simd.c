@@ -161,7 +161,7 @@ TEST(exec_simd_load32_matches_lane_loop) {
 
 /* A full warp's store as one log entry (WL_STORE_WARP) writes what 32 WL_STORE entries
    write, in lane order (lanes storing to one word: the last wins), after and before
-   other entries of the cycle. */
+   other entries of the cycle; lanes on consecutive elements too. */
 TEST(exec_simd_wlog_warp_store_matches_lane_entries) {
     uint64_t s = 0x1234567887654321ull;
     for (int round = 0; round < 200; round++) {
@@ -176,8 +176,13 @@ TEST(exec_simd_wlog_warp_store_matches_lane_entries) {
             *ws_wlog_add(la) = (ws_wlog_ent){.hp = heap_a + pre, .b = simd_rng(&s), .kind = WL_STORE, .size = esz};
             *ws_wlog_add(lb) = (ws_wlog_ent){.hp = heap_b + pre, .b = la->e[la->n - 1].b, .kind = WL_STORE, .size = esz};
             uint64_t ad[32], v[32];
+            /* every other round, the second warp's lanes on consecutive elements (the packed
+               store) from near the lone store's word */
+            bool seq = k == 1 && round % 2 == 0;
+            uint64_t seq0 = pre % ((512 / esz - 32) * esz);
             for (int l = 0; l < 32; l++) {
                 ad[l] = WS_GLOBAL_HEAP_BASE + simd_rng(&s) % (simd_rng(&s) % 2 ? 64 / esz : 512 / esz) * esz;
+                if (seq) ad[l] = WS_GLOBAL_HEAP_BASE + seq0 + (uint64_t)l * esz;
                 v[l] = simd_rng(&s);
                 *ws_wlog_add(lb) = (ws_wlog_ent){.hp = heap_b + (ad[l] - WS_GLOBAL_HEAP_BASE), .b = v[l],
                                                  .kind = WL_STORE, .size = esz};
