@@ -242,7 +242,8 @@ static inline unsigned coalesce_warp_line(const uint64_t *ad, uint32_t size, uin
    sectors the per-lane loop below gives, since each lane only ORs its bytes into
    its line's 128-bit mask and its lane bit into its segment's lanes. Lines are
    gathered in lane order: the previous lane's line, the line after it among those
-   seen (a transposed tile: lanes 16-31 revisit lanes 0-15's lines), a line above
+   seen (a transposed tile: lanes 16-31 revisit lanes 0-15's lines), after the last
+   one the first (a tile's next column: gaussian's 4 x 4 blocks), a line above
    every line seen (rows, strides), else a search of the lines seen; they are
    sorted only when they did not come in ascending order. Returns 0 when a lane
    crosses a segment (what it wrote to out is then of no account). Out of line: a
@@ -263,6 +264,9 @@ static __attribute__((noinline)) unsigned coalesce_spread(const ws_coalesce_in *
         if (!nl || key[cur] != ln) {
             if (cur + 1 < nl && key[cur + 1] == ln) {
                 cur++;
+            } else if (cur + 1 == nl && key[0] == ln) { /* back to the first line (the keys are
+                                                          unique: the search's answer) */
+                cur = 0;
             } else {
                 unsigned j = nl; /* while sorted, key[nl - 1] is the highest line seen */
                 if (nl && (!sorted || ln <= key[nl - 1])) {
