@@ -123,14 +123,23 @@ bool sm_ldst_busy(const ws_sm *sm) {
 
 /* Cycles a shared access occupies the unit: per warp part, the largest
    number of distinct words any bank must deliver. */
-/* Lanes lo..hi-1's accesses (active ones): the most distinct words of one bank. */
-static unsigned part_conflicts(const uint64_t *addr, uint32_t active, unsigned lo, unsigned hi,
-                               unsigned nb, uint64_t bmask) {
+/* Lanes from..hi-1's accesses (active ones) after lanes before `from` left each bank of
+   `seen` one distinct word, first read by lane lane0[b]: the most distinct words of one
+   bank. (What the per-bank lists give for the whole part: the lanes before `from` make
+   exactly these lists.) */
+static unsigned part_conflicts(const uint64_t *addr, uint32_t active, unsigned from, unsigned hi,
+                               unsigned nb, uint64_t bmask, uint64_t seen, const uint8_t *lane0) {
     uint8_t cnt[64] = {0};
     int8_t first[64], next[WS_WARP_SIZE]; /* per bank: its distinct words' lanes */
     memset(first, -1, sizeof first);
-    unsigned mx = 0;
-    for (unsigned l = lo; l < hi; l++) {
+    unsigned mx = seen != 0;
+    for (uint64_t r = seen; r; r &= r - 1) {
+        unsigned b = (unsigned)__builtin_ctzll(r);
+        first[b] = (int8_t)lane0[b];
+        next[lane0[b]] = -1;
+        cnt[b] = 1;
+    }
+    for (unsigned l = from; l < hi; l++) {
         if (!(active >> l & 1)) continue;
         uint64_t word = addr[l] / 4;
         unsigned b = (unsigned)(bmask ? word & bmask : word % nb);
@@ -150,23 +159,26 @@ unsigned sm_smem_conflict_cycles(const ws_sm *sm, const uint64_t *addr, uint32_t
     uint64_t bmask = nb & (nb - 1) ? 0 : nb - 1; /* banks a power of two: no division */
     for (unsigned p = 0; p < parts; p++) {
         /* the common patterns first (a broadcast, consecutive words): when no bank
-           holds two distinct words the part takes one cycle, no per-bank lists needed */
+           holds two distinct words the part takes one cycle, no per-bank lists needed;
+           else the lists go on from the first lane that found its bank taken */
         uint64_t seen = 0, wordof[64];
-        bool simple = true;
+        uint8_t lane0[64];
+        unsigned stop = (p + 1) * psize;
         for (unsigned l = p * psize; l < (p + 1) * psize; l++) {
             if (!(active >> l & 1)) continue;
             uint64_t word = addr[l] / 4;
             unsigned b = (unsigned)(bmask ? word & bmask : word % nb);
             if (seen >> b & 1) {
                 if (wordof[b] == word) continue;
-                simple = false;
+                stop = l;
                 break;
             }
             seen |= 1ull << b;
             wordof[b] = word;
+            lane0[b] = (uint8_t)l;
         }
-        if (simple) total += seen != 0;
-        else total += part_conflicts(addr, active, p * psize, (p + 1) * psize, nb, bmask);
+        if (stop == (p + 1) * psize) total += seen != 0;
+        else total += part_conflicts(addr, active, stop, (p + 1) * psize, nb, bmask, seen, lane0);
     }
     return total ? total : 1;
 }
