@@ -286,6 +286,24 @@ static uint8_t sector_mask(const ws_mreq *r) {
     return mask;
 }
 
+/* The piece of r (split by the sectored L2) for sector i of its line, not
+   linked. */
+static inline __attribute__((always_inline)) ws_mreq *sector_piece(ws_mempart *p, ws_mreq *r,
+                                                                  uint32_t i, uint64_t line,
+                                                                  uint64_t part_line) {
+    ws_mreq *c = ws_mreq_alloc_copy(p->pool, r); /* (its next: NULL) */
+    c->parent = r;
+    c->addr = line + 32 * i;
+    c->data_size = 32;
+    c->sectors = (uint8_t)(1u << i);
+    uint8_t b[4]; /* its sector's bytes only */
+    memcpy(b, r->bytes + i * 4, 4);
+    memset(c->bytes, 0, sizeof c->bytes);
+    memcpy(c->bytes + i * 4, b, 4);
+    c->part_addr = part_line + 32 * i;
+    return c;
+}
+
 static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->parent = NULL;
     r->mflags = r->access == WS_MA_L1_WRBK ? MF_NOACK : 0;
@@ -304,21 +322,20 @@ static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     p->scan.l2_quiet_until = 0;
     s->quiet_until = 0;
     ws_mreq_fifo *q = is_texture(r) ? &s->icnt_l2 : &s->rop;
-    for (uint32_t m = mask; m; m &= m - 1) { /* the sectors in ascending order */
-        uint32_t i = (uint32_t)__builtin_ctz(m);
-        ws_mreq *c = ws_mreq_alloc_copy(p->pool, r);
-        c->parent = r;
-        c->addr = line + 32 * i;
-        c->data_size = 32;
-        c->sectors = (uint8_t)(1u << i);
-        uint8_t b[4]; /* its sector's bytes only */
-        memcpy(b, r->bytes + i * 4, 4);
-        memset(c->bytes, 0, sizeof c->bytes);
-        memcpy(c->bytes + i * 4, b, 4);
-        c->part_addr = part_line + 32 * i;
-        r->pending++; /* (after the copy: each child holds the count before it, as it did) */
-        ws_mreq_fifo_push(q, c);
+    /* the pieces (the sectors in ascending order; at least one) are linked
+       in order as they are made, then join the queue together, as one push
+       each would have left them; the parent's count goes up after each
+       copy (each piece holds the count before it, as it did) */
+    uint32_t m = mask, n = 1;
+    ws_mreq *first = sector_piece(p, r, (uint32_t)__builtin_ctz(m), line, part_line), *last = first;
+    r->pending = 1;
+    for (m &= m - 1; m; m &= m - 1) {
+        ws_mreq *c = sector_piece(p, r, (uint32_t)__builtin_ctz(m), line, part_line);
+        last->next = c;
+        last = c;
+        r->pending = (uint16_t)++n;
     }
+    ws_mreq_fifo_push_chain(q, first, last, n);
 }
 
 /* The inbox's requests enter, in the order given (their pieces take
