@@ -68,6 +68,10 @@ struct ws_mempart {
     /* sizes */
     /* queue sizes, 0 (unbounded) kept as UINT32_MAX: a queue is full at len >= size */
     uint32_t q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;
+    /* a sub-partition is full (refull) from this many icnt->L2 entries,
+       counted ones included: q_icnt_l2 less the room kept for a line's
+       sector requests but one, at least 0 */
+    uint64_t full_at;
     uint32_t rop_latency, dram_latency, port_width, atom;
     bool sectored, texture_only, part_local_index, flush_l2;
     uint32_t l2_dram_n;   /* entries in the sub-partitions' L2->DRAM queues together */
@@ -209,6 +213,8 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
         }
     }
     p->atom = ws_cache_atom(p->sp[0].l2);
+    const uint32_t keep = p->sectored ? 3 : 0; /* (a line's sector requests but one) */
+    p->full_at = p->q_icnt_l2 > keep ? p->q_icnt_l2 - keep : 0;
     count_full(p); /* tiny icnt->L2 queues are full from the start */
     return p;
 fail:
@@ -250,8 +256,7 @@ uint32_t ws_mempart_nsub(const ws_mempart *p) { return p->nsub; }
 /* Sub-partition s's icnt->L2 queue or inbox_tex changed: is it full now?
    GPGPU-Sim keeps room for a whole line's sector requests. */
 static inline void refull(ws_mempart *p, subpart *s) {
-    uint32_t need = p->sectored ? 4 : 1;
-    bool f = (uint64_t)s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
+    bool f = (uint64_t)s->icnt_l2.len + s->inbox_tex >= p->full_at;
     p->scan.n_full_now += (uint32_t)f - (uint32_t)*s->full;
     *s->full = f;
 }
