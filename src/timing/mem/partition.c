@@ -394,7 +394,8 @@ static inline __attribute__((always_inline)) void complete(ws_mempart *p, subpar
            SM counts them: a line fill waits for all its sectors, a store for
            all its acknowledgements); the parent goes once all are answered */
         if (--par->pending == 0) ws_mreq_free(p->pool, par);
-        r->parent = NULL;
+        /* (r->parent is left: only complete reads it, once per request, and
+           take sets it before) */
     }
     if (r->mflags & MF_NOACK) { /* L1 writebacks get no acknowledgement */
         ws_mreq_free(p->pool, r);
