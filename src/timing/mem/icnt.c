@@ -64,9 +64,9 @@ typedef struct net {
     uint64_t *in_ok;      /* per input: first allocation step its next packet may be granted */
     uint64_t step;        /* allocation steps run (internal speedup: several per cycle) */
     uint64_t gap_until;   /* the latest in_ok: no input waits out its gap from this step on */
-    /* packets wholly past the switch: scan.pushed[k] - passed are entering
-       (nothing to move if none) */
-    uint32_t passed;
+    /* packets wholly past the switch: scan.stats.packets[k] (those pushed)
+       - passed are entering (nothing to move if none) */
+    uint64_t passed;
     double acc;           /* fractional internal speedup (stays 0 for a whole one) */
     bool ref_alloc;       /* tests: the allocator that visits every candidate input */
     bool one_word;        /* up to 64 inputs and outputs, not ref_alloc: cycle1 */
@@ -683,7 +683,7 @@ void ws_icnt_cycle(ws_icnt *n) {
         }
         /* nothing in input buffers or crossing: keep only the speedup phase
            (packets waiting in ejection buffers do not move) */
-        if (n->scan.pushed[k] == t->passed) continue;
+        if (n->scan.stats.packets[k] == t->passed) continue;
         if (t->one_word) cycle1(n, t, steps);
         else cycle_words(n, t, steps);
     }

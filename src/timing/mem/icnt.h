@@ -55,7 +55,6 @@ typedef struct ws_icnt_scan {
     /* The waiting-head set that a head pushed in this cycle joins (the slot
        of the cycle it is due: head_delay >= 1 cycles on), per network. */
     uint64_t *push_wait[2];
-    uint32_t pushed[2];           /* packets pushed (the network counts those past the switch) */
     uint32_t cap_in;              /* an input's room, in flits */
     uint32_t head_delay;          /* cycles from a push to its head's first allocation */
     uint32_t n_sms;               /* nodes below it are SMs (ws_icnt_pop) */
@@ -94,9 +93,8 @@ static inline __attribute__((always_inline)) void ws_icnt_push_at(ws_icnt *n, co
     q->flits += flits;
     if (q->len == 1) /* a new head (an empty input holds no output): it waits for its cycle */
         s->push_wait[k][i >> 6] |= 1ull << (i & 63);
-    s->pushed[k]++;
     s->in_flight++;
-    s->stats.packets[k]++;
+    s->stats.packets[k]++; /* (also the packets pushed: the network counts those past the switch) */
     s->stats.flits[k] += flits;
 }
 /* ws_icnt_try_push into input i of network k, for its output o. */

@@ -138,6 +138,15 @@ static inline void ws_mreq_fifo_push(ws_mreq_fifo *q, ws_mreq *r) {
     q->tail = r;
     q->len++;
 }
+/* ws_mreq_fifo_push of each request of the chain first .. last (n of them,
+   linked by next, last->next NULL), in its order. */
+static inline void ws_mreq_fifo_push_chain(ws_mreq_fifo *q, ws_mreq *first, ws_mreq *last,
+                                           uint32_t n) {
+    if (q->tail) q->tail->next = first;
+    else q->head = first;
+    q->tail = last;
+    q->len += n;
+}
 static inline ws_mreq *ws_mreq_fifo_pop(ws_mreq_fifo *q) {
     ws_mreq *r = q->head;
     if (!r) return NULL;

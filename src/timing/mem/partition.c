@@ -44,6 +44,12 @@ typedef struct subpart {
     uint32_t data_port_busy, fill_port_busy;
     uint32_t inbox_tex;   /* entries that the inbox's requests will add to icnt_l2 */
     bool *full;           /* its entry of scan.full, kept where icnt_l2 or inbox_tex change */
+    /* It was quiet (subpart_quiet) at its last test and stays so before this
+       L2 cycle: its ROP head's due cycle (UINT64_MAX: none), or 0 (test it).
+       Whatever makes a quiet sub-partition act before then sets it to 0: a
+       request entering it, a DRAM reply reaching it, a kernel boundary or a
+       memcpy's fill. Its own cycles and tests change the rest. */
+    uint64_t quiet_until;
 } subpart;
 
 struct ws_mempart {
@@ -62,6 +68,10 @@ struct ws_mempart {
     /* sizes */
     /* queue sizes, 0 (unbounded) kept as UINT32_MAX: a queue is full at len >= size */
     uint32_t q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;
+    /* a sub-partition is full (refull) from this many icnt->L2 entries,
+       counted ones included: q_icnt_l2 less the room kept for a line's
+       sector requests but one, at least 0 */
+    uint64_t full_at;
     uint32_t rop_latency, dram_latency, port_width, atom;
     bool sectored, texture_only, part_local_index, flush_l2;
     uint32_t l2_dram_n;   /* entries in the sub-partitions' L2->DRAM queues together */
@@ -77,7 +87,7 @@ struct ws_mempart {
        cycle or when the statistics are read (ws_mempart_get_stats). */
     bool dram_settled;    /* (its idle cycles counted apart: scan.dram_now - idle_from) */
     uint64_t idle_from;   /* settled: the DRAM cycle from which its idle cycles are owed */
-    bool plain;           /* tests: neither of the two shortcuts above */
+    bool plain;           /* tests: none of the shortcuts (these two, quiet_until) */
     ws_mempart_stats stats;
 };
 
@@ -203,6 +213,8 @@ ws_mempart *ws_mempart_create(const ws_config *cfg, uint32_t chan, ws_mreq_pool 
         }
     }
     p->atom = ws_cache_atom(p->sp[0].l2);
+    const uint32_t keep = p->sectored ? 3 : 0; /* (a line's sector requests but one) */
+    p->full_at = p->q_icnt_l2 > keep ? p->q_icnt_l2 - keep : 0;
     count_full(p); /* tiny icnt->L2 queues are full from the start */
     return p;
 fail:
@@ -244,8 +256,7 @@ uint32_t ws_mempart_nsub(const ws_mempart *p) { return p->nsub; }
 /* Sub-partition s's icnt->L2 queue or inbox_tex changed: is it full now?
    GPGPU-Sim keeps room for a whole line's sector requests. */
 static inline void refull(ws_mempart *p, subpart *s) {
-    uint32_t need = p->sectored ? 4 : 1;
-    bool f = (uint64_t)s->icnt_l2.len + s->inbox_tex + need - 1 >= p->q_icnt_l2;
+    bool f = (uint64_t)s->icnt_l2.len + s->inbox_tex >= p->full_at;
     p->scan.n_full_now += (uint32_t)f - (uint32_t)*s->full;
     *s->full = f;
 }
@@ -260,6 +271,7 @@ static bool is_texture(const ws_mreq *r) { return r->access == WS_MA_TEXTURE_R; 
 static void enter(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->t_l2_in = now;
     p->scan.l2_quiet_until = 0;
+    s->quiet_until = 0;
     /* textures skip the ROP (GPGPU-Sim); the ROP queue itself is unbounded */
     if (is_texture(r)) ws_mreq_fifo_push(&s->icnt_l2, r);
     else ws_mreq_fifo_push(&s->rop, r);
@@ -279,6 +291,24 @@ static uint8_t sector_mask(const ws_mreq *r) {
     return mask;
 }
 
+/* The piece of r (split by the sectored L2) for sector i of its line, not
+   linked. */
+static inline __attribute__((always_inline)) ws_mreq *sector_piece(ws_mempart *p, ws_mreq *r,
+                                                                  uint32_t i, uint64_t line,
+                                                                  uint64_t part_line) {
+    ws_mreq *c = ws_mreq_alloc_copy(p->pool, r); /* (its next: NULL) */
+    c->parent = r;
+    c->addr = line + 32 * i;
+    c->data_size = 32;
+    c->sectors = (uint8_t)(1u << i);
+    uint8_t b[4]; /* its sector's bytes only */
+    memcpy(b, r->bytes + i * 4, 4);
+    memset(c->bytes, 0, sizeof c->bytes);
+    memcpy(c->bytes + i * 4, b, 4);
+    c->part_addr = part_line + 32 * i;
+    return c;
+}
+
 static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
     r->parent = NULL;
     r->mflags = r->access == WS_MA_L1_WRBK ? MF_NOACK : 0;
@@ -295,22 +325,22 @@ static void take(ws_mempart *p, subpart *s, ws_mreq *r, uint64_t now) {
        copy the entry cycle and share the parent's queue */
     r->t_l2_in = now;
     p->scan.l2_quiet_until = 0;
+    s->quiet_until = 0;
     ws_mreq_fifo *q = is_texture(r) ? &s->icnt_l2 : &s->rop;
-    for (uint32_t m = mask; m; m &= m - 1) { /* the sectors in ascending order */
-        uint32_t i = (uint32_t)__builtin_ctz(m);
-        ws_mreq *c = ws_mreq_alloc_copy(p->pool, r);
-        c->parent = r;
-        c->addr = line + 32 * i;
-        c->data_size = 32;
-        c->sectors = (uint8_t)(1u << i);
-        uint8_t b[4]; /* its sector's bytes only */
-        memcpy(b, r->bytes + i * 4, 4);
-        memset(c->bytes, 0, sizeof c->bytes);
-        memcpy(c->bytes + i * 4, b, 4);
-        c->part_addr = part_line + 32 * i;
-        r->pending++; /* (after the copy: each child holds the count before it, as it did) */
-        ws_mreq_fifo_push(q, c);
+    /* the pieces (the sectors in ascending order; at least one) are linked
+       in order as they are made, then join the queue together, as one push
+       each would have left them; the parent's count goes up after each
+       copy (each piece holds the count before it, as it did) */
+    uint32_t m = mask, n = 1;
+    ws_mreq *first = sector_piece(p, r, (uint32_t)__builtin_ctz(m), line, part_line), *last = first;
+    r->pending = 1;
+    for (m &= m - 1; m; m &= m - 1) {
+        ws_mreq *c = sector_piece(p, r, (uint32_t)__builtin_ctz(m), line, part_line);
+        last->next = c;
+        last = c;
+        r->pending = (uint16_t)++n;
     }
+    ws_mreq_fifo_push_chain(q, first, last, n);
 }
 
 /* The inbox's requests enter, in the order given (their pieces take
@@ -364,7 +394,8 @@ static inline __attribute__((always_inline)) void complete(ws_mempart *p, subpar
            SM counts them: a line fill waits for all its sectors, a store for
            all its acknowledgements); the parent goes once all are answered */
         if (--par->pending == 0) ws_mreq_free(p->pool, par);
-        r->parent = NULL;
+        /* (r->parent is left: only complete reads it, once per request, and
+           take sets it before) */
     }
     if (r->mflags & MF_NOACK) { /* L1 writebacks get no acknowledgement */
         ws_mreq_free(p->pool, r);
@@ -434,8 +465,8 @@ static inline bool subpart_quiet(const ws_mempart *p, const subpart *s, uint64_t
 /* subpart_cycle's step 3: the head of sub-partition k's miss queue goes
    towards DRAM, if its L2->DRAM queue has room. (Out of line, as is the
    bypass below: the L2 step's common cycles need neither's frame.) */
-static __attribute__((noinline)) void miss_to_dram(ws_mempart *p, subpart *s, uint32_t k,
-                                                   uint64_t now) {
+static __attribute__((noinline)) void miss_to_dram(ws_mempart *p, subpart *s, uint64_t now) {
+    const uint32_t k = (uint32_t)(s - p->sp);
     ws_cache *c = s->l2;
     const ws_cache_out *o = ws_cache_peek_miss(c);
     if (!o) return;
@@ -473,9 +504,9 @@ static __attribute__((noinline)) void miss_to_dram(ws_mempart *p, subpart *s, ui
 
 /* subpart_cycle's step 4 at a texture-only L2: request r (not a texture
    fetch) goes straight towards DRAM, if its L2->DRAM queue has room. */
-static __attribute__((noinline)) void bypass_to_dram(ws_mempart *p, subpart *s, uint32_t k,
-                                                     ws_mreq *r) {
+static __attribute__((noinline)) void bypass_to_dram(ws_mempart *p, subpart *s, ws_mreq *r) {
     if (s->l2_dram.len >= p->q_l2_dram) return;
+    const uint32_t k = (uint32_t)(s - p->sp);
     dram_item it;
     make_dram_item(p, &it, r, r->addr, r->data_size, r->is_write && !r->is_atomic, (uint8_t)k);
     ring_push(&s->l2_dram, &it);
@@ -487,7 +518,6 @@ static __attribute__((noinline)) void bypass_to_dram(ws_mempart *p, subpart *s, 
 }
 
 static void subpart_cycle(ws_mempart *p, subpart *s, uint64_t now) {
-    const uint32_t k = (uint32_t)(s - p->sp); /* (for the rare paths) */
     ws_cache *c = s->l2;
     const uint32_t icnt_l2_len = s->icnt_l2.len; /* (whether `full` may change) */
     /* 1. requests released by a fill leave for the icnt (one per cycle) */
@@ -515,7 +545,7 @@ static void subpart_cycle(ws_mempart *p, subpart *s, uint64_t now) {
         }
     }
     /* 3. one miss-queue entry goes towards DRAM */
-    if (ws_cache_has_miss(c)) miss_to_dram(p, s, k, now);
+    if (ws_cache_has_miss(c)) miss_to_dram(p, s, now);
     if (s->data_port_busy) s->data_port_busy--;
     if (s->fill_port_busy) s->fill_port_busy--;
     /* 4. a new L2 access */
@@ -523,7 +553,7 @@ static void subpart_cycle(ws_mempart *p, subpart *s, uint64_t now) {
     if (r) {
         bool bypass = p->texture_only && !is_texture(r);
         if (bypass) {
-            bypass_to_dram(p, s, k, r);
+            bypass_to_dram(p, s, r);
         } else if (!qfull(s->l2_icnt, p->q_l2_icnt) && !s->data_port_busy) {
             bool wr = r->is_write && !r->is_atomic; /* atomics are served as reads */
             uint64_t ix = p->part_local_index ? r->part_addr : r->addr;
@@ -563,12 +593,18 @@ void ws_mempart_l2_steps(ws_mempart *p, uint64_t now) {
     p->scan.moves_b = p->scan.moves;
     uint64_t until = UINT64_MAX; /* when the first quiet one's ROP head is due */
     for (subpart *s = p->sp, *end = s + p->nsub; s < end; s++) {
+        if (now < s->quiet_until) { /* quiet still: what the test below would find */
+            if (s->quiet_until < until) until = s->quiet_until;
+            continue;
+        }
         if (!subpart_quiet(p, s, now)) {
             subpart_cycle(p, s, now);
             until = 0;
-        } else if (s->rop.head && s->rop.head->t_l2_in + p->rop_latency < until) {
-            until = s->rop.head->t_l2_in + p->rop_latency;
+            continue;
         }
+        const uint64_t due = s->rop.head ? s->rop.head->t_l2_in + p->rop_latency : UINT64_MAX;
+        if (!p->plain) s->quiet_until = due;
+        if (due < until) until = due;
     }
     p->scan.l2_quiet_until = p->plain ? 0 : until;
     p->scan.n_full = p->scan.n_full_now; /* published: kept where the queues change */
@@ -642,6 +678,7 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
         if (!qfull(&s->dram_l2, p->q_dram_l2)) {
             ws_mreq_fifo_push(&s->dram_l2, p->ret_hold);
             p->scan.l2_quiet_until = 0;
+            s->quiet_until = 0;
             p->ret_hold = NULL;
             give_back(p, k);
             p->scan.moves++;
@@ -682,7 +719,10 @@ static void dram_cycle(ws_mempart *p, uint64_t now) {
 void ws_mempart_kernel_done(ws_mempart *p) {
     /* the next kernel starts with the index function's initial bits (adi) */
     p->scan.l2_quiet_until = 0;
-    for (uint32_t k = 0; k < p->nsub; k++) ws_cache_kernel_start(p->sp[k].l2, p->scan.l2_now);
+    for (uint32_t k = 0; k < p->nsub; k++) {
+        p->sp[k].quiet_until = 0;
+        ws_cache_kernel_start(p->sp[k].l2, p->scan.l2_now);
+    }
     if (!p->flush_l2) return;
     for (uint32_t k = 0; k < p->nsub; k++) ws_cache_invalidate(p->sp[k].l2);
 }
@@ -690,6 +730,7 @@ void ws_mempart_kernel_done(ws_mempart *p) {
 void ws_mempart_memcpy_fill_decoded(ws_mempart *p, const ws_mreq *d, uint64_t now) {
     if (d->chan != p->chan) return;
     p->scan.l2_quiet_until = 0;
+    p->sp[d->subpart % p->nsub].quiet_until = 0;
     ws_cache *c = p->sp[d->subpart % p->nsub].l2;
     uint64_t ix = p->part_local_index ? d->part_addr : d->addr;
     ws_cache_force_fill(c, d->addr, ix, now);
@@ -716,7 +757,10 @@ bool ws_mempart_busy(const ws_mempart *p) {
     return false;
 }
 
-void ws_mempart_set_plain(ws_mempart *p, bool on) { p->plain = on; }
+void ws_mempart_set_plain(ws_mempart *p, bool on) {
+    p->plain = on;
+    for (uint32_t k = 0; k < p->nsub; k++) p->sp[k].quiet_until = 0; /* (tested again) */
+}
 
 void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len) {
     size_t n = (size_t)snprintf(buf, len, "DRAM pending %u, latency queue %u%s",

@@ -158,8 +158,9 @@ static inline bool ws_mempart_progressed(const ws_mempart *p) {
     return s->moves != s->moves_a;
 }
 /* Tests: step without the shortcuts (the L2 step passed by while every
-   sub-partition is quiet, a settled idle DRAM channel's cycles counted apart),
-   to compare with. */
+   sub-partition is quiet, a quiet sub-partition passed by until its ROP head
+   is due, a settled idle DRAM channel's cycles counted apart), to compare
+   with. */
 void ws_mempart_set_plain(ws_mempart *p, bool on);
 void ws_mempart_describe(const ws_mempart *p, char *buf, size_t len);
 const ws_mempart_stats *ws_mempart_get_stats(const ws_mempart *p);
