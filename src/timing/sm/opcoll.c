@@ -180,14 +180,12 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
                           ? sm->nbanks - 1 : 0;
     sm->bq_cap = (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;
     sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
-    sm->bq_head = calloc(sm->nbanks, sizeof *sm->bq_head);
-    sm->bq_len = calloc(sm->nbanks, sizeof *sm->bq_len);
-    if (!sm->cu || !sm->bankq || !sm->bq_head || !sm->bq_len) {
+    if (!sm->cu || !sm->bankq) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
     for (unsigned b = 0; b < sm->nbanks; b++) {
-        sm->bankq[b] = calloc(sm->bq_cap, sizeof **sm->bankq);
+        sm->bankq[b] = calloc(1, sizeof **sm->bankq + sm->bq_cap * sizeof(sm_rdreq));
         if (!sm->bankq[b]) return -1;
     }
     for (int k = 0; k <= SM_NCLASS; k++) {
@@ -296,9 +294,10 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
     uint64_t banks = 0;
     for (unsigned i = 0; i < ns; i++) {
         unsigned b = reg_bank(sm, in->src_bank[i], in->warp, sub);
-        unsigned at = sm->bq_head[b] + sm->bq_len[b]++; /* (head + len) % cap, both < cap */
+        sm_bankq *q = sm->bankq[b];
+        unsigned at = q->head + q->len++; /* (head + len) % cap, both < cap */
         if (at >= sm->bq_cap) at -= sm->bq_cap;
-        sm->bankq[b][at].cu = (uint16_t)(base + c);
+        q->ring[at].cu = (uint16_t)(base + c);
         banks |= 1ull << b;
     }
     sm->bq_mask |= banks;
@@ -410,9 +409,8 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         unsigned served = 0;
         /* (the queues' fields in locals: the count below is a char store, after which the
            compiler would load them again from the SM) */
-        unsigned *qhead = sm->bq_head, *qlen = sm->bq_len;
         unsigned cap = sm->bq_cap;
-        sm_rdreq *const *q = sm->bankq;
+        sm_bankq *const *bq = sm->bankq;
         sm_cu *cus = sm->cu;
         for (;; m &= m - 1) {
             if (!m) {
@@ -420,13 +418,13 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
                 m = rest, rest = 0;
             }
             unsigned b = (unsigned)__builtin_ctzll(m);
-            unsigned head = qhead[b];
-            unsigned cu = q[b][head].cu;
-            sm_cu *u = &cus[cu];
+            sm_bankq *q = bq[b];
+            unsigned head = q->head;
+            sm_cu *u = &cus[q->ring[head].cu];
             if (u->granted == stamp) continue;
             u->granted = stamp;
-            qhead[b] = head + 1 == cap ? 0 : head + 1;
-            if (!--qlen[b]) qmask &= ~(1ull << b);
+            q->head = head + 1 == cap ? 0 : head + 1;
+            if (!--q->len) qmask &= ~(1ull << b);
             served++;
             /* (a queued read's unit holds its instruction until all its reads are served:
                units are emptied only by dispatch, which takes only ready ones) */
@@ -524,6 +522,6 @@ void sm_oc_busy_cycle(ws_sm *sm) {
    (tests). */
 unsigned sm_oc_pending_reads(const ws_sm *sm) {
     unsigned n = 0;
-    for (unsigned b = 0; b < sm->nbanks; b++) n += sm->bq_len[b];
+    for (unsigned b = 0; b < sm->nbanks; b++) n += sm->bankq[b]->len;
     return n;
 }

@@ -201,6 +201,15 @@ typedef struct sm_cu {
 
 typedef struct sm_rdreq { uint16_t cu; } sm_rdreq;
 
+/* A register bank's queue of reads: a FIFO ring of bq_cap entries from head, in one
+   allocation with its head and length (sm.c frees bankq[b]). The collector's loops then
+   need one base pointer, and a store to head or len cannot alias the SM's fields, which
+   the compiler would otherwise load again after it (the bank count, bq_cap). */
+typedef struct sm_bankq {
+    unsigned head, len;
+    sm_rdreq ring[];
+} sm_bankq;
+
 /* Pipelined function unit (SP, SFU, DP, INT). */
 typedef struct sm_fu {
     uint8_t cls;
@@ -367,8 +376,9 @@ struct ws_sm {
     unsigned in_ports[SM_NCLASS], out_ports[SM_NCLASS];
     unsigned disp_rr[SM_NCLASS + 1];
     unsigned nbanks;
-    sm_rdreq **bankq;          /* per bank ring of read requests */
-    unsigned *bq_head, *bq_len, bq_cap;
+    sm_bankq **bankq;          /* per bank its queue of read requests */
+    unsigned bq_cap;
+    unsigned *bq_head, *bq_len; /* not used (NULL): sm.c's destroy frees them (to go with it) */
     unsigned bq_total;         /* reads queued at all banks */
     uint64_t bank_wmask;       /* banks written back this cycle (bit b: bank b; nbanks <= 64) */
     uint64_t bq_mask;          /* banks whose read queue is not empty */
