@@ -448,7 +448,8 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
             for (unsigned p = sm->in_ports[k]; p--;) {
                 uint64_t free = sm->cu_all[k] & ~sm->cu_occ[k];
                 if (!free) {
-                    if (!blocked && oc_blocked(sm, k)) blocked = true;
+                    /* oc_blocked: the set's units all hold class k (no general set) */
+                    if (sm->cu_rdy[k] && !sm_regset_free(&sm->oc_ex[k])) blocked = true;
                     break;
                 }
                 unsigned idx;
