@@ -60,6 +60,9 @@ int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, 
     return ok ? 0 : -1;
 }
 
+static void oc_busy_plain(ws_sm *sm);
+static void oc_busy_common(ws_sm *sm);
+
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     const ws_config *c = sm->cfg;
     int64_t w[16];
@@ -144,7 +147,6 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
        collector's per-class loops stop before classes that stay empty */
     sm->oc_ncls = c->num_int_units > 0 ? SM_INT + 1 : c->num_dp_units > 0 ? SM_DP + 1 : SM_MEM + 1;
     sm->sub_core = c->sub_core_model;
-    sm->oc_common = !sm->sub_core && !sm->oc_generic;
     if (sm->sub_core) {
         /* GPGPU-Sim requires these splits to be even; so do we, before the run */
         unsigned ns = (unsigned)c->num_sched_per_core;
@@ -173,6 +175,11 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
                 return -1;
             }
     }
+    /* the common collector (specialized sets, no sub-cores) one step a cycle has a busy
+       cycle of its own, compiled apart */
+    sm->oc_busy = sm->sub_core || sm->oc_generic || sm->oc_steps != 1 ? sm_oc_busy_cycle
+                  : sm->cu_n[SM_NCLASS]                                ? oc_busy_common
+                                                                       : oc_busy_plain;
     sm->cu = calloc(sm->ncu ? sm->ncu : 1, sizeof *sm->cu);
     sm->nbanks = (unsigned)c->num_reg_banks;
     sm->bank_use_warp = c->reg_bank_use_warp_id;
@@ -201,7 +208,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
 /* The step below is compiled three times (oc_step_t): twice for the common collector
    (specialized sets, no sub-cores), where the sub-core branches fold away, with and
    without general units (`gen`: without, as on the Fermi presets, the general set's tests
-   fold away too), and once for every organisation. `sub` is sm->sub_core on the last. */
+   fold away too), and once for every organisation. `sub` is sm->sub_core on the last.
+   (oc_busy_plain, oc_busy_common, sm_oc_busy_cycle) */
 #define OC_INLINE static inline __attribute__((always_inline))
 
 OC_INLINE unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp, bool sub) {
@@ -494,28 +502,24 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
     return blocked;
 }
 
-static bool oc_step_common(ws_sm *sm, unsigned idoc) {
-    return oc_step_t(sm, idoc, false, false, true);
+/* A cycle of a collector holding work (sm_oc_cycle, inline, takes the idle ones), one
+   function per organisation (sm->oc_busy, picked by sm_oc_init): the common collector's
+   single step a cycle (the Fermi presets), without and with general units, and every
+   other organisation (sm_oc_busy_cycle). */
+static void oc_busy_plain(ws_sm *sm) { /* (no general units) */
+    if (oc_step_t(sm, sm->idoc_set, false, false, false)) sm->st.oc_blocked_cycles++;
 }
-static bool oc_step_plain(ws_sm *sm, unsigned idoc) { /* (no general units) */
-    return oc_step_t(sm, idoc, false, false, false);
+static void oc_busy_common(ws_sm *sm) {
+    if (oc_step_t(sm, sm->idoc_set, false, false, true)) sm->st.oc_blocked_cycles++;
 }
-static bool oc_step_any(ws_sm *sm, unsigned idoc) {
-    return oc_step_t(sm, idoc, sm->sub_core, sm->oc_generic, true);
-}
-
-/* A cycle of a collector holding work (sm_oc_cycle, inline, takes the idle ones). */
 void sm_oc_busy_cycle(ws_sm *sm) {
     unsigned idoc = sm->idoc_set; /* (bit k: ID_OC k holds an instruction) */
     bool blocked = false;
-    if (sm->oc_common && sm->oc_steps == 1) /* (Fermi presets: no loop) */
-        blocked = sm->cu_n[SM_NCLASS] ? oc_step_common(sm, idoc) : oc_step_plain(sm, idoc);
-    else
-        for (unsigned s = 0;;) {
-            blocked |= oc_step_any(sm, idoc);
-            if (++s == sm->oc_steps) break;
-            idoc = sm->idoc_set; /* less the ID_OC registers the step emptied */
-        }
+    for (unsigned s = 0;;) {
+        blocked |= oc_step_t(sm, idoc, sm->sub_core, sm->oc_generic, true);
+        if (++s == sm->oc_steps) break;
+        idoc = sm->idoc_set; /* less the ID_OC registers the step emptied */
+    }
     if (blocked) sm->st.oc_blocked_cycles++; /* a cycle count, whatever the steps */
 }
 

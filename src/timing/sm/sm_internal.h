@@ -388,8 +388,9 @@ struct ws_sm {
     uint64_t oc_stamp;         /* collector steps with a bank read queued (sm_cu.granted) */
     unsigned oc_ex_scheds[SM_NCLASS]; /* sub-core SMs: bit s, OC_EX k holds scheduler s's
                                   instruction (the collector adds, units.c takes) */
-    bool oc_common;            /* specialized sets, no sub-cores: the step compiled for them
-                                  (false: the general one, which tests compare it with) */
+    void (*oc_busy)(ws_sm *sm); /* the busy cycle of this organisation (opcoll.c): the common
+                                  collector's, compiled apart, or sm_oc_busy_cycle (every one:
+                                  tests compare the common one with it) */
     bool bank_use_warp;        /* -gpgpu_reg_bank_use_warp_id */
     unsigned wr_bank_and;      /* nbanks - 1 when sm_reg_bank is an AND with it (no sub-cores,
                                   a power-of-two count above 1), else 0 (sm_oc_write) */
@@ -688,7 +689,7 @@ uint32_t sm_carveout_ways(uint32_t ways, uint64_t l1d_bytes, uint32_t unified_kb
 int sm_carveout_init(ws_sm *sm, char *err, size_t errlen);
 void sm_carveout_kernel_start(ws_sm *sm);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
-void sm_oc_busy_cycle(ws_sm *sm);
+void sm_oc_busy_cycle(ws_sm *sm); /* (every organisation; sm->oc_busy) */
 /* The collector's cycle. With nothing in ID_OC, in a collector unit or in a bank queue
    its steps would only rotate the bank priority (once per step) and clear the write
    marks (inline: a quarter of a memory-bound program's full SM cycles). */
@@ -700,7 +701,7 @@ static inline void sm_oc_cycle(ws_sm *sm) {
         sm->bank_wmask = 0;
         return;
     }
-    sm_oc_busy_cycle(sm);
+    sm->oc_busy(sm);
 }
 /* The bank of register arch of a warp: (arch [+ warp]) % banks, within the
    scheduler's own banks on sub-core SMs. */
