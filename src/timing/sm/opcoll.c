@@ -62,6 +62,7 @@ int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, 
 
 static void oc_busy_plain(ws_sm *sm);
 static void oc_busy_common(ws_sm *sm);
+static void oc_busy_sub_generic(ws_sm *sm);
 
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     const ws_config *c = sm->cfg;
@@ -177,7 +178,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     }
     /* the common collector (specialized sets, no sub-cores) one step a cycle has a busy
        cycle of its own, compiled apart */
-    sm->oc_busy = sm->sub_core || sm->oc_generic || sm->oc_steps != 1 ? sm_oc_busy_cycle
+    sm->oc_busy = sm->sub_core && sm->oc_generic                      ? oc_busy_sub_generic
+                  : sm->sub_core || sm->oc_generic || sm->oc_steps != 1 ? sm_oc_busy_cycle
                   : sm->cu_n[SM_NCLASS]                                ? oc_busy_common
                                                                        : oc_busy_plain;
     sm->cu = calloc(sm->ncu ? sm->ncu : 1, sizeof *sm->cu);
@@ -344,7 +346,7 @@ static bool gen_blocked(const ws_sm *sm) {
    GPGPU-Sim's port order (SP, SFU, MEM, DP, INT: the class numbers' order) and
    moves the oldest instruction of each non-empty one (idoc) into a free general
    unit (GPGPU-Sim 4 lets a port serve every register in one step). */
-static bool gen_allocate(ws_sm *sm, unsigned idoc) {
+OC_INLINE bool gen_allocate(ws_sm *sm, unsigned idoc, bool sub) {
     bool blocked = false;
     /* here only the general set has units, so oc_blocked answers alike for every
        class (gen_blocked) until a unit with all operands read is allocated (-1: not
@@ -359,8 +361,7 @@ static bool gen_allocate(ws_sm *sm, unsigned idoc) {
             unsigned k = (unsigned)__builtin_ctz(todo);
             sm_regset *rs = &sm->id_oc[k];
             unsigned idx;
-            if (failed >> k & 1 || !cu_allocate(sm, SM_NCLASS, sm_regset_oldest(rs, &idx),
-                                                  sm->sub_core)) {
+            if (failed >> k & 1 || !cu_allocate(sm, SM_NCLASS, sm_regset_oldest(rs, &idx), sub)) {
                 failed |= 1u << k;
                 if (!blocked) {
                     if (gblk < 0) gblk = gen_blocked(sm);
@@ -444,7 +445,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
     if (++sm->arb_prio == sm->nbanks) sm->arb_prio = 0; /* (arb_prio < nbanks) */
     /* 3. input ports move instructions from ID_OC into free collector units */
     if (generic) {
-        bool b = gen_allocate(sm, idoc);
+        bool b = gen_allocate(sm, idoc, sub);
         sm->bank_wmask = 0;
         return b;
     }
@@ -511,6 +512,17 @@ static void oc_busy_plain(ws_sm *sm) { /* (no general units) */
 }
 static void oc_busy_common(ws_sm *sm) {
     if (oc_step_t(sm, sm->idoc_set, false, false, true)) sm->st.oc_blocked_cycles++;
+}
+/* (the post-Fermi presets: generic collector, sub-cores, any number of steps) */
+static void oc_busy_sub_generic(ws_sm *sm) {
+    unsigned idoc = sm->idoc_set;
+    bool blocked = false;
+    for (unsigned s = 0;;) {
+        blocked |= oc_step_t(sm, idoc, true, true, true);
+        if (++s == sm->oc_steps) break;
+        idoc = sm->idoc_set;
+    }
+    if (blocked) sm->st.oc_blocked_cycles++;
 }
 void sm_oc_busy_cycle(ws_sm *sm) {
     unsigned idoc = sm->idoc_set; /* (bit k: ID_OC k holds an instruction) */
