@@ -307,7 +307,7 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
         sm_bankq *q = sm->bankq[b];
         unsigned at = q->head + q->len++; /* (head + len) % cap, both < cap */
         if (at >= sm->bq_cap) at -= sm->bq_cap;
-        q->ring[at].cu = (uint16_t)(base + c);
+        q->ring[at].cu = cu;
         banks |= 1ull << b;
     }
     sm->bq_mask |= banks;
@@ -420,7 +420,6 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
            compiler would load them again from the SM) */
         unsigned cap = sm->bq_cap;
         sm_bankq *const *bq = sm->bankq;
-        sm_cu *cus = sm->cu;
         for (;; m &= m - 1) {
             if (!m) {
                 if (!rest) break;
@@ -429,7 +428,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
             unsigned b = (unsigned)__builtin_ctzll(m);
             sm_bankq *q = bq[b];
             unsigned head = q->head;
-            sm_cu *u = &cus[q->ring[head].cu];
+            sm_cu *u = q->ring[head].cu;
             if (u->granted == stamp) continue;
             u->granted = stamp;
             q->head = head + 1 == cap ? 0 : head + 1;

@@ -199,7 +199,9 @@ typedef struct sm_cu {
     uint8_t sbit;              /* sub-core SMs: 1 << in's scheduler */
 } sm_cu;
 
-typedef struct sm_rdreq { uint16_t cu; } sm_rdreq;
+/* A queued register read: the unit it is for (a pointer, not an index: the arbiter then
+   needs no address arithmetic for it). */
+typedef struct sm_rdreq { sm_cu *cu; } sm_rdreq;
 
 /* A register bank's queue of reads: a FIFO ring of bq_cap entries from head, in one
    allocation with its head and length (sm.c frees bankq[b]). The collector's loops then
