@@ -400,7 +400,9 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         for (; todo; todo &= todo - 1) {
             unsigned k = (unsigned)__builtin_ctz(todo);
             if (k >= SM_NCLASS) __builtin_unreachable(); /* (cu_dispatch's tests of k fold) */
-            if (!sm_regset_free(&sm->oc_ex[k])) continue;
+            /* (a full OC_EX k takes none: cu_dispatch's own first test, but for sub-core SMs,
+               whose dispatch tests only the scheduler's slot) */
+            if (sub && !sm_regset_free(&sm->oc_ex[k])) continue;
             for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_rdy[k]; p++)
                 if (!cu_dispatch(sm, k, k, sub)) break;
             if (gen && sm->cu_rdy[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS, sub);
