@@ -238,8 +238,9 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
     /* every candidate goes to OC_EX k (k: not any) with one slot for all (not sub-core):
        when that is full none can go, else the first goes */
     if (!sub && k < SM_NCLASS && !sm_regset_free(&sm->oc_ex[k])) return false;
-    unsigned base = sm->cu_base[set], r = sm->disp_rr[set] + 1; /* r <= n <= 64 */
-    uint64_t mm = r >= 64 ? 0 : m & (~0ull << r), rest = m & ~mm;
+    /* (the units after disp_rr < n <= 64: two shifts, each below 64, need no test of 64) */
+    unsigned base = sm->cu_base[set];
+    uint64_t mm = m & (~0ull << sm->disp_rr[set] << 1), rest = m & ~mm;
     for (;; mm &= mm - 1) {
         if (!mm) { /* the second round, from 0 */
             if (!rest) return false;
@@ -276,8 +277,8 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
         unsigned n = sm->cu_n[set];
         if (sm->cu_used[set] == n) return false;
         unsigned per = n / sm->n_sched, lo = sm->vsched[in->warp] * per;
-        n = lo + per;
-        range &= ~((1ull << lo) - 1) & (n >= 64 ? ~0ull : (1ull << n) - 1);
+        n = lo + per; /* (lo < n <= 64: both shifts below 64) */
+        range &= ~((1ull << lo) - 1) & (~0ull >> (64 - n));
     }
     /* the first free unit (of units lo..n-1 on sub-core SMs; n <= 64) */
     uint64_t free = range & ~sm->cu_occ[set];
