@@ -51,7 +51,9 @@ static inline int fetch_pick(const ws_sm *sm) {
     if (sm->max_warps <= 64) {
         uint64_t m = sm->fetchable;
         if (!m) return -1;
-        uint64_t after = m & (~0ull << (sm->last_fetched + 1) % sm->max_warps);
+        /* (the warps after the last fetched, last_fetched < max_warps <= 64: none after the
+           last warp, and then the first, as the round's wrap to 0 gives) */
+        uint64_t after = m & (~0ull << sm->last_fetched << 1);
         return __builtin_ctzll(after ? after : m);
     }
     for (uint32_t i = 0; i < sm->max_warps; i++) {
