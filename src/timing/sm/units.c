@@ -217,12 +217,14 @@ __attribute__((noinline)) static unsigned fu_insert(sm_fu *fu, uint64_t t) {
    not which pipeline carries it (DP work on the SFU is still DP work; setp
    and cvt count by their compare / source type too). */
 static inline void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
+    /* (each type's kind: 2 f64, 1 f16 to f32; both types' kinds ORed, one test each) */
+    static const uint8_t kind[256] = {[WS_T_F64] = 2, [WS_T_F16] = 1, [WS_T_F16X2] = 1,
+                                      [WS_T_BF16] = 1, [WS_T_BF16X2] = 1, [WS_T_F32] = 1};
     uint64_t n = in->nact;
-    uint8_t t = in->inst->type, s = in->inst->stype;
-    if (t == WS_T_F64 || s == WS_T_F64) sm->st.thread_insts_dp += n;
+    unsigned k = kind[in->inst->type] | kind[in->inst->stype];
+    if (k & 2) sm->st.thread_insts_dp += n;
     else if (fu->cls == SM_SFU) sm->st.thread_insts_sfu += n;
-    else if ((t >= WS_T_F16 && t <= WS_T_F32) || (s >= WS_T_F16 && s <= WS_T_F32))
-        sm->st.thread_insts_fp += n;
+    else if (k) sm->st.thread_insts_fp += n;
     else sm->st.thread_insts_int += n;
 }
 
