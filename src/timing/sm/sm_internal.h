@@ -694,9 +694,10 @@ int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, 
 void sm_oc_busy_cycle(ws_sm *sm); /* (every organisation; sm->oc_busy) */
 /* The collector's cycle. With nothing in ID_OC, in a collector unit or in a bank queue
    its steps would only rotate the bank priority (once per step) and clear the write
-   marks (inline: a quarter of a memory-bound program's full SM cycles). */
+   marks (inline: a quarter of a memory-bound program's full SM cycles). (A queued read's
+   unit holds its instruction until the read is served: with no unit held, bq_total is 0.) */
 static inline void sm_oc_cycle(ws_sm *sm) {
-    if (!sm->idoc_set && !sm->bq_total && !sm->cu_used_all) {
+    if (!sm->idoc_set && !sm->cu_used_all) {
         unsigned a = sm->arb_prio + sm->oc_steps;
         while (a >= sm->nbanks) a -= sm->nbanks;
         sm->arb_prio = a;
