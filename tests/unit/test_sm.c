@@ -793,9 +793,10 @@ TEST(sm_sub_core_idoc_counts_match_the_slots) {
 
 /* The common collector's step (specialized sets without sub-cores, compiled apart
    in opcoll.c) against the general one on the same random traffic: two SMs, one
-   told to take the general step (oc_common false), get the same instructions in
-   ID_OC, the same writeback marks and the same draining of OC_EX; after every
-   cycle the same instructions must sit in OC_EX and ID_OC, with the same counts. */
+   told to take the general step (oc_busy = sm_oc_busy_cycle), get the same
+   instructions in ID_OC, the same writeback marks and the same draining of OC_EX;
+   after every cycle the same instructions must sit in OC_EX and ID_OC, with the
+   same counts. */
 static uint64_t oc_rand(uint64_t *s) {
     *s ^= *s << 13;
     *s ^= *s >> 7;
@@ -812,8 +813,8 @@ static void oc_paths_agree(const char *const *opts, uint64_t seed) {
         return;
     }
     ws_sm *a = r[0].sm, *b = r[1].sm;
-    CHECK(a->oc_common);
-    b->oc_common = false;
+    CHECK(!a->sub_core && !a->oc_generic); /* (the common collector) */
+    b->oc_busy = sm_oc_busy_cycle;
     sm_inst *in = calloc(2 * NI, sizeof *in);
     unsigned used = 0;
     bool same = true;

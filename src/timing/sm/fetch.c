@@ -51,7 +51,9 @@ static inline int fetch_pick(const ws_sm *sm) {
     if (sm->max_warps <= 64) {
         uint64_t m = sm->fetchable;
         if (!m) return -1;
-        uint64_t after = m & (~0ull << (sm->last_fetched + 1) % sm->max_warps);
+        /* (the warps after the last fetched, last_fetched < max_warps <= 64: none after the
+           last warp, and then the first, as the round's wrap to 0 gives) */
+        uint64_t after = m & (~0ull << sm->last_fetched << 1);
         return __builtin_ctzll(after ? after : m);
     }
     for (uint32_t i = 0; i < sm->max_warps; i++) {
@@ -173,7 +175,7 @@ void sm_decode_fill(ws_sm *sm) {
     sm_view_unblock(sm, sm->fb_warp, false); /* (a new generation or its scheduler's memo) */
     const ws_func *f = &sm->mod->funcs[sm->fb_func];
     uint32_t pc = sm->fb_pc;
-    unsigned n = sm_fill_n(w), k;
+    unsigned n = sm_fill_n(w);
     if (!w->ib_n) w->ib_next = 0;
     if (!w->ib_n && n == 2 && pc + 1 < f->ninsts) { /* (the common fill: two, both in the function) */
         const ws_inst *ins = &f->insts[pc];
@@ -182,10 +184,17 @@ void sm_decode_fill(ws_sm *sm) {
         w->ib[1] = (sm_ibuf){.inst = ins + 1, .dec = dec + 1, .func = sm->fb_func, .pc = pc + 1,
                              .valid = true};
         w->ib_n = 2;
-        k = 2;
-    } else
-        k = fill_entries(sm, w, f, pc, n);
-    w->fetch_pc = pc + k; /* the next fill continues after the tail */
+        w->fetch_pc = pc + 2;
+        /* sm_fetch_mark: two entries and room for a fill of two need four (the default
+           buffer of two, as most, has no room until it empties) */
+        if (w->ib_depth < 4) {
+            if (sm->fb_warp < 64) sm->fetchable &= ~(1ull << sm->fb_warp);
+            return;
+        }
+    } else {
+        unsigned k = fill_entries(sm, w, f, pc, n);
+        w->fetch_pc = pc + k; /* the next fill continues after the tail */
+    }
     sm_fetch_mark_inline(sm, sm->fb_warp, w); /* (inline: every fill ends here) */
 }
 

@@ -60,6 +60,10 @@ int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, 
     return ok ? 0 : -1;
 }
 
+static void oc_busy_plain(ws_sm *sm);
+static void oc_busy_common(ws_sm *sm);
+static void oc_busy_sub_generic(ws_sm *sm);
+
 int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     const ws_config *c = sm->cfg;
     int64_t w[16];
@@ -144,7 +148,6 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
        collector's per-class loops stop before classes that stay empty */
     sm->oc_ncls = c->num_int_units > 0 ? SM_INT + 1 : c->num_dp_units > 0 ? SM_DP + 1 : SM_MEM + 1;
     sm->sub_core = c->sub_core_model;
-    sm->oc_common = !sm->sub_core && !sm->oc_generic;
     if (sm->sub_core) {
         /* GPGPU-Sim requires these splits to be even; so do we, before the run */
         unsigned ns = (unsigned)c->num_sched_per_core;
@@ -173,6 +176,12 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
                 return -1;
             }
     }
+    /* the common collector (specialized sets, no sub-cores) one step a cycle has a busy
+       cycle of its own, compiled apart */
+    sm->oc_busy = sm->sub_core && sm->oc_generic                      ? oc_busy_sub_generic
+                  : sm->sub_core || sm->oc_generic || sm->oc_steps != 1 ? sm_oc_busy_cycle
+                  : sm->cu_n[SM_NCLASS]                                ? oc_busy_common
+                                                                       : oc_busy_plain;
     sm->cu = calloc(sm->ncu ? sm->ncu : 1, sizeof *sm->cu);
     sm->nbanks = (unsigned)c->num_reg_banks;
     sm->bank_use_warp = c->reg_bank_use_warp_id;
@@ -180,14 +189,12 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
                           ? sm->nbanks - 1 : 0;
     sm->bq_cap = (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;
     sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
-    sm->bq_head = calloc(sm->nbanks, sizeof *sm->bq_head);
-    sm->bq_len = calloc(sm->nbanks, sizeof *sm->bq_len);
-    if (!sm->cu || !sm->bankq || !sm->bq_head || !sm->bq_len) {
+    if (!sm->cu || !sm->bankq) {
         snprintf(err, errlen, "out of host memory");
         return -1;
     }
     for (unsigned b = 0; b < sm->nbanks; b++) {
-        sm->bankq[b] = calloc(sm->bq_cap, sizeof **sm->bankq);
+        sm->bankq[b] = calloc(1, sizeof **sm->bankq + sm->bq_cap * sizeof(sm_rdreq));
         if (!sm->bankq[b]) return -1;
     }
     for (int k = 0; k <= SM_NCLASS; k++) {
@@ -203,7 +210,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
 /* The step below is compiled three times (oc_step_t): twice for the common collector
    (specialized sets, no sub-cores), where the sub-core branches fold away, with and
    without general units (`gen`: without, as on the Fermi presets, the general set's tests
-   fold away too), and once for every organisation. `sub` is sm->sub_core on the last. */
+   fold away too), and once for every organisation. `sub` is sm->sub_core on the last.
+   (oc_busy_plain, oc_busy_common, sm_oc_busy_cycle) */
 #define OC_INLINE static inline __attribute__((always_inline))
 
 OC_INLINE unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp, bool sub) {
@@ -230,8 +238,9 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
     /* every candidate goes to OC_EX k (k: not any) with one slot for all (not sub-core):
        when that is full none can go, else the first goes */
     if (!sub && k < SM_NCLASS && !sm_regset_free(&sm->oc_ex[k])) return false;
-    unsigned base = sm->cu_base[set], r = sm->disp_rr[set] + 1; /* r <= n <= 64 */
-    uint64_t mm = r >= 64 ? 0 : m & (~0ull << r), rest = m & ~mm;
+    /* (the units after disp_rr < n <= 64: two shifts, each below 64, need no test of 64) */
+    unsigned base = sm->cu_base[set];
+    uint64_t mm = m & (~0ull << sm->disp_rr[set] << 1), rest = m & ~mm;
     for (;; mm &= mm - 1) {
         if (!mm) { /* the second round, from 0 */
             if (!rest) return false;
@@ -268,8 +277,8 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
         unsigned n = sm->cu_n[set];
         if (sm->cu_used[set] == n) return false;
         unsigned per = n / sm->n_sched, lo = sm->vsched[in->warp] * per;
-        n = lo + per;
-        range &= ~((1ull << lo) - 1) & (n >= 64 ? ~0ull : (1ull << n) - 1);
+        n = lo + per; /* (lo < n <= 64: both shifts below 64) */
+        range &= ~((1ull << lo) - 1) & (~0ull >> (64 - n));
     }
     /* the first free unit (of units lo..n-1 on sub-core SMs; n <= 64) */
     uint64_t free = range & ~sm->cu_occ[set];
@@ -296,9 +305,10 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
     uint64_t banks = 0;
     for (unsigned i = 0; i < ns; i++) {
         unsigned b = reg_bank(sm, in->src_bank[i], in->warp, sub);
-        unsigned at = sm->bq_head[b] + sm->bq_len[b]++; /* (head + len) % cap, both < cap */
+        sm_bankq *q = sm->bankq[b];
+        unsigned at = q->head + q->len++; /* (head + len) % cap, both < cap */
         if (at >= sm->bq_cap) at -= sm->bq_cap;
-        sm->bankq[b][at].cu = (uint16_t)(base + c);
+        q->ring[at].cu = cu;
         banks |= 1ull << b;
     }
     sm->bq_mask |= banks;
@@ -337,7 +347,7 @@ static bool gen_blocked(const ws_sm *sm) {
    GPGPU-Sim's port order (SP, SFU, MEM, DP, INT: the class numbers' order) and
    moves the oldest instruction of each non-empty one (idoc) into a free general
    unit (GPGPU-Sim 4 lets a port serve every register in one step). */
-static bool gen_allocate(ws_sm *sm, unsigned idoc) {
+OC_INLINE bool gen_allocate(ws_sm *sm, unsigned idoc, bool sub) {
     bool blocked = false;
     /* here only the general set has units, so oc_blocked answers alike for every
        class (gen_blocked) until a unit with all operands read is allocated (-1: not
@@ -352,8 +362,7 @@ static bool gen_allocate(ws_sm *sm, unsigned idoc) {
             unsigned k = (unsigned)__builtin_ctz(todo);
             sm_regset *rs = &sm->id_oc[k];
             unsigned idx;
-            if (failed >> k & 1 || !cu_allocate(sm, SM_NCLASS, sm_regset_oldest(rs, &idx),
-                                                  sm->sub_core)) {
+            if (failed >> k & 1 || !cu_allocate(sm, SM_NCLASS, sm_regset_oldest(rs, &idx), sub)) {
                 failed |= 1u << k;
                 if (!blocked) {
                     if (gblk < 0) gblk = gen_blocked(sm);
@@ -392,7 +401,9 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         for (; todo; todo &= todo - 1) {
             unsigned k = (unsigned)__builtin_ctz(todo);
             if (k >= SM_NCLASS) __builtin_unreachable(); /* (cu_dispatch's tests of k fold) */
-            if (!sm_regset_free(&sm->oc_ex[k])) continue;
+            /* (a full OC_EX k takes none: cu_dispatch's own first test, but for sub-core SMs,
+               whose dispatch tests only the scheduler's slot) */
+            if (sub && !sm_regset_free(&sm->oc_ex[k])) continue;
             for (unsigned p = 0; p < sm->out_ports[k] && sm->cu_rdy[k]; p++)
                 if (!cu_dispatch(sm, k, k, sub)) break;
             if (gen && sm->cu_rdy[SM_NCLASS]) cu_dispatch(sm, k, SM_NCLASS, sub);
@@ -410,23 +421,21 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         unsigned served = 0;
         /* (the queues' fields in locals: the count below is a char store, after which the
            compiler would load them again from the SM) */
-        unsigned *qhead = sm->bq_head, *qlen = sm->bq_len;
         unsigned cap = sm->bq_cap;
-        sm_rdreq *const *q = sm->bankq;
-        sm_cu *cus = sm->cu;
+        sm_bankq *const *bq = sm->bankq;
         for (;; m &= m - 1) {
             if (!m) {
                 if (!rest) break;
                 m = rest, rest = 0;
             }
             unsigned b = (unsigned)__builtin_ctzll(m);
-            unsigned head = qhead[b];
-            unsigned cu = q[b][head].cu;
-            sm_cu *u = &cus[cu];
+            sm_bankq *q = bq[b];
+            unsigned head = q->head;
+            sm_cu *u = q->ring[head].cu;
             if (u->granted == stamp) continue;
             u->granted = stamp;
-            qhead[b] = head + 1 == cap ? 0 : head + 1;
-            if (!--qlen[b]) qmask &= ~(1ull << b);
+            q->head = head + 1 == cap ? 0 : head + 1;
+            if (!--q->len) qmask &= ~(1ull << b);
             served++;
             /* (a queued read's unit holds its instruction until all its reads are served:
                units are emptied only by dispatch, which takes only ready ones) */
@@ -438,7 +447,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
     if (++sm->arb_prio == sm->nbanks) sm->arb_prio = 0; /* (arb_prio < nbanks) */
     /* 3. input ports move instructions from ID_OC into free collector units */
     if (generic) {
-        bool b = gen_allocate(sm, idoc);
+        bool b = gen_allocate(sm, idoc, sub);
         sm->bank_wmask = 0;
         return b;
     }
@@ -450,7 +459,8 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
             for (unsigned p = sm->in_ports[k]; p--;) {
                 uint64_t free = sm->cu_all[k] & ~sm->cu_occ[k];
                 if (!free) {
-                    if (!blocked && oc_blocked(sm, k)) blocked = true;
+                    /* oc_blocked: the set's units all hold class k (no general set) */
+                    if (sm->cu_rdy[k] && !sm_regset_free(&sm->oc_ex[k])) blocked = true;
                     break;
                 }
                 unsigned idx;
@@ -495,28 +505,35 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
     return blocked;
 }
 
-static bool oc_step_common(ws_sm *sm, unsigned idoc) {
-    return oc_step_t(sm, idoc, false, false, true);
+/* A cycle of a collector holding work (sm_oc_cycle, inline, takes the idle ones), one
+   function per organisation (sm->oc_busy, picked by sm_oc_init): the common collector's
+   single step a cycle (the Fermi presets), without and with general units, and every
+   other organisation (sm_oc_busy_cycle). */
+static void oc_busy_plain(ws_sm *sm) { /* (no general units) */
+    if (oc_step_t(sm, sm->idoc_set, false, false, false)) sm->st.oc_blocked_cycles++;
 }
-static bool oc_step_plain(ws_sm *sm, unsigned idoc) { /* (no general units) */
-    return oc_step_t(sm, idoc, false, false, false);
+static void oc_busy_common(ws_sm *sm) {
+    if (oc_step_t(sm, sm->idoc_set, false, false, true)) sm->st.oc_blocked_cycles++;
 }
-static bool oc_step_any(ws_sm *sm, unsigned idoc) {
-    return oc_step_t(sm, idoc, sm->sub_core, sm->oc_generic, true);
+/* (the post-Fermi presets: generic collector, sub-cores, any number of steps) */
+static void oc_busy_sub_generic(ws_sm *sm) {
+    unsigned idoc = sm->idoc_set;
+    bool blocked = false;
+    for (unsigned s = 0;;) {
+        blocked |= oc_step_t(sm, idoc, true, true, true);
+        if (++s == sm->oc_steps) break;
+        idoc = sm->idoc_set;
+    }
+    if (blocked) sm->st.oc_blocked_cycles++;
 }
-
-/* A cycle of a collector holding work (sm_oc_cycle, inline, takes the idle ones). */
 void sm_oc_busy_cycle(ws_sm *sm) {
     unsigned idoc = sm->idoc_set; /* (bit k: ID_OC k holds an instruction) */
     bool blocked = false;
-    if (sm->oc_common && sm->oc_steps == 1) /* (Fermi presets: no loop) */
-        blocked = sm->cu_n[SM_NCLASS] ? oc_step_common(sm, idoc) : oc_step_plain(sm, idoc);
-    else
-        for (unsigned s = 0;;) {
-            blocked |= oc_step_any(sm, idoc);
-            if (++s == sm->oc_steps) break;
-            idoc = sm->idoc_set; /* less the ID_OC registers the step emptied */
-        }
+    for (unsigned s = 0;;) {
+        blocked |= oc_step_t(sm, idoc, sm->sub_core, sm->oc_generic, true);
+        if (++s == sm->oc_steps) break;
+        idoc = sm->idoc_set; /* less the ID_OC registers the step emptied */
+    }
     if (blocked) sm->st.oc_blocked_cycles++; /* a cycle count, whatever the steps */
 }
 
@@ -524,6 +541,6 @@ void sm_oc_busy_cycle(ws_sm *sm) {
    (tests). */
 unsigned sm_oc_pending_reads(const ws_sm *sm) {
     unsigned n = 0;
-    for (unsigned b = 0; b < sm->nbanks; b++) n += sm->bq_len[b];
+    for (unsigned b = 0; b < sm->nbanks; b++) n += sm->bankq[b]->len;
     return n;
 }

@@ -199,7 +199,18 @@ typedef struct sm_cu {
     uint8_t sbit;              /* sub-core SMs: 1 << in's scheduler */
 } sm_cu;
 
-typedef struct sm_rdreq { uint16_t cu; } sm_rdreq;
+/* A queued register read: the unit it is for (a pointer, not an index: the arbiter then
+   needs no address arithmetic for it). */
+typedef struct sm_rdreq { sm_cu *cu; } sm_rdreq;
+
+/* A register bank's queue of reads: a FIFO ring of bq_cap entries from head, in one
+   allocation with its head and length (sm.c frees bankq[b]). The collector's loops then
+   need one base pointer, and a store to head or len cannot alias the SM's fields, which
+   the compiler would otherwise load again after it (the bank count, bq_cap). */
+typedef struct sm_bankq {
+    unsigned head, len;
+    sm_rdreq ring[];
+} sm_bankq;
 
 /* Pipelined function unit (SP, SFU, DP, INT). */
 typedef struct sm_fu {
@@ -367,8 +378,9 @@ struct ws_sm {
     unsigned in_ports[SM_NCLASS], out_ports[SM_NCLASS];
     unsigned disp_rr[SM_NCLASS + 1];
     unsigned nbanks;
-    sm_rdreq **bankq;          /* per bank ring of read requests */
-    unsigned *bq_head, *bq_len, bq_cap;
+    sm_bankq **bankq;          /* per bank its queue of read requests */
+    unsigned bq_cap;
+    unsigned *bq_head, *bq_len; /* not used (NULL): sm.c's destroy frees them (to go with it) */
     unsigned bq_total;         /* reads queued at all banks */
     uint64_t bank_wmask;       /* banks written back this cycle (bit b: bank b; nbanks <= 64) */
     uint64_t bq_mask;          /* banks whose read queue is not empty */
@@ -378,8 +390,9 @@ struct ws_sm {
     uint64_t oc_stamp;         /* collector steps with a bank read queued (sm_cu.granted) */
     unsigned oc_ex_scheds[SM_NCLASS]; /* sub-core SMs: bit s, OC_EX k holds scheduler s's
                                   instruction (the collector adds, units.c takes) */
-    bool oc_common;            /* specialized sets, no sub-cores: the step compiled for them
-                                  (false: the general one, which tests compare it with) */
+    void (*oc_busy)(ws_sm *sm); /* the busy cycle of this organisation (opcoll.c): the common
+                                  collector's, compiled apart, or sm_oc_busy_cycle (every one:
+                                  tests compare the common one with it) */
     bool bank_use_warp;        /* -gpgpu_reg_bank_use_warp_id */
     unsigned wr_bank_and;      /* nbanks - 1 when sm_reg_bank is an AND with it (no sub-cores,
                                   a power-of-two count above 1), else 0 (sm_oc_write) */
@@ -678,19 +691,20 @@ uint32_t sm_carveout_ways(uint32_t ways, uint64_t l1d_bytes, uint32_t unified_kb
 int sm_carveout_init(ws_sm *sm, char *err, size_t errlen);
 void sm_carveout_kernel_start(ws_sm *sm);
 int sm_oc_spec_parse(const char *spec, int64_t units[SM_NCLASS + 1], char *err, size_t errlen);
-void sm_oc_busy_cycle(ws_sm *sm);
+void sm_oc_busy_cycle(ws_sm *sm); /* (every organisation; sm->oc_busy) */
 /* The collector's cycle. With nothing in ID_OC, in a collector unit or in a bank queue
    its steps would only rotate the bank priority (once per step) and clear the write
-   marks (inline: a quarter of a memory-bound program's full SM cycles). */
+   marks (inline: a quarter of a memory-bound program's full SM cycles). (A queued read's
+   unit holds its instruction until the read is served: with no unit held, bq_total is 0.) */
 static inline void sm_oc_cycle(ws_sm *sm) {
-    if (!sm->idoc_set && !sm->bq_total && !sm->cu_used_all) {
+    if (!sm->idoc_set && !sm->cu_used_all) {
         unsigned a = sm->arb_prio + sm->oc_steps;
         while (a >= sm->nbanks) a -= sm->nbanks;
         sm->arb_prio = a;
         sm->bank_wmask = 0;
         return;
     }
-    sm_oc_busy_cycle(sm);
+    sm->oc_busy(sm);
 }
 /* The bank of register arch of a warp: (arch [+ warp]) % banks, within the
    scheduler's own banks on sub-core SMs. */

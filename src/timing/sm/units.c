@@ -217,12 +217,14 @@ __attribute__((noinline)) static unsigned fu_insert(sm_fu *fu, uint64_t t) {
    not which pipeline carries it (DP work on the SFU is still DP work; setp
    and cvt count by their compare / source type too). */
 static inline void count_lanes(ws_sm *sm, const sm_fu *fu, const sm_inst *in) {
+    /* (each type's kind: 2 f64, 1 f16 to f32; both types' kinds ORed, one test each) */
+    static const uint8_t kind[256] = {[WS_T_F64] = 2, [WS_T_F16] = 1, [WS_T_F16X2] = 1,
+                                      [WS_T_BF16] = 1, [WS_T_BF16X2] = 1, [WS_T_F32] = 1};
     uint64_t n = in->nact;
-    uint8_t t = in->inst->type, s = in->inst->stype;
-    if (t == WS_T_F64 || s == WS_T_F64) sm->st.thread_insts_dp += n;
+    unsigned k = kind[in->inst->type] | kind[in->inst->stype];
+    if (k & 2) sm->st.thread_insts_dp += n;
     else if (fu->cls == SM_SFU) sm->st.thread_insts_sfu += n;
-    else if ((t >= WS_T_F16 && t <= WS_T_F32) || (s >= WS_T_F16 && s <= WS_T_F32))
-        sm->st.thread_insts_fp += n;
+    else if (k) sm->st.thread_insts_fp += n;
     else sm->st.thread_insts_int += n;
 }
 
@@ -237,12 +239,12 @@ static sm_inst *oldest_of(const ws_sm *sm, sm_regset *rs, unsigned s, unsigned *
 
 /* Unit u takes the oldest instruction of its OC_EX register (sub-core SMs: of its
    scheduler's slot) if it can. (inline: the execute stage's loops call it) */
-static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u) {
+static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u, bool sub) {
     sm_fu *fu = &sm->fu[u];
     sm_regset *rs = &sm->oc_ex[fu->cls];
     if (!rs->n) return;
     unsigned idx = 0;
-    sm_inst *in = sm->sub_core ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
+    sm_inst *in = sub ? oldest_of(sm, rs, fu->sched, &idx) : sm_regset_oldest(rs, &idx);
     if (!in) return;
     /* (may it take in now: its dispatch register free, room in its ring, no result of its
        own due at t and a result bus free at t) */
@@ -254,7 +256,7 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
     if (fu->nfl && fu->done_at[(at - 1) & m] >= t && (at = fu_insert(fu, t)) == UINT_MAX) return;
     sm_regset_remove(rs, idx);
     if (!rs->n) sm->oc_ex_set &= ~(1u << fu->cls);
-    if (sm->sub_core) sm->oc_ex_scheds[fu->cls] &= ~(1u << fu->sched);
+    if (sub) sm->oc_ex_scheds[fu->cls] &= ~(1u << fu->sched);
     sm->resbus[t % SM_RESBUS_RING]++;
     fu->disp_until = sm->now + in->ii;
     fu->fl[at] = in;
@@ -266,18 +268,19 @@ static inline __attribute__((always_inline)) void fu_take(ws_sm *sm, unsigned u)
 }
 
 /* The function units take from their OC_EX registers (apart from sm_units_cycle, whose
-   frame then stays small: most cycles of memory-bound programs have nothing here). */
+   frame then stays small: most cycles of memory-bound programs have nothing here; and
+   apart for sub-core SMs, so that each loop gets registers of its own). */
 __attribute__((noinline)) static void fu_cycle(ws_sm *sm) {
-    if (!sm->sub_core) {
-        for (unsigned u = 0; u < sm->nfu; u++) fu_take(sm, u);
-    } else { /* only the units whose scheduler's slot of their class holds work */
-        static const uint8_t fu_cls[4] = {SM_SP, SM_SFU, SM_DP, SM_INT};
-        uint64_t todo = 0;
-        for (unsigned j = 0; j < 4; j++)
-            for (unsigned m = sm->oc_ex_scheds[fu_cls[j]]; m; m &= m - 1)
-                todo |= sm->fu_of[fu_cls[j]][__builtin_ctz(m)];
-        for (; todo; todo &= todo - 1) fu_take(sm, (unsigned)__builtin_ctzll(todo));
-    }
+    for (unsigned u = 0; u < sm->nfu; u++) fu_take(sm, u, false);
+}
+__attribute__((noinline)) static void fu_cycle_sub(ws_sm *sm) {
+    /* only the units whose scheduler's slot of their class holds work */
+    static const uint8_t fu_cls[4] = {SM_SP, SM_SFU, SM_DP, SM_INT};
+    uint64_t todo = 0;
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned m = sm->oc_ex_scheds[fu_cls[j]]; m; m &= m - 1)
+            todo |= sm->fu_of[fu_cls[j]][__builtin_ctz(m)];
+    for (; todo; todo &= todo - 1) fu_take(sm, (unsigned)__builtin_ctzll(todo), true);
 }
 
 /* Execute stage: each unit takes the oldest ready instruction of its OC_EX
@@ -285,7 +288,10 @@ __attribute__((noinline)) static void fu_cycle(ws_sm *sm) {
 void sm_units_cycle(ws_sm *sm) {
     /* most cycles no function unit's OC_EX register holds anything (classes without
        units stay empty): then no unit takes an instruction */
-    if (sm->oc_ex_set & ~(1u << SM_MEM)) fu_cycle(sm);
+    if (sm->oc_ex_set & ~(1u << SM_MEM)) {
+        if (sm->sub_core) fu_cycle_sub(sm);
+        else fu_cycle(sm);
+    }
     sm_ldst_cycle(sm);
     sm_regset *rs = &sm->oc_ex[SM_MEM];
     if (sm->oc_ex_set >> SM_MEM & 1 && sm_ldst_can_issue(sm)) {
