@@ -425,7 +425,9 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     unsigned issued = 0;
     for (;;) {
         bool bar = false, wait;
-        if (known && !issued) { /* (after an issue, gen has changed) */
+        if (issued) { /* (an issue changed gen: the views no longer answer) */
+            wait = warp_waiting(sm, w, &bar);
+        } else if (known) {
             wait = false;
         } else if (sm->gen == gen_view) {
             wait = swait[idx] != 0;
@@ -676,38 +678,53 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb);
         unsigned idx; /* where something changed (gen) */
-        int vr;
-        if ((cand & (cand - 1)) && pol->shape != WS_SCHED_ROTATE) {
-            /* first(): the policy's last issued index, read in place when it says where */
+        int vr = 0;
+        /* first(): the policy's last issued index (the age order) or the one after it (a
+           rotation; n, past n - 1, counts as 0), read in place when it says where. That
+           warp, when a candidate (or the only one), is visited alone first: a walk that
+           issues there (most) orders none of the others. */
+        const bool age = pol->shape != WS_SCHED_ROTATE;
+        unsigned f = 0, one = ~0u;
+        if (cand & (cand - 1)) {
             const int *last = q->plast;
-            unsigned f = (unsigned)(last ? *last : pol->first(q->pst, n));
-            if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
-            const uint16_t *rank = q->rk_rank;
-            /* the candidates' ranks, kept from the last visit: only the warps that
-               came or went since are looked up */
-            uint64_t rc = q->rk_rcand;
-            for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
-                rc ^= 1ull << rank[__builtin_ctzll(r)];
-            q->rk_cand = cand;
-            q->rk_rcand = rc;
-            /* the first warp (rank[f] -> f), then the others by rank */
-            bool first = f < n && (cand >> f & 1);
-            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, first ? f : ~0u,
-                              first ? rc & ~(1ull << rank[f]) : rc, q->rk_by, 0, true, fast, &idx);
-        } else {
-            /* a rotation (or one candidate): the cand bits from the first index up, then
-               those below it, as one mask rotated by the first index (no bit at or above
-               n: the order is kept). first(): the one after the policy's last issued
-               index, read in place when it says where (n, past n - 1, selects all of cand
-               here, as 0 does) */
-            unsigned f = 0;
-            if (cand & (cand - 1)) {
-                const int *last = q->plast;
+            if (age) f = (unsigned)(last ? *last : pol->first(q->pst, n));
+            else {
                 f = last ? (unsigned)*last + 1 : (unsigned)pol->first(q->pst, n);
                 if (f >= n) f = 0;
             }
-            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
-                              f ? cand >> f | cand << (64 - f) : cand, NULL, f, false, fast, &idx);
+            if (f < n && (cand >> f & 1)) one = f;
+        } else if (cand)
+            one = (unsigned)__builtin_ctzll(cand);
+        uint64_t rest = cand;
+        if (one != ~0u) {
+            rest &= ~(1ull << one);
+            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, one, 0, NULL, 0, false,
+                              fast, &idx);
+        }
+        if (!vr && rest) {
+            if (age && (rest & (rest - 1))) {
+                if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
+                const uint16_t *rank = q->rk_rank;
+                /* the candidates' ranks, kept from the last visit: only the warps that
+                   came or went since are looked up */
+                uint64_t rc = q->rk_rcand;
+                for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
+                    rc ^= 1ull << rank[__builtin_ctzll(r)];
+                q->rk_cand = cand;
+                q->rk_rcand = rc;
+                /* the others by rank */
+                vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
+                                  one != ~0u ? rc & ~(1ull << rank[one]) : rc, q->rk_by, 0, true,
+                                  fast, &idx);
+            } else {
+                /* a rotation (or one left): the bits from the first index up, then those
+                   below it, as one mask rotated by the first index (no bit at or above n:
+                   the order is kept) */
+                unsigned rot = age ? 0 : f;
+                vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
+                                  rot ? rest >> rot | rest << (64 - rot) : rest, NULL, rot, false,
+                                  fast, &idx);
+            }
         }
         if (vr < 0) return;
         if (vr == 1) goto walked;
