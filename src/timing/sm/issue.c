@@ -587,7 +587,9 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
        were, since whatever ends one marks the warp. */
     unsigned n = q->n;
     ws_sched_warp *pv = q->pv;
-    uint8_t *swait = q->swait;
+    /* (swait and order are read where needed: the shape walks' visits use neither) */
+    const uint8_t *swait;
+    const uint16_t *order;
     uint64_t dirty = q->vdirty;
     if (dirty) { /* (most walks find none: no stores then) */
         q->vdirty = 0;
@@ -599,6 +601,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     /* (the masks in locals: the byte stores below could alias them) */
     uint64_t pelig = q->pelig, pbar = q->pbar;
     if (dirty || view_all) { /* (else the views and their masks stand: no stores) */
+        uint8_t *sw8 = q->swait;
         bool vdiff = false, adiff = false;
         for (unsigned i = 0; i < n; i++) {
             if (!view_all) {
@@ -620,7 +623,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 pv[i].cta = w->cta;
                 if (owes && sm_warp_owes(w)) pv[i].waiting = sw = 0; /* goes on regardless */
             }
-            swait[i] = sw;
+            sw8[i] = sw;
             if (memcmp(&was, &pv[i], sizeof was)) {
                 vdiff = true;
                 adiff |= was.age != pv[i].age;
@@ -658,7 +661,6 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         t->policy->filter(t->state, sv, n);
         for (unsigned i = 0; i < n; i++) sv[i].waiting |= sv[i].throttled;
     }
-    uint16_t *order = q->order;
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     walk_st ws = {0};
     const bool thr = !fast && sm->throttling; /* only a throttle filter sets `throttled` */
@@ -698,7 +700,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         uint64_t rest = cand;
         if (one != ~0u) {
             rest &= ~(1ull << one);
-            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, one, 0, NULL, 0, false,
+            vr = shape_visits(sm, s, n, sv, NULL, gen_view, pol, &ws, one, 0, NULL, 0, false,
                               fast, &idx);
         }
         if (!vr && rest) {
@@ -713,7 +715,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 q->rk_cand = cand;
                 q->rk_rcand = rc;
                 /* the others by rank */
-                vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
+                vr = shape_visits(sm, s, n, sv, NULL, gen_view, pol, &ws, ~0u,
                                   one != ~0u ? rc & ~(1ull << rank[one]) : rc, q->rk_by, 0, true,
                                   fast, &idx);
             } else {
@@ -721,7 +723,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                    below it, as one mask rotated by the first index (no bit at or above n:
                    the order is kept) */
                 unsigned rot = age ? 0 : f;
-                vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
+                vr = shape_visits(sm, s, n, sv, NULL, gen_view, pol, &ws, ~0u,
                                   rot ? rest >> rot | rest << (64 - rot) : rest, NULL, rot, false,
                                   fast, &idx);
             }
@@ -731,6 +733,8 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (vr == 2) {
             sched_order(sm, s, pol, sv, n, adds);
             k = q->order_k;
+            order = q->order;
+            swait = q->swait;
             while (oi < k && order[oi] != idx) oi++;
             walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
             oi++;
@@ -745,6 +749,8 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
        its warps issued since it was asked */
     if (!same_view || !sm->memo_ok || !q->order_ok) sched_order(sm, s, pol, sv, n, adds);
     k = q->order_k;
+    order = q->order;
+    swait = q->swait;
     /* A stable policy's full order is a permutation of the views: once the walk has
        passed every warp the views let through (nothing changed on the way), the rest
        are all skipped, and of them only whether one is at a barrier counts (off with
