@@ -389,7 +389,7 @@ static inline bool idoc_room(const ws_sm *sm, unsigned k, unsigned s) {
 static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s, unsigned idx,
                                                            unsigned n, ws_sched_warp *sv,
                                                            const uint8_t *swait, uint64_t gen_view,
-                                                           const ws_sched_policy *pol, walk_st *ws,
+                                                           walk_st *ws,
                                                            const bool owes, const bool fast,
                                                            const bool known) {
     const bool thr = !fast && sm->throttling, blk_ok = fast || sm->blk_ok;
@@ -491,7 +491,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
         int *last = sm->ss[s].plast; /* (the policy's `issued` would only store idx there) */
         if (__builtin_expect(last != NULL, 1)) *last = (int)idx;
-        else pol->issued(sm->sched[s].state, sv, n, idx);
+        else sm->ss[s].pol->issued(sm->sched[s].state, sv, n, idx);
         if (!fast) sm->ss[s].order_ok = false; /* (the shape walks do not read it) */
     }
     return 0;
@@ -548,7 +548,7 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
    rotation: each keeps only its bits and map or rotation live across a visit.) */
 static inline __attribute__((always_inline)) int shape_visits(
     ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t gen_view,
-    const ws_sched_policy *pol, walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
+    walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
     unsigned rot, const bool by_rank, const bool fast, unsigned *changed) {
     unsigned idx = first;
     if (idx == ~0u) {
@@ -558,7 +558,7 @@ static inline __attribute__((always_inline)) int shape_visits(
         r &= r - 1;
     }
     for (;;) {
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, ws, false, fast, true) < 0) return -1;
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, ws, false, fast, true) < 0) return -1;
         if ((ws->f & WS_ISSUED)) return 1;
         if (sm->gen != gen_view) {
             *changed = idx;
@@ -580,7 +580,6 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                                                                  const bool fast) {
     sm_sched_st *const q = &sm->ss[s];
     uint64_t gen0 = sm->gen;
-    const ws_sched_policy *pol = q->pol;
     /* The views persist: only warps marked since this scheduler last looked
        (sm_view_dirty) are looked at again; warp_waiting's side effect (a
        memory barrier ends) happens in the same cycle as it would if all
@@ -642,6 +641,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
     const bool adds = !fast && sm->views_add;
+    const ws_sched_policy *pol = q->pol; /* (after the refresh: not kept across it) */
     ws_sched_warp *sv = adds ? sm->sview : pv;
     if (adds) memcpy(sm->sview, pv, n * sizeof *pv);
     if (adds && (pol->uses_longop || sm->throttle[s].policy->needs_next_load))
@@ -700,7 +700,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         uint64_t rest = cand;
         if (one != ~0u) {
             rest &= ~(1ull << one);
-            vr = shape_visits(sm, s, n, sv, NULL, gen_view, pol, &ws, one, 0, NULL, 0, false,
+            vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, one, 0, NULL, 0, false,
                               fast, &idx);
         }
         if (!vr && rest) {
@@ -715,7 +715,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 q->rk_cand = cand;
                 q->rk_rcand = rc;
                 /* the others by rank */
-                vr = shape_visits(sm, s, n, sv, NULL, gen_view, pol, &ws, ~0u,
+                vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, ~0u,
                                   one != ~0u ? rc & ~(1ull << rank[one]) : rc, q->rk_by, 0, true,
                                   fast, &idx);
             } else {
@@ -723,7 +723,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                    below it, as one mask rotated by the first index (no bit at or above n:
                    the order is kept) */
                 unsigned rot = age ? 0 : f;
-                vr = shape_visits(sm, s, n, sv, NULL, gen_view, pol, &ws, ~0u,
+                vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, ~0u,
                                   rot ? rest >> rot | rest << (64 - rot) : rest, NULL, rot, false,
                                   fast, &idx);
             }
@@ -731,7 +731,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (vr < 0) return;
         if (vr == 1) goto walked;
         if (vr == 2) {
-            sched_order(sm, s, pol, sv, n, adds);
+            sched_order(sm, s, q->pol, sv, n, adds);
             k = q->order_k;
             order = q->order;
             swait = q->swait;
@@ -769,7 +769,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (cand && !(cand & (cand - 1))) {
             /* one to visit: no search (its position only if something changes) */
             unsigned idx = (unsigned)__builtin_ctzll(cand);
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, &ws, false, fast, true) < 0) return;
             if (!(ws.f & WS_ISSUED) && sm->gen != gen_view) {
                 while (oi < k && order[oi] != idx) oi++;
                 walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -781,7 +781,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 unsigned idx = order[oi];
                 if (!(rest >> idx & 1)) continue;
                 rest &= ~(1ull << idx);
-                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
+                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, &ws, false, fast, true) < 0) return;
                 if ((ws.f & WS_ISSUED)) break;
                 if (sm->gen != gen_view) {
                     walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -811,7 +811,7 @@ full:
             continue;
         }
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast, false) < 0) return;
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, &ws, owes, fast, false) < 0) return;
     }
 walked:;
     bool valid_inst = ws.f & WS_VALID, ready_inst = ws.f & WS_READY, any_bar = ws.f & WS_BAR,
