@@ -491,7 +491,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
         int *last = sm->ss[s].plast; /* (the policy's `issued` would only store idx there) */
         if (__builtin_expect(last != NULL, 1)) *last = (int)idx;
-        else sm->ss[s].pol->issued(sm->sched[s].state, sv, n, idx);
+        else sm->ss[s].pol->issued(sm->sched[s].state, sv, sm->ss[s].n, idx);
         if (!fast) sm->ss[s].order_ok = false; /* (the shape walks do not read it) */
     }
     return 0;
@@ -679,6 +679,9 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (!fast) q->order_ok = false;
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb);
+        /* the counts of the warps passed without a look (one word kept across the visits,
+           not the three masks) */
+        const unsigned passed_f = (pbar ? WS_BAR : 0) | (bemp ? WS_EMPTY : 0) | (bsb ? WS_VALID : 0);
         unsigned idx; /* where something changed (gen) */
         int vr = 0;
         /* first(): the policy's last issued index (the age order) or the one after it (a
@@ -731,6 +734,13 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (vr < 0) return;
         if (vr == 1) goto walked;
         if (vr == 2) {
+            /* the masks and n again (the visits changed only their candidates' stops, which
+               walk_passed does not read) */
+            n = q->n;
+            pbar = q->pbar;
+            elig = q->pelig;
+            bemp = q->pempty & elig;
+            bsb = q->psb & elig;
             sched_order(sm, s, q->pol, sv, n, adds);
             k = q->order_k;
             order = q->order;
@@ -740,9 +750,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             oi++;
             goto full;
         }
-        ws.f |= pbar ? WS_BAR : 0;
-        ws.f |= bemp ? WS_EMPTY : 0;
-        ws.f |= bsb ? WS_VALID : 0;
+        ws.f |= passed_f;
         goto walked;
     }
     /* a stable policy gives the same order for the same views when none of
