@@ -679,9 +679,6 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (!fast) q->order_ok = false;
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb);
-        /* the counts of the warps passed without a look (one word kept across the visits,
-           not the three masks) */
-        const unsigned passed_f = (pbar ? WS_BAR : 0) | (bemp ? WS_EMPTY : 0) | (bsb ? WS_VALID : 0);
         unsigned idx; /* where something changed (gen) */
         int vr = 0;
         /* first(): the policy's last issued index (the age order) or the one after it (a
@@ -750,7 +747,12 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             oi++;
             goto full;
         }
-        ws.f |= passed_f;
+        /* the counts of the warps passed without a look, from the masks again: of them only
+           the candidates' bits changed (their stops), so only cand is kept across the visits */
+        elig = q->pelig;
+        ws.f |= q->pbar ? WS_BAR : 0;
+        ws.f |= q->pempty & elig & ~cand ? WS_EMPTY : 0;
+        ws.f |= q->psb & elig & ~cand ? WS_VALID : 0;
         goto walked;
     }
     /* a stable policy gives the same order for the same views when none of
