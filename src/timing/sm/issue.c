@@ -389,7 +389,7 @@ static inline bool idoc_room(const ws_sm *sm, unsigned k, unsigned s) {
 static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s, unsigned idx,
                                                            unsigned n, ws_sched_warp *sv,
                                                            const uint8_t *swait, uint64_t gen_view,
-                                                           const ws_sched_policy *pol, walk_st *ws,
+                                                           walk_st *ws,
                                                            const bool owes, const bool fast,
                                                            const bool known) {
     const bool thr = !fast && sm->throttling, blk_ok = fast || sm->blk_ok;
@@ -425,7 +425,9 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     unsigned issued = 0;
     for (;;) {
         bool bar = false, wait;
-        if (known && !issued) { /* (after an issue, gen has changed) */
+        if (issued) { /* (an issue changed gen: the views no longer answer) */
+            wait = warp_waiting(sm, w, &bar);
+        } else if (known) {
             wait = false;
         } else if (sm->gen == gen_view) {
             wait = swait[idx] != 0;
@@ -489,7 +491,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         sm->st.sched_issue[issued - 1]++; /* max_issue is at most 2 */
         int *last = sm->ss[s].plast; /* (the policy's `issued` would only store idx there) */
         if (__builtin_expect(last != NULL, 1)) *last = (int)idx;
-        else pol->issued(sm->sched[s].state, sv, n, idx);
+        else sm->ss[s].pol->issued(sm->sched[s].state, sv, sm->ss[s].n, idx);
         if (!fast) sm->ss[s].order_ok = false; /* (the shape walks do not read it) */
     }
     return 0;
@@ -546,7 +548,7 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
    rotation: each keeps only its bits and map or rotation live across a visit.) */
 static inline __attribute__((always_inline)) int shape_visits(
     ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t gen_view,
-    const ws_sched_policy *pol, walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
+    walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
     unsigned rot, const bool by_rank, const bool fast, unsigned *changed) {
     unsigned idx = first;
     if (idx == ~0u) {
@@ -556,7 +558,7 @@ static inline __attribute__((always_inline)) int shape_visits(
         r &= r - 1;
     }
     for (;;) {
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, ws, false, fast, true) < 0) return -1;
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, ws, false, fast, true) < 0) return -1;
         if ((ws->f & WS_ISSUED)) return 1;
         if (sm->gen != gen_view) {
             *changed = idx;
@@ -578,14 +580,15 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                                                                  const bool fast) {
     sm_sched_st *const q = &sm->ss[s];
     uint64_t gen0 = sm->gen;
-    const ws_sched_policy *pol = q->pol;
     /* The views persist: only warps marked since this scheduler last looked
        (sm_view_dirty) are looked at again; warp_waiting's side effect (a
        memory barrier ends) happens in the same cycle as it would if all
        were, since whatever ends one marks the warp. */
     unsigned n = q->n;
     ws_sched_warp *pv = q->pv;
-    uint8_t *swait = q->swait;
+    /* (swait and order are read where needed: the shape walks' visits use neither) */
+    const uint8_t *swait;
+    const uint16_t *order;
     uint64_t dirty = q->vdirty;
     if (dirty) { /* (most walks find none: no stores then) */
         q->vdirty = 0;
@@ -597,6 +600,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     /* (the masks in locals: the byte stores below could alias them) */
     uint64_t pelig = q->pelig, pbar = q->pbar;
     if (dirty || view_all) { /* (else the views and their masks stand: no stores) */
+        uint8_t *sw8 = q->swait;
         bool vdiff = false, adiff = false;
         for (unsigned i = 0; i < n; i++) {
             if (!view_all) {
@@ -618,7 +622,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 pv[i].cta = w->cta;
                 if (owes && sm_warp_owes(w)) pv[i].waiting = sw = 0; /* goes on regardless */
             }
-            swait[i] = sw;
+            sw8[i] = sw;
             if (memcmp(&was, &pv[i], sizeof was)) {
                 vdiff = true;
                 adiff |= was.age != pv[i].age;
@@ -637,6 +641,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
     const bool adds = !fast && sm->views_add;
+    const ws_sched_policy *pol = q->pol; /* (after the refresh: not kept across it) */
     ws_sched_warp *sv = adds ? sm->sview : pv;
     if (adds) memcpy(sm->sview, pv, n * sizeof *pv);
     if (adds && (pol->uses_longop || sm->throttle[s].policy->needs_next_load))
@@ -656,7 +661,6 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         t->policy->filter(t->state, sv, n);
         for (unsigned i = 0; i < n; i++) sv[i].waiting |= sv[i].throttled;
     }
-    uint16_t *order = q->order;
     uint64_t gen_view = sm->gen; /* while unchanged, the view holds warp_waiting's answers */
     walk_st ws = {0};
     const bool thr = !fast && sm->throttling; /* only a throttle filter sets `throttled` */
@@ -676,58 +680,87 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         uint64_t elig = pelig, bemp = q->pempty & elig, bsb = q->psb & elig;
         uint64_t cand = elig & ~(bemp | bsb);
         unsigned idx; /* where something changed (gen) */
-        int vr;
-        if ((cand & (cand - 1)) && pol->shape != WS_SCHED_ROTATE) {
-            /* first(): the policy's last issued index, read in place when it says where */
+        int vr = 0;
+        /* first(): the policy's last issued index (the age order) or the one after it (a
+           rotation; n, past n - 1, counts as 0), read in place when it says where. That
+           warp, when a candidate (or the only one), is visited alone first: a walk that
+           issues there (most) orders none of the others. */
+        const bool age = pol->shape != WS_SCHED_ROTATE;
+        unsigned f = 0, one = ~0u;
+        if (cand & (cand - 1)) {
             const int *last = q->plast;
-            unsigned f = (unsigned)(last ? *last : pol->first(q->pst, n));
-            if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
-            const uint16_t *rank = q->rk_rank;
-            /* the candidates' ranks, kept from the last visit: only the warps that
-               came or went since are looked up */
-            uint64_t rc = q->rk_rcand;
-            for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
-                rc ^= 1ull << rank[__builtin_ctzll(r)];
-            q->rk_cand = cand;
-            q->rk_rcand = rc;
-            /* the first warp (rank[f] -> f), then the others by rank */
-            bool first = f < n && (cand >> f & 1);
-            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, first ? f : ~0u,
-                              first ? rc & ~(1ull << rank[f]) : rc, q->rk_by, 0, true, fast, &idx);
-        } else {
-            /* a rotation (or one candidate): the cand bits from the first index up, then
-               those below it, as one mask rotated by the first index (no bit at or above
-               n: the order is kept). first(): the one after the policy's last issued
-               index, read in place when it says where (n, past n - 1, selects all of cand
-               here, as 0 does) */
-            unsigned f = 0;
-            if (cand & (cand - 1)) {
-                const int *last = q->plast;
+            if (age) f = (unsigned)(last ? *last : pol->first(q->pst, n));
+            else {
                 f = last ? (unsigned)*last + 1 : (unsigned)pol->first(q->pst, n);
                 if (f >= n) f = 0;
             }
-            vr = shape_visits(sm, s, n, sv, swait, gen_view, pol, &ws, ~0u,
-                              f ? cand >> f | cand << (64 - f) : cand, NULL, f, false, fast, &idx);
+            if (f < n && (cand >> f & 1)) one = f;
+        } else if (cand)
+            one = (unsigned)__builtin_ctzll(cand);
+        uint64_t rest = cand;
+        if (one != ~0u) {
+            rest &= ~(1ull << one);
+            vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, one, 0, NULL, 0, false,
+                              fast, &idx);
+        }
+        if (!vr && rest) {
+            if (age && (rest & (rest - 1))) {
+                if (sm->rk_stale >> s & 1) rank_sort(sm, s, pv, n);
+                const uint16_t *rank = q->rk_rank;
+                /* the candidates' ranks, kept from the last visit: only the warps that
+                   came or went since are looked up */
+                uint64_t rc = q->rk_rcand;
+                for (uint64_t r = cand ^ q->rk_cand; r; r &= r - 1)
+                    rc ^= 1ull << rank[__builtin_ctzll(r)];
+                q->rk_cand = cand;
+                q->rk_rcand = rc;
+                /* the others by rank */
+                vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, ~0u,
+                                  one != ~0u ? rc & ~(1ull << rank[one]) : rc, q->rk_by, 0, true,
+                                  fast, &idx);
+            } else {
+                /* a rotation (or one left): the bits from the first index up, then those
+                   below it, as one mask rotated by the first index (no bit at or above n:
+                   the order is kept) */
+                unsigned rot = age ? 0 : f;
+                vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, ~0u,
+                                  rot ? rest >> rot | rest << (64 - rot) : rest, NULL, rot, false,
+                                  fast, &idx);
+            }
         }
         if (vr < 0) return;
         if (vr == 1) goto walked;
         if (vr == 2) {
-            sched_order(sm, s, pol, sv, n, adds);
+            /* the masks and n again (the visits changed only their candidates' stops, which
+               walk_passed does not read) */
+            n = q->n;
+            pbar = q->pbar;
+            elig = q->pelig;
+            bemp = q->pempty & elig;
+            bsb = q->psb & elig;
+            sched_order(sm, s, q->pol, sv, n, adds);
             k = q->order_k;
+            order = q->order;
+            swait = q->swait;
             while (oi < k && order[oi] != idx) oi++;
             walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
             oi++;
             goto full;
         }
-        ws.f |= pbar ? WS_BAR : 0;
-        ws.f |= bemp ? WS_EMPTY : 0;
-        ws.f |= bsb ? WS_VALID : 0;
+        /* the counts of the warps passed without a look, from the masks again: of them only
+           the candidates' bits changed (their stops), so only cand is kept across the visits */
+        elig = q->pelig;
+        ws.f |= q->pbar ? WS_BAR : 0;
+        ws.f |= q->pempty & elig & ~cand ? WS_EMPTY : 0;
+        ws.f |= q->psb & elig & ~cand ? WS_VALID : 0;
         goto walked;
     }
     /* a stable policy gives the same order for the same views when none of
        its warps issued since it was asked */
     if (!same_view || !sm->memo_ok || !q->order_ok) sched_order(sm, s, pol, sv, n, adds);
     k = q->order_k;
+    order = q->order;
+    swait = q->swait;
     /* A stable policy's full order is a permutation of the views: once the walk has
        passed every warp the views let through (nothing changed on the way), the rest
        are all skipped, and of them only whether one is at a barrier counts (off with
@@ -746,7 +779,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         if (cand && !(cand & (cand - 1))) {
             /* one to visit: no search (its position only if something changes) */
             unsigned idx = (unsigned)__builtin_ctzll(cand);
-            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
+            if (walk_warp(sm, s, idx, n, sv, swait, gen_view, &ws, false, fast, true) < 0) return;
             if (!(ws.f & WS_ISSUED) && sm->gen != gen_view) {
                 while (oi < k && order[oi] != idx) oi++;
                 walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -758,7 +791,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 unsigned idx = order[oi];
                 if (!(rest >> idx & 1)) continue;
                 rest &= ~(1ull << idx);
-                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, false, fast, true) < 0) return;
+                if (walk_warp(sm, s, idx, n, sv, swait, gen_view, &ws, false, fast, true) < 0) return;
                 if ((ws.f & WS_ISSUED)) break;
                 if (sm->gen != gen_view) {
                     walk_passed(&ws, order, oi, cand, pbar, bemp, bsb);
@@ -788,7 +821,7 @@ full:
             continue;
         }
         left--; /* (read only while gen == gen_view: then a warp the views let through) */
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, pol, &ws, owes, fast, false) < 0) return;
+        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, &ws, owes, fast, false) < 0) return;
     }
 walked:;
     bool valid_inst = ws.f & WS_VALID, ready_inst = ws.f & WS_READY, any_bar = ws.f & WS_BAR,
