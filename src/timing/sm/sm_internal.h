@@ -290,6 +290,10 @@ struct ws_sm {
     sm_inst *free_inst;
     void **chunks; unsigned nchunks;
     sm_pend *free_pend;
+    /* the last chunk's records not yet on a free list (sm.c's carve: the lists are
+       filled a few at a time, so the records a run never uses stay untouched) */
+    void *inst_carve, *pend_carve;
+    unsigned inst_left, pend_left;
     unsigned n_pend;
 
     /* fetch/decode */
