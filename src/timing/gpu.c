@@ -1788,9 +1788,13 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             /* mem_cycle's steps, with its arguments held apart from ph (whose
                address the parallel branch hands out) */
             uint32_t n_dram = ph.dram_owed + ((dom & DOM_DRAM) != 0);
+            /* (the pointers in locals: the inline steps store through a partition's,
+               which as far as the compiler knows could be g's) */
+            ws_mempart *const *part = g->part;
             for (uint32_t i = 0; i < n_mem; i++) {
-                ws_mempart_dram_cycles(g->part[i], now, n_dram);
-                if (dom & DOM_L2) ws_mempart_l2_cycle(g->part[i], now);
+                ws_mempart *p = part[i];
+                ws_mempart_dram_cycles(p, now, n_dram);
+                if (dom & DOM_L2) ws_mempart_l2_cycle(p, now);
             }
         }
         if (commit) progress |= sms_commit(g, &rc, fault);
