@@ -1519,17 +1519,17 @@ static void replies_to_icnt(ws_gpu *g, uint64_t now) {
 /* SM i's requests enter its interconnect input, while there is room (and,
    under access-interval throttling, quota). */
 static inline void sm_send(ws_gpu *g, uint32_t i, ws_sm *sm) {
-    ws_mreq *r;
-    while ((r = ws_sm_out_peek(sm))) {
+    /* (the pop returns the next head: one call a request; an SM's request goes to
+       sub-partition r->subpart, ws_icnt_try_push's request side) */
+    for (ws_mreq *r = ws_sm_out_peek(sm); r; r = ws_sm_out_pop(sm)) {
         uint32_t flits = ws_mreq_flits(r, g->flit);
         if (g->llc) {
             if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
             if (!llc_send(g, i, r)) break; /* its interval quota is used */
             ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
-        } else if (!ws_icnt_try_push(g->icnt, i, g->n_sms + r->subpart, r, flits)) {
+        } else if (!ws_icnt_try_push_req(g->icnt, i, r->subpart, r, flits)) {
             break;
         }
-        ws_sm_out_pop(sm);
     }
 }
 

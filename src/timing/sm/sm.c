@@ -738,10 +738,11 @@ void ws_sm_cycle(ws_sm *sm, uint64_t now) {
 
 /* ---- ports ---------------------------------------------------------------------- */
 ws_mreq *ws_sm_out_peek(ws_sm *sm) { return sm->outq.head; }
-void ws_sm_out_pop(ws_sm *sm) {
+ws_mreq *ws_sm_out_pop(ws_sm *sm) {
     ws_mreq *r = ws_mreq_fifo_pop(&sm->outq);
     if (r) r->t_icnt_in = sm->now;
     if (!sm->outq.head) sm->after_kept &= (uint8_t)~WS_SM_HAS_OUT;
+    return sm->outq.head;
 }
 
 bool ws_sm_in_ready(const ws_sm *sm) { return sm->resp.len < SM_RESP_FIFO; }

@@ -171,7 +171,8 @@ void ws_sm_wake(ws_sm *sm);
 /* Requests towards memory, oldest first (the GPU injects them into the
  * interconnect when it has buffer space; ws_mreq_flits gives the size). */
 ws_mreq *ws_sm_out_peek(ws_sm *sm);
-void ws_sm_out_pop(ws_sm *sm);
+/* Takes the oldest (the interconnect took it); returns the next, as ws_sm_out_peek. */
+ws_mreq *ws_sm_out_pop(ws_sm *sm);
 /* Replies from memory. A reply is the request (or, when the memory side
  * splits a request into sectors, one piece of it) with is_reply set; it keeps
  * `origin` and carries in `sectors` the 32 B sectors it answers (0 = all of
