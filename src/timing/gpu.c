@@ -1974,8 +1974,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     fault->msg[0] = 0;
     g->stall_icnt2sh = g->stall_dramfull = 0;
     /* Per-kernel statistics are differences of the units' running totals. */
-    ws_sm_stats *sm0 = calloc(g->n_sms, sizeof *sm0);
-    ws_mempart_stats *mp0 = calloc(g->n_chan, sizeof *mp0);
+    /* (not cleared: every element is copied in below, before any exit) */
+    ws_sm_stats *sm0 = malloc(g->n_sms * sizeof *sm0);
+    ws_mempart_stats *mp0 = malloc(g->n_chan * sizeof *mp0);
     if (!sm0 || !mp0) {
         free(sm0);
         free(mp0);
@@ -2038,8 +2039,14 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                      res->regs_per_thread, res->smem_per_cta, ws_sm_cta_limiter(g->sm[0]));
         return fault->code;
     }
-    kernel_run k = {.l = l, .name = kf->name, .sm0 = sm0};
+    /* (field by field: the wave watch is large and cleared by its own set-up, so a
+       zeroed initializer cleared it twice, 16 KiB a kernel) */
+    kernel_run k;
+    k.l = l;
+    k.name = kf->name;
+    k.sm0 = sm0;
     k.total_ctas = ktot;
+    k.cycle = k.next_cta = 0;
     for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
     k.watch_waves = ws_wave_watch_init(&k.ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
                                        (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), k.total_ctas);
