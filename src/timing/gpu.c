@@ -303,6 +303,7 @@ struct ws_gpu {
     char (*dtext)[2][80];     /* names and text spellings of the generated entries */
     size_t n_decl;
     uint64_t *prog_tot;       /* their running totals over the kernels */
+    ws_kstats_named decl_named; /* their report records, named once (ws_kstats_add_program_named) */
     uint64_t kernel_uid;
     FILE *ts;                 /* interval time series, or NULL */
     uint64_t insn_cap;        /* stop the kernel after this many instructions (0: none) */
@@ -525,6 +526,7 @@ static void gpu_free(ws_gpu *g) {
     free(g->decl);
     free(g->dtext);
     free(g->prog_tot);
+    ws_kstats_named_free(&g->decl_named);
     if (g->sm)
         for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_destroy(g->sm[i]);
     free(g->sm);
@@ -1067,7 +1069,7 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     program_values(g, &smt, &mpt, ic0, pv);
     pv[P_CYCLES] = out->cycles;
     breakdown_values(g, sm0, &smt, &mpt, pv);
-    ws_kstats_add_program(ks, g->decl, g->n_decl, pv, g->prog_tot);
+    ws_kstats_add_program_named(ks, &g->decl_named, g->decl, g->n_decl, pv, g->prog_tot);
     add_breakdown_lines(g, ks);
     gpu_kernel_vals kval;
     kernel_values(g, pv, res, out->cycles, &kval);
