@@ -1684,6 +1684,15 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     const bool deadlock = g->cfg.deadlock_detect, cpu_llc = g->cpu || g->llc;
     /* the first cycle (after cycle++) at which a periodic step or a stop test may act */
     uint64_t check = check_due(g, 0, 0, watch_waves, interval);
+    /* the arrival sets' words and their last word's nodes (below): the same every cycle */
+    const uint32_t sm_words = (g->n_sms + 63) / 64, sub_words = (g->n_subparts + 63) / 64;
+    const uint64_t sm_last = below(g->n_sms, sm_words - 1);
+    const uint64_t sub_last = below(g->n_subparts, sub_words - 1);
+    /* the partitions' full sub-partitions (ws_mempart_full_count) summed, and whether the
+       sum holds (taken by the serial L2 loop, no L2 step since; the kernel's first cycle
+       counts them) */
+    uint32_t full_sum = 0;
+    bool full_known = false;
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels (padding stays idle) */
     g->cta_rooms = 0;
     /* SMs are passed by asleep only on one thread, and not where other steps between
@@ -1711,8 +1720,9 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         uint64_t now = g->tot_cycles + cycle;
         if (dom & DOM_CORE) {
             if (g->hm) ws_hmem_cycle(g->hm, now);
-            for (uint32_t w = 0; 64 * w < g->n_sms; w++)
-            for (uint64_t m = ws_icnt_arrivals(g->icnt, true, w) & below(g->n_sms, w); m; m &= m - 1) {
+            for (uint32_t w = 0; w < sm_words; w++)
+            for (uint64_t m = ws_icnt_arrivals(g->icnt, true, w) & (w + 1 < sm_words ? ~0ull : sm_last);
+                 m; m &= m - 1) {
                 uint32_t i = 64 * w + (uint32_t)__builtin_ctzll(m);
                 /* ws_sm_in_ready_for: a reply needs room, an instruction fetch's
                    does not (the room is what the SM's last cycle left: a reply
@@ -1746,12 +1756,18 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             /* every full sub-partition counts a stall (ws_mempart_full_count: as
                the last L2 cycle and texture pushes left them, which is what each
                one's turn below would see: a request entering one changes only
-               its own); the others take the request that has reached them */
-            for (uint32_t c = 0; c < g->n_chan; c++)
-                g->stall_dramfull += ws_mempart_full_count(g->part[c]);
-            for (uint32_t w = 0; 64 * w < g->n_subparts; w++)
-            for (uint64_t m = ws_icnt_arrivals(g->icnt, false, w) & below(g->n_subparts, w); m;
-                 m &= m - 1) {
+               its own); the others take the request that has reached them. The
+               counts are published only by the L2 steps and by these pushes, so
+               the sum taken in the serial L2 loop after the last pushes holds
+               (full_sum; full_known: no other L2 step since) */
+            if (!full_known) {
+                full_sum = 0;
+                for (uint32_t c = 0; c < g->n_chan; c++) full_sum += ws_mempart_full_count(g->part[c]);
+            }
+            g->stall_dramfull += full_sum;
+            for (uint32_t w = 0; w < sub_words; w++)
+            for (uint64_t m = ws_icnt_arrivals(g->icnt, false, w) & (w + 1 < sub_words ? ~0ull : sub_last);
+                 m; m &= m - 1) {
                 uint32_t s = 64 * w + (uint32_t)__builtin_ctzll(m);
                 uint32_t k;
                 ws_mempart *p = part_of(g, s, &k);
@@ -1769,6 +1785,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (!(dom & DOM_CORE)) {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             for (uint32_t i = 0; (ph.dom || ph.dram_owed) && i < g->n_chan; i++) mem_cycle(&ph, i);
+            full_known = full_known && !(dom & DOM_L2);
             continue;
         }
         uint32_t n_mem = ph.dom || ph.dram_owed ? g->n_chan : 0;
@@ -1778,6 +1795,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (par && !g->par_off) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
             ws_par_run_shares(g->par, g->par_bounds, unit_cycle, &ph);
+            full_known = full_known && !(dom & DOM_L2); /* (the items' L2 steps) */
             if (ph.dispatching) { /* the SMs' cycles set their cta_room apart */
                 g->cta_rooms = 0;
                 for (uint32_t i = 0; i < g->n_sms; i++) g->cta_rooms += g->out[i].cta_room;
@@ -1793,10 +1811,18 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             /* (the pointers in locals: the inline steps store through a partition's,
                which as far as the compiler knows could be g's) */
             ws_mempart *const *part = g->part;
-            for (uint32_t i = 0; i < n_mem; i++) {
-                ws_mempart *p = part[i];
-                ws_mempart_dram_cycles(p, now, n_dram);
-                if (dom & DOM_L2) ws_mempart_l2_cycle(p, now);
+            if (dom & DOM_L2) { /* (the full counts as this loop leaves them: full_sum) */
+                uint32_t fs = 0;
+                for (uint32_t i = 0; i < n_mem; i++) {
+                    ws_mempart *p = part[i];
+                    ws_mempart_dram_cycles(p, now, n_dram);
+                    ws_mempart_l2_cycle(p, now);
+                    fs += ws_mempart_full_count(p);
+                }
+                full_sum = fs;
+                full_known = true;
+            } else {
+                for (uint32_t i = 0; i < n_mem; i++) ws_mempart_dram_cycles(part[i], now, n_dram);
             }
         }
         if (commit) progress |= sms_commit(g, &rc, fault);
