@@ -1378,22 +1378,22 @@ typedef struct unit_phase {
    flags itself (it may clear SO_TICKED) and shares no line with a thread.
    direct: its CTAs and replies went in when given (skip_ok). dispatching:
    p->dispatching (a constant in the serial loop's instances). */
-static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *p, uint32_t i,
+static inline __attribute__((always_inline)) uint8_t sm_cycle(ws_gpu *g, const unit_phase *p,
+                                                              uint64_t now, uint32_t i,
                                                               bool serial, bool direct,
                                                               bool dispatching) {
-    ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
     sm_out *o = &g->out[i];
     if (!direct && o->n_pending) take_pending(g, p->l, i); /* as if given at the end of the
                                                               last cycle */
     if (!direct && o->arrived) { /* as if it had come in before the cycle started */
-        ws_sm_in_push(sm, o->arrived, p->now);
+        ws_sm_in_push(sm, o->arrived, now);
         o->arrived = NULL;
     }
     /* an idle SM keeps the line of the cycle in which it went idle: nothing
        but the serial steps changed it since, and they set it busy again */
     if (!serial && g->sm_idle[i]) return 0;
-    uint8_t f = (uint8_t)ws_sm_step(sm, p->now); /* SO_TICKED: it was busy and ran */
+    uint8_t f = (uint8_t)ws_sm_step(sm, now); /* SO_TICKED: it was busy and ran */
     if (!(f & SO_TICKED)) g->sm_idle[i] = 1;
     if (serial) {
         /* cta_room is read only while dispatching, which once over stays over for
@@ -1424,7 +1424,7 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
     uint32_t u = p->g->par_unit[i];
-    if (u < p->g->n_sms) (void)sm_cycle(p, u, false, false, p->dispatching);
+    if (u < p->g->n_sms) (void)sm_cycle(p->g, p, p->now, u, false, false, p->dispatching);
     else if (u == p->g->n_sms) {
         if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
     } else {
@@ -1561,11 +1561,14 @@ static inline __attribute__((always_inline)) bool sms_cycle_serial_t(ws_gpu *g,
                                                                       const bool direct,
                                                                       const bool dispatching) {
     bool later = false, moved = false;
-    const uint8_t now_only = g->llc ? 0 : SO_TICKED;
+    /* (g and now as arguments of sm_cycle, not through ph, which is in memory; direct
+       implies no access-interval throttling: skip_ok) */
+    const uint8_t now_only = !direct && g->llc ? 0 : SO_TICKED;
+    const uint64_t now = ph->now;
     for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
         for (uint64_t m = busy_in(g, w); m; m &= m - 1) {
             uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
-            uint8_t f = sm_cycle(ph, i, true, direct, dispatching);
+            uint8_t f = sm_cycle(g, ph, now, i, true, direct, dispatching);
             if ((f & (now_only | WS_SM_LOGGED | WS_SM_FAULTED)) != SO_TICKED) {
                 later |= (f & SO_TICKED) != 0;
                 g->out[i].f = f;
@@ -1575,7 +1578,7 @@ static inline __attribute__((always_inline)) bool sms_cycle_serial_t(ws_gpu *g,
             moved |= (f & WS_SM_PROGRESSED) != 0;
             if (!(f & (WS_SM_HAS_OUT | WS_SM_PURE))) continue; /* (most visits) */
             if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
-            if (f & WS_SM_PURE) sm_skip(g, i, ph->now);
+            if (f & WS_SM_PURE) sm_skip(g, i, now);
         }
     *progress = moved;
     return later;
