@@ -1495,6 +1495,7 @@ static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
 static void replies_to_icnt(ws_gpu *g, uint64_t now) {
     /* (in locals: the calls below could write g, as far as the compiler knows) */
     ws_mempart *const *part = g->part;
+    ws_cpucore *const cpu = g->cpu;
     const uint32_t n_chan = g->n_chan, nsub = g->n_sub_per_chan;
     for (uint32_t c = 0; c < n_chan; c++) {
         ws_mempart *p = part[c];
@@ -1502,9 +1503,9 @@ static void replies_to_icnt(ws_gpu *g, uint64_t now) {
         for (uint32_t k = 0, s = c * nsub; k < nsub; k++, s++) {
             ws_mreq *r = ws_subpart_top(p, k);
             if (!r) continue;
-            if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
+            if (cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
                 ws_subpart_pop(p, k);
-                ws_cpucore_reply(g->cpu, r, now);
+                ws_cpucore_reply(cpu, r, now);
                 continue;
             }
             /* an input without room for a flit refuses any packet (a third
@@ -1732,10 +1733,10 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                    given to sm_cycle, not direct, went in at its start) */
                 ws_mreq *r;
                 if (ws_sm_in_ready(g->sm[i])) {
-                    r = ws_icnt_pop(g->icnt, i); /* NULL: not all arrived */
+                    r = ws_icnt_pop_sm(g->icnt, i); /* NULL: not all arrived */
                 } else {
                     const ws_mreq *h = ws_icnt_peek(g->icnt, i);
-                    r = h && h->access == WS_MA_INST ? ws_icnt_pop(g->icnt, i) : NULL;
+                    r = h && h->access == WS_MA_INST ? ws_icnt_pop_sm(g->icnt, i) : NULL;
                 }
                 if (r) {
                     if (g->hm) ws_hmem_reply(g->hm, r, now); /* per-node stats */
@@ -1775,7 +1776,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
                 uint32_t k;
                 ws_mempart *p = part_of(g, s, &k);
                 if (ws_subpart_full(p, k)) continue;
-                ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
+                ws_mreq *r = ws_icnt_pop_sub(g->icnt, s); /* (node n_sms + s) */
                 if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);
             }

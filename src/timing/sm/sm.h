@@ -178,7 +178,12 @@ ws_mreq *ws_sm_out_pop(ws_sm *sm);
  * `origin` and carries in `sectors` the 32 B sectors it answers (0 = all of
  * the request). The SM frees every reply it is given. Stores are counted
  * complete when acknowledgements for all their sectors came back. */
-bool ws_sm_in_ready(const ws_sm *sm);
+/* (Inline, as the GPU asks for every reply it gives: the response FIFO is the
+ * SM's first member, and it holds WS_SM_RESP_FIFO replies; sm.c checks both.) */
+enum { WS_SM_RESP_FIFO = 2 };
+static inline bool ws_sm_in_ready(const ws_sm *sm) {
+    return ((const ws_mreq_fifo *)(const void *)sm)->len < WS_SM_RESP_FIFO;
+}
 /* Same, for a particular reply (instruction replies never wait). */
 bool ws_sm_in_ready_for(const ws_sm *sm, const ws_mreq *r);
 void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now);
