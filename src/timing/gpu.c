@@ -1186,10 +1186,11 @@ __attribute__((noinline)) static void unskip_due(ws_gpu *g, uint64_t now) {
     g->skip_next = next;
 }
 
-/* After SM i's cycle `now`, committed, which left WS_SM_PURE. */
-__attribute__((noinline)) static void sm_skip(ws_gpu *g, uint32_t i, uint64_t now) {
+/* After SM i's cycle `now`, committed, which left WS_SM_PURE (and flags f: without
+   WS_SM_HAS_OUT its out queue was empty, and nothing has filled it since). */
+__attribute__((noinline)) static void sm_skip(ws_gpu *g, uint32_t i, uint64_t now, uint8_t f) {
     ws_sm *sm = g->sm[i];
-    if (!g->skip_ok || ws_sm_out_peek(sm)) return;
+    if (!g->skip_ok || ((f & WS_SM_HAS_OUT) && ws_sm_out_peek(sm))) return;
     sm_out *o = &g->out[i];
     o->skip_from = now + 1;
     o->skip_due = ws_sm_sleep_until(sm);
@@ -1579,7 +1580,7 @@ static inline __attribute__((always_inline)) bool sms_cycle_serial_t(ws_gpu *g,
             moved |= (f & WS_SM_PROGRESSED) != 0;
             if (!(f & (WS_SM_HAS_OUT | WS_SM_PURE))) continue; /* (most visits) */
             if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
-            if (f & WS_SM_PURE) sm_skip(g, i, now);
+            if (f & WS_SM_PURE) sm_skip(g, i, now, f);
         }
     *progress = moved;
     return later;
