@@ -211,18 +211,20 @@ void ws_catalog_print_markdown(FILE *f) {
 
 void ws_counters_diff_add(const ws_counter_decl *c, size_t n, void *out, const void *now,
                           const void *before, void *acc) {
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < c[i].n; k++) {
-            size_t o = c[i].off + k * sizeof(uint64_t);
-            uint64_t a, b, s;
-            memcpy(&a, (const char *)now + o, sizeof a);
-            memcpy(&b, (const char *)before + o, sizeof b);
-            memcpy(&s, (char *)acc + o, sizeof s);
-            a -= b;
-            s += a;
-            memcpy((char *)out + o, &a, sizeof a);
-            memcpy((char *)acc + o, &s, sizeof s);
+    for (size_t i = 0; i < n; i++) {
+        /* (the counters are uint64_t fields: read and written as such, through pointers
+           to the declaration's first; out may be before, element for element) */
+        const size_t o = c[i].off;
+        const uint64_t *pn = (const uint64_t *)(const void *)((const char *)now + o);
+        const uint64_t *pb = (const uint64_t *)(const void *)((const char *)before + o);
+        uint64_t *po = (uint64_t *)(void *)((char *)out + o);
+        uint64_t *pa = (uint64_t *)(void *)((char *)acc + o);
+        for (size_t k = 0, m = c[i].n; k < m; k++) {
+            uint64_t a = pn[k] - pb[k];
+            po[k] = a;
+            pa[k] += a;
         }
+    }
 }
 
 size_t ws_counters_bytes(const ws_counter_decl *c, size_t n) {

@@ -198,8 +198,8 @@ static int add_scope(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, con
     return 0;
 }
 
-int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n,
-                          const uint64_t *kernel, uint64_t *total) {
+static void fold_totals(const ws_stat_decl *decl, size_t n, const uint64_t *kernel,
+                        uint64_t *total) {
     for (size_t i = 0; i < n; i++) {
         switch (decl[i].agg) {
         case WS_AGG_SUM: total[i] += kernel[i]; break;
@@ -209,11 +209,69 @@ int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n
         case WS_AGG_WMEAN: break; /* not used in program tables */
         }
     }
+}
+
+/* Both scopes' records, the kernel's values then the totals. */
+static int add_program_scopes(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n,
+                              const uint64_t *kernel, const uint64_t *total) {
     /* per-kernel lines first: `grep NAME | tail -1` then still finds the
        program total, and a first match in the first kernel equals it */
     if (reserve_stats(s, s->nextra + 2 * n)) return -1; /* at once: hundreds per kernel */
     if (add_scope(s, decl, n, kernel, 1)) return -1;
     return add_scope(s, decl, n, total, 0);
+}
+
+int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n,
+                          const uint64_t *kernel, uint64_t *total) {
+    fold_totals(decl, n, kernel, total);
+    return add_program_scopes(s, decl, n, kernel, total);
+}
+
+/* A scope's records copied from a named set (add_scope's, in its order), with their
+   values. (Record by record: one copy of the whole set is a string instruction that
+   a profiler counts per byte.) */
+static ws_stat *fill_scope(ws_stat *st, const ws_stat **from, const ws_stat_decl *decl, size_t n,
+                           const uint64_t *v) {
+    const ws_stat *t = *from;
+    for (size_t i = 0; i < n; i++) {
+        const ws_stat_decl *d = &decl[i];
+        if (d->hidden) continue;
+        *st = *t++; /* every field but the value is the same */
+        if (d->agg == WS_AGG_RATIO) st->f = ratio_of(v[d->num], v[d->den]);
+        else st->u = v[i];
+        st++;
+    }
+    *from = t;
+    return st;
+}
+
+int ws_kstats_add_program_named(ws_kernel_stats *s, ws_kstats_named *nm, const ws_stat_decl *decl,
+                                size_t n, const uint64_t *kernel, uint64_t *total) {
+    fold_totals(decl, n, kernel, total);
+    if (nm->decl != decl || nm->ndecl != n || !nm->v) { /* named once, as add_scope names */
+        ws_kernel_stats t;
+        ws_kstats_init(&t);
+        if (add_program_scopes(&t, decl, n, kernel, total)) {
+            ws_kstats_free(&t);
+            return -1;
+        }
+        ws_kstats_named_free(nm);
+        nm->v = t.extra; /* (no line or string: nothing for ws_kstats_free to own) */
+        nm->n = t.nextra;
+        nm->decl = decl;
+        nm->ndecl = n;
+    }
+    if (reserve_stats(s, s->nextra + nm->n)) return -1;
+    const ws_stat *from = nm->v;
+    ws_stat *st = fill_scope(&s->extra[s->nextra], &from, decl, n, kernel);
+    fill_scope(st, &from, decl, n, total);
+    s->nextra += nm->n;
+    return 0;
+}
+
+void ws_kstats_named_free(ws_kstats_named *nm) {
+    free(nm->v);
+    *nm = (ws_kstats_named){0};
 }
 
 int ws_kstats_add_decls(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n, const void *unit) {

@@ -85,6 +85,21 @@ int ws_kstats_add_line(ws_kernel_stats *s, const char *fmt, ...) __attribute__((
  * when out of memory. */
 int ws_kstats_add_program(ws_kernel_stats *s, const ws_stat_decl *decl, size_t n,
                           const uint64_t *kernel, uint64_t *total);
+/* The records ws_kstats_add_program appends for one table, named once: a caller
+ * that adds the same table for every kernel keeps one (zeroed at first, freed
+ * with ws_kstats_named_free) and passes it to ws_kstats_add_program_named, which
+ * copies the names, spellings and flags from it and fills in the values (naming
+ * each value cost a program of many kernels more than the rest of its report). */
+typedef struct ws_kstats_named {
+    ws_stat *v;                  /* both scopes' records, as ws_kstats_add_program makes them */
+    size_t n;
+    const ws_stat_decl *decl;    /* the table they were made for (rebuilt for another) */
+    size_t ndecl;
+} ws_kstats_named;
+/* ws_kstats_add_program, with the same result, named from nm. */
+int ws_kstats_add_program_named(ws_kernel_stats *s, ws_kstats_named *nm, const ws_stat_decl *decl,
+                                size_t n, const uint64_t *kernel, uint64_t *total);
+void ws_kstats_named_free(ws_kstats_named *nm);
 
 /* Append every entry of t (kernel scope), reading WS_SRC_U64 / WS_SRC_F64 /
  * WS_SRC_STR values at their offsets in unit (the unit's stats struct);

@@ -65,6 +65,25 @@ static inline int ws_clockdom_step(ws_clockdom *c) {
     return mask;
 }
 
+/* Steps until one ticks a domain outside `only` (a mask of one lead's bits), and returns
+ * that step's domains; *n counts the steps before it (which ticked `only` alone). The
+ * same sums as ws_clockdom_step called step by step: with two leads and lead 1's bits
+ * `only`, those steps are the ones with lead 1's edge strictly first, each one addition. */
+static inline int ws_clockdom_step_past(ws_clockdom *c, int only, uint32_t *n) {
+    if (c->n_lead == 2 && c->bits[1] == only) {
+        double ta = c->lnext[0], tb = c->lnext[1];
+        const double pb = c->lper[1];
+        uint32_t k = 0;
+        for (; tb < ta; k++) tb += pb;
+        *n += k;
+        c->lnext[1] = tb;
+        return ws_clockdom_step(c);
+    }
+    int mask;
+    while ((mask = ws_clockdom_step(c)) == only) ++*n;
+    return mask;
+}
+
 /* The same step over all four domains, each with its own sum (the rule
  * as written; unit tests compare the two). */
 static inline int ws_clockdom_step_ref(ws_clockdom *c, const uint8_t bit[4]) {

@@ -303,6 +303,7 @@ struct ws_gpu {
     char (*dtext)[2][80];     /* names and text spellings of the generated entries */
     size_t n_decl;
     uint64_t *prog_tot;       /* their running totals over the kernels */
+    ws_kstats_named decl_named; /* their report records, named once (ws_kstats_add_program_named) */
     uint64_t kernel_uid;
     FILE *ts;                 /* interval time series, or NULL */
     uint64_t insn_cap;        /* stop the kernel after this many instructions (0: none) */
@@ -525,6 +526,7 @@ static void gpu_free(ws_gpu *g) {
     free(g->decl);
     free(g->dtext);
     free(g->prog_tot);
+    ws_kstats_named_free(&g->decl_named);
     if (g->sm)
         for (uint32_t i = 0; i < g->n_sms; i++) ws_sm_destroy(g->sm[i]);
     free(g->sm);
@@ -794,9 +796,6 @@ void ws_gpu_inherit_totals(ws_gpu *to, const ws_gpu *from) {
 }
 uint32_t ws_gpu_num_sms(const ws_gpu *g) { return g->n_sms; }
 double ws_gpu_core_mhz(const ws_gpu *g) { return g->mhz[0]; }
-
-/* Which domains tick now (clockdom.h: GPGPU-Sim's rule). */
-static inline int next_domains(ws_gpu *g) { return ws_clockdom_step(&g->clk); }
 
 static ws_mempart *part_of(ws_gpu *g, uint32_t subpart, uint32_t *k) {
     *k = subpart % g->n_sub_per_chan;
@@ -1070,7 +1069,7 @@ __attribute__((noinline)) static int kernel_stats(ws_gpu *g, const ws_kernel_res
     program_values(g, &smt, &mpt, ic0, pv);
     pv[P_CYCLES] = out->cycles;
     breakdown_values(g, sm0, &smt, &mpt, pv);
-    ws_kstats_add_program(ks, g->decl, g->n_decl, pv, g->prog_tot);
+    ws_kstats_add_program_named(ks, &g->decl_named, g->decl, g->n_decl, pv, g->prog_tot);
     add_breakdown_lines(g, ks);
     gpu_kernel_vals kval;
     kernel_values(g, pv, res, out->cycles, &kval);
@@ -1187,10 +1186,11 @@ __attribute__((noinline)) static void unskip_due(ws_gpu *g, uint64_t now) {
     g->skip_next = next;
 }
 
-/* After SM i's cycle `now`, committed, which left WS_SM_PURE. */
-__attribute__((noinline)) static void sm_skip(ws_gpu *g, uint32_t i, uint64_t now) {
+/* After SM i's cycle `now`, committed, which left WS_SM_PURE (and flags f: without
+   WS_SM_HAS_OUT its out queue was empty, and nothing has filled it since). */
+__attribute__((noinline)) static void sm_skip(ws_gpu *g, uint32_t i, uint64_t now, uint8_t f) {
     ws_sm *sm = g->sm[i];
-    if (!g->skip_ok || ws_sm_out_peek(sm)) return;
+    if (!g->skip_ok || ((f & WS_SM_HAS_OUT) && ws_sm_out_peek(sm))) return;
     sm_out *o = &g->out[i];
     o->skip_from = now + 1;
     o->skip_due = ws_sm_sleep_until(sm);
@@ -1379,22 +1379,22 @@ typedef struct unit_phase {
    flags itself (it may clear SO_TICKED) and shares no line with a thread.
    direct: its CTAs and replies went in when given (skip_ok). dispatching:
    p->dispatching (a constant in the serial loop's instances). */
-static inline __attribute__((always_inline)) uint8_t sm_cycle(const unit_phase *p, uint32_t i,
+static inline __attribute__((always_inline)) uint8_t sm_cycle(ws_gpu *g, const unit_phase *p,
+                                                              uint64_t now, uint32_t i,
                                                               bool serial, bool direct,
                                                               bool dispatching) {
-    ws_gpu *g = p->g;
     ws_sm *sm = g->sm[i];
     sm_out *o = &g->out[i];
     if (!direct && o->n_pending) take_pending(g, p->l, i); /* as if given at the end of the
                                                               last cycle */
     if (!direct && o->arrived) { /* as if it had come in before the cycle started */
-        ws_sm_in_push(sm, o->arrived, p->now);
+        ws_sm_in_push(sm, o->arrived, now);
         o->arrived = NULL;
     }
     /* an idle SM keeps the line of the cycle in which it went idle: nothing
        but the serial steps changed it since, and they set it busy again */
     if (!serial && g->sm_idle[i]) return 0;
-    uint8_t f = (uint8_t)ws_sm_step(sm, p->now); /* SO_TICKED: it was busy and ran */
+    uint8_t f = (uint8_t)ws_sm_step(sm, now); /* SO_TICKED: it was busy and ran */
     if (!(f & SO_TICKED)) g->sm_idle[i] = 1;
     if (serial) {
         /* cta_room is read only while dispatching, which once over stays over for
@@ -1425,7 +1425,7 @@ static inline __attribute__((always_inline)) void mem_cycle(const unit_phase *p,
 static void unit_cycle(void *ctx, uint32_t i) {
     const unit_phase *p = ctx;
     uint32_t u = p->g->par_unit[i];
-    if (u < p->g->n_sms) (void)sm_cycle(p, u, false, false, p->dispatching);
+    if (u < p->g->n_sms) (void)sm_cycle(p->g, p, p->now, u, false, false, p->dispatching);
     else if (u == p->g->n_sms) {
         if (p->n_icnt) ws_icnt_cycle(p->g->icnt);
     } else {
@@ -1496,6 +1496,7 @@ static bool kernel_parallel(const ws_gpu *g, const ws_launch_desc *l) {
 static void replies_to_icnt(ws_gpu *g, uint64_t now) {
     /* (in locals: the calls below could write g, as far as the compiler knows) */
     ws_mempart *const *part = g->part;
+    ws_cpucore *const cpu = g->cpu;
     const uint32_t n_chan = g->n_chan, nsub = g->n_sub_per_chan;
     for (uint32_t c = 0; c < n_chan; c++) {
         ws_mempart *p = part[c];
@@ -1503,9 +1504,9 @@ static void replies_to_icnt(ws_gpu *g, uint64_t now) {
         for (uint32_t k = 0, s = c * nsub; k < nsub; k++, s++) {
             ws_mreq *r = ws_subpart_top(p, k);
             if (!r) continue;
-            if (g->cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
+            if (cpu && r->sm == g->n_sms) { /* the CPU core's, back over its port */
                 ws_subpart_pop(p, k);
-                ws_cpucore_reply(g->cpu, r, now);
+                ws_cpucore_reply(cpu, r, now);
                 continue;
             }
             /* an input without room for a flit refuses any packet (a third
@@ -1522,17 +1523,17 @@ static void replies_to_icnt(ws_gpu *g, uint64_t now) {
 /* SM i's requests enter its interconnect input, while there is room (and,
    under access-interval throttling, quota). */
 static inline void sm_send(ws_gpu *g, uint32_t i, ws_sm *sm) {
-    ws_mreq *r;
-    while ((r = ws_sm_out_peek(sm))) {
+    /* (the pop returns the next head: one call a request; an SM's request goes to
+       sub-partition r->subpart, ws_icnt_try_push's request side) */
+    for (ws_mreq *r = ws_sm_out_peek(sm); r; r = ws_sm_out_pop(sm)) {
         uint32_t flits = ws_mreq_flits(r, g->flit);
         if (g->llc) {
             if (!ws_icnt_has_buffer(g->icnt, i, flits)) break;
             if (!llc_send(g, i, r)) break; /* its interval quota is used */
             ws_icnt_push(g->icnt, i, g->n_sms + r->subpart, r, flits);
-        } else if (!ws_icnt_try_push(g->icnt, i, g->n_sms + r->subpart, r, flits)) {
+        } else if (!ws_icnt_try_push_req(g->icnt, i, r->subpart, r, flits)) {
             break;
         }
-        ws_sm_out_pop(sm);
     }
 }
 
@@ -1562,11 +1563,14 @@ static inline __attribute__((always_inline)) bool sms_cycle_serial_t(ws_gpu *g,
                                                                       const bool direct,
                                                                       const bool dispatching) {
     bool later = false, moved = false;
-    const uint8_t now_only = g->llc ? 0 : SO_TICKED;
+    /* (g and now as arguments of sm_cycle, not through ph, which is in memory; direct
+       implies no access-interval throttling: skip_ok) */
+    const uint8_t now_only = !direct && g->llc ? 0 : SO_TICKED;
+    const uint64_t now = ph->now;
     for (uint32_t w = 0; 8 * w < g->n_sms; w++) /* the busy ones: busy_in */
         for (uint64_t m = busy_in(g, w); m; m &= m - 1) {
             uint32_t i = 8 * w + ((uint32_t)__builtin_ctzll(m) >> 3);
-            uint8_t f = sm_cycle(ph, i, true, direct, dispatching);
+            uint8_t f = sm_cycle(g, ph, now, i, true, direct, dispatching);
             if ((f & (now_only | WS_SM_LOGGED | WS_SM_FAULTED)) != SO_TICKED) {
                 later |= (f & SO_TICKED) != 0;
                 g->out[i].f = f;
@@ -1576,7 +1580,7 @@ static inline __attribute__((always_inline)) bool sms_cycle_serial_t(ws_gpu *g,
             moved |= (f & WS_SM_PROGRESSED) != 0;
             if (!(f & (WS_SM_HAS_OUT | WS_SM_PURE))) continue; /* (most visits) */
             if (f & WS_SM_HAS_OUT) sm_send(g, i, g->sm[i]);
-            if (f & WS_SM_PURE) sm_skip(g, i, ph->now);
+            if (f & WS_SM_PURE) sm_skip(g, i, now, f);
         }
     *progress = moved;
     return later;
@@ -1685,6 +1689,15 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
     const bool deadlock = g->cfg.deadlock_detect, cpu_llc = g->cpu || g->llc;
     /* the first cycle (after cycle++) at which a periodic step or a stop test may act */
     uint64_t check = check_due(g, 0, 0, watch_waves, interval);
+    /* the arrival sets' words and their last word's nodes (below): the same every cycle */
+    const uint32_t sm_words = (g->n_sms + 63) / 64, sub_words = (g->n_subparts + 63) / 64;
+    const uint64_t sm_last = below(g->n_sms, sm_words - 1);
+    const uint64_t sub_last = below(g->n_subparts, sub_words - 1);
+    /* the partitions' full sub-partitions (ws_mempart_full_count) summed, and whether the
+       sum holds (taken by the serial L2 loop, no L2 step since; the kernel's first cycle
+       counts them) */
+    uint32_t full_sum = 0;
+    bool full_known = false;
     memset(g->sm_idle, 0, g->n_sms); /* the SMs changed between kernels (padding stays idle) */
     g->cta_rooms = 0;
     /* SMs are passed by asleep only on one thread, and not where other steps between
@@ -1700,24 +1713,31 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         g->out[i].n_pending = 0;
     }
     for (;;) {
-        int dom = next_domains(g);
+        /* A step in which only the DRAM ticks (the DRAM clock is not the
+           core's) is owed to the partitions' items of the next core cycle,
+           which run it first: nothing between touches what it touches,
+           `now` is the same, and a kernel ends only after a core cycle. Such
+           steps are counted here, before any of the tests below (none of
+           which acts on them): over half the steps of a gtx480 run. */
+        int dom = ws_clockdom_step_past(&g->clk, DOM_DRAM, &dram_owed);
         /* units keep time stamps (LRU, ready times) across kernels: they see
            the run's cycle, not this kernel's */
         uint64_t now = g->tot_cycles + cycle;
         if (dom & DOM_CORE) {
             if (g->hm) ws_hmem_cycle(g->hm, now);
-            for (uint32_t w = 0; 64 * w < g->n_sms; w++)
-            for (uint64_t m = ws_icnt_arrivals(g->icnt, true, w) & below(g->n_sms, w); m; m &= m - 1) {
+            for (uint32_t w = 0; w < sm_words; w++)
+            for (uint64_t m = ws_icnt_arrivals(g->icnt, true, w) & (w + 1 < sm_words ? ~0ull : sm_last);
+                 m; m &= m - 1) {
                 uint32_t i = 64 * w + (uint32_t)__builtin_ctzll(m);
                 /* ws_sm_in_ready_for: a reply needs room, an instruction fetch's
                    does not (the room is what the SM's last cycle left: a reply
                    given to sm_cycle, not direct, went in at its start) */
                 ws_mreq *r;
                 if (ws_sm_in_ready(g->sm[i])) {
-                    r = ws_icnt_pop(g->icnt, i); /* NULL: not all arrived */
+                    r = ws_icnt_pop_sm(g->icnt, i); /* NULL: not all arrived */
                 } else {
                     const ws_mreq *h = ws_icnt_peek(g->icnt, i);
-                    r = h && h->access == WS_MA_INST ? ws_icnt_pop(g->icnt, i) : NULL;
+                    r = h && h->access == WS_MA_INST ? ws_icnt_pop_sm(g->icnt, i) : NULL;
                 }
                 if (r) {
                     if (g->hm) ws_hmem_reply(g->hm, r, now); /* per-node stats */
@@ -1741,30 +1761,28 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             /* every full sub-partition counts a stall (ws_mempart_full_count: as
                the last L2 cycle and texture pushes left them, which is what each
                one's turn below would see: a request entering one changes only
-               its own); the others take the request that has reached them */
-            for (uint32_t c = 0; c < g->n_chan; c++)
-                g->stall_dramfull += ws_mempart_full_count(g->part[c]);
-            for (uint32_t w = 0; 64 * w < g->n_subparts; w++)
-            for (uint64_t m = ws_icnt_arrivals(g->icnt, false, w) & below(g->n_subparts, w); m;
-                 m &= m - 1) {
+               its own); the others take the request that has reached them. The
+               counts are published only by the L2 steps and by these pushes, so
+               the sum taken in the serial L2 loop after the last pushes holds
+               (full_sum; full_known: no other L2 step since) */
+            if (!full_known) {
+                full_sum = 0;
+                for (uint32_t c = 0; c < g->n_chan; c++) full_sum += ws_mempart_full_count(g->part[c]);
+            }
+            g->stall_dramfull += full_sum;
+            for (uint32_t w = 0; w < sub_words; w++)
+            for (uint64_t m = ws_icnt_arrivals(g->icnt, false, w) & (w + 1 < sub_words ? ~0ull : sub_last);
+                 m; m &= m - 1) {
                 uint32_t s = 64 * w + (uint32_t)__builtin_ctzll(m);
                 uint32_t k;
                 ws_mempart *p = part_of(g, s, &k);
                 if (ws_subpart_full(p, k)) continue;
-                ws_mreq *r = ws_icnt_pop(g->icnt, g->n_sms + s);
+                ws_mreq *r = ws_icnt_pop_sub(g->icnt, s); /* (node n_sms + s) */
                 if (r && g->llc) ws_llc_ai_accepted(g->llc, r);
                 if (r) ws_subpart_push(p, k, r, now);
             }
             if (g->hm) ws_hmem_from_icnt(g->hm, g->icnt, now);
             if (g->cpu) cpu_to_l2(g, now);
-        }
-        /* A step in which only the DRAM ticks (the DRAM clock is not the
-           core's) is owed to the partitions' items of the next core cycle,
-           which run it first: nothing between touches what it touches,
-           `now` is the same, and a kernel ends only after a core cycle. */
-        if (dom == DOM_DRAM) {
-            dram_owed++;
-            continue;
         }
         unit_phase ph = {g, l, now, dom & (DOM_DRAM | DOM_L2), 0, dram_owed,
                          !static_map && !clustered && next_cta < dispatch_end};
@@ -1772,6 +1790,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (!(dom & DOM_CORE)) {
             if (dom & DOM_ICNT) ws_icnt_cycle(g->icnt);
             for (uint32_t i = 0; (ph.dom || ph.dram_owed) && i < g->n_chan; i++) mem_cycle(&ph, i);
+            full_known = full_known && !(dom & DOM_L2);
             continue;
         }
         uint32_t n_mem = ph.dom || ph.dram_owed ? g->n_chan : 0;
@@ -1781,6 +1800,7 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
         if (par && !g->par_off) {
             ph.n_icnt = (dom & DOM_ICNT) != 0;
             ws_par_run_shares(g->par, g->par_bounds, unit_cycle, &ph);
+            full_known = full_known && !(dom & DOM_L2); /* (the items' L2 steps) */
             if (ph.dispatching) { /* the SMs' cycles set their cta_room apart */
                 g->cta_rooms = 0;
                 for (uint32_t i = 0; i < g->n_sms; i++) g->cta_rooms += g->out[i].cta_room;
@@ -1793,9 +1813,21 @@ static ws_status kernel_loop(ws_gpu *g, kernel_run *k, ws_gpu_result *out, ws_fa
             /* mem_cycle's steps, with its arguments held apart from ph (whose
                address the parallel branch hands out) */
             uint32_t n_dram = ph.dram_owed + ((dom & DOM_DRAM) != 0);
-            for (uint32_t i = 0; i < n_mem; i++) {
-                ws_mempart_dram_cycles(g->part[i], now, n_dram);
-                if (dom & DOM_L2) ws_mempart_l2_cycle(g->part[i], now);
+            /* (the pointers in locals: the inline steps store through a partition's,
+               which as far as the compiler knows could be g's) */
+            ws_mempart *const *part = g->part;
+            if (dom & DOM_L2) { /* (the full counts as this loop leaves them: full_sum) */
+                uint32_t fs = 0;
+                for (uint32_t i = 0; i < n_mem; i++) {
+                    ws_mempart *p = part[i];
+                    ws_mempart_dram_cycles(p, now, n_dram);
+                    ws_mempart_l2_cycle(p, now);
+                    fs += ws_mempart_full_count(p);
+                }
+                full_sum = fs;
+                full_known = true;
+            } else {
+                for (uint32_t i = 0; i < n_mem; i++) ws_mempart_dram_cycles(part[i], now, n_dram);
             }
         }
         if (commit) progress |= sms_commit(g, &rc, fault);
@@ -1975,8 +2007,9 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
     fault->msg[0] = 0;
     g->stall_icnt2sh = g->stall_dramfull = 0;
     /* Per-kernel statistics are differences of the units' running totals. */
-    ws_sm_stats *sm0 = calloc(g->n_sms, sizeof *sm0);
-    ws_mempart_stats *mp0 = calloc(g->n_chan, sizeof *mp0);
+    /* (not cleared: every element is copied in below, before any exit) */
+    ws_sm_stats *sm0 = malloc(g->n_sms * sizeof *sm0);
+    ws_mempart_stats *mp0 = malloc(g->n_chan * sizeof *mp0);
     if (!sm0 || !mp0) {
         free(sm0);
         free(mp0);
@@ -2039,8 +2072,14 @@ ws_status ws_gpu_run_kernel(ws_gpu *g, const ws_launch_desc *l, const ws_kernel_
                      res->regs_per_thread, res->smem_per_cta, ws_sm_cta_limiter(g->sm[0]));
         return fault->code;
     }
-    kernel_run k = {.l = l, .name = kf->name, .sm0 = sm0};
+    /* (field by field: the wave watch is large and cleared by its own set-up, so a
+       zeroed initializer cleared it twice, 16 KiB a kernel) */
+    kernel_run k;
+    k.l = l;
+    k.name = kf->name;
+    k.sm0 = sm0;
     k.total_ctas = ktot;
+    k.cycle = k.next_cta = 0;
     for (uint32_t i = 0; i < g->n_sms && g->cta_next; i++) g->cta_next[i] = i;
     k.watch_waves = ws_wave_watch_init(&k.ww, g->cfg.sample_ipc_tol, (uint32_t)g->cfg.sample_waves,
                                        (uint64_t)g->n_sms * ws_sm_max_ctas(g->sm[0]), k.total_ctas);

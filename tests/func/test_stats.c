@@ -176,6 +176,65 @@ TEST(stats_add_program_aggregates) {
     ws_kstats_free(&s);
 }
 
+/* The text and JSON of a report (both owned by the caller). */
+static void render(const ws_kernel_stats *s, char **text, char **json) {
+    size_t len = 0, jl = 0, jc = 0;
+    FILE *f = open_memstream(text, &len);
+    ws_report_text(f, s);
+    fclose(f);
+    *json = NULL;
+    CHECK(ws_report_json(s, json, &jl, &jc) == 0);
+}
+
+/* Records named once and copied for every kernel (ws_kstats_add_program_named)
+   report what ws_kstats_add_program does, kernel after kernel, with the same
+   totals; another table is named anew. */
+TEST(stats_add_program_named_same_report) {
+    static const ws_stat_decl a[] = {
+        {"a_count", .text = "a count"},
+        {"a_peak", .agg = WS_AGG_MAX},
+        {"a_json", .text = ""},
+        {"hits", .hidden = 1},
+        {"a_rate", .agg = WS_AGG_RATIO, .num = 3, .den = 0},
+        {"a_state_with_a_longer_name_than_most", .agg = WS_AGG_LAST},
+    };
+    static const ws_stat_decl b[] = {{"b_count"}, {"b_rate", .agg = WS_AGG_RATIO, .num = 0, .den = 0}};
+    uint64_t tot_plain[6] = {0}, tot_named[6] = {0}, tb_plain[2] = {0}, tb_named[2] = {0};
+    ws_kstats_named nm = {0};
+    for (uint64_t k = 0; k < 4; k++) {
+        const uint64_t v[6] = {10 + k, 7 * k % 5, k, 5 + k, 0, k * k};
+        ws_kernel_stats p, q;
+        ws_kstats_init(&p);
+        ws_kstats_init(&q);
+        CHECK(ws_kstats_add_u64(&p, "before", k) == 0 && ws_kstats_add_u64(&q, "before", k) == 0);
+        CHECK(ws_kstats_add_program(&p, a, 6, v, tot_plain) == 0);
+        CHECK(ws_kstats_add_program_named(&q, &nm, a, 6, v, tot_named) == 0);
+        if (k == 3) { /* another table: named anew, then the first again */
+            const uint64_t w[2] = {k + 1, 0};
+            CHECK(ws_kstats_add_program(&p, b, 2, w, tb_plain) == 0);
+            CHECK(ws_kstats_add_program_named(&q, &nm, b, 2, w, tb_named) == 0);
+            CHECK(ws_kstats_add_program(&p, a, 6, v, tot_plain) == 0);
+            CHECK(ws_kstats_add_program_named(&q, &nm, a, 6, v, tot_named) == 0);
+        }
+        CHECK_EQ_U64(q.nextra, p.nextra);
+        char *tp, *jp, *tq, *jq;
+        render(&p, &tp, &jp);
+        render(&q, &tq, &jq);
+        CHECK(tp && tq && !strcmp(tp, tq));
+        CHECK(jp && jq && !strcmp(jp, jq));
+        CHECK_STR_CONTAINS(tq, "a_rate_kernel = ");
+        free(tp);
+        free(jp);
+        free(tq);
+        free(jq);
+        ws_kstats_free(&p);
+        ws_kstats_free(&q);
+    }
+    CHECK(!memcmp(tot_plain, tot_named, sizeof tot_plain));
+    ws_kstats_named_free(&nm);
+    CHECK(!nm.v && !nm.n);
+}
+
 /* JSON strings: plain runs copied whole, quotes, backslashes and control
    characters escaped between them (report.c's jstr) */
 TEST(stats_json_string_escapes) {

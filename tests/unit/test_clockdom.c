@@ -2,7 +2,8 @@
  * (src/timing/clockdom.h) ticks the same domains in every step as the rule
  * over all four domains: the presets' clocks (two or three distinct
  * periods), all four equal, all four different, and clocks that are
- * nearly but not exactly equal. */
+ * nearly but not exactly equal. So does the step that passes the DRAM-only
+ * steps by, counting them (ws_clockdom_step_past, the GPU loop's). */
 #include "test.h"
 #include "timing/clockdom.h"
 
@@ -21,6 +22,20 @@ static void steps_agree(double core, double icnt, double l2, double dram, uint32
         for (int i = 0; i < 4; i++) ticks[i] += (a >> i) & 1;
     }
     for (int i = 0; i < 4; i++) CHECK(ticks[i] > 0);
+    /* past the DRAM-only steps: the next other step and their number */
+    ws_clockdom_init(&fast, mhz, bit);
+    ws_clockdom_init(&ref, mhz, bit);
+    uint64_t passed = 0;
+    for (int s = 0; s < 200000; s++) {
+        uint32_t n = 0, want = 0;
+        int a = ws_clockdom_step_past(&fast, 8, &n), b;
+        while ((b = ws_clockdom_step_ref(&ref, bit)) == 8) want++;
+        CHECK_MSG(a == b && n == want, "%g:%g:%g:%g step %d: %d after %u, the rule %d after %u",
+                  core, icnt, l2, dram, s, a, n, b, want);
+        if (a != b || n != want) return;
+        passed += n;
+    }
+    if (dram > core && dram > icnt && dram > l2) CHECK(passed > 0);
 }
 
 TEST(clockdom_step_ticks_as_the_rule) {

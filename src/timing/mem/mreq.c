@@ -25,7 +25,10 @@ void ws_mreq_pool_destroy(ws_mreq_pool *p) {
 
 void ws_mreq_pool_grow(ws_mreq_pool *p) {
     ws_mreq **nc = realloc(p->chunks, (p->nchunks + 1) * sizeof *nc);
-    ws_mreq *c = calloc(CHUNK, sizeof *c);
+    /* not cleared: a request leaves the pool only through ws_mreq_alloc (zeroed) or
+       ws_mreq_alloc_copy (every field written), and only `next` is read on the free
+       list (calloc's clearing was 2.3% of a short program's instructions) */
+    ws_mreq *c = malloc(CHUNK * sizeof *c);
     if (!nc || !c) abort(); /* the pool only grows to the peak number in flight */
     p->chunks = nc;
     p->chunks[p->nchunks++] = c;

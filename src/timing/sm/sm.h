@@ -171,13 +171,19 @@ void ws_sm_wake(ws_sm *sm);
 /* Requests towards memory, oldest first (the GPU injects them into the
  * interconnect when it has buffer space; ws_mreq_flits gives the size). */
 ws_mreq *ws_sm_out_peek(ws_sm *sm);
-void ws_sm_out_pop(ws_sm *sm);
+/* Takes the oldest (the interconnect took it); returns the next, as ws_sm_out_peek. */
+ws_mreq *ws_sm_out_pop(ws_sm *sm);
 /* Replies from memory. A reply is the request (or, when the memory side
  * splits a request into sectors, one piece of it) with is_reply set; it keeps
  * `origin` and carries in `sectors` the 32 B sectors it answers (0 = all of
  * the request). The SM frees every reply it is given. Stores are counted
  * complete when acknowledgements for all their sectors came back. */
-bool ws_sm_in_ready(const ws_sm *sm);
+/* (Inline, as the GPU asks for every reply it gives: the response FIFO is the
+ * SM's first member, and it holds WS_SM_RESP_FIFO replies; sm.c checks both.) */
+enum { WS_SM_RESP_FIFO = 2 };
+static inline bool ws_sm_in_ready(const ws_sm *sm) {
+    return ((const ws_mreq_fifo *)(const void *)sm)->len < WS_SM_RESP_FIFO;
+}
 /* Same, for a particular reply (instruction replies never wait). */
 bool ws_sm_in_ready_for(const ws_sm *sm, const ws_mreq *r);
 void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now);

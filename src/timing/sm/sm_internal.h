@@ -260,6 +260,8 @@ typedef struct sm_sched_st {
 } sm_sched_st;
 
 struct ws_sm {
+    /* first: sm.h's inline ws_sm_in_ready reads its length (the GPU asks for every reply) */
+    ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     ws_sm_env env;
     const ws_config *cfg;
     ws_sm_stats st;
@@ -301,6 +303,10 @@ struct ws_sm {
     sm_inst *free_inst;
     void **chunks; unsigned nchunks;
     sm_pend *free_pend;
+    /* the last chunk's records not yet on a free list (sm.c's carve: the lists are
+       filled a few at a time, so the records a run never uses stay untouched) */
+    void *inst_carve, *pend_carve;
+    unsigned inst_left, pend_left;
     unsigned n_pend;
 
     /* fetch/decode */
@@ -447,7 +453,6 @@ struct ws_sm {
     sm_mrpb *mrpb;             /* requests waiting to enter l1q (NULL: -l1d_reorder none) */
     bool ldst_extras;          /* smc, mrpb or ro is set (set where they are; fixed after
                                   set-up): ldst_idle reads one flag, not three pointers */
-    ws_mreq_fifo resp;         /* data replies waiting for the LD/ST unit */
     sm_inst *next_global;      /* bypass reply waiting for writeback */
     sm_inst *next_wb;
     unsigned wb_arb;
