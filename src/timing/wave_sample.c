@@ -3,15 +3,18 @@
 #include "timing/wave_sample.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 bool ws_wave_watch_init(ws_wave_watch *w, double tol, uint32_t k, uint64_t wave_size,
                         uint64_t total_ctas) {
-    memset(w, 0, sizeof *w);
+    /* the header only: the 16 KiB of wave rings are written before any of
+       their first k entries is read (a kernel's set-up cleared them all) */
+    memset(w, 0, offsetof(ws_wave_watch, last));
+    w->tol = tol;
     if (tol <= 0 || k < 2 || k > WS_WAVES_MAX) return false;
     w->size = wave_size;
     w->k = k;
-    w->tol = tol;
     w->next = w->size;
     return w->size && total_ctas > (uint64_t)(w->k + 1) * w->size;
 }

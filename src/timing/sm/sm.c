@@ -44,30 +44,18 @@ static void *carve(ws_sm *sm, void **next, unsigned *left, size_t size, unsigned
     return p;
 }
 
-sm_inst *sm_inst_alloc(ws_sm *sm) {
-    if (!sm->free_inst) {
-        unsigned n;
-        sm_inst *c = carve(sm, &sm->inst_carve, &sm->inst_left, sizeof *c, &n);
-        /* cleared as the whole chunk was: a record is handed out as it was freed, and
-           some fields are written only for the instructions that use them */
-        memset(c, 0, n * sizeof *c);
-        for (unsigned i = n; i-- > 0;) {
-            c[i].next = sm->free_inst;
-            sm->free_inst = &c[i];
-        }
+sm_inst *sm_inst_refill(ws_sm *sm) {
+    unsigned n;
+    sm_inst *c = carve(sm, &sm->inst_carve, &sm->inst_left, sizeof *c, &n);
+    /* cleared as the whole chunk was: a record is handed out as it was freed, and
+       some fields are written only for the instructions that use them */
+    memset(c, 0, n * sizeof *c);
+    for (unsigned i = n; i-- > 0;) {
+        c[i].next = sm->free_inst;
+        sm->free_inst = &c[i];
     }
-    sm_inst *in = sm->free_inst;
-    sm->free_inst = in->next;
-    in->next = NULL;
-    return in;
+    return sm->free_inst;
 }
-
-/* (inline into sm_inst_complete: every instruction ends there) */
-static inline void inst_free(ws_sm *sm, sm_inst *in) {
-    in->next = sm->free_inst;
-    sm->free_inst = in;
-}
-void sm_inst_free(ws_sm *sm, sm_inst *in) { inst_free(sm, in); }
 
 sm_pend *sm_pend_alloc(ws_sm *sm) {
     if (!sm->free_pend) {
@@ -164,16 +152,6 @@ void sm_warp_try_finish(ws_sm *sm, unsigned wi) {
     sm_cta *c = &sm->ctas[w->cta];
     sm->n_live_warps--;
     if (--c->warps_left == 0) cta_finish(sm, w->cta);
-}
-
-void sm_inst_complete(ws_sm *sm, sm_inst *in) {
-    sm_warp *w = &sm->warps[in->warp];
-    w->n_inflight--;
-    sm->gen++;
-    unsigned wi = in->warp;
-    inst_free(sm, in);
-    sm->progressed = true;
-    if (w->func_done) sm_warp_try_finish(sm, wi);
 }
 
 /* ---- creation ------------------------------------------------------------- */
@@ -276,8 +254,6 @@ void ws_sm_destroy(ws_sm *sm) {
     if (sm->bankq)
         for (unsigned b = 0; b < sm->nbanks; b++) free(sm->bankq[b]);
     free(sm->bankq);
-    free(sm->bq_head);
-    free(sm->bq_len);
     if (sm->fu)
         for (unsigned i = 0; i < sm->nfu; i++) {
             free(sm->fu[i].fl);

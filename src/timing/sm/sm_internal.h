@@ -386,7 +386,6 @@ struct ws_sm {
     unsigned nbanks;
     sm_bankq **bankq;          /* per bank its queue of read requests */
     unsigned bq_cap;
-    unsigned *bq_head, *bq_len; /* not used (NULL): sm.c's destroy frees them (to go with it) */
     unsigned bq_total;         /* reads queued at all banks */
     uint64_t bank_wmask;       /* banks written back this cycle (bit b: bank b; nbanks <= 64) */
     uint64_t bq_mask;          /* banks whose read queue is not empty */
@@ -563,14 +562,34 @@ void sm_l1trace_destroy(ws_sm *sm);
 void sm_l1trace_push(ws_sm *sm, uint64_t addr, bool write);
 
 /* sm.c */
-sm_inst *sm_inst_alloc(ws_sm *sm);
-void sm_inst_free(ws_sm *sm, sm_inst *in);
+/* Refills the empty free list of instruction records from the SM's chunks. */
+sm_inst *sm_inst_refill(ws_sm *sm);
+/* Inline: every issue takes a record and every instruction gives it back. */
+static inline sm_inst *sm_inst_alloc(ws_sm *sm) {
+    sm_inst *in = sm->free_inst;
+    if (__builtin_expect(!in, 0)) in = sm_inst_refill(sm);
+    sm->free_inst = in->next;
+    in->next = NULL;
+    return in;
+}
+static inline void sm_inst_free(ws_sm *sm, sm_inst *in) {
+    in->next = sm->free_inst;
+    sm->free_inst = in;
+}
 sm_pend *sm_pend_alloc(ws_sm *sm);
 void sm_pend_free(ws_sm *sm, sm_pend *p);
 void sm_warp_try_finish(ws_sm *sm, unsigned w);
 void sm_set_fault(ws_sm *sm, const ws_fault *f);
 /* An instruction left the pipeline: its warp may finish. */
-void sm_inst_complete(ws_sm *sm, sm_inst *in);
+static inline void sm_inst_complete(ws_sm *sm, sm_inst *in) {
+    unsigned wi = in->warp;
+    sm_warp *w = &sm->warps[wi];
+    w->n_inflight--;
+    sm->gen++;
+    sm_inst_free(sm, in);
+    sm->progressed = true;
+    if (w->func_done) sm_warp_try_finish(sm, wi);
+}
 bool sm_outq_full(const ws_sm *sm);
 void sm_outq_push(ws_sm *sm, ws_mreq *r);
 uint8_t sm_sectors_of(uint64_t addr, uint32_t size);
