@@ -722,10 +722,9 @@ ws_mreq *ws_sm_out_pop(ws_sm *sm) {
 }
 
 /* (sm.h's inline ws_sm_in_ready reads the FIFO's length as the SM's first member) */
-_Static_assert(offsetof(struct ws_sm, resp) == 0 && SM_RESP_FIFO == WS_SM_RESP_FIFO,
-               "ws_sm_in_ready reads resp.len at the SM's start");
+_Static_assert(offsetof(struct ws_sm, resp) == 0, "ws_sm_in_ready reads resp.len at the SM's start");
 bool ws_sm_in_ready_for(const ws_sm *sm, const ws_mreq *r) {
-    return r->access == WS_MA_INST || sm->resp.len < SM_RESP_FIFO;
+    return r->access == WS_MA_INST || ws_sm_in_ready(sm);
 }
 
 void ws_sm_in_push(ws_sm *sm, ws_mreq *r, uint64_t now) {

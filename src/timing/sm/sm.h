@@ -179,7 +179,7 @@ ws_mreq *ws_sm_out_pop(ws_sm *sm);
  * the request). The SM frees every reply it is given. Stores are counted
  * complete when acknowledgements for all their sectors came back. */
 /* (Inline, as the GPU asks for every reply it gives: the response FIFO is the
- * SM's first member, and it holds WS_SM_RESP_FIFO replies; sm.c checks both.) */
+ * SM's first member, and it holds WS_SM_RESP_FIFO replies; sm.c checks the first.) */
 enum { WS_SM_RESP_FIFO = 2 };
 static inline bool ws_sm_in_ready(const ws_sm *sm) {
     return ((const ws_mreq_fifo *)(const void *)sm)->len < WS_SM_RESP_FIFO;

@@ -18,7 +18,7 @@
 #define SM_IBUF_MAX 16             /* -warpsim_warp_buffer's upper bound */
 #define SM_PARAM_BASE (WS_GLOBAL_HEAP_BASE - 0x100000ull) /* where kernel params live for L1C */
 #define SM_LOCAL_BASE 0x100000000ull  /* timing-model home of local memory */
-#define SM_RESP_FIFO 2                /* -gpgpu_n_ldst_response_buffer_size */
+#define SM_RESP_FIFO WS_SM_RESP_FIFO /* -gpgpu_n_ldst_response_buffer_size (sm.h) */
 #define SM_OUTQ_CAP 4                 /* requests staged towards the interconnect */
 #define SM_RESBUS_RING 1024           /* > largest latency */
 #define SM_MAX_SRC 12
