@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "exec/exec_internal.h"
+#include "timing/sm/hazard.h"
+#include "timing/sm/ldst_queue.h"
 #include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
@@ -529,22 +531,21 @@ static bool oc_stuck(const ws_sm *sm, bool *blocked) {
     if (sm->oc_generic || sm->sub_core || sm->bq_total) return false;
     if (sm->oc_ex_set & ~(1u << SM_MEM)) return false;
     if (sm->oc_ex[SM_MEM].n && !sm->ld_disp) return false;
-    for (unsigned c = 0; c < sm->ncu; c++) {
-        const sm_inst *in = sm->cu[c].in;
-        if (!in) continue;
-        if (in->nrd || in->cls != SM_MEM || sm_regset_free(&sm->oc_ex[SM_MEM])) return false;
-    }
+    /* every unit in use (cu_occ: per set, its units that hold an instruction) holds a
+       memory instruction with its operands read, and OC_EX's memory register is full */
+    if (sm->cu_used_all && sm_regset_free(&sm->oc_ex[SM_MEM])) return false;
+    for (unsigned set = 0; set <= SM_NCLASS; set++)
+        for (uint64_t m = sm->cu_occ[set]; m; m &= m - 1) {
+            const sm_inst *in = sm->cu[sm->cu_base[set] + (unsigned)__builtin_ctzll(m)].in;
+            if (in->nrd || in->cls != SM_MEM) return false;
+        }
     *blocked = false;
     for (unsigned k = 0; k < SM_NCLASS; k++) {
         if (!sm->id_oc[k].n || !sm->in_ports[k]) continue;
         if (sm->cu_used[k] < sm->cu_n[k] || sm->cu_used[SM_NCLASS] < sm->cu_n[SM_NCLASS])
             return false; /* it would take a unit */
         /* opcoll.c's oc_blocked: a unit of set k or the general set waits for OC_EX */
-        for (unsigned c = sm->cu_base[k]; c < sm->cu_base[k] + sm->cu_n[k]; c++)
-            *blocked |= sm->cu[c].in != NULL;
-        for (unsigned c = sm->cu_base[SM_NCLASS];
-             c < sm->cu_base[SM_NCLASS] + sm->cu_n[SM_NCLASS]; c++)
-            *blocked |= sm->cu[c].in != NULL;
+        *blocked |= (sm->cu_occ[k] | sm->cu_occ[SM_NCLASS]) != 0;
     }
     return true;
 }
@@ -565,7 +566,7 @@ static bool oc_stuck(const ws_sm *sm, bool *blocked) {
  * nothing that pushes there works while the SM sleeps. Returns the first
  * cycle that must run in full after `now`, or 0 when the next one must. */
 static uint64_t quiet_until(ws_sm *sm) {
-    sm->sleep_stuck = sm->stuck_blocked = sm->sleep_shift = false;
+    sm->sleep_stuck = sm->stuck_blocked = sm->sleep_shift = sm->stuck_recheck = false;
     /* a register read queued in the collector: the next cycle reads it (the test below
        that refuses it too, asked first as the cheapest that fails most) */
     if (sm->bq_total) return 0;
@@ -621,16 +622,41 @@ static inline bool fetch_round_idle(const ws_sm *sm) {
     return !sm->fb_valid && sm_fetch_none_to_start(sm) && !ws_cache_has_miss(sm->l1i);
 }
 
+/* A stuck LD/ST unit's sleeping cycle whose L1D refusal is known to hold: quiet_until
+   asked the L1D for this cycle (sm_ldst_stuck, at now + 1), or an earlier sleeping
+   cycle did (sm_ldst_stuck_cycle), and nothing has reached the L1D since (only an
+   access or a fill changes it, and neither happens asleep but for a reply taken,
+   after which stuck_recheck asks again; a CTA, a wake or a control epoch ends the
+   sleep). Counts what sm_ldst_stuck_cycle counts, without asking the L1D again. */
+static inline void stuck_count(ws_sm *sm) {
+    const sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
+    ws_cache_set_owner(sm->l1d, h->warp); /* (as ws_cache_retry_noted sets it) */
+    ws_fail_kind fk = ws_cache_count_noted_refusal(
+        sm->l1d, h->write ? WS_ACC_WRITE : WS_ACC_READ, h->space == WS_SPACE_LOCAL);
+    sm_hazard(sm, sm_hazard_of_fail(fk));
+    if (sm->ld_disp) {
+        sm->l1_bank_conflicts++;
+        sm->ldst_stalls++;
+    }
+}
+
 /* The cycle of an SM found busy (ws_sm_step, its one caller). Returns
    WS_SM_PURE when the next cycle will be a pure sleeping one (ws_sm_skip). */
 static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
     sm->now = now;
     if (sm->hp_cycle) sm_hp_cycle(sm);
     sm->progressed = false;
-    if (now < sm->sleep_until && sm->sleep_stuck && !sm_ldst_stuck_cycle(sm))
-        sm->sleep_until = 0; /* the L1D changed: this cycle runs in full */
+    if (now < sm->sleep_until && sm->sleep_stuck) {
+        if (!sm->stuck_recheck && !sm->hp_cycle) stuck_count(sm);
+        else if (!sm_ldst_stuck_cycle(sm)) sm->sleep_until = 0; /* the L1D changed: this cycle
+                                                                  runs in full */
+        else sm->stuck_recheck = false;
+    }
     if (now < sm->sleep_until) { /* what the full cycle would do (quiet_until) */
-        if (sm->resp.len) sm_ldst_sleep_reply(sm); /* (ws_sm_in_push let it in) */
+        if (sm->resp.len) { /* (ws_sm_in_push let it in; a fill changes the L1D) */
+            sm_ldst_sleep_reply(sm);
+            sm->stuck_recheck = true;
+        }
         if (sm->sleep_shift) sm_ldst_moving_cycle(sm);
         sm->st.oc_blocked_cycles += sm->stuck_blocked;
         sm->st.cycles_active++;

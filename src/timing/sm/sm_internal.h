@@ -359,6 +359,8 @@ struct ws_sm {
     bool sleep_stuck;          /* asleep with the LD/ST unit stuck (sm_ldst_stuck_cycle) */
     bool stuck_blocked;        /* and the operand collector counting a blocked cycle */
     bool sleep_shift;          /* asleep while the L1 latency queue moves up (sm_ldst_moving) */
+    bool stuck_recheck;        /* a reply was taken in a stuck sleep: the next sleeping cycle asks
+                                  the L1D whether its refusal still holds (sm.c, stuck_count) */
     /* the SM cycle's speed, eighth round (sm.c; ldst.c: sm_ldst_reply_quiet) */
     uint64_t sleep_replies;    /* replies taken asleep (tests: the path ran) */
     uint8_t after_kept;        /* ws_sm_after_cycle's FAULTED, CTA_ROOM and HAS_OUT, kept where
