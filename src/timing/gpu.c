@@ -467,17 +467,36 @@ static bool core_bd_counted(int a, int o) {
     }
 }
 
-static void set_decl(ws_gpu *g, size_t i, const char *text, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void set_decl(ws_gpu *g, size_t i, const char *text, const char *fmt, ...) {
+/* The strings of `parts` (NULL-ended) one after another in dst (n bytes), cut as
+   snprintf cuts: the names are built once per GPU, cheaper so than by a format (a
+   short program's set-up). */
+static void join(char *dst, size_t n, const char *const *parts) {
+    size_t k = 0;
+    for (; *parts; parts++) {
+        size_t len = strlen(*parts);
+        if (len > n - 1 - k) len = n - 1 - k;
+        memcpy(dst + k, *parts, len);
+        k += len;
+    }
+    dst[k] = '\0';
+}
+
+/* v in decimal, in buf (11 bytes at least); returns where it starts. */
+static const char *decimal(char *buf, size_t size, uint32_t v) {
+    char *p = buf + size;
+    *--p = '\0';
+    do *--p = (char)('0' + v % 10); while ((v /= 10) != 0);
+    return p;
+}
+
+/* Entry i of the generated groups: its JSON key (the parts joined) and its text line
+   (NULL: JSON only, the text has a line of its own). */
+static void set_decl(ws_gpu *g, size_t i, const char *text, const char *const *name) {
     char (*t)[80] = g->dtext[i - P_N];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t[0], sizeof t[0], fmt, ap);
-    va_end(ap);
+    join(t[0], sizeof t[0], name);
     g->decl[i].name = t[0];
     if (text) {
-        snprintf(t[1], sizeof t[1], "%s", text);
+        join(t[1], sizeof t[1], (const char *const[]){text, NULL});
         g->decl[i].text = t[1];
     } else {
         g->decl[i].text = ""; /* JSON only: the text has a line of its own */
@@ -494,28 +513,41 @@ static int build_decl(ws_gpu *g) {
     g->prog_tot = calloc(g->n_decl, sizeof *g->prog_tot);
     if (!g->decl || !g->dtext || !g->prog_tot) return -1;
     memcpy(g->decl, g_program_stats, sizeof g_program_stats);
-    static const char *const core_key[CORE_N] = {"accesses", "misses", "pending_hits",
-                                                 "reservation_fails"};
-    for (uint32_t c = 0; c < g->n_sms; c++)
+    static const char *const core_key[CORE_N] = {"_accesses", "_misses", "_pending_hits",
+                                                 "_reservation_fails"};
+    char num[12];
+    for (uint32_t c = 0; c < g->n_sms; c++) {
+        const char *cn = decimal(num, sizeof num, c);
         for (int k = 0; k < CORE_N; k++)
-            set_decl(g, d_core(g) + c * CORE_N + k, NULL, "L1D_cache_core_%u_%s", c, core_key[k]);
+            set_decl(g, d_core(g) + c * CORE_N + k, NULL,
+                     (const char *const[]){"L1D_cache_core_", cn, core_key[k], NULL});
+    }
     static const char *const wd0[3] = {"Stall", "W0_Idle", "W0_Scoreboard"};
     for (int k = 0; k < WD_N; k++) {
-        if (k < WD_W1) set_decl(g, d_wdist(g) + (size_t)k, NULL, "warp_distro_%s", wd0[k]);
-        else set_decl(g, d_wdist(g) + (size_t)k, NULL, "warp_distro_W%d", k - WD_W1 + 1);
+        const char *wn = k < WD_W1 ? wd0[k] : decimal(num, sizeof num, (uint32_t)(k - WD_W1 + 1));
+        set_decl(g, d_wdist(g) + (size_t)k, NULL,
+                 (const char *const[]){"warp_distro_", k < WD_W1 ? "" : "W", wn, NULL});
     }
     char text[80];
     for (int a = 0; a < WS_MA_COUNT; a++)
         for (int o = 0; o < BD_N; o++) {
             const char *an = ws_mem_access_name((ws_mem_access)a);
             size_t i = d_l1bd(g) + (size_t)a * BD_N + (size_t)o;
-            snprintf(text, sizeof text, "Total_core_cache_stats_breakdown[%s][%s]", an, g_outcome[o]);
-            set_decl(g, i, text, "Total_core_cache_stats_breakdown_%s_%s", an, g_outcome[o]);
+            join(text, sizeof text,
+                 (const char *const[]){"Total_core_cache_stats_breakdown[", an, "][", g_outcome[o],
+                                       "]", NULL});
+            set_decl(g, i, text,
+                     (const char *const[]){"Total_core_cache_stats_breakdown_", an, "_",
+                                           g_outcome[o], NULL});
             g->decl[i].hidden = !core_bd_counted(a, o);
             /* every L2 access is counted by its kind; MSHR merges are not kept by kind */
             i = d_l2bd(g) + (size_t)a * BD_N + (size_t)o;
-            snprintf(text, sizeof text, "L2_cache_stats_breakdown[%s][%s]", an, g_outcome[o]);
-            set_decl(g, i, text, "L2_cache_stats_breakdown_%s_%s", an, g_outcome[o]);
+            join(text, sizeof text,
+                 (const char *const[]){"L2_cache_stats_breakdown[", an, "][", g_outcome[o], "]",
+                                       NULL});
+            set_decl(g, i, text,
+                     (const char *const[]){"L2_cache_stats_breakdown_", an, "_", g_outcome[o],
+                                           NULL});
             g->decl[i].hidden = o == BD_MSHR_HIT;
         }
     return 0;
