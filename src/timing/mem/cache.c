@@ -1114,6 +1114,36 @@ static inline bool read_hit_mru(ws_cache *c, uint64_t addr, uint64_t index_addr,
     return true;
 }
 
+/* A write (hit_fast) to a write-back cache whose block is in its set's last way found,
+   with the sector valid or modified: a hit, with access_body's write-back hit effects
+   (the written bytes added up in a partial sector, MODIFIED, last use, the count) and
+   note_result's (local count, new version). A write hit is never refused, so no note of
+   this access can hold at this version (as read_hit_mru). False, nothing done, otherwise
+   (most L2 writes: gemm's stores). */
+static inline bool write_hit_mru(ws_cache *c, uint64_t addr, uint64_t index_addr, bool local,
+                                 uint32_t wb, uint64_t now) {
+    const char wp = c->cfg.write_policy;
+    if (wp != WS_WP_WRITE_BACK && !(wp == WS_WP_LOCAL_WB_GLOBAL_WT && local)) return false;
+    uint32_t set = (uint32_t)((index_addr >> c->field_shift) & c->field_mask), si = sector_of(c, addr);
+    line *l = &c->lines[(size_t)set * c->cfg.assoc + c->mru[set]];
+    if (l->block != block_of(c, addr)) return false;
+    const uint8_t bit = (uint8_t)(1u << si);
+    if (l->sec[si] == LINE_MODIFIED) {
+        if (l->unreadable & bit) { /* the parts add up */
+            l->wbytes[si] |= wb;
+            if (l->wbytes[si] == WS_WRITE_FULL) l->unreadable &= (uint8_t)~bit;
+        }
+    } else if (l->sec[si] != LINE_VALID) {
+        return false;
+    }
+    l->sec[si] = LINE_MODIFIED;
+    l->last_use = now;
+    c->stats.status[WS_ACC_WRITE][WS_CACHE_HIT]++;
+    if (local) c->stats.status_local[WS_ACC_WRITE][WS_CACHE_HIT]++;
+    c->ver++;
+    return true;
+}
+
 static __attribute__((noinline)) ws_cache_result
 access_bytes_full(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
                   uint32_t wbytes, void *req, uint64_t now) {
@@ -1123,7 +1153,8 @@ access_bytes_full(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir di
 ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
                                       ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
                                       uint64_t now) {
-    if (dir == WS_ACC_READ && c->hit_fast && read_hit_mru(c, addr, index_addr, local, now))
+    if (c->hit_fast && (dir == WS_ACC_READ ? read_hit_mru(c, addr, index_addr, local, now)
+                                           : write_hit_mru(c, addr, index_addr, local, wbytes, now)))
         return (ws_cache_result){WS_CACHE_HIT, 0, false, false};
     return access_bytes_full(c, addr, index_addr, dir, local, wbytes, req, now);
 }
