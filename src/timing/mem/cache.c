@@ -1094,6 +1094,19 @@ access_entry(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bo
     return access_plain(c, addr, index_addr, dir, local, wbytes, req, now);
 }
 
+/* hit_status for a read is HIT: the sector valid, or modified with all its bytes. */
+static inline bool sector_readable(const line *l, uint32_t si) {
+    return l->sec[si] == LINE_VALID || (l->sec[si] == LINE_MODIFIED && !((l->unreadable >> si) & 1));
+}
+/* A hit answered before the access path (the functions below): access_body's last use and
+   count, note_result's local count and new version. */
+static inline void fast_hit(ws_cache *c, line *l, ws_acc_dir dir, bool local, uint64_t now) {
+    l->last_use = now;
+    c->stats.status[dir][WS_CACHE_HIT]++;
+    if (local) c->stats.status_local[dir][WS_CACHE_HIT]++;
+    c->ver++;
+}
+
 /* A read (hit_fast) whose block is in its set's last way found, with the sector there to
    read: a hit, with the access path's effects (access_body's last use and count,
    note_result's local count and new version; no refusal can be noted for an access that
@@ -1103,14 +1116,8 @@ static inline bool read_hit_mru(ws_cache *c, uint64_t addr, uint64_t index_addr,
                                 uint64_t now) {
     uint32_t set = (uint32_t)((index_addr >> c->field_shift) & c->field_mask), si = sector_of(c, addr);
     line *l = &c->lines[(size_t)set * c->cfg.assoc + c->mru[set]];
-    if (l->block != block_of(c, addr)) return false;
-    /* hit_status for a read: valid, or modified with all its bytes */
-    if (l->sec[si] != LINE_VALID && (l->sec[si] != LINE_MODIFIED || ((l->unreadable >> si) & 1)))
-        return false;
-    l->last_use = now;
-    c->stats.status[WS_ACC_READ][WS_CACHE_HIT]++;
-    if (local) c->stats.status_local[WS_ACC_READ][WS_CACHE_HIT]++;
-    c->ver++;
+    if (l->block != block_of(c, addr) || !sector_readable(l, si)) return false;
+    fast_hit(c, l, WS_ACC_READ, local, now);
     return true;
 }
 
@@ -1127,13 +1134,9 @@ static inline bool read_hit_scan(ws_cache *c, uint64_t addr, uint64_t index_addr
     for (uint32_t w = 0; w < c->cfg.assoc; w++) {
         line *l = &ls[w];
         if (l->block != block || !line_present(c, l)) continue;
-        if (l->sec[si] != LINE_VALID && (l->sec[si] != LINE_MODIFIED || ((l->unreadable >> si) & 1)))
-            return false; /* (not a hit: the access path answers) */
+        if (!sector_readable(l, si)) return false; /* (not a hit: the access path answers) */
         c->mru[set] = w;
-        l->last_use = now;
-        c->stats.status[WS_ACC_READ][WS_CACHE_HIT]++;
-        if (local) c->stats.status_local[WS_ACC_READ][WS_CACHE_HIT]++;
-        c->ver++;
+        fast_hit(c, l, WS_ACC_READ, local, now);
         return true;
     }
     return false;
@@ -1162,10 +1165,7 @@ static inline bool write_hit_mru(ws_cache *c, uint64_t addr, uint64_t index_addr
         return false;
     }
     l->sec[si] = LINE_MODIFIED;
-    l->last_use = now;
-    c->stats.status[WS_ACC_WRITE][WS_CACHE_HIT]++;
-    if (local) c->stats.status_local[WS_ACC_WRITE][WS_CACHE_HIT]++;
-    c->ver++;
+    fast_hit(c, l, WS_ACC_WRITE, local, now);
     return true;
 }
 
