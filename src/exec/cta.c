@@ -927,6 +927,13 @@ ws_step_result ws_cta_step_warp(ws_cta *c, ws_warp *w, ws_step *st, ws_fault *fa
     unsigned k = __atomic_load_n(&in->fast, __ATOMIC_RELAXED);
     if (__builtin_expect(k == WS_FK_UNDECIDED, 0)) k = fast_kind_decide(in);
     if ((k == WS_FK_GENERAL ? dispatch(&x, issued) : fast_step(&x, k)) != WS_OK) return WS_STEP_FAULT;
+    if (st) { /* the next place, when ws_warp_next_inline's test holds (the caller asks no more) */
+        const ws_simt_entry *t = w->sp ? &w->stack[w->sp - 1] : NULL;
+        st->next_ok = t && w->state != WS_WARP_DONE && t->mask && t->pc != t->rpc &&
+                      (uint32_t)t->pc < w->ninsts;
+        st->next_func = w->func;
+        st->next_pc = t ? (uint32_t)t->pc : 0;
+    }
     return WS_STEP_OK;
 }
 

@@ -308,6 +308,11 @@ typedef struct ws_step {
     uint32_t pc;            /* its index */
     uint32_t active;        /* lanes that executed it (after guard predicate) */
     uint32_t issued_mask;   /* lanes active in the warp before the guard */
+    /* After WS_STEP_OK: when next_ok, the function and pc the warp executes next, as
+       ws_warp_next answers now (its top SIMT entry is an instruction to execute, so
+       settling would change nothing); else ask ws_warp_next */
+    bool next_ok;
+    uint32_t next_func, next_pc;
     /* Memory instructions: per-lane addresses (in the instruction's resolved
        state space) and access size in bytes per lane (vector width included). */
     uint8_t mem_space;      /* ws_space actually accessed (generic resolved) */

@@ -838,7 +838,52 @@ TEST(cache_tag_index_matches_scan) {
                                bad == 2 ? "the tag index or victim search disagrees"
                                         : "the two caches differ");
         }
+        /* every count too: without its tag index c[0] answers most hits before the access
+           path (cache.c: read_hit_mru, read_hit_scan, write_hit_mru), c[1] never does */
+        CHECK_MSG(!memcmp(ws_cache_get_stats(c[0]), ws_cache_get_stats(c[1]), sizeof(ws_cache_stats)),
+                  "cache %u: the counts differ", k);
         ws_cache_destroy(c[0]);
         ws_cache_destroy(c[1]);
     }
+}
+
+/* Read hits answered before the access path (cache.c: read_hit_mru, read_hit_scan) keep
+   what the path would: the last use that LRU reads, the counts (local ones too) and the
+   set's last-found way. */
+TEST(cache_read_hits_before_the_path_keep_lru_and_counts) {
+    char err[256];
+    ws_cache *c = make("S:4:128:4,L:B:m:L:L,A:32:4,8:0,32", err);
+    CHECK_MSG(c, "%s", err);
+    if (!c) return;
+    int r;
+    uint64_t b[5];
+    for (unsigned i = 0; i < 5; i++) b[i] = 0x80000000ull + (uint64_t)i * 4 * 128; /* set 0 */
+    for (unsigned i = 0; i < 4; i++) { /* ways 0-3, last used at 1-4 */
+        CHECK_EQ_I64(ws_cache_access_bytes(c, b[i], b[i], WS_ACC_READ, false, 0, &r, i + 1).status,
+                     WS_CACHE_MISS);
+        ws_cache_pop_miss(c);
+        ws_cache_fill(c, b[i], i + 1);
+        CHECK(ws_cache_pop_ready(c) == &r);
+    }
+    /* b[0] is not the way last found (b[3] is): the scan's hit, a local one */
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b[0], b[0], WS_ACC_READ, true, 0, &r, 10).status,
+                 WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b[2], b[2], WS_ACC_READ, false, 0, &r, 11).status,
+                 WS_CACHE_HIT);
+    const ws_cache_stats *s = ws_cache_get_stats(c);
+    CHECK_EQ_I64(s->status[WS_ACC_READ][WS_CACHE_HIT], 2);
+    CHECK_EQ_I64(s->status_local[WS_ACC_READ][WS_CACHE_HIT], 1);
+    /* a new block takes the least recently used way: b[1]'s, not b[0]'s nor b[2]'s */
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b[4], b[4], WS_ACC_READ, false, 0, &r, 12).status,
+                 WS_CACHE_MISS);
+    ws_cache_pop_miss(c);
+    ws_cache_fill(c, b[4], 13);
+    CHECK(ws_cache_pop_ready(c) == &r);
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b[0], b[0], WS_ACC_READ, false, 0, &r, 14).status,
+                 WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b[2], b[2], WS_ACC_READ, false, 0, &r, 15).status,
+                 WS_CACHE_HIT);
+    CHECK_EQ_I64(ws_cache_access_bytes(c, b[1], b[1], WS_ACC_READ, false, 0, &r, 16).status,
+                 WS_CACHE_MISS);
+    ws_cache_destroy(c);
 }

@@ -1094,6 +1094,19 @@ access_entry(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bo
     return access_plain(c, addr, index_addr, dir, local, wbytes, req, now);
 }
 
+/* hit_status for a read is HIT: the sector valid, or modified with all its bytes. */
+static inline bool sector_readable(const line *l, uint32_t si) {
+    return l->sec[si] == LINE_VALID || (l->sec[si] == LINE_MODIFIED && !((l->unreadable >> si) & 1));
+}
+/* A hit answered before the access path (the functions below): access_body's last use and
+   count, note_result's local count and new version. */
+static inline void fast_hit(ws_cache *c, line *l, ws_acc_dir dir, bool local, uint64_t now) {
+    l->last_use = now;
+    c->stats.status[dir][WS_CACHE_HIT]++;
+    if (local) c->stats.status_local[dir][WS_CACHE_HIT]++;
+    c->ver++;
+}
+
 /* A read (hit_fast) whose block is in its set's last way found, with the sector there to
    read: a hit, with the access path's effects (access_body's last use and count,
    note_result's local count and new version; no refusal can be noted for an access that
@@ -1103,27 +1116,81 @@ static inline bool read_hit_mru(ws_cache *c, uint64_t addr, uint64_t index_addr,
                                 uint64_t now) {
     uint32_t set = (uint32_t)((index_addr >> c->field_shift) & c->field_mask), si = sector_of(c, addr);
     line *l = &c->lines[(size_t)set * c->cfg.assoc + c->mru[set]];
+    if (l->block != block_of(c, addr) || !sector_readable(l, si)) return false;
+    fast_hit(c, l, WS_ACC_READ, local, now);
+    return true;
+}
+
+/* read_hit_mru's hit when the block is in another way of its set: the probe's scan (the
+   lowest way holding the block in a present line, the only one), whose way becomes the
+   set's last found as the probe makes it. Run first on the access path (a hit_fast
+   cache's read that read_hit_mru left): kmeans' L2 reads mostly hit other ways. (Not for ws_cache_access: its L1D
+   reads would pay the test, and the L1I's and L1C's rarely hit elsewhere.) */
+static inline bool read_hit_scan(ws_cache *c, uint64_t addr, uint64_t index_addr, bool local,
+                                 uint64_t now) {
+    uint32_t set = (uint32_t)((index_addr >> c->field_shift) & c->field_mask), si = sector_of(c, addr);
+    const uint64_t block = block_of(c, addr);
+    line *ls = &c->lines[(size_t)set * c->cfg.assoc];
+    for (uint32_t w = 0; w < c->cfg.assoc; w++) {
+        line *l = &ls[w];
+        if (l->block != block || !line_present(c, l)) continue;
+        if (!sector_readable(l, si)) return false; /* (not a hit: the access path answers) */
+        c->mru[set] = w;
+        fast_hit(c, l, WS_ACC_READ, local, now);
+        return true;
+    }
+    return false;
+}
+
+/* A write (hit_fast) to a write-back cache whose block is in its set's last way found,
+   with the sector valid or modified: a hit, with access_body's write-back hit effects
+   (the written bytes added up in a partial sector, MODIFIED, last use, the count) and
+   note_result's (local count, new version). A write hit is never refused, so no note of
+   this access can hold at this version (as read_hit_mru). False, nothing done, otherwise
+   (most L2 writes: gemm's stores). */
+static inline bool write_hit_mru(ws_cache *c, uint64_t addr, uint64_t index_addr, bool local,
+                                 uint32_t wb, uint64_t now) {
+    const char wp = c->cfg.write_policy;
+    if (wp != WS_WP_WRITE_BACK && !(wp == WS_WP_LOCAL_WB_GLOBAL_WT && local)) return false;
+    uint32_t set = (uint32_t)((index_addr >> c->field_shift) & c->field_mask), si = sector_of(c, addr);
+    line *l = &c->lines[(size_t)set * c->cfg.assoc + c->mru[set]];
     if (l->block != block_of(c, addr)) return false;
-    /* hit_status for a read: valid, or modified with all its bytes */
-    if (l->sec[si] != LINE_VALID && (l->sec[si] != LINE_MODIFIED || ((l->unreadable >> si) & 1)))
+    const uint8_t bit = (uint8_t)(1u << si);
+    if (l->sec[si] == LINE_MODIFIED) {
+        if (l->unreadable & bit) { /* the parts add up */
+            l->wbytes[si] |= wb;
+            if (l->wbytes[si] == WS_WRITE_FULL) l->unreadable &= (uint8_t)~bit;
+        }
+    } else if (l->sec[si] != LINE_VALID) {
         return false;
-    l->last_use = now;
-    c->stats.status[WS_ACC_READ][WS_CACHE_HIT]++;
-    if (local) c->stats.status_local[WS_ACC_READ][WS_CACHE_HIT]++;
-    c->ver++;
+    }
+    l->sec[si] = LINE_MODIFIED;
+    fast_hit(c, l, WS_ACC_WRITE, local, now);
     return true;
 }
 
 static __attribute__((noinline)) ws_cache_result
 access_bytes_full(ws_cache *c, uint64_t addr, uint64_t index_addr, ws_acc_dir dir, bool local,
                   uint32_t wbytes, void *req, uint64_t now) {
+    if (dir == WS_ACC_READ && c->hit_fast && read_hit_scan(c, addr, index_addr, local, now))
+        return (ws_cache_result){WS_CACHE_HIT, 0, false, false};
     return access_entry(c, addr, index_addr, dir, local, wbytes, req, now);
+}
+
+/* A write: its hit first (out of line, so that the reads' leaf keeps no frame). */
+static __attribute__((noinline)) ws_cache_result
+access_bytes_write(ws_cache *c, uint64_t addr, uint64_t index_addr, bool local, uint32_t wbytes,
+                   void *req, uint64_t now) {
+    if (c->hit_fast && write_hit_mru(c, addr, index_addr, local, wbytes, now))
+        return (ws_cache_result){WS_CACHE_HIT, 0, false, false};
+    return access_bytes_full(c, addr, index_addr, WS_ACC_WRITE, local, wbytes, req, now);
 }
 
 ws_cache_result ws_cache_access_bytes(ws_cache *c, uint64_t addr, uint64_t index_addr,
                                       ws_acc_dir dir, bool local, uint32_t wbytes, void *req,
                                       uint64_t now) {
-    if (dir == WS_ACC_READ && c->hit_fast && read_hit_mru(c, addr, index_addr, local, now))
+    if (dir != WS_ACC_READ) return access_bytes_write(c, addr, index_addr, local, wbytes, req, now);
+    if (c->hit_fast && read_hit_mru(c, addr, index_addr, local, now))
         return (ws_cache_result){WS_CACHE_HIT, 0, false, false};
     return access_bytes_full(c, addr, index_addr, dir, local, wbytes, req, now);
 }

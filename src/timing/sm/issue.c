@@ -208,13 +208,19 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
        memory at the end of the cycle (ws_sm_commit) */
     if (e->dec->is_mem && w->mem_cycle == sm->now + 1) return 0;
     sm->gen++; /* whatever the step does (issue, barrier, exit) changes the views */
-    w->nx_valid = false;
     /* a memory instruction's lane addresses go straight into the record sm_inst_alloc
        returns next (its free list's head), when there is one (copied below if another
        one came) */
     uint64_t *lane_addrs = st.addr_own;
     if (e->dec->is_mem && sm->free_inst) lane_addrs = sm->free_inst->addr;
     ws_step_result r = ws_warp_step_to(cta, w->wid, &st, lane_addrs, &f);
+    /* func_next's answer from the step when it has it (its settle would change nothing,
+       and view_sync_cta is called below), else asked again */
+    if ((w->nx_valid = r == WS_STEP_OK && st.next_ok)) {
+        w->nx_alive = true;
+        w->nx_func = st.next_func;
+        w->nx_pc = st.next_pc;
+    }
     view_sync_cta(sm, w->cta); /* barrier arrival, release, exit */
     if (r != WS_STEP_OK) sm_view_dirty(sm, wi);
     if (r == WS_STEP_FAULT) {
