@@ -382,7 +382,9 @@ static inline bool idoc_room(const ws_sm *sm, unsigned k, unsigned s) {
 }
 
 /* The walk's look at the warp of view idx, one the views let through or any after a
-   change: issues from it if it can. Returns -1 on a fault (the cycle ends), else 0.
+   change: issues from it if it can. Returns -1 on a fault (the cycle ends), 1 when its
+   first check found a control hazard (gen changed for this warp alone: its ibuffer
+   flushed, its view marked), else 0.
    `known` (the quick walks' candidates): the views let it through and nothing changed
    since they were looked at (gen == gen_view), so it is valid, not done and not waiting
    (swait 0) at its first check; swait is then not read. */
@@ -423,6 +425,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     }
     /* (a second check only after an issue: max_issue is 1 or 2) */
     unsigned issued = 0;
+    int hazard = 0;
     for (;;) {
         bool bar = false, wait;
         if (issued) { /* (an issue changed gen: the views no longer answer) */
@@ -458,6 +461,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             sm->gen++;
             w->fetch_func = func;
             w->fetch_pc = pc;
+            hazard = !issued;
             break;
         }
         if (!fast && sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
@@ -494,7 +498,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         else sm->ss[s].pol->issued(sm->sched[s].state, sv, sm->ss[s].n, idx);
         if (!fast) sm->ss[s].order_ok = false; /* (the shape walks do not read it) */
     }
-    return 0;
+    return hazard;
 }
 
 /* The counts of the warps the quick walk passed without a look before order position
@@ -544,10 +548,13 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
 /* The shape walk's visits, in order: view `first` (~0u: none), then the views of r's
    bits (through map by_rank, else the bit index + rot mod 64), lowest first. Returns
    -1 on a fault, 1 once one issued, 2 when something changed at view *changed (gen: the
-   full walk takes over after it), 0 when all were visited. (Two copies, age order and
+   full walk takes over after it), 0 when all were visited. A control hazard changes its
+   warp alone (flushed, marked: not visited again in this walk), so the visits go on
+   with *gen_view moved up: the full walk would give the others the answers their views
+   give, and the stall's flags are the same in any order. (Two copies, age order and
    rotation: each keeps only its bits and map or rotation live across a visit.) */
 static inline __attribute__((always_inline)) int shape_visits(
-    ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t gen_view,
+    ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t *gen_view,
     walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
     unsigned rot, const bool by_rank, const bool fast, unsigned *changed) {
     unsigned idx = first;
@@ -558,11 +565,15 @@ static inline __attribute__((always_inline)) int shape_visits(
         r &= r - 1;
     }
     for (;;) {
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, ws, false, fast, true) < 0) return -1;
+        int wr = walk_warp(sm, s, idx, n, sv, swait, *gen_view, ws, false, fast, true);
+        if (wr < 0) return -1;
         if ((ws->f & WS_ISSUED)) return 1;
-        if (sm->gen != gen_view) {
-            *changed = idx;
-            return 2;
+        if (sm->gen != *gen_view) {
+            if (!wr) {
+                *changed = idx;
+                return 2;
+            }
+            *gen_view = sm->gen; /* (a control hazard) */
         }
         if (!r) return 0;
         unsigned b = (unsigned)__builtin_ctzll(r);
@@ -700,7 +711,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         uint64_t rest = cand;
         if (one != ~0u) {
             rest &= ~(1ull << one);
-            vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, one, 0, NULL, 0, false,
+            vr = shape_visits(sm, s, n, sv, NULL, &gen_view, &ws, one, 0, NULL, 0, false,
                               fast, &idx);
         }
         if (!vr && rest) {
@@ -715,7 +726,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 q->rk_cand = cand;
                 q->rk_rcand = rc;
                 /* the others by rank */
-                vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, ~0u,
+                vr = shape_visits(sm, s, n, sv, NULL, &gen_view, &ws, ~0u,
                                   one != ~0u ? rc & ~(1ull << rank[one]) : rc, q->rk_by, 0, true,
                                   fast, &idx);
             } else {
@@ -723,7 +734,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                    below it, as one mask rotated by the first index (no bit at or above n:
                    the order is kept) */
                 unsigned rot = age ? 0 : f;
-                vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, ~0u,
+                vr = shape_visits(sm, s, n, sv, NULL, &gen_view, &ws, ~0u,
                                   rot ? rest >> rot | rest << (64 - rot) : rest, NULL, rot, false,
                                   fast, &idx);
             }
