@@ -73,6 +73,7 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         q->order = &sm->sorder[s * sm->view_per];
         q->rk_by = &sm->rk_by[s * sm->view_per];
         q->rk_rank = &sm->rk_rank[s * sm->view_per];
+        q->rk_moved = ~0ull; /* (rk_stale: all; the first sort inserts every view) */
     }
     sm->throttling = sm->throttle[0].policy != ws_throttle_find("none");
     /* the same policies in every scheduler: whether the SM adds to the views is fixed */
@@ -525,14 +526,23 @@ static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol
     if (!adds) sm->vsame |= 1u << s;
 }
 
-/* Scheduler s's views by (age, index) again after an age changed (a warp started): an
-   insertion sort of the last order, in which a new warp mostly moves alone. */
+/* Scheduler s's views by (age, index) again after ages changed (warps started): the
+   views whose age did not change (rk_moved) keep their order, so they are kept in it and
+   the moved ones inserted again, each from the end (a new warp is mostly the youngest).
+   The keys (age, index) are distinct: the order is the one a full sort gives. */
 static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_sched_warp *pv,
                                                 unsigned n) {
-    uint16_t *by = &sm->rk_by[s * sm->view_per], *rank = &sm->rk_rank[s * sm->view_per];
-    for (unsigned i = 1; i < n; i++) {
+    sm_sched_st *q = &sm->ss[s];
+    uint16_t *by = q->rk_by, *rank = q->rk_rank;
+    uint64_t moved = q->rk_moved & (n < 64 ? (1ull << n) - 1 : ~0ull);
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
         uint16_t v = by[i];
-        unsigned j = i;
+        if (!(moved >> v & 1)) by[k++] = v;
+    }
+    for (; moved; moved &= moved - 1) {
+        uint16_t v = (uint16_t)__builtin_ctzll(moved);
+        unsigned j = k++;
         while (j > 0 && (pv[by[j - 1]].age > pv[v].age ||
                          (pv[by[j - 1]].age == pv[v].age && by[j - 1] > v))) {
             by[j] = by[j - 1];
@@ -541,8 +551,9 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
         by[j] = v;
     }
     for (unsigned i = 0; i < n; i++) rank[by[i]] = (uint16_t)i;
+    q->rk_moved = 0;
     sm->rk_stale &= ~(1u << s);
-    sm->ss[s].rk_cand = sm->ss[s].rk_rcand = 0; /* (the empty set's ranks: empty) */
+    q->rk_cand = q->rk_rcand = 0; /* (the empty set's ranks: empty) */
 }
 
 /* The shape walk's visits, in order: view `first` (~0u: none), then the views of r's
@@ -612,7 +623,8 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     uint64_t pelig = q->pelig, pbar = q->pbar;
     if (dirty || view_all) { /* (else the views and their masks stand: no stores) */
         uint8_t *sw8 = q->swait;
-        bool vdiff = false, adiff = false;
+        bool vdiff = false;
+        uint64_t amoved = 0; /* views whose age changed (a warp started) */
         for (unsigned i = 0; i < n; i++) {
             if (!view_all) {
                 if (!dirty) break;
@@ -636,7 +648,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             sw8[i] = sw;
             if (memcmp(&was, &pv[i], sizeof was)) {
                 vdiff = true;
-                adiff |= was.age != pv[i].age;
+                if (was.age != pv[i].age && i < 64) amoved |= 1ull << i;
             }
             if (i < 64) { /* (view_all beyond 64 views: the masks are not used then) */
                 uint64_t bit = 1ull << i;
@@ -647,7 +659,10 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         q->pelig = pelig;
         q->pbar = pbar;
         if (vdiff) sm->vsame &= ~(1u << s);
-        if (adiff) sm->rk_stale |= 1u << s;
+        if (amoved) {
+            q->rk_moved |= amoved;
+            sm->rk_stale |= 1u << s;
+        }
     }
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
