@@ -231,6 +231,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     if (sm->ro && st.inst->op == WS_OP_BAR && st.inst->sub != WS_BAR_WARP_SYNC && st.active)
         sm_ro_barrier(sm, wi);
     const sm_dec *d = e->dec;
+    /* it may wait now (memory barrier, atomic): only a memory instruction makes it (the walk
+       issues only from a warp that did not wait: no memory barrier, no atomic out) */
+    bool waits = false;
     sm_inst *in = sm_inst_alloc(sm);
     in->inst = st.inst;
     in->uid = sm->next_uid++;
@@ -287,6 +290,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
             sm->st.mem_insn[in->space][in->is_store] += in->nact;
         if (in->is_membar) w->membar = true;
         if (in->is_atomic) w->n_atomic++;
+        waits = in->is_membar || in->is_atomic;
         if (sm->ro) sm_ro_issued(sm, wi, in);
         w->n_cpasync += in->cpasync;
     }
@@ -303,14 +307,19 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     }
     /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
     sm_ibuf_pop(w);
-    sm_fetch_mark_inline(sm, wi, w); /* (once per issue: no call) */
+    /* sm_fetch_mark_inline without its valid and done tests: it issued (once per issue) */
+    if (wi < 64) {
+        if (!w->imiss && w->ib_n + sm_replay_held(w) + sm_fill_n(w) <= w->ib_depth)
+            sm->fetchable |= 1ull << wi;
+        else sm->fetchable &= ~(1ull << wi);
+    }
     /* its view changes only if it now waits (memory barrier, atomic: set above) or its
        state changed (view_sync_cta marked its CTA): sm_view_unblock, with its test and
        masks shared with what follows. An empty buffer now: the walk would stop there
        (nothing before that check has a side effect), so the stop is kept at once, unless
        the warp was marked (its view is looked at again) or may now wait (the view is
        looked at again too: the first branch). */
-    if (w->membar || w->n_atomic || sm->owes) { /* (an atomic counts in n_atomic by now) */
+    if (waits || sm->owes) {
         sm->gen++;
         sm_view_dirty(sm, wi);
     } else {
