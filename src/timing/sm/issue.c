@@ -538,14 +538,17 @@ static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol
 /* Scheduler s's views by (age, index) again after ages changed (warps started): the
    views whose age did not change (rk_moved) keep their order, so they are kept in it and
    the moved ones inserted again, each from the end (a new warp is mostly the youngest).
-   The keys (age, index) are distinct: the order is the one a full sort gives. */
+   The keys (age, index) are distinct: the order is the one a full sort gives. Places
+   below the first that changes (lo) keep their view and its rank. */
 static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_sched_warp *pv,
                                                 unsigned n) {
     sm_sched_st *q = &sm->ss[s];
     uint16_t *by = q->rk_by, *rank = q->rk_rank;
     uint64_t moved = q->rk_moved & (n < 64 ? (1ull << n) - 1 : ~0ull);
-    unsigned k = 0;
-    for (unsigned i = 0; i < n; i++) {
+    unsigned lo = 0;
+    while (lo < n && !(moved >> by[lo] & 1)) lo++;
+    unsigned k = lo;
+    for (unsigned i = lo; i < n; i++) {
         uint16_t v = by[i];
         if (!(moved >> v & 1)) by[k++] = v;
     }
@@ -558,8 +561,9 @@ static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_
             j--;
         }
         by[j] = v;
+        if (j < lo) lo = j;
     }
-    for (unsigned i = 0; i < n; i++) rank[by[i]] = (uint16_t)i;
+    for (unsigned i = lo; i < n; i++) rank[by[i]] = (uint16_t)i;
     q->rk_moved = 0;
     sm->rk_stale &= ~(1u << s);
     q->rk_cand = q->rk_rcand = 0; /* (the empty set's ranks: empty) */
