@@ -73,6 +73,7 @@ int sm_issue_init(ws_sm *sm, char *err, size_t errlen) {
         q->order = &sm->sorder[s * sm->view_per];
         q->rk_by = &sm->rk_by[s * sm->view_per];
         q->rk_rank = &sm->rk_rank[s * sm->view_per];
+        q->rk_moved = ~0ull; /* (rk_stale: all; the first sort inserts every view) */
     }
     sm->throttling = sm->throttle[0].policy != ws_throttle_find("none");
     /* the same policies in every scheduler: whether the SM adds to the views is fixed */
@@ -236,6 +237,9 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     if (sm->ro && st.inst->op == WS_OP_BAR && st.inst->sub != WS_BAR_WARP_SYNC && st.active)
         sm_ro_barrier(sm, wi);
     const sm_dec *d = e->dec;
+    /* it may wait now (memory barrier, atomic): only a memory instruction makes it (the walk
+       issues only from a warp that did not wait: no memory barrier, no atomic out) */
+    bool waits = false;
     sm_inst *in = sm_inst_alloc(sm);
     in->inst = st.inst;
     in->uid = sm->next_uid++;
@@ -292,6 +296,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
             sm->st.mem_insn[in->space][in->is_store] += in->nact;
         if (in->is_membar) w->membar = true;
         if (in->is_atomic) w->n_atomic++;
+        waits = in->is_membar || in->is_atomic;
         if (sm->ro) sm_ro_issued(sm, wi, in);
         w->n_cpasync += in->cpasync;
     }
@@ -308,14 +313,19 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     }
     /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
     sm_ibuf_pop(w);
-    sm_fetch_mark_inline(sm, wi, w); /* (once per issue: no call) */
+    /* sm_fetch_mark_inline without its valid and done tests: it issued (once per issue) */
+    if (wi < 64) {
+        if (!w->imiss && w->ib_n + sm_replay_held(w) + sm_fill_n(w) <= w->ib_depth)
+            sm->fetchable |= 1ull << wi;
+        else sm->fetchable &= ~(1ull << wi);
+    }
     /* its view changes only if it now waits (memory barrier, atomic: set above) or its
        state changed (view_sync_cta marked its CTA): sm_view_unblock, with its test and
        masks shared with what follows. An empty buffer now: the walk would stop there
        (nothing before that check has a side effect), so the stop is kept at once, unless
        the warp was marked (its view is looked at again) or may now wait (the view is
        looked at again too: the first branch). */
-    if (w->membar || w->n_atomic || sm->owes) { /* (an atomic counts in n_atomic by now) */
+    if (waits || sm->owes) {
         sm->gen++;
         sm_view_dirty(sm, wi);
     } else {
@@ -388,7 +398,9 @@ static inline bool idoc_room(const ws_sm *sm, unsigned k, unsigned s) {
 }
 
 /* The walk's look at the warp of view idx, one the views let through or any after a
-   change: issues from it if it can. Returns -1 on a fault (the cycle ends), else 0.
+   change: issues from it if it can. Returns -1 on a fault (the cycle ends), 1 when its
+   first check found a control hazard (gen changed for this warp alone: its ibuffer
+   flushed, its view marked), else 0.
    `known` (the quick walks' candidates): the views let it through and nothing changed
    since they were looked at (gen == gen_view), so it is valid, not done and not waiting
    (swait 0) at its first check; swait is then not read. */
@@ -429,6 +441,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
     }
     /* (a second check only after an issue: max_issue is 1 or 2) */
     unsigned issued = 0;
+    int hazard = 0;
     for (;;) {
         bool bar = false, wait;
         if (issued) { /* (an issue changed gen: the views no longer answer) */
@@ -464,6 +477,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
             sm->gen++;
             w->fetch_func = func;
             w->fetch_pc = pc;
+            hazard = !issued;
             break;
         }
         if (!fast && sv[idx].noload && is_gload(e->inst)) break; /* load gated (CCWS) */
@@ -500,7 +514,7 @@ static inline __attribute__((always_inline)) int walk_warp(ws_sm *sm, unsigned s
         else sm->ss[s].pol->issued(sm->sched[s].state, sv, sm->ss[s].n, idx);
         if (!fast) sm->ss[s].order_ok = false; /* (the shape walks do not read it) */
     }
-    return 0;
+    return hazard;
 }
 
 /* The counts of the warps the quick walk passed without a look before order position
@@ -527,33 +541,50 @@ static inline void sched_order(ws_sm *sm, unsigned s, const ws_sched_policy *pol
     if (!adds) sm->vsame |= 1u << s;
 }
 
-/* Scheduler s's views by (age, index) again after an age changed (a warp started): an
-   insertion sort of the last order, in which a new warp mostly moves alone. */
+/* Scheduler s's views by (age, index) again after ages changed (warps started): the
+   views whose age did not change (rk_moved) keep their order, so they are kept in it and
+   the moved ones inserted again, each from the end (a new warp is mostly the youngest).
+   The keys (age, index) are distinct: the order is the one a full sort gives. Places
+   below the first that changes (lo) keep their view and its rank. */
 static __attribute__((noinline)) void rank_sort(ws_sm *sm, unsigned s, const ws_sched_warp *pv,
                                                 unsigned n) {
-    uint16_t *by = &sm->rk_by[s * sm->view_per], *rank = &sm->rk_rank[s * sm->view_per];
-    for (unsigned i = 1; i < n; i++) {
+    sm_sched_st *q = &sm->ss[s];
+    uint16_t *by = q->rk_by, *rank = q->rk_rank;
+    uint64_t moved = q->rk_moved & (n < 64 ? (1ull << n) - 1 : ~0ull);
+    unsigned lo = 0;
+    while (lo < n && !(moved >> by[lo] & 1)) lo++;
+    unsigned k = lo;
+    for (unsigned i = lo; i < n; i++) {
         uint16_t v = by[i];
-        unsigned j = i;
+        if (!(moved >> v & 1)) by[k++] = v;
+    }
+    for (; moved; moved &= moved - 1) {
+        uint16_t v = (uint16_t)__builtin_ctzll(moved);
+        unsigned j = k++;
         while (j > 0 && (pv[by[j - 1]].age > pv[v].age ||
                          (pv[by[j - 1]].age == pv[v].age && by[j - 1] > v))) {
             by[j] = by[j - 1];
             j--;
         }
         by[j] = v;
+        if (j < lo) lo = j;
     }
-    for (unsigned i = 0; i < n; i++) rank[by[i]] = (uint16_t)i;
+    for (unsigned i = lo; i < n; i++) rank[by[i]] = (uint16_t)i;
+    q->rk_moved = 0;
     sm->rk_stale &= ~(1u << s);
-    sm->ss[s].rk_cand = sm->ss[s].rk_rcand = 0; /* (the empty set's ranks: empty) */
+    q->rk_cand = q->rk_rcand = 0; /* (the empty set's ranks: empty) */
 }
 
 /* The shape walk's visits, in order: view `first` (~0u: none), then the views of r's
    bits (through map by_rank, else the bit index + rot mod 64), lowest first. Returns
    -1 on a fault, 1 once one issued, 2 when something changed at view *changed (gen: the
-   full walk takes over after it), 0 when all were visited. (Two copies, age order and
+   full walk takes over after it), 0 when all were visited. A control hazard changes its
+   warp alone (flushed, marked: not visited again in this walk), so the visits go on
+   with *gen_view moved up: the full walk would give the others the answers their views
+   give, and the stall's flags are the same in any order. (Two copies, age order and
    rotation: each keeps only its bits and map or rotation live across a visit.) */
 static inline __attribute__((always_inline)) int shape_visits(
-    ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t gen_view,
+    ws_sm *sm, unsigned s, unsigned n, ws_sched_warp *sv, const uint8_t *swait, uint64_t *gen_view,
     walk_st *ws, unsigned first, uint64_t r, const uint16_t *map,
     unsigned rot, const bool by_rank, const bool fast, unsigned *changed) {
     unsigned idx = first;
@@ -564,11 +595,15 @@ static inline __attribute__((always_inline)) int shape_visits(
         r &= r - 1;
     }
     for (;;) {
-        if (walk_warp(sm, s, idx, n, sv, swait, gen_view, ws, false, fast, true) < 0) return -1;
+        int wr = walk_warp(sm, s, idx, n, sv, swait, *gen_view, ws, false, fast, true);
+        if (wr < 0) return -1;
         if ((ws->f & WS_ISSUED)) return 1;
-        if (sm->gen != gen_view) {
-            *changed = idx;
-            return 2;
+        if (sm->gen != *gen_view) {
+            if (!wr) {
+                *changed = idx;
+                return 2;
+            }
+            *gen_view = sm->gen; /* (a control hazard) */
         }
         if (!r) return 0;
         unsigned b = (unsigned)__builtin_ctzll(r);
@@ -607,7 +642,8 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
     uint64_t pelig = q->pelig, pbar = q->pbar;
     if (dirty || view_all) { /* (else the views and their masks stand: no stores) */
         uint8_t *sw8 = q->swait;
-        bool vdiff = false, adiff = false;
+        bool vdiff = false;
+        uint64_t amoved = 0; /* views whose age changed (a warp started) */
         for (unsigned i = 0; i < n; i++) {
             if (!view_all) {
                 if (!dirty) break;
@@ -631,7 +667,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
             sw8[i] = sw;
             if (memcmp(&was, &pv[i], sizeof was)) {
                 vdiff = true;
-                adiff |= was.age != pv[i].age;
+                if (was.age != pv[i].age && i < 64) amoved |= 1ull << i;
             }
             if (i < 64) { /* (view_all beyond 64 views: the masks are not used then) */
                 uint64_t bit = 1ull << i;
@@ -642,7 +678,10 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         q->pelig = pelig;
         q->pbar = pbar;
         if (vdiff) sm->vsame &= ~(1u << s);
-        if (adiff) sm->rk_stale |= 1u << s;
+        if (amoved) {
+            q->rk_moved |= amoved;
+            sm->rk_stale |= 1u << s;
+        }
     }
     /* the policies see a copy only when the SM adds to the views (longop, next_load,
        throttling); else the kept views themselves, which hold the same bytes */
@@ -706,7 +745,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
         uint64_t rest = cand;
         if (one != ~0u) {
             rest &= ~(1ull << one);
-            vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, one, 0, NULL, 0, false,
+            vr = shape_visits(sm, s, n, sv, NULL, &gen_view, &ws, one, 0, NULL, 0, false,
                               fast, &idx);
         }
         if (!vr && rest) {
@@ -721,7 +760,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                 q->rk_cand = cand;
                 q->rk_rcand = rc;
                 /* the others by rank */
-                vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, ~0u,
+                vr = shape_visits(sm, s, n, sv, NULL, &gen_view, &ws, ~0u,
                                   one != ~0u ? rc & ~(1ull << rank[one]) : rc, q->rk_by, 0, true,
                                   fast, &idx);
             } else {
@@ -729,7 +768,7 @@ static inline __attribute__((always_inline)) void sched_cycle_t(ws_sm *sm, unsig
                    below it, as one mask rotated by the first index (no bit at or above n:
                    the order is kept) */
                 unsigned rot = age ? 0 : f;
-                vr = shape_visits(sm, s, n, sv, NULL, gen_view, &ws, ~0u,
+                vr = shape_visits(sm, s, n, sv, NULL, &gen_view, &ws, ~0u,
                                   rot ? rest >> rot | rest << (64 - rot) : rest, NULL, rot, false,
                                   fast, &idx);
             }

@@ -246,6 +246,7 @@ typedef struct sm_sched_st {
     uint64_t pempty, psb;      /* wblk EMPTY, SCOREBOARD, as the walk set them (cleared with
                                   the view's dirty bit before the next walk) */
     uint64_t rk_cand, rk_rcand; /* the walk's last candidates (views) and their ranks' bits */
+    uint64_t rk_moved;         /* views whose age changed since rk_by was sorted (rank_sort) */
     unsigned order_k;          /* its policy's last order (sorder) has this many warps ... */
     bool order_ok;             /* ... and is still what the policy would say */
     unsigned n;                /* its views (warps w with w % n_sched == s) */
