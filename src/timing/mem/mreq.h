@@ -67,10 +67,10 @@ typedef struct ws_mreq {
  * request carries only its header; a write request, an atomic, and a read
  * reply carry header + data; a write acknowledgement only its header. */
 static inline uint32_t ws_mreq_flits(const ws_mreq *r, uint32_t flit_size) {
-    bool to_mem = !r->is_reply;
-    uint32_t sz = (r->is_atomic || (to_mem && r->is_write) || (!to_mem && !r->is_write))
-                      ? r->data_size + WS_MREQ_CTRL_BYTES
-                      : WS_MREQ_CTRL_BYTES;
+    /* data: an atomic, a write to memory or a read's reply (is_reply !=
+       is_write), tested without branches */
+    bool data = r->is_atomic | (r->is_reply ^ r->is_write);
+    uint32_t sz = (data ? r->data_size : 0) + WS_MREQ_CTRL_BYTES;
     return (sz + flit_size - 1) / flit_size;
 }
 
