@@ -81,7 +81,6 @@ struct ws_icnt {
     double speedup;
     int whole_steps;      /* speedup, if a whole number (the steps of every cycle); else 0 */
     uint32_t slot;        /* now % n_wait, kept without a division */
-    uint32_t push_slot;   /* (now + head_delay) % n_wait: a pushed head's wait slot (scan.push_wait) */
 };
 
 static bool ring_init(pring *q, uint32_t cap) {
@@ -220,7 +219,6 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
                        ? (uint32_t)(cfg->icnt_vc_alloc_delay + cfg->icnt_sw_alloc_delay) : 1;
     if (n->alloc_gap < 1) n->alloc_gap = 1;
     n->speedup = cfg->icnt_internal_speedup;
-    n->push_slot = n->head_delay; /* (0 + head_delay) % (head_delay + 1) */
     /* a whole speedup s: acc goes 0 -> s -> 0 each cycle, exactly */
     if (n->speedup >= 1.0 && n->speedup == (double)(int)n->speedup) n->whole_steps = (int)n->speedup;
     if (!net_init(&n->nets[0], n_sms, n_subparts, n->cap_in, n->cap_ej, n->head_delay) ||
@@ -237,7 +235,8 @@ ws_icnt *ws_icnt_create(const ws_config *cfg, uint32_t n_sms, uint32_t n_subpart
     n->scan.out[1] = n->nets[1].op;
     for (int k = 0; k < 2; k++) {
         n->scan.in[k] = n->nets[k].in;
-        n->scan.push_wait[k] = n->nets[k].wait + (size_t)n->push_slot * n->nets[k].win;
+        /* a pushed head's wait slot: (now + head_delay) % n_wait, at now 0 */
+        n->scan.push_wait[k] = n->nets[k].wait + (size_t)n->head_delay * n->nets[k].win;
     }
     n->scan.head_delay = n->head_delay;
     n->scan.n_sms = n_sms;
@@ -666,31 +665,48 @@ static __attribute__((noinline)) void cycle_words(const ws_icnt *n, net *t, int 
     }
 }
 
+/* Network k's cycle of `steps` allocation steps, if a packet enters it.
+   Inline with k a constant: its net is then a fixed offset from n, which
+   leaves the grant loop one register more. */
+static inline __attribute__((always_inline)) void net_cycle(ws_icnt *n, const int k, int steps) {
+    net *t = &n->nets[k];
+    /* nothing in input buffers or crossing: keep only the speedup phase
+       (packets waiting in ejection buffers do not move) */
+    if (n->scan.stats.packets[k] == t->passed) return;
+    if (t->one_word) cycle1(n, t, steps);
+    else cycle_words(n, t, steps);
+}
+
+/* A fractional speedup's steps for network t in this cycle. */
+static int frac_steps(const ws_icnt *n, net *t) {
+    t->acc += n->speedup;
+    int steps = (int)t->acc;
+    if (steps < 1) steps = 1;
+    t->acc -= steps;
+    if (t->acc < -1.0) t->acc = 0;
+    return steps;
+}
+
 void ws_icnt_cycle(ws_icnt *n) {
     n->scan.stats.cycles++;
-    if (n->scan.in_flight) n->scan.stats.busy_cycles++;
+    if (n->scan.in_flight) {
+        n->scan.stats.busy_cycles++;
+        if (n->whole_steps) {
+            net_cycle(n, 0, n->whole_steps);
+            net_cycle(n, 1, n->whole_steps);
+        }
+    }
     /* (an empty network has no packet entering either way: with a whole
        speedup, no phase to keep either) */
-    for (int k = 0; k < 2 && (n->scan.in_flight || !n->whole_steps); k++) {
-        net *t = &n->nets[k];
-        int steps = n->whole_steps;
-        if (!steps) {
-            t->acc += n->speedup;
-            steps = (int)t->acc;
-            if (steps < 1) steps = 1;
-            t->acc -= steps;
-            if (t->acc < -1.0) t->acc = 0;
-        }
-        /* nothing in input buffers or crossing: keep only the speedup phase
-           (packets waiting in ejection buffers do not move) */
-        if (n->scan.stats.packets[k] == t->passed) continue;
-        if (t->one_word) cycle1(n, t, steps);
-        else cycle_words(n, t, steps);
+    if (!n->whole_steps) {
+        net_cycle(n, 0, frac_steps(n, &n->nets[0]));
+        net_cycle(n, 1, frac_steps(n, &n->nets[1]));
     }
     n->scan.now++;
-    n->push_slot = n->slot; /* (slot + head_delay) % (head_delay + 1) = slot - 1 */
+    /* a pushed head's wait slot, (now + head_delay) % (head_delay + 1): the
+       slot before now's, the one that ends (slot) */
     for (int k = 0; k < 2; k++)
-        n->scan.push_wait[k] = n->nets[k].wait + (size_t)n->push_slot * n->nets[k].win;
+        n->scan.push_wait[k] = n->nets[k].wait + (size_t)n->slot * n->nets[k].win;
     n->slot = n->slot + 1 == n->nets[0].n_wait ? 0 : n->slot + 1;
 }
 

@@ -26,9 +26,13 @@ typedef struct ws_icnt_pkt {
     ws_mreq *r;
     uint64_t ready;       /* input: cycle the head may compete; ejection: tail arrival */
     uint64_t t_push;
-    uint32_t dst;         /* local output index */
-    uint32_t flits, moved;
+    uint32_t flits;
+    union {               /* (one word: a packet is 32 bytes, its index a shift) */
+        uint32_t dst;     /* input: local output index */
+        uint32_t moved;   /* ejection: flits moved in (the grant sets it; no one reads dst there) */
+    };
 } ws_icnt_pkt;
+_Static_assert(sizeof(ws_icnt_pkt) == 32, "ws_icnt_pkt: 32 bytes");
 /* A port's packet ring (an input buffer or an ejection buffer). */
 typedef struct ws_icnt_ring {
     ws_icnt_pkt *v;

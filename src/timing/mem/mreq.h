@@ -67,10 +67,10 @@ typedef struct ws_mreq {
  * request carries only its header; a write request, an atomic, and a read
  * reply carry header + data; a write acknowledgement only its header. */
 static inline uint32_t ws_mreq_flits(const ws_mreq *r, uint32_t flit_size) {
-    bool to_mem = !r->is_reply;
-    uint32_t sz = (r->is_atomic || (to_mem && r->is_write) || (!to_mem && !r->is_write))
-                      ? r->data_size + WS_MREQ_CTRL_BYTES
-                      : WS_MREQ_CTRL_BYTES;
+    /* data: an atomic, a write to memory or a read's reply (is_reply !=
+       is_write), tested without branches */
+    bool data = r->is_atomic | (r->is_reply ^ r->is_write);
+    uint32_t sz = (data ? r->data_size : 0) + WS_MREQ_CTRL_BYTES;
     return (sz + flit_size - 1) / flit_size;
 }
 
@@ -127,13 +127,14 @@ uint32_t ws_mreq_pool_move_free(ws_mreq_pool *from, ws_mreq_pool *to, uint32_t n
 
 /* ---- FIFO of requests (intrusive, unbounded; the owner enforces limits) ---- */
 typedef struct ws_mreq_fifo {
-    ws_mreq *head, *tail;
+    ws_mreq *head;
+    ws_mreq *tail; /* the last request while head is not NULL (else stale: a pop leaves it) */
     uint32_t len;
 } ws_mreq_fifo;
 
 static inline void ws_mreq_fifo_push(ws_mreq_fifo *q, ws_mreq *r) {
     r->next = NULL;
-    if (q->tail) q->tail->next = r;
+    if (q->head) q->tail->next = r;
     else q->head = r;
     q->tail = r;
     q->len++;
@@ -142,7 +143,7 @@ static inline void ws_mreq_fifo_push(ws_mreq_fifo *q, ws_mreq *r) {
    linked by next, last->next NULL), in its order. */
 static inline void ws_mreq_fifo_push_chain(ws_mreq_fifo *q, ws_mreq *first, ws_mreq *last,
                                            uint32_t n) {
-    if (q->tail) q->tail->next = first;
+    if (q->head) q->tail->next = first;
     else q->head = first;
     q->tail = last;
     q->len += n;
@@ -150,11 +151,9 @@ static inline void ws_mreq_fifo_push_chain(ws_mreq_fifo *q, ws_mreq *first, ws_m
 static inline ws_mreq *ws_mreq_fifo_pop(ws_mreq_fifo *q) {
     ws_mreq *r = q->head;
     if (!r) return NULL;
-    q->head = r->next;
-    if (!q->head) q->tail = NULL;
+    q->head = r->next; /* (tail is left: push tests head) */
     q->len--;
-    r->next = NULL;
-    return r;
+    return r; /* (its next is left too: a push sets it, and nothing else reads it) */
 }
 
 #endif
