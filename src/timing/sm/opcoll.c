@@ -270,7 +270,7 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
     }
 }
 
-OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub);
+OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub, bool cls);
 OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
     uint64_t range = sm->cu_all[set]; /* the set's units */
     if (sub) { /* the scheduler's share of the set */
@@ -283,16 +283,17 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
     /* the first free unit (of units lo..n-1 on sub-core SMs; n <= 64) */
     uint64_t free = range & ~sm->cu_occ[set];
     if (!free) return false;
-    cu_fill(sm, set, (unsigned)__builtin_ctzll(free), in, sub);
+    cu_fill(sm, set, (unsigned)__builtin_ctzll(free), in, sub, true);
     return true;
 }
 
-/* Unit c of the set (free) takes in and queues its reads. */
-OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub) {
+/* Unit c of the set (free) takes in and queues its reads. `cls`: the unit's class is read
+   later (general units, oc_blocked); without general units every reader takes the set's. */
+OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub, bool cls) {
     unsigned base = sm->cu_base[set];
     sm_cu *cu = &sm->cu[base + c];
     cu->in = in;
-    cu->cls = in->cls;
+    if (cls) cu->cls = in->cls;
     if (sub) cu->sbit = (uint8_t)(1u << sm->vsched[in->warp]);
     sm->cu_used[set]++;
     sm->cu_used_all++;
@@ -466,7 +467,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
                 unsigned idx;
                 sm_inst *in = sm_regset_oldest(rs, &idx);
                 sm_regset_remove(rs, idx);
-                cu_fill(sm, k, (unsigned)__builtin_ctzll(free), in, false);
+                cu_fill(sm, k, (unsigned)__builtin_ctzll(free), in, false, false);
                 sm->gen++; /* an ID_OC slot is free: issue may go on */
                 if (!rs->n) {
                     sm->idoc_set &= ~(1u << k); /* (sm_idoc_out, after the take) */
