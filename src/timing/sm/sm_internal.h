@@ -655,8 +655,9 @@ static inline void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool 
     }
 }
 
-/* At writeback (inline: the collector's and the LD/ST unit's writebacks). */
-static inline void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
+/* At writeback (inline: the collector's and the LD/ST unit's writebacks). `atomic`:
+   in->is_atomic, which the units' writeback knows is false (only memory instructions are). */
+static inline void sm_sb_release_t(ws_sm *sm, sm_warp *w, const sm_inst *in, bool atomic) {
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned r = in->dst[i];
         uint64_t m = 1ull << (r & 63);
@@ -675,10 +676,13 @@ static inline void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
        bits (two-level, throttles): those take sm_view_unblock as before. */
     unsigned wi = in->warp;
     uint8_t blk = sm->wblk[wi];
-    if (blk && !sm->views_add && !in->is_atomic && !w->membar && !w->n_atomic && !sm->owes &&
+    if (blk && !sm->views_add && !atomic && !w->membar && !w->n_atomic && !sm->owes &&
         (blk != SM_BLK_SCOREBOARD || sm_sb_hit(w, w->ib[w->ib_next].dec)))
         return;
-    sm_view_unblock(sm, wi, in->is_atomic); /* a memory barrier may end; atomics finish here too */
+    sm_view_unblock(sm, wi, atomic); /* a memory barrier may end; atomics finish here too */
+}
+static inline void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
+    sm_sb_release_t(sm, w, in, in->is_atomic);
 }
 
 /* issue.c */
