@@ -411,13 +411,25 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         }
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
-    if (sm->bq_total) {
-        /* units granted a read this step carry this step's stamp */
+    /* banks with a queued read and no writeback this cycle */
+    uint64_t cand = sm->bq_mask & ~sm->bank_wmask;
+    if (cand && !(cand & (cand - 1))) {
+        /* one bank: its head is served, with no other grant to meet (no stamp) */
+        unsigned b = (unsigned)__builtin_ctzll(cand);
+        sm_bankq *q = sm->bankq[b];
+        unsigned head = q->head;
+        sm_cu *u = q->ring[head].cu;
+        q->head = head + 1 == sm->bq_cap ? 0 : head + 1;
+        if (!--q->len) sm->bq_mask &= ~cand;
+        sm->bq_total--;
+        if (!--u->in->nrd) cu_mark_ready(sm, u);
+    } else if (cand) {
+        /* units granted a read this step carry this step's stamp (unique among the steps
+           that serve more than one bank, the only ones that look at it) */
         uint64_t stamp = ++sm->oc_stamp;
-        /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64): only those with
-           a queued read and no writeback this cycle */
+        /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64) */
         uint64_t qmask = sm->bq_mask;
-        uint64_t cand = qmask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
+        uint64_t up = ~0ull << sm->arb_prio;
         uint64_t m = cand & up, rest = cand & ~up; /* (the two rounds in one loop) */
         unsigned served = 0;
         /* (the queues' fields in locals: the count below is a char store, after which the
