@@ -198,6 +198,7 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
         if (!sm->bankq[b]) return -1;
     }
     for (int k = 0; k <= SM_NCLASS; k++) {
+        sm->cu_set[k] = &sm->cu[sm->cu_base[k]];
         for (unsigned i = 0; i < sm->cu_n[k]; i++) {
             sm->cu[sm->cu_base[k] + i].set = (uint8_t)k;
             sm->cu[sm->cu_base[k] + i].idx = (uint8_t)i;
@@ -239,7 +240,7 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
        when that is full none can go, else the first goes */
     if (!sub && k < SM_NCLASS && !sm_regset_free(&sm->oc_ex[k])) return false;
     /* (the units after disp_rr < n <= 64: two shifts, each below 64, need no test of 64) */
-    unsigned base = sm->cu_base[set];
+    sm_cu *units = sm->cu_set[set];
     uint64_t mm = m & (~0ull << sm->disp_rr[set] << 1), rest = m & ~mm;
     for (;; mm &= mm - 1) {
         if (!mm) { /* the second round, from 0 */
@@ -247,7 +248,7 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
             mm = rest, rest = 0;
         }
         unsigned c = (unsigned)__builtin_ctzll(mm);
-        sm_cu *cu = &sm->cu[base + c];
+        sm_cu *cu = &units[c];
         unsigned cls = set < SM_NCLASS ? set : cu->cls; /* (a specialized unit holds its class) */
         if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
         sm_regset *out = &sm->oc_ex[cls];
@@ -290,8 +291,7 @@ OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
 /* Unit c of the set (free) takes in and queues its reads. `cls`: the unit's class is read
    later (general units, oc_blocked); without general units every reader takes the set's. */
 OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub, bool cls) {
-    unsigned base = sm->cu_base[set];
-    sm_cu *cu = &sm->cu[base + c];
+    sm_cu *cu = &sm->cu_set[set][c];
     cu->in = in;
     if (cls) cu->cls = in->cls;
     if (sub) cu->sbit = (uint8_t)(1u << sm->vsched[in->warp]);
@@ -318,6 +318,17 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
         sm->cu_rdy[set] |= 1ull << c;
         sm->cu_rdy_sets |= 1u << set;
     }
+}
+
+/* Bank queue q's head read (for unit u; bit: the bank's) is served. */
+OC_INLINE void bank_serve(ws_sm *sm, sm_bankq *q, sm_cu *u, uint64_t bit) {
+    unsigned head = q->head;
+    q->head = head + 1 == sm->bq_cap ? 0 : head + 1;
+    if (!--q->len) sm->bq_mask &= ~bit;
+    sm->bq_total--;
+    /* (a queued read's unit holds its instruction until all its reads are served: units
+       are emptied only by dispatch, which takes only ready ones) */
+    if (!--u->in->nrd) cu_mark_ready(sm, u);
 }
 
 /* Class k's instruction found no unit: is one of the units it could use
@@ -412,20 +423,24 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
     /* banks with a queued read and no writeback this cycle */
-    uint64_t cand = sm->bq_mask & ~sm->bank_wmask;
-    if (cand && !(cand & (cand - 1))) {
-        /* one bank: its head is served, with no other grant to meet (no stamp) */
-        unsigned b = (unsigned)__builtin_ctzll(cand);
-        sm_bankq *q = sm->bankq[b];
-        unsigned head = q->head;
-        sm_cu *u = q->ring[head].cu;
-        q->head = head + 1 == sm->bq_cap ? 0 : head + 1;
-        if (!--q->len) sm->bq_mask &= ~cand;
-        sm->bq_total--;
-        if (!--u->in->nrd) cu_mark_ready(sm, u);
+    uint64_t cand = sm->bq_mask & ~sm->bank_wmask, cand2 = cand & (cand - 1);
+    if (cand && !(cand2 & (cand2 - 1))) {
+        /* one or two banks: no grant stamp. The first (from arb_prio up, then from 0) is
+           served; the second unless its head is for the same unit. */
+        uint64_t first = cand ^ cand2, up = cand & (~0ull << sm->arb_prio);
+        if (cand2 && up == cand2) first = cand2; /* (only the upper bank is from arb_prio up) */
+        sm_bankq *q0 = sm->bankq[__builtin_ctzll(first)];
+        sm_cu *u0 = q0->ring[q0->head].cu;
+        if (cand2) {
+            uint64_t second = cand ^ first;
+            sm_bankq *q1 = sm->bankq[__builtin_ctzll(second)];
+            sm_cu *u1 = q1->ring[q1->head].cu;
+            if (u1 != u0) bank_serve(sm, q1, u1, second);
+        }
+        bank_serve(sm, q0, u0, first);
     } else if (cand) {
         /* units granted a read this step carry this step's stamp (unique among the steps
-           that serve more than one bank, the only ones that look at it) */
+           with more than two candidate banks, the only ones that look at it) */
         uint64_t stamp = ++sm->oc_stamp;
         /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64) */
         uint64_t qmask = sm->bq_mask;

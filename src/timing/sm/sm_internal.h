@@ -376,6 +376,7 @@ struct ws_sm {
     unsigned ncu;
     sm_cu *cu;
     unsigned cu_base[SM_NCLASS + 1], cu_n[SM_NCLASS + 1];
+    sm_cu *cu_set[SM_NCLASS + 1]; /* per set, its first unit (&cu[cu_base[k]]) */
     unsigned cu_used[SM_NCLASS + 1]; /* units holding an instruction, per set */
     unsigned oc_ncls;          /* classes below it can hold instructions (DP, INT: with units) */
     uint64_t cu_all[SM_NCLASS + 1]; /* per set, bit i: its unit i (i < cu_n) */
