@@ -187,7 +187,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     sm->bank_use_warp = c->reg_bank_use_warp_id;
     sm->wr_bank_and = !sm->sub_core && sm->nbanks > 1 && !(sm->nbanks & (sm->nbanks - 1))
                           ? sm->nbanks - 1 : 0;
-    sm->bq_cap = (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;
+    /* (a power of two at least units x SM_MAX_SRC: the ring's index wraps with an AND) */
+    for (sm->bq_cap = 1; sm->bq_cap < (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;) sm->bq_cap <<= 1;
     sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
     if (!sm->cu || !sm->bankq) {
         snprintf(err, errlen, "out of host memory");
@@ -302,13 +303,12 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
     in->nrd = (uint8_t)ns;
     /* every queued operand read is served before dispatch: count it now */
     sm->st.rf_reads += (uint64_t)ns * in->nact;
-    /* (a bank's ring holds bq_cap = units x SM_MAX_SRC reads: it cannot overflow) */
+    /* (a bank's ring holds bq_cap >= units x SM_MAX_SRC reads: it cannot overflow) */
     uint64_t banks = 0;
     for (unsigned i = 0; i < ns; i++) {
         unsigned b = reg_bank(sm, in->src_bank[i], in->warp, sub);
         sm_bankq *q = sm->bankq[b];
-        unsigned at = q->head + q->len++; /* (head + len) % cap, both < cap */
-        if (at >= sm->bq_cap) at -= sm->bq_cap;
+        unsigned at = (q->head + q->len++) & (sm->bq_cap - 1); /* (head + len) % cap */
         q->ring[at].cu = cu;
         banks |= 1ull << b;
     }
@@ -323,7 +323,7 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
 /* Bank queue q's head read (for unit u; bit: the bank's) is served. */
 OC_INLINE void bank_serve(ws_sm *sm, sm_bankq *q, sm_cu *u, uint64_t bit) {
     unsigned head = q->head;
-    q->head = head + 1 == sm->bq_cap ? 0 : head + 1;
+    q->head = (head + 1) & (sm->bq_cap - 1);
     if (!--q->len) sm->bq_mask &= ~bit;
     sm->bq_total--;
     /* (a queued read's unit holds its instruction until all its reads are served: units
@@ -462,7 +462,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
             sm_cu *u = q->ring[head].cu;
             if (u->granted == stamp) continue;
             u->granted = stamp;
-            q->head = head + 1 == cap ? 0 : head + 1;
+            q->head = (head + 1) & (cap - 1);
             if (!--q->len) qmask &= ~(1ull << b);
             served++;
             /* (a queued read's unit holds its instruction until all its reads are served:

@@ -203,10 +203,11 @@ typedef struct sm_cu {
    needs no address arithmetic for it). */
 typedef struct sm_rdreq { sm_cu *cu; } sm_rdreq;
 
-/* A register bank's queue of reads: a FIFO ring of bq_cap entries from head, in one
-   allocation with its head and length (sm.c frees bankq[b]). The collector's loops then
-   need one base pointer, and a store to head or len cannot alias the SM's fields, which
-   the compiler would otherwise load again after it (the bank count, bq_cap). */
+/* A register bank's queue of reads: a FIFO ring of bq_cap entries (a power of two: the
+   index wraps with an AND) from head, in one allocation with its head and length (sm.c
+   frees bankq[b]). The collector's loops then need one base pointer, and a store to head
+   or len cannot alias the SM's fields, which the compiler would otherwise load again after
+   it (the bank count, bq_cap). */
 typedef struct sm_bankq {
     unsigned head, len;
     sm_rdreq ring[];
