@@ -159,6 +159,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
             return -1;
         }
         sm->banks_per_sched = (unsigned)c->num_reg_banks / ns;
+        unsigned bps = sm->banks_per_sched; /* (the collector's reads: reg_bank) */
+        sm->sub_bank_and = bps > 1 && !(bps & (bps - 1)) ? bps - 1 : 0;
         for (int k = 0; k <= SM_NCLASS; k++)
             if (sm->cu_n[k] % ns) {
                 snprintf(err, errlen,
@@ -205,6 +207,15 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
             sm->cu[sm->cu_base[k] + i].idx = (uint8_t)i;
         }
         sm->cu_all[k] = sm->cu_n[k] >= 64 ? ~0ull : (1ull << sm->cu_n[k]) - 1;
+        /* sub-core SMs: scheduler s's share, units lo..hi-1 (lo = s x per < hi <= 64: both
+           shifts below 64; no share without units). ns <= 8: each MEM pipeline register,
+           at most 8 wide, holds a slot per scheduler. */
+        if (!sm->sub_core) continue;
+        unsigned ns = (unsigned)c->num_sched_per_core, per = sm->cu_n[k] / ns;
+        for (unsigned s = 0; per && s < ns; s++) {
+            unsigned lo = s * per, hi = lo + per;
+            sm->cu_share[k][s] = sm->cu_all[k] & ~((1ull << lo) - 1) & (~0ull >> (64 - hi));
+        }
     }
     return 0;
 }
@@ -217,11 +228,12 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
 #define OC_INLINE static inline __attribute__((always_inline))
 
 OC_INLINE unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp, bool sub) {
-    if (!sub) {
-        unsigned r = arch + (sm->bank_use_warp ? warp : 0);
-        return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
-    }
-    return sm_reg_bank(sm, arch, warp);
+    unsigned r = arch + (sm->bank_use_warp ? warp : 0);
+    if (!sub) return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
+    if (!sm->sub_bank_and) return sm_reg_bank(sm, arch, warp);
+    /* sm_reg_bank's, the remainder an AND (fewer instructions than the test and the
+       division there: the units' writeback keeps that) */
+    return (r & sm->sub_bank_and) + sm->vsched[warp] * sm->banks_per_sched;
 }
 
 /* A unit's operands are all read: dispatch may take it. */
@@ -276,13 +288,10 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
 OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
     uint64_t range = sm->cu_all[set]; /* the set's units */
     if (sub) { /* the scheduler's share of the set */
-        unsigned n = sm->cu_n[set];
-        if (sm->cu_used[set] == n) return false;
-        unsigned per = n / sm->n_sched, lo = sm->vsched[in->warp] * per;
-        n = lo + per; /* (lo < n <= 64: both shifts below 64) */
-        range &= ~((1ull << lo) - 1) & (~0ull >> (64 - n));
+        if (sm->cu_used[set] == sm->cu_n[set]) return false;
+        range = sm->cu_share[set][sm->vsched[in->warp]];
     }
-    /* the first free unit (of units lo..n-1 on sub-core SMs; n <= 64) */
+    /* the first free unit (of the scheduler's share on sub-core SMs) */
     uint64_t free = range & ~sm->cu_occ[set];
     if (!free) return false;
     cu_fill(sm, set, (unsigned)__builtin_ctzll(free), in, sub, true);

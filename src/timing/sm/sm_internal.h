@@ -378,6 +378,7 @@ struct ws_sm {
     sm_cu *cu;
     unsigned cu_base[SM_NCLASS + 1], cu_n[SM_NCLASS + 1];
     sm_cu *cu_set[SM_NCLASS + 1]; /* per set, its first unit (&cu[cu_base[k]]) */
+    uint64_t cu_share[SM_NCLASS + 1][8]; /* sub-core SMs: per set, scheduler s's units */
     unsigned cu_used[SM_NCLASS + 1]; /* units holding an instruction, per set */
     unsigned oc_ncls;          /* classes below it can hold instructions (DP, INT: with units) */
     uint64_t cu_all[SM_NCLASS + 1]; /* per set, bit i: its unit i (i < cu_n) */
@@ -413,6 +414,7 @@ struct ws_sm {
     unsigned carve_n, carve_ways;
     uint64_t carve_way_bytes;
     unsigned banks_per_sched;
+    unsigned sub_bank_and;     /* banks_per_sched - 1 when a power of two above 1, else 0 */
 
     /* function units */
     unsigned nfu;
