@@ -226,6 +226,7 @@ typedef struct sm_fu {
     unsigned fl_head, fl_mask;
     sm_inst **fl;
     uint64_t *done_at;         /* issue cycle + latency (unique in a unit) */
+    uint64_t unused;           /* (64 bytes in all: &sm->fu[u] is a shift) */
 } sm_fu;
 
 /* Register set between stages (ID_OC_x, OC_EX_x). */
