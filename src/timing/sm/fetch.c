@@ -96,47 +96,45 @@ void sm_fetch_step(ws_sm *sm) {
     if (ws_cache_has_miss(sm->l1i)) sm_fetch_drain(sm); /* (its first test, inline) */
 }
 
-/* A fill that came back completes its warp's fetch; else one warp fetches. */
+/* A fill that came back completes its warp's fetch; else one warp fetches. (sm_fetch_cycle
+   calls only with the fetch buffer free and a fill ready or a warp that may start one:
+   CTAs resident, so those are not tested again) */
 static void fetch_one(ws_sm *sm) {
-    if (!sm->fb_valid) {
-        void *rd = ws_cache_pop_ready(sm->l1i);
-        if (rd) {
-            /* a fill came back: the waiting warp's fetch completes */
-            unsigned wi = (unsigned)((uintptr_t)rd - 1);
-            sm_warp *w = &sm->warps[wi];
-            w->imiss = false;
-            sm_fetch_mark(sm, wi);
-            if (w->valid && !w->func_done && sm_ib_room(w)) {
-                sm->fb_valid = true;
-                sm->fb_warp = wi;
-                sm->fb_func = w->fetch_func;
-                sm->fb_pc = w->fetch_pc;
-            }
-        } else if (sm->n_active_ctas) {
-            int pick = fetch_pick(sm); /* (inline: most rounds that get here fetch) */
-            if (pick >= 0) {
-                unsigned wi = (unsigned)pick;
-                sm_warp *w = &sm->warps[wi];
-                uint64_t addr = SM_PROGRAM_BASE +
-                                (uint64_t)SM_INST_BYTES * (sm->func_base[w->fetch_func] + w->fetch_pc);
-                ws_fail_kind fk;
-                ws_cache_status s =
-                    sm->cfg->perfect_inst_const_cache /* a hit, the L1I untouched */
-                        ? WS_CACHE_HIT
-                        : ws_cache_access(sm->l1i, addr, WS_ACC_READ, false,
-                                          (void *)(uintptr_t)(wi + 1), sm->now, &fk);
-                sm->last_fetched = wi;
-                if (s == WS_CACHE_HIT) {
-                    sm->fb_valid = true;
-                    sm->fb_warp = wi;
-                    sm->fb_func = w->fetch_func;
-                    sm->fb_pc = w->fetch_pc;
-                } else if (s != WS_CACHE_RESERVATION_FAIL) {
-                    w->imiss = true;
-                    sm_fetch_mark(sm, wi);
-                }
-            }
+    void *rd = ws_cache_pop_ready(sm->l1i);
+    if (rd) {
+        /* a fill came back: the waiting warp's fetch completes */
+        unsigned wi = (unsigned)((uintptr_t)rd - 1);
+        sm_warp *w = &sm->warps[wi];
+        w->imiss = false;
+        sm_fetch_mark(sm, wi);
+        if (w->valid && !w->func_done && sm_ib_room(w)) {
+            sm->fb_valid = true;
+            sm->fb_warp = wi;
+            sm->fb_func = w->fetch_func;
+            sm->fb_pc = w->fetch_pc;
         }
+        return;
+    }
+    int pick = fetch_pick(sm); /* (inline: most rounds that get here fetch) */
+    if (pick < 0) return;
+    unsigned wi = (unsigned)pick;
+    sm_warp *w = &sm->warps[wi];
+    uint64_t addr =
+        SM_PROGRAM_BASE + (uint64_t)SM_INST_BYTES * (sm->func_base[w->fetch_func] + w->fetch_pc);
+    ws_fail_kind fk;
+    ws_cache_status s = sm->cfg->perfect_inst_const_cache /* a hit, the L1I untouched */
+                            ? WS_CACHE_HIT
+                            : ws_cache_access(sm->l1i, addr, WS_ACC_READ, false,
+                                              (void *)(uintptr_t)(wi + 1), sm->now, &fk);
+    sm->last_fetched = wi;
+    if (s == WS_CACHE_HIT) {
+        sm->fb_valid = true;
+        sm->fb_warp = wi;
+        sm->fb_func = w->fetch_func;
+        sm->fb_pc = w->fetch_pc;
+    } else if (s != WS_CACHE_RESERVATION_FAIL) {
+        w->imiss = true;
+        sm_fetch_mark(sm, wi);
     }
 }
 

@@ -159,6 +159,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
             return -1;
         }
         sm->banks_per_sched = (unsigned)c->num_reg_banks / ns;
+        unsigned bps = sm->banks_per_sched; /* (the collector's reads: reg_bank) */
+        sm->sub_bank_and = bps > 1 && !(bps & (bps - 1)) ? bps - 1 : 0;
         for (int k = 0; k <= SM_NCLASS; k++)
             if (sm->cu_n[k] % ns) {
                 snprintf(err, errlen,
@@ -187,7 +189,8 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
     sm->bank_use_warp = c->reg_bank_use_warp_id;
     sm->wr_bank_and = !sm->sub_core && sm->nbanks > 1 && !(sm->nbanks & (sm->nbanks - 1))
                           ? sm->nbanks - 1 : 0;
-    sm->bq_cap = (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;
+    /* (a power of two at least units x SM_MAX_SRC: the ring's index wraps with an AND) */
+    for (sm->bq_cap = 1; sm->bq_cap < (sm->ncu ? sm->ncu : 1) * SM_MAX_SRC;) sm->bq_cap <<= 1;
     sm->bankq = calloc(sm->nbanks, sizeof *sm->bankq);
     if (!sm->cu || !sm->bankq) {
         snprintf(err, errlen, "out of host memory");
@@ -198,11 +201,21 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
         if (!sm->bankq[b]) return -1;
     }
     for (int k = 0; k <= SM_NCLASS; k++) {
+        sm->cu_set[k] = &sm->cu[sm->cu_base[k]];
         for (unsigned i = 0; i < sm->cu_n[k]; i++) {
             sm->cu[sm->cu_base[k] + i].set = (uint8_t)k;
             sm->cu[sm->cu_base[k] + i].idx = (uint8_t)i;
         }
         sm->cu_all[k] = sm->cu_n[k] >= 64 ? ~0ull : (1ull << sm->cu_n[k]) - 1;
+        /* sub-core SMs: scheduler s's share, units lo..hi-1 (lo = s x per < hi <= 64: both
+           shifts below 64; no share without units). ns <= 8: each MEM pipeline register,
+           at most 8 wide, holds a slot per scheduler. */
+        if (!sm->sub_core) continue;
+        unsigned ns = (unsigned)c->num_sched_per_core, per = sm->cu_n[k] / ns;
+        for (unsigned s = 0; per && s < ns; s++) {
+            unsigned lo = s * per, hi = lo + per;
+            sm->cu_share[k][s] = sm->cu_all[k] & ~((1ull << lo) - 1) & (~0ull >> (64 - hi));
+        }
     }
     return 0;
 }
@@ -215,11 +228,12 @@ int sm_oc_init(ws_sm *sm, char *err, size_t errlen) {
 #define OC_INLINE static inline __attribute__((always_inline))
 
 OC_INLINE unsigned reg_bank(const ws_sm *sm, unsigned arch, unsigned warp, bool sub) {
-    if (!sub) {
-        unsigned r = arch + (sm->bank_use_warp ? warp : 0);
-        return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
-    }
-    return sm_reg_bank(sm, arch, warp);
+    unsigned r = arch + (sm->bank_use_warp ? warp : 0);
+    if (!sub) return sm->nbanks & (sm->nbanks - 1) ? r % sm->nbanks : r & (sm->nbanks - 1);
+    if (!sm->sub_bank_and) return sm_reg_bank(sm, arch, warp);
+    /* sm_reg_bank's, the remainder an AND (fewer instructions than the test and the
+       division there: the units' writeback keeps that) */
+    return (r & sm->sub_bank_and) + sm->vsched[warp] * sm->banks_per_sched;
 }
 
 /* A unit's operands are all read: dispatch may take it. */
@@ -239,7 +253,7 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
        when that is full none can go, else the first goes */
     if (!sub && k < SM_NCLASS && !sm_regset_free(&sm->oc_ex[k])) return false;
     /* (the units after disp_rr < n <= 64: two shifts, each below 64, need no test of 64) */
-    unsigned base = sm->cu_base[set];
+    sm_cu *units = sm->cu_set[set];
     uint64_t mm = m & (~0ull << sm->disp_rr[set] << 1), rest = m & ~mm;
     for (;; mm &= mm - 1) {
         if (!mm) { /* the second round, from 0 */
@@ -247,7 +261,7 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
             mm = rest, rest = 0;
         }
         unsigned c = (unsigned)__builtin_ctzll(mm);
-        sm_cu *cu = &sm->cu[base + c];
+        sm_cu *cu = &units[c];
         unsigned cls = set < SM_NCLASS ? set : cu->cls; /* (a specialized unit holds its class) */
         if (set == SM_NCLASS && k < SM_NCLASS && cls != k) continue; /* k: any */
         sm_regset *out = &sm->oc_ex[cls];
@@ -270,29 +284,26 @@ OC_INLINE bool cu_dispatch(ws_sm *sm, unsigned k, unsigned set, bool sub) {
     }
 }
 
-OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub);
+OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub, bool cls);
 OC_INLINE bool cu_allocate(ws_sm *sm, unsigned set, sm_inst *in, bool sub) {
     uint64_t range = sm->cu_all[set]; /* the set's units */
     if (sub) { /* the scheduler's share of the set */
-        unsigned n = sm->cu_n[set];
-        if (sm->cu_used[set] == n) return false;
-        unsigned per = n / sm->n_sched, lo = sm->vsched[in->warp] * per;
-        n = lo + per; /* (lo < n <= 64: both shifts below 64) */
-        range &= ~((1ull << lo) - 1) & (~0ull >> (64 - n));
+        if (sm->cu_used[set] == sm->cu_n[set]) return false;
+        range = sm->cu_share[set][sm->vsched[in->warp]];
     }
-    /* the first free unit (of units lo..n-1 on sub-core SMs; n <= 64) */
+    /* the first free unit (of the scheduler's share on sub-core SMs) */
     uint64_t free = range & ~sm->cu_occ[set];
     if (!free) return false;
-    cu_fill(sm, set, (unsigned)__builtin_ctzll(free), in, sub);
+    cu_fill(sm, set, (unsigned)__builtin_ctzll(free), in, sub, true);
     return true;
 }
 
-/* Unit c of the set (free) takes in and queues its reads. */
-OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub) {
-    unsigned base = sm->cu_base[set];
-    sm_cu *cu = &sm->cu[base + c];
+/* Unit c of the set (free) takes in and queues its reads. `cls`: the unit's class is read
+   later (general units, oc_blocked); without general units every reader takes the set's. */
+OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool sub, bool cls) {
+    sm_cu *cu = &sm->cu_set[set][c];
     cu->in = in;
-    cu->cls = in->cls;
+    if (cls) cu->cls = in->cls;
     if (sub) cu->sbit = (uint8_t)(1u << sm->vsched[in->warp]);
     sm->cu_used[set]++;
     sm->cu_used_all++;
@@ -301,13 +312,12 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
     in->nrd = (uint8_t)ns;
     /* every queued operand read is served before dispatch: count it now */
     sm->st.rf_reads += (uint64_t)ns * in->nact;
-    /* (a bank's ring holds bq_cap = units x SM_MAX_SRC reads: it cannot overflow) */
+    /* (a bank's ring holds bq_cap >= units x SM_MAX_SRC reads: it cannot overflow) */
     uint64_t banks = 0;
     for (unsigned i = 0; i < ns; i++) {
         unsigned b = reg_bank(sm, in->src_bank[i], in->warp, sub);
         sm_bankq *q = sm->bankq[b];
-        unsigned at = q->head + q->len++; /* (head + len) % cap, both < cap */
-        if (at >= sm->bq_cap) at -= sm->bq_cap;
+        unsigned at = (q->head + q->len++) & (sm->bq_cap - 1); /* (head + len) % cap */
         q->ring[at].cu = cu;
         banks |= 1ull << b;
     }
@@ -317,6 +327,17 @@ OC_INLINE void cu_fill(ws_sm *sm, unsigned set, unsigned c, sm_inst *in, bool su
         sm->cu_rdy[set] |= 1ull << c;
         sm->cu_rdy_sets |= 1u << set;
     }
+}
+
+/* Bank queue q's head read (for unit u; bit: the bank's) is served. */
+OC_INLINE void bank_serve(ws_sm *sm, sm_bankq *q, sm_cu *u, uint64_t bit) {
+    unsigned head = q->head;
+    q->head = (head + 1) & (sm->bq_cap - 1);
+    if (!--q->len) sm->bq_mask &= ~bit;
+    sm->bq_total--;
+    /* (a queued read's unit holds its instruction until all its reads are served: units
+       are emptied only by dispatch, which takes only ready ones) */
+    if (!--u->in->nrd) cu_mark_ready(sm, u);
 }
 
 /* Class k's instruction found no unit: is one of the units it could use
@@ -410,13 +431,29 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
         }
     }
     /* 2. register-bank arbitration: one read per bank, one operand per unit */
-    if (sm->bq_total) {
-        /* units granted a read this step carry this step's stamp */
+    /* banks with a queued read and no writeback this cycle */
+    uint64_t cand = sm->bq_mask & ~sm->bank_wmask, cand2 = cand & (cand - 1);
+    if (cand && !(cand2 & (cand2 - 1))) {
+        /* one or two banks: no grant stamp. The first (from arb_prio up, then from 0) is
+           served; the second unless its head is for the same unit. */
+        uint64_t first = cand ^ cand2, up = cand & (~0ull << sm->arb_prio);
+        if (cand2 && up == cand2) first = cand2; /* (only the upper bank is from arb_prio up) */
+        sm_bankq *q0 = sm->bankq[__builtin_ctzll(first)];
+        sm_cu *u0 = q0->ring[q0->head].cu;
+        if (cand2) {
+            uint64_t second = cand ^ first;
+            sm_bankq *q1 = sm->bankq[__builtin_ctzll(second)];
+            sm_cu *u1 = q1->ring[q1->head].cu;
+            if (u1 != u0) bank_serve(sm, q1, u1, second);
+        }
+        bank_serve(sm, q0, u0, first);
+    } else if (cand) {
+        /* units granted a read this step carry this step's stamp (unique among the steps
+           with more than two candidate banks, the only ones that look at it) */
         uint64_t stamp = ++sm->oc_stamp;
-        /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64): only those with
-           a queued read and no writeback this cycle */
+        /* banks from arb_prio up, then from 0 (arb_prio < nbanks <= 64) */
         uint64_t qmask = sm->bq_mask;
-        uint64_t cand = qmask & ~sm->bank_wmask, up = ~0ull << sm->arb_prio;
+        uint64_t up = ~0ull << sm->arb_prio;
         uint64_t m = cand & up, rest = cand & ~up; /* (the two rounds in one loop) */
         unsigned served = 0;
         /* (the queues' fields in locals: the count below is a char store, after which the
@@ -434,7 +471,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
             sm_cu *u = q->ring[head].cu;
             if (u->granted == stamp) continue;
             u->granted = stamp;
-            q->head = head + 1 == cap ? 0 : head + 1;
+            q->head = (head + 1) & (cap - 1);
             if (!--q->len) qmask &= ~(1ull << b);
             served++;
             /* (a queued read's unit holds its instruction until all its reads are served:
@@ -466,7 +503,7 @@ OC_INLINE bool oc_step_t(ws_sm *sm, unsigned idoc, bool sub, bool generic, bool 
                 unsigned idx;
                 sm_inst *in = sm_regset_oldest(rs, &idx);
                 sm_regset_remove(rs, idx);
-                cu_fill(sm, k, (unsigned)__builtin_ctzll(free), in, false);
+                cu_fill(sm, k, (unsigned)__builtin_ctzll(free), in, false, false);
                 sm->gen++; /* an ID_OC slot is free: issue may go on */
                 if (!rs->n) {
                     sm->idoc_set &= ~(1u << k); /* (sm_idoc_out, after the take) */

@@ -203,10 +203,11 @@ typedef struct sm_cu {
    needs no address arithmetic for it). */
 typedef struct sm_rdreq { sm_cu *cu; } sm_rdreq;
 
-/* A register bank's queue of reads: a FIFO ring of bq_cap entries from head, in one
-   allocation with its head and length (sm.c frees bankq[b]). The collector's loops then
-   need one base pointer, and a store to head or len cannot alias the SM's fields, which
-   the compiler would otherwise load again after it (the bank count, bq_cap). */
+/* A register bank's queue of reads: a FIFO ring of bq_cap entries (a power of two: the
+   index wraps with an AND) from head, in one allocation with its head and length (sm.c
+   frees bankq[b]). The collector's loops then need one base pointer, and a store to head
+   or len cannot alias the SM's fields, which the compiler would otherwise load again after
+   it (the bank count, bq_cap). */
 typedef struct sm_bankq {
     unsigned head, len;
     sm_rdreq ring[];
@@ -225,6 +226,7 @@ typedef struct sm_fu {
     unsigned fl_head, fl_mask;
     sm_inst **fl;
     uint64_t *done_at;         /* issue cycle + latency (unique in a unit) */
+    uint64_t unused;           /* (64 bytes in all: &sm->fu[u] is a shift) */
 } sm_fu;
 
 /* Register set between stages (ID_OC_x, OC_EX_x). */
@@ -379,6 +381,8 @@ struct ws_sm {
     unsigned ncu;
     sm_cu *cu;
     unsigned cu_base[SM_NCLASS + 1], cu_n[SM_NCLASS + 1];
+    sm_cu *cu_set[SM_NCLASS + 1]; /* per set, its first unit (&cu[cu_base[k]]) */
+    uint64_t cu_share[SM_NCLASS + 1][8]; /* sub-core SMs: per set, scheduler s's units */
     unsigned cu_used[SM_NCLASS + 1]; /* units holding an instruction, per set */
     unsigned oc_ncls;          /* classes below it can hold instructions (DP, INT: with units) */
     uint64_t cu_all[SM_NCLASS + 1]; /* per set, bit i: its unit i (i < cu_n) */
@@ -414,6 +418,7 @@ struct ws_sm {
     unsigned carve_n, carve_ways;
     uint64_t carve_way_bytes;
     unsigned banks_per_sched;
+    unsigned sub_bank_and;     /* banks_per_sched - 1 when a power of two above 1, else 0 */
 
     /* function units */
     unsigned nfu;
@@ -658,8 +663,9 @@ static inline void sm_sb_reserve(ws_sm *sm, sm_warp *w, const sm_inst *in, bool 
     }
 }
 
-/* At writeback (inline: the collector's and the LD/ST unit's writebacks). */
-static inline void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
+/* At writeback (inline: the collector's and the LD/ST unit's writebacks). `atomic`:
+   in->is_atomic, which the units' writeback knows is false (only memory instructions are). */
+static inline void sm_sb_release_t(ws_sm *sm, sm_warp *w, const sm_inst *in, bool atomic) {
     for (unsigned i = 0; i < in->ndst; i++) {
         unsigned r = in->dst[i];
         uint64_t m = 1ull << (r & 63);
@@ -678,10 +684,13 @@ static inline void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
        bits (two-level, throttles): those take sm_view_unblock as before. */
     unsigned wi = in->warp;
     uint8_t blk = sm->wblk[wi];
-    if (blk && !sm->views_add && !in->is_atomic && !w->membar && !w->n_atomic && !sm->owes &&
+    if (blk && !sm->views_add && !atomic && !w->membar && !w->n_atomic && !sm->owes &&
         (blk != SM_BLK_SCOREBOARD || sm_sb_hit(w, w->ib[w->ib_next].dec)))
         return;
-    sm_view_unblock(sm, wi, in->is_atomic); /* a memory barrier may end; atomics finish here too */
+    sm_view_unblock(sm, wi, atomic); /* a memory barrier may end; atomics finish here too */
+}
+static inline void sm_sb_release(ws_sm *sm, sm_warp *w, const sm_inst *in) {
+    sm_sb_release_t(sm, w, in, in->is_atomic);
 }
 
 /* issue.c */

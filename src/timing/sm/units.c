@@ -179,7 +179,7 @@ void sm_units_writeback(ws_sm *sm) {
             h = (h + 1) & fu->fl_mask;
             fu->fl_head = h;
             sm_oc_write(sm, in);
-            sm_sb_release(sm, &sm->warps[in->warp], in);
+            sm_sb_release_t(sm, &sm->warps[in->warp], in, false); /* (not a memory instruction) */
             sm_inst_complete(sm, in);
             if (!--fu->nfl) {
                 sm->fu_busy &= ~(1ull << u);
