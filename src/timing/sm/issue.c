@@ -313,12 +313,7 @@ static int issue_one(ws_sm *sm, unsigned wi, const sm_ibuf *e, sm_regset *rs) {
     }
     /* the ibuffer slot is consumed (fetch continues after the buffer's tail) */
     sm_ibuf_pop(w);
-    /* sm_fetch_mark_inline without its valid and done tests: it issued (once per issue) */
-    if (wi < 64) {
-        if (!w->imiss && w->ib_n + sm_replay_held(w) + sm_fill_n(w) <= w->ib_depth)
-            sm->fetchable |= 1ull << wi;
-        else sm->fetchable &= ~(1ull << wi);
-    }
+    sm_fetch_mark_t(sm, wi, w, true); /* (once per issue: no call; it issued, so live) */
     /* its view changes only if it now waits (memory barrier, atomic: set above) or its
        state changed (view_sync_cta marked its CTA): sm_view_unblock, with its test and
        masks shared with what follows. An empty buffer now: the walk would stop there

@@ -844,6 +844,16 @@ bool sm_ldst_stuck(const ws_sm *sm) {
 /* A stuck unit's cycle (sm_ldst_stuck held at the end of the last cycle): what
    sm_ldst_cycle would count. False, with nothing done, when the L1D changed
    meanwhile: the cycle must run in full. */
+/* The rest of a stuck cycle's counts, once the L1D counted its refusal (kind fk): the
+   hazard, and a held dispatch register's bank conflict and stall. */
+static inline void stuck_counts(ws_sm *sm, ws_fail_kind fk) {
+    sm_hazard(sm, sm_hazard_of_fail(fk));
+    if (sm->ld_disp) {
+        sm->l1_bank_conflicts++;
+        sm->ldst_stalls++;
+    }
+}
+
 bool sm_ldst_stuck_cycle(ws_sm *sm) {
     sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
     ws_acc_dir dir = h->write ? WS_ACC_WRITE : WS_ACC_READ;
@@ -851,12 +861,17 @@ bool sm_ldst_stuck_cycle(ws_sm *sm) {
     ws_fail_kind fk;
     /* (counted as the access would, owner set first) */
     if (!ws_cache_retry_noted(sm->l1d, h->addr, dir, local, sm->now, h->warp, &fk)) return false;
-    sm_hazard(sm, sm_hazard_of_fail(fk));
-    if (sm->ld_disp) {
-        sm->l1_bank_conflicts++;
-        sm->ldst_stalls++;
-    }
+    stuck_counts(sm, fk);
     return true;
+}
+
+/* sm_ldst_stuck_cycle's counts when its L1D refusal is known to hold (sm.c's stuck
+   sleep: asked already, and nothing has reached the L1D since), without asking again. */
+void sm_ldst_stuck_count(ws_sm *sm) {
+    const sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
+    ws_cache_set_owner(sm->l1d, h->warp); /* (as ws_cache_retry_noted sets it) */
+    stuck_counts(sm, ws_cache_count_noted_refusal(sm->l1d, h->write ? WS_ACC_WRITE : WS_ACC_READ,
+                                                  h->space == WS_SPACE_LOCAL));
 }
 
 /* ---- a moving queue (sleeping SMs, sm.c) ------------------------------------------ */

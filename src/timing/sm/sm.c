@@ -8,8 +8,6 @@
 #include <string.h>
 
 #include "exec/exec_internal.h"
-#include "timing/sm/hazard.h"
-#include "timing/sm/ldst_queue.h"
 #include "timing/sm/sm_internal.h"
 #include "util/bits.h"
 
@@ -622,24 +620,6 @@ static inline bool fetch_round_idle(const ws_sm *sm) {
     return !sm->fb_valid && sm_fetch_none_to_start(sm) && !ws_cache_has_miss(sm->l1i);
 }
 
-/* A stuck LD/ST unit's sleeping cycle whose L1D refusal is known to hold: quiet_until
-   asked the L1D for this cycle (sm_ldst_stuck, at now + 1), or an earlier sleeping
-   cycle did (sm_ldst_stuck_cycle), and nothing has reached the L1D since (only an
-   access or a fill changes it, and neither happens asleep but for a reply taken,
-   after which stuck_recheck asks again; a CTA, a wake or a control epoch ends the
-   sleep). Counts what sm_ldst_stuck_cycle counts, without asking the L1D again. */
-static inline void stuck_count(ws_sm *sm) {
-    const sm_l1acc *h = sm_l1q_entry(sm, 0, 0);
-    ws_cache_set_owner(sm->l1d, h->warp); /* (as ws_cache_retry_noted sets it) */
-    ws_fail_kind fk = ws_cache_count_noted_refusal(
-        sm->l1d, h->write ? WS_ACC_WRITE : WS_ACC_READ, h->space == WS_SPACE_LOCAL);
-    sm_hazard(sm, sm_hazard_of_fail(fk));
-    if (sm->ld_disp) {
-        sm->l1_bank_conflicts++;
-        sm->ldst_stalls++;
-    }
-}
-
 /* The cycle of an SM found busy (ws_sm_step, its one caller). Returns
    WS_SM_PURE when the next cycle will be a pure sleeping one (ws_sm_skip). */
 static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
@@ -647,7 +627,11 @@ static inline unsigned busy_cycle(ws_sm *sm, uint64_t now) {
     if (sm->hp_cycle) sm_hp_cycle(sm);
     sm->progressed = false;
     if (now < sm->sleep_until && sm->sleep_stuck) {
-        if (!sm->stuck_recheck && !sm->hp_cycle) stuck_count(sm);
+        /* The L1D's refusal is known to hold unless a reply was taken asleep (stuck_recheck):
+           quiet_until asked it for this sleep's first cycle, and only an access or a fill
+           changes the L1D; neither happens asleep but for that reply (a CTA, a wake or a
+           control epoch ends the sleep). With the credit delay line every cycle asks. */
+        if (!sm->stuck_recheck && !sm->hp_cycle) sm_ldst_stuck_count(sm);
         else if (!sm_ldst_stuck_cycle(sm)) sm->sleep_until = 0; /* the L1D changed: this cycle
                                                                   runs in full */
         else sm->stuck_recheck = false;

@@ -363,7 +363,7 @@ struct ws_sm {
     bool stuck_blocked;        /* and the operand collector counting a blocked cycle */
     bool sleep_shift;          /* asleep while the L1 latency queue moves up (sm_ldst_moving) */
     bool stuck_recheck;        /* a reply was taken in a stuck sleep: the next sleeping cycle asks
-                                  the L1D whether its refusal still holds (sm.c, stuck_count) */
+                                  the L1D whether its refusal still holds (sm.c's busy_cycle) */
     /* the SM cycle's speed, eighth round (sm.c; ldst.c: sm_ldst_reply_quiet) */
     uint64_t sleep_replies;    /* replies taken asleep (tests: the path ran) */
     uint8_t after_kept;        /* ws_sm_after_cycle's FAULTED, CTA_ROOM and HAS_OUT, kept where
@@ -849,15 +849,20 @@ static inline bool sm_ib_room(const sm_warp *w) {
 static inline bool sm_can_fetch(const sm_warp *w) {
     return w->valid && !w->func_done && !w->imiss && sm_ib_room(w);
 }
-static inline void sm_fetch_mark_inline(ws_sm *sm, unsigned wi, const sm_warp *w) {
+/* `live`: the caller knows the warp valid and not done (issue_one: it just issued), so
+   those are not tested again */
+static inline void sm_fetch_mark_t(ws_sm *sm, unsigned wi, const sm_warp *w, bool live) {
     if (wi < 64) {
         /* sm_can_fetch, the fill count first (the compiler then tests the rest in fewer steps) */
         unsigned fill = sm_fill_n(w);
-        if (w->valid && !w->func_done && !w->imiss &&
+        if ((live || (w->valid && !w->func_done)) && !w->imiss &&
             w->ib_n + sm_replay_held(w) + fill <= w->ib_depth)
             sm->fetchable |= 1ull << wi;
         else sm->fetchable &= ~(1ull << wi);
     }
+}
+static inline void sm_fetch_mark_inline(ws_sm *sm, unsigned wi, const sm_warp *w) {
+    sm_fetch_mark_t(sm, wi, w, false);
 }
 
 /* hp.c: hazard prediction */
@@ -910,6 +915,7 @@ bool sm_ldst_stuck(const ws_sm *sm);
 unsigned sm_const_txns(const uint64_t *addr, uint32_t active, uint64_t base, uint32_t line,
                        ws_mem_txn *txq, bool slow);
 bool sm_ldst_stuck_cycle(ws_sm *sm);
+void sm_ldst_stuck_count(ws_sm *sm);
 unsigned sm_ldst_moving(const ws_sm *sm);
 void sm_ldst_moving_cycle(ws_sm *sm);
 bool sm_ldst_reply_quiet(const ws_sm *sm, const ws_mreq *r);
